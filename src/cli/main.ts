@@ -1,0 +1,12 @@
+#!/usr/bin/env node
+/** The `keyspread` command: parses arguments and hands off to one module per command group. */
+import { Command } from "commander";
+
+const program = new Command()
+  .name("keyspread")
+  .description("Hotspot-proof Cloud Bigtable row keys: schemas, salted tables and a hotspot lab.")
+  .showHelpAfterError();
+
+// Each command group registers itself here (one line each).
+
+await program.parseAsync(process.argv);

@@ -1,0 +1,4 @@
+/** The library's public API. */
+export type * from "./keys/types.js";
+export type * from "./store/store.js";
+export { RetryableStoreError } from "./store/store.js";

@@ -1,0 +1,111 @@
+/**
+ * The contract of a key schema: what a user declares (`SchemaSpec`, also the JSON/YAML file
+ * format) and what the rest of keyspread uses (`KeySchema`). Pure: no I/O anywhere in src/keys.
+ */
+
+/** A field value as callers pass it. Timestamps accept Date, number or bigint; int64 bigint or number. */
+export type FieldValue = string | number | bigint | Date;
+export type FieldValues = Record<string, FieldValue>;
+
+export type TimeUnit = "s" | "ms" | "us";
+
+export type CodecSpec =
+  /** Order-preserving, escaped, any text. `raw: true` writes the text as is and rejects the separator. */
+  | { type: "string"; raw?: boolean }
+  /** Unsigned integer: text layout zero-pads to `width` digits; binary layout big-endian in `bytes`. */
+  | { type: "uint"; width?: number; bytes?: 1 | 2 | 4 | 8 }
+  /** Signed 64-bit: sign-flipped big-endian (binary) or offset zero-padded decimal (text). */
+  | { type: "int64" }
+  /** `reverse: true` stores (max − t) so the newest sorts first. */
+  | { type: "timestamp"; unit: TimeUnit; reverse?: boolean }
+  /** `www.example.com` is stored as `com.example.www`; decode gives back the original. */
+  | { type: "reverse-domain" }
+  /** Stored as the index in `values` (order = declaration order). */
+  | { type: "enum"; values: string[] };
+
+export type SegmentSpec = { literal: string } | { field: string; codec: CodecSpec };
+
+export type SaltHash =
+  /** Default: xxHash32 (seed 0) over the salt fields' canonical bytes, unsigned mod N. */
+  | "xxh32"
+  /** Seed 000's recipe: parseInt(md5(hex)[0..4], 16) mod N over the salt fields' text joined by the separator. */
+  | "md5-hex4"
+  /** Apache Phoenix SALT_BUCKETS: one byte, Java 31-polynomial over the rest of the key. */
+  | "phoenix"
+  /** Sematext HBaseWD RowKeyDistributorByHashPrefix: one byte prefix. */
+  | "hbasewd";
+
+export interface SaltSpec {
+  /** Bucket count N, 1..65536 (1..256 for the one-byte presets). */
+  buckets: number;
+  /** Fields that feed the hash. Default: every field that is not a timestamp. */
+  fields?: string[];
+  hash?: SaltHash;
+  /** Text layout: decimal digits of the salt; default is the digits of N − 1, so `1` never prefixes `10`. */
+  width?: number;
+}
+
+export interface SchemaSpec {
+  /** Format version of this spec; 1 today. */
+  version: 1;
+  name: string;
+  /** `text`: human-readable like the seeds' keys; `binary`: compact salt bytes and binary ints. */
+  layout: "text" | "binary";
+  /** Text layout: the segment separator (one ASCII char), default `#`. */
+  separator?: string;
+  segments: SegmentSpec[];
+  salt?: SaltSpec;
+}
+
+/**
+ * A query binds a prefix of the schema's fields by equality, optionally a range or a prefix on the
+ * next field, and an optional limit.
+ */
+export interface Query {
+  eq?: FieldValues;
+  range?: { field: string; gte?: FieldValue; gt?: FieldValue; lte?: FieldValue; lt?: FieldValue };
+  prefix?: { field: string; value: string };
+  limit?: number;
+}
+
+/** One byte range `[start, end)` a query must read; `end: null` is "to the end of the table". */
+export interface PlannedRange {
+  bucket: number;
+  start: Buffer;
+  end: Buffer | null;
+}
+
+export interface Plan {
+  /** How many ranges (buckets) the query reads: its read amplification. */
+  fanout: number;
+  /** Sorted by `start`, non-overlapping. */
+  ranges: PlannedRange[];
+  limit?: number;
+}
+
+export interface DecodedKey {
+  bucket: number;
+  values: Record<string, FieldValue>;
+}
+
+/** A validated, compiled schema. */
+export interface KeySchema {
+  readonly spec: SchemaSpec;
+  /** Stable hash of the spec's meaning (not its formatting), e.g. `ks1-3f9a…`. */
+  readonly fingerprint: string;
+  /** Fields in key order, with their codecs. */
+  readonly fields: readonly { name: string; codec: CodecSpec }[];
+  /** Fields that feed the salt (empty when unsalted). */
+  readonly saltFields: readonly string[];
+  /** N; 1 when unsalted. */
+  readonly bucketCount: number;
+  /**
+   * Bytes the salt prefix takes at the front of every key (0 when unsalted). Merging buckets in
+   * logical order compares `key.subarray(saltPrefixLength)`.
+   */
+  readonly saltPrefixLength: number;
+  encode(values: FieldValues): Buffer;
+  decode(key: Buffer): DecodedKey;
+  bucketOf(values: FieldValues): number;
+  plan(query: Query): Plan;
+}

@@ -1,0 +1,63 @@
+/**
+ * The one boundary between keyspread and a sorted key-value engine.
+ *
+ * A store moves bytes: it knows nothing of schemas, salts or buckets. Keys are compared as
+ * unsigned bytes (Bigtable's order). Every implementation passes the shared behavioural suite
+ * in `store.testsuite.ts`.
+ */
+
+/** A half-open byte range `[start, end)`; `end: null` means "to the end of the table". */
+export interface KeyRange {
+  start: Buffer;
+  end: Buffer | null;
+}
+
+/** One row: its key and its cells (column qualifier → value), all bytes. */
+export interface Row {
+  key: Buffer;
+  cells: Map<string, Buffer>;
+}
+
+export type Mutation =
+  | { type: "put"; key: Buffer; cells: Map<string, Buffer> }
+  | { type: "delete"; key: Buffer };
+
+/** A mutation the store could not apply, after its own retries, with the reason. */
+export interface FailedMutation {
+  /** Position of the mutation in the batch passed to `write`. */
+  index: number;
+  key: Buffer;
+  reason: string;
+}
+
+export interface WriteResult {
+  /** Empty when every mutation was applied. Never silently shorter than the failures. */
+  failed: FailedMutation[];
+}
+
+export interface ReadOptions {
+  /** Stop after this many rows (pushed down to the engine). */
+  limit?: number;
+  signal?: AbortSignal;
+}
+
+export interface Store {
+  /** Human-readable name for errors and metrics, e.g. `embedded:./.keyspread/fleet`. */
+  readonly name: string;
+  /** Applies a batch; chunking, in-flight caps and retries are the store's job. */
+  write(mutations: readonly Mutation[]): Promise<WriteResult>;
+  get(key: Buffer): Promise<Row | undefined>;
+  /**
+   * Streams the rows of the given ranges in ascending byte order. Ranges must be sorted and
+   * non-overlapping; `limit` applies to the whole call, as in Bigtable's ReadRows.
+   */
+  read(ranges: readonly KeyRange[], options?: ReadOptions): AsyncIterable<Row>;
+  /** Up to `count` keys roughly evenly spread over the table (Bigtable's SampleRowKeys). */
+  sampleKeys(count: number): Promise<Buffer[]>;
+  close(): Promise<void>;
+}
+
+/** Errors a reader may retry (resuming after the last key it saw). */
+export class RetryableStoreError extends Error {
+  override readonly name = "RetryableStoreError";
+}
