@@ -1,0 +1,277 @@
+/**
+ * The behaviour every Store must show, run by each store's own test file:
+ * `describeStoreBehaviour("memory", async () => new MemoryStore())`.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import type { KeyRange, Mutation, Row, Store } from "./store.js";
+
+export interface StoreBehaviourOptions {
+  /** Persistent stores: closes `store` and opens the same data again. */
+  reopen?: (store: Store) => Promise<Store>;
+  /** Largest key the store accepts (default Bigtable's 4096); longer keys must be rejected clearly. */
+  maxKeyBytes?: number;
+  /** Opens a store whose writes of exactly these keys fail, to check failures are reported by index. */
+  openFailingWrites?: (failingKeys: readonly Buffer[]) => Promise<Store>;
+  /** Rows in the large-batch test (default 25 000). */
+  largeBatchRows?: number;
+}
+
+const hex = (text: string): Buffer => Buffer.from(text, "hex");
+const text = (value: string): Buffer => Buffer.from(value);
+const cellsOf = (value: string): Map<string, Buffer> => new Map([["v", Buffer.from(value)]]);
+const put = (key: Buffer, value = key.toString("hex")): Mutation => ({
+  type: "put",
+  key,
+  cells: cellsOf(value),
+});
+
+async function collect(rows: AsyncIterable<Row>): Promise<Row[]> {
+  const out: Row[] = [];
+  for await (const row of rows) out.push(row);
+  return out;
+}
+
+async function keysOf(rows: AsyncIterable<Row>): Promise<string[]> {
+  return (await collect(rows)).map((row) => row.key.toString("hex"));
+}
+
+const everything: KeyRange[] = [{ start: Buffer.alloc(0), end: null }];
+
+export function describeStoreBehaviour(
+  name: string,
+  open: () => Promise<Store>,
+  options: StoreBehaviourOptions = {},
+): void {
+  describe(`Store behaviour: ${name}`, () => {
+    const opened: Store[] = [];
+    const fresh = async (): Promise<Store> => {
+      const store = await open();
+      opened.push(store);
+      return store;
+    };
+    const filled = async (keys: Buffer[]): Promise<Store> => {
+      const store = await fresh();
+      expect((await store.write(keys.map((key) => put(key)))).failed).toEqual([]);
+      return store;
+    };
+    afterEach(async () => {
+      await Promise.all(opened.splice(0).map((store) => store.close()));
+    });
+
+    it("orders keys as unsigned bytes, prefixes before their extensions", async () => {
+      const keys = ["ff", "80", "7f", "00", "0000", "00ff", "7fff", "8000", "ff00", "01"].map(hex);
+      const store = await filled(keys);
+      expect(await keysOf(store.read(everything))).toEqual([
+        "00",
+        "0000",
+        "00ff",
+        "01",
+        "7f",
+        "7fff",
+        "80",
+        "8000",
+        "ff",
+        "ff00",
+      ]);
+    });
+
+    it("reads half-open ranges, with a null end meaning the end of the table", async () => {
+      const store = await filled(["a", "b", "c", "d", "e"].map(text));
+      const read = (start: string, end: string | null) =>
+        keysOf(store.read([{ start: text(start), end: end === null ? null : text(end) }]));
+      expect(await read("b", "d")).toEqual(["62", "63"]);
+      expect(await read("bb", null)).toEqual(["63", "64", "65"]);
+      expect(await read("c", "c")).toEqual([]);
+      expect(await read("x", null)).toEqual([]);
+      expect(await keysOf(store.read([]))).toEqual([]);
+    });
+
+    it("reads several ranges in order with one global limit", async () => {
+      const store = await filled(["a1", "a2", "a3", "b1", "b2", "c1", "c2"].map(text));
+      const ranges: KeyRange[] = [
+        { start: text("a2"), end: text("b") },
+        { start: text("b2"), end: text("c2") },
+        { start: text("c2"), end: null },
+      ];
+      const decoded = async (limit?: number) =>
+        (await collect(store.read(ranges, { limit }))).map((row) => row.key.toString());
+      expect(await decoded()).toEqual(["a2", "a3", "b2", "c1", "c2"]);
+      expect(await decoded(3)).toEqual(["a2", "a3", "b2"]);
+      expect(await decoded(1)).toEqual(["a2"]);
+      expect(await decoded(0)).toEqual([]);
+    });
+
+    it("stops a limited read after the limit even when the table goes on", async () => {
+      const keys = Array.from({ length: 2_000 }, (_, i) => text(`k${String(i).padStart(5, "0")}`));
+      const store = await filled(keys);
+      const iterator = store.read(everything, { limit: 10 })[Symbol.asyncIterator]();
+      const seen: string[] = [];
+      for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
+        seen.push(next.value.key.toString());
+      }
+      expect(seen).toEqual(keys.slice(0, 10).map(String));
+    });
+
+    it("rejects unsorted or overlapping ranges and bad limits", async () => {
+      const store = await fresh();
+      const bad: KeyRange[] = [
+        { start: text("b"), end: text("c") },
+        { start: text("a"), end: text("b") },
+      ];
+      expect(() => store.read(bad)).toThrow(/ranges\[0\].*sorted/);
+      expect(() =>
+        store.read([
+          { start: text("a"), end: null },
+          { start: text("b"), end: null },
+        ]),
+      ).toThrow(/sorted/);
+      expect(() => store.read(everything, { limit: -1 })).toThrow(/limit/);
+    });
+
+    it("overwrites a row whole, deletes rows, and misses absent keys", async () => {
+      const store = await fresh();
+      await store.write([
+        {
+          type: "put",
+          key: text("k"),
+          cells: new Map([
+            ["a", text("1")],
+            ["b", text("2")],
+          ]),
+        },
+      ]);
+      await store.write([{ type: "put", key: text("k"), cells: new Map([["a", text("3")]]) }]);
+      expect((await store.get(text("k")))?.cells).toEqual(new Map([["a", text("3")]]));
+      await store.write([put(text("gone")), { type: "delete", key: text("gone") }]);
+      expect(await store.get(text("gone"))).toBeUndefined();
+      expect(await store.get(text("never"))).toBeUndefined();
+      await store.write([{ type: "delete", key: text("never") }]);
+      expect(await keysOf(store.read(everything))).toEqual([text("k").toString("hex")]);
+    });
+
+    it("round-trips binary keys and values that are not UTF-8", async () => {
+      const store = await fresh();
+      const key = hex("ff00fe80c0c1f5f8fffe00");
+      const value = hex("80ff00c3288d");
+      await store.write([
+        {
+          type: "put",
+          key,
+          cells: new Map([
+            ["bin", value],
+            ["q:x#1", hex("00")],
+          ]),
+        },
+      ]);
+      const row = await store.get(key);
+      expect(row?.key.equals(key)).toBe(true);
+      expect(row?.cells.get("bin")?.equals(value)).toBe(true);
+      expect(row?.cells.get("q:x#1")?.equals(hex("00"))).toBe(true);
+      const [scanned] = await collect(store.read([{ start: hex("ff00fe"), end: hex("ff00ff") }]));
+      expect(scanned?.key.equals(key)).toBe(true);
+    });
+
+    it("accepts keys up to its limit and rejects longer ones clearly", async () => {
+      const max = options.maxKeyBytes ?? 4096;
+      const store = await fresh();
+      const longest = Buffer.alloc(max, 0xab);
+      longest[max - 1] = 0x01;
+      expect((await store.write([put(longest)])).failed).toEqual([]);
+      expect((await store.get(longest))?.key.equals(longest)).toBe(true);
+      await expect(store.write([put(text("ok")), put(Buffer.alloc(max + 1, 1))])).rejects.toThrow(
+        new RegExp(`mutations\\[1\\]\\.key is ${max + 1} bytes`),
+      );
+      expect(await store.get(text("ok"))).toBeUndefined();
+      await expect(store.write([put(Buffer.alloc(0))])).rejects.toThrow(/mutations\[0\]\.key is 0 bytes/);
+    });
+
+    it("applies a large batch completely", async () => {
+      const count = options.largeBatchRows ?? 25_000;
+      const store = await fresh();
+      const keys = Array.from({ length: count }, (_, i) => {
+        const key = Buffer.alloc(8);
+        key.writeUInt32BE((i * 2_654_435_761) >>> 0, 0); // scattered, not in write order
+        key.writeUInt32BE(i, 4);
+        return key;
+      });
+      expect((await store.write(keys.map((key) => put(key, "x".repeat(20))))).failed).toEqual([]);
+      const rows = await collect(store.read(everything));
+      expect(rows.length).toBe(count);
+      const sorted = [...keys].sort(Buffer.compare);
+      expect(rows.every((row, i) => row.key.equals(sorted[i]!))).toBe(true);
+    });
+
+    it("ends a read with the abort reason when its signal aborts", async () => {
+      const store = await filled(
+        Array.from({ length: 100 }, (_, i) => text(`r${String(i).padStart(3, "0")}`)),
+      );
+      const controller = new AbortController();
+      const seen: Row[] = [];
+      await expect(async () => {
+        for await (const row of store.read(everything, { signal: controller.signal })) {
+          seen.push(row);
+          if (seen.length === 5) controller.abort();
+        }
+      }).rejects.toThrow(/abort/i);
+      expect(seen.length).toBe(5);
+      const aborted = AbortSignal.abort(new Error("already aborted"));
+      await expect(collect(store.read(everything, { signal: aborted }))).rejects.toThrow("already aborted");
+    });
+
+    it("lets a reader stop early and the store keep working", async () => {
+      const store = await filled(["a", "b", "c"].map(text));
+      for await (const row of store.read(everything)) {
+        expect(row.key.toString()).toBe("a");
+        break;
+      }
+      expect(await keysOf(store.read(everything))).toHaveLength(3);
+    });
+
+    it("samples sorted keys of the table", async () => {
+      const empty = await fresh();
+      expect((await empty.sampleKeys(4)).filter((key) => key.length > 0)).toEqual([]);
+      const keys = Array.from({ length: 500 }, (_, i) => text(`s${String(i).padStart(4, "0")}`));
+      const store = await filled(keys);
+      const sample = (await store.sampleKeys(10)).filter((key) => key.length > 0);
+      expect(sample.length).toBeGreaterThan(0);
+      expect(sample.length).toBeLessThanOrEqual(10);
+      expect([...sample].sort(Buffer.compare)).toEqual(sample);
+      const stored = new Set(keys.map((key) => key.toString()));
+      expect(sample.every((key) => stored.has(key.toString()))).toBe(true);
+    });
+
+    if (options.reopen !== undefined) {
+      const reopen = options.reopen;
+      it("keeps its rows across close and reopen", async () => {
+        const store = await fresh();
+        await store.write([put(hex("0102")), put(hex("ff"), "last"), put(hex("00"))]);
+        opened.splice(opened.indexOf(store), 1);
+        const again = await reopen(store);
+        opened.push(again);
+        expect(await keysOf(again.read(everything))).toEqual(["00", "0102", "ff"]);
+        expect((await again.get(hex("ff")))?.cells.get("v")?.toString()).toBe("last");
+      });
+    }
+
+    if (options.openFailingWrites !== undefined) {
+      const openFailing = options.openFailingWrites;
+      it("reports each failed mutation by index and applies the rest", async () => {
+        const failing = [text("bad1"), text("bad2")];
+        const store = await openFailing(failing);
+        opened.push(store);
+        const batch = ["good1", "bad1", "good2", "bad2", "good3"].map((key) => put(text(key)));
+        const { failed } = await store.write(batch);
+        expect(failed.map((failure) => [failure.index, failure.key.toString()])).toEqual([
+          [1, "bad1"],
+          [3, "bad2"],
+        ]);
+        expect(failed.every((failure) => failure.reason.length > 0)).toBe(true);
+        expect((await collect(store.read(everything))).map((row) => row.key.toString())).toEqual([
+          "good1",
+          "good2",
+          "good3",
+        ]);
+      });
+    }
+  });
+}

@@ -1,0 +1,80 @@
+/**
+ * Input checks every store applies before touching its engine, so that a bad batch is rejected
+ * whole (nothing half-written) with an error naming the field, and all stores agree on what is
+ * valid: Bigtable's rules (row keys 1..4096 bytes, no empty rows).
+ */
+import type { KeyRange, Mutation, ReadOptions } from "./store.js";
+
+/** Bigtable's row-key limit. */
+export const BIGTABLE_MAX_KEY_BYTES = 4096;
+
+export function checkKey(key: unknown, field: string, maxKeyBytes: number): asserts key is Buffer {
+  if (!Buffer.isBuffer(key)) throw new TypeError(`${field} must be a Buffer, got ${typeof key}`);
+  if (key.length === 0 || key.length > maxKeyBytes) {
+    throw new RangeError(`${field} is ${key.length} bytes; keys must be 1..${maxKeyBytes} bytes`);
+  }
+}
+
+export function checkMutations(mutations: readonly Mutation[], maxKeyBytes: number): void {
+  if (!Array.isArray(mutations)) throw new TypeError("mutations must be an array");
+  mutations.forEach((mutation, index) => {
+    const field = `mutations[${index}]`;
+    checkKey(mutation?.key, `${field}.key`, maxKeyBytes);
+    if (mutation.type === "delete") return;
+    if (mutation.type !== "put") {
+      throw new TypeError(`${field}.type is ${JSON.stringify(mutation.type)}; allowed: "put", "delete"`);
+    }
+    if (!(mutation.cells instanceof Map) || mutation.cells.size === 0) {
+      throw new TypeError(`${field}.cells must be a non-empty Map<string, Buffer> (a row needs a cell)`);
+    }
+    for (const [qualifier, value] of mutation.cells) {
+      if (typeof qualifier !== "string" || qualifier.length === 0) {
+        throw new TypeError(`${field}.cells has an empty or non-string qualifier`);
+      }
+      if (!Buffer.isBuffer(value)) {
+        throw new TypeError(`${field}.cells.get(${JSON.stringify(qualifier)}) must be a Buffer`);
+      }
+    }
+  });
+}
+
+/** Ranges must be sorted and non-overlapping; `end: null` only on the last one. */
+export function checkRanges(ranges: readonly KeyRange[], maxKeyBytes: number): void {
+  if (!Array.isArray(ranges)) throw new TypeError("ranges must be an array");
+  ranges.forEach((range, index) => {
+    const field = `ranges[${index}]`;
+    if (!Buffer.isBuffer(range?.start)) throw new TypeError(`${field}.start must be a Buffer`);
+    if (range.start.length > maxKeyBytes) {
+      throw new RangeError(`${field}.start is ${range.start.length} bytes; keys must be ≤ ${maxKeyBytes}`);
+    }
+    if (range.end !== null) {
+      if (!Buffer.isBuffer(range.end)) throw new TypeError(`${field}.end must be a Buffer or null`);
+      if (range.end.length > maxKeyBytes) {
+        throw new RangeError(`${field}.end is ${range.end.length} bytes; keys must be ≤ ${maxKeyBytes}`);
+      }
+      if (Buffer.compare(range.start, range.end) > 0) {
+        throw new RangeError(`${field}.start is after its end`);
+      }
+    }
+    const next = ranges[index + 1];
+    if (next === undefined) return;
+    if (range.end === null || Buffer.compare(range.end, next.start) > 0) {
+      throw new RangeError(`${field} overlaps or follows ranges[${index + 1}]; ranges must be sorted`);
+    }
+  });
+}
+
+/** Returns the row limit (Infinity when unset); 0 is allowed and reads nothing. */
+export function checkLimit(options: ReadOptions | undefined): number {
+  const limit = options?.limit;
+  if (limit === undefined) return Number.POSITIVE_INFINITY;
+  if (!Number.isSafeInteger(limit) || limit < 0) {
+    throw new RangeError(`limit is ${limit}; allowed: an integer ≥ 0`);
+  }
+  return limit;
+}
+
+/** Whether `key` lies before the exclusive `end` (null: the end of the table). */
+export function isBeforeEnd(key: Buffer, end: Buffer | null): boolean {
+  return end === null || Buffer.compare(key, end) < 0;
+}
