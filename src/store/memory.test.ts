@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { evenlySpaced, MemoryStore } from "./memory.js";
+import { MemoryStore } from "./memory.js";
 import { RetryableStoreError, type Row } from "./store.js";
 import { describeStoreBehaviour } from "./store.testsuite.js";
 
@@ -48,14 +48,5 @@ describe("MemoryStore faults", () => {
     const store = new MemoryStore();
     await store.close();
     await expect(store.get(Buffer.from("a"))).rejects.toThrow(/closed/);
-  });
-});
-
-describe("evenlySpaced", () => {
-  it("spreads indexes over the length", () => {
-    expect(evenlySpaced(10, 5)).toEqual([0, 2, 4, 6, 8]);
-    expect(evenlySpaced(3, 5)).toEqual([0, 1, 2]);
-    expect(evenlySpaced(0, 5)).toEqual([]);
-    expect(() => evenlySpaced(3, -1)).toThrow(/count is -1/);
   });
 });

@@ -3,6 +3,7 @@
  * faults (failing rows, read streams that break mid-way) so the layers above can prove they lose
  * nothing.
  */
+import { checkSampleCount, evenlySpaced } from "./sample.js";
 import {
   type FailedMutation,
   type KeyRange,
@@ -98,6 +99,7 @@ export class MemoryStore implements Store {
 
   async sampleKeys(count: number): Promise<Buffer[]> {
     this.checkOpen();
+    checkSampleCount(count);
     return evenlySpaced(this.rows.length, count).map((i) => Buffer.from(this.rows[i]!.key));
   }
 
@@ -170,13 +172,4 @@ function copyRow(row: Row): Row {
   const cells = new Map<string, Buffer>();
   for (const [qualifier, value] of row.cells) cells.set(qualifier, Buffer.from(value));
   return { key: Buffer.from(row.key), cells };
-}
-
-/** Up to `count` indexes spread evenly over `[0, length)`, ascending and distinct. */
-export function evenlySpaced(length: number, count: number): number[] {
-  if (!Number.isSafeInteger(count) || count < 0) {
-    throw new RangeError(`count is ${count}; allowed: an integer ≥ 0`);
-  }
-  const n = Math.min(count, length);
-  return Array.from({ length: n }, (_, i) => Math.floor((i * length) / n));
 }

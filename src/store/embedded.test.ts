@@ -1,0 +1,48 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { EmbeddedStore } from "./embedded.js";
+import type { Store } from "./store.js";
+import { describeStoreBehaviour } from "./store.testsuite.js";
+
+const directory = await mkdtemp(join(tmpdir(), "keyspread-embedded-"));
+afterAll(() => rm(directory, { recursive: true, force: true }));
+
+let tables = 0;
+describeStoreBehaviour("embedded", () => EmbeddedStore.open({ directory, table: `t${tables++}` }), {
+  reopen: async (store: Store) => {
+    const { location } = store as EmbeddedStore;
+    await store.close();
+    return EmbeddedStore.open({ directory, table: location.split("/").pop()! });
+  },
+});
+
+describe("EmbeddedStore", () => {
+  it("names its location and rejects table names that are not plain", async () => {
+    const store = await EmbeddedStore.open({ directory, table: "named" });
+    expect(store.name).toBe(`embedded:${join(directory, "named")}`);
+    await store.close();
+    await expect(EmbeddedStore.open({ directory, table: "../escape" })).rejects.toThrow(/not a valid name/);
+  });
+
+  it("says clearly when the table is already open", async () => {
+    const store = await EmbeddedStore.open({ directory, table: "locked" });
+    await expect(EmbeddedStore.open({ directory, table: "locked" })).rejects.toThrow(/open elsewhere/);
+    await store.close();
+  });
+
+  it("reports every mutation of a batch the engine refused, none dropped", async () => {
+    const store = await EmbeddedStore.open({ directory, table: "refused" });
+    await store.close();
+    const key = (i: number) => Buffer.from(`k${i}`);
+    const batch = [0, 1, 2].map((i) => ({
+      type: "put" as const,
+      key: key(i),
+      cells: new Map([["v", key(i)]]),
+    }));
+    const { failed } = await store.write(batch);
+    expect(failed.map((failure) => failure.index)).toEqual([0, 1, 2]);
+    expect(failed[0]?.reason).toMatch(/embedded:.*not open/i);
+  });
+});
