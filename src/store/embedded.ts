@@ -7,7 +7,7 @@
  */
 import { mkdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { ClassicLevel } from "classic-level";
+import { ClassicLevel, type KeyIterator } from "classic-level";
 import { decodeCells, encodeCells } from "./cells-codec.js";
 import { sampleSorted } from "./sample.js";
 import type { FailedMutation, KeyRange, Mutation, ReadOptions, Row, Store, WriteResult } from "./store.js";
@@ -137,7 +137,7 @@ export class EmbeddedStore implements Store {
   }
 }
 
-async function* chunksOf(keys: ReturnType<Level["keys"]>): AsyncGenerator<Buffer[]> {
+async function* chunksOf(keys: KeyIterator<Level, Buffer>): AsyncGenerator<Buffer[]> {
   for (;;) {
     const chunk = await keys.nextv(READ_CHUNK);
     if (chunk.length === 0) return;
