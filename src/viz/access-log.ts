@@ -1,0 +1,87 @@
+/**
+ * Heatmap matrix from an access log file (JSONL, or CSV with a header): the two passes of
+ * `records-matrix.ts`, each streaming the file, so memory is bounded by the matrix, not the log.
+ */
+import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
+import {
+  type AccessRecord,
+  type CsvColumns,
+  parseCsvHeader,
+  parseCsvRecord,
+  parseJsonRecord,
+} from "./access-record.js";
+import type { HeatMatrix } from "./matrix.js";
+import { AccessSampler, type RecordsMatrixOptions } from "./records-matrix.js";
+
+export type AccessLogFormat = "jsonl" | "csv";
+
+export interface AccessLogOptions extends RecordsMatrixOptions {
+  /** Default: from the file name (`.csv` is CSV, anything else JSONL). */
+  format?: AccessLogFormat;
+  /** Called as bytes are read: pass 1 of 2, then 2 of 2. */
+  onProgress?: (pass: 1 | 2, bytesRead: number, totalBytes: number) => void;
+}
+
+/** Calls `handle` with the record of every non-empty line (after the header, for CSV). */
+async function forEachRecordLine(
+  path: string,
+  format: AccessLogFormat,
+  handle: (record: AccessRecord) => void,
+  onBytes: (bytesRead: number) => void,
+): Promise<void> {
+  let columns: CsvColumns | undefined;
+  const parseLine = (line: string) => {
+    if (format === "jsonl") handle(parseJsonRecord(line));
+    else if (columns === undefined) columns = parseCsvHeader(line);
+    else handle(parseCsvRecord(line, columns));
+  };
+  let lineNumber = 0;
+  let pending = "";
+  let bytesRead = 0;
+  const consume = (line: string) => {
+    lineNumber++;
+    const trimmed = line.endsWith("\r") ? line.slice(0, -1) : line;
+    if (trimmed.length === 0 || (trimmed.charCodeAt(0) <= 32 && trimmed.trim() === "")) return;
+    try {
+      parseLine(trimmed);
+    } catch (error) {
+      throw new Error(`${path}:${lineNumber}: ${(error as Error).message}`);
+    }
+  };
+  for await (const chunk of createReadStream(path, { encoding: "utf8", highWaterMark: 1 << 20 })) {
+    const text = pending + (chunk as string);
+    bytesRead += Buffer.byteLength(chunk as string);
+    let from = 0;
+    for (let newline = text.indexOf("\n"); newline >= 0; newline = text.indexOf("\n", from)) {
+      consume(text.slice(from, newline));
+      from = newline + 1;
+    }
+    pending = text.slice(from);
+    onBytes(bytesRead);
+  }
+  if (pending !== "") consume(pending);
+  if (format === "csv" && columns === undefined)
+    throw new Error(`${path}: empty CSV file (expected a header line)`);
+}
+
+export async function readAccessLog(path: string, options: AccessLogOptions = {}): Promise<HeatMatrix> {
+  const format = options.format ?? (path.toLowerCase().endsWith(".csv") ? "csv" : "jsonl");
+  const totalBytes = (await stat(path)).size;
+  const sampler = new AccessSampler(options);
+  await forEachRecordLine(
+    path,
+    format,
+    (record) => sampler.add(record),
+    (bytes) => options.onProgress?.(1, bytes, totalBytes),
+  );
+  if (sampler.records === 0) throw new Error(`${path}: no access records`);
+  const binner = sampler.binner();
+  await forEachRecordLine(
+    path,
+    format,
+    (record) => binner.add(record),
+    (bytes) => options.onProgress?.(2, bytes, totalBytes),
+  );
+  return binner.finish();
+}

@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest";
+import type { LoadStep } from "./key-load.js";
+import { detectPatterns, type PatternKind } from "./patterns.js";
+import { matrixFromRecords } from "./records-matrix.js";
+import { matrixFromSteps } from "./steps-matrix.js";
+import { type SyntheticPattern, syntheticAccess } from "./synthetic-access.js";
+
+const expected: Record<SyntheticPattern, PatternKind> = {
+  healthy: "healthy",
+  "hot-band": "hot-band",
+  diagonal: "diagonal",
+  periodic: "periodic",
+  sudden: "sudden-hot-range",
+  vertical: "vertical-band",
+};
+
+function findings(pattern: SyntheticPattern, seed = 1) {
+  const matrix = matrixFromRecords([...syntheticAccess(pattern, { records: 30_000, seed })], {
+    maxRows: 200,
+    maxColumns: 120,
+  });
+  return detectPatterns(matrix);
+}
+
+describe("detectPatterns on synthetic access logs", () => {
+  for (const [pattern, kind] of Object.entries(expected) as [SyntheticPattern, PatternKind][]) {
+    it(`classifies ${pattern} as ${kind} and nothing else`, () => {
+      for (const seed of [1, 2])
+        expect(findings(pattern, seed).map((finding) => finding.kind)).toEqual([kind]);
+    });
+  }
+
+  it("reports the hot band's key range, time span and rule in words", () => {
+    const [band] = findings("hot-band");
+    // The synthetic band is entities 8000..8400 of 20,000 (tenant 08).
+    expect(band!.start.toString() <= "t08#e0008000").toBe(true);
+    expect(band!.end!.toString() >= "t08#e0008399").toBe(true);
+    expect(band!.summary).toMatch(
+      /^Sustained hot band .*keys \[t08#.*2026-11-30T06:00:00Z to 2026-11-30T06:10:00Z/,
+    );
+    expect(band!.rule).toMatch(/carries \d+ % of the load/);
+  });
+
+  it("dates a sudden hot range from its onset", () => {
+    const [sudden] = findings("sudden");
+    expect(sudden!.fromS).toBeCloseTo(Date.UTC(2026, 10, 30, 6, 5) / 1000, -1);
+    expect(sudden!.start.toString().startsWith("t14#")).toBe(true);
+  });
+});
+
+describe("detectPatterns on simulator output", () => {
+  it("sees seed 003's one contiguous dark band in an unsalted design", () => {
+    const tablets = 24;
+    const steps: LoadStep[] = Array.from({ length: 60 }, (_, t) => ({
+      t,
+      durationS: 1,
+      ranges: Array.from({ length: tablets }, (_, tablet) => ({
+        start: tablet === 0 ? Buffer.alloc(0) : Buffer.from(`dev${String(tablet).padStart(3, "0")}`),
+        end: tablet === tablets - 1 ? null : Buffer.from(`dev${String(tablet + 1).padStart(3, "0")}`),
+        readsPerS: 300,
+        writesPerS: tablet === 9 ? 110_000 : 3_000,
+        scannedRowsPerS: 0,
+        bytesPerS: 0,
+        node: tablet % 12,
+        nodeCpu: tablet === 9 ? 0.95 : 0.2,
+      })),
+    }));
+    const [band, ...rest] = detectPatterns(matrixFromSteps(steps));
+    expect(rest).toEqual([]);
+    expect(band).toMatchObject({ kind: "hot-band", firstRow: 9, lastRow: 9 });
+    expect(band!.summary).toContain("keys [dev009, dev010)");
+    expect(band!.summary).toContain("t=0 s to t=60 s");
+  });
+});
