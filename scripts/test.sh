@@ -12,6 +12,6 @@ npm run build --silent
 # and prints the host:port; the Bigtable store suite runs against it.
 BIGTABLE_EMULATOR_HOST="$(bash scripts/emulator.sh start)"
 export BIGTABLE_EMULATOR_HOST
-trap 'bash scripts/emulator.sh stop' EXIT
+trap 'bash scripts/emulator.sh stop "$BIGTABLE_EMULATOR_HOST"' EXIT
 
 npx vitest run "$@"
