@@ -1,0 +1,31 @@
+/** Byte helpers for row keys: Bigtable orders keys as unsigned bytes. */
+
+/**
+ * The smallest byte string greater than every string that starts with `prefix`: increment the last
+ * byte that is not 0xFF and drop what follows it. `null` when no such string exists (empty or all
+ * 0xFF), meaning "to the end of the table".
+ */
+export function prefixSuccessor(prefix: Uint8Array): Buffer | null {
+  for (let i = prefix.length - 1; i >= 0; i--) {
+    const byte = prefix[i]!;
+    if (byte !== 0xff) {
+      const next = Buffer.from(prefix.subarray(0, i + 1));
+      next[i] = byte + 1;
+      return next;
+    }
+  }
+  return null;
+}
+
+/** The immediate successor of a key: `key + 0x00`, so `[key, keySuccessor(key))` holds only `key`. */
+export function keySuccessor(key: Uint8Array): Buffer {
+  const next = Buffer.alloc(key.length + 1);
+  next.set(key);
+  return next;
+}
+
+/** Whether every byte is printable ASCII, so the key can be shown as text. */
+export function isPrintableAscii(bytes: Uint8Array): boolean {
+  for (const byte of bytes) if (byte < 0x20 || byte > 0x7e) return false;
+  return true;
+}

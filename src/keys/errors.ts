@@ -1,0 +1,48 @@
+/** Errors raised by key schemas; each names what was wrong and what is allowed. */
+
+/** A schema spec that cannot be compiled; `path` is like `segments[2].codec.unit`. */
+export class SchemaError extends Error {
+  override readonly name = "SchemaError";
+  constructor(
+    readonly path: string,
+    problem: string,
+  ) {
+    super(path ? `${path}: ${problem}` : problem);
+  }
+}
+
+/** A field value the schema cannot encode (missing, wrong type, out of range, separator in raw text). */
+export class FieldValueError extends Error {
+  override readonly name = "FieldValueError";
+  constructor(
+    readonly field: string,
+    problem: string,
+  ) {
+    super(`field "${field}": ${problem}`);
+  }
+}
+
+/** A key that is not a key of this schema (wrong schema, truncated or corrupted). */
+export class KeyDecodeError extends Error {
+  override readonly name = "KeyDecodeError";
+}
+
+/** A key longer than Bigtable's 4 KiB row-key limit. */
+export class KeyTooLongError extends Error {
+  override readonly name = "KeyTooLongError";
+  constructor(
+    readonly schemaName: string,
+    readonly length: number,
+  ) {
+    super(
+      `key of schema "${schemaName}" is ${length} bytes; Bigtable row keys are at most ${BIGTABLE_MAX_KEY_BYTES} bytes`,
+    );
+  }
+}
+
+/** A query the planner cannot turn into ranges (unknown field, non-prefix binding, …). */
+export class QueryError extends Error {
+  override readonly name = "QueryError";
+}
+
+export const BIGTABLE_MAX_KEY_BYTES = 4096;

@@ -1,0 +1,140 @@
+/**
+ * Turns a query into the minimal byte ranges to read: one range when the query binds every salt
+ * field (its bucket is known), otherwise one per bucket. Each range's exclusive end is the byte
+ * successor of what it must cover — never a `+ "~"` guess.
+ */
+import { keySuccessor, prefixSuccessor } from "./bytes.js";
+import { QueryError } from "./errors.js";
+import type { CompiledSchema } from "./schema.js";
+import type { FieldValue, FieldValues, Plan, PlannedRange, Query } from "./types.js";
+
+/** A range edge before the salt is filled in: the bytes themselves, or just past them. */
+interface Edge {
+  bytes: Buffer;
+  /** `at`: the bytes; `after-key`: bytes + 00 (past one key); `after-prefix`: past every key they prefix. */
+  kind: "at" | "after-key" | "after-prefix";
+}
+
+export function planQuery(schema: CompiledSchema, query: Query): Plan {
+  const names = schema.fields.map((f) => f.name);
+  const eq: FieldValues = query.eq ?? {};
+  const bound = boundPrefixLength(names, eq);
+  const [lower, upper] = edges(schema, query, eq, bound);
+
+  let buckets: number[];
+  if (!schema.salt) buckets = [0];
+  else if (bound >= schema.saltFields.length) {
+    const w = schema.scratch();
+    buckets = [schema.bucketAt(w, schema.writeFields(w, eq, schema.saltFields.length))];
+  } else buckets = Array.from({ length: schema.bucketCount }, (_, b) => b);
+
+  const ranges: PlannedRange[] = [];
+  for (const bucket of buckets) {
+    const start = materialize(schema, lower, bucket) ?? Buffer.alloc(0);
+    const end = materialize(schema, upper, bucket);
+    if (end === null || Buffer.compare(start, end) < 0) ranges.push({ bucket, start, end });
+  }
+  const plan: Plan = { fanout: ranges.length, ranges };
+  if (query.limit !== undefined) {
+    if (!Number.isSafeInteger(query.limit) || query.limit < 0) {
+      throw new QueryError(
+        `limit: ${JSON.stringify(query.limit)} is not allowed; use a non-negative integer`,
+      );
+    }
+    plan.limit = query.limit;
+  }
+  return plan;
+}
+
+/** How many leading fields `eq` binds; every bound field must be part of that prefix. */
+function boundPrefixLength(names: readonly string[], eq: FieldValues): number {
+  let bound = 0;
+  while (bound < names.length && eq[names[bound]!] !== undefined) bound++;
+  for (const name of Object.keys(eq)) {
+    const index = names.indexOf(name);
+    if (index < 0)
+      throw new QueryError(`eq: unknown field "${name}"; fields in key order: ${names.join(", ")}`);
+    if (index >= bound) {
+      throw new QueryError(
+        `eq binds "${name}" but not "${names[bound]}", which comes before it; a query binds a prefix of the fields (${names.join(", ")})`,
+      );
+    }
+  }
+  return bound;
+}
+
+/** The lower (inclusive) and upper (exclusive) edges of the query within any one bucket. */
+function edges(schema: CompiledSchema, query: Query, eq: FieldValues, bound: number): [Edge, Edge] {
+  if (query.range && query.prefix) throw new QueryError("a query takes either range or prefix, not both");
+  const all = tupleEdges(schema, eq, bound);
+  const next = query.range ?? query.prefix;
+  if (!next) return all;
+
+  const kind = query.range ? "range" : "prefix";
+  const field = schema.fields[bound];
+  if (next.field !== field?.name) {
+    const index = schema.fields.findIndex((f) => f.name === next.field);
+    const why =
+      index < 0
+        ? `unknown field "${next.field}"`
+        : field
+          ? `"${next.field}" is not the next field after the bound ones; it must be "${field.name}"`
+          : `every field is already bound by eq`;
+    throw new QueryError(`${kind}: ${why}`);
+  }
+
+  if (query.prefix) {
+    if (!field.coder.prefixable || typeof query.prefix.value !== "string") {
+      throw new QueryError(
+        `prefix: field "${field.name}" is a ${field.codec.type}; prefix queries need a string field and a string value`,
+      );
+    }
+    const w = schema.scratch();
+    schema.writeFields(w, eq, bound);
+    w.bytes(field.before);
+    field.coder.writePrefix(w, query.prefix.value);
+    const bytes = w.take();
+    return [
+      { bytes, kind: "at" },
+      { bytes, kind: "after-prefix" },
+    ];
+  }
+
+  const range = query.range!;
+  if (range.gte !== undefined && range.gt !== undefined)
+    throw new QueryError("range: use gte or gt, not both");
+  if (range.lte !== undefined && range.lt !== undefined)
+    throw new QueryError("range: use lte or lt, not both");
+  const at = (value: FieldValue) => tupleEdges(schema, { ...eq, [field.name]: value }, bound + 1);
+  // For a reversed field the larger logical values come first, so logical bounds swap ends.
+  const low = field.coder.descending ? [range.lte, range.lt] : [range.gte, range.gt];
+  const high = field.coder.descending ? [range.gte, range.gt] : [range.lte, range.lt];
+  const lower = low[0] !== undefined ? at(low[0])[0] : low[1] !== undefined ? at(low[1])[1] : all[0];
+  const upper = high[0] !== undefined ? at(high[0])[1] : high[1] !== undefined ? at(high[1])[0] : all[1];
+  return [lower, upper];
+}
+
+/**
+ * The keys whose first `count` fields equal `values` form one contiguous run: exactly one key when
+ * every field is bound, else every key starting with the encoded fields and the bytes that follow
+ * them up to the next field (its separator), which no other value's keys start with.
+ */
+function tupleEdges(schema: CompiledSchema, values: FieldValues, count: number): [Edge, Edge] {
+  const w = schema.scratch();
+  schema.writeFields(w, values, count);
+  const complete = count === schema.fields.length;
+  w.bytes(complete ? schema.after : schema.fields[count]!.before);
+  const bytes = w.take();
+  return [
+    { bytes, kind: "at" },
+    { bytes, kind: complete ? "after-key" : "after-prefix" },
+  ];
+}
+
+/** The edge's bytes in `bucket`; null when it is past the end of the table. */
+function materialize(schema: CompiledSchema, edge: Edge, bucket: number): Buffer | null {
+  const bytes = Buffer.from(edge.bytes);
+  schema.salt?.write(bytes, bucket);
+  if (edge.kind === "at") return bytes;
+  return edge.kind === "after-key" ? keySuccessor(bytes) : prefixSuccessor(bytes);
+}

@@ -1,0 +1,219 @@
+/** Compiles a SchemaSpec into a KeySchema: a specialised encoder/decoder, its salt, its fingerprint. */
+import { hash as digest } from "node:crypto";
+import { parse as parseYaml } from "yaml";
+import { type FieldCodec, KeyWriter, makeFieldCodec } from "./codec.js";
+import {
+  BIGTABLE_MAX_KEY_BYTES,
+  FieldValueError,
+  KeyDecodeError,
+  KeyTooLongError,
+  SchemaError,
+} from "./errors.js";
+import { planQuery } from "./planner.js";
+import {
+  type BucketFunction,
+  binarySaltPrefix,
+  decimalSaltPrefix,
+  SALT_HASHES,
+  type SaltPrefix,
+} from "./salt.js";
+import { type NormalizedSpec, normalizeSpec } from "./spec.js";
+import type {
+  CodecSpec,
+  DecodedKey,
+  FieldValue,
+  FieldValues,
+  KeySchema,
+  Plan,
+  Query,
+  SchemaSpec,
+} from "./types.js";
+
+/** A typed identity for declaring a schema in TypeScript (compile it with `compileSchema`). */
+export function defineSchema<const T extends SchemaSpec>(spec: T): T {
+  return spec;
+}
+
+/** Validates and compiles a spec; throws SchemaError naming the offending path. */
+export function compileSchema(spec: SchemaSpec): KeySchema {
+  return new CompiledSchema(normalizeSpec(spec));
+}
+
+/** Parses a JSON or YAML schema file's text (YAML when `format` is omitted: it accepts JSON too). */
+export function parseSchema(text: string, format: "json" | "yaml" = "yaml"): KeySchema {
+  let spec: unknown;
+  try {
+    spec = format === "json" ? JSON.parse(text) : parseYaml(text);
+  } catch (error) {
+    throw new SchemaError("", `not valid ${format.toUpperCase()}: ${(error as Error).message}`);
+  }
+  return new CompiledSchema(normalizeSpec(spec));
+}
+
+/** `ks1-` + 16 hex digits of SHA-256 over the canonical JSON of the normalized spec, minus its name. */
+export function fingerprintOf(spec: NormalizedSpec): string {
+  const { name: _name, ...meaning } = spec;
+  return `ks1-${digest("sha256", canonicalJson(meaning), "hex").slice(0, 16)}`;
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** One field as the encoder sees it: the constant bytes written before it, then its codec. */
+export interface CompiledField {
+  readonly name: string;
+  readonly codec: CodecSpec;
+  readonly coder: FieldCodec;
+  /** Separators and literal segments between the previous field (or the salt) and this one. */
+  readonly before: Uint8Array;
+}
+
+export class CompiledSchema implements KeySchema {
+  readonly fingerprint: string;
+  readonly fields: readonly CompiledField[];
+  readonly saltFields: readonly string[];
+  readonly bucketCount: number;
+  readonly saltPrefixLength: number;
+  /** Constant bytes after the last field (trailing literals). */
+  readonly after: Uint8Array;
+  readonly salt: SaltPrefix | undefined;
+  readonly bucketFunction: BucketFunction | undefined;
+  private readonly writer = new KeyWriter();
+
+  constructor(readonly spec: NormalizedSpec) {
+    this.fingerprint = fingerprintOf(spec);
+    const text = spec.layout === "text";
+    const separator = text ? spec.separator!.charCodeAt(0) : 0;
+    const fields: CompiledField[] = [];
+    let pending: number[] = [];
+    spec.segments.forEach((segment, i) => {
+      if (text && i > 0) pending.push(separator);
+      if ("literal" in segment) {
+        pending.push(...Buffer.from(segment.literal));
+        return;
+      }
+      const coder = makeFieldCodec(segment.codec, { field: segment.field, layout: spec.layout, separator });
+      fields.push({ name: segment.field, codec: segment.codec, coder, before: Uint8Array.from(pending) });
+      pending = [];
+    });
+    this.fields = fields;
+    this.after = Uint8Array.from(pending);
+
+    const salt = spec.salt;
+    this.saltFields = salt?.fields ?? [];
+    this.bucketCount = salt?.buckets ?? 1;
+    if (salt) {
+      const info = SALT_HASHES[salt.hash];
+      this.bucketFunction = info.bucket;
+      this.salt =
+        salt.width !== undefined
+          ? decimalSaltPrefix(salt.width, separator)
+          : binarySaltPrefix(info.oneRawByte || salt.buckets <= 256 ? 1 : 2);
+    }
+    this.saltPrefixLength = this.salt?.length ?? 0;
+  }
+
+  encode(values: FieldValues): Buffer {
+    const w = this.writer;
+    const hashEnd = this.writeFields(w, values, this.fields.length);
+    w.bytes(this.after);
+    if (w.pos > BIGTABLE_MAX_KEY_BYTES) throw new KeyTooLongError(this.spec.name, w.pos);
+    if (this.salt)
+      this.salt.write(w.buf, this.bucketFunction!(w.buf, this.saltPrefixLength, hashEnd, this.bucketCount));
+    return w.take();
+  }
+
+  /**
+   * Writes the salt's room and fields [0, count), each after its constant bytes, into `w` from
+   * its start. Returns where the salt hash input ends (the end of the last salt field), or -1 if
+   * not all salt fields were written.
+   */
+  writeFields(w: KeyWriter, values: FieldValues, count: number): number {
+    w.pos = this.saltPrefixLength;
+    let hashEnd = -1;
+    const saltFieldCount = this.saltFields.length;
+    for (let i = 0; i < count; i++) {
+      const field = this.fields[i]!;
+      if (field.before.length > 0) w.bytes(field.before);
+      const value = values[field.name];
+      if (value === undefined)
+        throw new FieldValueError(field.name, `missing; the schema needs ${this.fieldList()}`);
+      field.coder.write(w, value);
+      if (i + 1 === saltFieldCount) hashEnd = w.pos;
+    }
+    return hashEnd;
+  }
+
+  /** The bucket of a partially written key (`writeFields` returned `hashEnd`). */
+  bucketAt(w: KeyWriter, hashEnd: number): number {
+    return this.bucketFunction
+      ? this.bucketFunction(w.buf, this.saltPrefixLength, hashEnd, this.bucketCount)
+      : 0;
+  }
+
+  bucketOf(values: FieldValues): number {
+    const w = this.writer;
+    return this.bucketAt(w, this.writeFields(w, values, this.saltFields.length));
+  }
+
+  decode(key: Buffer): DecodedKey {
+    let bucket = 0;
+    let pos = this.saltPrefixLength;
+    if (this.salt) {
+      if (key.length < pos) throw new KeyDecodeError(`key is shorter than the ${pos}-byte salt`);
+      bucket = this.salt.read(key);
+    }
+    const values: Record<string, FieldValue> = {};
+    let hashEnd = pos;
+    this.fields.forEach((field, i) => {
+      pos = expectBytes(key, pos, field.before, `before field "${field.name}"`);
+      const decoded = field.coder.read(key, pos);
+      values[field.name] = decoded.value;
+      pos = decoded.end;
+      if (i + 1 === this.saltFields.length) hashEnd = pos;
+    });
+    pos = expectBytes(key, pos, this.after, "after the last field");
+    if (pos !== key.length) throw new KeyDecodeError(`${key.length - pos} unexpected byte(s) at byte ${pos}`);
+    if (this.salt) {
+      const expected = this.bucketFunction!(key, this.saltPrefixLength, hashEnd, this.bucketCount);
+      if (expected !== bucket) {
+        throw new KeyDecodeError(
+          `salt says bucket ${bucket} but the fields hash to ${expected} (a key of another schema, or corrupted)`,
+        );
+      }
+    }
+    return { bucket, values };
+  }
+
+  plan(query: Query): Plan {
+    return planQuery(this, query);
+  }
+
+  /** A scratch writer for the planner (encoding is synchronous, so one per schema is enough). */
+  scratch(): KeyWriter {
+    return this.writer;
+  }
+
+  fieldList(): string {
+    return this.fields.map((f) => f.name).join(", ");
+  }
+}
+
+function expectBytes(key: Uint8Array, pos: number, expected: Uint8Array, where: string): number {
+  for (let i = 0; i < expected.length; i++) {
+    if (key[pos + i] !== expected[i]) {
+      throw new KeyDecodeError(
+        `expected ${JSON.stringify(Buffer.from(expected).toString("latin1"))} ${where} at byte ${pos}`,
+      );
+    }
+  }
+  return pos + expected.length;
+}

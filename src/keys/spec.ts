@@ -1,0 +1,231 @@
+/**
+ * Validates a SchemaSpec (from TypeScript, JSON or YAML) and fills in its defaults, so the
+ * compiled schema and its fingerprint see one canonical form.
+ */
+import * as v from "valibot";
+import { uintBytes, uintWidth } from "./codec.js";
+import { BIGTABLE_MAX_KEY_BYTES, SchemaError } from "./errors.js";
+import { SALT_HASHES } from "./salt.js";
+import type { CodecSpec, SaltSpec, SchemaSpec, SegmentSpec } from "./types.js";
+
+const positiveInt = (max: number) => v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(max));
+
+const CodecSchema = v.variant("type", [
+  v.strictObject({ type: v.literal("string"), raw: v.optional(v.boolean()) }),
+  v.strictObject({
+    type: v.literal("uint"),
+    width: v.optional(positiveInt(20)),
+    bytes: v.optional(v.picklist([1, 2, 4, 8])),
+  }),
+  v.strictObject({ type: v.literal("int64") }),
+  v.strictObject({
+    type: v.literal("timestamp"),
+    unit: v.picklist(["s", "ms", "us"]),
+    reverse: v.optional(v.boolean()),
+  }),
+  v.strictObject({ type: v.literal("reverse-domain") }),
+  v.strictObject({
+    type: v.literal("enum"),
+    values: v.pipe(v.array(v.pipe(v.string(), v.minLength(1))), v.minLength(1), v.maxLength(65536)),
+  }),
+]);
+
+const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const LiteralSchema = v.strictObject({ literal: v.pipe(v.string(), v.minLength(1)) });
+const FieldSchema = v.strictObject({
+  field: v.pipe(
+    v.string(),
+    v.regex(FIELD_NAME, "must be an identifier: letters, digits and _, not starting with a digit"),
+  ),
+  codec: CodecSchema,
+});
+
+const SaltSchema = v.strictObject({
+  buckets: positiveInt(65536),
+  fields: v.optional(v.array(v.string())),
+  hash: v.optional(v.picklist(["xxh32", "md5-hex4", "phoenix", "hbasewd"])),
+  width: v.optional(positiveInt(10)),
+});
+
+const SpecSchema = v.strictObject({
+  version: v.literal(1),
+  name: v.pipe(v.string(), v.minLength(1)),
+  layout: v.picklist(["text", "binary"]),
+  separator: v.optional(v.string()),
+  segments: v.pipe(v.array(v.unknown()), v.minLength(1)),
+  salt: v.optional(SaltSchema),
+});
+
+/** A spec with every default filled in (the compiled schema's `spec`). */
+export type NormalizedSpec = SchemaSpec & {
+  salt?: Required<Pick<SaltSpec, "buckets" | "fields" | "hash">> & SaltSpec;
+};
+
+const DEFAULT_SEPARATOR = "#";
+
+export function normalizeSpec(input: unknown): NormalizedSpec {
+  const spec = parseWith(SpecSchema, input, "");
+  const segments = spec.segments.map((segment, i) =>
+    normalizeSegment(segment, `segments[${i}]`, spec.layout),
+  );
+  const fields = segments.filter((s): s is Extract<SegmentSpec, { field: string }> => "field" in s);
+  if (fields.length === 0) throw new SchemaError("segments", "needs at least one field segment");
+
+  const seen = new Set<string>();
+  fields.forEach((field) => {
+    const path = `segments[${segments.indexOf(field)}].field`;
+    if (field.field === "bucket")
+      throw new SchemaError(path, `"bucket" is reserved (decoded keys report it)`);
+    if (seen.has(field.field)) throw new SchemaError(path, `duplicate field name "${field.field}"`);
+    seen.add(field.field);
+  });
+
+  let separator: string | undefined;
+  if (spec.layout === "text") {
+    separator = spec.separator ?? DEFAULT_SEPARATOR;
+    checkSeparator(separator);
+    segments.forEach((segment, i) => {
+      if ("literal" in segment && segment.literal.includes(separator!)) {
+        throw new SchemaError(`segments[${i}].literal`, `contains the separator "${separator}"`);
+      }
+    });
+  } else if (spec.separator !== undefined) {
+    throw new SchemaError("separator", "only the text layout has a separator; remove it for layout: binary");
+  }
+  segments.forEach((segment, i) => {
+    if ("literal" in segment && Buffer.byteLength(segment.literal) > BIGTABLE_MAX_KEY_BYTES) {
+      throw new SchemaError(
+        `segments[${i}].literal`,
+        `longer than the ${BIGTABLE_MAX_KEY_BYTES}-byte key limit`,
+      );
+    }
+  });
+
+  const normalized: NormalizedSpec = { version: 1, name: spec.name, layout: spec.layout, segments };
+  if (separator !== undefined) normalized.separator = separator;
+  if (spec.salt) normalized.salt = normalizeSalt(spec.salt, fields, spec.layout);
+  return normalized;
+}
+
+function normalizeSegment(input: unknown, path: string, layout: SchemaSpec["layout"]): SegmentSpec {
+  if (typeof input === "object" && input !== null && "literal" in input) {
+    return parseWith(LiteralSchema, input, path);
+  }
+  const { field, codec } = parseWith(FieldSchema, input, path);
+  return { field, codec: normalizeCodec(codec as CodecSpec, `${path}.codec`, layout) };
+}
+
+/** Fills defaults; a uint keeps only what its layout uses (`width` in text, `bytes` in binary). */
+function normalizeCodec(codec: CodecSpec, path: string, layout: SchemaSpec["layout"]): CodecSpec {
+  switch (codec.type) {
+    case "string":
+      return { type: "string", raw: codec.raw ?? false };
+    case "uint":
+      return layout === "text"
+        ? { type: "uint", width: uintWidth(codec) }
+        : { type: "uint", bytes: uintBytes(codec) };
+    case "timestamp":
+      return { type: "timestamp", unit: codec.unit, reverse: codec.reverse ?? false };
+    case "enum": {
+      const duplicate = codec.values.find((value, i) => codec.values.indexOf(value) !== i);
+      if (duplicate !== undefined) throw new SchemaError(`${path}.values`, `duplicate value "${duplicate}"`);
+      return { type: "enum", values: [...codec.values] };
+    }
+    default:
+      return { type: codec.type };
+  }
+}
+
+function checkSeparator(separator: string): void {
+  const code = separator.charCodeAt(0);
+  if (separator.length !== 1 || code < 0x21 || code > 0x7d || /[0-9A-Za-z]/.test(separator)) {
+    throw new SchemaError(
+      "separator",
+      `${JSON.stringify(separator)} is not allowed; use one printable ASCII punctuation character from "!" to "}" (e.g. "#", "_", "|")`,
+    );
+  }
+}
+
+function normalizeSalt(
+  salt: v.InferOutput<typeof SaltSchema>,
+  fields: readonly Extract<SegmentSpec, { field: string }>[],
+  layout: SchemaSpec["layout"],
+): NonNullable<NormalizedSpec["salt"]> {
+  const hash = salt.hash ?? "xxh32";
+  const info = SALT_HASHES[hash];
+  if (salt.buckets > info.maxBuckets) {
+    throw new SchemaError(
+      "salt.buckets",
+      `${salt.buckets} is too many for hash "${hash}"; allowed: 1..${info.maxBuckets}`,
+    );
+  }
+  const names = fields.map((f) => f.field);
+  let saltFields = salt.fields;
+  if (saltFields === undefined) {
+    const firstTimestamp = fields.findIndex((f) => f.codec.type === "timestamp");
+    saltFields = info.defaultFields === "all" || firstTimestamp < 0 ? names : names.slice(0, firstTimestamp);
+    if (saltFields.length === 0) {
+      throw new SchemaError(
+        "salt.fields",
+        "the first field is a timestamp; list the fields that feed the salt",
+      );
+    }
+  }
+  saltFields.forEach((name, i) => {
+    if (!names.includes(name)) {
+      throw new SchemaError(`salt.fields[${i}]`, `unknown field "${name}"; fields: ${names.join(", ")}`);
+    }
+    if (names[i] !== name) {
+      throw new SchemaError(
+        "salt.fields",
+        `must be the leading fields in key order (the hash covers the key from its start through the last salt field): expected [${names.slice(0, saltFields.length).join(", ")}], got [${saltFields.join(", ")}]`,
+      );
+    }
+  });
+  if (saltFields.length === 0) throw new SchemaError("salt.fields", "needs at least one field");
+
+  const normalized: NonNullable<NormalizedSpec["salt"]> = {
+    buckets: salt.buckets,
+    fields: [...saltFields],
+    hash,
+  };
+  if (layout === "text" && !info.oneRawByte) {
+    const minWidth = String(salt.buckets - 1).length;
+    const width = salt.width ?? minWidth;
+    if (width < minWidth) {
+      throw new SchemaError(
+        "salt.width",
+        `${width} digits cannot hold bucket ${salt.buckets - 1}; allowed: ${minWidth}..10`,
+      );
+    }
+    normalized.width = width;
+  } else if (salt.width !== undefined) {
+    throw new SchemaError(
+      "salt.width",
+      `only decimal salts have a width; "${hash}" in ${layout} layout writes raw bytes`,
+    );
+  }
+  return normalized;
+}
+
+/** Parses with valibot; the first issue becomes a SchemaError naming its path and what is allowed. */
+function parseWith<T extends v.GenericSchema>(schema: T, input: unknown, basePath: string): v.InferOutput<T> {
+  const result = v.safeParse(schema, input);
+  if (result.success) return result.output;
+  const issue = result.issues[0];
+  const keys = (issue.path ?? []).map((item) => item.key as string | number);
+  let message = issue.message;
+  if (issue.received === "undefined") {
+    message =
+      issue.type === "strict_object" || !issue.expected ? "required" : `required; allowed: ${issue.expected}`;
+  } else if (issue.type === "strict_object" && issue.expected === "never") {
+    message = `unknown key ${JSON.stringify(keys.pop())}`;
+  }
+  throw new SchemaError(formatPath(basePath, keys), message);
+}
+
+function formatPath(basePath: string, keys: readonly (string | number)[]): string {
+  let path = basePath;
+  for (const key of keys) path += typeof key === "number" ? `[${key}]` : path ? `.${key}` : key;
+  return path;
+}
