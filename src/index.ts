@@ -3,3 +3,17 @@ export type * from "./keys/types.js";
 export * from "./store/index.js";
 export type * from "./store/store.js";
 export { RetryableStoreError } from "./store/store.js";
+export { BucketReadError, type RetryPolicy } from "./table/bucket-reader.js";
+export {
+  type CellsInput,
+  type PutResult,
+  type PutRow,
+  ReadDeadlineError,
+  type ReadReport,
+  SaltedTable,
+  type SaltedTableOptions,
+  type TableReadOptions,
+  type TableRow,
+  TableScan,
+} from "./table/salted-table.js";
+export { SchemaMismatchError } from "./table/schema-guard.js";

@@ -2,7 +2,12 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MinHeap, mergeSortedPages, type PageSource } from "./merge.js";
 
-function pagedSource(values: number[], pageSize: number, closed: Set<number>, id: number): PageSource<number> {
+function pagedSource(
+  values: number[],
+  pageSize: number,
+  closed: Set<number>,
+  id: number,
+): PageSource<number> {
   let offset = 0;
   return {
     nextPage: async () => {
@@ -59,7 +64,9 @@ describe("mergeSortedPages", () => {
       nextPage: async () => pages.shift() ?? null,
       close: async () => {},
     };
-    expect(await collect(mergeSortedPages([source, pagedSource([2], 1, new Set(), 1)], byValue))).toEqual([1, 2, 3]);
+    expect(await collect(mergeSortedPages([source, pagedSource([2], 1, new Set(), 1)], byValue))).toEqual([
+      1, 2, 3,
+    ]);
   });
 });
 

@@ -1,0 +1,129 @@
+/**
+ * Reads one planned range (one salt bucket) as pages, prefetching the next page while the merge
+ * consumes the current one, and resuming after the last delivered key when a read fails with a
+ * retryable error — so no row is lost or repeated.
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+import type { LimitFunction } from "p-limit";
+import type { PlannedRange } from "../keys/types.js";
+import { RetryableStoreError, type Row, type Store } from "../store/store.js";
+import type { PageSource } from "./merge.js";
+
+export interface RetryPolicy {
+  /** Retries per bucket stream after its first attempt. */
+  attempts: number;
+  baseDelayMs: number;
+}
+
+export interface BucketReaderOptions {
+  /** Rows this bucket may deliver at most (the query's limit, pushed down). */
+  limit: number;
+  pageSize: number;
+  /** Shared across the buckets of one read: caps the page fetches in flight. */
+  limiter: LimitFunction;
+  retry: RetryPolicy;
+  signal: AbortSignal;
+  /** Called for every row the store returns, so reads can report rows scanned. */
+  onRowsScanned: (count: number) => void;
+  onRetry: () => void;
+}
+
+/** A bucket stream failed for good; names the bucket and how far it got. */
+export class BucketReadError extends Error {
+  override readonly name = "BucketReadError";
+  constructor(
+    readonly bucket: number,
+    readonly rowsDelivered: number,
+    override readonly cause: unknown,
+  ) {
+    super(
+      `bucket ${bucket} failed after ${rowsDelivered} rows: ${cause instanceof Error ? cause.message : String(cause)}`,
+    );
+  }
+}
+
+export class BucketReader implements PageSource<Row> {
+  private iterator: AsyncIterator<Row> | undefined;
+  private lastKey: Buffer | undefined;
+  private delivered = 0;
+  private exhausted = false;
+  private prefetch: Promise<Row[] | null>;
+
+  constructor(
+    private readonly store: Store,
+    readonly range: PlannedRange,
+    private readonly options: BucketReaderOptions,
+  ) {
+    this.prefetch = this.fetchPage();
+    // The merge awaits this later; until then a rejection must not count as unhandled.
+    this.prefetch.catch(() => {});
+  }
+
+  nextPage(): Promise<Row[] | null> {
+    const page = this.prefetch;
+    this.prefetch = page.then((rows) => (rows === null ? null : this.fetchPage()));
+    this.prefetch.catch(() => {});
+    return page;
+  }
+
+  async close(): Promise<void> {
+    this.exhausted = true;
+    await this.iterator?.return?.();
+    this.iterator = undefined;
+  }
+
+  private fetchPage(): Promise<Row[] | null> {
+    return this.options.limiter(() => this.readPage());
+  }
+
+  private async readPage(): Promise<Row[] | null> {
+    const { pageSize, retry, signal } = this.options;
+    let failures = 0;
+    const page: Row[] = [];
+    while (page.length < pageSize && !this.exhausted) {
+      signal.throwIfAborted();
+      const remaining = this.options.limit - this.delivered;
+      if (remaining <= 0) {
+        await this.close();
+        break;
+      }
+      try {
+        this.iterator ??= this.store
+          .read([{ start: this.resumeKey(), end: this.range.end }], {
+            signal,
+            ...(Number.isFinite(remaining) ? { limit: remaining } : {}),
+          })
+          [Symbol.asyncIterator]();
+        const next = await this.iterator.next();
+        if (next.done) {
+          this.exhausted = true;
+          this.iterator = undefined;
+          break;
+        }
+        page.push(next.value);
+        this.lastKey = next.value.key;
+        this.delivered++;
+        this.options.onRowsScanned(1);
+      } catch (error) {
+        this.iterator = undefined;
+        if (!(error instanceof RetryableStoreError) || failures >= retry.attempts || signal.aborted) {
+          throw new BucketReadError(this.range.bucket, this.delivered, error);
+        }
+        failures++;
+        this.options.onRetry();
+        // Exponential backoff with jitter, so retrying buckets do not hammer the store in step.
+        await sleep(retry.baseDelayMs * 2 ** (failures - 1) * (0.5 + Math.random() / 2), undefined, {
+          signal,
+        });
+      }
+    }
+    return page.length === 0 && this.exhausted ? null : page;
+  }
+
+  /** The first key not yet delivered: the range start, or just after the last key returned. */
+  private resumeKey(): Buffer {
+    return this.lastKey === undefined ? this.range.start : Buffer.concat([this.lastKey, ZERO_BYTE]);
+  }
+}
+
+const ZERO_BYTE = Buffer.from([0]);

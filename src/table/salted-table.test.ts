@@ -1,0 +1,252 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { compileSchema } from "../keys/index.js";
+import type { FieldValues, Query, SchemaSpec } from "../keys/types.js";
+import { MemoryStore } from "../store/memory.js";
+import type { KeyRange, ReadOptions, Row, Store } from "../store/store.js";
+import { BucketReadError } from "./bucket-reader.js";
+import { ReadDeadlineError, SaltedTable } from "./salted-table.js";
+import { SchemaMismatchError } from "./schema-guard.js";
+
+const METRICS = ["cpu", "disk", "mem"];
+
+function fleetSpec(buckets: number | undefined, saltFields = ["device"]): SchemaSpec {
+  return {
+    version: 1,
+    name: "fleet",
+    layout: "text",
+    separator: "#",
+    segments: [
+      { field: "device", codec: { type: "string" } },
+      { field: "ts", codec: { type: "timestamp", unit: "ms", reverse: true } },
+      { field: "metric", codec: { type: "enum", values: METRICS } },
+    ],
+    ...(buckets === undefined ? {} : { salt: { buckets, fields: saltFields } }),
+  };
+}
+
+const rowArb = fc.record({
+  device: fc.constantFrom("d1", "d2", "d10", "d3", "dx", "e"),
+  ts: fc.integer({ min: 1_700_000_000_000, max: 1_700_000_000_050 }),
+  metric: fc.constantFrom(...METRICS),
+});
+
+/** A prefix of the fields bound by equality, maybe a range on the next, maybe a limit. */
+const queryArb = fc
+  .record({
+    bound: fc.integer({ min: 0, max: 2 }),
+    device: fc.constantFrom("d1", "d2", "d10", "e"),
+    ts: fc.integer({ min: 1_700_000_000_000, max: 1_700_000_000_050 }),
+    range: fc.option(
+      fc.record({
+        from: fc.integer({ min: 1_700_000_000_000, max: 1_700_000_000_050 }),
+        span: fc.integer({ min: 0, max: 30 }),
+      }),
+      { nil: undefined },
+    ),
+    limit: fc.option(fc.integer({ min: 1, max: 20 }), { nil: undefined }),
+  })
+  .map(({ bound, device, ts, range, limit }): Query => {
+    const eq: FieldValues = bound >= 1 ? { device } : {};
+    if (bound >= 2) eq.ts = ts;
+    const query: Query = { eq };
+    if (bound === 1 && range) query.range = { field: "ts", gte: range.from, lte: range.from + range.span };
+    if (limit !== undefined) query.limit = limit;
+    return query;
+  });
+
+async function tableWith(store: Store, spec: SchemaSpec, rows: FieldValues[]): Promise<SaltedTable> {
+  const table = await SaltedTable.open(store, compileSchema(spec), { create: true, pageSize: 3 });
+  const { failed } = await table.putMany(
+    rows.map((values) => ({ values, cells: { v: JSON.stringify(values) } })),
+  );
+  expect(failed).toEqual([]);
+  return table;
+}
+
+const valuesOf = async (table: SaltedTable, query: Query) =>
+  (await table.scan(query).toArray()).map((row) => row.cells.get("v")!.toString());
+
+describe("SaltedTable scatter-gather", () => {
+  it("answers every query exactly as the same query on an unsalted copy of the data", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(rowArb, { maxLength: 60 }),
+        fc.array(queryArb, { minLength: 1, maxLength: 5 }),
+        fc.constantFrom(1, 4, 16),
+        async (rows, queries, buckets) => {
+          const salted = await tableWith(new MemoryStore(), fleetSpec(buckets), rows);
+          const plain = await tableWith(new MemoryStore(), fleetSpec(undefined), rows);
+          for (const query of queries) {
+            expect(await valuesOf(salted, query)).toEqual(await valuesOf(plain, query));
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it("reads one bucket when the salt fields are bound, every bucket otherwise", async () => {
+    const table = await tableWith(new MemoryStore(), fleetSpec(16), [{ device: "d1", ts: 1, metric: "cpu" }]);
+    expect(table.explain({ eq: { device: "d1" } }).fanout).toBe(1);
+    expect(table.explain({}).fanout).toBe(16);
+  });
+
+  it("reports rows scanned, returned and read amplification", async () => {
+    const rows = Array.from({ length: 40 }, (_, i) => ({ device: `d${i % 8}`, ts: i, metric: "cpu" }));
+    const table = await tableWith(new MemoryStore(), fleetSpec(8), rows);
+    const scan = table.scan({ limit: 5 });
+    expect(await scan.toArray()).toHaveLength(5);
+    expect(scan.report.rowsReturned).toBe(5);
+    expect(scan.report.plan.fanout).toBe(8);
+    // Each bucket pushes the limit down, so no bucket scans more than 5 rows.
+    expect(scan.report.rowsScanned).toBeLessThanOrEqual(8 * 5);
+    expect(scan.report.readAmplification).toBe(scan.report.rowsScanned / 5);
+  });
+});
+
+describe("SaltedTable latest", () => {
+  const rows = Array.from({ length: 30 }, (_, i) => ({
+    device: i % 2 ? "a" : "b",
+    ts: 1000 + i,
+    metric: "cpu",
+  }));
+
+  it("returns the newest n rows of one entity, newest first", async () => {
+    const table = await tableWith(new MemoryStore(), fleetSpec(4), rows);
+    const latest = await table.latest({ eq: { device: "a" } }, 3);
+    expect(latest.map((row) => Number(row.values.ts))).toEqual([1029, 1027, 1025]);
+  });
+
+  it("merges the newest across buckets when the salt covers the timestamp too", async () => {
+    const table = await tableWith(new MemoryStore(), fleetSpec(8, ["device", "ts"]), rows);
+    expect(table.explain({ eq: { device: "a" } }).fanout).toBe(8);
+    const latest = await table.latest({ eq: { device: "a" } }, 4);
+    expect(latest.map((row) => Number(row.values.ts))).toEqual([1029, 1027, 1025, 1023]);
+  });
+
+  it("refuses a schema whose next field is not a reverse timestamp", async () => {
+    const table = await tableWith(new MemoryStore(), fleetSpec(4), rows);
+    await expect(table.latest({ eq: { device: "a", ts: 1 } }, 3)).rejects.toThrow(
+      /reverse timestamp.*"metric"/,
+    );
+  });
+
+  it("serves repeats from the cache for its TTL", async () => {
+    const store = new MemoryStore();
+    await tableWith(store, fleetSpec(4), rows);
+    const table = await SaltedTable.open(store, compileSchema(fleetSpec(4)), {
+      latestCache: { ttlMs: 60_000 },
+    });
+    const before = await table.latest({ eq: { device: "a" } }, 1);
+    await table.put({ device: "a", ts: 5000, metric: "cpu" }, { v: "new" });
+    expect(await table.latest({ eq: { device: "a" } }, 1)).toEqual(before);
+    expect((await table.latest({ eq: { device: "a" } }, 2))[0]!.values.ts).not.toEqual(before[0]!.values.ts);
+  });
+});
+
+describe("SaltedTable failures", () => {
+  const rows = Array.from({ length: 50 }, (_, i) => ({ device: `d${i % 5}`, ts: i, metric: "mem" }));
+
+  it("resumes a bucket stream that fails mid-way, losing and repeating nothing", async () => {
+    const store = new MemoryStore();
+    const table = await tableWith(store, fleetSpec(4), rows);
+    const expected = await valuesOf(table, {});
+    store.faults = { failRead: { afterRows: 2, streams: 3 } };
+    const scan = table.scan({});
+    const got = (await scan.toArray()).map((row) => row.cells.get("v")!.toString());
+    expect(got).toEqual(expected);
+    expect(scan.report.retries).toBe(3);
+  });
+
+  it("fails clearly when a bucket keeps failing, or flags a partial result when allowed", async () => {
+    const store = new MemoryStore();
+    const table = await tableWith(store, fleetSpec(4), rows);
+    // Streams that fail before delivering anything make no progress, so retries run out.
+    store.faults = { failRead: { afterRows: 0 } };
+    await expect(table.scan({}).toArray()).rejects.toBeInstanceOf(BucketReadError);
+    const partial = table.scan({}, { allowPartial: true });
+    await partial.toArray();
+    expect(partial.report.partial).toBe(true);
+    expect(partial.report.failedBuckets.length).toBeGreaterThan(0);
+  });
+
+  it("reports exactly the rows of a batch that failed, and writes the others", async () => {
+    const store = new MemoryStore();
+    const table = await tableWith(store, fleetSpec(4), []);
+    const schema = compileSchema(fleetSpec(4));
+    store.faults = {
+      failWrite: (key) => (schema.decode(key).values.device === "d3" ? "injected" : undefined),
+    };
+    const batch = rows.slice(0, 10).map((values) => ({ values, cells: { v: "x" } }));
+    const { failed } = await table.putMany(batch);
+    expect(failed.map((f) => f.index)).toEqual([3, 8]);
+    expect(failed[0]!.values).toEqual(rows[3]);
+    store.faults = {};
+    expect(await table.scan({}).toArray()).toHaveLength(8);
+  });
+
+  it("refuses a whole batch naming the bad row before writing any of it", async () => {
+    const store = new MemoryStore();
+    const table = await tableWith(store, fleetSpec(4), []);
+    const batch = [
+      { values: { device: "ok", ts: 1, metric: "cpu" }, cells: { v: "x" } },
+      { values: { device: "bad", ts: 1, metric: "gpu" }, cells: { v: "x" } },
+    ];
+    await expect(table.putMany(batch)).rejects.toThrow(/row 1/);
+    expect(await table.scan({}).toArray()).toEqual([]);
+  });
+
+  it("refuses to open a table written with another schema, saying what differs", async () => {
+    const store = new MemoryStore();
+    await tableWith(store, fleetSpec(100), []);
+    const opening = SaltedTable.open(store, compileSchema(fleetSpec(50)));
+    await expect(opening).rejects.toBeInstanceOf(SchemaMismatchError);
+    await expect(opening).rejects.toThrow(/salt\.buckets: table has 100, schema has 50/);
+  });
+
+  it("honours a deadline", async () => {
+    const table = await tableWith(new SlowStore(new MemoryStore(), 50), fleetSpec(4), rows);
+    await expect(table.scan({}, { deadlineMs: 20 }).toArray()).rejects.toBeInstanceOf(ReadDeadlineError);
+  });
+
+  it("caps the bucket streams read at once", async () => {
+    const store = new SlowStore(new MemoryStore(), 2);
+    const table = await SaltedTable.open(store, compileSchema(fleetSpec(16)), {
+      create: true,
+      concurrency: 3,
+    });
+    await table.putMany(rows.map((values) => ({ values, cells: { v: "x" } })));
+    expect(await table.scan({}).toArray()).toHaveLength(50);
+    expect(store.maxInFlight).toBeLessThanOrEqual(3);
+    expect(store.maxInFlight).toBeGreaterThan(1);
+  });
+});
+
+/** Delays every row a store returns, and counts reads in flight. */
+class SlowStore implements Store {
+  readonly name = "slow";
+  inFlight = 0;
+  maxInFlight = 0;
+  constructor(
+    private readonly inner: Store,
+    private readonly delayMs: number,
+  ) {}
+  write: Store["write"] = (mutations) => this.inner.write(mutations);
+  get: Store["get"] = (key) => this.inner.get(key);
+  sampleKeys: Store["sampleKeys"] = (count) => this.inner.sampleKeys(count);
+  close: Store["close"] = () => this.inner.close();
+  async *read(ranges: readonly KeyRange[], options?: ReadOptions): AsyncIterable<Row> {
+    for await (const row of this.inner.read(ranges, options)) {
+      this.inFlight++;
+      this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+      try {
+        await new Promise((resolve) => setTimeout(resolve, this.delayMs));
+        options?.signal?.throwIfAborted();
+      } finally {
+        this.inFlight--;
+      }
+      yield row;
+    }
+  }
+}

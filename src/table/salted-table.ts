@@ -1,0 +1,328 @@
+/**
+ * A table whose keys follow a schema: writes salt and encode keys, reads plan the minimum set of
+ * bucket ranges, stream them in parallel and merge them back into logical key order.
+ */
+import { LRUCache } from "lru-cache";
+import pLimit from "p-limit";
+import type { FieldValue, FieldValues, KeySchema, Plan, Query } from "../keys/types.js";
+import type { Mutation, Row, Store } from "../store/store.js";
+import { BucketReadError, BucketReader, type RetryPolicy } from "./bucket-reader.js";
+import { mergeSortedPages, type PageSource } from "./merge.js";
+import { guardSchema, RESERVED_PREFIX, SCHEMA_ROW_KEY } from "./schema-guard.js";
+
+export type CellsInput = Map<string, Buffer> | Record<string, Buffer | string>;
+
+export interface TableRow {
+  key: Buffer;
+  bucket: number;
+  values: Record<string, FieldValue>;
+  cells: Map<string, Buffer>;
+}
+
+export interface SaltedTableOptions {
+  /** Write the schema row if the table has none (otherwise opening an unknown table fails). */
+  create?: boolean;
+  /** Bucket streams fetching at the same time, per read. Default 16. */
+  concurrency?: number;
+  /** Rows fetched per bucket per round trip of the merge. Default 256. */
+  pageSize?: number;
+  retry?: RetryPolicy;
+  /** Serve repeated `latest` reads from memory for `ttlMs` (seed 003: "cache … for a few seconds"). */
+  latestCache?: { ttlMs: number; maxEntries?: number };
+}
+
+export interface TableReadOptions {
+  signal?: AbortSignal;
+  /** Fail the read if it takes longer than this. */
+  deadlineMs?: number;
+  /** Return what the healthy buckets gave when a bucket fails for good, flagged in the report. */
+  allowPartial?: boolean;
+}
+
+export interface ReadReport {
+  plan: Plan;
+  /** Rows the store returned across all bucket streams. */
+  rowsScanned: number;
+  rowsReturned: number;
+  /** Rows scanned per row returned (1 is ideal). */
+  readAmplification: number;
+  retries: number;
+  /** True only with `allowPartial`, when some bucket failed: the rows are then incomplete. */
+  partial: boolean;
+  failedBuckets: { bucket: number; error: string }[];
+}
+
+export interface PutRow {
+  values: FieldValues;
+  cells: CellsInput;
+}
+
+export interface PutResult {
+  /** Rows the store could not write after its retries, by their index in the batch. */
+  failed: { index: number; values: FieldValues; key: Buffer; reason: string }[];
+}
+
+export class ReadDeadlineError extends Error {
+  override readonly name = "ReadDeadlineError";
+}
+
+const DEFAULT_RETRY: RetryPolicy = { attempts: 3, baseDelayMs: 20 };
+
+export class SaltedTable {
+  private readonly latestCache: LRUCache<string, TableRow[]> | undefined;
+
+  private constructor(
+    readonly store: Store,
+    readonly schema: KeySchema,
+    private readonly options: SaltedTableOptions,
+  ) {
+    const cache = options.latestCache;
+    this.latestCache = cache && new LRUCache({ max: cache.maxEntries ?? 10_000, ttl: cache.ttlMs });
+  }
+
+  /** Opens a table, refusing one whose schema row records a different schema. */
+  static async open(store: Store, schema: KeySchema, options: SaltedTableOptions = {}): Promise<SaltedTable> {
+    await guardSchema(store, schema, options.create ?? false);
+    return new SaltedTable(store, schema, options);
+  }
+
+  async put(values: FieldValues, cells: CellsInput): Promise<void> {
+    const { failed } = await this.putMany([{ values, cells }]);
+    if (failed.length > 0)
+      throw new Error(`put failed for key ${failed[0]!.key.toString("hex")}: ${failed[0]!.reason}`);
+  }
+
+  /**
+   * Writes a batch. Every key is encoded before anything is written, so a bad row refuses the
+   * whole batch (naming the row); rows the store fails are returned one by one.
+   */
+  async putMany(rows: readonly PutRow[]): Promise<PutResult> {
+    const mutations: Mutation[] = rows.map((row, index) => ({
+      type: "put",
+      key: this.encodeForWrite(row.values, index),
+      cells: toCellMap(row.cells),
+    }));
+    const { failed } = await this.store.write(mutations);
+    return {
+      failed: failed.map((failure) => ({ ...failure, values: rows[failure.index]!.values })),
+    };
+  }
+
+  async delete(values: FieldValues): Promise<void> {
+    const { failed } = await this.store.write([{ type: "delete", key: this.encodeForWrite(values, 0) }]);
+    if (failed.length > 0) throw new Error(`delete failed: ${failed[0]!.reason}`);
+  }
+
+  async get(values: FieldValues): Promise<TableRow | undefined> {
+    const row = await this.store.get(this.schema.encode(values));
+    return row && this.toTableRow(row);
+  }
+
+  /** The ranges a query would read, without reading. */
+  explain(query: Query): Plan {
+    return this.schema.plan(query);
+  }
+
+  /** Rows matching `query` in logical key order (salt ignored), `query.limit` at most. */
+  scan(query: Query, options: TableReadOptions = {}): TableScan {
+    return new TableScan(this.store, this.schema, this.schema.plan(query), {
+      ...options,
+      concurrency: this.options.concurrency ?? 16,
+      pageSize: this.options.pageSize ?? 256,
+      retry: this.options.retry ?? DEFAULT_RETRY,
+    });
+  }
+
+  /**
+   * The newest `n` rows of the entity `query.eq` binds (seed 003's latest-100): the field after the
+   * bound ones must be a reverse timestamp, so newest-first is key order and the limit pushes down.
+   */
+  async latest(query: Omit<Query, "limit">, n: number, options: TableReadOptions = {}): Promise<TableRow[]> {
+    this.checkLatestQuery(query);
+    const cacheKey = this.latestCache && JSON.stringify([query, n], jsonReplacer);
+    const cached = cacheKey === undefined ? undefined : this.latestCache!.get(cacheKey);
+    if (cached) return cached;
+    const rows = await this.scan({ ...query, limit: n }, options).toArray();
+    if (cacheKey !== undefined) this.latestCache!.set(cacheKey, rows);
+    return rows;
+  }
+
+  toTableRow(row: Row): TableRow {
+    const { bucket, values } = this.schema.decode(row.key);
+    return { key: row.key, bucket, values, cells: row.cells };
+  }
+
+  private encodeForWrite(values: FieldValues, index: number): Buffer {
+    let key: Buffer;
+    try {
+      key = this.schema.encode(values);
+    } catch (error) {
+      throw new Error(`row ${index}: ${error instanceof Error ? error.message : String(error)}`, {
+        cause: error,
+      });
+    }
+    if (key.subarray(0, RESERVED_PREFIX.length).equals(RESERVED_PREFIX)) {
+      throw new Error(
+        `row ${index}: keys starting with eight 0xFF bytes are reserved for keyspread's schema row`,
+      );
+    }
+    return key;
+  }
+
+  private checkLatestQuery(query: Omit<Query, "limit">): void {
+    const bound = Object.keys(query.eq ?? {}).length;
+    const next = this.schema.fields[bound];
+    if (next === undefined || next.codec.type !== "timestamp" || !next.codec.reverse) {
+      throw new Error(
+        `latest needs a reverse timestamp right after the bound fields; ` +
+          `field ${next ? `"${next.name}" is ${describeCodec(next.codec)}` : "after them does not exist"}` +
+          ` in schema "${this.schema.spec.name}"`,
+      );
+    }
+  }
+}
+
+interface ScanSettings extends TableReadOptions {
+  concurrency: number;
+  pageSize: number;
+  retry: RetryPolicy;
+}
+
+interface SortableRow {
+  row: Row;
+  /** The key without its salt as a latin1 string: byte order, and V8 compares strings fast. */
+  sortKey: string;
+}
+
+/** One read: iterate it for rows; `report` fills in as it goes and is final at the end. */
+export class TableScan implements AsyncIterable<TableRow> {
+  readonly report: ReadReport;
+
+  constructor(
+    private readonly store: Store,
+    private readonly schema: KeySchema,
+    plan: Plan,
+    private readonly settings: ScanSettings,
+  ) {
+    this.report = {
+      plan,
+      rowsScanned: 0,
+      rowsReturned: 0,
+      readAmplification: 0,
+      retries: 0,
+      partial: false,
+      failedBuckets: [],
+    };
+  }
+
+  async toArray(): Promise<TableRow[]> {
+    const rows: TableRow[] = [];
+    for await (const row of this) rows.push(row);
+    return rows;
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<TableRow, void, undefined> {
+    const { plan } = this.report;
+    const limit = plan.limit ?? Number.POSITIVE_INFINITY;
+    const stop = new AbortController();
+    const deadline =
+      this.settings.deadlineMs === undefined ? undefined : AbortSignal.timeout(this.settings.deadlineMs);
+    const signal = AbortSignal.any([
+      stop.signal,
+      ...[this.settings.signal, deadline].filter((s) => s !== undefined),
+    ]);
+    const limiter = pLimit(this.settings.concurrency);
+    const saltLength = this.schema.saltPrefixLength;
+    const sources = plan.ranges.map((range) => {
+      const reader = new BucketReader(
+        this.store,
+        { ...range, end: range.end ?? SCHEMA_ROW_KEY },
+        {
+          limit,
+          pageSize: Math.min(this.settings.pageSize, limit),
+          limiter,
+          retry: this.settings.retry,
+          signal,
+          onRowsScanned: (count) => {
+            this.report.rowsScanned += count;
+          },
+          onRetry: () => {
+            this.report.retries++;
+          },
+        },
+      );
+      return this.sortable(reader, saltLength);
+    });
+    try {
+      const pages =
+        sources.length === 1
+          ? pagesOf(sources[0]!)
+          : mergeSortedPages(sources, (a, b) => compareSortKeys(a, b));
+      for await (const page of pages) {
+        for (const { row } of page) {
+          const { bucket, values } = this.schema.decode(row.key);
+          this.report.rowsReturned++;
+          this.report.readAmplification = this.report.rowsScanned / this.report.rowsReturned;
+          yield { key: row.key, bucket, values, cells: row.cells };
+          if (this.report.rowsReturned >= limit) return;
+        }
+      }
+    } catch (error) {
+      if (deadline?.aborted) {
+        throw new ReadDeadlineError(
+          `read of ${this.store.name} exceeded its ${this.settings.deadlineMs} ms deadline after ${this.report.rowsReturned} rows`,
+        );
+      }
+      throw error;
+    } finally {
+      stop.abort();
+    }
+  }
+
+  /** Adapts a bucket's pages for the merge, and absorbs its failure when partial results are allowed. */
+  private sortable(reader: BucketReader, saltLength: number): PageSource<SortableRow> {
+    return {
+      nextPage: async () => {
+        try {
+          const page = await reader.nextPage();
+          return page === null
+            ? null
+            : page.map((row) => ({ row, sortKey: row.key.toString("latin1", saltLength) }));
+        } catch (error) {
+          if (!(this.settings.allowPartial && error instanceof BucketReadError)) throw error;
+          this.report.partial = true;
+          this.report.failedBuckets.push({ bucket: error.bucket, error: error.message });
+          return null;
+        }
+      },
+      close: () => reader.close(),
+    };
+  }
+}
+
+function compareSortKeys(a: SortableRow, b: SortableRow): number {
+  return a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : 0;
+}
+
+async function* pagesOf<T>(source: PageSource<T>): AsyncGenerator<T[], void, undefined> {
+  try {
+    for (let page = await source.nextPage(); page !== null; page = await source.nextPage()) yield page;
+  } finally {
+    await source.close();
+  }
+}
+
+function toCellMap(cells: CellsInput): Map<string, Buffer> {
+  if (cells instanceof Map) return cells;
+  return new Map(
+    Object.entries(cells).map(([name, value]) => [name, Buffer.isBuffer(value) ? value : Buffer.from(value)]),
+  );
+}
+
+function describeCodec(codec: KeySchema["fields"][number]["codec"]): string {
+  return codec.type === "timestamp" ? `a ${codec.reverse ? "reverse " : ""}timestamp` : `a ${codec.type}`;
+}
+
+function jsonReplacer(_key: string, value: unknown): unknown {
+  return typeof value === "bigint" ? `${value}n` : value;
+}

@@ -1,0 +1,87 @@
+/**
+ * One row per table records the schema its keys were written with, so an app that opens the
+ * table with another bucket count or hash (seed 000's "100 vs 50 buckets") is refused instead of
+ * silently writing rows no reader will find.
+ */
+import type { KeySchema } from "../keys/types.js";
+import type { Store } from "../store/store.js";
+
+/**
+ * Eight 0xFF bytes: UTF-8 text never contains 0xFF and binary keys starting with it are refused
+ * on write, so the schema row sorts after every data row and no data read ever reaches it.
+ */
+export const RESERVED_PREFIX = Buffer.alloc(8, 0xff);
+export const SCHEMA_ROW_KEY = Buffer.concat([RESERVED_PREFIX, Buffer.from("keyspread:schema")]);
+
+export class SchemaMismatchError extends Error {
+  override readonly name = "SchemaMismatchError";
+  constructor(
+    readonly store: string,
+    readonly differences: string[],
+  ) {
+    super(
+      `${store} was written with a different key schema; refusing to mix schemas on one table:\n  ${differences.join("\n  ")}`,
+    );
+  }
+}
+
+/**
+ * Checks the table's schema row against `schema`; writes it when the table has none and
+ * `create` is set. Throws SchemaMismatchError listing every difference.
+ */
+export async function guardSchema(store: Store, schema: KeySchema, create: boolean): Promise<void> {
+  const row = await store.get(SCHEMA_ROW_KEY);
+  if (row === undefined) {
+    if (!create) {
+      throw new Error(
+        `${store.name} has no keyspread schema row; create the table first (table create / { create: true })`,
+      );
+    }
+    const { failed } = await store.write([
+      {
+        type: "put",
+        key: SCHEMA_ROW_KEY,
+        cells: new Map([
+          ["fingerprint", Buffer.from(schema.fingerprint)],
+          ["spec", Buffer.from(JSON.stringify(schema.spec))],
+        ]),
+      },
+    ]);
+    if (failed.length > 0)
+      throw new Error(`${store.name}: could not write the schema row: ${failed[0]!.reason}`);
+    return;
+  }
+  const fingerprint = row.cells.get("fingerprint")?.toString();
+  if (fingerprint === schema.fingerprint) return;
+  const stored = row.cells.get("spec")?.toString();
+  const differences =
+    stored === undefined
+      ? [`fingerprint: table has ${fingerprint}, schema has ${schema.fingerprint}`]
+      : diffJson(JSON.parse(stored), schema.spec, "");
+  throw new SchemaMismatchError(
+    store.name,
+    differences.length > 0
+      ? differences
+      : [`fingerprint: table has ${fingerprint}, schema has ${schema.fingerprint}`],
+  );
+}
+
+/** Paths where two JSON values differ, e.g. `salt.buckets: table has 100, schema has 50`. */
+export function diffJson(table: unknown, schema: unknown, path: string): string[] {
+  if (isObject(table) && isObject(schema)) {
+    const keys = new Set([...Object.keys(table), ...Object.keys(schema)]);
+    return [...keys].flatMap((key) =>
+      diffJson(
+        table[key],
+        schema[key],
+        Array.isArray(table) ? `${path}[${key}]` : path ? `${path}.${key}` : key,
+      ),
+    );
+  }
+  if (JSON.stringify(table) === JSON.stringify(schema)) return [];
+  return [`${path || "(schema)"}: table has ${JSON.stringify(table)}, schema has ${JSON.stringify(schema)}`];
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null;
+}
