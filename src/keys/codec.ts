@@ -59,6 +59,8 @@ export interface CodecContext {
   layout: "text" | "binary";
   /** The text layout's separator byte (unused in binary layout). */
   separator: number;
+  /** Whether this field is the key's last segment. */
+  last: boolean;
 }
 
 export function makeFieldCodec(spec: CodecSpec, ctx: CodecContext): FieldCodec {
@@ -183,9 +185,14 @@ function escapedFormat(ctx: CodecContext): StringFormat {
   };
 }
 
-/** Raw strings: written as is. Text: ended by the separator, which they may not contain. Binary: ended by 00. */
+/**
+ * Raw strings: written as is. Text: ended by the separator, which they may not contain. Binary:
+ * ended by 00, which they may not contain, except as the key's last segment, which ends with the
+ * key (Apache Phoenix's VARCHAR row-key format).
+ */
 function rawFormat(ctx: CodecContext): StringFormat {
   const terminator = ctx.layout === "text" ? ctx.separator : 0;
+  const terminated = ctx.layout === "binary" && !ctx.last;
   const shown =
     ctx.layout === "text" ? `the separator "${String.fromCharCode(terminator)}"` : "a NUL (\\u0000)";
   return {
@@ -193,15 +200,15 @@ function rawFormat(ctx: CodecContext): StringFormat {
     escape: () => {
       throw new Error("raw strings never escape");
     },
-    terminator: ctx.layout === "text" ? new Uint8Array(0) : Uint8Array.of(0),
+    terminator: terminated ? Uint8Array.of(0) : new Uint8Array(0),
     rejectReason: `contains ${shown}, which raw strings may not contain (use an escaped string: {type: string} without raw)`,
     read(key, pos) {
       let end = pos;
       while (end < key.length && key[end] !== terminator) end++;
-      if (ctx.layout === "binary" && end === key.length) {
+      if (terminated && end === key.length) {
         throw new KeyDecodeError(`field "${ctx.field}": raw string is not terminated by 00`);
       }
-      return { bytes: key.slice(pos, end), end: ctx.layout === "binary" ? end + 1 : end };
+      return { bytes: key.slice(pos, end), end: terminated ? end + 1 : end };
     },
   };
 }

@@ -100,7 +100,13 @@ export class CompiledSchema implements KeySchema {
         pending.push(...Buffer.from(segment.literal));
         return;
       }
-      const coder = makeFieldCodec(segment.codec, { field: segment.field, layout: spec.layout, separator });
+      const last = i === spec.segments.length - 1;
+      const coder = makeFieldCodec(segment.codec, {
+        field: segment.field,
+        layout: spec.layout,
+        separator,
+        last,
+      });
       fields.push({ name: segment.field, codec: segment.codec, coder, before: Uint8Array.from(pending) });
       pending = [];
     });

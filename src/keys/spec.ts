@@ -219,7 +219,7 @@ function parseWith<T extends v.GenericSchema>(schema: T, input: unknown, basePat
     message =
       issue.type === "strict_object" || !issue.expected ? "required" : `required; allowed: ${issue.expected}`;
   } else if (issue.type === "strict_object" && issue.expected === "never") {
-    message = `unknown key ${JSON.stringify(keys.pop())}`;
+    message = "unknown key";
   }
   throw new SchemaError(formatPath(basePath, keys), message);
 }

@@ -1,0 +1,229 @@
+import { createHash } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { KeyDecodeError, KeyTooLongError, SchemaError } from "./errors.js";
+import { compileSchema, defineSchema, parseSchema } from "./schema.js";
+import type { SchemaSpec } from "./types.js";
+
+/** Seed 000's create_salted_row_key, computed independently: md5 hex, first 4 digits, mod 100, 3 digits. */
+function seedRecipe(playerId: string, actionType: string, timestamp: string): string {
+  const originalKey = `${playerId}_${actionType}_${timestamp}`;
+  const bucket = Number.parseInt(createHash("md5").update(originalKey).digest("hex").slice(0, 4), 16) % 100;
+  return `${String(bucket).padStart(3, "0")}_${originalKey}`;
+}
+
+// The player id "player_456789" contains the separator, so the schema spells its constant part as a literal.
+const SEED_000 = defineSchema({
+  version: 1,
+  name: "seed000",
+  layout: "text",
+  separator: "_",
+  segments: [
+    { literal: "player" },
+    { field: "player", codec: { type: "string", raw: true } },
+    { field: "action", codec: { type: "string", raw: true } },
+    { field: "timestamp", codec: { type: "string", raw: true } },
+  ],
+  salt: { buckets: 100, hash: "md5-hex4", width: 3, fields: ["player", "action", "timestamp"] },
+});
+
+/** Java's `h = 31 * h + b` over signed bytes from 1, in BigInt arithmetic (an independent reference). */
+function javaHashReference(bytes: Uint8Array): number {
+  let h = 1n;
+  for (const b of bytes) h = BigInt.asIntN(32, 31n * h + BigInt(b > 127 ? b - 256 : b));
+  return Number(h);
+}
+
+describe("compileSchema", () => {
+  it("reproduces seed 000's create_salted_row_key exactly", () => {
+    const schema = compileSchema(SEED_000);
+    const key = schema
+      .encode({ player: "456789", action: "purchase", timestamp: "20240315143022" })
+      .toString();
+    expect(key).toBe(seedRecipe("player_456789", "purchase", "20240315143022"));
+    expect(key).toBe("061_player_456789_purchase_20240315143022");
+    for (let i = 0; i < 50; i++) {
+      const values = {
+        player: String(100000 + i * 7919),
+        action: i % 2 ? "login" : "purchase",
+        timestamp: `2024031514${i}`,
+      };
+      const expected = seedRecipe(`player_${values.player}`, values.action, values.timestamp);
+      expect(schema.encode(values).toString()).toBe(expected);
+      expect(schema.decode(Buffer.from(expected))).toEqual({ bucket: Number(expected.slice(0, 3)), values });
+    }
+  });
+
+  it("Phoenix preset: one salt byte from the Java hash of the rest of the key, VARCHAR-style 00 separators", () => {
+    const schema = compileSchema({
+      version: 1,
+      name: "phoenix",
+      layout: "binary",
+      segments: [
+        { field: "host", codec: { type: "string", raw: true } },
+        { field: "path", codec: { type: "string", raw: true } },
+      ],
+      salt: { buckets: 8, hash: "phoenix" },
+    });
+    const rest = Buffer.from("web-1\u0000/index.html");
+    const key = schema.encode({ host: "web-1", path: "/index.html" });
+    expect(key.subarray(1)).toEqual(rest);
+    expect(key[0]).toBe(Math.abs(javaHashReference(rest) % 8));
+    expect(schema.saltPrefixLength).toBe(1);
+  });
+
+  it("HBaseWD preset: one raw byte in front of the text key", () => {
+    const schema = compileSchema({
+      version: 1,
+      name: "wd",
+      layout: "text",
+      segments: [{ field: "row", codec: { type: "string", raw: true } }],
+      salt: { buckets: 32, hash: "hbasewd" },
+    });
+    for (const row of ["row-1", "user123", "ééé", ""]) {
+      const key = schema.encode({ row });
+      const expected = Math.abs(javaHashReference(Buffer.from(row))) % 32;
+      expect(key[0]).toBe(expected);
+      expect(key.subarray(1).toString()).toBe(row);
+    }
+  });
+
+  it("salts only the leading salt fields, so one entity stays in one bucket", () => {
+    const schema = compileSchema({
+      version: 1,
+      name: "fleet",
+      layout: "text",
+      segments: [
+        { field: "device", codec: { type: "string" } },
+        { field: "ts", codec: { type: "timestamp", unit: "ms", reverse: true } },
+      ],
+      salt: { buckets: 16 },
+    });
+    expect(schema.saltFields).toEqual(["device"]);
+    const buckets = new Set(
+      [1, 2, 3, 4].map((ts) => schema.decode(schema.encode({ device: "d7", ts })).bucket),
+    );
+    expect(buckets).toEqual(new Set([schema.bucketOf({ device: "d7" })]));
+    expect(schema.encode({ device: "d7", ts: 1 }).subarray(0, 3).toString()).toMatch(/^\d\d#$/);
+  });
+
+  it("refuses a key over Bigtable's 4 KiB limit, naming the schema and the length", () => {
+    const schema = compileSchema({
+      version: 1,
+      name: "big",
+      layout: "text",
+      segments: [{ field: "s", codec: { type: "string" } }],
+    });
+    expect(schema.encode({ s: "x".repeat(4096) })).toHaveLength(4096);
+    const tooLong = () => schema.encode({ s: "x".repeat(5000) });
+    expect(tooLong).toThrow(KeyTooLongError);
+    expect(tooLong).toThrow('key of schema "big" is 5000 bytes; Bigtable row keys are at most 4096 bytes');
+  });
+
+  it("decode rejects keys of another schema", () => {
+    const schema = compileSchema(SEED_000);
+    expect(() => schema.decode(Buffer.from("062_player_456789_purchase_20240315143022"))).toThrow(
+      /salt says bucket 62 but the fields hash to 61/,
+    );
+    expect(() => schema.decode(Buffer.from("061_user_456789_purchase_20240315143022"))).toThrow(
+      KeyDecodeError,
+    );
+    expect(() => schema.decode(Buffer.from("061_player_1_2_3_4"))).toThrow(KeyDecodeError);
+  });
+});
+
+describe("schema validation", () => {
+  const base: SchemaSpec = {
+    version: 1,
+    name: "v",
+    layout: "text",
+    segments: [
+      { field: "a", codec: { type: "string" } },
+      { field: "t", codec: { type: "timestamp", unit: "ms" } },
+    ],
+  };
+  const error = (spec: unknown) => {
+    try {
+      compileSchema(spec as SchemaSpec);
+    } catch (e) {
+      expect(e).toBeInstanceOf(SchemaError);
+      return (e as Error).message;
+    }
+    throw new Error("compiled");
+  };
+
+  it("names the path and the allowed values", () => {
+    const segments = [...base.segments, { field: "u", codec: { type: "timestamp", unit: "h" } }];
+    expect(error({ ...base, segments })).toBe(
+      'segments[2].codec.unit: Invalid type: Expected ("s" | "ms" | "us") but received "h"',
+    );
+    expect(error({ ...base, layout: "csv" })).toMatch(/^layout: .*"text" \| "binary"/);
+    expect(error({ ...base, segments: [{ field: "a", codec: { type: "float" } }] })).toMatch(
+      /^segments\[0\]\.codec\.type: .*"string" \| "uint" \| "int64" \| "timestamp" \| "reverse-domain" \| "enum"/,
+    );
+    expect(error({ ...base, segments: [{ field: "a" }] })).toBe("segments[0].codec: required");
+    expect(error({ ...base, extra: true })).toBe("extra: unknown key");
+    expect(error({ ...base, salt: { buckets: 70000 } })).toMatch(/^salt\.buckets: /);
+    expect(error({ ...base, salt: { buckets: 300, hash: "phoenix" } })).toMatch(/allowed: 1\.\.256/);
+    expect(error({ ...base, salt: { buckets: 100, width: 1 } })).toMatch(/^salt\.width: .*allowed: 2\.\.10/);
+    expect(error({ ...base, salt: { buckets: 4, fields: ["t"] } })).toMatch(
+      /^salt\.fields: must be the leading fields/,
+    );
+    expect(error({ ...base, salt: { buckets: 4, fields: ["zz"] } })).toMatch(
+      /^salt\.fields\[0\]: unknown field "zz"/,
+    );
+    expect(error({ ...base, separator: "ab" })).toMatch(/^separator: "ab" is not allowed/);
+    expect(error({ ...base, separator: "x" })).toMatch(/^separator: /);
+    expect(error({ ...base, segments: [{ literal: "a#b" }, ...base.segments] })).toMatch(
+      /segments\[0\]\.literal: contains/,
+    );
+    expect(
+      error({ ...base, segments: [...base.segments, { field: "a", codec: { type: "string" } }] }),
+    ).toMatch(/segments\[2\]\.field: duplicate field name "a"/);
+    expect(error({ ...base, segments: [{ field: "bucket", codec: { type: "string" } }] })).toMatch(
+      /reserved/,
+    );
+    expect(error({ ...base, segments: [{ literal: "x" }] })).toMatch(/at least one field/);
+    expect(error({ ...base, salt: { buckets: 4 }, segments: [base.segments[1]] })).toMatch(
+      /first field is a timestamp/,
+    );
+  });
+
+  it("parseSchema reads YAML and JSON, with errors for bad syntax", () => {
+    const yaml = "version: 1\nname: y\nlayout: text\nsegments:\n  - field: a\n    codec: { type: string }\n";
+    expect(parseSchema(yaml).fields.map((f) => f.name)).toEqual(["a"]);
+    expect(parseSchema(JSON.stringify(base), "json").fingerprint).toBe(compileSchema(base).fingerprint);
+    expect(() => parseSchema("{", "json")).toThrow(/not valid JSON/);
+    expect(() => parseSchema("a: [", "yaml")).toThrow(/not valid YAML/);
+  });
+});
+
+describe("fingerprint", () => {
+  const spec: SchemaSpec = {
+    version: 1,
+    name: "f",
+    layout: "text",
+    segments: [{ field: "a", codec: { type: "uint", width: 4 } }],
+    salt: { buckets: 16 },
+  };
+
+  it("is stable over formatting, key order and spelled-out defaults", () => {
+    const fp = compileSchema(spec).fingerprint;
+    expect(fp).toMatch(/^ks1-[0-9a-f]{16}$/);
+    const reordered = JSON.parse(
+      '{"salt":{"hash":"xxh32","buckets":16},"segments":[{"codec":{"width":4,"type":"uint"},"field":"a"}],"separator":"#","layout":"text","name":"other","version":1}',
+    );
+    expect(compileSchema(reordered).fingerprint).toBe(fp);
+    expect(
+      parseSchema(
+        `# comment\nversion: 1\nname: f\nlayout: text\nsegments: [{field: a, codec: {type: uint, width: 4}}]\nsalt: {buckets: 16, fields: [a], width: 2}`,
+      ).fingerprint,
+    ).toBe(fp);
+  });
+
+  it("changes with anything that changes the keys", () => {
+    const fp = compileSchema(spec).fingerprint;
+    expect(compileSchema({ ...spec, salt: { buckets: 17 } }).fingerprint).not.toBe(fp);
+    expect(compileSchema({ ...spec, separator: "_" }).fingerprint).not.toBe(fp);
+    expect(compileSchema({ ...spec, salt: { buckets: 16, hash: "md5-hex4" } }).fingerprint).not.toBe(fp);
+  });
+});
