@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import { BigtableStore } from "./bigtable.js";
+import { describeStoreBehaviour } from "./store.testsuite.js";
+
+if (!process.env.BIGTABLE_EMULATOR_HOST) {
+  throw new Error(
+    "BIGTABLE_EMULATOR_HOST is unset: start the emulator with `bash scripts/emulator.sh start`",
+  );
+}
+
+let tables = 0;
+const freshTableId = () => `t${process.pid}_${Date.now().toString(36)}_${tables++}`;
+
+describeStoreBehaviour("bigtable (emulator)", () => BigtableStore.createTable({ tableId: freshTableId() }), {
+  // A table created with family `m` but written through family `x`: every cell is refused.
+  openFailingWrites: async () => {
+    const tableId = freshTableId();
+    await (await BigtableStore.createTable({ tableId })).close();
+    return BigtableStore.open({ tableId, family: "x" });
+  },
+  failingWritesAreAll: true,
+});
+
+describe("BigtableStore", () => {
+  it("creates the table with a max-age rule and names itself", async () => {
+    const tableId = freshTableId();
+    const store = await BigtableStore.createTable({ tableId, maxAgeSeconds: 30 * 86_400 });
+    expect(store.name).toBe(`bigtable:keyspread/keyspread/${tableId}`);
+    await expect(BigtableStore.createTable({ tableId })).rejects.toThrow(/cannot create .*ALREADY_EXISTS/);
+    await store.close();
+    await expect(BigtableStore.createTable({ tableId: "x", maxAgeSeconds: 0 })).rejects.toThrow(
+      /maxAgeSeconds is 0/,
+    );
+  });
+
+  it("says which setting is missing", async () => {
+    await expect(BigtableStore.open({ env: {} })).rejects.toThrow(
+      /projectId is missing: .*KEYSPREAD_BIGTABLE_PROJECT/,
+    );
+    await expect(BigtableStore.open({ env: { BIGTABLE_EMULATOR_HOST: "h:1" } })).rejects.toThrow(
+      /tableId is missing/,
+    );
+    await expect(BigtableStore.open({ tableId: "t", family: "a.b" })).rejects.toThrow(/family "a.b"/);
+  });
+
+  it("fails a read of a missing table with the store's name and the status", async () => {
+    const store = await BigtableStore.open({ tableId: "no_such_table" });
+    const read = async () => {
+      for await (const _ of store.read([{ start: Buffer.from("a"), end: null }]));
+    };
+    await expect(read()).rejects.toThrow(
+      /bigtable:keyspread\/keyspread\/no_such_table: read failed: NOT_FOUND/,
+    );
+    await store.close();
+  });
+});

@@ -1,0 +1,307 @@
+/**
+ * Cloud Bigtable through the official client. Keys, ranges and values stay Buffers end to end
+ * (`decode: false`: the client's string handling corrupts binary keys). A row's cells are
+ * qualifiers of one column family; a put replaces the row (DeleteFromRow then SetCell, atomic
+ * per row) and reads keep only the latest cell version. Honours BIGTABLE_EMULATOR_HOST.
+ */
+import { Bigtable, type BigtableOptions, type Table } from "@google-cloud/bigtable";
+import {
+  codeName,
+  DEFAULT_MUTATE_ROWS_LIMITS,
+  type MutateEntry,
+  type MutateRowsLimits,
+  mutateRows,
+  RETRYABLE_CODES,
+  type SendMutateRows,
+} from "./mutate-rows.js";
+import { checkSampleCount, evenlySpaced } from "./sample.js";
+import {
+  type KeyRange,
+  type Mutation,
+  type ReadOptions,
+  RetryableStoreError,
+  type Row,
+  type Store,
+  type WriteResult,
+} from "./store.js";
+import { BIGTABLE_MAX_KEY_BYTES, checkKey, checkLimit, checkMutations, checkRanges } from "./validate.js";
+
+export interface BigtableStoreOptions {
+  /** Default: KEYSPREAD_BIGTABLE_PROJECT; on the emulator `keyspread`. */
+  projectId?: string;
+  /** Default: KEYSPREAD_BIGTABLE_INSTANCE; on the emulator `keyspread`. */
+  instanceId?: string;
+  /** Default: KEYSPREAD_BIGTABLE_TABLE. */
+  tableId?: string;
+  /** Default: KEYSPREAD_BIGTABLE_APP_PROFILE, else the instance's default profile. */
+  appProfileId?: string;
+  /** Column family holding the cells (default `m`). */
+  family?: string;
+  /** Request sizing, in-flight cap and retry policy for writes. */
+  limits?: Partial<MutateRowsLimits>;
+  /** Passed to `new Bigtable()` (credentials, endpoints…). */
+  clientOptions?: BigtableOptions;
+  /** Environment to read the defaults from (default `process.env`). */
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface CreateBigtableTableOptions extends BigtableStoreOptions {
+  /** Garbage-collect cells older than this (seed 003's retention); also keeps one version. */
+  maxAgeSeconds?: number;
+}
+
+export const DEFAULT_FAMILY = "m";
+
+interface ResolvedConfig {
+  projectId: string;
+  instanceId: string;
+  tableId: string;
+  appProfileId: string | undefined;
+  family: string;
+  onEmulator: boolean;
+}
+
+/** A row as the client yields it with `decode: false`. */
+interface ClientRow {
+  id: Buffer;
+  data: Record<string, Record<string, { value: Buffer | number }[]>>;
+}
+
+/** Byte-level cell filter: this family only, newest version of each column only. */
+const latestCellsOf = (family: string) => [{ family: `^${family}$` }, { column: { cellLimit: 1 } }];
+
+export class BigtableStore implements Store {
+  readonly name: string;
+  private readonly limits: MutateRowsLimits;
+
+  private constructor(
+    private readonly client: Bigtable,
+    private readonly table: Table,
+    private readonly config: ResolvedConfig,
+    limits: Partial<MutateRowsLimits> | undefined,
+  ) {
+    this.name = `bigtable:${config.projectId}/${config.instanceId}/${config.tableId}`;
+    this.limits = { ...DEFAULT_MUTATE_ROWS_LIMITS, ...limits };
+  }
+
+  /** Opens an existing table (no admin call: data-only credentials suffice). */
+  static async open(options: BigtableStoreOptions = {}): Promise<BigtableStore> {
+    const config = resolveConfig(options);
+    const client = new Bigtable({
+      projectId: config.projectId,
+      // Client-side metrics go to Cloud Monitoring: nothing to report to on the emulator.
+      ...(config.onEmulator ? { metricsEnabled: false } : {}),
+      ...(config.appProfileId === undefined ? {} : { appProfileId: config.appProfileId }),
+      ...options.clientOptions,
+    });
+    const table = client.instance(config.instanceId).table(config.tableId);
+    return new BigtableStore(client, table, config, options.limits);
+  }
+
+  /** Creates the table with its column family and GC rule, then opens it. */
+  static async createTable(options: CreateBigtableTableOptions = {}): Promise<BigtableStore> {
+    const { maxAgeSeconds } = options;
+    if (maxAgeSeconds !== undefined && !(Number.isSafeInteger(maxAgeSeconds) && maxAgeSeconds > 0)) {
+      throw new RangeError(`maxAgeSeconds is ${maxAgeSeconds}; allowed: a positive integer`);
+    }
+    const store = await BigtableStore.open(options);
+    const rule =
+      maxAgeSeconds === undefined
+        ? { versions: 1 }
+        : { age: { seconds: maxAgeSeconds }, versions: 1, union: true };
+    try {
+      await store.client
+        .instance(store.config.instanceId)
+        .createTable(store.config.tableId, { families: [{ name: store.config.family, rule }] });
+    } catch (error) {
+      await store.close();
+      throw new Error(`cannot create ${store.name}: ${describeError(error)}`, { cause: error });
+    }
+    return store;
+  }
+
+  async write(mutations: readonly Mutation[]): Promise<WriteResult> {
+    checkMutations(mutations, BIGTABLE_MAX_KEY_BYTES);
+    // One timestamp per batch makes retries idempotent (a re-sent cell overwrites itself).
+    const timestampMicros = Date.now() * 1000;
+    const toEntry = (mutation: Mutation): MutateEntry => ({
+      rowKey: mutation.key,
+      mutations: [
+        { deleteFromRow: {} },
+        ...(mutation.type === "put"
+          ? [...mutation.cells].map(([qualifier, value]) => ({
+              setCell: {
+                familyName: this.config.family,
+                columnQualifier: Buffer.from(qualifier),
+                timestampMicros,
+                value,
+              },
+            }))
+          : []),
+      ],
+    });
+    return mutateRows(mutations, toEntry, this.sendMutateRows, this.limits);
+  }
+
+  async get(key: Buffer): Promise<Row | undefined> {
+    checkKey(key, "key", BIGTABLE_MAX_KEY_BYTES);
+    for await (const row of this.stream({ keys: [key] }, undefined)) return row;
+    return undefined;
+  }
+
+  read(ranges: readonly KeyRange[], options?: ReadOptions): AsyncIterable<Row> {
+    checkRanges(ranges, BIGTABLE_MAX_KEY_BYTES);
+    const limit = checkLimit(options);
+    // The client reads the whole table for an empty range list and treats limit 0 as "none".
+    if (ranges.length === 0 || limit === 0) return (async function* () {})();
+    return this.stream(
+      { ranges: ranges.map(toClientRange), ...(Number.isFinite(limit) ? { limit } : {}) },
+      options?.signal,
+    );
+  }
+
+  async sampleKeys(count: number): Promise<Buffer[]> {
+    checkSampleCount(count);
+    const [samples] = await this.table.sampleRowKeys().catch((error: unknown) => {
+      throw this.storeError("sampleRowKeys", error);
+    });
+    const keys = samples.map((sample) => Buffer.from(sample.key as Buffer)).filter((key) => key.length > 0);
+    return evenlySpaced(keys.length, count).map((i) => keys[i]!);
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
+  }
+
+  private async *stream(
+    request: { keys?: Buffer[]; ranges?: object[]; limit?: number },
+    signal: AbortSignal | undefined,
+  ): AsyncGenerator<Row> {
+    signal?.throwIfAborted();
+    const stream = this.table.createReadStream({
+      ...request,
+      decode: false,
+      filter: latestCellsOf(this.config.family),
+    } as Parameters<Table["createReadStream"]>[0]);
+    // `end()` is the client's cancel: it aborts the gRPC call and any pending retry.
+    const cancel = () => {
+      if (!stream.writableEnded) stream.end();
+    };
+    const onAbort = () => {
+      cancel();
+      stream.destroy(signal?.reason);
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+    try {
+      for await (const row of stream as AsyncIterable<ClientRow>) {
+        signal?.throwIfAborted();
+        yield this.toRow(row);
+      }
+      signal?.throwIfAborted();
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
+      throw this.storeError("read", error);
+    } finally {
+      signal?.removeEventListener("abort", onAbort);
+      cancel();
+      stream.destroy();
+    }
+  }
+
+  private toRow(row: ClientRow): Row {
+    const cells = new Map<string, Buffer>();
+    for (const [qualifier, versions] of Object.entries(row.data[this.config.family] ?? {})) {
+      const latest = versions[0];
+      if (latest !== undefined) cells.set(qualifier, cellBytes(latest.value));
+    }
+    return { key: Buffer.from(row.id), cells };
+  }
+
+  private readonly sendMutateRows: SendMutateRows = (entries) =>
+    new Promise((resolve) => {
+      const statuses: ({ code: number; message: string } | undefined)[] = new Array(entries.length);
+      const request = this.client.request({
+        client: "BigtableClient",
+        method: "mutateRows",
+        reqOpts: {
+          tableName: this.table.name,
+          appProfileId: this.config.appProfileId,
+          entries,
+        },
+        gaxOpts: {},
+        // Retries are ours (per entry); the transport must not replay the whole request.
+        retryOpts: { currentRetryAttempt: 0, noResponseRetries: 0, shouldRetryFn: () => false },
+      });
+      request.on(
+        "data",
+        (response: { entries: { index: number | string; status: { code: number; message: string } }[] }) => {
+          for (const entry of response.entries) {
+            statuses[Number(entry.index)] = { code: entry.status.code, message: entry.status.message };
+          }
+        },
+      );
+      request.on("error", (error: { code?: number; message: string }) =>
+        resolve({ statuses, error: { code: error.code, message: error.message } }),
+      );
+      request.on("end", () => resolve({ statuses }));
+    });
+
+  private storeError(operation: string, error: unknown): Error {
+    const code = (error as { code?: unknown }).code;
+    const message = `${this.name}: ${operation} failed: ${describeError(error)}`;
+    return typeof code === "number" && RETRYABLE_CODES.has(code)
+      ? new RetryableStoreError(message, { cause: error })
+      : new Error(message, { cause: error });
+  }
+}
+
+function resolveConfig(options: BigtableStoreOptions): ResolvedConfig {
+  const env = options.env ?? process.env;
+  const onEmulator = Boolean(env.BIGTABLE_EMULATOR_HOST);
+  const pick = (
+    value: string | undefined,
+    variable: string,
+    emulatorDefault: string | undefined,
+    field: string,
+  ) => {
+    const chosen = value ?? env[variable] ?? (onEmulator ? emulatorDefault : undefined);
+    if (chosen === undefined || chosen === "") {
+      throw new TypeError(`Bigtable ${field} is missing: pass ${field} or set ${variable}`);
+    }
+    return chosen;
+  };
+  const family = options.family ?? DEFAULT_FAMILY;
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(family)) {
+    throw new TypeError(`family ${JSON.stringify(family)} is not valid; allowed: 1-64 of A-Z a-z 0-9 _ -`);
+  }
+  return {
+    projectId: pick(options.projectId, "KEYSPREAD_BIGTABLE_PROJECT", "keyspread", "projectId"),
+    instanceId: pick(options.instanceId, "KEYSPREAD_BIGTABLE_INSTANCE", "keyspread", "instanceId"),
+    tableId: pick(options.tableId, "KEYSPREAD_BIGTABLE_TABLE", undefined, "tableId"),
+    appProfileId: options.appProfileId ?? (env.KEYSPREAD_BIGTABLE_APP_PROFILE || undefined),
+    family,
+    onEmulator,
+  };
+}
+
+/** `[start, end)` in the client's terms; an empty start or null end is left open. */
+function toClientRange(range: KeyRange): object {
+  return {
+    ...(range.start.length > 0 ? { start: { value: range.start, inclusive: true } } : {}),
+    ...(range.end === null ? {} : { end: { value: range.end, inclusive: false } }),
+  };
+}
+
+/** The client turns 8-byte values into numbers even with `decode: false`; this undoes it exactly. */
+function cellBytes(value: Buffer | number): Buffer {
+  if (typeof value !== "number") return Buffer.from(value);
+  const bytes = Buffer.alloc(8);
+  bytes.writeBigInt64BE(BigInt(value));
+  return bytes;
+}
+
+function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as { code?: unknown }).code;
+  return typeof code === "number" ? `${codeName(code)}: ${error.message}` : error.message;
+}

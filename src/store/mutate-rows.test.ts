@@ -1,0 +1,131 @@
+import { describe, expect, it } from "vitest";
+import {
+  DEFAULT_MUTATE_ROWS_LIMITS,
+  type EntryStatus,
+  type MutateEntry,
+  mutateRows,
+  type SendMutateRows,
+} from "./mutate-rows.js";
+import type { Mutation } from "./store.js";
+
+const limits = { ...DEFAULT_MUTATE_ROWS_LIMITS, baseDelayMs: 1, maxDelayMs: 2 };
+const put = (key: string, cells = 1): Mutation => ({
+  type: "put",
+  key: Buffer.from(key),
+  cells: new Map(Array.from({ length: cells }, (_, i) => [`c${i}`, Buffer.from("v")])),
+});
+const toEntry = (mutation: Mutation): MutateEntry => ({
+  rowKey: mutation.key,
+  mutations:
+    mutation.type === "put"
+      ? [...mutation.cells].map(([qualifier, value]) => ({
+          setCell: { columnQualifier: Buffer.from(qualifier), value },
+        }))
+      : [{ deleteFromRow: {} }],
+});
+const keyOf = (entry: MutateEntry) => entry.rowKey.toString();
+
+/** A fake server: `answer(key, attempt)` gives each entry's status; records every request. */
+function server(answer: (key: string, attempt: number) => EntryStatus | undefined, rpcError?: string) {
+  const requests: string[][] = [];
+  const attempts = new Map<string, number>();
+  const send: SendMutateRows = async (entries) => {
+    requests.push(entries.map(keyOf));
+    const statuses = entries.map((entry) => {
+      const attempt = (attempts.get(keyOf(entry)) ?? 0) + 1;
+      attempts.set(keyOf(entry), attempt);
+      return answer(keyOf(entry), attempt);
+    });
+    return rpcError === undefined ? { statuses } : { statuses, error: { code: 14, message: rpcError } };
+  };
+  return { send, requests };
+}
+
+const ok = { code: 0, message: "" };
+
+describe("mutateRows", () => {
+  it("splits by cell count under the request limit and sends every row once", async () => {
+    const { send, requests } = server(() => ok);
+    const batch = Array.from({ length: 10 }, (_, i) => put(`k${i}`, 3));
+    const result = await mutateRows(batch, toEntry, send, { ...limits, maxMutationsPerRequest: 7 });
+    expect(result.failed).toEqual([]);
+    expect(requests.map((request) => request.length)).toEqual([2, 2, 2, 2, 2]);
+    expect(requests.flat().sort()).toEqual(batch.map((m) => m.key.toString()).sort());
+  });
+
+  it("retries retryable rows until they succeed", async () => {
+    const { send, requests } = server((key, attempt) =>
+      key === "flaky" && attempt < 3 ? { code: 14, message: "unavailable" } : ok,
+    );
+    const result = await mutateRows([put("a"), put("flaky"), put("b")], toEntry, send, limits);
+    expect(result.failed).toEqual([]);
+    expect(requests).toEqual([["a", "flaky", "b"], ["flaky"], ["flaky"]]);
+  });
+
+  it("reports rows that fail for good, or stay failing, by index with the reason", async () => {
+    const { send } = server((key) =>
+      key === "bad"
+        ? { code: 13, message: "unknown family" }
+        : key === "busy"
+          ? { code: 8, message: "quota" }
+          : ok,
+    );
+    const { failed } = await mutateRows([put("a"), put("bad"), put("b"), put("busy")], toEntry, send, limits);
+    expect(failed.map((f) => [f.index, f.key.toString(), f.reason])).toEqual([
+      [1, "bad", "INTERNAL: unknown family"],
+      [3, "busy", "RESOURCE_EXHAUSTED: quota (after 5 attempts)"],
+    ]);
+  });
+
+  it("re-sends rows the broken RPC never answered, and reports them if it stays broken", async () => {
+    let calls = 0;
+    const send: SendMutateRows = async (entries) => {
+      calls++;
+      return {
+        statuses: entries.map((entry) => (keyOf(entry) === "a" ? ok : undefined)),
+        error: { code: 14, message: "reset" },
+      };
+    };
+    const { failed } = await mutateRows([put("a"), put("b"), put("c")], toEntry, send, limits);
+    expect(failed.map((f) => f.index)).toEqual([1, 2]);
+    expect(failed[0]?.reason).toBe("UNAVAILABLE: reset (after 5 attempts)");
+    expect(calls).toBe(5);
+    const thrown: SendMutateRows = async () => {
+      throw new Error("socket closed");
+    };
+    const all = await mutateRows([put("x"), put("y")], toEntry, thrown, limits);
+    expect(all.failed.map((f) => [f.index, f.reason])).toEqual([
+      [0, "UNKNOWN: socket closed"],
+      [1, "UNKNOWN: socket closed"],
+    ]);
+  });
+
+  it("sends only the last mutation of a repeated key and gives earlier ones its outcome", async () => {
+    const { send, requests } = server((key) => (key === "k" ? { code: 9, message: "no" } : ok));
+    const batch: Mutation[] = [put("k"), put("j"), { type: "delete", key: Buffer.from("k") }];
+    const { failed } = await mutateRows(batch, toEntry, send, limits);
+    expect(requests).toEqual([["j", "k"]]);
+    expect(failed.map((f) => f.index)).toEqual([0, 2]);
+  });
+
+  it("caps requests in flight", async () => {
+    let inFlight = 0;
+    let peak = 0;
+    const send: SendMutateRows = async (entries) => {
+      peak = Math.max(peak, ++inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      inFlight--;
+      return { statuses: entries.map(() => ok) };
+    };
+    const batch = Array.from({ length: 40 }, (_, i) => put(`k${i}`));
+    await mutateRows(batch, toEntry, send, { ...limits, maxMutationsPerRequest: 2, maxInFlight: 3 });
+    expect(peak).toBe(3);
+  });
+
+  it("rejects a row too wide for one request", async () => {
+    const { send } = server(() => ok);
+    await expect(
+      mutateRows([put("wide", 5)], toEntry, send, { ...limits, maxMutationsPerRequest: 4 }),
+    ).rejects.toThrow(/mutations\[0\] has 5 cells/);
+  });
+});

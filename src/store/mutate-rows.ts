@@ -1,0 +1,197 @@
+/**
+ * Bigtable's MutateRows done carefully: a batch is split into requests well under the
+ * 100,000-mutation limit (counting cells, not rows), a few requests run at once, entries that
+ * fail with a retryable status are re-sent with exponential backoff and full jitter, and every
+ * entry that still fails comes back by index with its reason — none is dropped.
+ */
+import type { FailedMutation, Mutation, WriteResult } from "./store.js";
+
+/** One MutateRows entry in the proto's shape; `mutations.length` is its cost. */
+export interface MutateEntry {
+  rowKey: Buffer;
+  mutations: object[];
+}
+
+export interface EntryStatus {
+  code: number;
+  message: string;
+}
+
+/**
+ * Sends one MutateRows request. `statuses[i]` answers `entries[i]`; it is undefined when the
+ * RPC broke before the server answered for that entry, in which case `error` says why.
+ */
+export type SendMutateRows = (
+  entries: readonly MutateEntry[],
+) => Promise<{ statuses: readonly (EntryStatus | undefined)[]; error?: { code?: number; message: string } }>;
+
+export interface MutateRowsLimits {
+  /** Mutations (cells + row deletes) per request; Bigtable's hard limit is 100,000. */
+  maxMutationsPerRequest: number;
+  /** Approximate payload bytes per request (Bigtable rejects requests over 256 MB). */
+  maxBytesPerRequest: number;
+  /** Requests in flight at once. */
+  maxInFlight: number;
+  /** Attempts per entry, the first included. */
+  maxAttempts: number;
+  /** First backoff ceiling; doubles each retry up to `maxDelayMs`, each delay drawn in [0, ceiling). */
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+export const DEFAULT_MUTATE_ROWS_LIMITS: MutateRowsLimits = {
+  maxMutationsPerRequest: 20_000,
+  maxBytesPerRequest: 32 * 1024 * 1024,
+  maxInFlight: 4,
+  maxAttempts: 5,
+  baseDelayMs: 20,
+  maxDelayMs: 2_000,
+};
+
+/** gRPC codes worth retrying: DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED, ABORTED, UNAVAILABLE. */
+export const RETRYABLE_CODES: ReadonlySet<number> = new Set([4, 8, 10, 14]);
+
+/** The entry index, its cost and its request bytes. */
+interface Planned {
+  index: number;
+  entry: MutateEntry;
+  bytes: number;
+}
+
+export async function mutateRows(
+  mutations: readonly Mutation[],
+  toEntry: (mutation: Mutation) => MutateEntry,
+  send: SendMutateRows,
+  limits: MutateRowsLimits = DEFAULT_MUTATE_ROWS_LIMITS,
+): Promise<WriteResult> {
+  // Bigtable may apply the entries of one request in any order, so only the last mutation of
+  // each key is sent (a put replaces the row, so it alone decides the outcome); earlier ones
+  // share its fate.
+  const lastIndexOfKey = new Map<string, number>();
+  for (const [index, mutation] of mutations.entries())
+    lastIndexOfKey.set(mutation.key.toString("latin1"), index);
+  const planned: Planned[] = [...lastIndexOfKey.values()]
+    .sort((a, b) => a - b)
+    .map((index) => {
+      const entry = toEntry(mutations[index]!);
+      return { index, entry, bytes: entryBytes(entry) };
+    });
+
+  const reasons = new Map<number, string>();
+  const chunks = chunk(planned, limits);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < chunks.length) {
+      const failures = await sendWithRetries(chunks[next++]!, send, limits);
+      for (const [index, reason] of failures) reasons.set(index, reason);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limits.maxInFlight, chunks.length) }, worker));
+
+  const failed: FailedMutation[] = [];
+  mutations.forEach((mutation, index) => {
+    const reason = reasons.get(lastIndexOfKey.get(mutation.key.toString("latin1"))!);
+    if (reason !== undefined) failed.push({ index, key: mutation.key, reason });
+  });
+  return { failed };
+}
+
+function chunk(planned: readonly Planned[], limits: MutateRowsLimits): Planned[][] {
+  const chunks: Planned[][] = [];
+  let current: Planned[] = [];
+  let mutationCount = 0;
+  let bytes = 0;
+  for (const item of planned) {
+    const cost = item.entry.mutations.length;
+    if (cost > limits.maxMutationsPerRequest) {
+      throw new RangeError(
+        `mutations[${item.index}] has ${cost} cells; at most ${limits.maxMutationsPerRequest} fit one request`,
+      );
+    }
+    if (
+      current.length > 0 &&
+      (mutationCount + cost > limits.maxMutationsPerRequest || bytes + item.bytes > limits.maxBytesPerRequest)
+    ) {
+      chunks.push(current);
+      current = [];
+      mutationCount = 0;
+      bytes = 0;
+    }
+    current.push(item);
+    mutationCount += cost;
+    bytes += item.bytes;
+  }
+  if (current.length > 0) chunks.push(current);
+  return chunks;
+}
+
+/** Returns the reason for every entry of the chunk that was not applied. */
+async function sendWithRetries(
+  chunk: readonly Planned[],
+  send: SendMutateRows,
+  limits: MutateRowsLimits,
+): Promise<Map<number, string>> {
+  const failures = new Map<number, string>();
+  let pending = chunk;
+  for (let attempt = 1; pending.length > 0; attempt++) {
+    const { statuses, error }: Awaited<ReturnType<SendMutateRows>> = await send(
+      pending.map((item) => item.entry),
+    ).catch((thrown: unknown) => ({
+      statuses: [],
+      error: { message: thrown instanceof Error ? thrown.message : String(thrown) },
+    }));
+    const retry: Planned[] = [];
+    pending.forEach((item, i) => {
+      const status = statuses[i] ?? {
+        code: error?.code ?? 2,
+        message: error?.message ?? "MutateRows ended without a status for this row",
+      };
+      if (status.code === 0) return;
+      const reason = `${codeName(status.code)}: ${status.message}`;
+      if (RETRYABLE_CODES.has(status.code) && attempt < limits.maxAttempts) retry.push(item);
+      else failures.set(item.index, attempt > 1 ? `${reason} (after ${attempt} attempts)` : reason);
+    });
+    pending = retry;
+    if (pending.length > 0) await sleep(backoff(attempt, limits));
+  }
+  return failures;
+}
+
+function backoff(attempt: number, limits: MutateRowsLimits): number {
+  return Math.random() * Math.min(limits.maxDelayMs, limits.baseDelayMs * 2 ** (attempt - 1));
+}
+
+function entryBytes(entry: MutateEntry): number {
+  let bytes = entry.rowKey.length;
+  for (const mutation of entry.mutations) {
+    const cell = (mutation as { setCell?: { columnQualifier: Buffer; value: Buffer } }).setCell;
+    bytes += 16 + (cell === undefined ? 0 : cell.columnQualifier.length + cell.value.length);
+  }
+  return bytes;
+}
+
+const CODE_NAMES = [
+  "OK",
+  "CANCELLED",
+  "UNKNOWN",
+  "INVALID_ARGUMENT",
+  "DEADLINE_EXCEEDED",
+  "NOT_FOUND",
+  "ALREADY_EXISTS",
+  "PERMISSION_DENIED",
+  "RESOURCE_EXHAUSTED",
+  "FAILED_PRECONDITION",
+  "ABORTED",
+  "OUT_OF_RANGE",
+  "UNIMPLEMENTED",
+  "INTERNAL",
+  "UNAVAILABLE",
+  "DATA_LOSS",
+  "UNAUTHENTICATED",
+];
+
+export function codeName(code: number): string {
+  return CODE_NAMES[code] ?? `code ${code}`;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,38 @@
+/** One way for the CLI (and users) to open any store by kind. */
+import { BigtableStore, type BigtableStoreOptions } from "./bigtable.js";
+import { EmbeddedStore } from "./embedded.js";
+import { MemoryStore } from "./memory.js";
+import type { Store } from "./store.js";
+
+export const STORE_KINDS = ["memory", "embedded", "bigtable"] as const;
+export type StoreKind = (typeof STORE_KINDS)[number];
+
+export interface OpenStoreOptions {
+  /** Table name: the embedded store's directory name, the Bigtable table id. */
+  table: string;
+  /** embedded: parent directory of the tables (default `./.keyspread`). */
+  directory?: string;
+  /** bigtable: project, instance, app profile, family, limits, client options (else from env). */
+  bigtable?: Omit<BigtableStoreOptions, "tableId">;
+  /** bigtable: create the table (with its family and GC rule) instead of opening an existing one. */
+  create?: boolean;
+  /** bigtable with `create`: garbage-collect cells older than this many seconds. */
+  maxAgeSeconds?: number;
+}
+
+export async function openStore(kind: StoreKind, options: OpenStoreOptions): Promise<Store> {
+  switch (kind) {
+    case "memory":
+      return new MemoryStore({ name: options.table });
+    case "embedded":
+      return EmbeddedStore.open({ table: options.table, directory: options.directory });
+    case "bigtable": {
+      const bigtable = { ...options.bigtable, tableId: options.table };
+      return options.create
+        ? BigtableStore.createTable({ ...bigtable, maxAgeSeconds: options.maxAgeSeconds })
+        : BigtableStore.open(bigtable);
+    }
+    default:
+      throw new TypeError(`store is ${JSON.stringify(kind)}; allowed: ${STORE_KINDS.join(", ")}`);
+  }
+}
