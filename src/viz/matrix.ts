@@ -280,3 +280,25 @@ export class LoadGrid {
     return out;
   }
 }
+
+/** Metrics this matrix has data for (latency only from logs with latencyMs, CPU only from simulations). */
+export function availableMetrics(matrix: HeatMatrix): Metric[] {
+  return METRICS.filter((metric) => matrix.values[metric] !== undefined);
+}
+
+export function metricValues(matrix: HeatMatrix, metric: Metric): Float64Array {
+  const values = matrix.values[metric];
+  if (!values) {
+    throw new Error(
+      `metric "${metric}": not in this data (available: ${availableMetrics(matrix).join(", ")})`,
+    );
+  }
+  return values;
+}
+
+/** 1 for cells whose node ran at or above HOT_CPU, else 0 (all 0 without CPU data). */
+export function hotCpuCells(matrix: HeatMatrix): Uint8Array {
+  const cpu = matrix.values.cpu;
+  if (!cpu) return new Uint8Array(matrix.rows.length * matrix.time.columns);
+  return Uint8Array.from(cpu, (value) => (value >= HOT_CPU ? 1 : 0));
+}
