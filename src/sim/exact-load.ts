@@ -1,0 +1,132 @@
+/**
+ * The exact engine's load: every write and read as an individual operation with its real key from
+ * the schema, entities taking turns in a fixed scrambled order. For small runs and for checking
+ * the fast engine.
+ */
+import { type NodeCapacity, rangeReadCost, scanMs, writeCost } from "./cluster.js";
+import type { LoadGenerator, ReadSample, TabletLoad } from "./load.js";
+import type { CompiledRead } from "./reads.js";
+import type { SplitCandidate, TabletMap } from "./tablets.js";
+import type { CompiledGroup } from "./workload.js";
+
+/** Recent operation keys kept for choosing split points (TiKV samples request keys the same way). */
+const RECENT_KEYS = 4096;
+/** Reads per pattern and step kept for the latency estimate. */
+const LATENCY_SAMPLES = 64;
+
+/** Walks 0..n−1 in a scrambled order that visits every entity once per round. */
+class Turns {
+  private cursor = 0;
+  private readonly stride: number;
+
+  constructor(private readonly n: number) {
+    let stride = Math.max(1, Math.floor(n * 0.618_033_988_7));
+    while (gcd(stride, n) !== 1) stride++;
+    this.stride = stride;
+  }
+
+  next(): number {
+    return (this.cursor++ * this.stride) % this.n;
+  }
+}
+
+function gcd(a: number, b: number): number {
+  return b === 0 ? a : gcd(b, a % b);
+}
+
+interface Stream {
+  turns: Turns;
+  carry: number;
+  serial: number;
+}
+
+export class ExactLoad implements LoadGenerator {
+  private readonly writeStreams: Stream[];
+  private readonly readStreams: Stream[];
+  private readonly recent: SplitCandidate[] = [];
+  private recentNext = 0;
+  private samples: { pattern: number; weightPerS: number; keys: Buffer[]; serviceMs: number }[] = [];
+
+  constructor(
+    private readonly groups: CompiledGroup[],
+    private readonly reads: CompiledRead[],
+    private readonly capacity: NodeCapacity,
+  ) {
+    this.writeStreams = groups.map((group) => ({ turns: new Turns(group.entities), carry: 0, serial: 0 }));
+    this.readStreams = reads.map((read) => ({ turns: new Turns(read.group.entities), carry: 0, serial: 0 }));
+  }
+
+  emit(tS: number, dtS: number, tablets: TabletMap, load: TabletLoad): void {
+    this.groups.forEach((group, index) => {
+      const stream = this.writeStreams[index]!;
+      const count = this.take(stream, group.opsPerS * group.multiplier(tS, dtS) * dtS);
+      const cost = writeCost(group.rowBytes, this.capacity) / dtS;
+      for (let j = 0; j < count; j++) {
+        const tEvent = tS + ((j + 0.5) / count) * dtS;
+        const key = group.schema.encode(group.writeValues(stream.turns.next(), tEvent, stream.serial++));
+        load.addWrite(tablets.find(key), 1 / dtS, group.rowBytes / dtS, cost);
+        this.remember(key);
+      }
+    });
+    this.samples = [];
+    this.reads.forEach((read, pattern) => {
+      const stream = this.readStreams[pattern]!;
+      const count = this.take(stream, read.perS * dtS);
+      const rowBytes = read.group.rowBytes;
+      const kept = Math.min(count, LATENCY_SAMPLES);
+      for (let j = 0; j < count; j++) {
+        const planned = read.plan(stream.turns.next(), tS, stream.serial++);
+        const cost = rangeReadCost(planned.rowsPerRange, rowBytes, this.capacity) / dtS;
+        for (const key of planned.starts) {
+          load.addRead(
+            tablets.find(key),
+            1 / dtS,
+            planned.rowsPerRange / dtS,
+            (planned.rowsPerRange * rowBytes) / dtS,
+            cost,
+          );
+          this.remember(key);
+        }
+        if (j < kept) {
+          this.samples.push({
+            pattern,
+            weightPerS: read.perS / kept,
+            keys: planned.starts,
+            serviceMs: scanMs(planned.rowsPerRange, rowBytes, this.capacity),
+          });
+        }
+      }
+    });
+  }
+
+  readSamples(tablets: TabletMap): ReadSample[] {
+    return this.samples.map((sample) => ({
+      pattern: sample.pattern,
+      weightPerS: sample.weightPerS,
+      tablets: sample.keys.map((key) => tablets.find(key)),
+      serviceMs: sample.serviceMs,
+    }));
+  }
+
+  candidates(tablets: TabletMap, index: number): SplitCandidate[] {
+    const start = tablets.tablets[index]!.start;
+    const end = tablets.end(index);
+    return this.recent.filter(
+      ({ key }) => Buffer.compare(key, start) >= 0 && (end === null || Buffer.compare(key, end) < 0),
+    );
+  }
+
+  /** Whole operations due this step; the fraction carries over so long runs keep the exact rate. */
+  private take(stream: Stream, expected: number): number {
+    const due = expected + stream.carry;
+    const count = Math.floor(due);
+    stream.carry = due - count;
+    return count;
+  }
+
+  private remember(key: Buffer): void {
+    if (this.recent.length < RECENT_KEYS) this.recent.push({ key, weight: 1 });
+    else this.recent[this.recentNext] = { key, weight: 1 };
+    this.recentNext = (this.recentNext + 1) % RECENT_KEYS;
+  }
+}

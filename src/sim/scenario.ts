@@ -1,0 +1,227 @@
+/**
+ * The scenario file format (YAML or JSON): a cluster, a workload and the candidate key designs to
+ * replay it under. Parsing is pure (text in, validated object out); reading the file is the CLI's job.
+ */
+import * as v from "valibot";
+import { parse as parseYaml } from "yaml";
+import type { SchemaSpec } from "../keys/types.js";
+import { parseDuration } from "./duration.js";
+
+const positive = (field: string) =>
+  v.pipe(v.number(`${field} must be a number`), v.gtValue(0, `${field} must be greater than 0`));
+const positiveInt = (field: string) =>
+  v.pipe(
+    v.number(`${field} must be a number`),
+    v.integer(`${field} must be a whole number`),
+    v.minValue(1, `${field} must be at least 1`),
+  );
+const duration = (field: string) =>
+  v.pipe(
+    v.union([v.string(), v.number()], `${field} must be a duration such as 90s, 30m or 3h`),
+    v.rawTransform(({ dataset, addIssue, NEVER }) => {
+      try {
+        return parseDuration(dataset.value, field);
+      } catch (error) {
+        addIssue({ message: (error as Error).message });
+        return NEVER;
+      }
+    }),
+  );
+const fraction = (field: string) =>
+  v.pipe(v.number(), v.minValue(0, `${field} must be ≥ 0`), v.maxValue(1, `${field} must be ≤ 1`));
+
+/**
+ * How a group's writes for one key field get their value. A string is a template over the entity
+ * index `i`: `{i:06}` pads, `{i/50}` and `{i%50}` divide, `{hex8:i}` scrambles the index into 8 hex
+ * digits (ids that look random); `oneOf` picks a value per write (not tied to the entity);
+ * `sequence` is a counter shared by the whole group that grows with every write.
+ */
+const FieldGeneratorSchema = v.union(
+  [
+    v.string(),
+    v.strictObject({ oneOf: v.pipe(v.array(v.union([v.string(), v.number()])), v.minLength(1)) }),
+    v.strictObject({ sequence: v.strictObject({ start: v.optional(v.number(), 0) }) }),
+  ],
+  "a field generator must be a template string, { oneOf: [...] } or { sequence: { start } }",
+);
+
+const ArrivalSchema = v.variant(
+  "kind",
+  [
+    v.strictObject({ kind: v.literal("steady") }),
+    /** Every entity reports once per `every`, all inside the first `window` of the period. */
+    v.strictObject({
+      kind: v.literal("burst"),
+      every: duration("arrival.every"),
+      window: duration("arrival.window"),
+    }),
+    /** Rate × (1 + amplitude·cos(2π(t − peak)/24 h)): same daily mean, busiest at `peakHour` UTC. */
+    v.strictObject({
+      kind: v.literal("diurnal"),
+      amplitude: fraction("arrival.amplitude"),
+      peakHour: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(24)), 14),
+    }),
+  ],
+  'arrival.kind must be "steady", "burst" or "diurnal"',
+);
+
+const GroupSchema = v.strictObject({
+  name: v.string(),
+  entities: positiveInt("entities"),
+  fields: v.record(v.string(), FieldGeneratorSchema),
+  writesPerS: positive("writesPerS"),
+  rowBytes: v.optional(positiveInt("rowBytes")),
+  arrival: v.optional(ArrivalSchema, { kind: "steady" }),
+});
+
+const ReadSchema = v.variant(
+  "kind",
+  [
+    /** The newest `limit` rows of one entity. */
+    v.strictObject({
+      kind: v.literal("latest"),
+      name: v.string(),
+      group: v.string(),
+      perS: positive("perS"),
+      limit: positiveInt("limit"),
+    }),
+    /** Every row of one entity in the last `window` (e.g. 30d dashboards). */
+    v.strictObject({
+      kind: v.literal("scan"),
+      name: v.string(),
+      group: v.string(),
+      perS: positive("perS"),
+      window: duration("window"),
+    }),
+    /** One row of one entity, at a uniformly random time in the last `window` (default 1d). */
+    v.strictObject({
+      kind: v.literal("get"),
+      name: v.string(),
+      group: v.string(),
+      perS: positive("perS"),
+      window: v.optional(duration("window"), 86400),
+    }),
+  ],
+  'reads[].kind must be "latest", "scan" or "get"',
+);
+
+const StorageSchema = v.picklist(["ssd", "hdd"], 'storage must be "ssd" or "hdd"');
+
+const ClusterSchema = v.strictObject({
+  nodes: positiveInt("cluster.nodes"),
+  storage: v.optional(StorageSchema, "ssd"),
+  /** List price of one node-hour in USD (an input: prices differ by region and change). */
+  pricePerNodeHour: v.optional(positive("cluster.pricePerNodeHour"), 0.65),
+});
+
+/** Tablet splitting and balancing; defaults and their sources are in docs/simulator.md. */
+const TabletsSchema = v.strictObject({
+  /** Tablets a new unsalted table starts with (all on node 0); salted tables start pre-split per bucket. */
+  initial: v.optional(positiveInt("tablets.initial"), 1),
+  splitOpsPerS: v.optional(positive("tablets.splitOpsPerS"), 2500),
+  splitSustain: v.optional(duration("tablets.splitSustain"), 10),
+  splitBytes: v.optional(positive("tablets.splitBytes"), 512 * 1024 * 1024),
+  balancePeriod: v.optional(duration("tablets.balancePeriod"), 60),
+  movesPerPeriod: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 4),
+  /** The balancer acts when the hottest node is this far above the mean (0.1 = 10 %)… */
+  imbalance: v.optional(fraction("tablets.imbalance"), 0.1),
+  /** …and at least this much CPU (0.05 = 5 %) above the coldest. */
+  minCpuGap: v.optional(fraction("tablets.minCpuGap"), 0.05),
+});
+
+const LatencySchema = v.strictObject({
+  /** Network + storage time every request pays, ms. */
+  baseMs: v.optional(positive("latency.baseMs"), 2),
+  /** Mean service time of one operation on an idle node, ms (M/M/1: mean sojourn = service/(1−ρ)). */
+  serviceMs: v.optional(positive("latency.serviceMs"), 1),
+  /** Longest a saturated node queues a request before shedding, ms. */
+  queueBoundMs: v.optional(positive("latency.queueBoundMs"), 2000),
+});
+
+const SchemaSpecSchema = v.custom<SchemaSpec>(
+  (value) => typeof value === "object" && value !== null && !Array.isArray(value),
+  "schema must be a key schema spec (version, name, layout, segments, optional salt)",
+);
+
+const DesignSchema = v.strictObject({
+  name: v.pipe(v.string(), v.regex(/^[A-Za-z0-9._-]+$/, "design names use letters, digits, . _ -")),
+  description: v.optional(v.string()),
+  schema: SchemaSpecSchema,
+  nodes: v.optional(positiveInt("nodes")),
+  storage: v.optional(StorageSchema),
+  /** Batch each entity's points of this long into one row (fewer, larger writes). */
+  batch: v.optional(duration("batch")),
+});
+
+export const ScenarioSchema = v.strictObject({
+  name: v.string(),
+  description: v.optional(v.string()),
+  /** Where the numbers come from (e.g. a seed file). */
+  source: v.optional(v.string()),
+  start: v.optional(
+    v.pipe(v.string(), v.isoTimestamp("start must be an ISO timestamp")),
+    "2026-01-01T00:00:00Z",
+  ),
+  duration: v.optional(duration("duration"), 3600),
+  step: v.optional(duration("step"), 1),
+  /** Interval of the reported time series and heatmap columns. */
+  sample: v.optional(duration("sample"), 60),
+  cluster: ClusterSchema,
+  tablets: v.optional(TabletsSchema, {}),
+  latency: v.optional(LatencySchema, {}),
+  workload: v.strictObject({
+    rowBytes: v.optional(positiveInt("workload.rowBytes"), 1024),
+    groups: v.pipe(v.array(GroupSchema), v.minLength(1, "workload.groups needs at least one group")),
+    reads: v.optional(v.array(ReadSchema), []),
+  }),
+  designs: v.pipe(v.array(DesignSchema), v.minLength(1, "designs needs at least one design")),
+});
+
+export type Scenario = v.InferOutput<typeof ScenarioSchema>;
+export type Design = Scenario["designs"][number];
+export type WorkloadGroup = Scenario["workload"]["groups"][number];
+export type ReadPattern = Scenario["workload"]["reads"][number];
+export type FieldGenerator = WorkloadGroup["fields"][string];
+export type Arrival = WorkloadGroup["arrival"];
+export type TabletSettings = Scenario["tablets"];
+export type LatencySettings = Scenario["latency"];
+export type Storage = Scenario["cluster"]["storage"];
+
+/** Validates a scenario object; errors name the field and what is allowed. */
+export function parseScenario(input: unknown): Scenario {
+  const result = v.safeParse(ScenarioSchema, withoutExtensions(input));
+  if (!result.success) throw new Error(`invalid scenario:\n${v.summarize(result.issues)}`);
+  const scenario = result.output;
+  const names = new Set<string>();
+  for (const design of scenario.designs) {
+    if (names.has(design.name))
+      throw new Error(`invalid scenario: design name "${design.name}" is used twice`);
+    names.add(design.name);
+  }
+  const groups = new Set(scenario.workload.groups.map((group) => group.name));
+  for (const read of scenario.workload.reads) {
+    if (!groups.has(read.group)) {
+      throw new Error(
+        `invalid scenario: reads "${read.name}" names group "${read.group}"; groups are ${[...groups].join(", ")}`,
+      );
+    }
+  }
+  return scenario;
+}
+
+/** Top-level `x-…` keys are for the author (e.g. YAML anchors shared by designs) and are ignored. */
+function withoutExtensions(input: unknown): unknown {
+  if (typeof input !== "object" || input === null || Array.isArray(input)) return input;
+  return Object.fromEntries(Object.entries(input).filter(([key]) => !key.startsWith("x-")));
+}
+
+/** Parses scenario text (YAML with `<<` merge keys, or JSON) and validates it. */
+export function loadScenario(text: string): Scenario {
+  let document: unknown;
+  try {
+    document = parseYaml(text, { merge: true });
+  } catch (error) {
+    throw new Error(`scenario is not valid YAML: ${(error as Error).message}`);
+  }
+  return parseScenario(document);
+}

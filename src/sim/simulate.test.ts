@@ -1,0 +1,120 @@
+import { describe, expect, it } from "vitest";
+import type { SchemaSpec } from "../keys/types.js";
+import { parseScenario } from "./scenario.js";
+import { simulateScenario } from "./simulate.js";
+
+const deviceKey: SchemaSpec = {
+  version: 1,
+  name: "device-reverse-ts",
+  layout: "text",
+  segments: [
+    { field: "deviceID", codec: { type: "string" } },
+    { field: "ts", codec: { type: "timestamp", unit: "ms", reverse: true } },
+  ],
+};
+const salted = (buckets: number, fields = ["deviceID", "ts"]): SchemaSpec => ({
+  ...deviceKey,
+  name: `salt${buckets}`,
+  salt: { buckets, fields },
+});
+const timeFirst: SchemaSpec = {
+  version: 1,
+  name: "ts-device",
+  layout: "text",
+  segments: [
+    { field: "ts", codec: { type: "timestamp", unit: "ms" } },
+    { field: "deviceID", codec: { type: "string" } },
+  ],
+};
+
+/** A fleet where one customer's contiguous id range makes most of the writes. */
+function fleet(designs: unknown[], overrides: Record<string, unknown> = {}) {
+  return parseScenario({
+    name: "test-fleet",
+    duration: "30m",
+    cluster: { nodes: 6 },
+    workload: {
+      rowBytes: 256,
+      groups: [
+        { name: "hot", entities: 20000, fields: { deviceID: "acme-{i:06}" }, writesPerS: 30000 },
+        { name: "rest", entities: 200000, fields: { deviceID: "{hex8:i}" }, writesPerS: 15000 },
+      ],
+    },
+    designs,
+    ...overrides,
+  });
+}
+
+describe("simulateScenario", () => {
+  it("keeps a timestamp-first key on one hot tail node whatever the node count", () => {
+    const scenario = fleet([
+      { name: "six", schema: timeFirst },
+      { name: "twelve", schema: timeFirst, nodes: 12 },
+    ]);
+    const [six, twelve] = simulateScenario(scenario).designs;
+    for (const result of [six!, twelve!]) {
+      // 45,000 writes/s of 256 B all on the tail: 45,000 × 0.625 / 14,000 ≈ 2 node-CPUs on one node.
+      expect(result.summary.hottestNodeCpu.last).toBeGreaterThan(1.9);
+      expect(result.summary.medianNodeCpu.mean).toBeLessThan(0.05);
+      expect(result.summary.tablets.loadSplits).toBeGreaterThan(10);
+    }
+    expect(twelve!.summary.hottestNodeCpu.mean).toBeCloseTo(six!.summary.hottestNodeCpu.mean, 1);
+    expect(twelve!.costPerHour).toBeCloseTo(2 * six!.costPerHour);
+  });
+
+  it("spreads a salted key from the first minute", () => {
+    const [result] = simulateScenario(fleet([{ name: "salt-48", schema: salted(48) }])).designs;
+    expect(result!.summary.maxOverMedian.first).toBeLessThan(1.2);
+    expect(result!.summary.maxOverMedian.mean).toBeLessThan(1.2);
+    expect(result!.summary.writes.shedShare).toBe(0);
+  });
+
+  it("adapts to an unsalted hot range over many keys, so a short test and a long one disagree", () => {
+    const scenario = fleet([{ name: "current", schema: deviceKey }]);
+    const [result] = simulateScenario(scenario, { durationS: 3 * 3600 }).designs;
+    const cpu = result!.summary.hottestNodeCpu;
+    expect(cpu.first).toBeGreaterThan(2);
+    expect(cpu.first30m).toBeGreaterThan(1.5 * cpu.last30m);
+    expect(result!.summary.maxOverMedian.last).toBeLessThan(1.5);
+    expect(result!.summary.tablets.moves).toBeGreaterThan(10);
+  });
+
+  it("multiplies a latest-100 read's fan-out by the salt buckets the read cannot bind", () => {
+    const scenario = fleet(
+      [
+        { name: "unsalted", schema: deviceKey },
+        { name: "salt-16", schema: salted(16) },
+        { name: "salt-256", schema: salted(256) },
+        { name: "salt-256-by-device", schema: salted(256, ["deviceID"]) },
+      ],
+      {
+        duration: "10m",
+        cluster: { nodes: 24 },
+        workload: {
+          rowBytes: 256,
+          groups: [
+            { name: "devices", entities: 100000, fields: { deviceID: "{hex8:i}" }, writesPerS: 20000 },
+          ],
+          reads: [{ name: "latest-100", kind: "latest", group: "devices", limit: 100, perS: 1000 }],
+        },
+      },
+    );
+    const reads = Object.fromEntries(
+      simulateScenario(scenario).designs.map((design) => [design.design, design.summary.reads[0]!]),
+    );
+    expect(reads.unsalted!.fanout).toBe(1);
+    expect(reads["salt-16"]!.fanout).toBe(16);
+    expect(reads["salt-256"]!.fanout).toBe(256);
+    expect(reads["salt-256-by-device"]!.fanout).toBe(1);
+    // Against the same spread of writes with fan-out 1 (a new unsalted table starts on one node).
+    const oneRange = reads["salt-256-by-device"]!.p99Ms;
+    expect(reads["salt-16"]!.p99Ms).toBeLessThan(2 * oneRange);
+    expect(reads["salt-256"]!.p99Ms).toBeGreaterThan(2 * oneRange);
+  });
+
+  it("names the design it cannot find", () => {
+    expect(() => simulateScenario(fleet([{ name: "a", schema: deviceKey }]), { design: "b" })).toThrow(
+      /design "b" is not in scenario "test-fleet"; designs: a/,
+    );
+  });
+});

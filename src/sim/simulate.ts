@@ -1,0 +1,169 @@
+/**
+ * Replays a scenario's workload under each of its key designs and reports, per design, what the
+ * cluster would do: node CPU over time, latency, read amplification, tablets, cost.
+ */
+import { compileSchema } from "../keys/index.js";
+import type { KeySchema } from "../keys/types.js";
+import { NODE_CAPACITY } from "./cluster.js";
+import { runEngine } from "./engine.js";
+import { ExactLoad } from "./exact-load.js";
+import { FastLoad } from "./fast-load.js";
+import type { LoadGenerator } from "./load.js";
+import { CompiledRead } from "./reads.js";
+import type { DesignResult, SimulationResult } from "./results.js";
+import type { Design, Scenario } from "./scenario.js";
+import { TabletMap } from "./tablets.js";
+import { CompiledGroup } from "./workload.js";
+
+export type SimulationMode = "fast" | "exact";
+
+export interface SimulationProgress {
+  design: string;
+  /** 0-based index of the design among those being run, and how many run. */
+  designIndex: number;
+  designCount: number;
+  doneS: number;
+  totalS: number;
+}
+
+export interface SimulateOptions {
+  /** Run only this design (by name). */
+  design?: string;
+  /** Overrides the scenario's duration, seconds. */
+  durationS?: number;
+  /** `fast` (default): rate-based over sampled key-space footprints; `exact`: every operation with its real key. */
+  mode?: SimulationMode;
+  onProgress?: (progress: SimulationProgress) => void;
+}
+
+export function simulateScenario(scenario: Scenario, options: SimulateOptions = {}): SimulationResult {
+  const designs = selectDesigns(scenario, options.design);
+  const durationS = options.durationS ?? scenario.duration;
+  if (!(durationS > 0)) throw new Error(`duration: ${durationS} is not a positive number of seconds`);
+  return {
+    scenario: scenario.name,
+    ...(scenario.description === undefined ? {} : { description: scenario.description }),
+    durationS,
+    designs: designs.map((design, designIndex) =>
+      simulateDesign(scenario, design, durationS, options.mode ?? "fast", (doneS) =>
+        options.onProgress?.({
+          design: design.name,
+          designIndex,
+          designCount: designs.length,
+          doneS,
+          totalS: durationS,
+        }),
+      ),
+    ),
+  };
+}
+
+function selectDesigns(scenario: Scenario, name: string | undefined): Design[] {
+  if (name === undefined) return scenario.designs;
+  const design = scenario.designs.find((candidate) => candidate.name === name);
+  if (!design) {
+    throw new Error(
+      `design "${name}" is not in scenario "${scenario.name}"; designs: ${scenario.designs.map((d) => d.name).join(", ")}`,
+    );
+  }
+  return [design];
+}
+
+function simulateDesign(
+  scenario: Scenario,
+  design: Design,
+  durationS: number,
+  mode: SimulationMode,
+  onStep: (doneS: number) => void,
+): DesignResult {
+  let schema: KeySchema;
+  try {
+    schema = compileSchema(design.schema);
+  } catch (error) {
+    throw new Error(`design "${design.name}": ${(error as Error).message}`);
+  }
+  const nodes = design.nodes ?? scenario.cluster.nodes;
+  const storage = design.storage ?? scenario.cluster.storage;
+  const capacity = NODE_CAPACITY[storage];
+  const startMs = Date.parse(scenario.start);
+  const groups = scenario.workload.groups.map(
+    (group) => new CompiledGroup(schema, group, design, scenario.workload.rowBytes, startMs),
+  );
+  const reads = scenario.workload.reads.map(
+    (read) =>
+      new CompiledRead(read, groups[scenario.workload.groups.findIndex((g) => g.name === read.group)]!),
+  );
+  const generator: LoadGenerator =
+    mode === "fast"
+      ? new FastLoad(groups, reads, capacity, scenario.tablets.splitOpsPerS)
+      : new ExactLoad(groups, reads, capacity);
+  const tablets = initialTablets(schema, generator, scenario.tablets.initial, nodes);
+  const output = runEngine({
+    tablets,
+    generator,
+    nodes,
+    durationS,
+    stepS: scenario.step,
+    sampleS: scenario.sample,
+    tabletSettings: scenario.tablets,
+    latency: scenario.latency,
+    writeRowBytes: groups[0]!.rowBytes,
+    readPatterns: reads.map((read) => {
+      const planned = read.plan(0, 0, 0);
+      return {
+        name: read.name,
+        kind: read.kind,
+        perS: read.perS,
+        fanout: planned.starts.length,
+        rowsReadPerRead: planned.rowsPerRange * planned.starts.length,
+        rowsReturnedPerRead: planned.rowsReturned,
+      };
+    }),
+    onStep,
+  });
+  return {
+    design: design.name,
+    ...(design.description === undefined ? {} : { description: design.description }),
+    schema: { name: schema.spec.name, fingerprint: schema.fingerprint, bucketCount: schema.bucketCount },
+    nodes,
+    storage,
+    costPerHour: nodes * scenario.cluster.pricePerNodeHour,
+    mode,
+    durationS,
+    stepS: scenario.step,
+    ...output,
+  };
+}
+
+/**
+ * A salted table is created pre-split at its bucket boundaries, buckets dealt round-robin to the
+ * nodes (as Phoenix SALT_BUCKETS does); an unsalted new table starts as `initial` tablets on one
+ * node, cut at quantiles of where its load will land.
+ */
+function initialTablets(
+  schema: KeySchema,
+  generator: LoadGenerator,
+  initial: number,
+  nodes: number,
+): TabletMap {
+  if (schema.bucketCount > 1) {
+    const starts = schema.plan({}).ranges.map((range) => range.start);
+    return new TabletMap(
+      starts.filter((start) => start.length > 0),
+      (index) => index % nodes,
+    );
+  }
+  const whole = new TabletMap([], () => 0);
+  if (initial <= 1) return whole;
+  const keys = generator
+    .candidates(whole, 0)
+    .map((candidate) => candidate.key)
+    .sort(Buffer.compare);
+  const boundaries: Buffer[] = [];
+  for (let k = 1; k < initial; k++) {
+    const key = keys[Math.floor((k * keys.length) / initial)];
+    const previous = boundaries[boundaries.length - 1];
+    if (key && key.length > 0 && (!previous || Buffer.compare(previous, key) < 0)) boundaries.push(key);
+  }
+  return new TabletMap(boundaries, () => 0);
+}
