@@ -7,12 +7,22 @@
 const FORMAT_VERSION = 1;
 
 export function encodeCells(cells: ReadonlyMap<string, Buffer>): Buffer {
-  const parts: Buffer[] = [Buffer.of(FORMAT_VERSION)];
+  let size = 1;
   for (const [qualifier, value] of cells) {
-    const name = Buffer.from(qualifier, "utf8");
-    parts.push(varint(name.length), name, varint(value.length), value);
+    const nameBytes = Buffer.byteLength(qualifier, "utf8");
+    size += varintBytes(nameBytes) + nameBytes + varintBytes(value.length) + value.length;
   }
-  return Buffer.concat(parts);
+  // One allocation per row: this runs for every row of every write.
+  const out = Buffer.allocUnsafe(size);
+  out[0] = FORMAT_VERSION;
+  let at = 1;
+  for (const [qualifier, value] of cells) {
+    at = writeVarint(out, at, Buffer.byteLength(qualifier, "utf8"));
+    at += out.write(qualifier, at, "utf8");
+    at = writeVarint(out, at, value.length);
+    at += value.copy(out, at);
+  }
+  return out;
 }
 
 export function decodeCells(bytes: Buffer): Map<string, Buffer> {
@@ -30,15 +40,21 @@ export function decodeCells(bytes: Buffer): Map<string, Buffer> {
   return cells;
 }
 
-function varint(value: number): Buffer {
-  const bytes: number[] = [];
+function varintBytes(value: number): number {
+  let bytes = 1;
+  for (let rest = value; rest >= 0x80; rest = Math.floor(rest / 0x80)) bytes++;
+  return bytes;
+}
+
+function writeVarint(out: Buffer, at: number, value: number): number {
+  let position = at;
   let rest = value;
   while (rest >= 0x80) {
-    bytes.push((rest & 0x7f) | 0x80);
+    out[position++] = (rest & 0x7f) | 0x80;
     rest = Math.floor(rest / 0x80);
   }
-  bytes.push(rest);
-  return Buffer.from(bytes);
+  out[position++] = rest;
+  return position;
 }
 
 /** Reads one length-prefixed field at `cursor.at` and advances past it. */

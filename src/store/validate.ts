@@ -9,33 +9,52 @@ import type { KeyRange, Mutation, ReadOptions } from "./store.js";
 export const BIGTABLE_MAX_KEY_BYTES = 4096;
 
 export function checkKey(key: unknown, field: string, maxKeyBytes: number): asserts key is Buffer {
-  if (!Buffer.isBuffer(key)) throw new TypeError(`${field} must be a Buffer, got ${typeof key}`);
+  const problem = keyProblem(key, maxKeyBytes);
+  if (problem !== undefined) throw problem(field);
+}
+
+/** Undefined when the key is fine, else a maker of the error (field names are built only on failure). */
+function keyProblem(key: unknown, maxKeyBytes: number): ((field: string) => Error) | undefined {
+  if (!Buffer.isBuffer(key)) return (field) => new TypeError(`${field} must be a Buffer, got ${typeof key}`);
   if (key.length === 0 || key.length > maxKeyBytes) {
-    throw new RangeError(`${field} is ${key.length} bytes; keys must be 1..${maxKeyBytes} bytes`);
+    return (field) => new RangeError(`${field} is ${key.length} bytes; keys must be 1..${maxKeyBytes} bytes`);
   }
+  return undefined;
 }
 
 export function checkMutations(mutations: readonly Mutation[], maxKeyBytes: number): void {
   if (!Array.isArray(mutations)) throw new TypeError("mutations must be an array");
-  mutations.forEach((mutation, index) => {
-    const field = `mutations[${index}]`;
-    checkKey(mutation?.key, `${field}.key`, maxKeyBytes);
-    if (mutation.type === "delete") return;
-    if (mutation.type !== "put") {
-      throw new TypeError(`${field}.type is ${JSON.stringify(mutation.type)}; allowed: "put", "delete"`);
+  for (let index = 0; index < mutations.length; index++) {
+    const problem = mutationProblem(mutations[index], maxKeyBytes);
+    if (problem !== undefined) throw problem(`mutations[${index}]`);
+  }
+}
+
+function mutationProblem(
+  mutation: Mutation | undefined,
+  maxKeyBytes: number,
+): ((field: string) => Error) | undefined {
+  const key = keyProblem(mutation?.key, maxKeyBytes);
+  if (key !== undefined) return (field) => key(`${field}.key`);
+  const { type } = mutation!;
+  if (type === "delete") return undefined;
+  if (type !== "put") {
+    return (field) => new TypeError(`${field}.type is ${JSON.stringify(type)}; allowed: "put", "delete"`);
+  }
+  const { cells } = mutation as Extract<Mutation, { type: "put" }>;
+  if (!(cells instanceof Map) || cells.size === 0) {
+    return (field) =>
+      new TypeError(`${field}.cells must be a non-empty Map<string, Buffer> (a row needs a cell)`);
+  }
+  for (const [qualifier, value] of cells) {
+    if (typeof qualifier !== "string" || qualifier.length === 0) {
+      return (field) => new TypeError(`${field}.cells has an empty or non-string qualifier`);
     }
-    if (!(mutation.cells instanceof Map) || mutation.cells.size === 0) {
-      throw new TypeError(`${field}.cells must be a non-empty Map<string, Buffer> (a row needs a cell)`);
+    if (!Buffer.isBuffer(value)) {
+      return (field) => new TypeError(`${field}.cells.get(${JSON.stringify(qualifier)}) must be a Buffer`);
     }
-    for (const [qualifier, value] of mutation.cells) {
-      if (typeof qualifier !== "string" || qualifier.length === 0) {
-        throw new TypeError(`${field}.cells has an empty or non-string qualifier`);
-      }
-      if (!Buffer.isBuffer(value)) {
-        throw new TypeError(`${field}.cells.get(${JSON.stringify(qualifier)}) must be a Buffer`);
-      }
-    }
-  });
+  }
+  return undefined;
 }
 
 /** Ranges must be sorted and non-overlapping; `end: null` only on the last one. */
