@@ -5,6 +5,7 @@
  * Sources deliver pages and the merge emits pages, so the per-row work is synchronous heap work;
  * awaiting happens once per page, not once per row.
  */
+import type { Row } from "../store/store.js";
 
 /** A sorted stream delivered in pages; `null` when exhausted. */
 export interface PageSource<T> {
@@ -13,7 +14,20 @@ export interface PageSource<T> {
   close(): Promise<void>;
 }
 
+/** A row with the key it merges by. */
+export interface SortableRow {
+  row: Row;
+  /** The key without its salt prefix as a latin1 string: byte order, and V8 compares strings natively. */
+  sortKey: string;
+}
+
+export function bySortKey(a: SortableRow, b: SortableRow): number {
+  return a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : 0;
+}
+
 interface Cursor<T> {
+  /** `page[index]`, kept apart so heap comparisons touch one field. */
+  head: T;
   page: T[];
   index: number;
   source: number;
@@ -28,19 +42,20 @@ export async function* mergeSortedPages<T>(
   compare: (a: T, b: T) => number,
 ): AsyncGenerator<T[], void, undefined> {
   const open = new Set<number>(sources.keys());
-  const heap = new MinHeap<Cursor<T>>((a, b) => compare(a.page[a.index]!, b.page[b.index]!));
+  const heap = new MinHeap<Cursor<T>>((a, b) => compare(a.head, b.head));
   try {
     const firstPages = await Promise.all(sources.map(nextNonEmptyPage));
     firstPages.forEach((page, source) => {
       if (page === null) open.delete(source);
-      else heap.push({ page, index: 0, source });
+      else heap.push({ head: page[0]!, page, index: 0, source });
     });
     let out: T[] = [];
     while (heap.size > 0) {
       const top = heap.peek()!;
-      out.push(top.page[top.index]!);
+      out.push(top.head);
       top.index++;
       if (top.index < top.page.length) {
+        top.head = top.page[top.index]!;
         heap.replaceTop(top);
         continue;
       }
@@ -56,6 +71,7 @@ export async function* mergeSortedPages<T>(
       } else {
         top.page = page;
         top.index = 0;
+        top.head = page[0]!;
         heap.replaceTop(top);
       }
     }

@@ -2,12 +2,13 @@
  * A table whose keys follow a schema: writes salt and encode keys, reads plan the minimum set of
  * bucket ranges, stream them in parallel and merge them back into logical key order.
  */
+import { setMaxListeners } from "node:events";
 import { LRUCache } from "lru-cache";
 import pLimit from "p-limit";
 import type { FieldValue, FieldValues, KeySchema, Plan, Query } from "../keys/types.js";
 import type { Mutation, Row, Store } from "../store/store.js";
 import { BucketReadError, BucketReader, type RetryPolicy } from "./bucket-reader.js";
-import { mergeSortedPages, type PageSource } from "./merge.js";
+import { bySortKey, mergeSortedPages, type PageSource, type SortableRow } from "./merge.js";
 import { guardSchema, RESERVED_PREFIX, SCHEMA_ROW_KEY } from "./schema-guard.js";
 
 export type CellsInput = Map<string, Buffer> | Record<string, Buffer | string>;
@@ -188,12 +189,6 @@ interface ScanSettings extends TableReadOptions {
   retry: RetryPolicy;
 }
 
-interface SortableRow {
-  row: Row;
-  /** The key without its salt as a latin1 string: byte order, and V8 compares strings fast. */
-  sortKey: string;
-}
-
 /** One read: iterate it for rows; `report` fills in as it goes and is final at the end. */
 export class TableScan implements AsyncIterable<TableRow> {
   readonly report: ReadReport;
@@ -231,6 +226,8 @@ export class TableScan implements AsyncIterable<TableRow> {
       stop.signal,
       ...[this.settings.signal, deadline].filter((s) => s !== undefined),
     ]);
+    // Every bucket stream listens for the abort; Node warns past 10 listeners by default.
+    setMaxListeners(10 + 2 * plan.ranges.length, signal);
     const limiter = pLimit(this.settings.concurrency);
     const saltLength = this.schema.saltPrefixLength;
     const sources = plan.ranges.map((range) => {
@@ -254,10 +251,7 @@ export class TableScan implements AsyncIterable<TableRow> {
       return this.sortable(reader, saltLength);
     });
     try {
-      const pages =
-        sources.length === 1
-          ? pagesOf(sources[0]!)
-          : mergeSortedPages(sources, (a, b) => compareSortKeys(a, b));
+      const pages = sources.length === 1 ? pagesOf(sources[0]!) : mergeSortedPages(sources, bySortKey);
       for await (const page of pages) {
         for (const { row } of page) {
           const { bucket, values } = this.schema.decode(row.key);
@@ -298,10 +292,6 @@ export class TableScan implements AsyncIterable<TableRow> {
       close: () => reader.close(),
     };
   }
-}
-
-function compareSortKeys(a: SortableRow, b: SortableRow): number {
-  return a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : 0;
 }
 
 async function* pagesOf<T>(source: PageSource<T>): AsyncGenerator<T[], void, undefined> {

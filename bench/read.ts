@@ -1,0 +1,216 @@
+/**
+ * Latest-100 for one device with 16 buckets, on the embedded store and on Google's Bigtable
+ * emulator with 0 ms and 5 ms of injected per-RPC latency (standing in for the real service):
+ * - salt bound by the query (1 range) vs unbound (16 ranges);
+ * - our parallel scatter-gather vs seed 000's sequential per-bucket loop (read each bucket in
+ *   turn, then sort client-side);
+ * - the heap merge alone at 256 buckets, without I/O, against a linear min-scan per row.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { compileSchema } from "../src/keys/index.js";
+import type { KeySchema, SchemaSpec } from "../src/keys/types.js";
+import { BigtableStore } from "../src/store/bigtable.js";
+import { EmbeddedStore } from "../src/store/embedded.js";
+import type { Row, Store } from "../src/store/store.js";
+import { bySortKey, mergeSortedPages, type PageSource, type SortableRow } from "../src/table/merge.js";
+import { SaltedTable } from "../src/table/salted-table.js";
+
+const BUCKETS = 16;
+const DEVICES = 24;
+const POINTS_PER_DEVICE = 400;
+const N = 100;
+const T0 = 1_764_000_000_000;
+
+function spec(name: string, saltFields: string[]): SchemaSpec {
+  return {
+    version: 1,
+    name,
+    layout: "text",
+    separator: "#",
+    segments: [
+      { field: "device", codec: { type: "string" } },
+      { field: "ts", codec: { type: "timestamp", unit: "ms", reverse: true } },
+    ],
+    salt: { buckets: BUCKETS, fields: saltFields },
+  };
+}
+// Bound: the salt hashes the device, so latest-100 for a device is one range. Unbound: the salt
+// also hashes the timestamp, so the device's rows spread over all 16 buckets.
+const boundSchema = compileSchema(spec("bound", ["device"]));
+const unboundSchema = compileSchema(spec("unbound", ["device", "ts"]));
+
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+async function fill(table: SaltedTable): Promise<void> {
+  const rows = [];
+  for (let d = 0; d < DEVICES; d++) {
+    for (let i = 0; i < POINTS_PER_DEVICE; i++) {
+      rows.push({ values: { device: `device-${d}`, ts: T0 + i * 2000 }, cells: { cpu: String(i % 100) } });
+    }
+  }
+  const { failed } = await table.putMany(rows);
+  if (failed.length > 0) throw new Error(`bench setup: ${failed.length} rows failed`);
+}
+
+/** Mean milliseconds of `task` over `reps` runs after one warm-up, cycling devices. */
+async function timeMs(reps: number, task: (device: string) => Promise<unknown>): Promise<number> {
+  await task("device-0");
+  const start = performance.now();
+  for (let i = 0; i < reps; i++) await task(`device-${i % DEVICES}`);
+  return (performance.now() - start) / reps;
+}
+
+/** Seed 000's read: every bucket's range in turn, then one client-side sort. */
+async function sequentialLatest(store: Store, schema: KeySchema, device: string): Promise<Row[]> {
+  const plan = schema.plan({ eq: { device }, limit: N });
+  const rows: Row[] = [];
+  for (const range of plan.ranges) {
+    for await (const row of store.read([range], { limit: N })) rows.push(row);
+  }
+  const salt = schema.saltPrefixLength;
+  rows.sort((a, b) => Buffer.compare(a.key.subarray(salt), b.key.subarray(salt)));
+  return rows.slice(0, N);
+}
+
+interface StoreFigures {
+  boundMs: number;
+  unboundMs: number;
+  sequentialMs: number;
+}
+
+async function measure(label: string, open: (table: string) => Promise<Store>, reps: number) {
+  const bound = await SaltedTable.open(await open("bound"), boundSchema, { create: true });
+  const unbound = await SaltedTable.open(await open("unbound"), unboundSchema, { create: true });
+  await fill(bound);
+  await fill(unbound);
+  const check = await unbound.latest({ eq: { device: "device-3" } }, N);
+  const reference = await sequentialLatest(unbound.store, unboundSchema, "device-3");
+  if (check.length !== N || check.some((row, i) => !row.key.equals(reference[i]!.key))) {
+    throw new Error(`${label}: parallel and sequential reads disagree`);
+  }
+  const figures: StoreFigures = {
+    boundMs: await timeMs(reps, (device) => bound.latest({ eq: { device } }, N)),
+    unboundMs: await timeMs(reps, (device) => unbound.latest({ eq: { device } }, N)),
+    sequentialMs: await timeMs(reps, (device) => sequentialLatest(unbound.store, unboundSchema, device)),
+  };
+  say(
+    `${label.padEnd(18)} latest-100: bound (1 range) ${figures.boundMs.toFixed(2)} ms · ` +
+      `unbound parallel (16 ranges) ${figures.unboundMs.toFixed(2)} ms · ` +
+      `unbound sequential loop ${figures.sequentialMs.toFixed(2)} ms · ` +
+      `parallel ${(figures.sequentialMs / figures.unboundMs).toFixed(2)}× faster, ` +
+      `bound ${(figures.unboundMs / figures.boundMs).toFixed(2)}× faster than unbound`,
+  );
+  await bound.store.close();
+  await unbound.store.close();
+  return figures;
+}
+
+function startEmulator(latency: string): string {
+  return execFileSync("bash", ["scripts/emulator.sh", "start", "--latency", latency], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  }).trim();
+}
+
+function stopEmulator(host: string): void {
+  execFileSync("bash", ["scripts/emulator.sh", "stop", host], { stdio: "inherit" });
+}
+
+async function onEmulator(latency: string, reps: number): Promise<StoreFigures> {
+  const host = startEmulator(latency);
+  try {
+    // The client reads the emulator address when it is constructed.
+    process.env.BIGTABLE_EMULATOR_HOST = host;
+    return await measure(`emulator ${latency}`, (tableId) => BigtableStore.createTable({ tableId }), reps);
+  } finally {
+    stopEmulator(host);
+  }
+}
+
+/** Merge cost per row, no I/O: 256 sorted in-memory buckets, ours vs a linear min-scan per row. */
+async function mergeMicrosPerRow(): Promise<{ heapUs: number; linearUs: number }> {
+  const buckets = 256;
+  const perBucket = 2000;
+  const pages: SortableRow[][] = [];
+  for (let b = 0; b < buckets; b++) {
+    const rows: SortableRow[] = [];
+    for (let i = 0; i < perBucket; i++) {
+      const key = Buffer.from(
+        `${String(b).padStart(3, "0")}#device-${(i * 7919 + b * 104_729) % 1_000_003}#${i}`,
+      );
+      rows.push({ row: { key, cells: new Map() }, sortKey: key.toString("latin1", 4) });
+    }
+    rows.sort(bySortKey);
+    pages.push(rows);
+  }
+  const total = buckets * perBucket;
+  const source = (rows: SortableRow[], pageSize: number): PageSource<SortableRow> => {
+    let at = 0;
+    return {
+      nextPage: async () => {
+        if (at >= rows.length) return null;
+        at += pageSize;
+        return rows.slice(at - pageSize, at);
+      },
+      close: async () => {},
+    };
+  };
+  let heapUs = Number.POSITIVE_INFINITY;
+  let linearUs = Number.POSITIVE_INFINITY;
+  for (let rep = 0; rep < 3; rep++) {
+    let start = performance.now();
+    let count = 0;
+    for await (const page of mergeSortedPages(
+      pages.map((rows) => source(rows, 256)),
+      bySortKey,
+    ))
+      count += page.length;
+    heapUs = Math.min(heapUs, ((performance.now() - start) * 1000) / count);
+    start = performance.now();
+    count = linearMerge(pages);
+    linearUs = Math.min(linearUs, ((performance.now() - start) * 1000) / count);
+    if (count !== total) throw new Error("merge lost rows");
+  }
+  return { heapUs, linearUs };
+}
+
+/** Phoenix/HBaseWD's merge: for every row, scan all bucket heads for the smallest. */
+function linearMerge(buckets: SortableRow[][]): number {
+  const at = buckets.map(() => 0);
+  let count = 0;
+  for (;;) {
+    let best = -1;
+    for (let b = 0; b < buckets.length; b++) {
+      const head = buckets[b]![at[b]!];
+      if (head && (best < 0 || bySortKey(head, buckets[best]![at[best]!]!) < 0)) best = b;
+    }
+    if (best < 0) return count;
+    at[best]!++;
+    count++;
+  }
+}
+
+const directory = await mkdtemp(join(tmpdir(), "keyspread-bench-read-"));
+try {
+  const embedded = await measure("embedded", (table) => EmbeddedStore.open({ table, directory }), 200);
+  const emulator0 = await onEmulator("0ms", 100);
+  const emulator5 = await onEmulator("5ms", 20);
+  const merge = await mergeMicrosPerRow();
+  say(
+    `merge at 256 buckets, no I/O: heap ${merge.heapUs.toFixed(3)} µs/row · linear min-scan ${merge.linearUs.toFixed(3)} µs/row (${(merge.linearUs / merge.heapUs).toFixed(1)}×)`,
+  );
+  say(
+    `embedded: parallel_vs_sequential=${(embedded.sequentialMs / embedded.unboundMs).toFixed(2)} bound_vs_unbound=${(embedded.unboundMs / embedded.boundMs).toFixed(2)}`,
+  );
+  say(
+    `bench read: parallel_vs_sequential=${(emulator5.sequentialMs / emulator5.unboundMs).toFixed(2)}` +
+      ` parallel_vs_sequential_0ms=${(emulator0.sequentialMs / emulator0.unboundMs).toFixed(2)}` +
+      ` merge_us_per_row=${merge.heapUs.toFixed(3)}` +
+      ` bound_vs_unbound=${(emulator5.unboundMs / emulator5.boundMs).toFixed(2)}`,
+  );
+} finally {
+  await rm(directory, { recursive: true, force: true });
+}
