@@ -1,5 +1,5 @@
 /** The library's public API. */
-export type * from "./keys/types.js";
+export * from "./keys/index.js";
 export * from "./store/index.js";
 export type * from "./store/store.js";
 export { RetryableStoreError } from "./store/store.js";

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /** The `keyspread` command: parses arguments and hands off to one module per command group. */
 import { Command } from "commander";
+import { registerKeysCommands } from "./keys.js";
 
 const program = new Command()
   .name("keyspread")
@@ -8,5 +9,6 @@ const program = new Command()
   .showHelpAfterError();
 
 // Each command group registers itself here (one line each).
+registerKeysCommands(program);
 
 await program.parseAsync(process.argv);

@@ -1,6 +1,13 @@
-/** Key schemas: declare, compile, encode/decode, plan reads, check distribution. */
-
+/** Key schemas: declare, compile, encode/decode, plan reads, check the salt's distribution. */
 export { prefixSuccessor } from "./bytes.js";
+export {
+  assertEvenDistribution,
+  bucketCounts,
+  DistributionError,
+  type DistributionReport,
+  distributionReport,
+  summarizeCounts,
+} from "./distribution.js";
 export {
   BIGTABLE_MAX_KEY_BYTES,
   FieldValueError,
@@ -9,5 +16,6 @@ export {
   QueryError,
   SchemaError,
 } from "./errors.js";
+export { queryFromJson, valuesFromJson, valuesToJson } from "./json.js";
 export { compileSchema, defineSchema, parseSchema } from "./schema.js";
-export * from "./types.js";
+export type * from "./types.js";

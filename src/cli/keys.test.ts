@@ -1,0 +1,188 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+
+// End-to-end: the built bin (the test script builds before vitest runs).
+const FLEET = "examples/schemas/fleet.yaml";
+const SEED = "examples/schemas/seed000-md5.yaml";
+
+function keyspread(args: string[], input = "") {
+  const result = spawnSync("node", ["dist/cli/main.js", "keys", ...args], { input, encoding: "utf8" });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+const lines = (...objects: unknown[]) => objects.map((o) => `${JSON.stringify(o)}\n`).join("");
+
+describe("keyspread keys encode/decode", () => {
+  it("reproduces seed 000's key and decodes it with its bucket", () => {
+    const encoded = keyspread(
+      ["encode", "--schema", SEED],
+      lines({ player: "456789", action: "purchase", timestamp: "20240315143022" }),
+    );
+    expect(encoded).toMatchObject({ code: 0, stderr: "" });
+    expect(encoded.stdout).toBe("061_player_456789_purchase_20240315143022\n");
+    const decoded = keyspread(["decode", "--schema", SEED], encoded.stdout);
+    expect(JSON.parse(decoded.stdout)).toEqual({
+      bucket: 61,
+      player: "456789",
+      action: "purchase",
+      timestamp: "20240315143022",
+    });
+  });
+
+  it.each(["text", "hex"])("round-trips values through --format %s", (format) => {
+    const values = [
+      { deviceId: "dev-1", metric: "cpu", ts: 1_700_000_000_000 },
+      { deviceId: "a b#c", metric: "mem", ts: 0 },
+      { deviceId: "é😀", metric: "disk io", ts: 9_999_999_999_999 },
+    ];
+    const encoded = keyspread(["encode", "--schema", FLEET, "--format", format], lines(...values));
+    expect(encoded.code).toBe(0);
+    expect(encoded.stdout.split("\n")).toHaveLength(4);
+    const decoded = keyspread(["decode", "--schema", FLEET, "--format", format], encoded.stdout);
+    expect(decoded.code).toBe(0);
+    const objects = decoded.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(objects.map(({ bucket: _, ...rest }) => rest)).toEqual(values);
+    for (const o of objects) expect(o.bucket).toBeGreaterThanOrEqual(0);
+    if (format === "text")
+      expect(encoded.stdout.split("\n")[1]).toMatch(/^\d\d#a\$20b\$23c#mem#9999999999999$/);
+  });
+
+  it.each([
+    [
+      '{"deviceId":"d","metric":"cpu","tss":1}',
+      /line 3: field "tss": unknown field; the schema has deviceId, metric, ts/,
+    ],
+    [
+      '{"deviceId":"d","metric":"cpu","ts":"soon"}',
+      /line 3: field "ts": "soon" is not an integer or ISO-8601 time/,
+    ],
+    ['{"deviceId":7,"metric":"cpu","ts":1}', /line 3: field "deviceId": 7 is not a string/],
+    ['{"deviceId":"d","metric":"cpu"}', /line 3: field "ts": missing/],
+    [
+      `{"deviceId":"${"x".repeat(5000)}","metric":"cpu","ts":1}`,
+      /line 3: key of schema "fleet" is 5021 bytes; Bigtable row keys are at most 4096 bytes/,
+    ],
+    ["{not json", /line 3: not valid JSON/],
+  ])("stops at a bad line %#, after printing the good ones", (bad, message) => {
+    const good = lines({ deviceId: "d1", metric: "cpu", ts: 1 });
+    const result = keyspread(["encode", "--schema", FLEET], `${good}\n${bad}\n${good}`);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(message);
+    expect(result.stdout.trim().split("\n")).toHaveLength(1);
+    expect(result.stdout).toMatch(/^\d\d#d1#cpu#9999999999998\n$/);
+  });
+
+  it("rejects the separator inside a raw value, naming line and field", () => {
+    const result = keyspread(
+      ["encode", "--schema", SEED],
+      lines({ player: "4_5", action: "a", timestamp: "1" }),
+    );
+    expect(result.code).not.toBe(0);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toMatch(/line 1: field "player": "4_5" contains the separator "_"/);
+  });
+
+  it("decode names the line of a key of another schema", () => {
+    const result = keyspread(
+      ["decode", "--schema", SEED],
+      "061_player_456789_purchase_20240315143022\n062_player_1_a_b\n",
+    );
+    expect(result.code).not.toBe(0);
+    expect(result.stdout.trim().split("\n")).toHaveLength(1);
+    expect(result.stderr).toMatch(/line 2: salt says bucket 62/);
+  });
+
+  it("reports a bad schema file with the path of the problem", () => {
+    const dir = mkdtempSync(join(tmpdir(), "keyspread-"));
+    const file = join(dir, "bad.json");
+    writeFileSync(
+      file,
+      JSON.stringify({
+        version: 1,
+        name: "b",
+        layout: "text",
+        segments: [{ field: "t", codec: { type: "timestamp", unit: "h" } }],
+      }),
+    );
+    const result = keyspread(["encode", "--schema", file], "");
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(/segments\[0\]\.codec\.unit: .*"s" \| "ms" \| "us"/);
+  });
+});
+
+describe("keyspread keys plan", () => {
+  it("prints one range when the salt field is bound", () => {
+    const query = {
+      eq: { deviceId: "dev-1", metric: "cpu" },
+      range: { field: "ts", gte: 1_700_000_000_000 },
+      limit: 100,
+    };
+    const result = keyspread(["plan", "--schema", FLEET, "--query", JSON.stringify(query)]);
+    expect(result.code).toBe(0);
+    const plan = JSON.parse(result.stdout);
+    expect(Object.keys(plan)).toEqual(["fanout", "ranges"]);
+    expect(plan.fanout).toBe(1);
+    expect(plan.ranges).toEqual([
+      {
+        start: expect.stringMatching(/^\d\d#dev-1#cpu#$/),
+        end: expect.stringMatching(new RegExp(`^\\d\\d#dev-1#cpu#8299999999999${"\u0000"}$`)),
+      },
+    ]);
+  });
+
+  it("fans out to every bucket otherwise, in hex on request", () => {
+    const result = keyspread([
+      "plan",
+      "--schema",
+      FLEET,
+      "--format",
+      "hex",
+      "--query",
+      '{"prefix":{"field":"deviceId","value":"dev"}}',
+    ]);
+    const plan = JSON.parse(result.stdout);
+    expect(plan.fanout).toBe(16);
+    expect(plan.ranges[0]).toEqual({
+      start: Buffer.from("00#dev").toString("hex"),
+      end: Buffer.from("00#dew").toString("hex"),
+    });
+  });
+
+  it("rejects a query that skips a field", () => {
+    const result = keyspread(["plan", "--schema", FLEET, "--query", '{"eq":{"metric":"cpu"}}']);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(/eq binds "metric" but not "deviceId"/);
+  });
+});
+
+describe("keyspread keys inspect", () => {
+  const devices = Array.from({ length: 2000 }, (_, i) => ({
+    deviceId: `device-${i}`,
+    metric: "cpu",
+    ts: 1_700_000_000_000 + i,
+  }));
+
+  it("reports the histogram, skew, chi-square p, key lengths and salt overhead", () => {
+    const result = keyspread(["inspect", "--schema", FLEET], lines(...devices));
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/2000 rows over 16 bucket\(s\)/);
+    expect(result.stdout).toMatch(/skew \(max\/mean\): 1\.\d{3}/);
+    expect(result.stdout).toMatch(/chi-square: [\d.]+ \(df 15\), p = /);
+    expect(result.stdout).toMatch(/key length \(bytes\): min 29, .* max 32/);
+    expect(result.stdout).toMatch(/salt adds 3 byte\(s\) per row: 3 GB per billion rows/);
+  });
+
+  it("prints the same as JSON", () => {
+    const report = JSON.parse(keyspread(["inspect", "--schema", FLEET, "--json"], lines(...devices)).stdout);
+    expect(report.counts).toHaveLength(16);
+    expect(report.samples).toBe(2000);
+    expect(report.saltBytesPerRow).toBe(3);
+    expect(report.pValue).toBeGreaterThan(0);
+  });
+});
