@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { BigtableStore } from "./bigtable.js";
+import { RetryableStoreError } from "./store.js";
 import { describeStoreBehaviour } from "./store.testsuite.js";
 
 if (!process.env.BIGTABLE_EMULATOR_HOST) {
@@ -51,6 +52,28 @@ describe("BigtableStore", () => {
     await expect(read()).rejects.toThrow(
       /bigtable:keyspread\/keyspread\/no_such_table: read failed: NOT_FOUND/,
     );
+    await store.close();
+  });
+
+  it("fails reads retryably and reports every row of a write when the service is unreachable", async () => {
+    const store = await BigtableStore.open({
+      tableId: "unreachable",
+      clientOptions: { apiEndpoint: "127.0.0.1:1" },
+      readRetries: 0,
+      limits: { maxAttempts: 2, baseDelayMs: 1 },
+    });
+    const read = async () => {
+      for await (const _ of store.read([{ start: Buffer.from("a"), end: null }]));
+    };
+    await expect(read()).rejects.toBeInstanceOf(RetryableStoreError);
+    const batch = ["a", "b"].map((key) => ({
+      type: "put" as const,
+      key: Buffer.from(key),
+      cells: new Map([["v", Buffer.from(key)]]),
+    }));
+    const { failed } = await store.write(batch);
+    expect(failed.map((failure) => failure.index)).toEqual([0, 1]);
+    expect(failed[0]?.reason).toMatch(/^UNAVAILABLE: .*\(after 2 attempts\)$/);
     await store.close();
   });
 });

@@ -37,6 +37,8 @@ export interface BigtableStoreOptions {
   appProfileId?: string;
   /** Column family holding the cells (default `m`). */
   family?: string;
+  /** Retries of a broken read stream inside the client before the read fails (client default 10). */
+  readRetries?: number;
   /** Request sizing, in-flight cap and retry policy for writes. */
   limits?: Partial<MutateRowsLimits>;
   /** Passed to `new Bigtable()` (credentials, endpoints…). */
@@ -95,6 +97,7 @@ export class BigtableStore implements Store {
       ...options.clientOptions,
     });
     const table = client.instance(config.instanceId).table(config.tableId);
+    if (options.readRetries !== undefined) table.maxRetries = options.readRetries;
     return new BigtableStore(client, table, config, options.limits);
   }
 
