@@ -17,3 +17,4 @@ export {
   TableScan,
 } from "./table/salted-table.js";
 export { SchemaMismatchError } from "./table/schema-guard.js";
+export * from "./viz/index.js";

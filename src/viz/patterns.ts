@@ -42,7 +42,14 @@ export const RULES = {
     minColumnShare: 0.15,
     minColumns: 0.8,
   },
-  diagonal: { window: 0.05, minConcentration: 0.4, minCorrelation: 0.8, minTravel: 0.3 },
+  diagonal: {
+    window: 0.05,
+    minPeakRatio: 3,
+    minPeakedColumns: 0.5,
+    minConcentration: 0.4,
+    minCorrelation: 0.8,
+    minTravel: 0.3,
+  },
   bursts: { minColumnRatio: 2.5, minPeriodicEvents: 3, maxSpacingVariation: 0.3, minFullHeight: 0.7 },
   sudden: { minRatio: 5, minQuietColumns: 0.1, minHotColumns: 3, minSustained: 0.7, minShare: 0.2 },
   healthy: { topKeyFraction: 0.1, maxTopShare: 0.25 },
@@ -234,13 +241,18 @@ function sequentialDiagonal(grid: Grid, describe: Describer): PatternFinding[] {
   const positions: number[] = [];
   const peakRows: number[] = [];
   const concentrations: number[] = [];
+  let activeColumns = 0;
   for (let column = 0; column < grid.columns; column++) {
     if (grid.columnTotal[column]! === 0) continue;
+    activeColumns++;
+    const densities = Array.from(
+      { length: grid.rows },
+      (_, row) => grid.density[row * grid.columns + column]!,
+    );
     let peak = 0;
-    for (let row = 1; row < grid.rows; row++) {
-      if (grid.density[row * grid.columns + column]! > grid.density[peak * grid.columns + column]!)
-        peak = row;
-    }
+    for (let row = 1; row < grid.rows; row++) if (densities[row]! > densities[peak]!) peak = row;
+    // A column without a distinct peak (flat load) says nothing about where writes are heading.
+    if (densities[peak]! < rule.minPeakRatio * median(densities)) continue;
     let near = 0;
     for (let row = 0; row < grid.rows; row++) {
       if (Math.abs(grid.position[row]! - grid.position[peak]!) <= rule.window)
@@ -251,7 +263,7 @@ function sequentialDiagonal(grid: Grid, describe: Describer): PatternFinding[] {
     peakRows.push(peak);
     concentrations.push(near / grid.columnTotal[column]!);
   }
-  if (columns.length < 5) return [];
+  if (columns.length < Math.max(5, rule.minPeakedColumns * activeColumns)) return [];
   const concentration = median(concentrations);
   const correlation = spearman(columns, positions);
   const travel = Math.max(...positions) - Math.min(...positions);
