@@ -8,21 +8,35 @@ const FORMAT_VERSION = 1;
 
 export function encodeCells(cells: ReadonlyMap<string, Buffer>): Buffer {
   let size = 1;
-  for (const [qualifier, value] of cells) {
-    const nameBytes = Buffer.byteLength(qualifier, "utf8");
-    size += varintBytes(nameBytes) + nameBytes + varintBytes(value.length) + value.length;
-  }
+  cells.forEach((value, qualifier) => {
+    size += framedQualifier(qualifier).length + varintBytes(value.length) + value.length;
+  });
   // One allocation per row: this runs for every row of every write.
   const out = Buffer.allocUnsafe(size);
   out[0] = FORMAT_VERSION;
   let at = 1;
-  for (const [qualifier, value] of cells) {
-    at = writeVarint(out, at, Buffer.byteLength(qualifier, "utf8"));
-    at += out.write(qualifier, at, "utf8");
+  cells.forEach((value, qualifier) => {
+    at += framedQualifier(qualifier).copy(out, at);
     at = writeVarint(out, at, value.length);
     at += value.copy(out, at);
-  }
+  });
   return out;
+}
+
+/** A table has few distinct qualifiers: their framed bytes are encoded once (bounded cache). */
+const framedQualifiers = new Map<string, Buffer>();
+const MAX_CACHED_QUALIFIERS = 4096;
+
+function framedQualifier(qualifier: string): Buffer {
+  let framed = framedQualifiers.get(qualifier);
+  if (framed === undefined) {
+    const name = Buffer.from(qualifier, "utf8");
+    framed = Buffer.allocUnsafe(varintBytes(name.length) + name.length);
+    name.copy(framed, writeVarint(framed, 0, name.length));
+    if (framedQualifiers.size >= MAX_CACHED_QUALIFIERS) framedQualifiers.clear();
+    framedQualifiers.set(qualifier, framed);
+  }
+  return framed;
 }
 
 export function decodeCells(bytes: Buffer): Map<string, Buffer> {
