@@ -6,7 +6,6 @@
  *   turn, then sort client-side);
  * - the heap merge alone at 256 buckets, without I/O, against a linear min-scan per row.
  */
-import { execFileSync } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -17,6 +16,7 @@ import { EmbeddedStore } from "../src/store/embedded.js";
 import type { Row, Store } from "../src/store/store.js";
 import { bySortKey, mergeSortedPages, type PageSource, type SortableRow } from "../src/table/merge.js";
 import { SaltedTable } from "../src/table/salted-table.js";
+import { startEmulator, stopEmulator } from "../test/emulator.js";
 
 const BUCKETS = 16;
 const DEVICES = 24;
@@ -108,19 +108,8 @@ async function measure(label: string, open: (table: string) => Promise<Store>, r
   return figures;
 }
 
-function startEmulator(latency: string): string {
-  return execFileSync("bash", ["scripts/emulator.sh", "start", "--latency", latency], {
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "inherit"],
-  }).trim();
-}
-
-function stopEmulator(host: string): void {
-  execFileSync("bash", ["scripts/emulator.sh", "stop", host], { stdio: "inherit" });
-}
-
 async function onEmulator(latency: string, reps: number): Promise<StoreFigures> {
-  const host = startEmulator(latency);
+  const host = startEmulator({ latency });
   try {
     // The client reads the emulator address when it is constructed.
     process.env.BIGTABLE_EMULATOR_HOST = host;

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 /** The `keyspread` command: parses arguments and hands off to one module per command group. */
 import { Command } from "commander";
+import { registerHeatmapCommands } from "./heatmap.js";
 import { registerKeysCommands } from "./keys.js";
+import { registerTableCommands } from "./table.js";
 
 const program = new Command()
   .name("keyspread")
@@ -10,5 +12,7 @@ const program = new Command()
 
 // Each command group registers itself here (one line each).
 registerKeysCommands(program);
+registerHeatmapCommands(program);
+registerTableCommands(program);
 
 await program.parseAsync(process.argv);

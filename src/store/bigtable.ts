@@ -89,6 +89,9 @@ export class BigtableStore implements Store {
   /** Opens an existing table (no admin call: data-only credentials suffice). */
   static async open(options: BigtableStoreOptions = {}): Promise<BigtableStore> {
     const config = resolveConfig(options);
+    // The emulator needs no credentials; without this, Google's auth library probes for a GCE
+    // metadata server and prints a MetadataLookupWarning on every command.
+    if (config.onEmulator) process.env.METADATA_SERVER_DETECTION ??= "none";
     const client = new Bigtable({
       projectId: config.projectId,
       // Client-side metrics go to Cloud Monitoring: nothing to report to on the emulator.

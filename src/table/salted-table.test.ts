@@ -1,7 +1,12 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compileSchema } from "../keys/index.js";
 import type { FieldValues, Query, SchemaSpec } from "../keys/types.js";
+import { BigtableStore } from "../store/bigtable.js";
+import { EmbeddedStore } from "../store/embedded.js";
 import { MemoryStore } from "../store/memory.js";
 import type { KeyRange, ReadOptions, Row, Store } from "../store/store.js";
 import { BucketReadError } from "./bucket-reader.js";
@@ -67,22 +72,50 @@ async function tableWith(store: Store, spec: SchemaSpec, rows: FieldValues[]): P
 const valuesOf = async (table: SaltedTable, query: Query) =>
   (await table.scan(query).toArray()).map((row) => row.cells.get("v")!.toString());
 
-describe("SaltedTable scatter-gather", () => {
-  it("answers every query exactly as the same query on an unsalted copy of the data", async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.array(rowArb, { maxLength: 60 }),
-        fc.array(queryArb, { minLength: 1, maxLength: 5 }),
-        fc.constantFrom(1, 4, 16),
-        async (rows, queries, buckets) => {
-          const salted = await tableWith(new MemoryStore(), fleetSpec(buckets), rows);
-          const plain = await tableWith(new MemoryStore(), fleetSpec(undefined), rows);
+/** The same rows in a salted and an unsalted table answer every query identically. */
+function scatterGatherMatchesUnsalted(open: () => Promise<Store>, numRuns: number) {
+  return fc.assert(
+    fc.asyncProperty(
+      fc.array(rowArb, { maxLength: 60 }),
+      fc.array(queryArb, { minLength: 1, maxLength: 5 }),
+      fc.constantFrom(1, 4, 16),
+      async (rows, queries, buckets) => {
+        const salted = await tableWith(await open(), fleetSpec(buckets), rows);
+        const plain = await tableWith(await open(), fleetSpec(undefined), rows);
+        try {
           for (const query of queries) {
             expect(await valuesOf(salted, query)).toEqual(await valuesOf(plain, query));
           }
-        },
-      ),
-      { numRuns: 60 },
+        } finally {
+          await salted.store.close();
+          await plain.store.close();
+        }
+      },
+    ),
+    { numRuns },
+  );
+}
+
+describe("SaltedTable scatter-gather", () => {
+  it("answers every query as an unsalted copy does (memory store)", async () => {
+    await scatterGatherMatchesUnsalted(async () => new MemoryStore(), 60);
+  });
+
+  it("answers every query as an unsalted copy does (embedded store)", async () => {
+    const directory = await mkdtemp(join(tmpdir(), "keyspread-table-"));
+    let tables = 0;
+    try {
+      await scatterGatherMatchesUnsalted(() => EmbeddedStore.open({ table: `t${tables++}`, directory }), 15);
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
+
+  it("answers every query as an unsalted copy does (Bigtable emulator)", async () => {
+    let tables = 0;
+    await scatterGatherMatchesUnsalted(
+      () => BigtableStore.createTable({ tableId: `sg${process.pid}_${Date.now().toString(36)}_${tables++}` }),
+      10,
     );
   });
 

@@ -1,0 +1,102 @@
+/** What every command shares: schema files, key text, JSON lines on stdin/stdout, failing cleanly. */
+import { readFile } from "node:fs/promises";
+import { extname } from "node:path";
+import { createInterface } from "node:readline";
+import { type KeySchema, parseSchema } from "../keys/index.js";
+
+export type KeyFormat = "text" | "hex";
+
+export async function loadSchema(file: string): Promise<KeySchema> {
+  const ext = extname(file).toLowerCase();
+  const format = ext === ".json" ? "json" : ext === ".yaml" || ext === ".yml" ? "yaml" : undefined;
+  try {
+    if (!format) throw new Error(`unknown extension "${ext}"; use .json, .yaml or .yml`);
+    return parseSchema(await readFile(file, "utf8"), format);
+  } catch (error) {
+    fail(`schema ${file}: ${(error as Error).message}`);
+  }
+}
+
+/** Text when the keys are text all through (a text layout with a decimal salt), else hex. */
+export function defaultFormat(schema: KeySchema): KeyFormat {
+  return schema.spec.layout === "text" && (schema.spec.salt?.width !== undefined || !schema.spec.salt)
+    ? "text"
+    : "hex";
+}
+
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+/** Text keys print as their UTF-8 text; a key that is not valid UTF-8 or holds a line break needs hex. */
+export function renderKey(key: Buffer, format: KeyFormat): string {
+  if (format === "hex") return key.toString("hex");
+  let text: string;
+  try {
+    text = UTF8.decode(key);
+  } catch {
+    throw new Error(`key ${key.toString("hex")} is not valid UTF-8 text; use --format hex`);
+  }
+  if (/[\r\n]/.test(text))
+    throw new Error(`key ${JSON.stringify(text)} contains a line break; use --format hex`);
+  return text;
+}
+
+export function parseKey(line: string, format: KeyFormat): Buffer {
+  if (format === "text") return Buffer.from(line, "utf8");
+  if (!/^(?:[0-9a-fA-F]{2})*$/.test(line))
+    throw new Error(`${JSON.stringify(line)} is not hex (an even number of 0-9a-f)`);
+  return Buffer.from(line, "hex");
+}
+
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new Error(`not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+/** Non-empty stdin lines with their 1-based line numbers. */
+export async function* stdinLines(): AsyncGenerator<{ line: string; lineNumber: number }> {
+  const lines = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
+  let lineNumber = 0;
+  try {
+    for await (const raw of lines) {
+      lineNumber++;
+      const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+      if (line.trim() !== "") yield { line, lineNumber };
+    }
+  } finally {
+    lines.close();
+  }
+}
+
+/** Writes to stdout, waiting for the pipe to drain when it is full. */
+export function write(text: string): Promise<void> {
+  if (text === "") return Promise.resolve();
+  return new Promise((resolve) => {
+    if (process.stdout.write(text)) resolve();
+    else process.stdout.once("drain", resolve);
+  });
+}
+
+/** Prints `keyspread: message` on stderr and sets exit code 1; exits at once unless `exit` is false. */
+export function fail(message: string, exit?: true): never;
+export function fail(message: string, exit: false): void;
+export function fail(message: string, exit = true): void {
+  process.stderr.write(`keyspread: ${message}\n`);
+  process.exitCode = 1;
+  if (exit) process.exit(1);
+}
+
+/** Wraps a command's action so any error ends the command with its message, not a stack trace. */
+export function guarded<A extends unknown[]>(
+  action: (...args: A) => Promise<void>,
+): (...args: A) => Promise<void> {
+  return async (...args) => {
+    try {
+      await action(...args);
+    } catch (error) {
+      fail(error instanceof Error ? error.message : String(error));
+    }
+  };
+}
