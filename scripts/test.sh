@@ -14,4 +14,7 @@ BIGTABLE_EMULATOR_HOST="$(bash scripts/emulator.sh start)"
 export BIGTABLE_EMULATOR_HOST
 trap 'bash scripts/emulator.sh stop "$BIGTABLE_EMULATOR_HOST"' EXIT
 
+# The heatmap page is tested in a real headless Chromium (Debian's package).
+bash scripts/ensure-packages.sh /usr/bin/chromium=chromium
+
 npx vitest run "$@"
