@@ -67,7 +67,12 @@ async function forEachRecordLine(
 
 export async function readAccessLog(path: string, options: AccessLogOptions = {}): Promise<HeatMatrix> {
   const format = options.format ?? (path.toLowerCase().endsWith(".csv") ? "csv" : "jsonl");
-  const totalBytes = (await stat(path)).size;
+  const totalBytes = await stat(path).then(
+    (stats) => stats.size,
+    (error: NodeJS.ErrnoException) => {
+      throw new Error(`access log ${path}: ${error.code === "ENOENT" ? "no such file" : error.message}`);
+    },
+  );
   const sampler = new AccessSampler(options);
   await forEachRecordLine(
     path,

@@ -1,0 +1,130 @@
+/**
+ * `keyspread heatmap`: a Key Visualizer-style heatmap of an access log (JSONL or CSV), written as
+ * PNG, SVG or HTML, and the patterns it shows printed in words.
+ */
+import { SingleBar } from "cli-progress";
+import { type Command, Option } from "commander";
+import { readAccessLog } from "../viz/access-log.js";
+import type { ScaleKind } from "../viz/color-scale.js";
+import { METRICS, type Metric } from "../viz/matrix.js";
+import { detectPatterns } from "../viz/patterns.js";
+import { heatmapFormatOf, writeHeatmapFile } from "../viz/write-heatmaps.js";
+import { guarded, loadSchema } from "./io.js";
+
+interface HeatmapOptions {
+  from: string;
+  out: string;
+  metric: Metric;
+  schema?: string;
+  separator?: string;
+  format?: "jsonl" | "csv";
+  rows: number;
+  columns: number;
+  scale?: ScaleKind;
+  clip: number;
+  width: number;
+  height: number;
+  title?: string;
+  json?: boolean;
+}
+
+function positiveInteger(name: string) {
+  return (value: string) => {
+    const number = Number(value);
+    if (!Number.isInteger(number) || number < 1)
+      throw new Error(`${name} ${value}: expected a positive integer`);
+    return number;
+  };
+}
+
+/** Progress of the two passes over the file, on a TTY only. */
+function progressBar(): { update: (pass: 1 | 2, bytes: number, total: number) => void; stop: () => void } {
+  if (!process.stderr.isTTY) return { update: () => {}, stop: () => {} };
+  const bar = new SingleBar({
+    format: "reading log, pass {pass}/2 [{bar}] {percentage}%",
+    stream: process.stderr,
+  });
+  let started = false;
+  return {
+    update(pass, bytes, total) {
+      if (!started) bar.start(2 * total, 0, { pass });
+      started = true;
+      bar.update((pass - 1) * total + bytes, { pass });
+    },
+    stop: () => bar.stop(),
+  };
+}
+
+export function registerHeatmapCommands(program: Command): void {
+  program
+    .command("heatmap")
+    .description(
+      "Key Visualizer-style heatmap of an access log, plus the hotspot patterns it shows, in words",
+    )
+    .requiredOption(
+      "--from <file>",
+      "access log: JSONL, or CSV with a header (ts,key,op[,bytes,latencyMs,node])",
+    )
+    .requiredOption("--out <file>", "output: .png, .svg or .html")
+    .addOption(new Option("--metric <metric>", "what colour shows").choices(METRICS).default("ops"))
+    .option("--schema <file>", "key schema (.json/.yaml): labels rows by salt bucket and segments")
+    .option("--separator <char>", "segment separator for labels when there is no schema (default #)")
+    .addOption(
+      new Option("--format <format>", "log format (default: .csv is CSV, else JSONL)").choices([
+        "jsonl",
+        "csv",
+      ]),
+    )
+    .option("--rows <n>", "key rows at most", positiveInteger("--rows"), 1000)
+    .option("--columns <n>", "time columns at most", positiveInteger("--columns"), 240)
+    .addOption(
+      new Option("--scale <scale>", "colour scale (default: log; linear for cpu)").choices(["log", "linear"]),
+    )
+    .option("--clip <percentile>", "colour tops out at this percentile of cells", Number, 99)
+    .option("--width <px>", "image width", positiveInteger("--width"), 1000)
+    .option("--height <px>", "image height", positiveInteger("--height"), 600)
+    .option("--title <text>", "title (default: metric and scale)")
+    .option("--json", "print the patterns as JSON lines instead of sentences")
+    .action(
+      guarded(async (options: HeatmapOptions) => {
+        heatmapFormatOf(options.out);
+        if (options.metric === "cpu")
+          throw new Error('metric "cpu": node CPU comes from simulations, not access logs');
+        const schema = options.schema ? await loadSchema(options.schema) : undefined;
+        const progress = progressBar();
+        const matrix = await readAccessLog(options.from, {
+          maxRows: options.rows,
+          maxColumns: options.columns,
+          ...(schema ? { schema } : {}),
+          ...(options.separator ? { separator: options.separator } : {}),
+          ...(options.format ? { format: options.format } : {}),
+          onProgress: progress.update,
+        }).finally(progress.stop);
+        const patterns = detectPatterns(matrix, options.metric);
+        await writeHeatmapFile(matrix, options.out, {
+          metric: options.metric,
+          clipPercentile: options.clip,
+          width: options.width,
+          height: options.height,
+          name: options.from,
+          patterns,
+          ...(options.scale ? { scale: options.scale } : {}),
+          ...(options.title ? { title: options.title } : {}),
+        });
+        if (options.json) {
+          for (const { kind, summary, rule, start, end, fromS, toS } of patterns) {
+            const keys = { start: start.toString("hex"), end: end?.toString("hex") ?? null };
+            process.stdout.write(`${JSON.stringify({ kind, summary, rule, ...keys, fromS, toS })}\n`);
+          }
+          return;
+        }
+        process.stdout.write(
+          `${options.out}: ${matrix.rows.length} key rows × ${matrix.time.columns} columns of ${matrix.time.columnS} s\n`,
+        );
+        if (patterns.length === 0)
+          process.stdout.write("No known pattern: uneven load without a clear shape.\n");
+        for (const pattern of patterns)
+          process.stdout.write(`- ${pattern.summary}\n  rule: ${pattern.rule}\n`);
+      }),
+    );
+}
