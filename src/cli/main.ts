@@ -2,7 +2,6 @@
 /** The `keyspread` command: parses arguments and hands off to one module per command group. */
 import { Command } from "commander";
 import { registerHeatmapCommands } from "./heatmap.js";
-import { registerHeatmapCommands } from "./heatmap.js";
 import { registerKeysCommands } from "./keys.js";
 import { registerTableCommands } from "./table.js";
 
@@ -13,7 +12,6 @@ const program = new Command()
 
 // Each command group registers itself here (one line each).
 registerKeysCommands(program);
-registerHeatmapCommands(program);
 registerHeatmapCommands(program);
 registerTableCommands(program);
 
