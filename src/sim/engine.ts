@@ -34,6 +34,7 @@ export interface EngineOutput {
 /** Latency is estimated every this many simulated seconds (it changes slowly; the cost is per node). */
 const LATENCY_EVERY_S = 10;
 const HALF_HOUR_S = 1800;
+const SPLIT_RETRY_S = 60;
 /** Idle nodes count as 1 % CPU in the hottest/median ratio, so "all load on one node" stays finite. */
 const MEDIAN_FLOOR = 0.01;
 
@@ -229,8 +230,8 @@ function splitTablets(
     if (load.writes[j]! + load.rangeReads[j]! > settings.splitOpsPerS) {
       tablet.hotSince ??= tS;
       if (tS - tablet.hotSince >= settings.splitSustain) {
-        // A tablet whose load is one key cannot split; it stays hot and is retried a window later.
-        if (!tablets.split(j, generator.candidates(tablets, j), "load")) tablet.hotSince = tS;
+        // A tablet whose load is one key cannot split; it stays hot and is retried a minute later.
+        if (!tablets.split(j, generator.candidates(tablets, j), "load")) tablet.hotSince = tS + SPLIT_RETRY_S;
         continue;
       }
     } else {

@@ -7,15 +7,14 @@
 import { type NodeCapacity, rangeReadCost, scanMs, writeCost } from "./cluster.js";
 import type { LoadGenerator, ReadSample, TabletLoad } from "./load.js";
 import type { CompiledRead } from "./reads.js";
-import type { SplitCandidate, TabletMap } from "./tablets.js";
+import type { SplitCandidate, Tablet, TabletMap } from "./tablets.js";
 import type { CompiledGroup } from "./workload.js";
 
-/** Upper bound on sampled footprint keys per group or read pattern. */
+/**
+ * Footprint keys sampled per group or read pattern: every entity of a small group; for a big one,
+ * enough that a salt over the entity still deals its samples evenly (±4 % per node at 12 nodes).
+ */
 const MAX_SOURCES = 8192;
-/** Entities sampled per group: enough that one sample carries ≤ 1/8 of the load-split threshold. */
-const MIN_ENTITY_SAMPLES = 64;
-const MAX_ENTITY_SAMPLES = 1024;
-const READ_ENTITY_SAMPLES = 256;
 const LATENCY_SAMPLES = 16;
 const MOVING_SAMPLES = 128;
 
@@ -36,17 +35,29 @@ function stratified(entities: number, samples: number): number[] {
   return Array.from({ length: count }, (_, k) => Math.floor(((k + 0.5) * entities) / count));
 }
 
+/** Sums of the sources inside one tablet, valid while the tablet spans `[start, end)`. */
+interface TabletSums {
+  start: Buffer;
+  end: Buffer | null;
+  /** Per write group g: writes, bytes, cost at `3g…3g+2`; then reads: ranges, rows, bytes, cost. */
+  values: Float64Array;
+}
+
 export class FastLoad implements LoadGenerator {
   /** Sorted by key. */
   private readonly sources: Source[];
-  private readonly sourceTablet: Int32Array;
-  private cachedVersion = -1;
+  private readonly sums = new WeakMap<Tablet, TabletSums>();
+  private readonly readsAt: number;
   private readonly latencyReads: {
     pattern: number;
     weightPerS: number;
     keys: Buffer[];
     serviceMs: number;
   }[] = [];
+  /** Every latency-sample key in key order, with where it goes, so one merge walk places them all. */
+  private readonly latencyKeys: { key: Buffer; sample: number; range: number }[] = [];
+  private latencyTablets: number[][] = [];
+  private latencyVersion = -1;
   private moving: { key: Buffer; opsPerS: number }[] = [];
   private readonly multipliers: number[];
 
@@ -54,17 +65,11 @@ export class FastLoad implements LoadGenerator {
     private readonly groups: CompiledGroup[],
     reads: CompiledRead[],
     private readonly capacity: NodeCapacity,
-    splitOpsPerS: number,
   ) {
     const sources: Source[] = [];
     groups.forEach((group, index) => {
       if (group.moving) return;
-      const wanted = Math.ceil(group.opsPerS / (splitOpsPerS / 8));
-      const fanout = group.footprint(0).length;
-      const samples = Math.max(
-        1,
-        Math.min(Math.max(MIN_ENTITY_SAMPLES, wanted), MAX_ENTITY_SAMPLES, Math.floor(MAX_SOURCES / fanout)),
-      );
+      const samples = Math.max(1, Math.floor(MAX_SOURCES / group.footprint(0).length));
       const entities = stratified(group.entities, samples);
       const cost = writeCost(group.rowBytes, capacity);
       for (const entity of entities) {
@@ -85,10 +90,7 @@ export class FastLoad implements LoadGenerator {
     });
     reads.forEach((read, pattern) => {
       const fanout = read.plan(0, 0, 0).starts.length;
-      const entities = stratified(
-        read.group.entities,
-        Math.max(1, Math.min(READ_ENTITY_SAMPLES, MAX_SOURCES / fanout)),
-      );
+      const entities = stratified(read.group.entities, Math.max(1, Math.floor(MAX_SOURCES / fanout)));
       entities.forEach((entity, k) => {
         const planned = read.plan(entity, 0, k);
         const readsPerS = read.perS / entities.length;
@@ -116,25 +118,29 @@ export class FastLoad implements LoadGenerator {
     });
     sources.sort((a, b) => Buffer.compare(a.key, b.key));
     this.sources = sources;
-    this.sourceTablet = new Int32Array(sources.length);
+    this.readsAt = 3 * groups.length;
     this.multipliers = groups.map(() => 1);
+    this.latencyReads.forEach((read, sample) => {
+      read.keys.forEach((key, range) => {
+        this.latencyKeys.push({ key, sample, range });
+      });
+    });
+    this.latencyKeys.sort((a, b) => Buffer.compare(a.key, b.key));
   }
 
   emit(tS: number, dtS: number, tablets: TabletMap, load: TabletLoad): void {
     this.groups.forEach((group, index) => {
       this.multipliers[index] = group.multiplier(tS, dtS);
     });
-    if (this.cachedVersion !== tablets.version) this.locateSources(tablets);
-    const sources = this.sources;
-    for (let s = 0; s < sources.length; s++) {
-      const source = sources[s]!;
-      const tablet = this.sourceTablet[s]!;
-      if (source.group >= 0) {
-        const m = this.multipliers[source.group]!;
-        load.addWrite(tablet, source.writesPerS * m, source.bytesPerS * m, source.costPerS * m);
-      } else {
-        load.addRead(tablet, source.rangesPerS, source.rowsPerS, source.bytesPerS, source.costPerS);
+    const groupCount = this.groups.length;
+    const r = this.readsAt;
+    for (let j = 0; j < tablets.tablets.length; j++) {
+      const v = this.sumsOf(tablets, j);
+      for (let g = 0; g < groupCount; g++) {
+        const m = this.multipliers[g]!;
+        if (v[3 * g]! > 0) load.addWrite(j, v[3 * g]! * m, v[3 * g + 1]! * m, v[3 * g + 2]! * m);
       }
+      if (v[r]! > 0) load.addRead(j, v[r]!, v[r + 1]!, v[r + 2]!, v[r + 3]!);
     }
     this.moving = [];
     this.groups.forEach((group, index) => {
@@ -159,10 +165,20 @@ export class FastLoad implements LoadGenerator {
   }
 
   readSamples(tablets: TabletMap): ReadSample[] {
-    return this.latencyReads.map((read) => ({
+    if (this.latencyVersion !== tablets.version) {
+      this.latencyTablets = this.latencyReads.map((read) => new Array<number>(read.keys.length).fill(0));
+      let tablet = 0;
+      const list = tablets.tablets;
+      for (const { key, sample, range } of this.latencyKeys) {
+        while (tablet + 1 < list.length && Buffer.compare(list[tablet + 1]!.start, key) <= 0) tablet++;
+        this.latencyTablets[sample]![range] = tablet;
+      }
+      this.latencyVersion = tablets.version;
+    }
+    return this.latencyReads.map((read, sample) => ({
       pattern: read.pattern,
       weightPerS: read.weightPerS,
-      tablets: read.keys.map((key) => tablets.find(key)),
+      tablets: this.latencyTablets[sample]!,
       serviceMs: read.serviceMs,
     }));
   }
@@ -194,15 +210,29 @@ export class FastLoad implements LoadGenerator {
     return low;
   }
 
-  /** Sources and tablets are both sorted, so one merge walk places every source. */
-  private locateSources(tablets: TabletMap): void {
-    let tablet = 0;
-    const list = tablets.tablets;
-    for (let s = 0; s < this.sources.length; s++) {
-      const key = this.sources[s]!.key;
-      while (tablet + 1 < list.length && Buffer.compare(list[tablet + 1]!.start, key) <= 0) tablet++;
-      this.sourceTablet[s] = tablet;
+  /** The static sources' sums for tablet `index`, recomputed only when the tablet's span changed. */
+  private sumsOf(tablets: TabletMap, index: number): Float64Array {
+    const tablet = tablets.tablets[index]!;
+    const end = tablets.end(index);
+    const cached = this.sums.get(tablet);
+    if (cached && cached.start === tablet.start && cached.end === end) return cached.values;
+    const values = new Float64Array(this.readsAt + 4);
+    const r = this.readsAt;
+    for (let s = this.lowerBound(tablet.start); s < this.sources.length; s++) {
+      const source = this.sources[s]!;
+      if (end !== null && Buffer.compare(source.key, end) >= 0) break;
+      if (source.group >= 0) {
+        values[3 * source.group]! += source.writesPerS;
+        values[3 * source.group + 1]! += source.bytesPerS;
+        values[3 * source.group + 2]! += source.costPerS;
+      } else {
+        values[r]! += source.rangesPerS;
+        values[r + 1]! += source.rowsPerS;
+        values[r + 2]! += source.bytesPerS;
+        values[r + 3]! += source.costPerS;
+      }
     }
-    this.cachedVersion = tablets.version;
+    this.sums.set(tablet, { start: tablet.start, end, values });
+    return values;
   }
 }

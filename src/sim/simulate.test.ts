@@ -51,7 +51,7 @@ describe("simulateScenario", () => {
       { name: "six", schema: timeFirst },
       { name: "twelve", schema: timeFirst, nodes: 12 },
     ]);
-    const [six, twelve] = simulateScenario(scenario).designs;
+    const [six, twelve] = simulateScenario(scenario, { durationS: 600 }).designs;
     for (const result of [six!, twelve!]) {
       // 45,000 writes/s of 256 B all on the tail: 45,000 × 0.625 / 14,000 ≈ 2 node-CPUs on one node.
       expect(result.summary.hottestNodeCpu.last).toBeGreaterThan(1.9);

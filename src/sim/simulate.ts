@@ -94,9 +94,7 @@ function simulateDesign(
       new CompiledRead(read, groups[scenario.workload.groups.findIndex((g) => g.name === read.group)]!),
   );
   const generator: LoadGenerator =
-    mode === "fast"
-      ? new FastLoad(groups, reads, capacity, scenario.tablets.splitOpsPerS)
-      : new ExactLoad(groups, reads, capacity);
+    mode === "fast" ? new FastLoad(groups, reads, capacity) : new ExactLoad(groups, reads, capacity);
   const tablets = initialTablets(schema, generator, scenario.tablets.initial, nodes);
   const output = runEngine({
     tablets,
