@@ -31,8 +31,11 @@ export class KeyWriter {
 
   /** A copy of what was written, exactly as long as the key. */
   take(): Buffer {
-    const key = Buffer.allocUnsafe(this.pos);
-    this.buf.copy(key, 0, 0, this.pos);
+    const length = this.pos;
+    const key = Buffer.allocUnsafe(length);
+    // A plain loop beats Buffer#copy's call overhead for key-sized copies.
+    if (length <= 64) for (let i = 0; i < length; i++) key[i] = this.buf[i]!;
+    else this.buf.copy(key, 0, 0, length);
     return key;
   }
 }
@@ -347,6 +350,9 @@ function unsignedFormat(repr: Representation, complement: boolean, big?: boolean
   if ("digits" in repr) {
     const width = repr.digits;
     const flip = complement ? 9 : 0;
+    // Digit d is written as the byte zero + step × d: "0" + d, or "9" − d when complemented.
+    const zero = complement ? 0x39 : DIGIT_0;
+    const step = complement ? -1 : 1;
     return {
       big,
       max,
@@ -354,19 +360,23 @@ function unsignedFormat(repr: Representation, complement: boolean, big?: boolean
       write(w, u) {
         w.ensure(width);
         const buf = w.buf;
-        const pos = w.pos;
+        const last = w.pos + width - 1;
         if (typeof u === "number") {
-          for (let i = width - 1; i >= 0; i--) {
-            const digit: number = u % 10;
-            buf[pos + i] = DIGIT_0 + Math.abs(flip - digit);
-            u = (u - digit) / 10;
+          // Two int32 halves of 8 digits each keep the loop in integer arithmetic (u < 2^53).
+          const high = Math.floor(u / 1e8);
+          let part = u - high * 1e8;
+          for (let i = 0; i < width; i++) {
+            if (i === 8) part = high;
+            const quotient = (part / 10) | 0;
+            buf[last - i] = zero + step * (part - quotient * 10);
+            part = quotient;
           }
         } else {
           const text = u.toString().padStart(width, "0");
           for (let i = 0; i < width; i++)
-            buf[pos + i] = DIGIT_0 + Math.abs(flip - (text.charCodeAt(i) - DIGIT_0));
+            buf[last - width + 1 + i] = zero + step * (text.charCodeAt(i) - DIGIT_0);
         }
-        w.pos = pos + width;
+        w.pos = last + 1;
       },
       read(key, pos, field) {
         let text = "";
@@ -439,20 +449,29 @@ function integerCodec(
   };
 }
 
-/** Validates an integer value in [min, max]; returns it as a number when `big` is false, else bigint. */
+/** A validator for integers in [min, max]: returns the value as a number when `big` is false, else as a bigint. */
 function integerIn(
-  value: FieldValue | undefined,
   field: string,
   min: bigint,
   max: bigint,
   big: boolean,
   what: string,
-): number | bigint {
-  if (typeof value === "number" && Number.isSafeInteger(value) && value >= min && value <= max) {
-    return big ? BigInt(value) : value;
-  }
-  if (typeof value === "bigint" && value >= min && value <= max) return big ? value : Number(value);
-  throw new FieldValueError(field, `${describe(value)} is not ${what}; allowed: integers ${min}..${max}`);
+): (value: FieldValue | undefined) => number | bigint {
+  // Number bounds, so the hot path never compares a number with a bigint.
+  const minNumber = Number(min);
+  const maxNumber = Number(max);
+  return (value) => {
+    if (
+      typeof value === "number" &&
+      Number.isSafeInteger(value) &&
+      value >= minNumber &&
+      value <= maxNumber
+    ) {
+      return big ? BigInt(value) : value;
+    }
+    if (typeof value === "bigint" && value >= min && value <= max) return big ? value : Number(value);
+    throw new FieldValueError(field, `${describe(value)} is not ${what}; allowed: integers ${min}..${max}`);
+  };
 }
 
 function uintCodec(field: string, repr: Representation): FieldCodec {
@@ -460,7 +479,7 @@ function uintCodec(field: string, repr: Representation): FieldCodec {
   return integerCodec(
     format,
     false,
-    (v) => integerIn(v, field, 0n, format.max, format.big, "an unsigned integer"),
+    integerIn(field, 0n, format.max, format.big, "an unsigned integer"),
     (u) => u,
     field,
   );
@@ -470,13 +489,12 @@ const INT64_OFFSET = 2n ** 63n;
 
 /** Signed 64-bit: u = v + 2^63 (flips the sign bit), written as 8 bytes or 20 digits; decodes as bigint. */
 function int64Codec(ctx: CodecContext): FieldCodec {
+  const signed = integerIn(ctx.field, -INT64_OFFSET, INT64_OFFSET - 1n, true, "a signed 64-bit integer");
   const format = unsignedFormat(ctx.layout === "text" ? { digits: 20 } : { bytes: 8 }, false);
   return integerCodec(
     format,
     false,
-    (v) =>
-      (integerIn(v, ctx.field, -INT64_OFFSET, INT64_OFFSET - 1n, true, "a signed 64-bit integer") as bigint) +
-      INT64_OFFSET,
+    (v) => (signed(v) as bigint) + INT64_OFFSET,
     (u) => {
       const value = (u as bigint) - INT64_OFFSET;
       if (value >= INT64_OFFSET) throw new KeyDecodeError(`field "${ctx.field}": int64 out of range`);
@@ -498,7 +516,7 @@ function timestampCodec(unit: TimeUnit, reverse: boolean, ctx: CodecContext): Fi
   const big = unit === "us";
   const format = unsignedFormat(repr, reverse, big);
   const max = big ? format.max : format.max < MAX_SAFE ? format.max : MAX_SAFE;
-  const what = `a timestamp in ${unit} since the epoch (or a Date)`;
+  const inRange = integerIn(ctx.field, 0n, max, big, `a timestamp in ${unit} since the epoch (or a Date)`);
   return integerCodec(
     format,
     reverse,
@@ -508,7 +526,7 @@ function timestampCodec(unit: TimeUnit, reverse: boolean, ctx: CodecContext): Fi
         if (Number.isNaN(ms)) throw new FieldValueError(ctx.field, "Invalid Date");
         value = unit === "s" ? Math.floor(ms / 1000) : unit === "ms" ? ms : BigInt(ms) * 1000n;
       }
-      return integerIn(value, ctx.field, 0n, max, big, what);
+      return inRange(value);
     },
     (u) => {
       if (!big && (u as number) > Number.MAX_SAFE_INTEGER) {

@@ -145,9 +145,10 @@ export class CompiledSchema implements KeySchema {
   writeFields(w: KeyWriter, values: FieldValues, count: number): number {
     w.pos = this.saltPrefixLength;
     let hashEnd = -1;
+    const fields = this.fields;
     const saltFieldCount = this.saltFields.length;
     for (let i = 0; i < count; i++) {
-      const field = this.fields[i]!;
+      const field = fields[i]!;
       if (field.before.length > 0) w.bytes(field.before);
       const value = values[field.name];
       if (value === undefined)
