@@ -151,8 +151,11 @@ export class BigtableStore implements Store {
 
   async get(key: Buffer): Promise<Row | undefined> {
     checkKey(key, "key", BIGTABLE_MAX_KEY_BYTES);
-    for await (const row of this.stream({ keys: [key] }, undefined)) return row;
-    return undefined;
+    // Read to the end rather than return at the row: an early return cancels the call, which
+    // costs the client an error object and a stack trace per get.
+    let found: Row | undefined;
+    for await (const row of this.stream({ keys: [key] }, undefined)) found = row;
+    return found;
   }
 
   read(ranges: readonly KeyRange[], options?: ReadOptions): AsyncIterable<Row> {
