@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { AlertEvaluator } from "./alerts.js";
+
+const none = new Set<string>();
+const even = [10, 10, 10, 10];
+const oneHot = [10, 10, 50, 10];
+
+describe("AlertEvaluator", () => {
+  it("fires bucket-hot only after the bucket stays above 2× the median for the window", () => {
+    const alerts = new AlertEvaluator({ sustainMs: 3000, minWindowLoad: 1 });
+    expect(alerts.evaluate({ nowMs: 0, bucketLoad: oneHot, tenantsOverQuota: none })).toEqual([]);
+    expect(alerts.evaluate({ nowMs: 2000, bucketLoad: oneHot, tenantsOverQuota: none })).toEqual([]);
+    const [fired] = alerts.evaluate({ nowMs: 3000, bucketLoad: oneHot, tenantsOverQuota: none });
+    expect(fired).toMatchObject({ rule: "bucket-hot", subject: "2", state: "firing", sinceMs: 3000 });
+    expect(fired!.message).toMatch(/bucket 2 took 50 writes, above 2× the median \(10\) for 3 s/);
+    expect(alerts.active()).toHaveLength(1);
+    const [resolved] = alerts.evaluate({ nowMs: 4000, bucketLoad: even, tenantsOverQuota: none });
+    expect(resolved).toMatchObject({ rule: "bucket-hot", subject: "2", state: "resolved" });
+  });
+
+  it("restarts the streak when the bucket cools down in between", () => {
+    const alerts = new AlertEvaluator({ sustainMs: 2000, minWindowLoad: 1 });
+    alerts.evaluate({ nowMs: 0, bucketLoad: oneHot, tenantsOverQuota: none });
+    alerts.evaluate({ nowMs: 1000, bucketLoad: even, tenantsOverQuota: none });
+    expect(alerts.evaluate({ nowMs: 2000, bucketLoad: oneHot, tenantsOverQuota: none })).toEqual([]);
+  });
+
+  it("does not judge buckets on too little traffic", () => {
+    const alerts = new AlertEvaluator({ sustainMs: 0, minWindowLoad: 1000 });
+    expect(alerts.evaluate({ nowMs: 0, bucketLoad: oneHot, tenantsOverQuota: none })).toEqual([]);
+  });
+
+  it("fires prefix-shift when the mix of hot prefixes moves, and resolves when it settles", () => {
+    const alerts = new AlertEvaluator({ shiftThreshold: 0.3 });
+    const calm = new Map([
+      ["a", 0.2],
+      ["b", 0.2],
+    ]);
+    const taken = new Map([
+      ["a", 0.7],
+      ["b", 0.05],
+    ]);
+    const at = (nowMs: number, prefixShares: Map<string, number>) =>
+      alerts.evaluate({ nowMs, bucketLoad: [], prefixShares, tenantsOverQuota: none });
+    expect(at(0, calm)).toEqual([]);
+    const [fired] = at(1, taken);
+    expect(fired).toMatchObject({ rule: "prefix-shift", subject: "*", state: "firing" });
+    expect(fired!.message).toMatch(/top prefix "a" now takes 70.0 %/);
+    expect(at(2, taken)).toMatchObject([{ rule: "prefix-shift", state: "resolved" }]);
+  });
+
+  it("fires and resolves tenant-over-quota per tenant", () => {
+    const alerts = new AlertEvaluator();
+    expect(alerts.evaluate({ nowMs: 0, bucketLoad: [], tenantsOverQuota: new Set(["noisy"]) })).toMatchObject(
+      [{ rule: "tenant-over-quota", subject: "noisy", state: "firing" }],
+    );
+    expect(alerts.evaluate({ nowMs: 1, bucketLoad: [], tenantsOverQuota: new Set(["noisy"]) })).toEqual([]);
+    expect(alerts.evaluate({ nowMs: 2, bucketLoad: [], tenantsOverQuota: none })).toMatchObject([
+      { subject: "noisy", state: "resolved" },
+    ]);
+  });
+
+  it("names a bad rule setting", () => {
+    expect(() => new AlertEvaluator({ bucketFactor: -1 })).toThrow(/bucketFactor is -1/);
+  });
+});

@@ -1,0 +1,153 @@
+/**
+ * Seed 003's alert rules, evaluated on snapshots the caller takes (no clock, no I/O):
+ * - `bucket-hot`: a salt bucket (or node) above `factor` × the median load for `sustainMs`;
+ * - `prefix-shift`: the hottest prefixes' share of traffic moved by ≥ `shiftThreshold` (total
+ *   variation distance) between consecutive windows;
+ * - `tenant-over-quota`: a tenant's admission was refused in the window.
+ * `evaluate` returns the transitions (firing / resolved) so the caller can log them; `active`
+ * lists what fires now.
+ */
+import { median } from "./bucket-skew.js";
+import { concentrationShift, type PrefixShares } from "./concentration-shift.js";
+
+export type AlertRule = "bucket-hot" | "prefix-shift" | "tenant-over-quota";
+
+export interface AlertRulesConfig {
+  /** A bucket is hot above this multiple of the median (seed 003: 2). */
+  bucketFactor: number;
+  /** ...for this long (seed 003: 15 minutes); tests use seconds. */
+  sustainMs: number;
+  /** Windows with less total bucket load than this are not judged (too little traffic). */
+  minWindowLoad: number;
+  /** Total variation distance between windows' prefix shares that counts as a shift. */
+  shiftThreshold: number;
+}
+
+export const DEFAULT_ALERT_RULES: AlertRulesConfig = {
+  bucketFactor: 2,
+  sustainMs: 15 * 60_000,
+  minWindowLoad: 100,
+  shiftThreshold: 0.3,
+};
+
+export interface AlertSnapshot {
+  nowMs: number;
+  /** Load per bucket in the window just ended. */
+  bucketLoad: readonly number[];
+  /** Shares of the hottest prefixes in the window just ended (absent: not judged). */
+  prefixShares?: PrefixShares;
+  /** Tenants refused admission in the window just ended. */
+  tenantsOverQuota: ReadonlySet<string>;
+}
+
+export interface Alert {
+  rule: AlertRule;
+  /** What the alert is about: a bucket number, a tenant, or `*` for the prefix mix. */
+  subject: string;
+  sinceMs: number;
+  message: string;
+}
+
+export interface AlertChange extends Alert {
+  state: "firing" | "resolved";
+}
+
+export class AlertEvaluator {
+  private readonly config: AlertRulesConfig;
+  private readonly firing = new Map<string, Alert>();
+  /** When each bucket last went above the threshold (cleared when it drops below). */
+  private readonly hotSince = new Map<number, number>();
+  private previousShares: PrefixShares | undefined;
+
+  constructor(config: Partial<AlertRulesConfig> = {}) {
+    this.config = { ...DEFAULT_ALERT_RULES, ...config };
+    for (const [name, value] of Object.entries(this.config)) {
+      if (!(Number.isFinite(value) && value >= 0)) {
+        throw new RangeError(`alert rule ${name} is ${value}; expected a number ≥ 0`);
+      }
+    }
+  }
+
+  evaluate(snapshot: AlertSnapshot): AlertChange[] {
+    const wanted = new Map<string, Omit<Alert, "sinceMs">>();
+    for (const alert of this.hotBuckets(snapshot)) wanted.set(`${alert.rule}/${alert.subject}`, alert);
+    const shift = this.prefixShift(snapshot);
+    if (shift) wanted.set(`${shift.rule}/*`, shift);
+    for (const tenant of snapshot.tenantsOverQuota) {
+      wanted.set(`tenant-over-quota/${tenant}`, {
+        rule: "tenant-over-quota",
+        subject: tenant,
+        message: `tenant ${tenant} is over its ingest quota: requests are refused with 429`,
+      });
+    }
+    const changes: AlertChange[] = [];
+    for (const [id, alert] of this.firing) {
+      if (!wanted.has(id)) {
+        this.firing.delete(id);
+        changes.push({ ...alert, state: "resolved" });
+      }
+    }
+    for (const [id, alert] of wanted) {
+      const current = this.firing.get(id);
+      if (current) {
+        current.message = alert.message;
+        continue;
+      }
+      const started = { ...alert, sinceMs: snapshot.nowMs };
+      this.firing.set(id, started);
+      changes.push({ ...started, state: "firing" });
+    }
+    return changes;
+  }
+
+  active(): Alert[] {
+    return [...this.firing.values()].map((alert) => ({ ...alert }));
+  }
+
+  private hotBuckets(snapshot: AlertSnapshot): Omit<Alert, "sinceMs">[] {
+    const loads = snapshot.bucketLoad;
+    const total = loads.reduce((sum, load) => sum + load, 0);
+    if (total < this.config.minWindowLoad) {
+      // Too little traffic to judge: a quiet window neither starts nor breaks a streak.
+      return [...this.firing.values()].filter((alert) => alert.rule === "bucket-hot");
+    }
+    const middle = median(loads);
+    const threshold = this.config.bucketFactor * middle;
+    const hot: Omit<Alert, "sinceMs">[] = [];
+    loads.forEach((load, bucket) => {
+      if (load <= threshold) {
+        this.hotSince.delete(bucket);
+        return;
+      }
+      const since = this.hotSince.get(bucket) ?? snapshot.nowMs;
+      this.hotSince.set(bucket, since);
+      if (snapshot.nowMs - since < this.config.sustainMs) return;
+      hot.push({
+        rule: "bucket-hot",
+        subject: String(bucket),
+        message:
+          `bucket ${bucket} took ${load} writes, above ${this.config.bucketFactor}× the median ` +
+          `(${middle}) for ${Math.round((snapshot.nowMs - since) / 1000)} s`,
+      });
+    });
+    return hot;
+  }
+
+  private prefixShift(snapshot: AlertSnapshot): Omit<Alert, "sinceMs"> | undefined {
+    const current = snapshot.prefixShares;
+    if (current === undefined || current.size === 0) return undefined;
+    const previous = this.previousShares;
+    this.previousShares = current;
+    if (previous === undefined || previous.size === 0) return undefined;
+    const shift = concentrationShift(previous, current);
+    if (shift < this.config.shiftThreshold) return undefined;
+    const [top, share] = [...current].sort((a, b) => b[1] - a[1])[0]!;
+    return {
+      rule: "prefix-shift",
+      subject: "*",
+      message:
+        `hot key prefixes shifted by ${shift.toFixed(2)} (threshold ${this.config.shiftThreshold}); ` +
+        `top prefix "${top}" now takes ${(share * 100).toFixed(1)} %`,
+    };
+  }
+}

@@ -1,0 +1,33 @@
+/** How unevenly load falls on salt buckets (or nodes): the numbers seed 003's dashboards lacked. Pure. */
+export interface BucketSkew {
+  /** Load of the busiest bucket. */
+  max: number;
+  mean: number;
+  median: number;
+  /** max / mean: 1 is perfectly even, the bucket count means one bucket takes everything. */
+  skew: number;
+  /** Index of the busiest bucket (the lowest on ties), −1 when there are no buckets. */
+  hottest: number;
+}
+
+export function bucketSkew(loads: readonly number[]): BucketSkew {
+  if (loads.length === 0) return { max: 0, mean: 0, median: 0, skew: 1, hottest: -1 };
+  let hottest = 0;
+  let sum = 0;
+  for (let bucket = 0; bucket < loads.length; bucket++) {
+    const load = loads[bucket]!;
+    if (!(load >= 0)) throw new RangeError(`load of bucket ${bucket} is ${load}; expected a number ≥ 0`);
+    sum += load;
+    if (load > loads[hottest]!) hottest = bucket;
+  }
+  const max = loads[hottest]!;
+  const mean = sum / loads.length;
+  return { max, mean, median: median(loads), skew: mean === 0 ? 1 : max / mean, hottest };
+}
+
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}

@@ -1,0 +1,13 @@
+/** Hotspot monitoring core (pure): heavy hitters, bucket skew, concentration shift, alert rules. */
+export {
+  type Alert,
+  type AlertChange,
+  AlertEvaluator,
+  type AlertRule,
+  type AlertRulesConfig,
+  type AlertSnapshot,
+  DEFAULT_ALERT_RULES,
+} from "./alerts.js";
+export { type BucketSkew, bucketSkew, median } from "./bucket-skew.js";
+export { concentrationShift, type PrefixShares, prefixShares } from "./concentration-shift.js";
+export { type HeavyHitter, SpaceSaving } from "./space-saving.js";
