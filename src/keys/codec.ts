@@ -177,7 +177,12 @@ function escapedFormat(ctx: CodecContext): StringFormat {
           continue;
         }
         const escaped = Number.parseInt(String.fromCharCode(key[i + 1] ?? 0, key[i + 2] ?? 0), 16);
-        if (!(escaped <= escapeByte)) {
+        // Only the encoder's own spelling: an escapable byte, in uppercase hex.
+        if (
+          !(escaped <= escapeByte) ||
+          HEX_DIGITS[escaped >> 4] !== key[i + 1] ||
+          HEX_DIGITS[escaped & 15] !== key[i + 2]
+        ) {
           throw new KeyDecodeError(`field "${ctx.field}": bad escape at byte ${i}`);
         }
         out.push(escaped);
@@ -572,5 +577,6 @@ export function describe(value: unknown): string {
   if (value instanceof Date)
     return `Date(${Number.isNaN(value.getTime()) ? "invalid" : value.toISOString()})`;
   if (typeof value === "string") return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
+  if (typeof value === "number") return String(value);
   return JSON.stringify(value) ?? String(value);
 }

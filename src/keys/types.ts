@@ -38,7 +38,11 @@ export type SaltHash =
 export interface SaltSpec {
   /** Bucket count N, 1..65536 (1..256 for the one-byte presets). */
   buckets: number;
-  /** Fields that feed the hash. Default: every field that is not a timestamp. */
+  /**
+   * Fields that feed the hash: the leading fields in key order. The hash reads the encoded key
+   * from just after the salt through the last of them (literals and separators included).
+   * Default: the fields before the first timestamp (xxh32, md5-hex4); every field (phoenix, hbasewd).
+   */
   fields?: string[];
   hash?: SaltHash;
   /** Text layout: decimal digits of the salt; default is the digits of N − 1, so `1` never prefixes `10`. */
