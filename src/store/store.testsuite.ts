@@ -147,6 +147,7 @@ export function describeStoreBehaviour(
       await store.write([put(text("gone")), { type: "delete", key: text("gone") }]);
       expect(await store.get(text("gone"))).toBeUndefined();
       expect(await store.get(text("never"))).toBeUndefined();
+      expect(await store.write([])).toEqual({ failed: [] });
       await store.write([{ type: "delete", key: text("never") }]);
       expect(await keysOf(store.read(everything))).toEqual([text("k").toString("hex")]);
     });
