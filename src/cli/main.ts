@@ -3,6 +3,7 @@
 import { Command } from "commander";
 import { registerHeatmapCommands } from "./heatmap.js";
 import { registerKeysCommands } from "./keys.js";
+import { registerSimulateCommands } from "./simulate.js";
 import { registerTableCommands } from "./table.js";
 
 const program = new Command()
@@ -14,5 +15,6 @@ const program = new Command()
 registerKeysCommands(program);
 registerHeatmapCommands(program);
 registerTableCommands(program);
+registerSimulateCommands(program);
 
 await program.parseAsync(process.argv);

@@ -1,0 +1,117 @@
+/**
+ * `keyspread simulate`: replay a scenario's workload under each of its key designs and print the
+ * comparison (table or JSON); `--out DIR` also writes the full results and a heatmap per design.
+ */
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { SingleBar } from "cli-progress";
+import { type Command, Option } from "commander";
+import { parseDuration } from "../sim/duration.js";
+import { formatComparison } from "../sim/report.js";
+import { resultToJson } from "../sim/result-json.js";
+import { loadScenario } from "../sim/scenario.js";
+import { type SimulationMode, type SimulationProgress, simulateScenario } from "../sim/simulate.js";
+import { writeHeatmaps } from "../viz/write-heatmaps.js";
+import { guarded } from "./io.js";
+
+interface SimulateOptions {
+  design?: string;
+  duration?: string;
+  mode: SimulationMode;
+  json?: boolean;
+  out?: string;
+}
+
+/** Simulated time per design, on a TTY only. */
+function progressBar(): { update: (progress: SimulationProgress) => void; stop: () => void } {
+  if (!process.stderr.isTTY) return { update: () => {}, stop: () => {} };
+  const bar = new SingleBar({
+    format: "simulating {design} ({index}/{count}) [{bar}] {percentage}%",
+    stream: process.stderr,
+  });
+  let current = -1;
+  return {
+    update(progress) {
+      const payload = {
+        design: progress.design,
+        index: progress.designIndex + 1,
+        count: progress.designCount,
+      };
+      if (progress.designIndex !== current) {
+        if (current >= 0) bar.stop();
+        bar.start(progress.totalS, 0, payload);
+        current = progress.designIndex;
+      }
+      // Redrawing every simulated second would cost more than the step itself.
+      if (progress.doneS % 60 === 0 || progress.doneS >= progress.totalS) bar.update(progress.doneS, payload);
+    },
+    stop: () => bar.stop(),
+  };
+}
+
+async function writeAtomically(path: string, content: string): Promise<void> {
+  const temporary = `${path}.${process.pid}.tmp`;
+  await writeFile(temporary, content);
+  await rename(temporary, path);
+}
+
+export function registerSimulateCommands(program: Command): void {
+  program
+    .command("simulate")
+    .description("replay a scenario's workload under each of its key designs on a simulated cluster")
+    .argument("<scenario>", "scenario file (.yaml or .json), e.g. examples/fleet-hotspot.yaml")
+    .option("--design <name>", "run only this design")
+    .option("--duration <duration>", "simulated time, e.g. 30m or 3h (default: the scenario's)")
+    .addOption(
+      new Option("--mode <mode>", "fast: rates over the key space; exact: every operation (small runs)")
+        .choices(["fast", "exact"])
+        .default("fast"),
+    )
+    .option("--json", "print the results as JSON (without the per-tablet load; see --out)")
+    .option("--out <dir>", "write results.json (with per-tablet load), comparison.txt and heatmaps here")
+    .action(
+      guarded(async (file: string, options: SimulateOptions) => {
+        let text: string;
+        try {
+          text = await readFile(file, "utf8");
+        } catch (error) {
+          throw new Error(`scenario ${file}: ${(error as Error).message}`);
+        }
+        const scenario = loadScenario(text);
+        const durationS =
+          options.duration === undefined ? undefined : parseDuration(options.duration, "--duration");
+        const progress = progressBar();
+        let result: ReturnType<typeof simulateScenario>;
+        try {
+          result = simulateScenario(scenario, {
+            mode: options.mode,
+            ...(options.design === undefined ? {} : { design: options.design }),
+            ...(durationS === undefined ? {} : { durationS }),
+            onProgress: progress.update,
+          });
+        } finally {
+          progress.stop();
+        }
+        const comparison = formatComparison(result);
+        process.stdout.write(
+          options.json ? `${resultToJson(result, { loadSteps: false })}\n` : `${comparison}\n`,
+        );
+        if (options.out === undefined) return;
+        await mkdir(options.out, { recursive: true });
+        const resultsPath = join(options.out, "results.json");
+        await writeAtomically(resultsPath, resultToJson(result));
+        await writeAtomically(join(options.out, "comparison.txt"), `${comparison}\n`);
+        const heatmaps = await writeHeatmaps(
+          result.designs.map((design) => ({ name: design.design, steps: design.loadSteps })),
+          options.out,
+        );
+        const written = [
+          resultsPath,
+          join(options.out, "comparison.txt"),
+          ...heatmaps.designs.flatMap((d) => d.images),
+          heatmaps.html,
+        ];
+        (options.json ? process.stderr : process.stdout).write(`\nwrote ${written.join(", ")}\n`);
+      }),
+    );
+}

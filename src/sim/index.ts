@@ -1,0 +1,26 @@
+/** The hotspot simulator: replay a workload under candidate key designs (pure, no I/O). */
+export { formatDuration, parseDuration } from "./duration.js";
+export { formatComparison, formatMs } from "./report.js";
+export { resultToJson } from "./result-json.js";
+export type {
+  DesignResult,
+  DesignSummary,
+  LatencySummary,
+  ReadSummary,
+  SimulationResult,
+  TimelinePoint,
+} from "./results.js";
+export {
+  type Design,
+  loadScenario,
+  parseScenario,
+  type ReadPattern,
+  type Scenario,
+  type WorkloadGroup,
+} from "./scenario.js";
+export {
+  type SimulateOptions,
+  type SimulationMode,
+  type SimulationProgress,
+  simulateScenario,
+} from "./simulate.js";
