@@ -1,0 +1,192 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { MemoryStore } from "../store/memory.js";
+import { SchemaMismatchError } from "../table/schema-guard.js";
+import { BackfillWriteError, backfill, fractionOfKeySpace } from "./backfill.js";
+import { readCheckpoint } from "./checkpoint.js";
+import { fillSource, MIGRATIONS } from "./fixtures.testsuite.js";
+import { validate } from "./validate.js";
+
+const ROWS = 500;
+const checkpointIn = () => join(mkdtempSync(join(tmpdir(), "keyspread-backfill-")), "checkpoint.json");
+
+describe.each(MIGRATIONS)("backfill $name", ({ from, to, row }) => {
+  it("re-keys every row, and validate finds no difference", async () => {
+    const source = new MemoryStore({ name: "old" });
+    const target = new MemoryStore({ name: "new" });
+    await fillSource(source, from, row, ROWS);
+    const result = await backfill({ source, sourceSchema: from, target, targetSchema: to, batchSize: 64 });
+    expect(result).toMatchObject({ rowsRead: ROWS, rowsWritten: ROWS, rowsSkipped: 0, fractionDone: 1 });
+    expect(target.size).toBe(ROWS + 1); // + the schema row
+    const report = await validate({
+      source,
+      sourceSchema: from,
+      target,
+      targetSchema: to,
+      ranges: 4,
+      sampleEntities: 10,
+    });
+    expect(report.differences).toEqual([]);
+    expect(report.target).toEqual(report.source);
+    expect(report.ranges.reduce((sum, r) => sum + r.target.rows, 0)).toBe(ROWS);
+  });
+
+  it("resumes after being stopped mid-way, without loss or duplicates", async () => {
+    const source = new MemoryStore({ name: "old" });
+    const target = new MemoryStore({ name: "new" });
+    await fillSource(source, from, row, ROWS);
+    const checkpointFile = checkpointIn();
+    const stop = new AbortController();
+    let batches = 0;
+    const first = backfill({
+      source,
+      sourceSchema: from,
+      target,
+      targetSchema: to,
+      batchSize: 50,
+      checkpointFile,
+      signal: stop.signal,
+      onProgress: () => {
+        if (++batches === 3) stop.abort();
+      },
+    });
+    await expect(first).rejects.toThrow();
+    expect(await readCheckpoint(checkpointFile)).toMatchObject({
+      rowsRead: 150,
+      rowsWritten: 150,
+      complete: false,
+    });
+
+    const resumed = await backfill({
+      source,
+      sourceSchema: from,
+      target,
+      targetSchema: to,
+      batchSize: 50,
+      checkpointFile,
+    });
+    expect(resumed).toMatchObject({ rowsRead: ROWS, rowsWritten: ROWS, rowsReadThisRun: ROWS - 150 });
+    expect(resumed.resumedFrom).toBeInstanceOf(Buffer);
+    const report = await validate({ source, sourceSchema: from, target, targetSchema: to });
+    expect(report.differences).toEqual([]);
+    expect(report.target.rows).toBe(ROWS);
+  });
+});
+
+describe("backfill", () => {
+  const { from, to, row } = MIGRATIONS[0]!;
+
+  it("stops on a failed target write and keeps the checkpoint before that batch", async () => {
+    const source = new MemoryStore({ name: "s" });
+    const target = new MemoryStore({ name: "target" });
+    await fillSource(source, from, row, 100);
+    const checkpointFile = checkpointIn();
+    let writes = 0;
+    target.faults.failWrite = (_key, index) => (index === 0 && ++writes === 3 ? "injected" : undefined);
+    const error = await backfill({
+      source,
+      sourceSchema: from,
+      target,
+      targetSchema: to,
+      batchSize: 20,
+      checkpointFile,
+    }).catch((e) => e);
+    expect(error).toBeInstanceOf(BackfillWriteError);
+    expect(error.failed).toEqual([expect.objectContaining({ reason: "injected" })]);
+    // The schema row was write 1, batch 1 was write 2; batch 2 failed.
+    expect(await readCheckpoint(checkpointFile)).toMatchObject({ rowsRead: 20, rowsWritten: 20 });
+    target.faults = {};
+    expect(
+      await backfill({ source, sourceSchema: from, target, targetSchema: to, batchSize: 20, checkpointFile }),
+    ).toMatchObject({ rowsWritten: 100 });
+    expect((await validate({ source, sourceSchema: from, target, targetSchema: to })).differences).toEqual(
+      [],
+    );
+  });
+
+  it("refuses a checkpoint of another migration", async () => {
+    const source = new MemoryStore({ name: "s" });
+    await fillSource(source, from, row, 10);
+    const checkpointFile = checkpointIn();
+    await backfill({
+      source,
+      sourceSchema: from,
+      target: new MemoryStore({ name: "a" }),
+      targetSchema: to,
+      checkpointFile,
+    });
+    await expect(
+      backfill({
+        source,
+        sourceSchema: from,
+        target: new MemoryStore({ name: "b" }),
+        targetSchema: to,
+        checkpointFile,
+      }),
+    ).rejects.toThrow(/belongs to another migration: its target is memory:a, this run's is memory:b/);
+  });
+
+  it("refuses a source recorded with another schema, and schemas with different fields", async () => {
+    const source = new MemoryStore({ name: "s" });
+    await fillSource(source, to, row, 10);
+    await expect(
+      backfill({ source, sourceSchema: from, target: new MemoryStore(), targetSchema: to }),
+    ).rejects.toThrow(SchemaMismatchError);
+    const other = MIGRATIONS[1]!.to;
+    await expect(
+      backfill({ source, sourceSchema: to, target: new MemoryStore(), targetSchema: other }),
+    ).rejects.toThrow(
+      /must have the same fields; only in the source: deviceId, ts; only in the target: player, action, timestamp/,
+    );
+  });
+
+  it("stops at a row the target schema cannot key, or records it with skipBadRows", async () => {
+    const source = new MemoryStore({ name: "s" });
+    const to8 = MIGRATIONS[1]!.to; // seed 000's raw fields refuse the separator
+    const from8 = MIGRATIONS[1]!.from;
+    await fillSource(source, from8, MIGRATIONS[1]!.row, 10);
+    const target = new MemoryStore({ name: "t" });
+    // A legacy row written without keyspread's checks: "_" inside a raw field cannot be re-encoded.
+    await source.write([
+      { type: "put", key: Buffer.from("000_player_1_a_b_c"), cells: new Map([["amount", Buffer.from("1")]]) },
+    ]);
+    await expect(backfill({ source, sourceSchema: from8, target, targetSchema: to8 })).rejects.toThrow(
+      /source row 3030305f.* cannot be re-keyed/,
+    );
+    const result = await backfill({
+      source,
+      sourceSchema: from8,
+      target,
+      targetSchema: to8,
+      skipBadRows: true,
+    });
+    expect(result).toMatchObject({ rowsRead: 11, rowsWritten: 10, rowsSkipped: 1 });
+    expect(result.skipped[0]!.key).toBe(Buffer.from("000_player_1_a_b_c").toString("hex"));
+  });
+
+  it("paces by the rate limit, in batches no larger than a second's worth", async () => {
+    const source = new MemoryStore({ name: "s" });
+    await fillSource(source, from, row, 30);
+    const seen: number[] = [];
+    const result = await backfill({
+      source,
+      sourceSchema: from,
+      target: new MemoryStore({ name: "t" }),
+      targetSchema: to,
+      rowsPerSecond: 25,
+      onProgress: (progress) => seen.push(progress.rowsRead),
+    });
+    expect(seen).toEqual([25, 30]);
+    expect(result.rowsWritten).toBe(30);
+  });
+
+  it("estimates the share done from sampled keys", () => {
+    const samples = [Buffer.from("b"), Buffer.from("d"), Buffer.from("f"), Buffer.from("h")];
+    expect(fractionOfKeySpace(samples, Buffer.from("a"))).toBe(0);
+    expect(fractionOfKeySpace(samples, Buffer.from("d"))).toBe(0.5);
+    expect(fractionOfKeySpace(samples, Buffer.from("z"))).toBe(1);
+    expect(fractionOfKeySpace([], Buffer.from("a"))).toBeUndefined();
+  });
+});

@@ -1,0 +1,234 @@
+/**
+ * Re-keying a table (seed 003: "Bigtable keys are immutable; you are writing a new table and
+ * backfilling"): every source row is decoded with the old schema, encoded with the new one and
+ * written to the target in batches, at a bounded rate, checkpointing after each written batch.
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+import type { KeySchema } from "../keys/types.js";
+import type { Mutation, Row, Store } from "../store/store.js";
+import { SaltedTable } from "../table/salted-table.js";
+import { guardSchema, RESERVED_PREFIX, SCHEMA_ROW_KEY } from "../table/schema-guard.js";
+import { type Checkpoint, readCheckpoint, writeCheckpoint } from "./checkpoint.js";
+import { readDataPage } from "./data-rows.js";
+
+export interface BackfillOptions {
+  source: Store;
+  sourceSchema: KeySchema;
+  /** Created with `targetSchema` when new; refused when it records another schema. */
+  target: Store;
+  targetSchema: KeySchema;
+  /** Resume from this file when it exists, and record progress in it after every batch. */
+  checkpointFile?: string;
+  /** Rows read and written per batch (and per checkpoint). Default 1000. */
+  batchSize?: number;
+  /** Upper bound on rows per second; batches shrink so one is written at least every second. */
+  rowsPerSecond?: number;
+  /** Record rows the schemas cannot re-key and go on (default: stop at the first, naming it). */
+  skipBadRows?: boolean;
+  /** Estimate the fraction done from this many sampled source keys (default 1000; 0: no estimate). */
+  estimateSamples?: number;
+  onProgress?: (progress: BackfillProgress) => void;
+  signal?: AbortSignal;
+}
+
+export interface BackfillProgress {
+  rowsRead: number;
+  rowsWritten: number;
+  rowsSkipped: number;
+  /** Rows this run read (the rest came from the checkpoint). */
+  rowsReadThisRun: number;
+  /** Share of the source's key space done, from sampled keys; undefined when unknown. */
+  fractionDone: number | undefined;
+  resumedFrom: Buffer | undefined;
+}
+
+export interface BackfillResult extends BackfillProgress {
+  skipped: { key: string; reason: string }[];
+  seconds: number;
+}
+
+/** The target could not take some rows; the checkpoint stays before their batch, so a rerun retries it. */
+export class BackfillWriteError extends Error {
+  override readonly name = "BackfillWriteError";
+  constructor(
+    readonly target: string,
+    readonly failed: { sourceKey: string; targetKey: string; reason: string }[],
+  ) {
+    super(
+      `${target}: ${failed.length} rows of the batch were not written (a rerun resumes before this batch); first: ` +
+        `source key ${failed[0]?.sourceKey} → ${failed[0]?.targetKey}: ${failed[0]?.reason}`,
+    );
+  }
+}
+
+const MAX_LISTED_SKIPS = 100;
+
+export async function backfill(options: BackfillOptions): Promise<BackfillResult> {
+  const { source, sourceSchema, target, targetSchema } = options;
+  const started = performance.now();
+  checkSameFields(sourceSchema, targetSchema);
+  if (source.name === target.name) throw new Error(`source and target are the same table (${source.name})`);
+  await guardSource(source, sourceSchema);
+  await SaltedTable.open(target, targetSchema, { create: true });
+
+  const identity = {
+    version: 1 as const,
+    source: source.name,
+    target: target.name,
+    sourceFingerprint: sourceSchema.fingerprint,
+    targetFingerprint: targetSchema.fingerprint,
+  };
+  const saved = options.checkpointFile ? await readCheckpoint(options.checkpointFile) : undefined;
+  if (saved) checkResumable(saved, identity, options.checkpointFile!);
+  const state: Checkpoint = saved ?? {
+    ...identity,
+    lastKey: null,
+    rowsRead: 0,
+    rowsWritten: 0,
+    rowsSkipped: 0,
+    skipped: [],
+    complete: false,
+    updatedAt: new Date().toISOString(),
+  };
+  const resumedFrom = saved?.lastKey ? Buffer.from(saved.lastKey, "hex") : undefined;
+  const samples = state.complete ? [] : await sampleForEstimate(source, options.estimateSamples ?? 1000);
+  const rate = options.rowsPerSecond;
+  const batchSize = Math.max(
+    1,
+    Math.min(options.batchSize ?? 1000, rate === undefined ? Infinity : Math.ceil(rate)),
+  );
+  let rowsReadThisRun = 0;
+  let after: Buffer | undefined = resumedFrom;
+  const pacingStart = performance.now();
+
+  const progress = (): BackfillProgress => ({
+    rowsRead: state.rowsRead,
+    rowsWritten: state.rowsWritten,
+    rowsSkipped: state.rowsSkipped,
+    rowsReadThisRun,
+    fractionDone: state.complete ? 1 : after && fractionOfKeySpace(samples, after),
+    resumedFrom,
+  });
+
+  while (!state.complete) {
+    options.signal?.throwIfAborted();
+    const page = await readDataPage(source, after, batchSize);
+    const mutations: Mutation[] = [];
+    const sourceKeys: Buffer[] = [];
+    for (const row of page) {
+      const converted = rekey(row, sourceSchema, targetSchema);
+      if (typeof converted === "string") {
+        if (!options.skipBadRows) {
+          throw new Error(
+            `source row ${row.key.toString("hex")} cannot be re-keyed: ${converted} (rerun with skipBadRows / --skip-bad-rows to record such rows and go on)`,
+          );
+        }
+        state.rowsSkipped++;
+        if (state.skipped.length < MAX_LISTED_SKIPS)
+          state.skipped.push({ key: row.key.toString("hex"), reason: converted });
+        continue;
+      }
+      mutations.push(converted);
+      sourceKeys.push(row.key);
+    }
+    if (mutations.length > 0) {
+      const { failed } = await target.write(mutations);
+      if (failed.length > 0) {
+        throw new BackfillWriteError(
+          target.name,
+          failed.map((f) => ({
+            sourceKey: sourceKeys[f.index]!.toString("hex"),
+            targetKey: f.key.toString("hex"),
+            reason: f.reason,
+          })),
+        );
+      }
+    }
+    rowsReadThisRun += page.length;
+    state.rowsRead += page.length;
+    state.rowsWritten += mutations.length;
+    state.complete = page.length < batchSize;
+    if (page.length > 0) {
+      const last = page[page.length - 1]!.key;
+      after = last;
+      state.lastKey = last.toString("hex");
+    }
+    state.updatedAt = new Date().toISOString();
+    if (options.checkpointFile) await writeCheckpoint(options.checkpointFile, state);
+    options.onProgress?.(progress());
+    if (rate !== undefined && !state.complete) {
+      const due = pacingStart + (rowsReadThisRun / rate) * 1000;
+      const wait = due - performance.now();
+      if (wait > 0) await sleep(wait, undefined, { signal: options.signal });
+    }
+  }
+  return { ...progress(), skipped: state.skipped, seconds: (performance.now() - started) / 1000 };
+}
+
+/** The row under the target schema, or why it cannot be re-keyed. */
+function rekey(row: Row, from: KeySchema, to: KeySchema): Mutation | string {
+  try {
+    const key = to.encode(from.decode(row.key).values);
+    if (key.subarray(0, RESERVED_PREFIX.length).equals(RESERVED_PREFIX))
+      return "its new key starts with eight 0xFF bytes, reserved for keyspread's schema row";
+    return { type: "put", key, cells: row.cells };
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+/** Both schemas must carry the same fields: a dropped field would merge rows, a new one has no value. */
+export function checkSameFields(from: KeySchema, to: KeySchema): void {
+  const fromNames = new Set(from.fields.map((f) => f.name));
+  const toNames = new Set(to.fields.map((f) => f.name));
+  const dropped = [...fromNames].filter((name) => !toNames.has(name));
+  const added = [...toNames].filter((name) => !fromNames.has(name));
+  if (dropped.length > 0 || added.length > 0) {
+    throw new Error(
+      `schemas "${from.spec.name}" → "${to.spec.name}" must have the same fields; ` +
+        [
+          dropped.length > 0 ? `only in the source: ${dropped.join(", ")}` : "",
+          added.length > 0 ? `only in the target: ${added.join(", ")}` : "",
+        ]
+          .filter(Boolean)
+          .join("; "),
+    );
+  }
+}
+
+/** A source that records a schema must record this one; a table written without keyspread has no schema row. */
+async function guardSource(source: Store, schema: KeySchema): Promise<void> {
+  if (await source.get(SCHEMA_ROW_KEY)) await guardSchema(source, schema, false);
+}
+
+type MigrationIdentity = Pick<Checkpoint, "source" | "target" | "sourceFingerprint" | "targetFingerprint">;
+
+function checkResumable(saved: Checkpoint, identity: MigrationIdentity, file: string): void {
+  for (const field of ["source", "target", "sourceFingerprint", "targetFingerprint"] as const) {
+    if (saved[field] !== identity[field]) {
+      throw new Error(
+        `checkpoint ${file} belongs to another migration: its ${field} is ${saved[field]}, this run's is ${identity[field]}; ` +
+          "use another --checkpoint file, or delete this one to start over",
+      );
+    }
+  }
+}
+
+async function sampleForEstimate(store: Store, count: number): Promise<Buffer[]> {
+  if (count === 0) return [];
+  const keys = await store.sampleKeys(count);
+  return keys.filter((key) => key.compare(RESERVED_PREFIX) < 0).sort(Buffer.compare);
+}
+
+/** Share of sampled keys at or before `key`: the sample is spread evenly by rows, so this estimates rows done. */
+export function fractionOfKeySpace(sortedSamples: readonly Buffer[], key: Buffer): number | undefined {
+  if (sortedSamples.length === 0) return undefined;
+  let low = 0;
+  let high = sortedSamples.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (sortedSamples[mid]!.compare(key) <= 0) low = mid + 1;
+    else high = mid;
+  }
+  return low / sortedSamples.length;
+}

@@ -1,0 +1,60 @@
+/**
+ * A backfill's progress on disk: the last source key whose batch the target holds, with the
+ * counts so far. Written atomically (temp file, fsync, rename) only after the batch is written,
+ * so a killed backfill resumes after that key: nothing skipped, and the at most one batch it
+ * writes again lands on the same keys (a put replaces the row), so nothing doubles.
+ */
+import { open, readFile, rename } from "node:fs/promises";
+
+export interface Checkpoint {
+  version: 1;
+  /** Store names and schema fingerprints: a checkpoint only resumes the same migration. */
+  source: string;
+  target: string;
+  sourceFingerprint: string;
+  targetFingerprint: string;
+  /** Hex of the last source key written to the target; null before the first batch. */
+  lastKey: string | null;
+  rowsRead: number;
+  rowsWritten: number;
+  /** Source rows that could not be re-keyed (only with `skipBadRows`); the first ones are listed. */
+  rowsSkipped: number;
+  skipped: { key: string; reason: string }[];
+  complete: boolean;
+  updatedAt: string;
+}
+
+export async function readCheckpoint(file: string): Promise<Checkpoint | undefined> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+  let parsed: Partial<Checkpoint>;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new Error(
+      `checkpoint ${file} is not valid JSON (${(error as Error).message}); delete it to start over`,
+    );
+  }
+  if (parsed.version !== 1 || typeof parsed.rowsRead !== "number") {
+    throw new Error(`checkpoint ${file} is not a keyspread backfill checkpoint (version 1)`);
+  }
+  return parsed as Checkpoint;
+}
+
+/** Replaces the checkpoint in one step: a crash leaves the old file or the new one, never half of one. */
+export async function writeCheckpoint(file: string, checkpoint: Checkpoint): Promise<void> {
+  const temp = `${file}.${process.pid}.tmp`;
+  const handle = await open(temp, "w");
+  try {
+    await handle.writeFile(`${JSON.stringify(checkpoint, null, 2)}\n`);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await rename(temp, file);
+}

@@ -1,0 +1,51 @@
+/**
+ * A row's meaning as a 64-bit hash: decoded field values by name plus cells, not key bytes, so
+ * the same row under two schemas hashes the same. Sums of these (mod 2^64) compare tables
+ * whatever order their rows come in; a sum, unlike XOR, does not cancel a row written twice.
+ */
+import xxhash from "xxhash-wasm";
+import type { FieldValue } from "../keys/types.js";
+
+const { h64Raw } = await xxhash();
+const ENCODER = new TextEncoder();
+const MASK_64 = (1n << 64n) - 1n;
+
+/** The canonical text of a row: fields sorted by name, integers as decimals, cells sorted by qualifier. */
+export function canonicalRow(values: Record<string, FieldValue>, cells: ReadonlyMap<string, Buffer>): string {
+  const fields = Object.keys(values)
+    .sort()
+    .map((name) => `${name}=${canonicalValue(values[name]!)}`);
+  const cellText = [...cells.keys()]
+    .sort()
+    .map((qualifier) => `${qualifier}=${cells.get(qualifier)!.toString("base64")}`);
+  return `${fields.join("\u0000")}\u0001${cellText.join("\u0000")}`;
+}
+
+export function canonicalValue(value: FieldValue): string {
+  if (typeof value === "string") return `s:${value}`;
+  if (value instanceof Date) return `i:${value.getTime()}`;
+  return `i:${value}`;
+}
+
+export function rowDigest(values: Record<string, FieldValue>, cells: ReadonlyMap<string, Buffer>): bigint {
+  return h64Raw(ENCODER.encode(canonicalRow(values, cells)), 0n);
+}
+
+/** A multiset of rows: how many, and the sum of their digests mod 2^64. */
+export class RowSet {
+  rows = 0;
+  private sum = 0n;
+
+  add(digest: bigint): void {
+    this.rows++;
+    this.sum = (this.sum + digest) & MASK_64;
+  }
+
+  get checksum(): string {
+    return this.sum.toString(16).padStart(16, "0");
+  }
+
+  equals(other: RowSet): boolean {
+    return this.rows === other.rows && this.sum === other.sum;
+  }
+}

@@ -1,0 +1,262 @@
+/**
+ * Is the new table the old one, re-keyed? Two checks (seed 003's validation window):
+ * - every row, by logical key range of the first field: row count and an order-independent
+ *   checksum of decoded values and cells on each side;
+ * - for a sample of entities (e.g. devices), the first N rows in logical order on each side —
+ *   seed 003's latest-100 when the next field is a reverse timestamp.
+ */
+import type { FieldValue, FieldValues, KeySchema } from "../keys/types.js";
+import type { Store } from "../store/store.js";
+import { TableScan } from "../table/salted-table.js";
+import { RESERVED_PREFIX } from "../table/schema-guard.js";
+import { dataPages } from "./data-rows.js";
+import { canonicalRow, canonicalValue, RowSet, rowDigest } from "./row-digest.js";
+
+export interface ValidateOptions {
+  source: Store;
+  sourceSchema: KeySchema;
+  target: Store;
+  targetSchema: KeySchema;
+  /** Logical key ranges (of the source's first field) to count and checksum separately. Default 16. */
+  ranges?: number;
+  /** Entities to compare row by row. Default 100; 0 skips the check. */
+  sampleEntities?: number;
+  /** Rows per entity compared (latest-N). Default 100. */
+  rowsPerEntity?: number;
+  /** Fields naming an entity; they must lead both schemas. Default: those before the source's reverse timestamp. */
+  entityFields?: string[];
+  onProgress?: (rowsChecked: number) => void;
+}
+
+export interface RangeSummary {
+  field: string;
+  /** Inclusive lower bound; undefined from the start. */
+  from?: FieldValue;
+  /** Exclusive upper bound; undefined to the end. */
+  to?: FieldValue;
+  source: { rows: number; checksum: string };
+  target: { rows: number; checksum: string };
+}
+
+export type Difference =
+  | ({ kind: "range" } & RangeSummary)
+  | {
+      kind: "entity";
+      entity: FieldValues;
+      /** Position of the first row that differs, in logical order. */
+      index: number;
+      source: string | null;
+      target: string | null;
+    }
+  | { kind: "undecodable"; side: "source" | "target"; key: string; reason: string };
+
+export interface ValidationReport {
+  source: { rows: number; checksum: string };
+  target: { rows: number; checksum: string };
+  ranges: RangeSummary[];
+  entities: { fields: string[]; compared: number; rowsPerEntity: number } | { skipped: string };
+  differences: Difference[];
+}
+
+const PAGE = 1000;
+const MAX_UNDECODABLE_LISTED = 100;
+
+export async function validate(options: ValidateOptions): Promise<ValidationReport> {
+  const { source, sourceSchema, target, targetSchema } = options;
+  const rangeField = sourceSchema.fields[0]!.name;
+  const boundaries = await rangeBoundaries(source, sourceSchema, options.ranges ?? 16);
+  const differences: Difference[] = [];
+  const entityPlan = entityFieldsFor(sourceSchema, targetSchema, options.entityFields);
+  const sampleSize = options.sampleEntities ?? 100;
+  const reservoir = new EntityReservoir(typeof entityPlan === "string" ? 0 : sampleSize);
+  let checked = 0;
+
+  const tally = async (side: "source" | "target", store: Store, schema: KeySchema) => {
+    const perRange = boundaries.map(() => new RowSet()).concat(new RowSet());
+    const whole = new RowSet();
+    for await (const page of dataPages(store, PAGE)) {
+      for (const row of page) {
+        let values: Record<string, FieldValue>;
+        try {
+          values = schema.decode(row.key).values;
+        } catch (error) {
+          const undecodable = differences.filter((d) => d.kind === "undecodable").length;
+          if (undecodable < MAX_UNDECODABLE_LISTED)
+            differences.push({
+              kind: "undecodable",
+              side,
+              key: row.key.toString("hex"),
+              reason: (error as Error).message,
+            });
+          continue;
+        }
+        const digest = rowDigest(values, row.cells);
+        whole.add(digest);
+        perRange[rangeIndex(boundaries, values[rangeField]!)]!.add(digest);
+        if (side === "source" && typeof entityPlan !== "string") reservoir.offer(entityPlan, values);
+      }
+      checked += page.length;
+      options.onProgress?.(checked);
+    }
+    return { whole, perRange };
+  };
+
+  const sourceTally = await tally("source", source, sourceSchema);
+  const targetTally = await tally("target", target, targetSchema);
+  const ranges = sourceTally.perRange.map((sourceSet, i) => {
+    const targetSet = targetTally.perRange[i]!;
+    const summary: RangeSummary = {
+      field: rangeField,
+      ...(i > 0 ? { from: boundaries[i - 1] } : {}),
+      ...(i < boundaries.length ? { to: boundaries[i] } : {}),
+      source: { rows: sourceSet.rows, checksum: sourceSet.checksum },
+      target: { rows: targetSet.rows, checksum: targetSet.checksum },
+    };
+    if (!sourceSet.equals(targetSet)) differences.push({ kind: "range", ...summary });
+    return summary;
+  });
+
+  let entities: ValidationReport["entities"];
+  if (typeof entityPlan === "string") entities = { skipped: entityPlan };
+  else {
+    const rowsPerEntity = options.rowsPerEntity ?? 100;
+    const sampled = reservoir.entities();
+    for (const entity of sampled) {
+      const difference = await compareEntity(options, entity, rowsPerEntity);
+      if (difference) differences.push(difference);
+    }
+    entities = { fields: entityPlan, compared: sampled.length, rowsPerEntity };
+  }
+  return {
+    source: { rows: sourceTally.whole.rows, checksum: sourceTally.whole.checksum },
+    target: { rows: targetTally.whole.rows, checksum: targetTally.whole.checksum },
+    ranges,
+    entities,
+    differences,
+  };
+}
+
+/** Up to `count − 1` distinct first-field values spread over the source, from its sampled keys. */
+async function rangeBoundaries(store: Store, schema: KeySchema, count: number): Promise<FieldValue[]> {
+  if (!Number.isInteger(count) || count < 1)
+    throw new RangeError(`ranges is ${count}; allowed: an integer ≥ 1`);
+  if (count === 1) return [];
+  const field = schema.fields[0]!.name;
+  const values: FieldValue[] = [];
+  for (const key of await store.sampleKeys(count * 8)) {
+    if (key.compare(RESERVED_PREFIX) >= 0) continue;
+    try {
+      values.push(schema.decode(key).values[field]!);
+    } catch {
+      // A sampled split point need not be a row key; it only steers where ranges split.
+    }
+  }
+  const distinct = [...new Map(values.map((v) => [canonicalValue(v), v])).values()].sort(compareValues);
+  const boundaries: FieldValue[] = [];
+  for (let i = 1; i < count; i++) {
+    const value = distinct[Math.floor((i * distinct.length) / count)];
+    if (value !== undefined && (boundaries.length === 0 || compareValues(boundaries.at(-1)!, value) < 0))
+      boundaries.push(value);
+  }
+  return boundaries;
+}
+
+function rangeIndex(boundaries: readonly FieldValue[], value: FieldValue): number {
+  let low = 0;
+  let high = boundaries.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (compareValues(boundaries[mid]!, value) <= 0) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+/** Numbers and bigints numerically, strings by code unit; only consistency matters for ranges. */
+function compareValues(a: FieldValue, b: FieldValue): number {
+  const x = a instanceof Date ? a.getTime() : a;
+  const y = b instanceof Date ? b.getTime() : b;
+  if (typeof x === "string" || typeof y === "string") {
+    if (typeof x !== typeof y) return typeof x === "string" ? 1 : -1;
+    return x < y ? -1 : x > y ? 1 : 0;
+  }
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** The entity fields to sample, or why the entity check cannot run. */
+function entityFieldsFor(from: KeySchema, to: KeySchema, requested: string[] | undefined): string[] | string {
+  const names = (schema: KeySchema) => schema.fields.map((f) => f.name);
+  const leads = (schema: KeySchema, fields: string[]) =>
+    fields.every((field, i) => names(schema)[i] === field);
+  if (requested) {
+    for (const schema of [from, to]) {
+      if (!leads(schema, requested)) {
+        throw new Error(
+          `entity fields ${requested.join(", ")} must be the leading fields of both schemas; "${schema.spec.name}" starts with ${names(schema).join(", ")}`,
+        );
+      }
+    }
+    return requested;
+  }
+  const reverse = from.fields.findIndex((f) => f.codec.type === "timestamp" && f.codec.reverse);
+  const candidate = names(from).slice(0, reverse > 0 ? reverse : from.fields.length - 1);
+  let common = 0;
+  while (common < candidate.length && names(to)[common] === candidate[common]) common++;
+  return common > 0
+    ? candidate.slice(0, common)
+    : "the schemas share no leading fields, so no entity reads the same way on both sides";
+}
+
+/** Reservoir sampling of rows (algorithm R); duplicates collapse, so busy entities are likelier. */
+class EntityReservoir {
+  private readonly kept: FieldValues[] = [];
+  private seen = 0;
+
+  constructor(private readonly size: number) {}
+
+  offer(fields: readonly string[], values: Record<string, FieldValue>): void {
+    if (this.size === 0) return;
+    this.seen++;
+    const slot = this.kept.length < this.size ? this.kept.length : Math.floor(Math.random() * this.seen);
+    if (slot < this.size) this.kept[slot] = Object.fromEntries(fields.map((f) => [f, values[f]!]));
+  }
+
+  entities(): FieldValues[] {
+    return [...new Map(this.kept.map((e) => [canonicalRow(e, new Map()), e])).values()];
+  }
+}
+
+async function compareEntity(
+  options: ValidateOptions,
+  entity: FieldValues,
+  n: number,
+): Promise<Difference | undefined> {
+  const [sourceRows, targetRows] = await Promise.all([
+    firstRows(options.source, options.sourceSchema, entity, n),
+    firstRows(options.target, options.targetSchema, entity, n),
+  ]);
+  for (let index = 0; index < Math.max(sourceRows.length, targetRows.length); index++) {
+    if (sourceRows[index] !== targetRows[index]) {
+      return {
+        kind: "entity",
+        entity,
+        index,
+        source: sourceRows[index] ?? null,
+        target: targetRows[index] ?? null,
+      };
+    }
+  }
+  return undefined;
+}
+
+/** The entity's first `n` rows in logical order, as canonical text. */
+async function firstRows(store: Store, schema: KeySchema, entity: FieldValues, n: number): Promise<string[]> {
+  const scan = new TableScan(store, schema, schema.plan({ eq: entity, limit: n }), {
+    concurrency: 16,
+    pageSize: Math.min(n, 256),
+    retry: { attempts: 3, baseDelayMs: 20 },
+  });
+  const rows: string[] = [];
+  for await (const row of scan) rows.push(canonicalRow(row.values, row.cells));
+  return rows;
+}
