@@ -1,0 +1,74 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+
+// End-to-end: the built bin (the test script builds before vitest runs).
+function keyspread(args: string[]) {
+  const result = spawnSync("node", ["dist/cli/main.js", "simulate", ...args], { encoding: "utf8" });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+const dir = mkdtempSync(join(tmpdir(), "keyspread-simulate-cli-"));
+const scenario = join(dir, "small.yaml");
+writeFileSync(
+  scenario,
+  `name: small
+cluster: { nodes: 4 }
+workload:
+  rowBytes: 512
+  groups:
+    - { name: devices, entities: 5000, fields: { deviceID: "d{i:05}" }, writesPerS: 4000 }
+  reads:
+    - { name: latest-10, kind: latest, group: devices, limit: 10, perS: 100 }
+x-key: &key
+  version: 1
+  name: device-ts
+  layout: text
+  segments:
+    - { field: deviceID, codec: { type: string } }
+    - { field: ts, codec: { type: timestamp, unit: ms, reverse: true } }
+designs:
+  - { name: unsalted, schema: *key }
+  - { name: salted-8, schema: { <<: *key, name: salted, salt: { buckets: 8, fields: [deviceID, ts] } } }
+`,
+);
+
+describe("keyspread simulate", () => {
+  it("prints the comparison table, quietly off a TTY", () => {
+    const run = keyspread([scenario, "--duration", "5m"]);
+    expect(run).toMatchObject({ code: 0, stderr: "" });
+    expect(run.stdout).toMatch(/^small — 5m simulated \(fast engine\)/);
+    expect(run.stdout).toMatch(/\nunsalted +4 +\$2\.60 /);
+    expect(run.stdout).toMatch(/\nsalted-8 .* ×8 /);
+  });
+
+  it("prints JSON for one design and writes results and heatmaps with --out", () => {
+    const out = join(dir, "out");
+    const run = keyspread([scenario, "--design", "salted-8", "--duration", "3m", "--json", "--out", out]);
+    expect(run.code).toBe(0);
+    const printed = JSON.parse(run.stdout);
+    expect(printed.designs.map((d: { design: string }) => d.design)).toEqual(["salted-8"]);
+    expect(printed.designs[0].summary.reads[0].fanout).toBe(8);
+    expect(printed.designs[0].loadSteps).toBeUndefined();
+    const saved = JSON.parse(readFileSync(join(out, "results.json"), "utf8"));
+    expect(saved.designs[0].loadSteps).toHaveLength(3);
+    expect(saved.designs[0].loadSteps[0].ranges[1].start).toMatch(/^[0-9a-f]+$/);
+    expect(existsSync(join(out, "heatmap-salted-8.png"))).toBe(true);
+    expect(existsSync(join(out, "heatmaps.html"))).toBe(true);
+  });
+
+  it("fails with a message naming what is wrong", () => {
+    expect(keyspread([scenario, "--design", "nope"])).toMatchObject({
+      code: 1,
+      stderr: 'keyspread: design "nope" is not in scenario "small"; designs: unsalted, salted-8\n',
+    });
+    expect(keyspread([scenario, "--duration", "soon"]).stderr).toContain(
+      '--duration: "soon" is not a duration',
+    );
+    const bad = join(dir, "bad.yaml");
+    writeFileSync(bad, "name: bad\ncluster: { nodes: 0 }\nworkload: { groups: [] }\ndesigns: []\n");
+    expect(keyspread([bad]).stderr).toMatch(/invalid scenario:[\s\S]*cluster\.nodes must be at least 1/);
+  });
+});
