@@ -45,7 +45,8 @@ build() {
 # Starts an instance on $1 with latency $2; returns 1 if it exited (e.g. lost the port to a race).
 launch() {
   local port="$1" latency="$2" pid
-  nohup "$BIN" --port "$port" --latency "$latency" </dev/null >"$RUN/$port.log" 2>&1 &
+  # 9>&-: the emulator must not inherit (and hold) the start lock.
+  nohup "$BIN" --port "$port" --latency "$latency" </dev/null >"$RUN/$port.log" 2>&1 9>&- &
   pid=$!
   echo "$pid" >"$RUN/$port.pid"
   echo "$latency" >"$RUN/$port.latency"
@@ -71,11 +72,11 @@ start() {
   [[ "$latency" =~ ^(0|[0-9]+(\.[0-9]+)?(ns|us|ms|s))$ ]] || fail "--latency is '$latency'; allowed: a duration like 0s, 500us, 5ms"
   [[ -z "$port" || "$port" =~ ^[0-9]+$ && "$port" -ge 1 && "$port" -le 65535 ]] || fail "--port is '$port'; allowed: 1..65535"
   mkdir -p "$RUN"
-  (
-    flock 9
-    install_go
-    build
-  ) 9>"$STATE/build.lock"
+  # One start at a time per checkout: installs, builds and port picks must not race.
+  exec 9>"$STATE/start.flock"
+  flock 9
+  install_go
+  build
 
   if [[ -n "$port" ]]; then
     if alive "$port" && [[ "$(cat "$RUN/$port.latency")" == "$latency" ]] && answers "$port"; then
