@@ -3,20 +3,25 @@
  * On the first bad line the command prints what it has so far, names the line and the field on
  * stderr and exits 1: no partial output for that line, nothing after it.
  */
-import { readFile } from "node:fs/promises";
-import { extname } from "node:path";
-import { createInterface } from "node:readline";
 import { type Command, Option } from "commander";
 import {
   type KeySchema,
-  parseSchema,
   queryFromJson,
   summarizeCounts,
   valuesFromJson,
   valuesToJson,
 } from "../keys/index.js";
-
-type KeyFormat = "text" | "hex";
+import {
+  defaultFormat,
+  fail,
+  type KeyFormat,
+  loadSchema,
+  parseJson,
+  parseKey,
+  renderKey,
+  stdinLines,
+  write,
+} from "./io.js";
 
 export function registerKeysCommands(program: Command): void {
   const keys = program.command("keys").description("encode, decode, plan and inspect row keys of a schema");
@@ -94,81 +99,24 @@ export function registerKeysCommands(program: Command): void {
     });
 }
 
-async function loadSchema(file: string): Promise<KeySchema> {
-  const ext = extname(file).toLowerCase();
-  const format = ext === ".json" ? "json" : ext === ".yaml" || ext === ".yml" ? "yaml" : undefined;
-  try {
-    if (!format) throw new Error(`unknown extension "${ext}"; use .json, .yaml or .yml`);
-    return parseSchema(await readFile(file, "utf8"), format);
-  } catch (error) {
-    fail(`schema ${file}: ${(error as Error).message}`);
-  }
-}
-
-function defaultFormat(schema: KeySchema): KeyFormat {
-  return schema.spec.layout === "text" && (schema.spec.salt?.width !== undefined || !schema.spec.salt)
-    ? "text"
-    : "hex";
-}
-
-const UTF8 = new TextDecoder("utf-8", { fatal: true });
-
-/** Text keys print as their UTF-8 text; a key that is not valid UTF-8 or holds a line break needs hex. */
-function renderKey(key: Buffer, format: KeyFormat): string {
-  if (format === "hex") return key.toString("hex");
-  let text: string;
-  try {
-    text = UTF8.decode(key);
-  } catch {
-    throw new Error(`key ${key.toString("hex")} is not valid UTF-8 text; use --format hex`);
-  }
-  if (/[\r\n]/.test(text))
-    throw new Error(`key ${JSON.stringify(text)} contains a line break; use --format hex`);
-  return text;
-}
-
-function parseKey(line: string, format: KeyFormat): Buffer {
-  if (format === "text") return Buffer.from(line, "utf8");
-  if (!/^(?:[0-9a-fA-F]{2})*$/.test(line))
-    throw new Error(`${JSON.stringify(line)} is not hex (an even number of 0-9a-f)`);
-  return Buffer.from(line, "hex");
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new Error(`not valid JSON: ${(error as Error).message}`);
-  }
-}
-
 /**
  * Applies `handle` to each non-empty stdin line, writing its output in batches. Stops at the first
  * line that throws: what came before is flushed, the error names the line, the exit code is 1.
  */
 async function eachLine(command: string, handle: (line: string) => string): Promise<boolean> {
-  const lines = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
   let pending = "";
-  let lineNumber = 0;
-  try {
-    for await (const raw of lines) {
-      lineNumber++;
-      const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
-      if (line.trim() === "") continue;
-      try {
-        pending += handle(line);
-      } catch (error) {
-        await write(pending);
-        fail(`keys ${command}: line ${lineNumber}: ${(error as Error).message}`, false);
-        return false;
-      }
-      if (pending.length >= 1 << 16) {
-        await write(pending);
-        pending = "";
-      }
+  for await (const { line, lineNumber } of stdinLines()) {
+    try {
+      pending += handle(line);
+    } catch (error) {
+      await write(pending);
+      fail(`keys ${command}: line ${lineNumber}: ${(error as Error).message}`, false);
+      return false;
     }
-  } finally {
-    lines.close();
+    if (pending.length >= 1 << 16) {
+      await write(pending);
+      pending = "";
+    }
   }
   await write(pending);
   return true;
@@ -180,22 +128,6 @@ async function run(command: string, body: () => void): Promise<void> {
   } catch (error) {
     fail(`keys ${command}: ${(error as Error).message}`, false);
   }
-}
-
-function write(text: string): Promise<void> {
-  if (text === "") return Promise.resolve();
-  return new Promise((resolve) => {
-    if (process.stdout.write(text)) resolve();
-    else process.stdout.once("drain", resolve);
-  });
-}
-
-function fail(message: string, exit?: true): never;
-function fail(message: string, exit: false): void;
-function fail(message: string, exit = true): void {
-  process.stderr.write(`keyspread: ${message}\n`);
-  process.exitCode = 1;
-  if (exit) process.exit(1);
 }
 
 /** The inspect report: distribution of buckets, key lengths and what the salt costs. */
