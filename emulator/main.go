@@ -20,6 +20,7 @@ import (
 func main() {
 	port := flag.Int("port", 8086, "TCP port on 127.0.0.1")
 	latency := flag.Duration("latency", 0, "sleep added to every RPC, e.g. 5ms")
+	owner := flag.Int("owner", 0, "exit once this process id is gone, so killed test runs leave nothing behind (0: never)")
 	flag.Parse()
 
 	unary := func(ctx context.Context, req interface{}, _ *grpc.UnaryServerInfo, next grpc.UnaryHandler) (interface{}, error) {
@@ -39,6 +40,14 @@ func main() {
 
 	stop := make(chan os.Signal, 1)
 	signal.Notify(stop, syscall.SIGINT, syscall.SIGTERM)
+	if *owner > 0 {
+		go func() {
+			for syscall.Kill(*owner, 0) != syscall.ESRCH {
+				time.Sleep(time.Second)
+			}
+			stop <- syscall.SIGTERM
+		}()
+	}
 	<-stop
 	server.Close()
 }

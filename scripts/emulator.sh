@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Google's Bigtable emulator (bttest) for keyspread's tests and benchmarks.
 #
-#   scripts/emulator.sh start [--latency 5ms] [--port N]   prints ONLY 127.0.0.1:PORT on stdout
+#   scripts/emulator.sh start [--latency 5ms] [--port N] [--owner PID]   prints ONLY 127.0.0.1:PORT
 #   scripts/emulator.sh stop [127.0.0.1:PORT | --port N]    no argument: every instance started here
 #
 # start installs Debian's golang-go + golang-google-cloud-dev if missing, builds emulator/main.go
 # into .emulator/ when the source changed, starts a new instance in the background and waits
 # until it answers. Without --port it takes the first free port from 8086 (KEYSPREAD_EMULATOR_PORT);
 # with --port it reuses an instance of ours already running there with the same latency.
+# With --owner the emulator exits by itself once that process is gone (a killed test run).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 STATE="$ROOT/.emulator"
@@ -18,7 +19,7 @@ FIRST_PORT="${KEYSPREAD_EMULATOR_PORT:-8086}"
 WAIT_SECONDS=20
 
 fail() { echo "emulator.sh: $*" >&2; exit 1; }
-usage() { fail "usage: emulator.sh start [--latency DURATION] [--port N] | stop [HOST:PORT | --port N]"; }
+usage() { fail "usage: emulator.sh start [--latency DURATION] [--port N] [--owner PID] | stop [HOST:PORT | --port N]"; }
 answers() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 alive() { [[ -f "$RUN/$1.pid" ]] && kill -0 "$(cat "$RUN/$1.pid")" 2>/dev/null; }
 
@@ -42,11 +43,11 @@ build() {
   echo "$digest" >"$STATE/emulator.sha256"
 }
 
-# Starts an instance on $1 with latency $2; returns 1 if it exited (e.g. lost the port to a race).
+# Starts an instance on $1 with latency $2 and owner $3; returns 1 if it exited (e.g. lost the port).
 launch() {
-  local port="$1" latency="$2" pid
+  local port="$1" latency="$2" owner="$3" pid
   # 9>&-: the emulator must not inherit (and hold) the start lock.
-  nohup "$BIN" --port "$port" --latency "$latency" </dev/null >"$RUN/$port.log" 2>&1 9>&- &
+  nohup "$BIN" --port "$port" --latency "$latency" --owner "$owner" </dev/null >"$RUN/$port.log" 2>&1 9>&- &
   pid=$!
   echo "$pid" >"$RUN/$port.pid"
   echo "$latency" >"$RUN/$port.latency"
@@ -61,16 +62,18 @@ launch() {
 }
 
 start() {
-  local latency=0s port=""
+  local latency=0s port="" owner=0
   while (($#)); do
     case "$1" in
       --latency) latency="${2:?--latency needs a duration like 5ms}"; shift 2 ;;
       --port) port="${2:?--port needs a number}"; shift 2 ;;
+      --owner) owner="${2:?--owner needs a process id}"; shift 2 ;;
       *) usage ;;
     esac
   done
   [[ "$latency" =~ ^(0|[0-9]+(\.[0-9]+)?(ns|us|ms|s))$ ]] || fail "--latency is '$latency'; allowed: a duration like 0s, 500us, 5ms"
   [[ -z "$port" || "$port" =~ ^[0-9]+$ && "$port" -ge 1 && "$port" -le 65535 ]] || fail "--port is '$port'; allowed: 1..65535"
+  [[ "$owner" =~ ^[0-9]+$ ]] || fail "--owner is '$owner'; allowed: a process id"
   mkdir -p "$RUN"
   # One start at a time per checkout: installs, builds and port picks must not race.
   exec 9>"$STATE/start.flock"
@@ -84,13 +87,13 @@ start() {
       return
     fi
     answers "$port" && fail "port $port is in use by something else (or by an instance with another latency)"
-    launch "$port" "$latency" || fail "emulator exited at start; log: $RUN/$port.log"
+    launch "$port" "$latency" "$owner" || fail "emulator exited at start; log: $RUN/$port.log"
     echo "127.0.0.1:$port"
     return
   fi
   for ((port = FIRST_PORT; port < FIRST_PORT + 100; port++)); do
     answers "$port" && continue
-    if launch "$port" "$latency"; then
+    if launch "$port" "$latency" "$owner"; then
       echo "127.0.0.1:$port"
       return
     fi

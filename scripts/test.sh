@@ -10,7 +10,7 @@ npm run build --silent
 
 # The emulator script builds (installing Debian's Go sources if missing) and starts bttest,
 # and prints the host:port; the Bigtable store suite runs against it.
-BIGTABLE_EMULATOR_HOST="$(bash scripts/emulator.sh start)"
+BIGTABLE_EMULATOR_HOST="$(bash scripts/emulator.sh start --owner $$)"
 export BIGTABLE_EMULATOR_HOST
 trap 'bash scripts/emulator.sh stop "$BIGTABLE_EMULATOR_HOST"' EXIT
 
