@@ -1,0 +1,113 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { loadScenario, parseScenario } from "./scenario.js";
+import { simulateScenario } from "./simulate.js";
+
+const minimal = {
+  name: "s",
+  cluster: { nodes: 2 },
+  workload: { groups: [{ name: "g", entities: 10, fields: { id: "e{i}" }, writesPerS: 5 }] },
+  designs: [
+    {
+      name: "d",
+      schema: {
+        version: 1,
+        name: "k",
+        layout: "text",
+        segments: [{ field: "id", codec: { type: "string" } }],
+      },
+    },
+  ],
+};
+
+describe("parseScenario", () => {
+  it("fills in the documented defaults", () => {
+    const scenario = parseScenario(minimal);
+    expect(scenario).toMatchObject({ duration: 3600, step: 1, sample: 60, start: "2026-01-01T00:00:00Z" });
+    expect(scenario.cluster).toEqual({ nodes: 2, storage: "ssd", pricePerNodeHour: 0.65 });
+    expect(scenario.tablets).toMatchObject({
+      initial: 1,
+      splitOpsPerS: 2500,
+      splitSustain: 10,
+      balancePeriod: 60,
+    });
+    expect(scenario.workload.groups[0]!.arrival).toEqual({ kind: "steady" });
+  });
+
+  it("reads durations in scenario fields", () => {
+    const scenario = parseScenario({ ...minimal, duration: "1h30m", step: "2s" });
+    expect([scenario.duration, scenario.step]).toEqual([5400, 2]);
+    expect(() => parseScenario({ ...minimal, duration: "soon" })).toThrow(
+      /duration: "soon" is not a duration/,
+    );
+  });
+
+  it("names the field and what is allowed", () => {
+    expect(() => parseScenario({ ...minimal, cluster: { nodes: 0 } })).toThrow(
+      /cluster\.nodes must be at least 1/,
+    );
+    expect(() => parseScenario({ ...minimal, cluster: { nodes: 2, storage: "nvme" } })).toThrow(
+      /storage must be "ssd" or "hdd"/,
+    );
+    expect(() =>
+      parseScenario({
+        ...minimal,
+        workload: {
+          ...minimal.workload,
+          reads: [{ name: "r", kind: "latest", group: "nope", perS: 1, limit: 1 }],
+        },
+      }),
+    ).toThrow(/reads "r" names group "nope"; groups are g/);
+    expect(() => parseScenario({ ...minimal, designs: [minimal.designs[0], minimal.designs[0]] })).toThrow(
+      /design name "d" is used twice/,
+    );
+  });
+
+  it("reports a key field no group can fill", () => {
+    const scenario = parseScenario({
+      ...minimal,
+      designs: [
+        {
+          name: "d",
+          schema: {
+            version: 1,
+            name: "k",
+            layout: "text",
+            segments: [
+              { field: "tenant", codec: { type: "string" } },
+              { field: "id", codec: { type: "string" } },
+            ],
+          },
+        },
+      ],
+    });
+    expect(() => simulateScenario(scenario, { durationS: 1 })).toThrow(
+      /design "d": group "g" has no value for key field "tenant"/,
+    );
+  });
+});
+
+describe("the shipped examples", () => {
+  const dir = new URL("../../examples/", import.meta.url);
+  const files = readdirSync(dir).filter((file) => file.endsWith(".yaml"));
+
+  it("include the four scenarios of the issue", () => {
+    expect(files).toEqual(
+      expect.arrayContaining([
+        "fleet-hotspot.yaml",
+        "agri-iot.yaml",
+        "sequential-ids.yaml",
+        "timestamp-first.yaml",
+      ]),
+    );
+  });
+
+  it.each(files)("%s parses and every design runs", (file) => {
+    const scenario = loadScenario(readFileSync(new URL(file, dir), "utf8"));
+    expect(scenario.designs.length).toBeGreaterThan(1);
+    const result = simulateScenario(scenario, { durationS: 20 });
+    expect(result.designs.map((design) => design.design)).toEqual(
+      scenario.designs.map((design) => design.name),
+    );
+  });
+});
