@@ -1,9 +1,10 @@
+import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { prefixSuccessor } from "./bytes.js";
 import { reverseLabels } from "./codec.js";
 import { QueryError } from "./errors.js";
-import { compileSchema } from "./schema.js";
+import { compileSchema, parseSchema } from "./schema.js";
 import type {
   CodecSpec,
   FieldValue,
@@ -223,28 +224,19 @@ describe("planner", () => {
     );
   });
 
-  const fleet = compileSchema({
-    version: 1,
-    name: "fleet",
-    layout: "text",
-    segments: [
-      { field: "device", codec: { type: "string" } },
-      { field: "metric", codec: { type: "enum", values: ["cpu", "mem"] } },
-      { field: "ts", codec: { type: "timestamp", unit: "ms", reverse: true } },
-    ],
-    salt: { buckets: 16, fields: ["device"] },
-  });
+  // The shipped example: deviceId#metric#reverse-ms, 16 buckets salted over deviceId.
+  const fleet = parseSchema(readFileSync("examples/schemas/fleet.yaml", "utf8"));
 
   it("reads one bucket when the salt fields are bound, every bucket otherwise", () => {
-    const one = fleet.plan({ eq: { device: "d1", metric: "cpu" }, limit: 100 });
-    const bucket = fleet.bucketOf({ device: "d1" });
+    const one = fleet.plan({ eq: { deviceId: "d1", metric: "cpu" }, limit: 100 });
+    const bucket = fleet.bucketOf({ deviceId: "d1" });
     const salt = String(bucket).padStart(2, "0");
     expect(one).toEqual({
       fanout: 1,
       limit: 100,
-      ranges: [{ bucket, start: Buffer.from(`${salt}#d1#0#`), end: Buffer.from(`${salt}#d1#0$`) }],
+      ranges: [{ bucket, start: Buffer.from(`${salt}#d1#cpu#`), end: Buffer.from(`${salt}#d1#cpu$`) }],
     });
-    const all = fleet.plan({ prefix: { field: "device", value: "d" } });
+    const all = fleet.plan({ prefix: { field: "deviceId", value: "d" } });
     expect(all.fanout).toBe(16);
     expect(all.ranges.map((r) => r.start.toString())).toEqual(
       Array.from({ length: 16 }, (_, b) => `${String(b).padStart(2, "0")}#d`),
@@ -254,27 +246,27 @@ describe("planner", () => {
 
   it("maps a time range onto reversed bytes", () => {
     const plan = fleet.plan({
-      eq: { device: "d1", metric: "mem" },
+      eq: { deviceId: "d1", metric: "mem" },
       range: { field: "ts", gte: 1000, lt: 2000 },
     });
-    const salt = String(fleet.bucketOf({ device: "d1" })).padStart(2, "0");
+    const salt = String(fleet.bucketOf({ deviceId: "d1" })).padStart(2, "0");
     // Newest first: the range starts just after t = 2000 and ends just after t = 1000.
-    expect(plan.ranges[0]!.start.toString()).toBe(`${salt}#d1#1#9999999997999\u0000`);
-    expect(plan.ranges[0]!.end!.toString()).toBe(`${salt}#d1#1#9999999998999\u0000`);
+    expect(plan.ranges[0]!.start.toString()).toBe(`${salt}#d1#mem#9999999997999\u0000`);
+    expect(plan.ranges[0]!.end!.toString()).toBe(`${salt}#d1#mem#9999999998999\u0000`);
   });
 
   it("rejects queries that do not bind a prefix", () => {
     expect(() => fleet.plan({ eq: { metric: "cpu" } })).toThrow(
-      /eq binds "metric" but not "device", which comes before it/,
+      /eq binds "metric" but not "deviceId", which comes before it/,
     );
     expect(() => fleet.plan({ eq: { nope: "x" } })).toThrow(/eq: unknown field "nope"/);
     expect(() => fleet.plan({ range: { field: "ts", gte: 1 } })).toThrow(
-      /range: "ts" is not the next field .* "device"/,
+      /range: "ts" is not the next field .* "deviceId"/,
     );
-    expect(() => fleet.plan({ eq: { device: "d" }, prefix: { field: "metric", value: "c" } })).toThrow(
-      /prefix queries need a string field/,
-    );
-    expect(() => fleet.plan({ range: { field: "device", gte: "a", gt: "b" } })).toThrow(/gte or gt/);
+    expect(() =>
+      fleet.plan({ eq: { deviceId: "d", metric: "cpu" }, prefix: { field: "ts", value: "1" } }),
+    ).toThrow(/prefix queries need a string field/);
+    expect(() => fleet.plan({ range: { field: "deviceId", gte: "a", gt: "b" } })).toThrow(/gte or gt/);
     expect(() => fleet.plan({ limit: -1 })).toThrow(QueryError);
   });
 
@@ -296,5 +288,11 @@ describe("planner", () => {
     const top = binary.plan({ eq: { n: 255 } }).ranges.find((r) => r.bucket === 255)!;
     expect(top.start).toEqual(Buffer.from([0xff, 0xff]));
     expect(top.end).toBeNull();
+    // Nothing sorts after every key starting with FF FF: "greater than" it is empty, not everything.
+    const unsalted = compileSchema({ ...binary.spec, salt: undefined });
+    expect(unsalted.plan({ range: { field: "n", gt: 255 } })).toEqual({ fanout: 0, ranges: [] });
+    expect(unsalted.plan({ range: { field: "n", gte: 255 } }).ranges).toEqual([
+      { bucket: 0, start: Buffer.from([0xff]), end: null },
+    ]);
   });
 });

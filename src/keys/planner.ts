@@ -30,7 +30,8 @@ export function planQuery(schema: CompiledSchema, query: Query): Plan {
 
   const ranges: PlannedRange[] = [];
   for (const bucket of buckets) {
-    const start = materialize(schema, lower, bucket) ?? Buffer.alloc(0);
+    const start = materialize(schema, lower, bucket);
+    if (start === null) continue; // nothing sorts after the lower edge: an empty range
     const end = materialize(schema, upper, bucket);
     if (end === null || Buffer.compare(start, end) < 0) ranges.push({ bucket, start, end });
   }
