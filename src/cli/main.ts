@@ -3,6 +3,7 @@
 import { Command } from "commander";
 import { registerHeatmapCommands } from "./heatmap.js";
 import { registerKeysCommands } from "./keys.js";
+import { registerMigrateCommands } from "./migrate.js";
 import { registerSimulateCommands } from "./simulate.js";
 import { registerTableCommands } from "./table.js";
 
@@ -16,5 +17,6 @@ registerKeysCommands(program);
 registerHeatmapCommands(program);
 registerTableCommands(program);
 registerSimulateCommands(program);
+registerMigrateCommands(program);
 
 await program.parseAsync(process.argv);

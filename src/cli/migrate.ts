@@ -1,0 +1,269 @@
+/**
+ * `keyspread migrate …`: re-key a table into a new one. Tables are named by store address
+ * (`embedded:DIR/TABLE`, `bigtable:TABLE`, `bigtable:PROJECT/INSTANCE/TABLE`). Results print as
+ * JSON on stdout; progress shows on stderr when it is a terminal.
+ */
+import { mkdir } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { SingleBar } from "cli-progress";
+import { type Command, InvalidArgumentError } from "commander";
+import type { KeySchema } from "../keys/types.js";
+import { type BackfillProgress, backfill } from "../migrate/backfill.js";
+import { migrationPlan } from "../migrate/plan.js";
+import { openStoreAt, parseStoreAddress, type StoreAddress } from "../migrate/store-address.js";
+import { validate } from "../migrate/validate.js";
+import type { Store } from "../store/store.js";
+import { fail, guarded, loadSchema, write } from "./io.js";
+
+interface PairOptions {
+  from: StoreAddress;
+  fromSchema: string;
+  to: StoreAddress;
+  toSchema: string;
+}
+
+const ADDRESS_HELP =
+  "embedded:DIR/TABLE, embedded:TABLE (in ./.keyspread), bigtable:TABLE or bigtable:PROJECT/INSTANCE/TABLE";
+
+export function registerMigrateCommands(program: Command): void {
+  const migrate = program
+    .command("migrate")
+    .description("re-key a table into a new one: plan, backfill (resumable), validate");
+
+  const withPair = (command: Command) =>
+    command
+      .requiredOption("--from <store>", `the old table: ${ADDRESS_HELP}`, parseAddress)
+      .requiredOption("--from-schema <file>", "the old table's key schema (.json, .yaml)")
+      .requiredOption("--to <store>", "the new table, same forms as --from", parseAddress)
+      .requiredOption("--to-schema <file>", "the new table's key schema");
+
+  withPair(migrate.command("plan"))
+    .description(
+      "print the cut-over runbook: create, dual-write, backfill, validate, cut reads, cut writes, delete",
+    )
+    .option(
+      "--checkpoint <file>",
+      "the backfill's checkpoint file (default: .keyspread/backfill-OLD-to-NEW.json)",
+    )
+    .option("--rate <rows/s>", "rate limit to put in the backfill command", parsePositive)
+    .option("--retention-days <days>", "how long to keep the old table after writes move", parsePositive, 30)
+    .action(
+      guarded(
+        async (options: PairOptions & { checkpoint?: string; rate?: number; retentionDays: number }) => {
+          const { fromSchema, toSchema } = await loadPair(options);
+          await write(
+            migrationPlan({
+              from: options.from,
+              to: options.to,
+              fromSchemaFile: options.fromSchema,
+              toSchemaFile: options.toSchema,
+              fromSchema,
+              toSchema,
+              checkpointFile: options.checkpoint ?? defaultCheckpoint(options),
+              retentionDays: options.retentionDays,
+              ...(options.rate === undefined ? {} : { rowsPerSecond: options.rate }),
+            }),
+          );
+        },
+      ),
+    );
+
+  withPair(migrate.command("backfill"))
+    .description("copy every row of the old table into the new one under the new keys, resumably")
+    .option(
+      "--checkpoint <file>",
+      "progress file; an existing one resumes (default: .keyspread/backfill-OLD-to-NEW.json)",
+    )
+    .option("--batch <rows>", "rows per batch and per checkpoint", parsePositive, 1000)
+    .option("--rate <rows/s>", "at most this many rows per second", parsePositive)
+    .option("--skip-bad-rows", "record rows the new schema cannot key and go on (default: stop at the first)")
+    .action(
+      guarded(
+        async (
+          options: PairOptions & { checkpoint?: string; batch: number; rate?: number; skipBadRows?: boolean },
+        ) => {
+          const { fromSchema, toSchema } = await loadPair(options);
+          const checkpointFile = options.checkpoint ?? defaultCheckpoint(options);
+          await mkdir(dirname(checkpointFile), { recursive: true });
+          await withStores(options, async (source, target) => {
+            const bar = backfillBar();
+            try {
+              const result = await backfill({
+                source,
+                sourceSchema: fromSchema,
+                target,
+                targetSchema: toSchema,
+                checkpointFile,
+                batchSize: options.batch,
+                ...(options.rate === undefined ? {} : { rowsPerSecond: options.rate }),
+                skipBadRows: options.skipBadRows ?? false,
+                // Sampling the keys costs a key-only pass; only a terminal shows the estimate.
+                estimateSamples: process.stderr.isTTY ? 1000 : 0,
+                onProgress: bar.update,
+              });
+              bar.stop();
+              await write(
+                `${JSON.stringify({ ...result, resumedFrom: result.resumedFrom?.toString("hex") ?? null, checkpoint: checkpointFile })}\n`,
+              );
+              if (result.rowsSkipped > 0)
+                fail(
+                  `migrate backfill: ${result.rowsSkipped} rows could not be re-keyed; see "skipped"`,
+                  false,
+                );
+            } finally {
+              bar.stop();
+            }
+          });
+        },
+      ),
+    );
+
+  withPair(migrate.command("validate"))
+    .description(
+      "compare the tables: count and checksum per key range, latest-N of sampled entities; prints each difference",
+    )
+    .option(
+      "--ranges <n>",
+      "logical key ranges (of the first field) to checksum separately",
+      parsePositive,
+      16,
+    )
+    .option("--sample <n>", "entities to compare row by row (0: none)", parseCount, 100)
+    .option("-n, --rows <n>", "rows per entity (latest-N)", parsePositive, 100)
+    .option(
+      "--entity <fields>",
+      "comma-separated fields naming an entity (default: those before the reverse timestamp)",
+    )
+    .action(
+      guarded(
+        async (options: PairOptions & { ranges: number; sample: number; rows: number; entity?: string }) => {
+          const { fromSchema, toSchema } = await loadPair(options);
+          await withStores(options, async (source, target) => {
+            const bar = counterBar("validate");
+            let report: Awaited<ReturnType<typeof validate>>;
+            try {
+              report = await validate({
+                source,
+                sourceSchema: fromSchema,
+                target,
+                targetSchema: toSchema,
+                ranges: options.ranges,
+                sampleEntities: options.sample,
+                rowsPerEntity: options.rows,
+                ...(options.entity ? { entityFields: options.entity.split(",").map((f) => f.trim()) } : {}),
+                onProgress: bar.update,
+              });
+            } finally {
+              bar.stop();
+            }
+            const { differences, ranges, ...summary } = report;
+            await write(differences.map((d) => `${toJson(d)}\n`).join(""));
+            await write(
+              `${toJson({ differences: differences.length, ranges: ranges.length, ...summary })}\n`,
+            );
+            if (differences.length > 0) fail(`migrate validate: ${differences.length} difference(s)`, false);
+          });
+        },
+      ),
+    );
+}
+
+async function loadPair(options: PairOptions): Promise<{ fromSchema: KeySchema; toSchema: KeySchema }> {
+  return { fromSchema: await loadSchema(options.fromSchema), toSchema: await loadSchema(options.toSchema) };
+}
+
+/** Opens both tables, runs `action`, and closes them whatever happens. */
+async function withStores(
+  options: PairOptions,
+  action: (source: Store, target: Store) => Promise<void>,
+): Promise<void> {
+  const source = await openStoreAt(options.from);
+  try {
+    const target = await openStoreAt(options.to);
+    try {
+      await action(source, target);
+    } finally {
+      await target.close();
+    }
+  } finally {
+    await source.close();
+  }
+}
+
+function defaultCheckpoint(options: PairOptions): string {
+  return join(".keyspread", `backfill-${options.from.table}-to-${options.to.table}.json`);
+}
+
+/** Rows/s and an ETA from the share of sampled source keys done, on a terminal only. */
+function backfillBar(): { update: (progress: BackfillProgress) => void; stop: () => void } {
+  if (!process.stderr.isTTY) return { update: () => {}, stop: () => {} };
+  const bar = new SingleBar({
+    format: "backfill [{bar}] {percentage}% | {rows} rows | {rate} rows/s | ETA {eta_formatted}",
+    stream: process.stderr,
+    etaBuffer: 50,
+  });
+  const started = performance.now();
+  let running = false;
+  return {
+    update(progress) {
+      const payload = {
+        rows: progress.rowsRead,
+        rate: Math.round(progress.rowsReadThisRun / ((performance.now() - started) / 1000)),
+      };
+      const value = Math.round((progress.fractionDone ?? 0) * 1000);
+      if (!running) bar.start(1000, value, payload);
+      running = true;
+      bar.update(value, payload);
+    },
+    stop: () => {
+      if (running) bar.stop();
+      running = false;
+    },
+  };
+}
+
+/** A running count with its rate, on a terminal only. */
+function counterBar(label: string): { update: (rows: number) => void; stop: () => void } {
+  if (!process.stderr.isTTY) return { update: () => {}, stop: () => {} };
+  const bar = new SingleBar({ format: `${label} | {value} rows | {rate} rows/s`, stream: process.stderr });
+  const started = performance.now();
+  let running = false;
+  return {
+    update(rows) {
+      const rate = Math.round(rows / ((performance.now() - started) / 1000));
+      if (!running) bar.start(0, rows, { rate });
+      running = true;
+      bar.update(rows, { rate });
+    },
+    stop: () => {
+      if (running) bar.stop();
+      running = false;
+    },
+  };
+}
+
+function toJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v) => (typeof v === "bigint" ? v.toString() : v));
+}
+
+function parseAddress(text: string): StoreAddress {
+  try {
+    return parseStoreAddress(text);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+}
+
+function parsePositive(text: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1)
+    throw new InvalidArgumentError(`"${text}" is not a whole number ≥ 1`);
+  return value;
+}
+
+function parseCount(text: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 0)
+    throw new InvalidArgumentError(`"${text}" is not a whole number ≥ 0`);
+  return value;
+}

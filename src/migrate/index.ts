@@ -1,0 +1,30 @@
+/** Re-keying a table: backfill with checkpoints, dual-write during the window, validate, runbook. */
+export {
+  type BackfillOptions,
+  type BackfillProgress,
+  type BackfillResult,
+  BackfillWriteError,
+  backfill,
+} from "./backfill.js";
+export { type Checkpoint, readCheckpoint } from "./checkpoint.js";
+export {
+  DualWriteError,
+  type DualWriteFailure,
+  type DualWriteResult,
+  DualWriteTable,
+  type Side,
+} from "./dual-write.js";
+export { type MigrationPlanInput, migrationPlan } from "./plan.js";
+export {
+  formatStoreAddress,
+  openStoreAt,
+  parseStoreAddress,
+  type StoreAddress,
+} from "./store-address.js";
+export {
+  type Difference,
+  type RangeSummary,
+  type ValidateOptions,
+  type ValidationReport,
+  validate,
+} from "./validate.js";

@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest";
+import { MIGRATIONS } from "./fixtures.testsuite.js";
+import { migrationPlan } from "./plan.js";
+import { parseStoreAddress } from "./store-address.js";
+
+const { from, to } = MIGRATIONS[1]!;
+
+describe("migrationPlan", () => {
+  const plan = migrationPlan({
+    from: parseStoreAddress("embedded:./data/scores"),
+    to: parseStoreAddress("bigtable:p1/i1/scores-50"),
+    fromSchemaFile: "old.yaml",
+    toSchemaFile: "new schema.yaml",
+    fromSchema: from,
+    toSchema: to,
+    checkpointFile: "cp.json",
+    rowsPerSecond: 5000,
+  });
+
+  it("orders the steps: create, dual-write, backfill, validate, reads, writes, delete", () => {
+    const steps = [...plan.matchAll(/^(\d)\. (\w+)/gm)].map((m) => `${m[1]} ${m[2]}`);
+    expect(steps).toEqual(["1 Create", "2 Turn", "3 Backfill", "4 Validate", "5 Cut", "6 Cut", "7 After"]);
+    expect(plan).toMatch(/5\. Cut reads over[\s\S]*6\. Cut writes over/);
+  });
+
+  it("prints the exact commands, quoted for the shell, with the schema change", () => {
+    expect(plan).toContain("salt.buckets: old 100, new 50");
+    expect(plan).toContain(
+      "KEYSPREAD_BIGTABLE_PROJECT=p1 KEYSPREAD_BIGTABLE_INSTANCE=i1 keyspread migrate backfill --from embedded:./data/scores --from-schema old.yaml --to bigtable:p1/i1/scores-50 --to-schema 'new schema.yaml' --checkpoint cp.json --rate 5000",
+    );
+    expect(plan).toContain(
+      "keyspread table create --schema 'new schema.yaml' --store bigtable --table scores-50",
+    );
+    expect(plan).toContain("keyspread migrate validate --from embedded:./data/scores");
+    expect(plan).toContain("rm -r ./data/scores");
+  });
+
+  it("refuses schemas whose fields differ", () => {
+    expect(() =>
+      migrationPlan({
+        ...{ from: parseStoreAddress("embedded:a"), to: parseStoreAddress("embedded:b") },
+        fromSchemaFile: "a",
+        toSchemaFile: "b",
+        fromSchema: MIGRATIONS[0]!.from,
+        toSchema: to,
+        checkpointFile: "c",
+      }),
+    ).toThrow(/must have the same fields/);
+  });
+});
+
+describe("parseStoreAddress", () => {
+  it("reads the embedded and Bigtable forms and names the allowed ones otherwise", () => {
+    expect(parseStoreAddress("embedded:fleet")).toEqual({
+      kind: "embedded",
+      directory: "./.keyspread",
+      table: "fleet",
+    });
+    expect(parseStoreAddress("embedded:/tmp/x/fleet")).toEqual({
+      kind: "embedded",
+      directory: "/tmp/x",
+      table: "fleet",
+    });
+    expect(parseStoreAddress("bigtable:fleet")).toEqual({ kind: "bigtable", table: "fleet" });
+    expect(() => parseStoreAddress("bigtable:a/b")).toThrow(/bigtable:PROJECT\/INSTANCE\/TABLE/);
+    expect(() => parseStoreAddress("memory:x")).toThrow(
+      /unknown kind "memory"; allowed: embedded:DIR\/TABLE/,
+    );
+  });
+});

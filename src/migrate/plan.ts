@@ -1,0 +1,98 @@
+/**
+ * The cut-over runbook for one re-keying (seed 003: "dual-write … compare latest-100 … cut reads
+ * over, then writes, then delete the old table after the retention window"), with the exact
+ * command for every step that has one.
+ */
+import type { KeySchema } from "../keys/types.js";
+import { diffJson } from "../table/schema-guard.js";
+import { checkSameFields } from "./backfill.js";
+import { formatStoreAddress, type StoreAddress, tableCommandOptions } from "./store-address.js";
+
+export interface MigrationPlanInput {
+  from: StoreAddress;
+  to: StoreAddress;
+  fromSchemaFile: string;
+  toSchemaFile: string;
+  fromSchema: KeySchema;
+  toSchema: KeySchema;
+  /** Where the backfill records progress. */
+  checkpointFile: string;
+  /** How long the old table stays after writes move (its data's retention). Default 30 days. */
+  retentionDays?: number;
+  /** Backfill rate limit to print in the command; omitted: unlimited. */
+  rowsPerSecond?: number;
+}
+
+export function migrationPlan(input: MigrationPlanInput): string {
+  const { fromSchema, toSchema } = input;
+  checkSameFields(fromSchema, toSchema);
+  const from = formatStoreAddress(input.from);
+  const to = formatStoreAddress(input.to);
+  const pair = [
+    `--from ${quote(from)} --from-schema ${quote(input.fromSchemaFile)}`,
+    `--to ${quote(to)} --to-schema ${quote(input.toSchemaFile)}`,
+  ].join(" ");
+  const reversePair = [
+    `--from ${quote(to)} --from-schema ${quote(input.toSchemaFile)}`,
+    `--to ${quote(from)} --to-schema ${quote(input.fromSchemaFile)}`,
+  ].join(" ");
+  const changes = diffJson(fromSchema.spec, toSchema.spec, "");
+  const retention = input.retentionDays ?? 30;
+  const rate = input.rowsPerSecond === undefined ? "" : ` --rate ${input.rowsPerSecond}`;
+  const describe = (schema: KeySchema) =>
+    `"${schema.spec.name}" (${schema.bucketCount === 1 ? "unsalted" : `${schema.bucketCount} buckets, ${schema.spec.salt?.hash ?? "xxh32"}`}, ${schema.fingerprint})`;
+
+  return `# Re-keying ${from} → ${to}
+
+Schema ${describe(fromSchema)} → ${describe(toSchema)}
+${changes.map((change) => `  - ${change.replace("table has", "old").replace("schema has", "new")}`).join("\n") || "  (no change)"}
+Bigtable keys are immutable: the new keys go to a new table, filled by a resumable backfill while
+the app writes to both tables.
+A full-table read fans out over ${fromSchema.bucketCount} → ${toSchema.bucketCount} bucket range(s).
+
+1. Create the new table (records its schema; the backfill also does this if it is missing).
+   ${envFor(input.to)}keyspread table create --schema ${quote(input.toSchemaFile)} ${tableCommandOptions(input.to).map(quote).join(" ")}
+
+2. Turn dual-write on: deploy the writers with DualWriteTable, writing both tables; a failure on
+   either side comes back with its side and rows, so retry or alert on it.
+     const dual = new DualWriteTable(await SaltedTable.open(oldStore, oldSchema),
+                                     await SaltedTable.open(newStore, newSchema));
+     const { failed } = await dual.putMany(rows);
+   Wait until every writer runs it: rows written from then on reach both tables.
+
+3. Backfill the rows written before (resumable: after a crash, run the same command again; it
+   continues after the last checkpointed batch).
+   ${envFor(input.from, input.to)}keyspread migrate backfill ${pair} --checkpoint ${quote(input.checkpointFile)}${rate}
+
+4. Validate: counts and checksums per key range, and latest-N of sampled entities, must show zero
+   differences (rows written during the run can differ transiently: rerun to confirm).
+   ${envFor(input.from, input.to)}keyspread migrate validate ${pair}
+
+5. Cut reads over: point readers at the new table (SaltedTable.open(newStore, newSchema)); keep
+   dual-write on. Rollback: point readers back.
+
+6. Cut writes over: write only the new table. From here a rollback needs the reverse backfill:
+   ${envFor(input.from, input.to)}keyspread migrate backfill ${reversePair} --checkpoint ${quote(`${input.checkpointFile}.reverse`)}
+
+7. After the retention window (${retention} days with no reads of the old table), delete it:
+   ${deleteCommand(input.from)}
+`;
+}
+
+function envFor(...addresses: StoreAddress[]): string {
+  const bigtable = addresses.find((a) => a.kind === "bigtable" && a.projectId);
+  if (bigtable?.kind !== "bigtable") return "";
+  return `KEYSPREAD_BIGTABLE_PROJECT=${bigtable.projectId} KEYSPREAD_BIGTABLE_INSTANCE=${bigtable.instanceId} `;
+}
+
+function deleteCommand(address: StoreAddress): string {
+  if (address.kind === "embedded") return `rm -r ${quote(`${address.directory}/${address.table}`)}`;
+  const project = address.projectId ?? "$KEYSPREAD_BIGTABLE_PROJECT";
+  const instance = address.instanceId ?? "$KEYSPREAD_BIGTABLE_INSTANCE";
+  return `gcloud bigtable instances tables delete ${address.table} --instance=${instance} --project=${project}`;
+}
+
+/** Shell-quotes a word when it needs it. */
+function quote(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
+}
