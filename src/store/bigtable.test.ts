@@ -42,6 +42,9 @@ describe("BigtableStore", () => {
       /tableId is missing/,
     );
     await expect(BigtableStore.open({ tableId: "t", family: "a.b" })).rejects.toThrow(/family "a.b"/);
+    await expect(BigtableStore.open({ tableId: "t", limits: { maxInFlight: 0 } })).rejects.toThrow(
+      "limits.maxInFlight is 0; allowed: a positive integer",
+    );
   });
 
   it("fails a read of a missing table with the store's name and the status", async () => {

@@ -6,6 +6,7 @@
  */
 import { Bigtable, type BigtableOptions, type Table } from "@google-cloud/bigtable";
 import {
+  checkMutateRowsLimits,
   codeName,
   DEFAULT_MUTATE_ROWS_LIMITS,
   type MutateEntry,
@@ -74,21 +75,25 @@ const latestCellsOf = (family: string) => [{ family: `^${family}$` }, { column: 
 
 export class BigtableStore implements Store {
   readonly name: string;
-  private readonly limits: MutateRowsLimits;
 
   private constructor(
     private readonly client: Bigtable,
     private readonly table: Table,
     private readonly config: ResolvedConfig,
-    limits: Partial<MutateRowsLimits> | undefined,
+    private readonly limits: MutateRowsLimits,
   ) {
     this.name = `bigtable:${config.projectId}/${config.instanceId}/${config.tableId}`;
-    this.limits = { ...DEFAULT_MUTATE_ROWS_LIMITS, ...limits };
   }
 
   /** Opens an existing table (no admin call: data-only credentials suffice). */
   static async open(options: BigtableStoreOptions = {}): Promise<BigtableStore> {
     const config = resolveConfig(options);
+    const limits = { ...DEFAULT_MUTATE_ROWS_LIMITS, ...options.limits };
+    checkMutateRowsLimits(limits);
+    const { readRetries } = options;
+    if (readRetries !== undefined && !(Number.isSafeInteger(readRetries) && readRetries >= 0)) {
+      throw new RangeError(`readRetries is ${readRetries}; allowed: an integer ≥ 0`);
+    }
     // The emulator needs no credentials; without this, Google's auth library probes for a GCE
     // metadata server and prints a MetadataLookupWarning on every command.
     if (config.onEmulator) process.env.METADATA_SERVER_DETECTION ??= "none";
@@ -100,8 +105,8 @@ export class BigtableStore implements Store {
       ...options.clientOptions,
     });
     const table = client.instance(config.instanceId).table(config.tableId);
-    if (options.readRetries !== undefined) table.maxRetries = options.readRetries;
-    return new BigtableStore(client, table, config, options.limits);
+    if (readRetries !== undefined) table.maxRetries = readRetries;
+    return new BigtableStore(client, table, config, limits);
   }
 
   /** Creates the table with its column family and GC rule, then opens it. */

@@ -48,6 +48,15 @@ export const DEFAULT_MUTATE_ROWS_LIMITS: MutateRowsLimits = {
   maxDelayMs: 2_000,
 };
 
+/** Throws a clear error unless every limit is a positive integer (a zero would send nothing). */
+export function checkMutateRowsLimits(limits: MutateRowsLimits): void {
+  for (const [name, value] of Object.entries(limits)) {
+    if (!Number.isSafeInteger(value) || value <= 0) {
+      throw new RangeError(`limits.${name} is ${value}; allowed: a positive integer`);
+    }
+  }
+}
+
 /** gRPC codes worth retrying: DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED, ABORTED, UNAVAILABLE. */
 export const RETRYABLE_CODES: ReadonlySet<number> = new Set([4, 8, 10, 14]);
 
