@@ -147,6 +147,7 @@ export function runEngine(input: EngineInput): EngineOutput {
       },
       medianNodeCpu: { mean: mean(timeline.map((point) => point.medianNodeCpu)) },
       maxOverMedian: { first: ratios[0]!, last: ratios[ratios.length - 1]!, mean: mean(ratios) },
+      settledAfterS: settledAfter(timeline, ratios),
       writes: {
         perS: writesTotal / (steps * stepS),
         rowBytes: input.writeRowBytes,
@@ -260,6 +261,15 @@ function sampleLoad(tablets: TabletMap, nodeCpu: number[], t: number, durationS:
     };
   });
   return { t, durationS, ranges };
+}
+
+/** Hottest/median at or under this counts as balanced. */
+const SETTLED_RATIO = 1.5;
+
+function settledAfter(timeline: TimelinePoint[], ratios: number[]): number | null {
+  let from = ratios.length;
+  while (from > 0 && ratios[from - 1]! <= SETTLED_RATIO) from--;
+  return from < ratios.length ? timeline[from]!.t : null;
 }
 
 function median(sorted: number[]): number {

@@ -20,6 +20,7 @@ function row(design: DesignResult): string[] {
     `$${design.costPerHour.toFixed(2)}`,
     `${percent(cpu.first)} → ${percent(cpu.last)}`,
     `${summary.maxOverMedian.last.toFixed(1)}×`,
+    summary.settledAfterS === null ? "never" : formatDuration(summary.settledAfterS),
     `${formatMs(summary.writes.p50Ms)} / ${formatMs(summary.writes.p99Ms)}`,
     percent(summary.writes.shedShare),
     ...summary.reads.map((read) => `×${read.fanout} ${formatMs(read.p99Ms)}`),
@@ -38,6 +39,7 @@ export function formatComparison(result: SimulationResult): string {
     "$/hour",
     "hottest CPU start → end",
     "max/median",
+    "flat after",
     "write p50 / p99",
     "shed",
     ...reads.map((read) => `${read.name} fan-out p99`),
@@ -62,7 +64,8 @@ export function formatComparison(result: SimulationResult): string {
     "",
     ...lines,
     "",
-    "CPU is demand per node (over 100% = saturated, the excess shed); start/end = first/last sample interval.",
+    "CPU is demand per node (over 100% = saturated, the excess shed); start/end = first/last sample interval;",
+    "max/median at the end; flat after = when the hottest node came within 1.5× the median for good.",
     ...(described.length > 0 ? ["", ...described] : []),
   ].join("\n");
 }

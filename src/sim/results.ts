@@ -42,6 +42,11 @@ export interface DesignSummary {
   medianNodeCpu: { mean: number };
   /** Hottest over median node CPU: 1 is flat. */
   maxOverMedian: { first: number; last: number; mean: number };
+  /**
+   * Start of the first sample interval from which the hottest node stays within 1.5× the median
+   * to the end of the run (0: flat from the start); null when it never settles.
+   */
+  settledAfterS: number | null;
   writes: LatencySummary & { perS: number; rowBytes: number; shedShare: number };
   reads: ReadSummary[];
   tablets: { initial: number; final: number; loadSplits: number; sizeSplits: number; moves: number };

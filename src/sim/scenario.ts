@@ -120,7 +120,7 @@ const TabletsSchema = v.strictObject({
   initial: v.optional(positiveInt("tablets.initial"), 1),
   splitOpsPerS: v.optional(positive("tablets.splitOpsPerS"), 2500),
   splitSustain: v.optional(duration("tablets.splitSustain"), 10),
-  splitBytes: v.optional(positive("tablets.splitBytes"), 512 * 1024 * 1024),
+  splitBytes: v.optional(positive("tablets.splitBytes"), 200e6),
   balancePeriod: v.optional(duration("tablets.balancePeriod"), 60),
   movesPerPeriod: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 4),
   /** The balancer acts when the hottest node is this far above the mean (0.1 = 10 %)… */
