@@ -1,5 +1,6 @@
 /** The library's public API. */
 export * from "./keys/index.js";
+export * from "./migrate/index.js";
 export * from "./sim/index.js";
 export * from "./store/index.js";
 export type * from "./store/store.js";
