@@ -1,3 +1,4 @@
+import { Bigtable } from "@google-cloud/bigtable";
 import { describe, expect, it } from "vitest";
 import { BigtableStore } from "./bigtable.js";
 import { RetryableStoreError } from "./store.js";
@@ -27,6 +28,12 @@ describe("BigtableStore", () => {
     const tableId = freshTableId();
     const store = await BigtableStore.createTable({ tableId, maxAgeSeconds: 30 * 86_400 });
     expect(store.name).toBe(`bigtable:keyspread/keyspread/${tableId}`);
+    const admin = new Bigtable({ projectId: "keyspread" });
+    const [metadata] = await admin.instance("keyspread").table(tableId).getMetadata();
+    expect(JSON.parse(JSON.stringify(metadata.columnFamilies?.m?.gcRule))).toMatchObject({
+      union: { rules: [{ maxAge: { seconds: "2592000" } }, { maxNumVersions: 1 }] },
+    });
+    await admin.close();
     await expect(BigtableStore.createTable({ tableId })).rejects.toThrow(/cannot create .*ALREADY_EXISTS/);
     await store.close();
     await expect(BigtableStore.createTable({ tableId: "x", maxAgeSeconds: 0 })).rejects.toThrow(
