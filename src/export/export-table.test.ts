@@ -1,0 +1,123 @@
+import { mkdtempSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DuckDBInstance } from "@duckdb/node-api";
+import { describe, expect, it } from "vitest";
+import { compileSchema } from "../keys/schema.js";
+import { MemoryStore } from "../store/memory.js";
+import { SaltedTable } from "../table/salted-table.js";
+import { parseCellColumn } from "./columns.js";
+import { exportTable } from "./export-table.js";
+
+const fleet = compileSchema({
+  version: 1,
+  name: "fleet",
+  layout: "text",
+  segments: [
+    { field: "deviceId", codec: { type: "string" } },
+    { field: "seq", codec: { type: "uint", width: 6 } },
+    { field: "ts", codec: { type: "timestamp", unit: "ms", reverse: true } },
+  ],
+  salt: { buckets: 8, fields: ["deviceId"] },
+});
+const DAY = 86_400_000;
+const START = Date.UTC(2026, 10, 1);
+
+async function fleetTable() {
+  const store = new MemoryStore({ name: "fleet" });
+  const table = await SaltedTable.open(store, fleet, { create: true });
+  // 3 devices × 4 days × 6 points a day.
+  await table.putMany(
+    Array.from({ length: 72 }, (_, i) => ({
+      values: { deviceId: `d${i % 3}`, seq: i, ts: START + Math.floor(i / 18) * DAY + (i % 18) * 60_000 },
+      cells: { value: String(i / 2), unit: "%", raw: Buffer.from([0xff, 0x00]) },
+    })),
+  );
+  return store;
+}
+
+async function query(sql: string) {
+  const instance = await DuckDBInstance.create(":memory:");
+  const connection = await instance.connect();
+  try {
+    return (await connection.runAndReadAll(sql)).getRowObjectsJson();
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+}
+
+describe("exportTable", () => {
+  it("writes Parquet partitioned by day with typed key columns, typed and JSON cells", async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), "keyspread-export-")), "fleet");
+    const result = await exportTable({
+      store: await fleetTable(),
+      schema: fleet,
+      parquetDir: dir,
+      cellColumns: [parseCellColumn("value:double")],
+    });
+    expect(result).toMatchObject({ rows: 72, partitionedBy: "ts", days: 4, parquetDir: dir, duckdb: null });
+    expect(readdirSync(dir).sort()).toEqual([
+      "day=2026-11-01",
+      "day=2026-11-02",
+      "day=2026-11-03",
+      "day=2026-11-04",
+    ]);
+    const glob = `read_parquet('${dir}/**/*.parquet', hive_partitioning = true)`;
+    const [types] = await query(
+      `SELECT typeof(deviceId) AS d, typeof(seq) AS s, typeof(ts) AS t, typeof(value) AS v, typeof(cells) AS c FROM ${glob} LIMIT 1`,
+    );
+    expect(types).toEqual({ d: "VARCHAR", s: "UBIGINT", t: "TIMESTAMP", v: "DOUBLE", c: "JSON" });
+    const [row] = await query(`SELECT deviceId, seq, ts, value, cells, day FROM ${glob} WHERE seq = 20`);
+    expect(row).toEqual({
+      deviceId: "d2",
+      seq: "20",
+      ts: "2026-11-02 00:02:00",
+      value: 10,
+      cells: JSON.stringify({ unit: "%", raw: "hex:ff00" }),
+      day: "2026-11-02",
+    });
+  });
+
+  it("exports a key range into a DuckDB database file", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "keyspread-export-")), "fleet.duckdb");
+    const result = await exportTable({
+      store: await fleetTable(),
+      schema: fleet,
+      query: { eq: { deviceId: "d1" }, range: { field: "seq", lt: 30 } },
+      duckdbFile: file,
+      tableName: "metrics",
+    });
+    expect(result).toMatchObject({ rows: 10, duckdb: { file, table: "metrics" }, parquetDir: null });
+    const instance = await DuckDBInstance.create(file);
+    const connection = await instance.connect();
+    try {
+      const rows = (
+        await connection.runAndReadAll(
+          "SELECT min(seq) AS lo, max(seq) AS hi, count(DISTINCT deviceId) AS n FROM metrics",
+        )
+      ).getRowObjectsJson();
+      expect(rows).toEqual([{ lo: "1", hi: "28", n: "1" }]);
+    } finally {
+      connection.closeSync();
+      instance.closeSync();
+    }
+  });
+
+  it("names the cell and the row when a typed cell does not parse", async () => {
+    await expect(
+      exportTable({
+        store: await fleetTable(),
+        schema: fleet,
+        duckdbFile: join(mkdtempSync(join(tmpdir(), "keyspread-export-")), "x.duckdb"),
+        cellColumns: [parseCellColumn("unit:DOUBLE")],
+      }),
+    ).rejects.toThrow(/row [0-9a-f]+: cell "unit" is "%", not a DOUBLE/);
+    expect(() => parseCellColumn("value:FLOAT")).toThrow(
+      /type "FLOAT" is not allowed; allowed: DOUBLE, BIGINT, VARCHAR, BOOLEAN/,
+    );
+    await expect(
+      exportTable({ store: new MemoryStore(), schema: fleet, parquetDir: "x", partitionField: "seq" }),
+    ).rejects.toThrow(/partition field "seq" is not a timestamp field of "fleet"; allowed: ts/);
+  });
+});

@@ -1,0 +1,130 @@
+/**
+ * Seed 003's fix for 40-second dashboard scans: move them off Bigtable. A key range (or the whole
+ * table) is read once, decoded, and written as Parquet partitioned by day — the key fields as
+ * typed columns — and/or loaded into a DuckDB database, where range scans are columnar.
+ */
+import { mkdir } from "node:fs/promises";
+import { DuckDBDataChunkWriter, DuckDBInstance, JSToDuckDBValueConverter } from "@duckdb/node-api";
+import type { KeySchema, Query } from "../keys/types.js";
+import type { Store } from "../store/store.js";
+import { RESERVED_PREFIX } from "../table/schema-guard.js";
+import { type CellColumn, columnsFor, quoteIdentifier, stagingRow } from "./columns.js";
+
+export interface ExportOptions {
+  store: Store;
+  schema: KeySchema;
+  /** The key range to export (`eq` on leading fields, a range on the next); default the whole table. */
+  query?: Omit<Query, "limit">;
+  /** Write Parquet files here, one `day=YYYY-MM-DD` directory per day. */
+  parquetDir?: string;
+  /** Load into this DuckDB database file (created if missing), table `tableName`. */
+  duckdbFile?: string;
+  /** Table name in DuckDB; default the schema's name. Replaced if it exists. */
+  tableName?: string;
+  /** Cells to give typed columns; the other cells go in the JSON column `cells`. */
+  cellColumns?: CellColumn[];
+  /** Timestamp field the `day` partition comes from; default the schema's first timestamp field. */
+  partitionField?: string;
+  onProgress?: (rows: number) => void;
+}
+
+export interface ExportResult {
+  rows: number;
+  /** The partition field, or null when the schema has no timestamp (then one unpartitioned file). */
+  partitionedBy: string | null;
+  days: number;
+  parquetDir: string | null;
+  duckdb: { file: string; table: string } | null;
+  seconds: number;
+}
+
+const FLUSH_ROWS = 100_000;
+
+export async function exportTable(options: ExportOptions): Promise<ExportResult> {
+  const started = performance.now();
+  const { schema, store } = options;
+  if (!options.parquetDir && !options.duckdbFile)
+    throw new Error("export needs a Parquet directory, a DuckDB file, or both");
+  const cellColumns = options.cellColumns ?? [];
+  const columns = columnsFor(schema, cellColumns);
+  const partitionField = partitionFieldOf(schema, options.partitionField);
+  const table = quoteIdentifier(options.tableName ?? schema.spec.name);
+
+  const instance = await DuckDBInstance.create(options.duckdbFile ?? ":memory:");
+  const connection = await instance.connect();
+  try {
+    await connection.run(
+      `CREATE OR REPLACE TEMP TABLE staging (${columns.map((c) => `${quoteIdentifier(c.name)} ${c.stagingType}`).join(", ")})`,
+    );
+    const appender = await connection.createAppender("staging");
+    const writer = DuckDBDataChunkWriter.forAppender(appender, { converter: JSToDuckDBValueConverter });
+    let rows = 0;
+    const ranges = schema
+      .plan(options.query ?? {})
+      .ranges.map((range) => ({ start: range.start, end: range.end ?? RESERVED_PREFIX }));
+    for await (const row of store.read(ranges)) {
+      const { values } = schema.decode(row.key);
+      try {
+        writer.appendRow(stagingRow(schema, cellColumns, values, row.cells));
+      } catch (error) {
+        throw new Error(`row ${row.key.toString("hex")}: ${(error as Error).message}`, { cause: error });
+      }
+      if (++rows % FLUSH_ROWS === 0) {
+        writer.flush();
+        options.onProgress?.(rows);
+      }
+    }
+    writer.flush();
+    appender.closeSync();
+    options.onProgress?.(rows);
+
+    const day = partitionField ? `, CAST(${quoteIdentifier(partitionField)} AS DATE) AS "day"` : "";
+    await connection.run(
+      `CREATE OR REPLACE TABLE ${table} AS SELECT *${day} FROM (SELECT ${columns.map((c) => c.finalSql).join(", ")} FROM staging)`,
+    );
+    await connection.run("DROP TABLE staging");
+    let days = 0;
+    if (partitionField) {
+      const reader = await connection.runAndReadAll(`SELECT count(DISTINCT "day") FROM ${table}`);
+      days = Number(reader.getRows()[0]![0]);
+    }
+    if (options.parquetDir) {
+      await mkdir(options.parquetDir, { recursive: true });
+      const target = partitionField ? options.parquetDir : `${options.parquetDir}/data.parquet`;
+      const partition = partitionField ? `, PARTITION_BY ("day"), OVERWRITE_OR_IGNORE` : "";
+      await connection.run(
+        `COPY ${table} TO ${sqlString(target)} (FORMAT parquet, COMPRESSION zstd${partition})`,
+      );
+    }
+    if (!options.duckdbFile) await connection.run(`DROP TABLE ${table}`);
+    return {
+      rows,
+      partitionedBy: partitionField ?? null,
+      days,
+      parquetDir: options.parquetDir ?? null,
+      duckdb: options.duckdbFile
+        ? { file: options.duckdbFile, table: options.tableName ?? schema.spec.name }
+        : null,
+      seconds: (performance.now() - started) / 1000,
+    };
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+}
+
+function partitionFieldOf(schema: KeySchema, requested: string | undefined): string | undefined {
+  if (requested === undefined) return schema.fields.find((f) => f.codec.type === "timestamp")?.name;
+  const field = schema.fields.find((f) => f.name === requested);
+  if (field?.codec.type !== "timestamp") {
+    const timestamps = schema.fields.filter((f) => f.codec.type === "timestamp").map((f) => f.name);
+    throw new Error(
+      `partition field "${requested}" is not a timestamp field of "${schema.spec.name}"; allowed: ${timestamps.join(", ") || "(none)"}`,
+    );
+  }
+  return requested;
+}
+
+function sqlString(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
+}
