@@ -172,10 +172,12 @@ function escapedFormat(ctx: CodecContext): StringFormat {
       let i = pos;
       for (; i < key.length && key[i] !== separator; i++) {
         const byte = key[i]!;
-        if (byte !== escapeByte) {
+        if (byte > escapeByte) {
           out.push(byte);
           continue;
         }
+        if (byte !== escapeByte)
+          throw new KeyDecodeError(`field "${ctx.field}": unescaped byte ${byte} at byte ${i}`);
         const escaped = Number.parseInt(String.fromCharCode(key[i + 1] ?? 0, key[i + 2] ?? 0), 16);
         // Only the encoder's own spelling: an escapable byte, in uppercase hex.
         if (

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { KeyDecodeError, KeyTooLongError, SchemaError } from "./errors.js";
 import { compileSchema, defineSchema, parseSchema } from "./schema.js";
@@ -219,4 +220,64 @@ describe("fingerprint", () => {
     expect(compileSchema({ ...spec, separator: "_" }).fingerprint).not.toBe(fp);
     expect(compileSchema({ ...spec, salt: { buckets: 16, hash: "md5-hex4" } }).fingerprint).not.toBe(fp);
   });
+});
+
+describe("decode of damaged keys", () => {
+  const segments: SchemaSpec["segments"] = [
+    { literal: "k" },
+    { field: "s", codec: { type: "string" } },
+    { field: "i", codec: { type: "int64" } },
+    { field: "e", codec: { type: "enum", values: ["a", "b", "c"] } },
+    { field: "d", codec: { type: "reverse-domain" } },
+    { field: "u", codec: { type: "uint", width: 3, bytes: 2 } },
+    { field: "t", codec: { type: "timestamp", unit: "us", reverse: true } },
+    { field: "r", codec: { type: "string", raw: true } },
+  ];
+  const schemas = [
+    compileSchema({ version: 1, name: "text", layout: "text", segments, salt: { buckets: 12 } }),
+    compileSchema({ version: 1, name: "binary", layout: "binary", segments, salt: { buckets: 300 } }),
+  ];
+  const values = fc.record({
+    s: fc.string({ unit: fc.constantFrom("a", "\u0000", "#", "$", "é", " "), maxLength: 4 }),
+    i: fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }),
+    e: fc.constantFrom("a", "b", "c"),
+    d: fc.constantFrom("www.example.com", "a", "x.y"),
+    u: fc.integer({ min: 0, max: 999 }),
+    t: fc.bigInt({ min: 0n, max: 10n ** 16n - 1n }),
+    r: fc.constantFrom("raw", "", "z~"),
+  });
+
+  it.each(schemas)(
+    "$spec.layout: a damaged key is rejected with KeyDecodeError or decodes canonically",
+    (schema) => {
+      fc.assert(
+        fc.property(
+          values,
+          fc.nat(),
+          fc.integer({ min: 0, max: 255 }),
+          fc.constantFrom("set", "cut", "add"),
+          (v, at, byte, how) => {
+            const key = schema.encode(v);
+            const i = at % key.length;
+            const damaged =
+              how === "set"
+                ? Buffer.concat([key.subarray(0, i), Buffer.of(byte), key.subarray(i + 1)])
+                : how === "cut"
+                  ? key.subarray(0, i)
+                  : Buffer.concat([key.subarray(0, i), Buffer.of(byte), key.subarray(i)]);
+            let decoded: ReturnType<typeof schema.decode>;
+            try {
+              decoded = schema.decode(damaged);
+            } catch (error) {
+              expect(error).toBeInstanceOf(KeyDecodeError);
+              return;
+            }
+            // Whatever decodes is a key the encoder would write, byte for byte.
+            expect(schema.encode(decoded.values)).toEqual(damaged);
+          },
+        ),
+        { numRuns: 2000 },
+      );
+    },
+  );
 });
