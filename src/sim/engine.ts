@@ -35,8 +35,8 @@ export interface EngineOutput {
 const LATENCY_EVERY_S = 10;
 const HALF_HOUR_S = 1800;
 const SPLIT_RETRY_S = 60;
-/** Idle nodes count as 1 % CPU in the hottest/median ratio, so "all load on one node" stays finite. */
-const MEDIAN_FLOOR = 0.01;
+/** Nodes under 1 % CPU count as 1 % in the hottest/median ratio: "all load on one node" stays finite, an idle cluster is flat. */
+const CPU_FLOOR = 0.01;
 
 export function runEngine(input: EngineInput): EngineOutput {
   const { tablets, generator, nodes, stepS, latency, tabletSettings: settings } = input;
@@ -132,7 +132,9 @@ export function runEngine(input: EngineInput): EngineOutput {
   }
 
   const hottest = timeline.map((point) => point.hottestNodeCpu);
-  const ratios = timeline.map((point) => point.hottestNodeCpu / Math.max(point.medianNodeCpu, MEDIAN_FLOOR));
+  const ratios = timeline.map(
+    (point) => Math.max(point.hottestNodeCpu, CPU_FLOOR) / Math.max(point.medianNodeCpu, CPU_FLOOR),
+  );
   const over = (from: number, to: number) =>
     mean(timeline.filter((point) => point.t >= from && point.t < to).map((point) => point.hottestNodeCpu));
   return {
