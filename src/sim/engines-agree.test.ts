@@ -1,17 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { SchemaSpec } from "../keys/types.js";
 import { parseScenario } from "./scenario.js";
+import { saltedDeviceKey } from "./schemas.fixture.js";
 import { simulateScenario } from "./simulate.js";
-
-const deviceKey: SchemaSpec = {
-  version: 1,
-  name: "device-reverse-ts",
-  layout: "text",
-  segments: [
-    { field: "deviceID", codec: { type: "string" } },
-    { field: "ts", codec: { type: "timestamp", unit: "ms", reverse: true } },
-  ],
-};
 
 /** Mean CPU of each node over the run. */
 function meanNodeCpu(timeline: { nodeCpu: number[] }[]): number[] {
@@ -48,11 +38,11 @@ describe("fast and exact engines", () => {
       designs: [
         {
           name: "salt-by-time",
-          schema: { ...deviceKey, name: "s8t", salt: { buckets: 8, fields: ["deviceID", "ts"] } },
+          schema: saltedDeviceKey(8),
         },
         {
           name: "salt-by-device",
-          schema: { ...deviceKey, name: "s8d", salt: { buckets: 8, fields: ["deviceID"] } },
+          schema: saltedDeviceKey(8, ["deviceID"]),
         },
       ],
     });

@@ -1,22 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { SchemaSpec } from "../keys/types.js";
 import { parseScenario } from "./scenario.js";
+import { deviceKey, saltedDeviceKey } from "./schemas.fixture.js";
 import { simulateScenario } from "./simulate.js";
 
-const deviceKey: SchemaSpec = {
-  version: 1,
-  name: "device-reverse-ts",
-  layout: "text",
-  segments: [
-    { field: "deviceID", codec: { type: "string" } },
-    { field: "ts", codec: { type: "timestamp", unit: "ms", reverse: true } },
-  ],
-};
-const salted = (buckets: number, fields = ["deviceID", "ts"]): SchemaSpec => ({
-  ...deviceKey,
-  name: `salt${buckets}`,
-  salt: { buckets, fields },
-});
 const timeFirst: SchemaSpec = {
   version: 1,
   name: "ts-device",
@@ -65,7 +52,7 @@ describe("simulateScenario", () => {
   });
 
   it("spreads a salted key from the first minute", () => {
-    const [result] = simulateScenario(fleet([{ name: "salt-48", schema: salted(48) }])).designs;
+    const [result] = simulateScenario(fleet([{ name: "salt-48", schema: saltedDeviceKey(48) }])).designs;
     expect(result!.summary.maxOverMedian.first).toBeLessThan(1.2);
     expect(result!.summary.maxOverMedian.mean).toBeLessThan(1.2);
     expect(result!.summary.settledAfterS).toBe(0);
@@ -87,9 +74,9 @@ describe("simulateScenario", () => {
     const scenario = fleet(
       [
         { name: "unsalted", schema: deviceKey },
-        { name: "salt-16", schema: salted(16) },
-        { name: "salt-256", schema: salted(256) },
-        { name: "salt-256-by-device", schema: salted(256, ["deviceID"]) },
+        { name: "salt-16", schema: saltedDeviceKey(16) },
+        { name: "salt-256", schema: saltedDeviceKey(256) },
+        { name: "salt-256-by-device", schema: saltedDeviceKey(256, ["deviceID"]) },
       ],
       {
         duration: "10m",
