@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /** The `keyspread` command: parses arguments and hands off to one module per command group. */
 import { Command } from "commander";
+import { registerExportCommands } from "./export.js";
 import { registerHeatmapCommands } from "./heatmap.js";
 import { registerKeysCommands } from "./keys.js";
 import { registerMigrateCommands } from "./migrate.js";
@@ -18,5 +19,6 @@ registerHeatmapCommands(program);
 registerTableCommands(program);
 registerSimulateCommands(program);
 registerMigrateCommands(program);
+registerExportCommands(program);
 
 await program.parseAsync(process.argv);

@@ -1,0 +1,108 @@
+/**
+ * `keyspread export`: a table's rows (all, or a key range) as day-partitioned Parquet and/or a
+ * DuckDB table, so dashboard scans run there instead of on Bigtable (seed 003).
+ */
+import { SingleBar } from "cli-progress";
+import { type Command, InvalidArgumentError } from "commander";
+import { type CellColumn, parseCellColumn } from "../export/columns.js";
+import { exportTable } from "../export/export-table.js";
+import { queryFromJson } from "../keys/json.js";
+import { openStoreAt, parseStoreAddress, type StoreAddress } from "../migrate/store-address.js";
+import { guarded, loadSchema, parseJson, write } from "./io.js";
+
+interface ExportCliOptions {
+  from: StoreAddress;
+  schema: string;
+  query?: string;
+  parquet?: string;
+  duckdb?: string;
+  tableName?: string;
+  cell: CellColumn[];
+  partitionField?: string;
+}
+
+export function registerExportCommands(program: Command): void {
+  program
+    .command("export")
+    .description("export a table or key range to Parquet partitioned by day and/or into DuckDB")
+    .requiredOption(
+      "--from <store>",
+      "the table: embedded:DIR/TABLE, embedded:TABLE, bigtable:TABLE or bigtable:PROJECT/INSTANCE/TABLE",
+      (text) => cliArgument(() => parseStoreAddress(text)),
+    )
+    .requiredOption("--schema <file>", "the table's key schema (.json, .yaml)")
+    .option(
+      "--query <json>",
+      'a key range, e.g. {"eq": {"tenant": "t1"}, "range": {"field": "ts", "gte": …}}',
+    )
+    .option("--parquet <dir>", "write Parquet here, one day=YYYY-MM-DD directory per day")
+    .option("--duckdb <file>", "load into this DuckDB database file (created if missing)")
+    .option("--table-name <name>", "table name in DuckDB (default: the schema's name; replaced if present)")
+    .option(
+      "--cell <name:type>",
+      "give a cell its own typed column (DOUBLE, BIGINT, VARCHAR, BOOLEAN); repeatable; other cells go in the JSON column cells",
+      (text, all: CellColumn[]) => [...all, cliArgument(() => parseCellColumn(text))],
+      [],
+    )
+    .option(
+      "--partition-field <field>",
+      "timestamp field giving the day (default: the schema's first timestamp)",
+    )
+    .action(
+      guarded(async (options: ExportCliOptions) => {
+        if (!options.parquet && !options.duckdb)
+          throw new Error("export: give --parquet DIR, --duckdb FILE, or both");
+        const schema = await loadSchema(options.schema);
+        const query =
+          options.query === undefined ? undefined : queryFromJson(schema, parseJson(options.query));
+        if (query?.limit !== undefined)
+          throw new Error("export: --query takes no limit; it exports the whole range");
+        const store = await openStoreAt(options.from);
+        const bar = rowsBar();
+        try {
+          const result = await exportTable({
+            store,
+            schema,
+            ...(query ? { query } : {}),
+            ...(options.parquet ? { parquetDir: options.parquet } : {}),
+            ...(options.duckdb ? { duckdbFile: options.duckdb } : {}),
+            ...(options.tableName ? { tableName: options.tableName } : {}),
+            ...(options.partitionField ? { partitionField: options.partitionField } : {}),
+            cellColumns: options.cell,
+            onProgress: bar.update,
+          });
+          bar.stop();
+          await write(`${JSON.stringify(result)}\n`);
+        } finally {
+          bar.stop();
+          await store.close();
+        }
+      }),
+    );
+}
+
+/** Rows read so far, on a terminal only. */
+function rowsBar(): { update: (rows: number) => void; stop: () => void } {
+  if (!process.stderr.isTTY) return { update: () => {}, stop: () => {} };
+  const bar = new SingleBar({ format: "export | {value} rows", stream: process.stderr });
+  let running = false;
+  return {
+    update(rows) {
+      if (!running) bar.start(0, rows);
+      running = true;
+      bar.update(rows);
+    },
+    stop: () => {
+      if (running) bar.stop();
+      running = false;
+    },
+  };
+}
+
+function cliArgument<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+}
