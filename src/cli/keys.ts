@@ -5,6 +5,7 @@
  */
 import { type Command, Option } from "commander";
 import {
+  BIGTABLE_MAX_KEY_BYTES,
   type KeySchema,
   queryFromJson,
   summarizeCounts,
@@ -88,11 +89,12 @@ export function registerKeysCommands(program: Command): void {
     .action(async (options: { schema: string; json?: boolean }) => {
       const schema = await loadSchema(options.schema);
       const counts = new Array<number>(schema.bucketCount).fill(0);
-      const lengths: number[] = [];
+      // Keys are at most 4096 bytes: a count per length gives exact percentiles in constant memory.
+      const lengths = new Array<number>(BIGTABLE_MAX_KEY_BYTES + 1).fill(0);
       const ok = await eachLine("inspect", (line) => {
         const key = schema.encode(valuesFromJson(schema, parseJson(line)));
         counts[schema.decode(key).bucket]! += 1;
-        lengths.push(key.length);
+        lengths[key.length]! += 1;
         return "";
       });
       if (ok) process.stdout.write(inspectReport(schema, counts, lengths, options.json === true));
@@ -133,15 +135,7 @@ async function run(command: string, body: () => void): Promise<void> {
 /** The inspect report: distribution of buckets, key lengths and what the salt costs. */
 function inspectReport(schema: KeySchema, counts: number[], lengths: number[], json: boolean): string {
   const distribution = summarizeCounts(counts);
-  const sorted = [...lengths].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
-  const keyLength = {
-    min: sorted[0] ?? 0,
-    mean: sorted.length ? sorted.reduce((s, n) => s + n, 0) / sorted.length : 0,
-    p50: at(0.5),
-    p99: at(0.99),
-    max: sorted.at(-1) ?? 0,
-  };
+  const keyLength = lengthStats(lengths);
   const saltBytesPerRow = schema.saltPrefixLength;
   const saltBytesPerBillionRows = saltBytesPerRow * 1e9;
   if (json) {
@@ -173,6 +167,27 @@ function inspectReport(schema: KeySchema, counts: number[], lengths: number[], j
     `salt adds ${saltBytesPerRow} byte(s) per row: ${formatBytes(saltBytesPerBillionRows)} per billion rows`,
   ];
   return `${lines.join("\n")}\n`;
+}
+
+/** min, mean, p50, p99 and max of a histogram `rows per key length`. */
+function lengthStats(lengths: number[]) {
+  const rows = lengths.reduce((sum, n) => sum + n, 0);
+  const lengthAt = (rank: number) => {
+    let seen = 0;
+    for (let length = 0; length < lengths.length; length++) {
+      seen += lengths[length]!;
+      if (seen > rank) return length;
+    }
+    return 0;
+  };
+  const total = lengths.reduce((sum, n, length) => sum + n * length, 0);
+  return {
+    min: lengthAt(0),
+    mean: rows ? total / rows : 0,
+    p50: lengthAt(Math.floor(0.5 * rows)),
+    p99: lengthAt(Math.floor(0.99 * rows)),
+    max: lengthAt(rows - 1),
+  };
 }
 
 function formatBytes(bytes: number): string {
