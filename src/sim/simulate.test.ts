@@ -103,6 +103,30 @@ describe("simulateScenario", () => {
     expect(reads["salt-256"]!.p99Ms).toBeGreaterThan(2 * oneRange);
   });
 
+  it("starts a new unsalted table as its initial tablets, all on one node", () => {
+    const scenario = fleet([{ name: "current", schema: deviceKey }], {
+      tablets: { initial: 4 },
+      duration: "1m",
+    });
+    const [result] = simulateScenario(scenario).designs;
+    expect(result!.summary.tablets.initial).toBe(4);
+    const first = result!.loadSteps[0]!;
+    expect(new Set(first.ranges.map((range) => range.node))).toEqual(new Set([0]));
+    expect(result!.timeline[0]!.nodeCpu.filter((cpu) => cpu > 0)).toHaveLength(1);
+  });
+
+  it("plans point gets with every field bound: one range even under a salt over the time", () => {
+    const scenario = fleet([{ name: "salt-64", schema: saltedDeviceKey(64) }], {
+      duration: "2m",
+      workload: {
+        groups: [{ name: "devices", entities: 1000, fields: { deviceID: "d{i:04}" }, writesPerS: 500 }],
+        reads: [{ name: "get", kind: "get", group: "devices", perS: 100, window: "1d" }],
+      },
+    });
+    const [result] = simulateScenario(scenario).designs;
+    expect(result!.summary.reads[0]).toMatchObject({ name: "get", fanout: 1, rowsReturnedPerRead: 1 });
+  });
+
   it("names the design it cannot find", () => {
     expect(() => simulateScenario(fleet([{ name: "a", schema: deviceKey }]), { design: "b" })).toThrow(
       /design "b" is not in scenario "test-fleet"; designs: a/,
