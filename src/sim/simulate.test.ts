@@ -106,7 +106,7 @@ describe("simulateScenario", () => {
   it("starts a new unsalted table as its initial tablets, all on one node", () => {
     const scenario = fleet([{ name: "current", schema: deviceKey }], {
       tablets: { initial: 4 },
-      duration: "1m",
+      duration: "30s",
     });
     const [result] = simulateScenario(scenario).designs;
     expect(result!.summary.tablets.initial).toBe(4);
