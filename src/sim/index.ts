@@ -10,8 +10,10 @@ export type {
   SimulationResult,
   TimelinePoint,
 } from "./results.js";
+export { type SampleRow, type SampleRowsOptions, sampleRows } from "./sample-rows.js";
 export {
   type Design,
+  findDesign,
   loadScenario,
   parseScenario,
   type ReadPattern,

@@ -209,6 +209,17 @@ export function parseScenario(input: unknown): Scenario {
   return scenario;
 }
 
+/** The design called `name`; throws listing the scenario's designs when there is none. */
+export function findDesign(scenario: Scenario, name: string): Design {
+  const design = scenario.designs.find((candidate) => candidate.name === name);
+  if (!design) {
+    throw new Error(
+      `design "${name}" is not in scenario "${scenario.name}"; designs: ${scenario.designs.map((d) => d.name).join(", ")}`,
+    );
+  }
+  return design;
+}
+
 /** Top-level `x-…` keys are for the author (e.g. YAML anchors shared by designs) and are ignored. */
 function withoutExtensions(input: unknown): unknown {
   if (typeof input !== "object" || input === null || Array.isArray(input)) return input;

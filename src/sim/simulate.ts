@@ -11,7 +11,7 @@ import { FastLoad } from "./fast-load.js";
 import type { LoadGenerator } from "./load.js";
 import { CompiledRead } from "./reads.js";
 import type { DesignResult, SimulationResult } from "./results.js";
-import type { Design, Scenario } from "./scenario.js";
+import { type Design, findDesign, type Scenario } from "./scenario.js";
 import { TabletMap } from "./tablets.js";
 import { CompiledGroup } from "./workload.js";
 
@@ -59,14 +59,7 @@ export function simulateScenario(scenario: Scenario, options: SimulateOptions = 
 }
 
 function selectDesigns(scenario: Scenario, name: string | undefined): Design[] {
-  if (name === undefined) return scenario.designs;
-  const design = scenario.designs.find((candidate) => candidate.name === name);
-  if (!design) {
-    throw new Error(
-      `design "${name}" is not in scenario "${scenario.name}"; designs: ${scenario.designs.map((d) => d.name).join(", ")}`,
-    );
-  }
-  return [design];
+  return name === undefined ? scenario.designs : [findDesign(scenario, name)];
 }
 
 function simulateDesign(

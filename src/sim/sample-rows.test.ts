@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { compileSchema } from "../keys/index.js";
+import { sampleRows } from "./sample-rows.js";
+import { parseScenario } from "./scenario.js";
+import { saltedDeviceKey } from "./schemas.fixture.js";
+
+const scenario = parseScenario({
+  name: "rows",
+  cluster: { nodes: 2 },
+  workload: {
+    groups: [
+      { name: "hot", entities: 100, fields: { deviceID: "acme-{i:03}" }, writesPerS: 300 },
+      { name: "rest", entities: 1000, fields: { deviceID: "{hex8:i}" }, writesPerS: 100 },
+    ],
+  },
+  designs: [{ name: "salt-8", schema: saltedDeviceKey(8) }],
+});
+
+describe("sampleRows", () => {
+  it("gives rows in proportion to the groups' writes, keyed by the design's schema", () => {
+    const rows = sampleRows(scenario, "salt-8", { count: 40 });
+    expect(rows.filter((row) => row.group === "hot")).toHaveLength(30);
+    expect(rows.filter((row) => row.group === "rest")).toHaveLength(10);
+    const schema = compileSchema(saltedDeviceKey(8));
+    for (const row of rows) expect(row.key.equals(schema.encode(row.values))).toBe(true);
+    expect(new Set(rows.map((row) => schema.decode(row.key).bucket)).size).toBeGreaterThan(4);
+    expect(rows[0]!.values.deviceID).toBe("acme-001");
+  });
+
+  it("names a design that is not there", () => {
+    expect(() => sampleRows(scenario, "nope")).toThrow(
+      /design "nope" is not in scenario "rows"; designs: salt-8/,
+    );
+  });
+});
