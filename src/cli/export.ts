@@ -2,13 +2,13 @@
  * `keyspread export`: a table's rows (all, or a key range) as day-partitioned Parquet and/or a
  * DuckDB table, so dashboard scans run there instead of on Bigtable (seed 003).
  */
-import { SingleBar } from "cli-progress";
 import { type Command, InvalidArgumentError } from "commander";
 import { type CellColumn, parseCellColumn } from "../export/columns.js";
 import { exportTable } from "../export/export-table.js";
 import { queryFromJson } from "../keys/json.js";
 import { openStoreAt, parseStoreAddress, type StoreAddress } from "../migrate/store-address.js";
 import { guarded, loadSchema, parseJson, write } from "./io.js";
+import { counterBar } from "./progress.js";
 
 interface ExportCliOptions {
   from: StoreAddress;
@@ -58,7 +58,7 @@ export function registerExportCommands(program: Command): void {
         if (query?.limit !== undefined)
           throw new Error("export: --query takes no limit; it exports the whole range");
         const store = await openStoreAt(options.from);
-        const bar = rowsBar();
+        const bar = counterBar("export");
         try {
           const result = await exportTable({
             store,
@@ -79,24 +79,6 @@ export function registerExportCommands(program: Command): void {
         }
       }),
     );
-}
-
-/** Rows read so far, on a terminal only. */
-function rowsBar(): { update: (rows: number) => void; stop: () => void } {
-  if (!process.stderr.isTTY) return { update: () => {}, stop: () => {} };
-  const bar = new SingleBar({ format: "export | {value} rows", stream: process.stderr });
-  let running = false;
-  return {
-    update(rows) {
-      if (!running) bar.start(0, rows);
-      running = true;
-      bar.update(rows);
-    },
-    stop: () => {
-      if (running) bar.stop();
-      running = false;
-    },
-  };
 }
 
 function cliArgument<T>(parse: () => T): T {

@@ -14,6 +14,7 @@ import { openStoreAt, parseStoreAddress, type StoreAddress } from "../migrate/st
 import { validate } from "../migrate/validate.js";
 import type { Store } from "../store/store.js";
 import { fail, guarded, loadSchema, write } from "./io.js";
+import { counterBar } from "./progress.js";
 
 interface PairOptions {
   from: StoreAddress;
@@ -214,26 +215,6 @@ function backfillBar(): { update: (progress: BackfillProgress) => void; stop: ()
       if (!running) bar.start(1000, value, payload);
       running = true;
       bar.update(value, payload);
-    },
-    stop: () => {
-      if (running) bar.stop();
-      running = false;
-    },
-  };
-}
-
-/** A running count with its rate, on a terminal only. */
-function counterBar(label: string): { update: (rows: number) => void; stop: () => void } {
-  if (!process.stderr.isTTY) return { update: () => {}, stop: () => {} };
-  const bar = new SingleBar({ format: `${label} | {value} rows | {rate} rows/s`, stream: process.stderr });
-  const started = performance.now();
-  let running = false;
-  return {
-    update(rows) {
-      const rate = Math.round(rows / ((performance.now() - started) / 1000));
-      if (!running) bar.start(0, rows, { rate });
-      running = true;
-      bar.update(rows, { rate });
     },
     stop: () => {
       if (running) bar.stop();
