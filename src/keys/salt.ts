@@ -4,20 +4,16 @@
  * unsigned bucket in [0, N) — except where a compatibility preset must reproduce someone else's bug.
  */
 import { hash as digest } from "node:crypto";
-import xxhash from "xxhash-wasm";
 import { KeyDecodeError } from "./errors.js";
 import type { SaltHash } from "./types.js";
-
-// xxhash-wasm instantiates its WebAssembly module asynchronously; awaiting it once at module load
-// keeps every schema function synchronous.
-const { h32Raw } = await xxhash();
+import { xxHash32 } from "./xxhash32.js";
 
 /** Reduces `bytes[start, end)` to a bucket in [0, buckets). */
 export type BucketFunction = (bytes: Uint8Array, start: number, end: number, buckets: number) => number;
 
 /** xxHash32, seed 0, read as unsigned 32-bit, mod N. */
 export const xxh32Bucket: BucketFunction = (bytes, start, end, buckets) =>
-  (h32Raw(bytes.subarray(start, end), 0) >>> 0) % buckets;
+  xxHash32(bytes, start, end) % buckets;
 
 /** Seed 000's recipe: the first 4 hex digits of the MD5 digest (its first two bytes, big-endian), mod N. */
 export const md5Hex4Bucket: BucketFunction = (bytes, start, end, buckets) => {
