@@ -67,8 +67,8 @@ export function registerSimulateCommands(program: Command): void {
         .choices(["fast", "exact"])
         .default("fast"),
     )
-    .option("--json", "print the results as JSON (without the per-tablet load; see --out)")
-    .option("--out <dir>", "write results.json (with per-tablet load), comparison.txt and heatmaps here")
+    .option("--json", "print the results as JSON")
+    .option("--out <dir>", "also write results.json, comparison.txt and a key-space heatmap per design here")
     .action(
       guarded(async (file: string, options: SimulateOptions) => {
         let text: string;
@@ -99,7 +99,7 @@ export function registerSimulateCommands(program: Command): void {
         if (options.out === undefined) return;
         await mkdir(options.out, { recursive: true });
         const resultsPath = join(options.out, "results.json");
-        await writeAtomically(resultsPath, resultToJson(result));
+        await writeAtomically(resultsPath, resultToJson(result, { loadSteps: false }));
         await writeAtomically(join(options.out, "comparison.txt"), `${comparison}\n`);
         const heatmaps = await writeHeatmaps(
           result.designs.map((design) => ({ name: design.design, steps: design.loadSteps })),
