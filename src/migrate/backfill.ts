@@ -110,9 +110,12 @@ export async function backfill(options: BackfillOptions): Promise<BackfillResult
     resumedFrom,
   });
 
-  while (!state.complete) {
+  // The next page is read while this one is converted and written.
+  let nextPage = state.complete ? undefined : prefetch(source, after, batchSize);
+  while (nextPage) {
     options.signal?.throwIfAborted();
-    const page = await readDataPage(source, after, batchSize);
+    const page = await nextPage;
+    nextPage = page.length < batchSize ? undefined : prefetch(source, page.at(-1)!.key, batchSize);
     const mutations: Mutation[] = [];
     const sourceKeys: Buffer[] = [];
     for (const row of page) {
@@ -163,6 +166,13 @@ export async function backfill(options: BackfillOptions): Promise<BackfillResult
     }
   }
   return { ...progress(), skipped: state.skipped, seconds: (performance.now() - started) / 1000 };
+}
+
+/** Starts reading a page; a failure surfaces when it is awaited, not as an unhandled rejection. */
+function prefetch(source: Store, after: Buffer | undefined, limit: number): Promise<Row[]> {
+  const page = readDataPage(source, after, limit);
+  page.catch(() => {});
+  return page;
 }
 
 /** The row under the target schema, or why it cannot be re-keyed. */

@@ -5,6 +5,7 @@
  * - for a sample of entities (e.g. devices), the first N rows in logical order on each side —
  *   seed 003's latest-100 when the next field is a reverse timestamp.
  */
+import pLimit from "p-limit";
 import type { FieldValue, FieldValues, KeySchema } from "../keys/types.js";
 import type { Store } from "../store/store.js";
 import { TableScan } from "../table/salted-table.js";
@@ -59,6 +60,8 @@ export interface ValidationReport {
 }
 
 const PAGE = 1000;
+/** Entities compared concurrently; each read already fans out over the buckets. */
+const ENTITY_READS_AT_ONCE = 4;
 const MAX_UNDECODABLE_LISTED = 100;
 
 export async function validate(options: ValidateOptions): Promise<ValidationReport> {
@@ -101,8 +104,10 @@ export async function validate(options: ValidateOptions): Promise<ValidationRepo
     return { whole, perRange };
   };
 
-  const sourceTally = await tally("source", source, sourceSchema);
-  const targetTally = await tally("target", target, targetSchema);
+  const [sourceTally, targetTally] = await Promise.all([
+    tally("source", source, sourceSchema),
+    tally("target", target, targetSchema),
+  ]);
   const ranges = sourceTally.perRange.map((sourceSet, i) => {
     const targetSet = targetTally.perRange[i]!;
     const summary: RangeSummary = {
@@ -121,10 +126,11 @@ export async function validate(options: ValidateOptions): Promise<ValidationRepo
   else {
     const rowsPerEntity = options.rowsPerEntity ?? 100;
     const sampled = reservoir.entities();
-    for (const entity of sampled) {
-      const difference = await compareEntity(options, entity, rowsPerEntity);
-      if (difference) differences.push(difference);
-    }
+    const limit = pLimit(ENTITY_READS_AT_ONCE);
+    const compared = await Promise.all(
+      sampled.map((entity) => limit(() => compareEntity(options, entity, rowsPerEntity))),
+    );
+    for (const difference of compared) if (difference) differences.push(difference);
     entities = { fields: entityPlan, compared: sampled.length, rowsPerEntity };
   }
   return {
