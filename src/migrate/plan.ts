@@ -67,6 +67,9 @@ A full-table read fans out over ${fromSchema.bucketCount} → ${toSchema.bucketC
 4. Validate: counts and checksums per key range, and latest-N of sampled entities, must show zero
    differences (rows written during the run can differ transiently: rerun to confirm).
    ${envFor(input.from, input.to)}keyspread migrate validate ${pair}
+   A row updated in place while the backfill ran may hold the copy read before the update: run
+   the backfill again with a new --checkpoint file (copies are idempotent), then validate again.
+   A row deleted meanwhile may have been copied back: delete the extra rows validate names.
 
 5. Cut reads over: point readers at the new table (SaltedTable.open(newStore, newSchema)); keep
    dual-write on. Rollback: point readers back.
