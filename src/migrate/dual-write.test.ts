@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { MemoryStore } from "../store/memory.js";
 import { SaltedTable } from "../table/salted-table.js";
+import { backfill } from "./backfill.js";
 import { DualWriteError, DualWriteTable } from "./dual-write.js";
 import { MIGRATIONS } from "./fixtures.testsuite.js";
+import { validate } from "./validate.js";
 
 const { from, to, row } = MIGRATIONS[0]!;
 
@@ -51,5 +53,32 @@ describe("DualWriteTable", () => {
     expect(error).toBeInstanceOf(DualWriteError);
     expect(error.message).toMatch(/on the old and new tables/);
     expect(error.failed.map((f: { side: string }) => f.side)).toEqual(["old", "new"]);
+  });
+});
+
+describe("the migration window", () => {
+  it("backfill while the app dual-writes new rows: validate finds no difference", async () => {
+    const { oldStore, newStore, dual } = await tables();
+    await dual.oldTable.putMany(Array.from({ length: 300 }, (_, i) => row(i)));
+    const backfilled = backfill({
+      source: oldStore,
+      sourceSchema: from,
+      target: newStore,
+      targetSchema: to,
+      batchSize: 25,
+    });
+    for (let i = 300; i < 400; i += 10) {
+      const { failed } = await dual.putMany(Array.from({ length: 10 }, (_, j) => row(i + j)));
+      expect(failed).toEqual([]);
+    }
+    await backfilled;
+    const report = await validate({
+      source: oldStore,
+      sourceSchema: from,
+      target: newStore,
+      targetSchema: to,
+    });
+    expect(report.differences).toEqual([]);
+    expect(report.target.rows).toBe(400);
   });
 });
