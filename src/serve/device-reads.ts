@@ -1,0 +1,102 @@
+/**
+ * Reads of one device's points, expanded from its aggregated rows: seed 003's hot latest-N (one
+ * bucket, newest rows first, with a few-seconds cache) and the dashboard's time range.
+ */
+import { LRUCache } from "lru-cache";
+import type { SaltedTable, TableRow } from "../table/salted-table.js";
+import type { AccessEntry, AccessLog } from "./access-log.js";
+import type { MetricPoint } from "./point.js";
+import { decodePoints, POINTS_QUALIFIER } from "./point-codec.js";
+
+export interface DeviceReadsOptions {
+  intervalMs: number;
+  /** How long a latest-N answer is served from memory (default 2000 ms; 0 turns the cache off). */
+  cacheTtlMs?: number;
+  /** The most points a range read returns (default 100,000); more is flagged `truncated`. */
+  maxRangePoints?: number;
+  accessLog?: AccessLog;
+}
+
+export interface RangeResult {
+  points: MetricPoint[];
+  truncated: boolean;
+}
+
+export class DeviceReads {
+  private readonly cache: LRUCache<string, MetricPoint[]> | undefined;
+
+  constructor(
+    private readonly table: SaltedTable,
+    private readonly options: DeviceReadsOptions,
+  ) {
+    const ttl = options.cacheTtlMs ?? 2000;
+    this.cache = ttl > 0 ? new LRUCache({ max: 10_000, ttl }) : undefined;
+  }
+
+  /**
+   * The newest `n` points, newest first. Rows come newest interval first; rows of one interval can
+   * interleave in time (one per flush), so reading stops only after the interval that completed `n`.
+   */
+  async latest(deviceId: string, n: number): Promise<MetricPoint[]> {
+    const cacheKey = `${n}\n${deviceId}`;
+    const cached = this.cache?.get(cacheKey);
+    if (cached) return cached;
+    const points: MetricPoint[] = [];
+    const read: TableRow[] = [];
+    let lastInterval: number | undefined;
+    for await (const row of this.table.scan({ eq: { deviceId } })) {
+      const interval = row.values.interval as number;
+      if (points.length >= n && interval !== lastInterval) break;
+      read.push(row);
+      points.push(...pointsOf(row, deviceId));
+      lastInterval = interval;
+    }
+    this.logReads(read, "read");
+    const newest = points.sort((a, b) => b.ts - a.ts).slice(0, n);
+    this.cache?.set(cacheKey, newest);
+    return newest;
+  }
+
+  /** Points with `fromMs ≤ ts ≤ toMs`, oldest first. */
+  async range(deviceId: string, fromMs: number, toMs: number): Promise<RangeResult> {
+    const max = this.options.maxRangePoints ?? 100_000;
+    const firstInterval = fromMs - (fromMs % this.options.intervalMs);
+    const points: MetricPoint[] = [];
+    const read: TableRow[] = [];
+    let truncated = false;
+    for await (const row of this.table.scan({
+      eq: { deviceId },
+      range: { field: "interval", gte: firstInterval, lte: toMs },
+    })) {
+      read.push(row);
+      for (const point of pointsOf(row, deviceId)) {
+        if (point.ts >= fromMs && point.ts <= toMs) points.push(point);
+      }
+      if (points.length > max) {
+        truncated = true;
+        break;
+      }
+    }
+    this.logReads(read, "scan");
+    points.sort((a, b) => a.ts - b.ts);
+    return { points: truncated ? points.slice(0, max) : points, truncated };
+  }
+
+  private logReads(rows: readonly TableRow[], op: "read" | "scan"): void {
+    const log = this.options.accessLog;
+    if (!log) return;
+    const entries: AccessEntry[] = rows.map((row) => ({
+      key: row.key,
+      op,
+      bytes: row.cells.get(POINTS_QUALIFIER)?.length ?? 0,
+    }));
+    log.record(Date.now(), entries);
+  }
+}
+
+function pointsOf(row: TableRow, deviceId: string): MetricPoint[] {
+  const cell = row.cells.get(POINTS_QUALIFIER);
+  if (cell === undefined)
+    throw new Error(`row ${row.key.toString("latin1")} has no "${POINTS_QUALIFIER}" cell`);
+  return decodePoints(cell, deviceId, row.values.interval as number);
+}

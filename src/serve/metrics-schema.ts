@@ -1,0 +1,27 @@
+/**
+ * The service's row key: `salt#deviceId#reverse(intervalStart)#segment`, salted over the device
+ * only. A device's rows sort newest interval first (seed 003's latest-N read is one bucket, one
+ * prefix scan); the salt spreads a hot customer's devices over the buckets. `segment` is the
+ * write-ahead-log segment the row came from: points of one interval that arrive in different
+ * flushes land in different rows instead of overwriting each other, and replaying a segment after
+ * a crash rewrites exactly the same rows (idempotent).
+ */
+import { compileSchema } from "../keys/schema.js";
+import type { KeySchema } from "../keys/types.js";
+
+export const DEFAULT_BUCKETS = 16;
+
+export function metricsSchema(buckets = DEFAULT_BUCKETS): KeySchema {
+  return compileSchema({
+    version: 1,
+    name: "keyspread-metrics",
+    layout: "text",
+    separator: "#",
+    segments: [
+      { field: "deviceId", codec: { type: "string" } },
+      { field: "interval", codec: { type: "timestamp", unit: "ms", reverse: true } },
+      { field: "segment", codec: { type: "timestamp", unit: "ms" } },
+    ],
+    salt: { buckets, fields: ["deviceId"] },
+  });
+}
