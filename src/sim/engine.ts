@@ -48,7 +48,6 @@ export function runEngine(input: EngineInput): EngineOutput {
   const load = new TabletLoad();
   const nodeCost = new Float64Array(nodes);
   const nodeWrites = new Float64Array(nodes);
-  const nodeRanges = new Float64Array(nodes);
   const windowCpu = new Float64Array(nodes);
   const writeLatency = new LatencyHistogram();
   const readLatency = input.readPatterns.map(() => new LatencyHistogram());
@@ -69,12 +68,10 @@ export function runEngine(input: EngineInput): EngineOutput {
     generator.emit(tS, stepS, tablets, load);
     nodeCost.fill(0);
     nodeWrites.fill(0);
-    nodeRanges.fill(0);
     for (let j = 0; j < count; j++) {
       const tablet = tablets.tablets[j]!;
       nodeCost[tablet.node]! += load.cost[j]!;
       nodeWrites[tablet.node]! += load.writes[j]!;
-      nodeRanges[tablet.node]! += load.rangeReads[j]!;
       tablet.periodCost += load.cost[j]! * stepS;
       tablet.bytes += load.stored[j]! * stepS;
       tablet.window[0] += load.writes[j]! * stepS;

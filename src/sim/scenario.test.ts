@@ -87,6 +87,35 @@ describe("parseScenario", () => {
   });
 });
 
+describe("reads a design cannot plan", () => {
+  it("are rejected with the design and the reason", () => {
+    const scenario = parseScenario({
+      ...minimal,
+      workload: {
+        ...minimal.workload,
+        reads: [{ name: "recent", kind: "latest", group: "g", perS: 1, limit: 5 }],
+      },
+      designs: [
+        {
+          name: "time-first",
+          schema: {
+            version: 1,
+            name: "k",
+            layout: "text",
+            segments: [
+              { field: "ts", codec: { type: "timestamp", unit: "ms" } },
+              { field: "id", codec: { type: "string" } },
+            ],
+          },
+        },
+      ],
+    });
+    expect(() => simulateScenario(scenario, { durationS: 1 })).toThrow(
+      /design "time-first": read "recent": schema "k" puts ts before the fields that identify one "g" entity/,
+    );
+  });
+});
+
 describe("the shipped examples", () => {
   const dir = new URL("../../examples/", import.meta.url);
   const files = readdirSync(dir).filter((file) => file.endsWith(".yaml"));

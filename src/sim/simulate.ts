@@ -82,10 +82,16 @@ function simulateDesign(
   const groups = scenario.workload.groups.map(
     (group) => new CompiledGroup(schema, group, design, scenario.workload.rowBytes, startMs),
   );
-  const reads = scenario.workload.reads.map(
-    (read) =>
-      new CompiledRead(read, groups[scenario.workload.groups.findIndex((g) => g.name === read.group)]!),
-  );
+  const reads = scenario.workload.reads.map((read) => {
+    try {
+      return new CompiledRead(
+        read,
+        groups[scenario.workload.groups.findIndex((g) => g.name === read.group)]!,
+      );
+    } catch (error) {
+      throw new Error(`design "${design.name}": ${(error as Error).message}`);
+    }
+  });
   const generator: LoadGenerator =
     mode === "fast" ? new FastLoad(groups, reads, capacity) : new ExactLoad(groups, reads, capacity);
   const tablets = initialTablets(schema, generator, scenario.tablets.initial, nodes);

@@ -82,7 +82,7 @@ export class CompiledGroup {
   }
 
   /** One query per combination of picked fields, binding the entity's leading fields, plus `extra`. */
-  entityQueries(entity: number, extra: Omit<Query, "eq">, more: FieldValues = {}): Query[] {
+  entityQueries(entity: number, extra: Omit<Query, "eq">): Query[] {
     let queries: FieldValues[] = [{}];
     for (const field of this.binding.bound) {
       if (field.kind === "entity") {
@@ -91,7 +91,7 @@ export class CompiledGroup {
         queries = queries.flatMap((eq) => field.values.map((value) => ({ ...eq, [field.name]: value })));
       }
     }
-    return queries.map((eq) => ({ ...extra, eq: { ...eq, ...more } }));
+    return queries.map((eq) => ({ ...extra, eq }));
   }
 
   /** The field a read must range over after the bound prefix (the time field), or an error naming why not. */
