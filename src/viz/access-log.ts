@@ -10,6 +10,7 @@ import {
   parseCsvHeader,
   parseCsvRecord,
   parseJsonRecord,
+  quickJsonTimeAndKey,
 } from "./access-record.js";
 import type { HeatMatrix } from "./matrix.js";
 import { AccessSampler, type RecordsMatrixOptions } from "./records-matrix.js";
@@ -24,15 +25,16 @@ export interface AccessLogOptions extends RecordsMatrixOptions {
 }
 
 /** Calls `handle` with the record of every non-empty line (after the header, for CSV). */
-async function forEachRecordLine(
+async function forEachRecordLine<R extends Pick<AccessRecord, "tsMs" | "key">>(
   path: string,
   format: AccessLogFormat,
-  handle: (record: AccessRecord) => void,
+  parseJson: (line: string) => R,
+  handle: (record: R | AccessRecord) => void,
   onBytes: (bytesRead: number) => void,
 ): Promise<void> {
   let columns: CsvColumns | undefined;
   const parseLine = (line: string) => {
-    if (format === "jsonl") handle(parseJsonRecord(line));
+    if (format === "jsonl") handle(parseJson(line));
     else if (columns === undefined) columns = parseCsvHeader(line);
     else handle(parseCsvRecord(line, columns));
   };
@@ -77,6 +79,7 @@ export async function readAccessLog(path: string, options: AccessLogOptions = {}
   await forEachRecordLine(
     path,
     format,
+    quickJsonTimeAndKey,
     (record) => sampler.add(record),
     (bytes) => options.onProgress?.(1, bytes, totalBytes),
   );
@@ -85,7 +88,8 @@ export async function readAccessLog(path: string, options: AccessLogOptions = {}
   await forEachRecordLine(
     path,
     format,
-    (record) => binner.add(record),
+    parseJsonRecord,
+    (record) => binner.add(record as AccessRecord),
     (bytes) => options.onProgress?.(2, bytes, totalBytes),
   );
   return binner.finish();

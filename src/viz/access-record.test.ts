@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseCsvHeader, parseCsvRecord, parseJsonRecord } from "./access-record.js";
+import { parseCsvHeader, parseCsvRecord, parseJsonRecord, quickJsonTimeAndKey } from "./access-record.js";
 
 describe("access records", () => {
   it("parses JSONL with ISO or epoch-ms timestamps and hex keys", () => {
@@ -36,5 +36,19 @@ describe("access records", () => {
     expect(() => parseCsvHeader("ts,key")).toThrow(/missing required column "op"/);
     expect(() => parseCsvHeader("ts,key,op,size")).toThrow(/column "size": expected one of/);
     expect(() => parseCsvRecord('1,"a,b",read', parseCsvHeader("ts,key,op"))).toThrow(/quoted CSV/);
+  });
+
+  it("reads ts and key quickly for sampling, agreeing with the full parse", () => {
+    const lines = [
+      '{"ts":1500,"key":"t1#e2","op":"read"}',
+      '{ "op": "write", "key" : "hex:00ff", "ts" : "2026-11-30T06:00:00Z" }',
+      '{"ts":7,"key":"a\\"quoted\\"#b","op":"read"}',
+      '{"key":"x","op":"scan","ts":"1700000000000"}',
+    ];
+    for (const line of lines) {
+      const { tsMs, key } = parseJsonRecord(line);
+      expect(quickJsonTimeAndKey(line)).toMatchObject({ tsMs, key });
+    }
+    expect(() => quickJsonTimeAndKey('{"ts":1,"key":"hex:0"}')).toThrow(/even number of hex digits/);
   });
 });

@@ -73,6 +73,23 @@ export function parseJsonRecord(line: string): AccessRecord {
   return toRecord(parsed as Partial<Record<Field, unknown>>);
 }
 
+const QUICK_TS = /"ts"\s*:\s*(?:"([^"]*)"|(\d+(?:\.\d+)?))/;
+const QUICK_KEY = /"key"\s*:\s*"([^"]*)"/;
+
+/**
+ * Just `ts` and `key` of a JSONL line, for the sampling pass: two regular expressions are ~3× cheaper
+ * than JSON.parse. Only for lines without backslashes (no escaped quotes, so the tokens cannot be
+ * misread); anything else goes through the full parse. The counting pass validates every line.
+ */
+export function quickJsonTimeAndKey(line: string): { tsMs: number; key: Buffer } {
+  if (!line.includes("\\")) {
+    const ts = QUICK_TS.exec(line);
+    const key = QUICK_KEY.exec(line);
+    if (ts && key) return { tsMs: parseTs(ts[1] ?? Number(ts[2])), key: parseKeyText(key[1]!) };
+  }
+  return parseJsonRecord(line);
+}
+
 /** Column positions from a CSV header such as `ts,key,op,bytes,latencyMs,node` (any order). */
 export type CsvColumns = Partial<Record<Field, number>>;
 

@@ -42,7 +42,7 @@ export class AccessSampler {
     }
   }
 
-  add(record: AccessRecord): void {
+  add(record: Pick<AccessRecord, "tsMs" | "key">): void {
     this.records++;
     if (record.tsMs < this.firstMs) this.firstMs = record.tsMs;
     if (record.tsMs > this.lastMs) this.lastMs = record.tsMs;
