@@ -5,6 +5,7 @@ import { registerExportCommands } from "./export.js";
 import { registerHeatmapCommands } from "./heatmap.js";
 import { registerKeysCommands } from "./keys.js";
 import { registerMigrateCommands } from "./migrate.js";
+import { registerServeCommands } from "./serve.js";
 import { registerSimulateCommands } from "./simulate.js";
 import { registerTableCommands } from "./table.js";
 
@@ -20,5 +21,6 @@ registerTableCommands(program);
 registerSimulateCommands(program);
 registerMigrateCommands(program);
 registerExportCommands(program);
+registerServeCommands(program);
 
 await program.parseAsync(process.argv);
