@@ -92,6 +92,7 @@ function simulateDesign(
       throw new Error(`design "${design.name}": ${(error as Error).message}`);
     }
   });
+  if (mode === "exact") assertExactBudget(design.name, groups, reads, durationS);
   const generator: LoadGenerator =
     mode === "fast" ? new FastLoad(groups, reads, capacity) : new ExactLoad(groups, reads, capacity);
   const tablets = initialTablets(schema, generator, scenario.tablets.initial, nodes);
@@ -130,6 +131,26 @@ function simulateDesign(
     stepS: scenario.step,
     ...output,
   };
+}
+
+/** Operations the exact engine may generate per design (about a minute of wall time). */
+const MAX_EXACT_OPERATIONS = 20_000_000;
+
+function assertExactBudget(
+  design: string,
+  groups: CompiledGroup[],
+  reads: CompiledRead[],
+  durationS: number,
+): void {
+  const perS =
+    groups.reduce((sum, group) => sum + group.opsPerS, 0) +
+    reads.reduce((sum, read) => sum + read.perS * read.plan(0, 0, 0).starts.length, 0);
+  const operations = Math.round(perS * durationS);
+  if (operations > MAX_EXACT_OPERATIONS) {
+    throw new Error(
+      `design "${design}": the exact engine would generate ${operations.toLocaleString("en-US")} operations (limit ${MAX_EXACT_OPERATIONS.toLocaleString("en-US")}); use the fast engine or a shorter duration`,
+    );
+  }
 }
 
 /**
