@@ -130,3 +130,30 @@ describe("keyspread migrate validate", () => {
     expect(lines.at(-1)).toMatchObject({ source: { rows: ROWS }, target: { rows: 0 } });
   });
 });
+
+describe("keyspread migrate plan", () => {
+  it("prints the runbook with the commands for these two tables", () => {
+    const [from, to] = [MIGRATIONS[1]!.from, MIGRATIONS[1]!.to].map((schema) => {
+      const file = join(dir, `plan-${unique()}.json`);
+      writeFileSync(file, JSON.stringify(schema.spec));
+      return file;
+    });
+    const result = cli([
+      "migrate",
+      "plan",
+      "--from",
+      "embedded:scores",
+      "--from-schema",
+      from!,
+      "--to",
+      "bigtable:scores-v2",
+      "--to-schema",
+      to!,
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain("salt.buckets: old 100, new 50");
+    expect(result.stdout).toContain(
+      `keyspread migrate backfill --from embedded:./.keyspread/scores --from-schema ${from} --to bigtable:scores-v2 --to-schema ${to} --checkpoint .keyspread/backfill-scores-to-scores-v2.json`,
+    );
+  });
+});

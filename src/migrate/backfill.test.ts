@@ -182,6 +182,17 @@ describe("backfill", () => {
     expect(result.rowsWritten).toBe(30);
   });
 
+  it("names a bad batch size or rate", async () => {
+    const source = new MemoryStore({ name: "s" });
+    const target = new MemoryStore({ name: "t" });
+    await expect(
+      backfill({ source, sourceSchema: from, target, targetSchema: to, batchSize: 0 }),
+    ).rejects.toThrow("batchSize is 0; allowed: an integer > 0");
+    await expect(
+      backfill({ source, sourceSchema: from, target, targetSchema: to, rowsPerSecond: -5 }),
+    ).rejects.toThrow("rowsPerSecond is -5; allowed: a number > 0");
+  });
+
   it("estimates the share done from sampled keys", () => {
     const samples = [Buffer.from("b"), Buffer.from("d"), Buffer.from("f"), Buffer.from("h")];
     expect(fractionOfKeySpace(samples, Buffer.from("a"))).toBe(0);

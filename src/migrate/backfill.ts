@@ -66,6 +66,8 @@ const MAX_LISTED_SKIPS = 100;
 export async function backfill(options: BackfillOptions): Promise<BackfillResult> {
   const { source, sourceSchema, target, targetSchema } = options;
   const started = performance.now();
+  checkPositive("batchSize", options.batchSize, Number.isSafeInteger);
+  checkPositive("rowsPerSecond", options.rowsPerSecond, Number.isFinite);
   checkSameFields(sourceSchema, targetSchema);
   if (source.name === target.name) throw new Error(`source and target are the same table (${source.name})`);
   await guardSource(source, sourceSchema);
@@ -184,6 +186,14 @@ function rekey(row: Row, from: KeySchema, to: KeySchema): Mutation | string {
     return { type: "put", key, cells: row.cells };
   } catch (error) {
     return error instanceof Error ? error.message : String(error);
+  }
+}
+
+function checkPositive(name: string, value: number | undefined, isNumber: (n: number) => boolean): void {
+  if (value !== undefined && !(isNumber(value) && value > 0)) {
+    throw new RangeError(
+      `${name} is ${value}; allowed: ${isNumber === Number.isSafeInteger ? "an integer" : "a number"} > 0`,
+    );
   }
 }
 
