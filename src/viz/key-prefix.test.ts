@@ -1,4 +1,6 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { parseSchema } from "../keys/index.js";
 import type { SchemaSpec } from "../keys/types.js";
 import { barrierLevel, keyPrefixer, prefixLabels } from "./key-prefix.js";
 
@@ -38,5 +40,14 @@ describe("key prefixes", () => {
     expect(() => keyPrefixer({ separator: "##" })).toThrow(
       /separator "##": expected exactly one ASCII character/,
     );
+  });
+});
+
+describe("key prefixes from a real schema", () => {
+  it("labels seed 003's salted device keys by bucket, device and metric", () => {
+    const schema = parseSchema(readFileSync("examples/schemas/fleet.yaml", "utf8"), "yaml");
+    const key = schema.encode({ deviceId: "dev-1", metric: "cpu", ts: 1_700_000_000_000 });
+    const bucket = String(schema.decode(key).bucket).padStart(2, "0");
+    expect(prefixLabels(keyPrefixer({ schema }), key)).toEqual([`bucket ${bucket}`, "dev-1", "cpu"]);
   });
 });
