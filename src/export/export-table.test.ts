@@ -5,6 +5,7 @@ import { DuckDBInstance } from "@duckdb/node-api";
 import { describe, expect, it } from "vitest";
 import { compileSchema } from "../keys/schema.js";
 import { MemoryStore } from "../store/memory.js";
+import { openStore } from "../store/open.js";
 import { SaltedTable } from "../table/salted-table.js";
 import { parseCellColumn } from "./columns.js";
 import { exportTable } from "./export-table.js";
@@ -101,6 +102,35 @@ describe("exportTable", () => {
     } finally {
       connection.closeSync();
       instance.closeSync();
+    }
+  });
+
+  it("exports from Cloud Bigtable (the emulator) the same way", async () => {
+    const store = await openStore("bigtable", {
+      table: `export-${process.pid}-${Date.now().toString(36)}`,
+      create: true,
+    });
+    try {
+      const table = await SaltedTable.open(store, fleet, { create: true });
+      await table.putMany(
+        Array.from({ length: 20 }, (_, i) => ({
+          values: { deviceId: `d${i % 2}`, seq: i, ts: START + i * DAY },
+          cells: { value: String(i) },
+        })),
+      );
+      const dir = mkdtempSync(join(tmpdir(), "keyspread-export-"));
+      const result = await exportTable({
+        store,
+        schema: fleet,
+        parquetDir: dir,
+        cellColumns: [parseCellColumn("value:BIGINT")],
+      });
+      expect(result).toMatchObject({ rows: 20, days: 20 });
+      expect(await query(`SELECT sum(value) AS total FROM read_parquet('${dir}/**/*.parquet')`)).toEqual([
+        { total: "190" },
+      ]);
+    } finally {
+      await store.close();
     }
   });
 
