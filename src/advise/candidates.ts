@@ -1,0 +1,195 @@
+/**
+ * The candidate key designs for a workload: the baseline as it is, a reversed timestamp, field
+ * promotion, salting over the entity fields with a range of bucket counts, batching, and batching
+ * combined with each key change. Each candidate is a scenario design (a real key schema), so the
+ * simulator replays the same workload under it.
+ */
+import type { SchemaSpec, SegmentSpec } from "../keys/types.js";
+import type { Design, Scenario } from "../sim/scenario.js";
+import { cardinalityOf, type FieldInfo, type KeyRoles, keyRoles } from "./field-roles.js";
+
+export type Change =
+  | { kind: "reverse-timestamp"; field: string }
+  | { kind: "promote"; field: string }
+  | { kind: "salt"; buckets: number; fields: string[] }
+  | { kind: "batch"; intervalS: number };
+
+/**
+ * How much a change costs the people who run the table (docs/advisor.md, "simplicity order"):
+ * reversing a timestamp is a codec flag; batching changes the ingest tier and the row format;
+ * promotion reorders the key so every reader must know the promoted field; a salt adds a hash,
+ * scatter-gather reads and a bucket count fixed for the table's life.
+ */
+export const CHANGE_COMPLEXITY: Readonly<Record<Change["kind"], number>> = {
+  "reverse-timestamp": 1,
+  batch: 2,
+  promote: 2,
+  salt: 3,
+};
+
+export interface Candidate {
+  name: string;
+  description: string;
+  changes: Change[];
+  /** Sum of the changes' complexity; 0 for the baseline. */
+  complexity: number;
+  design: Design;
+}
+
+export interface CandidateOptions {
+  /** Node count the bucket choices are sized for. */
+  nodes: number;
+  /** Whether batching points per entity is allowed (reads that need each point at once forbid it); default true. */
+  batching?: boolean;
+  /** Salt bucket counts to try instead of `bucketChoices(nodes)`. */
+  buckets?: readonly number[];
+}
+
+/** Batch intervals tried, shortest first: the shortest that puts ≥ 2 points in a row is used. */
+export const BATCH_INTERVALS_S = [1, 2, 5, 10, 15, 30, 60] as const;
+
+/** Bucket counts tried: 2, 3 and 4 × nodes (seed 000's guidance) and the powers of two up to 256. */
+export function bucketChoices(nodes: number): number[] {
+  const choices = new Set([2 * nodes, 3 * nodes, 4 * nodes]);
+  for (let buckets = 2; buckets <= 256; buckets *= 2) choices.add(buckets);
+  return [...choices].filter((n) => n >= 2 && n <= 65536).sort((a, b) => a - b);
+}
+
+export function describeChange(change: Change): string {
+  switch (change.kind) {
+    case "reverse-timestamp":
+      return `${change.field} stored reversed (newest first)`;
+    case "promote":
+      return `${change.field} promoted to the front of the key`;
+    case "salt":
+      return `${change.buckets} salt buckets over ${change.fields.join(", ")}`;
+    case "batch":
+      return `${change.intervalS} s of each entity's points in one row`;
+  }
+}
+
+function changeName(change: Change): string {
+  switch (change.kind) {
+    case "reverse-timestamp":
+      return "reverse-ts";
+    case "promote":
+      return `promote-${change.field}`;
+    case "salt":
+      return `salt-${change.buckets}`;
+    case "batch":
+      return `batch-${change.intervalS}s`;
+  }
+}
+
+function applyChange(spec: SchemaSpec, change: Change, roles: KeyRoles): SchemaSpec {
+  switch (change.kind) {
+    case "reverse-timestamp":
+      return {
+        ...spec,
+        name: `${spec.name}-reverse-ts`,
+        segments: spec.segments.map((segment) =>
+          "field" in segment && segment.field === change.field && segment.codec.type === "timestamp"
+            ? { field: segment.field, codec: { ...segment.codec, reverse: true } }
+            : segment,
+        ),
+      };
+    case "promote": {
+      const { salt: _salt, ...unsalted } = spec;
+      const firstField = spec.segments.findIndex((segment) => "field" in segment);
+      const promoted = roles.fields.find((field) => field.name === change.field)!;
+      const rest = spec.segments
+        .slice(firstField)
+        .filter((segment) => !("field" in segment && segment.field === change.field));
+      const segments: SegmentSpec[] = [
+        ...spec.segments.slice(0, firstField),
+        { field: promoted.name, codec: promoted.codec },
+        ...rest,
+      ];
+      return { ...unsalted, name: `${spec.name}-promote-${change.field}`, segments };
+    }
+    case "salt":
+      return {
+        ...spec,
+        name: `${spec.name}-salt${change.buckets}`,
+        salt: { buckets: change.buckets, fields: change.fields },
+      };
+    case "batch":
+      return spec;
+  }
+}
+
+function candidateOf(base: Design, changes: Change[], roles: KeyRoles): Candidate {
+  const schema = changes.reduce((spec, change) => applyChange(spec, change, roles), base.schema);
+  const batchS = changes.find((change) => change.kind === "batch")?.intervalS ?? base.batch;
+  const name = changes.length === 0 ? "as-is" : changes.map(changeName).join("_");
+  const description =
+    changes.length === 0 ? (base.description ?? "the current key") : changes.map(describeChange).join("; ");
+  return {
+    name,
+    description,
+    changes,
+    complexity: changes.reduce((sum, change) => sum + CHANGE_COMPLEXITY[change.kind], 0),
+    design: { name, description, schema, ...(batchS === undefined ? {} : { batch: batchS }) },
+  };
+}
+
+/**
+ * Salt over the entity fields that lead the key, so one entity stays in one bucket and its reads
+ * read one range; with no entity field before the moving one, over the leading fields through it.
+ */
+export function saltFields(roles: KeyRoles): string[] {
+  const key = roles.fields.filter((field) => field.inKey);
+  const through = roles.entityPrefix.at(-1) ?? roles.monotonic ?? key.at(-1)!;
+  return key.slice(0, key.indexOf(through) + 1).map((field) => field.name);
+}
+
+/** Fields worth promoting: spreading ones with at least as many values as nodes, not already first. */
+function promotable(roles: KeyRoles, nodes: number): FieldInfo[] {
+  const first = roles.fields.find((field) => field.inKey);
+  return roles.fields.filter(
+    (field) =>
+      field !== first &&
+      (field.role.kind === "entity" || field.role.kind === "pick") &&
+      cardinalityOf(field) >= Math.max(2, nodes),
+  );
+}
+
+/** The shortest interval giving the busiest group's entities ≥ 2 points per row, if reads allow batching. */
+export function batchInterval(scenario: Scenario, roles: KeyRoles): number | undefined {
+  if (roles.monotonic?.role.kind !== "time") return undefined;
+  if (roles.fields.some((field) => field.inKey && field.role.kind === "sequence")) return undefined;
+  const busiest = scenario.workload.groups.reduce((a, b) => (b.writesPerS > a.writesPerS ? b : a));
+  const perEntityPerS = busiest.writesPerS / busiest.entities;
+  return BATCH_INTERVALS_S.find((intervalS) => perEntityPerS * intervalS >= 2);
+}
+
+export function enumerateCandidates(
+  scenario: Scenario,
+  baseline: Design,
+  options: CandidateOptions,
+): Candidate[] {
+  const roles = keyRoles(scenario, baseline.schema);
+  const keyChanges: Change[][] = [];
+  const time = roles.fields.find(
+    (field) =>
+      field.inKey && field.role.kind === "time" && !field.role.reverse && field.codec.type === "timestamp",
+  );
+  if (time) keyChanges.push([{ kind: "reverse-timestamp", field: time.name }]);
+  for (const field of promotable(roles, options.nodes))
+    keyChanges.push([{ kind: "promote", field: field.name }]);
+  const fields = saltFields(roles);
+  for (const buckets of options.buckets ?? bucketChoices(options.nodes)) {
+    if (!Number.isInteger(buckets) || buckets < 2 || buckets > 65536)
+      throw new Error(`buckets: ${buckets} is not a whole number from 2 to 65536`);
+    if (baseline.schema.salt?.buckets === buckets) continue;
+    keyChanges.push([{ kind: "salt", buckets, fields }]);
+  }
+  const interval = options.batching === false || baseline.batch ? undefined : batchInterval(scenario, roles);
+  const batch: Change[] = interval === undefined ? [] : [{ kind: "batch", intervalS: interval }];
+  const all: Change[][] = [
+    [],
+    ...keyChanges,
+    ...(batch.length > 0 ? [batch, ...keyChanges.map((changes) => [...changes, ...batch])] : []),
+  ];
+  return all.map((changes) => candidateOf(baseline, changes, roles));
+}

@@ -1,0 +1,122 @@
+/**
+ * Seed 000's decision table — write pattern, read pattern, data volume, cluster size, query
+ * complexity — filled in from the workload and the simulation: each factor says what was observed
+ * and whether it points to salting or to the alternatives.
+ */
+import { NODE_CAPACITY } from "../sim/cluster.js";
+import { formatDuration } from "../sim/duration.js";
+import type { Scenario } from "../sim/scenario.js";
+import { keyRoles } from "./field-roles.js";
+import type { Evaluated } from "./recommend.js";
+import { BALANCED_MAX_OVER_MEDIAN, percent } from "./score.js";
+
+export type Leaning = "salting" | "alternatives" | "either";
+
+export interface DecisionRow {
+  factor: "Write pattern" | "Read pattern" | "Data volume" | "Cluster size" | "Query complexity";
+  observed: string;
+  pointsTo: Leaning;
+}
+
+/** Seed 000: "small clusters (3-5 nodes)" vs "large clusters (10+ nodes)". */
+const SMALL_CLUSTER = 5;
+const LARGE_CLUSTER = 10;
+
+function writePattern(scenario: Scenario, asIs: Evaluated): DecisionRow {
+  const roles = keyRoles(scenario, asIs.candidate.design.schema);
+  if (roles.monotonic && roles.entityPrefix.length === 0) {
+    return {
+      factor: "Write pattern",
+      observed: `sequential: ${roles.monotonic.name} (${roles.monotonic.role.kind}) leads the key, so every write goes to one end`,
+      pointsTo: "salting",
+    };
+  }
+  const scores = asIs.scores;
+  if (!scores)
+    return { factor: "Write pattern", observed: "not simulated (see the as-is design)", pointsTo: "either" };
+  const ratio = `${scores.maxOverMedian.toFixed(1)}× the median node`;
+  return scores.maxOverMedian > BALANCED_MAX_OVER_MEDIAN
+    ? {
+        factor: "Write pattern",
+        observed: `concentrated: the hottest node runs at ${percent(scores.hottestCpu)}, ${ratio}`,
+        pointsTo: "salting",
+      }
+    : {
+        factor: "Write pattern",
+        observed: `naturally distributed: hottest node at ${ratio}`,
+        pointsTo: "alternatives",
+      };
+}
+
+function readPattern(scenario: Scenario): DecisionRow {
+  const reads = scenario.workload.reads;
+  if (reads.length === 0)
+    return { factor: "Read pattern", observed: "no reads declared", pointsTo: "either" };
+  const described = reads
+    .map((read) =>
+      read.kind === "latest"
+        ? `latest ${read.limit} per entity at ${read.perS}/s`
+        : read.kind === "scan"
+          ? `${formatDuration(read.window)} range scans at ${read.perS}/s`
+          : `point gets at ${read.perS}/s`,
+    )
+    .join(", ");
+  const frequentScans = reads.some((read) => read.kind === "scan" && read.perS >= 1);
+  return {
+    factor: "Read pattern",
+    observed: frequentScans ? `frequent range scans: ${described}` : `lookups per entity: ${described}`,
+    pointsTo: frequentScans ? "alternatives" : "salting",
+  };
+}
+
+function dataVolume(scenario: Scenario): DecisionRow {
+  const writesPerS = scenario.workload.groups.reduce((sum, group) => sum + group.writesPerS, 0);
+  const nodeWrites = NODE_CAPACITY[scenario.cluster.storage].writesPerS;
+  const high = writesPerS >= nodeWrites;
+  return {
+    factor: "Data volume",
+    observed: `${Math.round(writesPerS).toLocaleString("en-US")} writes/s (${Math.round((writesPerS * 60) / 1e6).toLocaleString("en-US")} M/min); one ${scenario.cluster.storage} node takes ${nodeWrites.toLocaleString("en-US")}/s`,
+    pointsTo: high ? "salting" : "alternatives",
+  };
+}
+
+function clusterSize(nodes: number): DecisionRow {
+  return {
+    factor: "Cluster size",
+    observed: `${nodes} nodes`,
+    pointsTo: nodes >= LARGE_CLUSTER ? "salting" : nodes <= SMALL_CLUSTER ? "alternatives" : "either",
+  };
+}
+
+function queryComplexity(evaluated: readonly Evaluated[]): DecisionRow {
+  const salted = evaluated.find((each) => each.candidate.changes.some((change) => change.kind === "salt"));
+  const fanouts = salted?.scores?.reads.map((read) => read.fanout) ?? [];
+  if (!salted || fanouts.length === 0)
+    return { factor: "Query complexity", observed: "no reads to plan", pointsTo: "either" };
+  const worst = Math.max(...fanouts);
+  return worst <= 1
+    ? {
+        factor: "Query complexity",
+        observed: "every read names its entity, so under a salt on the entity it reads one bucket",
+        pointsTo: "salting",
+      }
+    : {
+        factor: "Query complexity",
+        observed: `reads span buckets: ×${worst} scatter-gather under ${salted.candidate.name}`,
+        pointsTo: "alternatives",
+      };
+}
+
+export function decisionTable(
+  scenario: Scenario,
+  asIs: Evaluated,
+  evaluated: readonly Evaluated[],
+): DecisionRow[] {
+  return [
+    writePattern(scenario, asIs),
+    readPattern(scenario),
+    dataVolume(scenario),
+    clusterSize(scenario.cluster.nodes),
+    queryComplexity(evaluated),
+  ];
+}

@@ -1,0 +1,143 @@
+/**
+ * Scores one simulated design against Google's CPU guidance (average ≤ 70 %, hottest node ≤ 90 %)
+ * after warm-up: over the second half of the run, once splits and the balancer have acted (a short
+ * test misjudges Bigtable, seed 004; a new table's warm-up is a one-off, its steady state is not).
+ * Latency follows node CPU in the simulator, so p99s are reported, not targeted.
+ */
+import type { DesignResult, ReadSummary } from "../sim/results.js";
+import type { KeyFootprint } from "./key-size.js";
+
+export interface Targets {
+  /** Mean CPU over all nodes. */
+  averageCpu: number;
+  /** CPU of the hottest node. */
+  hottestCpu: number;
+  /**
+   * Hottest node of a new table while it warms up (re-keying writes a new table; the as-is table is
+   * already warm). Above 100 % it sheds: a bucket count below the node count leaves nodes idle at first.
+   */
+  warmUpCpu: number;
+}
+
+export const DEFAULT_TARGETS: Targets = { averageCpu: 0.7, hottestCpu: 0.9, warmUpCpu: 1 };
+
+/** Above this hottest/median ratio the load sits on a key range, and more nodes do not lower the hottest. */
+export const BALANCED_MAX_OVER_MEDIAN = 1.5;
+/** Shed writes above this share (steady state) fail a design whatever its CPU. */
+const MAX_SHED_SHARE = 0.01;
+const MEDIAN_FLOOR = 0.01;
+
+export type ReadScore = Pick<
+  ReadSummary,
+  "name" | "kind" | "perS" | "fanout" | "p99Ms" | "rowsReadPerRead" | "shedShare"
+>;
+
+export interface Scores {
+  nodes: number;
+  costPerHour: number;
+  buckets: number;
+  /** Steady state (second half of the run): hottest node, mean node, hottest / median. */
+  hottestCpu: number;
+  averageCpu: number;
+  maxOverMedian: number;
+  /** Hottest node in any sample interval, warm-up included. */
+  peakHottestCpu: number;
+  /** Over the whole run, warm-up included. */
+  writeP99Ms: number;
+  /** Steady state. */
+  writeShedShare: number;
+  reads: ReadScore[];
+  keyBytesPerRow: number;
+  saltBytesPerRow: number;
+  rowsPerDay: number;
+  /** Key bytes stored per day minus the baseline's (negative when the change saves space). */
+  keyOverheadBytesPerDay: number;
+  /** Fewest nodes meeting the CPU targets if load spread as it did; null when a hot range would stay hot. */
+  nodesNeeded: number | null;
+}
+
+const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+
+export function scoreDesign(
+  result: DesignResult,
+  footprint: KeyFootprint,
+  baseline: KeyFootprint,
+  targets: Targets,
+): Scores {
+  const steady = result.timeline.slice(Math.floor(result.timeline.length / 2));
+  const hottestCpu = mean(steady.map((point) => point.hottestNodeCpu));
+  const averageCpu = mean(steady.map((point) => mean(point.nodeCpu)));
+  const maxOverMedian = mean(
+    steady.map((point) => point.hottestNodeCpu / Math.max(point.medianNodeCpu, MEDIAN_FLOOR)),
+  );
+  const totalCpu = averageCpu * result.nodes;
+  const nodesNeeded =
+    maxOverMedian <= BALANCED_MAX_OVER_MEDIAN
+      ? Math.max(
+          1,
+          Math.ceil(
+            Math.max(
+              totalCpu / targets.averageCpu,
+              (totalCpu * (hottestCpu / Math.max(averageCpu, MEDIAN_FLOOR))) / targets.hottestCpu,
+            ) - 1e-9,
+          ),
+        )
+      : null;
+  const rowsPerDay = footprint.rowsPerS * 86400;
+  return {
+    nodes: result.nodes,
+    costPerHour: result.costPerHour,
+    buckets: result.schema.bucketCount,
+    hottestCpu,
+    averageCpu,
+    maxOverMedian,
+    peakHottestCpu: result.summary.hottestNodeCpu.max,
+    writeP99Ms: result.summary.writes.p99Ms,
+    writeShedShare: mean(steady.map((point) => point.shedWriteShare)),
+    reads: result.summary.reads.map(({ name, kind, perS, fanout, p99Ms, rowsReadPerRead, shedShare }) => ({
+      name,
+      kind,
+      perS,
+      fanout,
+      p99Ms,
+      rowsReadPerRead,
+      shedShare,
+    })),
+    keyBytesPerRow: footprint.keyBytesPerRow,
+    saltBytesPerRow: footprint.saltBytesPerRow,
+    rowsPerDay,
+    keyOverheadBytesPerDay:
+      footprint.keyBytesPerRow * rowsPerDay - baseline.keyBytesPerRow * baseline.rowsPerS * 86400,
+    nodesNeeded,
+  };
+}
+
+export const percent = (share: number) => `${Math.round(share * 100)}%`;
+
+export interface Failure {
+  target: keyof Targets | "shed";
+  text: string;
+}
+
+/** The targets a design misses; empty when it meets them all. */
+export function failedTargets(scores: Scores, targets: Targets, newTable: boolean): Failure[] {
+  const failures: Failure[] = [];
+  if (newTable && scores.peakHottestCpu > targets.warmUpCpu)
+    failures.push({
+      target: "warmUpCpu",
+      text: `new table warms up at ${percent(scores.peakHottestCpu)} on its hottest node`,
+    });
+  if (scores.hottestCpu > targets.hottestCpu)
+    failures.push({
+      target: "hottestCpu",
+      text: `hottest node ${percent(scores.hottestCpu)} > ${percent(targets.hottestCpu)}`,
+    });
+  if (scores.averageCpu > targets.averageCpu)
+    failures.push({
+      target: "averageCpu",
+      text: `average node ${percent(scores.averageCpu)} > ${percent(targets.averageCpu)}`,
+    });
+  if (scores.writeShedShare > MAX_SHED_SHARE)
+    failures.push({ target: "shed", text: `${percent(scores.writeShedShare)} of writes shed` });
+  return failures;
+}
