@@ -1,0 +1,206 @@
+/**
+ * bench:ingest — the ingest service on the embedded store under a loopback load generator.
+ * The service runs in a child process (its own core); this process only sends pre-built NDJSON
+ * bodies over keep-alive connections. Bounded: RUN_MS of load or MAX_POINTS points, whichever
+ * comes first. Load: 10,000 devices of 10 tenants, each reporting ~20 times/s (200k points/s),
+ * 3 metrics per point.
+ *
+ * Baseline (seed 003 before the fix): the same points written as one row per point
+ * (`deviceId#reverseTs`) straight to the embedded store in 10k-row batches — no HTTP, no log.
+ *
+ * Summary: points/s acknowledged, p50/p99 ack latency, points per store row written.
+ */
+import { type ChildProcess, fork } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { Agent, request } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { SingleBar } from "cli-progress";
+import { compileSchema } from "../src/keys/schema.js";
+import { startIngestService } from "../src/serve/ingest-service.js";
+import { EmbeddedStore } from "../src/store/embedded.js";
+import { SaltedTable } from "../src/table/salted-table.js";
+
+const RUN_MS = 10_000;
+const MAX_POINTS = 4_000_000;
+const DEVICES = 10_000;
+const TENANTS = 10;
+const POINTS_PER_BODY = 5_000;
+const BODIES = 40;
+const CONNECTIONS = 8;
+const BASELINE_POINTS = 200_000;
+
+interface Totals {
+  storeWrites: number;
+  rowsWritten: number;
+  pointsWritten: number;
+}
+
+const serveDirectory = process.argv[2] === "--serve" ? process.argv[3] : undefined;
+if (serveDirectory !== undefined) await serveChild(serveDirectory);
+else await main();
+
+/** The child: runs the service, reports its URL, and its totals after a clean close. */
+async function serveChild(directory: string): Promise<void> {
+  const service = await startIngestService({
+    store: await EmbeddedStore.open({ table: "metrics", directory }),
+    walDirectory: join(directory, "wal"),
+    log: () => {},
+  });
+  process.send!({ url: service.url });
+  process.once("message", async () => {
+    await service.close();
+    process.send!({ totals: service.pipeline.totals }, () => process.exit(0));
+  });
+}
+
+function message<T>(child: ChildProcess, field: keyof T): Promise<T> {
+  return new Promise((resolve) => {
+    const listener = (value: unknown) => {
+      if ((value as T)[field] === undefined) return;
+      child.off("message", listener);
+      resolve(value as T);
+    };
+    child.on("message", listener);
+  });
+}
+
+function bodies(start: number): Buffer[] {
+  let n = 0;
+  return Array.from({ length: BODIES }, () => {
+    const lines: string[] = [];
+    for (let i = 0; i < POINTS_PER_BODY; i++, n++) {
+      const device = n % DEVICES;
+      lines.push(
+        JSON.stringify({
+          tenant: `tenant-${device % TENANTS}`,
+          deviceId: `dev-${device}`,
+          ts: start + Math.floor(n / 200),
+          metrics: { cpu: (n % 100) / 100, mem: n % 4096, temp: 20 + (n % 15) },
+        }),
+      );
+    }
+    return Buffer.from(lines.join("\n"));
+  });
+}
+
+function post(agent: Agent, url: URL, body: Buffer): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: "POST",
+        agent,
+        headers: { "content-type": "application/x-ndjson", "content-length": body.length },
+      },
+      (res) => {
+        res.resume();
+        res.once("end", () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.once("error", reject);
+    req.end(body);
+  });
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
+}
+
+async function runService(directory: string) {
+  const child = fork(new URL(import.meta.url), ["--serve", directory], { execArgv: ["--import", "tsx"] });
+  const { url } = await message<{ url: string }>(child, "url");
+  const target = new URL("/v1/ingest", url);
+  const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+  const prepared = bodies(Date.now());
+  const latencies: number[] = [];
+  let acked = 0;
+  let refused = 0;
+  let next = 0;
+  const bar = process.stderr.isTTY
+    ? new SingleBar({ format: "ingest {bar} {value}/{total} points" })
+    : undefined;
+  bar?.start(MAX_POINTS, 0);
+  const started = performance.now();
+  const deadline = started + RUN_MS;
+  const connection = async () => {
+    while (performance.now() < deadline && acked + POINTS_PER_BODY <= MAX_POINTS) {
+      const body = prepared[next++ % prepared.length]!;
+      const sent = performance.now();
+      const status = await post(agent, target, body);
+      if (status !== 200) {
+        refused++;
+        continue;
+      }
+      latencies.push(performance.now() - sent);
+      acked += POINTS_PER_BODY;
+      bar?.update(acked);
+    }
+  };
+  await Promise.all(Array.from({ length: CONNECTIONS }, connection));
+  const elapsedS = (performance.now() - started) / 1000;
+  bar?.stop();
+  agent.destroy();
+  child.send("close");
+  const { totals } = await message<{ totals: Totals }>(child, "totals");
+  latencies.sort((a, b) => a - b);
+  return { pointsPerS: acked / elapsedS, latencies, totals, refused, acked };
+}
+
+/** Seed 003's write path: one row per point. */
+async function runBaseline(directory: string): Promise<number> {
+  const schema = compileSchema({
+    version: 1,
+    name: "per-point",
+    layout: "text",
+    separator: "#",
+    segments: [
+      { field: "deviceId", codec: { type: "string" } },
+      { field: "ts", codec: { type: "timestamp", unit: "ms", reverse: true } },
+    ],
+    salt: { buckets: 16, fields: ["deviceId"] },
+  });
+  const table = await SaltedTable.open(await EmbeddedStore.open({ table: "baseline", directory }), schema, {
+    create: true,
+  });
+  const start = Date.now();
+  const begun = performance.now();
+  for (let done = 0; done < BASELINE_POINTS; done += 10_000) {
+    const rows = Array.from({ length: 10_000 }, (_, i) => {
+      const n = done + i;
+      return {
+        values: { deviceId: `dev-${n % DEVICES}`, ts: start + n },
+        cells: { v: JSON.stringify({ tenant: "t", metrics: { cpu: 0.5, mem: n % 4096, temp: 20 } }) },
+      };
+    });
+    const { failed } = await table.putMany(rows);
+    if (failed.length > 0) throw new Error(`baseline write failed: ${failed[0]!.reason}`);
+  }
+  const rate = BASELINE_POINTS / ((performance.now() - begun) / 1000);
+  await table.store.close();
+  return rate;
+}
+
+async function main(): Promise<void> {
+  const directory = await mkdtemp(join(tmpdir(), "bench-ingest-"));
+  try {
+    const baseline = await runBaseline(directory);
+    const ours = await runService(directory);
+    const perWrite = ours.totals.pointsWritten / Math.max(1, ours.totals.rowsWritten);
+    if (ours.totals.pointsWritten !== ours.acked) {
+      throw new Error(`acknowledged ${ours.acked} points but the store has ${ours.totals.pointsWritten}`);
+    }
+    process.stderr.write(
+      `baseline (one row per point, direct to the store): ${Math.round(baseline)} points/s, 1 point per store write\n` +
+        `ours: ${ours.acked} points acknowledged, ${ours.refused} requests refused, ` +
+        `${ours.totals.rowsWritten} rows in ${ours.totals.storeWrites} store write calls\n`,
+    );
+    console.log(
+      `bench ingest: points_per_s=${Math.round(ours.pointsPerS)} p50_ack_ms=${percentile(ours.latencies, 0.5).toFixed(1)} ` +
+        `p99_ack_ms=${percentile(ours.latencies, 0.99).toFixed(1)} points_per_store_write=${perWrite.toFixed(1)} ` +
+        `baseline_points_per_s=${Math.round(baseline)}`,
+    );
+  } finally {
+    await rm(directory, { recursive: true, force: true });
+  }
+}
