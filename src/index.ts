@@ -2,6 +2,8 @@
 export * from "./export/index.js";
 export * from "./keys/index.js";
 export * from "./migrate/index.js";
+export * from "./monitor/index.js";
+export * from "./serve/index.js";
 export * from "./sim/index.js";
 export * from "./store/index.js";
 export type * from "./store/store.js";

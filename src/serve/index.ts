@@ -1,0 +1,13 @@
+/** The metrics ingest service (seed 003) as a library: `keyspread serve` starts it. */
+export {
+  type BodyFormat,
+  type BodyProblem,
+  BodyRejected,
+  bodyFormatOf,
+  parseIngestBody,
+} from "./ingest-body.js";
+export { type IngestService, type IngestServiceOptions, startIngestService } from "./ingest-service.js";
+export { DEFAULT_BUCKETS, metricsSchema } from "./metrics-schema.js";
+export type { MetricPoint } from "./point.js";
+export { decodePoints, encodePoints, POINTS_QUALIFIER } from "./point-codec.js";
+export { parseQuotas, type Quota, type QuotaConfig, TenantAdmission } from "./tenant-admission.js";
