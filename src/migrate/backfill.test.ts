@@ -37,36 +37,31 @@ describe.each(MIGRATIONS)("backfill $name", ({ from, to, row }) => {
     const source = new MemoryStore({ name: "old" });
     const target = new MemoryStore({ name: "new" });
     await fillSource(source, from, row, ROWS);
-    const checkpointFile = checkpointIn();
-    const stop = new AbortController();
-    let batches = 0;
-    const first = backfill({
+    const options = {
       source,
       sourceSchema: from,
       target,
       targetSchema: to,
       batchSize: 50,
-      checkpointFile,
+      checkpointFile: checkpointIn(),
+    };
+    const stop = new AbortController();
+    let batches = 0;
+    const first = backfill({
+      ...options,
       signal: stop.signal,
       onProgress: () => {
         if (++batches === 3) stop.abort();
       },
     });
     await expect(first).rejects.toThrow();
-    expect(await readCheckpoint(checkpointFile)).toMatchObject({
+    expect(await readCheckpoint(options.checkpointFile)).toMatchObject({
       rowsRead: 150,
       rowsWritten: 150,
       complete: false,
     });
 
-    const resumed = await backfill({
-      source,
-      sourceSchema: from,
-      target,
-      targetSchema: to,
-      batchSize: 50,
-      checkpointFile,
-    });
+    const resumed = await backfill(options);
     expect(resumed).toMatchObject({ rowsRead: ROWS, rowsWritten: ROWS, rowsReadThisRun: ROWS - 150 });
     expect(resumed.resumedFrom).toBeInstanceOf(Buffer);
     const report = await validate({ source, sourceSchema: from, target, targetSchema: to });
