@@ -113,6 +113,9 @@ function describeService(name: string, openStore: (id: string) => Promise<Store>
       const records = lines.map(parseJsonRecord);
       expect(records.some((r) => r.op === "write")).toBe(true);
       expect(records.some((r) => r.op === "read")).toBe(true);
+      const page = await fetch(`${service.url}/heatmap`);
+      expect(page.headers.get("content-type")).toMatch(/text\/html/);
+      expect(await page.text()).toMatch(/<meta http-equiv="refresh" content="10">.*live heatmap/s);
     });
   });
 }

@@ -19,6 +19,7 @@ import { DeviceReads } from "./device-reads.js";
 import { HotspotMonitor } from "./hotspot-monitor.js";
 import { BodyRejected, bodyFormatOf, parseIngestBody } from "./ingest-body.js";
 import { IngestPipeline } from "./ingest-pipeline.js";
+import { renderLiveHeatmap } from "./live-heatmap.js";
 import { DEFAULT_BUCKETS, metricsSchema } from "./metrics-schema.js";
 import type { MetricPoint } from "./point.js";
 import { RetentionSweeper } from "./retention-sweeper.js";
@@ -49,7 +50,7 @@ export interface IngestServiceOptions {
   alertRules?: Partial<AlertRulesConfig>;
   /** Device-id characters that make a monitored prefix (default 6). */
   prefixLength?: number;
-  /** JSONL access log (the `keyspread heatmap` format); none when omitted. */
+  /** JSONL access log file (the `keyspread heatmap` format); the /heatmap page works without it. */
   accessLogPath?: string;
   /** Delete rows older than this from stores without their own GC (embedded, memory). */
   retention?: { maxAgeMs: number; sweepEveryMs?: number };
@@ -97,7 +98,7 @@ export async function startIngestService(options: IngestServiceOptions): Promise
     metrics,
     log,
   );
-  const accessLog = options.accessLogPath === undefined ? undefined : new AccessLog(options.accessLogPath);
+  const accessLog = new AccessLog(options.accessLogPath);
   const pipeline = await IngestPipeline.open({
     table,
     walDirectory: options.walDirectory,
@@ -217,6 +218,12 @@ export async function startIngestService(options: IngestServiceOptions): Promise
       res.end(await metrics.registry.metrics());
       return "metrics";
     }
+    if (path === "/heatmap") {
+      allow("GET");
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      res.end(renderLiveHeatmap(accessLog.recentRecords(), 10));
+      return "heatmap";
+    }
     if (path === "/v1/alerts") {
       allow("GET");
       json(res, 200, { alerts: monitor.activeAlerts() });
@@ -266,7 +273,7 @@ export async function startIngestService(options: IngestServiceOptions): Promise
       server.closeIdleConnections();
       await pipeline.close();
       await closed;
-      await accessLog?.close();
+      await accessLog.close();
       await options.store.close();
     },
   };
