@@ -3,11 +3,9 @@
  * the same row under two schemas hashes the same. Sums of these (mod 2^64) compare tables
  * whatever order their rows come in; a sum, unlike XOR, does not cancel a row written twice.
  */
-import xxhash from "xxhash-wasm";
+import { createHash } from "node:crypto";
 import type { FieldValue } from "../keys/types.js";
 
-const { h64Raw } = await xxhash();
-const ENCODER = new TextEncoder();
 const MASK_64 = (1n << 64n) - 1n;
 
 /** The canonical text of a row: fields sorted by name, integers as decimals, cells sorted by qualifier. */
@@ -27,8 +25,9 @@ export function canonicalValue(value: FieldValue): string {
   return `i:${value}`;
 }
 
+/** The first 64 bits of the canonical row's MD5 (a checksum, not a security property). */
 export function rowDigest(values: Record<string, FieldValue>, cells: ReadonlyMap<string, Buffer>): bigint {
-  return h64Raw(ENCODER.encode(canonicalRow(values, cells)), 0n);
+  return createHash("md5").update(canonicalRow(values, cells)).digest().readBigUInt64BE(0);
 }
 
 /** A multiset of rows: how many, and the sum of their digests mod 2^64. */
