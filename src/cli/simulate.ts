@@ -9,8 +9,14 @@ import { type Command, Option } from "commander";
 import { parseDuration } from "../sim/duration.js";
 import { formatComparison } from "../sim/report.js";
 import { resultToJson } from "../sim/result-json.js";
-import { loadScenario } from "../sim/scenario.js";
-import { type SimulationMode, type SimulationProgress, simulateScenario } from "../sim/simulate.js";
+import type { SimulationResult } from "../sim/results.js";
+import { loadScenario, type Scenario } from "../sim/scenario.js";
+import {
+  type SimulationMode,
+  type SimulationProgress,
+  type SimulateOptions as SimulatorOptions,
+  simulateScenario,
+} from "../sim/simulate.js";
 import { writeHeatmaps } from "../viz/write-heatmaps.js";
 import { guarded } from "./io.js";
 
@@ -23,7 +29,10 @@ interface SimulateOptions {
 }
 
 /** Simulated time per design, on a TTY only. */
-function progressBar(): { update: (progress: SimulationProgress) => void; stop: () => void } {
+function simulationProgressBar(): {
+  update: (progress: SimulationProgress) => void;
+  stop: () => void;
+} {
   if (!process.stderr.isTTY) return { update: () => {}, stop: () => {} };
   const bar = new SingleBar({
     format: "simulating {design} ({index}/{count}) [{bar}] {percentage}%",
@@ -55,6 +64,51 @@ async function writeAtomically(path: string, content: string): Promise<void> {
   await rename(temporary, path);
 }
 
+export async function readScenarioFile(file: string): Promise<Scenario> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    throw new Error(`scenario ${file}: ${(error as Error).message}`);
+  }
+  return loadScenario(text);
+}
+
+/** Runs the simulator with a progress bar on a TTY. */
+export function simulateWithProgress(
+  scenario: Scenario,
+  options: Omit<SimulatorOptions, "onProgress">,
+): SimulationResult {
+  const progress = simulationProgressBar();
+  try {
+    return simulateScenario(scenario, { ...options, onProgress: progress.update });
+  } finally {
+    progress.stop();
+  }
+}
+
+/** Writes results.json (with per-tablet load), comparison.txt and the heatmaps; returns the paths. */
+export async function writeSimulationOutputs(
+  result: SimulationResult,
+  comparison: string,
+  outDir: string,
+): Promise<string[]> {
+  await mkdir(outDir, { recursive: true });
+  const resultsPath = join(outDir, "results.json");
+  await writeAtomically(resultsPath, resultToJson(result));
+  await writeAtomically(join(outDir, "comparison.txt"), `${comparison}\n`);
+  const heatmaps = await writeHeatmaps(
+    result.designs.map((design) => ({ name: design.design, steps: design.loadSteps })),
+    outDir,
+  );
+  return [
+    resultsPath,
+    join(outDir, "comparison.txt"),
+    ...heatmaps.designs.flatMap((d) => d.images),
+    heatmaps.html,
+  ];
+}
+
 export function registerSimulateCommands(program: Command): void {
   program
     .command("simulate")
@@ -71,46 +125,20 @@ export function registerSimulateCommands(program: Command): void {
     .option("--out <dir>", "also write results.json, comparison.txt and a key-space heatmap per design here")
     .action(
       guarded(async (file: string, options: SimulateOptions) => {
-        let text: string;
-        try {
-          text = await readFile(file, "utf8");
-        } catch (error) {
-          throw new Error(`scenario ${file}: ${(error as Error).message}`);
-        }
-        const scenario = loadScenario(text);
+        const scenario = await readScenarioFile(file);
         const durationS =
           options.duration === undefined ? undefined : parseDuration(options.duration, "--duration");
-        const progress = progressBar();
-        let result: ReturnType<typeof simulateScenario>;
-        try {
-          result = simulateScenario(scenario, {
-            mode: options.mode,
-            ...(options.design === undefined ? {} : { design: options.design }),
-            ...(durationS === undefined ? {} : { durationS }),
-            onProgress: progress.update,
-          });
-        } finally {
-          progress.stop();
-        }
+        const result = simulateWithProgress(scenario, {
+          mode: options.mode,
+          ...(options.design === undefined ? {} : { design: options.design }),
+          ...(durationS === undefined ? {} : { durationS }),
+        });
         const comparison = formatComparison(result);
         process.stdout.write(
           options.json ? `${resultToJson(result, { loadSteps: false })}\n` : `${comparison}\n`,
         );
         if (options.out === undefined) return;
-        await mkdir(options.out, { recursive: true });
-        const resultsPath = join(options.out, "results.json");
-        await writeAtomically(resultsPath, resultToJson(result, { loadSteps: false }));
-        await writeAtomically(join(options.out, "comparison.txt"), `${comparison}\n`);
-        const heatmaps = await writeHeatmaps(
-          result.designs.map((design) => ({ name: design.design, steps: design.loadSteps })),
-          options.out,
-        );
-        const written = [
-          resultsPath,
-          join(options.out, "comparison.txt"),
-          ...heatmaps.designs.flatMap((d) => d.images),
-          heatmaps.html,
-        ];
+        const written = await writeSimulationOutputs(result, comparison, options.out);
         (options.json ? process.stderr : process.stdout).write(`\nwrote ${written.join(", ")}\n`);
       }),
     );

@@ -27,6 +27,18 @@ describe("sampleRows", () => {
     expect(rows[0]!.values.deviceID).toBe("acme-001");
   });
 
+  it("concentrates rows on a few entities when asked, with the queries that read each entity", () => {
+    const rows = sampleRows(scenario, "salt-8", { count: 40, entitiesPerGroup: 3 });
+    const hot = rows.filter((row) => row.group === "hot");
+    expect(new Set(hot.map((row) => row.entity)).size).toBe(3);
+    const schema = compileSchema(saltedDeviceKey(8));
+    for (const row of rows) {
+      expect(row.entityQueries).toEqual([{ eq: { deviceID: row.values.deviceID } }]);
+      // The salt hashes the time too, so one entity is spread over every bucket.
+      expect(schema.plan(row.entityQueries[0]!).fanout).toBe(8);
+    }
+  });
+
   it("names a design that is not there", () => {
     expect(() => sampleRows(scenario, "nope")).toThrow(
       /design "nope" is not in scenario "rows"; designs: salt-8/,

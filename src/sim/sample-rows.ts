@@ -3,7 +3,7 @@
  * their keys from the design's schema — for writing and reading them back through a real table.
  */
 import { compileSchema } from "../keys/index.js";
-import type { FieldValues } from "../keys/types.js";
+import type { FieldValues, Query } from "../keys/types.js";
 import { findDesign, type Scenario } from "./scenario.js";
 import { CompiledGroup } from "./workload.js";
 
@@ -12,6 +12,8 @@ export interface SampleRow {
   entity: number;
   values: FieldValues;
   key: Buffer;
+  /** The queries that together read this row's entity (one unless the key leads with a picked field). */
+  entityQueries: Query[];
 }
 
 export interface SampleRowsOptions {
@@ -19,6 +21,8 @@ export interface SampleRowsOptions {
   count?: number;
   /** Seconds after the scenario's start the rows are written over (default 60). */
   overS?: number;
+  /** Distinct entities per group (default: as many as rows), so an entity can have many rows to read back. */
+  entitiesPerGroup?: number;
 }
 
 /** `count` rows from design `designName`, entities spread evenly over each group, times over `overS`. */
@@ -40,10 +44,17 @@ export function sampleRows(
   const rows: SampleRow[] = [];
   for (const group of groups) {
     const share = Math.max(1, Math.round((count * group.opsPerS) / total));
+    const spread = Math.min(share, options.entitiesPerGroup ?? share, group.entities);
     for (let k = 0; k < share; k++) {
-      const entity = Math.floor(((k + 0.5) * group.entities) / share) % group.entities;
+      const entity = Math.floor((((k % spread) + 0.5) * group.entities) / spread) % group.entities;
       const values = group.writeValues(entity, (k * overS) / share, k);
-      rows.push({ group: group.name, entity, values, key: schema.encode(values) });
+      rows.push({
+        group: group.name,
+        entity,
+        values,
+        key: schema.encode(values),
+        entityQueries: group.entityQueries(entity, {}),
+      });
     }
   }
   return rows;
