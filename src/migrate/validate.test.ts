@@ -78,6 +78,8 @@ describe("validate", () => {
         key: Buffer.from("not-a-salted-key").toString("hex"),
       }),
     ]);
+    expect(report.target).toMatchObject({ rows: 10, undecodable: 1 });
+    expect(report.source).toMatchObject({ rows: 10, undecodable: 0 });
   });
 
   it("refuses entity fields that do not lead both schemas", async () => {

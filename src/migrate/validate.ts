@@ -52,8 +52,9 @@ export type Difference =
   | { kind: "undecodable"; side: "source" | "target"; key: string; reason: string };
 
 export interface ValidationReport {
-  source: { rows: number; checksum: string };
-  target: { rows: number; checksum: string };
+  /** Rows decoded and checksummed, and rows whose key the side's schema could not decode. */
+  source: { rows: number; checksum: string; undecodable: number };
+  target: { rows: number; checksum: string; undecodable: number };
   ranges: RangeSummary[];
   entities: { fields: string[]; compared: number; rowsPerEntity: number } | { skipped: string };
   differences: Difference[];
@@ -73,18 +74,20 @@ export async function validate(options: ValidateOptions): Promise<ValidationRepo
   const sampleSize = options.sampleEntities ?? 100;
   const reservoir = new EntityReservoir(typeof entityPlan === "string" ? 0 : sampleSize);
   let checked = 0;
+  let undecodableListed = 0;
 
   const tally = async (side: "source" | "target", store: Store, schema: KeySchema) => {
     const perRange = boundaries.map(() => new RowSet()).concat(new RowSet());
     const whole = new RowSet();
+    let undecodable = 0;
     for await (const page of dataPages(store, PAGE)) {
       for (const row of page) {
         let values: Record<string, FieldValue>;
         try {
           values = schema.decode(row.key).values;
         } catch (error) {
-          const undecodable = differences.filter((d) => d.kind === "undecodable").length;
-          if (undecodable < MAX_UNDECODABLE_LISTED)
+          undecodable++;
+          if (undecodableListed++ < MAX_UNDECODABLE_LISTED)
             differences.push({
               kind: "undecodable",
               side,
@@ -101,7 +104,7 @@ export async function validate(options: ValidateOptions): Promise<ValidationRepo
       checked += page.length;
       options.onProgress?.(checked);
     }
-    return { whole, perRange };
+    return { side: { rows: whole.rows, checksum: whole.checksum, undecodable }, perRange };
   };
 
   const [sourceTally, targetTally] = await Promise.all([
@@ -134,8 +137,8 @@ export async function validate(options: ValidateOptions): Promise<ValidationRepo
     entities = { fields: entityPlan, compared: sampled.length, rowsPerEntity };
   }
   return {
-    source: { rows: sourceTally.whole.rows, checksum: sourceTally.whole.checksum },
-    target: { rows: targetTally.whole.rows, checksum: targetTally.whole.checksum },
+    source: sourceTally.side,
+    target: targetTally.side,
     ranges,
     entities,
     differences,
