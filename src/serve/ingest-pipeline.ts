@@ -9,6 +9,7 @@
  * is never deleted (only older ones, after their flush), so a restarted service always knows the
  * last id even if the clock went back.
  */
+import type { Mutation } from "../store/store.js";
 import type { SaltedTable } from "../table/salted-table.js";
 import type { AccessEntry, AccessLog } from "./access-log.js";
 import type { HotspotMonitor } from "./hotspot-monitor.js";
@@ -32,6 +33,8 @@ export interface IngestPipelineOptions {
 const FORMAT_BYTE: Record<BodyFormat, number> = { ndjson: 0, json: 1 };
 const FORMAT_OF_BYTE: readonly BodyFormat[] = ["ndjson", "json"];
 const RETRY_BASE_MS = 100;
+/** Rows encoded and written per store call during a flush. */
+const FLUSH_CHUNK_ROWS = 2_000;
 const RETRY_MAX_MS = 5_000;
 
 export class IngestPipeline {
@@ -105,14 +108,38 @@ export class IngestPipeline {
     await this.writeSegment(segment.id, buffer);
   }
 
-  /** Writes a segment's rows, retrying failed rows (rewrites are idempotent), then drops its file. */
+  /**
+   * Writes a segment's rows in chunks (the event loop serves requests between them), retrying
+   * failed rows (rewrites are idempotent), then drops the segment's file.
+   */
   private async writeSegment(id: number, buffer: IntervalBuffer): Promise<void> {
+    let chunk: AggregatedRow[] = [];
+    for (const row of buffer.rows(id)) {
+      chunk.push(row);
+      if (chunk.length === FLUSH_CHUNK_ROWS) {
+        await this.writeRows(id, chunk);
+        chunk = [];
+      }
+    }
+    await this.writeRows(id, chunk);
+    this.totals.pointsWritten += buffer.points;
+    this.pendingPoints -= buffer.points;
+    this.options.metrics.pendingPoints.set(this.pendingPoints);
+    await this.wal.removeSegment(id);
+  }
+
+  private async writeRows(id: number, rows: readonly AggregatedRow[]): Promise<void> {
+    if (rows.length === 0) return;
     const { table, metrics, monitor, accessLog } = this.options;
-    const allRows = buffer.rows(id);
-    let rows: readonly AggregatedRow[] = allRows;
+    const mutations: Mutation[] = rows.map((row) => ({
+      type: "put",
+      key: table.schema.encode(row.values),
+      cells: row.cells,
+    }));
     const started = performance.now();
-    for (let attempt = 0; rows.length > 0; attempt++) {
-      const { failed } = await table.putMany(rows);
+    let pending = mutations;
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      const { failed } = await table.store.write(pending);
       metrics.storeWrites.inc();
       this.totals.storeWrites++;
       if (failed.length === 0) break;
@@ -124,36 +151,24 @@ export class IngestPipeline {
           reason: failed[0]!.reason,
         }),
       );
-      const retry = failed.map((failure) => rows[failure.index]!);
-      rows = retry;
+      pending = failed.map((failure) => pending[failure.index]!);
       await new Promise((resolve) =>
         setTimeout(resolve, Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** attempt)),
       );
     }
     const writeMs = performance.now() - started;
     metrics.writeLatency.observe(writeMs / 1000);
-    const entries: AccessEntry[] = [];
-    for (const row of allRows) {
+    const entries: AccessEntry[] = new Array(rows.length);
+    rows.forEach((row, index) => {
       const bucket = String(table.schema.bucketOf(row.values));
       metrics.rowsWritten.inc({ bucket });
       metrics.pointsWritten.inc({ bucket }, row.points);
       monitor.observeBucket(Number(bucket), row.points);
-      if (accessLog) {
-        const bytes = row.cells.get(POINTS_QUALIFIER)!.length;
-        entries.push({
-          key: table.schema.encode(row.values),
-          op: "write",
-          bytes,
-          latencyMs: Math.round(writeMs),
-        });
-      }
-    }
+      const bytes = row.cells.get(POINTS_QUALIFIER)!.length;
+      entries[index] = { key: mutations[index]!.key, op: "write", bytes, latencyMs: Math.round(writeMs) };
+    });
     accessLog?.record(Date.now(), entries);
-    this.totals.rowsWritten += allRows.length;
-    this.totals.pointsWritten += buffer.points;
-    this.pendingPoints -= buffer.points;
-    metrics.pendingPoints.set(this.pendingPoints);
-    await this.wal.removeSegment(id);
+    this.totals.rowsWritten += rows.length;
   }
 }
 

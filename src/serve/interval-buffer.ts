@@ -35,18 +35,19 @@ export class IntervalBuffer {
     this.points += points.length;
   }
 
-  /** One row per device and interval; `segment` is the key field that keeps flushes apart. */
-  rows(segment: number): AggregatedRow[] {
-    const rows: AggregatedRow[] = [];
+  /**
+   * One row per device and interval, encoded as they are pulled (a flush writes them in chunks);
+   * `segment` is the key field that keeps flushes apart.
+   */
+  *rows(segment: number): Generator<AggregatedRow> {
     for (const [deviceId, intervals] of this.devices) {
       for (const [interval, points] of intervals) {
-        rows.push({
+        yield {
           values: { deviceId, interval, segment },
           cells: new Map([[POINTS_QUALIFIER, encodePoints(points, interval)]]),
           points: points.length,
-        });
+        };
       }
     }
-    return rows;
   }
 }
