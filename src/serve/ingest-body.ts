@@ -55,24 +55,27 @@ export function bodyFormatOf(contentType: string | undefined): BodyFormat | unde
 
 export function parseIngestBody(text: string, format: BodyFormat): MetricPoint[] {
   const items = format === "json" ? parseJsonArray(text) : parseNdjson(text);
-  const problems: BodyProblem[] = [];
-  let problemCount = 0;
-  const report = (line: number, field: string, message: string) => {
-    problemCount++;
-    if (problems.length < MAX_PROBLEMS) problems.push({ line, field, message });
-  };
-  if (items.length === 0) report(1, "(body)", "no points: send at least one");
+  const problems = new Problems();
+  if (items.length === 0) problems.add(1, "(body)", "no points: send at least one");
   const points: MetricPoint[] = new Array(items.length);
   for (let index = 0; index < items.length; index++) {
     const { line, value } = items[index]!;
-    if (value instanceof SyntaxError) report(line, "(line)", `not valid JSON: ${value.message}`);
-    else {
-      const point = checkPoint(value, line, report);
-      if (point) points[index] = point;
-    }
+    if (value instanceof SyntaxError) problems.add(line, "(line)", `not valid JSON: ${value.message}`);
+    else if (checkPoint(value, line, problems)) points[index] = value as MetricPoint;
   }
-  if (problemCount > 0) throw new BodyRejected(problems, problemCount);
+  if (problems.count > 0) throw new BodyRejected(problems.listed, problems.count);
   return points;
+}
+
+/** Every problem counted, the first MAX_PROBLEMS kept. */
+class Problems {
+  count = 0;
+  readonly listed: BodyProblem[] = [];
+
+  add(line: number, field: string, message: string): void {
+    this.count++;
+    if (this.listed.length < MAX_PROBLEMS) this.listed.push({ line, field, message });
+  }
 }
 
 interface Item {
@@ -120,55 +123,67 @@ function parseNdjson(text: string): Item[] {
   return items;
 }
 
-type Report = (line: number, field: string, message: string) => void;
-
-function checkPoint(value: unknown, line: number, report: Report): MetricPoint | undefined {
+/** True when the value is a valid point; otherwise its problems are added. No closures: hot path. */
+function checkPoint(value: unknown, line: number, problems: Problems): boolean {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    report(line, "(line)", `expected an object {tenant, deviceId, ts, metrics}, got ${describe(value)}`);
-    return undefined;
+    problems.add(
+      line,
+      "(line)",
+      `expected an object {tenant, deviceId, ts, metrics}, got ${describe(value)}`,
+    );
+    return false;
   }
+  const before = problems.count;
   const { tenant, deviceId, ts, metrics } = value as Record<string, unknown>;
-  let ok = true;
-  const bad = (field: string, message: string) => {
-    ok = false;
-    report(line, field, message);
-  };
   for (const field in value) {
-    if (!POINT_FIELDS.has(field)) bad(field, "unknown field; allowed: tenant, deviceId, ts, metrics");
+    if (!POINT_FIELDS.has(field))
+      problems.add(line, field, "unknown field; allowed: tenant, deviceId, ts, metrics");
   }
   if (typeof tenant !== "string" || !POINT_LIMITS.tenant.test(tenant)) {
-    bad("tenant", `${describe(tenant)}: expected 1–64 letters, digits, ".", "_" or "-"`);
+    problems.add(line, "tenant", `${describe(tenant)}: expected 1–64 letters, digits, ".", "_" or "-"`);
   }
   if (
     typeof deviceId !== "string" ||
     deviceId.length === 0 ||
     deviceId.length > POINT_LIMITS.deviceIdMaxLength
   ) {
-    bad("deviceId", `${describe(deviceId)}: expected text of 1–${POINT_LIMITS.deviceIdMaxLength} characters`);
+    problems.add(
+      line,
+      "deviceId",
+      `${describe(deviceId)}: expected text of 1–${POINT_LIMITS.deviceIdMaxLength} characters`,
+    );
   }
   if (typeof ts !== "number" || !Number.isInteger(ts) || ts < 0 || ts > POINT_LIMITS.maxTs) {
-    bad("ts", `${describe(ts)}: expected epoch milliseconds, an integer from 0 to ${POINT_LIMITS.maxTs}`);
+    problems.add(
+      line,
+      "ts",
+      `${describe(ts)}: expected epoch milliseconds, an integer from 0 to ${POINT_LIMITS.maxTs}`,
+    );
   }
   if (typeof metrics !== "object" || metrics === null || Array.isArray(metrics)) {
-    bad("metrics", `${describe(metrics)}: expected an object of metric name → number`);
+    problems.add(line, "metrics", `${describe(metrics)}: expected an object of metric name → number`);
   } else {
     let count = 0;
     for (const name in metrics) {
       count++;
       const metric = (metrics as Record<string, unknown>)[name];
       if (name.length === 0 || name.length > POINT_LIMITS.metricNameMaxLength) {
-        bad(`metrics.${name}`, `metric names are 1–${POINT_LIMITS.metricNameMaxLength} characters`);
+        problems.add(
+          line,
+          `metrics.${name}`,
+          `metric names are 1–${POINT_LIMITS.metricNameMaxLength} characters`,
+        );
       }
       if (typeof metric !== "number" || !Number.isFinite(metric)) {
-        bad(`metrics.${name}`, `${describe(metric)}: expected a finite number`);
+        problems.add(line, `metrics.${name}`, `${describe(metric)}: expected a finite number`);
       }
     }
-    if (count === 0) bad("metrics", "empty: expected at least one metric");
+    if (count === 0) problems.add(line, "metrics", "empty: expected at least one metric");
     if (count > POINT_LIMITS.metricsPerPoint) {
-      bad("metrics", `${count} metrics: at most ${POINT_LIMITS.metricsPerPoint} per point`);
+      problems.add(line, "metrics", `${count} metrics: at most ${POINT_LIMITS.metricsPerPoint} per point`);
     }
   }
-  return ok ? (value as MetricPoint) : undefined;
+  return problems.count === before;
 }
 
 function describe(value: unknown): string {
