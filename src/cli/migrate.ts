@@ -10,7 +10,13 @@ import { type Command, InvalidArgumentError } from "commander";
 import type { KeySchema } from "../keys/types.js";
 import { type BackfillProgress, backfill } from "../migrate/backfill.js";
 import { migrationPlan } from "../migrate/plan.js";
-import { openStoreAt, parseStoreAddress, type StoreAddress } from "../migrate/store-address.js";
+import {
+  formatStoreAddress,
+  openStoreAt,
+  parseStoreAddress,
+  type StoreAddress,
+  sameTable,
+} from "../migrate/store-address.js";
 import { validate } from "../migrate/validate.js";
 import type { Store } from "../store/store.js";
 import { fail, guarded, loadSchema, write } from "./io.js";
@@ -178,6 +184,11 @@ async function withStores(
   options: PairOptions,
   action: (source: Store, target: Store) => Promise<void>,
 ): Promise<void> {
+  if (sameTable(options.from, options.to)) {
+    throw new Error(
+      `--from and --to name the same table (${formatStoreAddress(options.from)}); re-keying writes a new table`,
+    );
+  }
   const source = await openStoreAt(options.from);
   try {
     const target = await openStoreAt(options.to);

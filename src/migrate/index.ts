@@ -20,6 +20,7 @@ export {
   openStoreAt,
   parseStoreAddress,
   type StoreAddress,
+  sameTable,
 } from "./store-address.js";
 export {
   type Difference,

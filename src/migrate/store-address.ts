@@ -4,7 +4,7 @@
  * `bigtable:PROJECT/INSTANCE/TABLE` (project and instance default to KEYSPREAD_BIGTABLE_PROJECT
  * and KEYSPREAD_BIGTABLE_INSTANCE).
  */
-import { basename, dirname } from "node:path";
+import { basename, dirname, resolve } from "node:path";
 import { DEFAULT_EMBEDDED_DIRECTORY } from "../store/embedded.js";
 import { openStore } from "../store/open.js";
 import type { Store } from "../store/store.js";
@@ -39,6 +39,13 @@ export function formatStoreAddress(address: StoreAddress): string {
   return address.projectId
     ? `bigtable:${address.projectId}/${address.instanceId}/${address.table}`
     : `bigtable:${address.table}`;
+}
+
+/** Whether two addresses name one table (embedded paths compared resolved). */
+export function sameTable(a: StoreAddress, b: StoreAddress): boolean {
+  if (a.kind === "embedded" && b.kind === "embedded")
+    return resolve(a.directory, a.table) === resolve(b.directory, b.table);
+  return formatStoreAddress(a) === formatStoreAddress(b);
 }
 
 /** The same table as `keyspread table` options: `--store … --table … [--dir …]`. */
