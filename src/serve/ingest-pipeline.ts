@@ -68,7 +68,12 @@ export class IngestPipeline {
       options.log(JSON.stringify({ event: "wal-replay", segment: id, points: buffer.points, tornBytes }));
       await pipeline.writeSegment(id, buffer);
     }
-    pipeline.timer = setInterval(() => void pipeline.flush(), options.intervalMs);
+    pipeline.timer = setInterval(() => {
+      // A failed flush keeps its segment file: the points are replayed at the next start.
+      pipeline.flush().catch((error: unknown) => {
+        options.log(JSON.stringify({ event: "flush-error", error: String(error) }));
+      });
+    }, options.intervalMs);
     pipeline.timer.unref();
     return pipeline;
   }
@@ -86,8 +91,9 @@ export class IngestPipeline {
 
   /** Writes everything buffered so far (one flush after those already queued). */
   flush(): Promise<void> {
-    this.flushing = this.flushing.then(() => this.flushOnce());
-    return this.flushing;
+    const flushed = this.flushing.catch(() => {}).then(() => this.flushOnce());
+    this.flushing = flushed;
+    return flushed;
   }
 
   /** Stops the timer, flushes what is buffered, closes the log. */

@@ -299,6 +299,9 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
     req.on("data", onData);
     req.once("end", () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
     req.once("error", reject);
+    req.once("close", () => {
+      if (!req.complete) reject(new HttpError(400, "the request ended before its body was complete"));
+    });
   });
 }
 
