@@ -3,6 +3,8 @@
  * no CDN). It reads the JSON the page embeds (see `html.ts`) and draws each design on a canvas:
  * metric and scale switch, drag-to-zoom (double-click or Reset to undo), hover tooltip.
  */
+import { HATCH_SPACING } from "./layout.js";
+
 export const HEATMAP_CLIENT_JS = String.raw`
 "use strict";
 (function () {
@@ -71,7 +73,7 @@ export const HEATMAP_CLIENT_JS = String.raw`
       for (x = 0; x < p.w; x++) {
         var cell = rowOf[y] * columns + colOf[x];
         var offset = (y * p.w + x) * 4;
-        if (design.hot[cell] === "1" && (x + y) % 4 === 0) {
+        if (design.hot[cell] === "1" && (x + y) % ${HATCH_SPACING} === 0) {
           image.data[offset] = 0; image.data[offset + 1] = 230; image.data[offset + 2] = 255;
         } else {
           var color = DATA.palette[Math.round(unit(scale, state.scale, values ? values[cell] : 0) * 100)];
@@ -161,15 +163,7 @@ export const HEATMAP_CLIENT_JS = String.raw`
     });
     section.append(heading, canvas, list);
     document.getElementById("designs").appendChild(section);
-    var width = Math.max(420, Math.floor((document.getElementById("designs").clientWidth - 16 * (DATA.designs.length - 1)) / DATA.designs.length));
-    canvas.width = width;
-    canvas.height = DATA.height;
-    var panel = {
-      design: design, canvas: canvas, drag: null,
-      plot: { x: MARGIN.left, y: MARGIN.top, w: width - MARGIN.left - MARGIN.right, h: DATA.height - MARGIN.top - MARGIN.bottom },
-    };
-    canvas.dataset.plotLeft = panel.plot.x; canvas.dataset.plotTop = panel.plot.y;
-    canvas.dataset.plotWidth = panel.plot.w; canvas.dataset.plotHeight = panel.plot.h;
+    var panel = { design: design, canvas: canvas, section: section, drag: null, plot: null };
     canvas.dataset.design = design.name;
     canvas.addEventListener("mousemove", function (event) {
       if (panel.drag) {
@@ -194,6 +188,17 @@ export const HEATMAP_CLIENT_JS = String.raw`
     });
     canvas.addEventListener("dblclick", function () { state.zoom = null; drawAll(); });
     panels.push(panel);
+  });
+
+  // Sized once every panel is placed: the flex layout shares the width between them.
+  panels.forEach(function (panel) {
+    var width = Math.max(420, panel.section.clientWidth);
+    panel.canvas.width = width;
+    panel.canvas.height = DATA.height;
+    panel.plot = { x: MARGIN.left, y: MARGIN.top, w: width - MARGIN.left - MARGIN.right, h: DATA.height - MARGIN.top - MARGIN.bottom };
+    var dataset = panel.canvas.dataset;
+    dataset.plotLeft = panel.plot.x; dataset.plotTop = panel.plot.y;
+    dataset.plotWidth = panel.plot.w; dataset.plotHeight = panel.plot.h;
   });
 
   var metricSelect = document.getElementById("metric");

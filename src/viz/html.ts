@@ -105,8 +105,8 @@ export function renderHeatmapHtml(designs: readonly HeatmapDesign[], options: Ht
   header { display: flex; gap: 16px; align-items: center; flex-wrap: wrap; margin-bottom: 8px; }
   h1 { font-size: 17px; margin: 0; }
   h2 { font-size: 14px; margin: 4px 0; }
-  #designs { display: flex; gap: 16px; width: 100%; }
-  section { flex: 1; min-width: 0; }
+  #designs { display: flex; flex-wrap: wrap; gap: 16px; width: 100%; }
+  section { flex: 1 1 560px; min-width: 420px; }
   canvas { display: block; cursor: crosshair; }
   ul { margin: 6px 0; padding-left: 18px; }
   li { margin: 2px 0; }

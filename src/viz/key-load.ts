@@ -13,6 +13,12 @@ export interface KeyRangeLoad {
   /** Rows read by range scans per second (0 when the step had none). */
   scannedRowsPerS: number;
   bytesPerS: number;
+  /**
+   * Bytes stored in the range, when known. Heatmaps measure "how much of the key space" a hot band
+   * covers in stored data, as Key Visualizer's equal-size buckets do; without it they count ranges,
+   * and a simulator that splits hot tablets gives a hot range many ranges, hiding how narrow it is.
+   */
+  storedBytes?: number;
   /** The node serving the range (simulations), and that node's CPU in 0..1+ (over 1 = saturated). */
   node?: number;
   nodeCpu?: number;

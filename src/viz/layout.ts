@@ -204,3 +204,5 @@ export function prepareHeatmap(matrix: HeatMatrix, options: HeatmapImageOptions 
 }
 
 export const HOT_CPU_NOTE = ["hatched:", "node CPU >= 90%"];
+/** Pixels between the hatch's diagonal lines: sparse enough that the cell's colour still reads. */
+export const HATCH_SPACING = 7;

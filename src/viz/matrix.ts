@@ -66,8 +66,12 @@ export interface HeatRow {
   end: Buffer | null;
   /** Hierarchical prefix labels of `start`, outermost first. */
   labels: string[];
-  /** Fine key bins merged into this row (1 for a hot row): divides a row's load into a density. */
-  fineBins: number;
+  /**
+   * Fraction of the key space the row covers; rows sum to 1; load / share = density. Measured in
+   * stored data when the simulator reports it (`KeyRangeLoad.storedBytes`), else in fine bins —
+   * which access logs cut from distinct keys, so bins measure keys there.
+   */
+  keyShare: number;
 }
 
 export interface HeatMatrix {
@@ -122,6 +126,8 @@ export class LoadGrid {
   private readonly bytes: Float64Array;
   private cpu: Float32Array | undefined;
   private latency: Uint16Array | undefined;
+  /** Bytes stored per fine bin (the largest any step reported), when the simulator reports them. */
+  private storedData: Float64Array | undefined;
   private readonly boundaryText: string[];
 
   /**
@@ -172,10 +178,20 @@ export class LoadGrid {
     last: number,
     column: number,
     seconds: number,
-    load: { readsPerS: number; writesPerS: number; bytesPerS: number; nodeCpu?: number },
+    load: {
+      readsPerS: number;
+      writesPerS: number;
+      bytesPerS: number;
+      nodeCpu?: number;
+      storedBytes?: number;
+    },
   ): void {
     const share = seconds / (last - first + 1);
     for (let bin = first; bin <= last; bin++) {
+      if (load.storedBytes !== undefined) {
+        this.storedData ??= new Float64Array(this.boundaries.length);
+        this.storedData[bin] = Math.max(this.storedData[bin]!, load.storedBytes / (last - first + 1));
+      }
       const cell = bin * this.time.columns + column;
       this.reads[cell]! += load.readsPerS * share;
       this.writes[cell]! += load.writesPerS * share;
@@ -207,13 +223,19 @@ export class LoadGrid {
           .equals(prefixer.prefix(this.boundaries[bin - 1]!, barrierLevel)),
     );
     const starts = mergeColdBins(peak, barriers, maxRows);
+    const storedIn = (first: number, end: number) =>
+      this.storedData!.subarray(first, end).reduce((sum, count) => sum + count, 0);
+    const byStoredData = this.storedData !== undefined && storedIn(0, bins) > 0;
+    const measure = (first: number, end: number) => (byStoredData ? storedIn(first, end) : end - first);
+    const total = measure(0, bins);
     const rows: HeatRow[] = starts.map((first, row) => {
       const next = starts[row + 1];
       return {
         start: this.boundaries[first]!,
         end: next === undefined ? null : this.boundaries[next]!,
         labels: prefixLabels(prefixer, this.boundaries[first]!),
-        fineBins: (next ?? bins) - first,
+        // A row storing nothing still gets a sliver, so its density stays finite.
+        keyShare: Math.max(measure(first, next ?? bins), 1e-9 * total) / total,
       };
     });
     const perSecond = 1 / this.time.columnS;

@@ -71,4 +71,32 @@ describe("detectPatterns on simulator output", () => {
     expect(band!.summary).toContain("keys [dev009, dev010)");
     expect(band!.summary).toContain("t=0 s to t=60 s");
   });
+
+  it("measures a band in stored data when the simulator reports it, however many tablets it was split into", () => {
+    // Tablets 0..7 split a hot range holding 4 % of the data; tablets 8..15 hold the other 96 %.
+    const steps: LoadStep[] = Array.from({ length: 30 }, (_, t) => ({
+      t,
+      durationS: 1,
+      ranges: Array.from({ length: 16 }, (_, tablet) => ({
+        start: tablet === 0 ? Buffer.alloc(0) : Buffer.from(`k${String(tablet).padStart(2, "0")}`),
+        end: tablet === 15 ? null : Buffer.from(`k${String(tablet + 1).padStart(2, "0")}`),
+        readsPerS: 0,
+        writesPerS: tablet < 8 ? 10_000 : 500,
+        scannedRowsPerS: 0,
+        bytesPerS: 0,
+        storedBytes: tablet < 8 ? 5_000 : 120_000,
+      })),
+    }));
+    const [band, ...rest] = detectPatterns(matrixFromSteps(steps));
+    expect(rest).toEqual([]);
+    expect(band).toMatchObject({ kind: "hot-band", firstRow: 0, lastRow: 7 });
+    expect(band!.rule).toMatch(/^hot band: 4 % of the key space carries 95 % of the load/);
+    const withoutRowCounts = steps.map((step) => ({
+      ...step,
+      ranges: step.ranges.map(({ storedBytes: _, ...range }) => range),
+    }));
+    expect(detectPatterns(matrixFromSteps(withoutRowCounts)).map((finding) => finding.kind)).not.toContain(
+      "hot-band",
+    );
+  });
 });

@@ -1,8 +1,8 @@
 /**
  * Names what a heatmap shows, in words, with the key range, the time span and the rule that fired:
  * the patterns Key Visualizer's documentation teaches (hot band, diagonal, periodic bursts, sudden
- * hot range, vertical band, healthy spread). Pure; works on densities (a row's rate divided by the
- * fine bins merged into it) so merged cold rows do not look hot.
+ * hot range, vertical band, healthy spread). Pure; works on densities (a row's rate divided by its
+ * share of the key space) so merged cold rows do not look hot.
  */
 import { displayKey } from "./key-text.js";
 import { type HeatMatrix, METRIC_UNITS, type Metric } from "./matrix.js";
@@ -52,7 +52,7 @@ export const RULES = {
   },
   bursts: { minColumnRatio: 2.5, minPeriodicEvents: 3, maxSpacingVariation: 0.3, minFullHeight: 0.7 },
   sudden: { minRatio: 5, minQuietColumns: 0.1, minHotColumns: 3, minSustained: 0.7, minShare: 0.2 },
-  healthy: { topKeyFraction: 0.1, maxTopShare: 0.25 },
+  healthy: { topKeyFraction: 0.1, maxTopShare: 0.25, maxDensityRatio: 4 },
 } as const;
 
 interface Grid {
@@ -72,12 +72,11 @@ function toGrid(matrix: HeatMatrix, metric: Metric): Grid {
   const rows = matrix.rows.length;
   const columns = matrix.time.columns;
   const value = matrix.values[metric] ?? new Float64Array(rows * columns);
-  const fineBins = matrix.rows.reduce((sum, row) => sum + row.fineBins, 0);
   const keyFraction = new Float64Array(rows);
   const position = new Float64Array(rows);
   let before = 0;
   matrix.rows.forEach((row, index) => {
-    keyFraction[index] = row.fineBins / fineBins;
+    keyFraction[index] = row.keyShare;
     position[index] = before + keyFraction[index]! / 2;
     before += keyFraction[index]!;
   });
@@ -87,7 +86,7 @@ function toGrid(matrix: HeatMatrix, metric: Metric): Grid {
   for (let row = 0; row < rows; row++) {
     for (let column = 0; column < columns; column++) {
       const cell = row * columns + column;
-      density[cell] = value[cell]! / matrix.rows[row]!.fineBins;
+      density[cell] = value[cell]! / matrix.rows[row]!.keyShare;
       columnTotal[column]! += value[cell]!;
       total += value[cell]!;
     }
@@ -421,10 +420,10 @@ function suddenHotRanges(grid: Grid, describe: Describer): PatternFinding[] {
 
 function healthySpread(grid: Grid, describe: Describer): PatternFinding[] {
   const rule = RULES.healthy;
-  const rows = Array.from({ length: grid.rows }, (_, row) => ({
-    share: sumOver(0, grid.columns - 1, (c) => grid.value[row * grid.columns + c]!) / grid.total,
-    keyFraction: grid.keyFraction[row]!,
-  })).sort((a, b) => b.share / b.keyFraction - a.share / a.keyFraction);
+  const rows = Array.from({ length: grid.rows }, (_, row) => {
+    const share = sumOver(0, grid.columns - 1, (c) => grid.value[row * grid.columns + c]!) / grid.total;
+    return { share, keyFraction: grid.keyFraction[row]!, density: share / grid.keyFraction[row]! };
+  }).sort((a, b) => b.density - a.density);
   let keyFraction = 0;
   let share = 0;
   for (const row of rows) {
@@ -432,13 +431,24 @@ function healthySpread(grid: Grid, describe: Describer): PatternFinding[] {
     keyFraction += row.keyFraction;
     share += row.share;
   }
-  if (share > rule.maxTopShare) return [];
+  // Density at a key-weighted percentile: a wide warm band next to cold ranges is not "fine-grained".
+  const densityAt = (fraction: number) => {
+    let covered = 0;
+    for (const row of rows) {
+      covered += row.keyFraction;
+      if (covered >= fraction) return row.density;
+    }
+    return rows.at(-1)!.density;
+  };
+  const ratio = densityAt(0.1) / Math.max(densityAt(0.9), 1e-12);
+  if (share > rule.maxTopShare || ratio > rule.maxDensityRatio) return [];
   return [
     describe.finding(
       "healthy",
       "Healthy fine-grained spread (no hotspot)",
       `healthy: the hottest ${percent(keyFraction)} of the key space carries ${percent(share)} of the load ` +
-        `(≤ ${percent(rule.maxTopShare)}), and no other pattern fired`,
+        `(≤ ${percent(rule.maxTopShare)}), its load per key is ${ratio.toFixed(1)}× that of the coldest 10 % ` +
+        `(≤ ${rule.maxDensityRatio}×), and no other pattern fired`,
       [0, grid.rows - 1],
       [0, grid.columns - 1],
     ),

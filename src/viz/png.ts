@@ -2,7 +2,7 @@
 import { PNG } from "pngjs";
 import { GLYPH_HEIGHT, rasterizeText, textWidth } from "./bitmap-font.js";
 import { PALETTE } from "./color-scale.js";
-import { type HeatmapImageOptions, HOT_CPU_NOTE, prepareHeatmap } from "./layout.js";
+import { HATCH_SPACING, type HeatmapImageOptions, HOT_CPU_NOTE, prepareHeatmap } from "./layout.js";
 import type { HeatMatrix } from "./matrix.js";
 
 type Rgb = readonly [number, number, number];
@@ -78,7 +78,8 @@ export function renderPng(matrix: HeatMatrix, options: HeatmapImageOptions = {})
       if (!hot[cell]) continue;
       // A diagonal hatch marks the cell in any colour: an absolute threshold, not a shade.
       for (let py = y; py < y + height; py++) {
-        for (let px = x; px < x + width; px++) if ((px + py) % 4 === 0) canvas.pixel(px, py, HATCH);
+        for (let px = x; px < x + width; px++)
+          if ((px + py) % HATCH_SPACING === 0) canvas.pixel(px, py, HATCH);
       }
     }
   }

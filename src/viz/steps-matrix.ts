@@ -54,5 +54,6 @@ function rangeRates(range: KeyRangeLoad) {
     writesPerS: range.writesPerS,
     bytesPerS: range.bytesPerS,
     ...(range.nodeCpu === undefined ? {} : { nodeCpu: range.nodeCpu }),
+    ...(range.storedBytes === undefined ? {} : { storedBytes: range.storedBytes }),
   };
 }

@@ -4,7 +4,7 @@
  */
 import { PNG } from "pngjs";
 import { PALETTE } from "./color-scale.js";
-import { type HeatmapImageOptions, HOT_CPU_NOTE, prepareHeatmap } from "./layout.js";
+import { HATCH_SPACING, type HeatmapImageOptions, HOT_CPU_NOTE, prepareHeatmap } from "./layout.js";
 import type { HeatMatrix } from "./matrix.js";
 
 function escapeXml(text: string): string {
@@ -28,7 +28,7 @@ export function renderSvg(matrix: HeatMatrix, options: HeatmapImageOptions = {})
     `<text x="${x}" y="${y}"${attributes}>${escapeXml(content)}</text>`;
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${layout.width}" height="${layout.height}" viewBox="0 0 ${layout.width} ${layout.height}" font-family="DejaVu Sans Mono, Menlo, Consolas, monospace" font-size="11" fill="#dcdce1">`,
-    `<defs><pattern id="hot" width="4" height="4" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="1.5" height="4" fill="#00e6ff"/></pattern>`,
+    `<defs><pattern id="hot" width="${HATCH_SPACING}" height="${HATCH_SPACING}" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="1.2" height="${HATCH_SPACING}" fill="#00e6ff"/></pattern>`,
     `<linearGradient id="palette" x1="0" y1="1" x2="0" y2="0">${PALETTE.filter((_, step) => step % 10 === 0)
       .map(([r, g, b], index) => `<stop offset="${index / 10}" stop-color="rgb(${r},${g},${b})"/>`)
       .join("")}</linearGradient></defs>`,
