@@ -2,6 +2,7 @@
 import { readFile } from "node:fs/promises";
 import { extname } from "node:path";
 import { createInterface } from "node:readline";
+import { InvalidArgumentError } from "commander";
 import { type KeySchema, parseSchema } from "../keys/index.js";
 
 export type KeyFormat = "text" | "hex";
@@ -99,4 +100,12 @@ export function guarded<A extends unknown[]>(
       fail(error instanceof Error ? error.message : String(error));
     }
   };
+}
+
+/** A commander argument parser for whole numbers ≥ 1. */
+export function parsePositiveInt(text: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1)
+    throw new InvalidArgumentError(`"${text}" is not a whole number ≥ 1`);
+  return value;
 }

@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 /** The `keyspread` command: parses arguments and hands off to one module per command group. */
 import { Command } from "commander";
+import { registerAdviseCommands } from "./advise.js";
 import { registerExportCommands } from "./export.js";
 import { registerHeatmapCommands } from "./heatmap.js";
 import { registerKeysCommands } from "./keys.js";
+import { registerLabCommands } from "./lab.js";
 import { registerMigrateCommands } from "./migrate.js";
 import { registerServeCommands } from "./serve.js";
 import { registerSimulateCommands } from "./simulate.js";
@@ -22,5 +24,7 @@ registerSimulateCommands(program);
 registerMigrateCommands(program);
 registerExportCommands(program);
 registerServeCommands(program);
+registerLabCommands(program);
+registerAdviseCommands(program);
 
 await program.parseAsync(process.argv);

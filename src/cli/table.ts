@@ -2,7 +2,7 @@
  * `keyspread table …`: a salted table from the shell, JSON lines in and out. Rows print as
  * `{"key", "bucket", "values", "cells"}`; cells are UTF-8 text, or `hex:…` when they are not text.
  */
-import { type Command, InvalidArgumentError, Option } from "commander";
+import { type Command, Option } from "commander";
 import { type KeySchema, queryFromJson, valuesFromJson, valuesToJson } from "../keys/index.js";
 import type { Query } from "../keys/types.js";
 import { openStore, STORE_KINDS, type StoreKind } from "../store/open.js";
@@ -14,6 +14,7 @@ import {
   type KeyFormat,
   loadSchema,
   parseJson,
+  parsePositiveInt,
   renderKey,
   stdinLines,
   write,
@@ -276,11 +277,4 @@ function cliInput<T>(option: string, parse: () => T): T {
   } catch (error) {
     fail(`${option}: ${(error as Error).message}`);
   }
-}
-
-function parsePositiveInt(text: string): number {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 1)
-    throw new InvalidArgumentError(`"${text}" is not a whole number ≥ 1`);
-  return value;
 }

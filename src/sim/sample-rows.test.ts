@@ -33,9 +33,11 @@ describe("sampleRows", () => {
     expect(new Set(hot.map((row) => row.entity)).size).toBe(3);
     const schema = compileSchema(saltedDeviceKey(8));
     for (const row of rows) {
-      expect(row.entityQueries).toEqual([{ eq: { deviceID: row.values.deviceID } }]);
+      const queries = row.entityQueries;
+      if (!Array.isArray(queries)) throw new Error(queries.unreadable);
+      expect(queries).toEqual([{ eq: { deviceID: row.values.deviceID } }]);
       // The salt hashes the time too, so one entity is spread over every bucket.
-      expect(schema.plan(row.entityQueries[0]!).fanout).toBe(8);
+      expect(schema.plan(queries[0]!).fanout).toBe(8);
     }
   });
 

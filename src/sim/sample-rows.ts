@@ -12,8 +12,11 @@ export interface SampleRow {
   entity: number;
   values: FieldValues;
   key: Buffer;
-  /** The queries that together read this row's entity (one unless the key leads with a picked field). */
-  entityQueries: Query[];
+  /**
+   * The queries that together read this row's entity (one unless the key leads with a picked
+   * field), or why the design's key cannot read one entity as key ranges.
+   */
+  entityQueries: Query[] | { unreadable: string };
 }
 
 export interface SampleRowsOptions {
@@ -45,6 +48,7 @@ export function sampleRows(
   for (const group of groups) {
     const share = Math.max(1, Math.round((count * group.opsPerS) / total));
     const spread = Math.min(share, options.entitiesPerGroup ?? share, group.entities);
+    const unreadable = group.unreadableReason();
     for (let k = 0; k < share; k++) {
       const entity = Math.floor((((k % spread) + 0.5) * group.entities) / spread) % group.entities;
       const values = group.writeValues(entity, (k * overS) / share, k);
@@ -53,7 +57,7 @@ export function sampleRows(
         entity,
         values,
         key: schema.encode(values),
-        entityQueries: group.entityQueries(entity, {}),
+        entityQueries: unreadable === undefined ? group.entityQueries(entity, {}) : { unreadable },
       });
     }
   }

@@ -107,20 +107,23 @@ export class CompiledGroup {
 
   /** Checks that a read for one entity can be planned: its entity fields must lead the key. */
   assertReadable(read: ReadPattern): void {
+    const reason = this.unreadableReason();
+    if (reason !== undefined) throw new Error(`read "${read.name}": ${reason}`);
+  }
+
+  /** Why one entity's rows cannot be read as key ranges, or undefined when they can. */
+  unreadableReason(): string | undefined {
     const unbound = this.fields.filter(
       (field) => field.kind === "entity" && !this.binding.bound.includes(field),
     );
     if (this.moving || unbound.length > 0) {
-      throw new Error(
-        `read "${read.name}": schema "${this.schema.spec.name}" puts ${this.binding.next?.name ?? "no entity field"} before the fields that identify one "${this.name}" entity, so the read cannot be planned as a key range`,
-      );
+      return `schema "${this.schema.spec.name}" puts ${this.binding.next?.name ?? "no entity field"} before the fields that identify one "${this.name}" entity, so the read cannot be planned as a key range`;
     }
     const expansion = this.entityQueries(0, {}).length;
     if (expansion > MAX_EXPANSION) {
-      throw new Error(
-        `read "${read.name}": binding picked fields expands to ${expansion} queries (max ${MAX_EXPANSION})`,
-      );
+      return `binding picked fields expands to ${expansion} queries (max ${MAX_EXPANSION})`;
     }
+    return undefined;
   }
 
   timeValue(tS: number): Date {
