@@ -38,14 +38,14 @@ describe("hotspot alerts in the service", () => {
         expect(metrics).toMatch(/keyspread_hot_prefix_share\{prefix="aaaaaa",rank="1"\} 1/);
         expect(metrics).toMatch(/keyspread_alert_active\{rule="bucket-hot",subject="\d"\} 1/);
       },
-      { timeout: 5000, interval: 40 },
+      { timeout: 15_000, interval: 40 },
     );
     await vi.waitFor(
       async () => {
         await send("zzzzzz-1");
         expect(fired(/"alert":"prefix-shift","subject":"\*","state":"firing"/)).toBe(true);
       },
-      { timeout: 5000, interval: 40 },
+      { timeout: 15_000, interval: 40 },
     );
     await service.close();
   });
