@@ -95,10 +95,7 @@ export async function backfill(options: BackfillOptions): Promise<BackfillResult
   const resumedFrom = saved?.lastKey ? Buffer.from(saved.lastKey, "hex") : undefined;
   const samples = state.complete ? [] : await sampleForEstimate(source, options.estimateSamples ?? 1000);
   const rate = options.rowsPerSecond;
-  const batchSize = Math.max(
-    1,
-    Math.min(options.batchSize ?? 1000, rate === undefined ? Infinity : Math.ceil(rate)),
-  );
+  const batchSize = Math.min(options.batchSize ?? 1000, rate === undefined ? Infinity : Math.ceil(rate));
   let rowsReadThisRun = 0;
   let after: Buffer | undefined = resumedFrom;
   const pacingStart = performance.now();
