@@ -51,7 +51,9 @@ function progressBar(): { update: (pass: 1 | 2, bytes: number, total: number) =>
       started = true;
       bar.update((pass - 1) * total + bytes, { pass });
     },
-    stop: () => bar.stop(),
+    stop: () => {
+      if (started) bar.stop();
+    },
   };
 }
 
