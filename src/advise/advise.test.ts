@@ -72,7 +72,7 @@ describe("the advisor", () => {
     expect(others).toMatchObject({ name: "<8 hex>", fields: { id: "{hex8:i}" } });
     expect(scenario.workload.reads[0]).toMatchObject({ group: "acme-<digits>", limit: 100 });
     expect(scenario.designs[0]!.schema.segments).toEqual([
-      { field: "id", codec: { type: "string" } },
+      { field: "id", codec: { type: "string", raw: true } },
       { field: "ts", codec: { type: "timestamp", unit: "ms", reverse: true } },
     ]);
   });

@@ -123,7 +123,7 @@ export function adviseScenario(scenario: Scenario, options: AdviseOptions = {}):
       nodes: onNodes,
       result,
       scores,
-      failures: failedTargets(scores, targets, candidate.changes.length > 0),
+      failures: failedTargets(scores, targets),
     };
   };
 

@@ -17,8 +17,9 @@ export interface BeyondTheKey {
 const ANALYTICAL_WINDOW_S = 7 * 86400;
 /** …or scans reading this many rows each. */
 const ANALYTICAL_ROWS = 100_000;
-/** A group with this share of all writes is a tenant worth watching on its own. */
+/** A group with this share of all writes, writing this many times more per entity than the rest, is a hot tenant. */
 const DOMINANT_SHARE = 0.5;
+const HOT_TENANT_RATIO = 2;
 
 export function beyondTheKey(
   scenario: Scenario,
@@ -54,13 +55,16 @@ export function beyondTheKey(
       text: `"${read.name}" scans ${formatDuration(read.window)} of an entity (about ${Math.round(rows).toLocaleString("en-US")} rows per scan): that is an analytical query. Export the data to an analytical store (BigQuery, or Parquet files) and serve dashboards there; keep Bigtable for point lookups and recent windows. No key design makes it cheap.`,
     });
   }
-  const writes = scenario.workload.groups.reduce((sum, group) => sum + group.writesPerS, 0);
-  for (const group of scenario.workload.groups) {
+  const groups = scenario.workload.groups;
+  const writes = groups.reduce((sum, group) => sum + group.writesPerS, 0);
+  const entities = groups.reduce((sum, group) => sum + group.entities, 0);
+  for (const group of groups) {
     const share = group.writesPerS / writes;
-    if (scenario.workload.groups.length < 2 || share < DOMINANT_SHARE) continue;
+    const entityShare = group.entities / entities;
+    if (groups.length < 2 || share < DOMINANT_SHARE || share < HOT_TENANT_RATIO * entityShare) continue;
     notes.push({
       kind: "dominant-tenant",
-      text: `Group "${group.name}" makes ${percent(share)} of all writes: show its ingest rate on a dashboard and consider admission control or a table of its own, so one tenant cannot take the shared cluster's write budget.`,
+      text: `Group "${group.name}" makes ${percent(share)} of all writes from ${percent(entityShare)} of the entities: show its ingest rate on a dashboard and consider admission control or a table of its own, so one tenant cannot take the shared cluster's write budget.`,
     });
   }
   return notes;

@@ -136,7 +136,8 @@ export function scenarioFromSample(
       segments.push({ field: component.name, codec: { type: "uint", width: component.examples[0]!.length } });
       shared[component.name] = { sequence: { start: 1 } };
     } else {
-      segments.push({ field: component.name, codec: { type: "string" } });
+      // Raw: the sampled text as is (it never holds the separator), so encoded keys look like the real ones.
+      segments.push({ field: component.name, codec: { type: "string", raw: true } });
       if (!isEntity(component)) shared[component.name] = { oneOf: [...new Set(column(component))].sort() };
     }
   }

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /** The `keyspread` command: parses arguments and hands off to one module per command group. */
 import { Command } from "commander";
+import { registerAdviseCommands } from "./advise.js";
 import { registerExportCommands } from "./export.js";
 import { registerHeatmapCommands } from "./heatmap.js";
 import { registerKeysCommands } from "./keys.js";
@@ -24,5 +25,6 @@ registerMigrateCommands(program);
 registerExportCommands(program);
 registerServeCommands(program);
 registerLabCommands(program);
+registerAdviseCommands(program);
 
 await program.parseAsync(process.argv);

@@ -1,0 +1,109 @@
+/**
+ * The advisor's report as one self-contained HTML page (pure string; no CDN): the headline, the
+ * candidate table, the decision in seed 000's terms, the notes beyond the key, why the others
+ * lose, the heatmaps side by side on one colour scale (the viz page, inlined), and the schema file.
+ */
+import { formatDuration } from "../sim/duration.js";
+import { renderHeatmapHtml } from "../viz/html.js";
+import { matrixFromSteps } from "../viz/steps-matrix.js";
+import type { Advice } from "./advise.js";
+import type { KeyStructure } from "./key-structure.js";
+import {
+  CANDIDATE_COLUMNS,
+  candidateRows,
+  headline,
+  heatmapCandidates,
+  structureTable,
+} from "./report-table.js";
+import { recommendedSchemaFile } from "./schema-file.js";
+import { percent } from "./score.js";
+
+export interface HtmlReportOptions {
+  structure?: KeyStructure;
+}
+
+const escapeHtml = (text: string) => text.replace(/[<>&"']/g, (char) => `&#${char.charCodeAt(0)};`);
+
+function table(
+  header: readonly string[],
+  rows: readonly string[][],
+  highlight?: (row: string[]) => boolean,
+): string {
+  const head = header.map((name) => `<th>${escapeHtml(name)}</th>`).join("");
+  const body = rows
+    .map(
+      (row) =>
+        `<tr${highlight?.(row) ? ' class="chosen"' : ""}>${row.map((value) => `<td>${escapeHtml(value)}</td>`).join("")}</tr>`,
+    )
+    .join("\n");
+  return `<table><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>`;
+}
+
+/** The viz side-by-side page for the shown candidates, inlined as an iframe's srcdoc. */
+function heatmapFrame(advice: Advice): string {
+  const shown = heatmapCandidates(advice);
+  if (shown.length === 0) return "<p>No candidate could be simulated, so there is no heatmap.</p>";
+  const page = renderHeatmapHtml(
+    shown.map((each) => ({ name: each.candidate.name, matrix: matrixFromSteps(each.result!.loadSteps) })),
+    { title: `${advice.scenario}: key-space load`, height: 420 },
+  );
+  return `<iframe title="heatmaps" srcdoc="${escapeHtml(page)}"></iframe>`;
+}
+
+export function adviceHtml(advice: Advice, options: HtmlReportOptions = {}): string {
+  const chosen = advice.recommended?.candidate.name;
+  const schema = recommendedSchemaFile(advice);
+  const structure = options.structure ? structureTable(options.structure) : undefined;
+  const sections = [
+    `<h1>keyspread advise: ${escapeHtml(advice.scenario)}</h1>`,
+    `<p class="headline">${escapeHtml(headline(advice))}</p>`,
+    `<p>Simulated ${escapeHtml(formatDuration(advice.durationS))} per candidate (${advice.mode} engine) on ${advice.nodes} ${advice.storage} nodes. Targets: hottest node ≤ ${percent(advice.targets.hottestCpu)}, average ≤ ${percent(advice.targets.averageCpu)} after warm-up, no writes shed, a new table ≤ ${percent(advice.targets.warmUpCpu)} while it warms up.</p>`,
+    ...(structure && options.structure
+      ? [
+          "<h2>The key, from the sample</h2>",
+          table(structure.header, structure.rows),
+          `<p>${escapeHtml(options.structure.explanation)}</p>`,
+        ]
+      : []),
+    "<h2>Candidates</h2>",
+    table(CANDIDATE_COLUMNS, candidateRows(advice), (row) => row[0] === chosen),
+    "<h2>The decision, in seed 000's terms</h2>",
+    table(
+      ["factor", "this workload", "points to"],
+      advice.decision.map((row) => [row.factor, row.observed, row.pointsTo]),
+    ),
+    ...(advice.beyondTheKey.length > 0
+      ? [
+          "<h2>Beyond the key</h2>",
+          `<ul>${advice.beyondTheKey.map((note) => `<li>${escapeHtml(note.text)}</li>`).join("")}</ul>`,
+        ]
+      : []),
+    "<h2>Why the others lose</h2>",
+    `<ul>${advice.losers.map((loser) => `<li><b>${escapeHtml(loser.name)}</b>: ${escapeHtml(loser.reason)}</li>`).join("\n")}</ul>`,
+    "<h2>Heatmaps, side by side</h2>",
+    heatmapFrame(advice),
+    ...(schema ? ["<h2>Recommended schema</h2>", `<pre>${escapeHtml(schema)}</pre>`] : []),
+  ];
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>keyspread advise: ${escapeHtml(advice.scenario)}</title>
+<style>
+  body { margin: 16px 24px; font: 14px system-ui, sans-serif; color: #1d1d22; }
+  h1 { font-size: 20px; } h2 { font-size: 16px; margin-top: 28px; }
+  .headline { font-size: 15px; font-weight: 600; }
+  table { border-collapse: collapse; font-size: 12px; }
+  th, td { border: 1px solid #ccc; padding: 3px 6px; text-align: left; vertical-align: top; }
+  th { background: #f0f0f4; }
+  tr.chosen td { background: #e3f4e3; font-weight: 600; }
+  pre { background: #f6f6f8; padding: 10px; overflow: auto; }
+  iframe { width: 100%; height: 640px; border: 1px solid #ccc; }
+</style>
+</head>
+<body>
+${sections.join("\n")}
+</body>
+</html>
+`;
+}

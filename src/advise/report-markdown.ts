@@ -1,0 +1,95 @@
+/** The advisor's report as Markdown (pure: the CLI writes it). */
+import { formatDuration } from "../sim/duration.js";
+import type { Advice } from "./advise.js";
+import { CHANGE_COMPLEXITY } from "./candidates.js";
+import type { KeyStructure } from "./key-structure.js";
+import { CANDIDATE_COLUMNS, candidateRows, headline, structureTable } from "./report-table.js";
+import { recommendedSchemaFile } from "./schema-file.js";
+import { percent } from "./score.js";
+
+export interface ReportOptions {
+  /** The structure inferred from a key sample, when that was the input. */
+  structure?: KeyStructure;
+  /** Heatmap images beside the report (paths relative to it), by candidate name. */
+  heatmapImages?: readonly { name: string; path: string }[];
+  /** The interactive side-by-side heatmap page, relative to the report. */
+  heatmapPage?: string;
+  /** The recommended schema file written beside the report. */
+  schemaFileName?: string;
+}
+
+const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
+const tableOf = (header: readonly string[], rows: readonly string[][]) =>
+  [
+    `| ${header.map(cell).join(" | ")} |`,
+    `|${header.map(() => "---").join("|")}|`,
+    ...rows.map((row) => `| ${row.map(cell).join(" | ")} |`),
+  ].join("\n");
+
+export function adviceMarkdown(advice: Advice, options: ReportOptions = {}): string {
+  const out: string[] = [];
+  out.push(`# keyspread advise: ${advice.scenario}`, "");
+  out.push(`**${headline(advice)}**`, "");
+  out.push(
+    `Simulated ${formatDuration(advice.durationS)} per candidate (${advice.mode} engine) on ${advice.nodes} ${advice.storage} nodes${advice.source ? `; workload from ${advice.source}` : ""}. Targets (Google's guidance): hottest node ≤ ${percent(advice.targets.hottestCpu)} and average ≤ ${percent(advice.targets.averageCpu)} after warm-up (second half of the run), no writes shed, and a new table's hottest node ≤ ${percent(advice.targets.warmUpCpu)} while it warms up.`,
+    "",
+  );
+  if (options.structure) {
+    const { header, rows } = structureTable(options.structure);
+    out.push("## The key, from the sample", "");
+    out.push(
+      `${options.structure.sampleSize} keys${options.structure.skipped ? ` (${options.structure.skipped} with another shape skipped)` : ""}, separator ${options.structure.separator === undefined ? "none" : `\`${options.structure.separator}\``}.`,
+      "",
+    );
+    out.push(tableOf(header, rows), "", options.structure.explanation, "");
+  }
+  out.push("## Candidates", "");
+  out.push(tableOf(CANDIDATE_COLUMNS, candidateRows(advice)), "");
+  out.push(
+    `Complexity is the simplicity order: ${Object.entries(CHANGE_COMPLEXITY)
+      .map(([kind, weight]) => `${kind} ${weight}`)
+      .join(
+        ", ",
+      )} (summed); ties go to fewer salt buckets, then the smaller read fan-out, then cost. The recommendation is the simplest candidate that meets every target.`,
+    "",
+  );
+  out.push("## The decision, in seed 000's terms", "");
+  out.push(
+    tableOf(
+      ["factor", "this workload", "points to"],
+      advice.decision.map((row) => [
+        row.factor,
+        row.observed,
+        row.pointsTo === "salting" ? "salting" : row.pointsTo === "alternatives" ? "alternatives" : "either",
+      ]),
+    ),
+    "",
+  );
+  if (advice.beyondTheKey.length > 0) {
+    out.push("## Beyond the key", "", ...advice.beyondTheKey.map((note) => `- ${note.text}`), "");
+  }
+  out.push(
+    "## Why the others lose",
+    "",
+    ...advice.losers.map((loser) => `- **${loser.name}**: ${loser.reason}`),
+    "",
+  );
+  if (options.heatmapImages && options.heatmapImages.length > 0) {
+    out.push("## Heatmaps", "");
+    if (options.heatmapPage)
+      out.push(`Side by side on one colour scale: [${options.heatmapPage}](${options.heatmapPage})`, "");
+    out.push(...options.heatmapImages.map((image) => `![${image.name}](${image.path})`), "");
+  }
+  const schema = recommendedSchemaFile(advice);
+  if (schema) {
+    out.push("## Recommended schema", "");
+    if (options.schemaFileName) {
+      out.push(
+        `Written to \`${options.schemaFileName}\`: \`keyspread keys encode --schema ${options.schemaFileName}\`, \`keyspread table create --schema ${options.schemaFileName}\`.`,
+        "",
+      );
+    }
+    out.push("```yaml", schema.trimEnd(), "```", "");
+  }
+  return out.join("\n");
+}

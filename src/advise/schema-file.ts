@@ -1,0 +1,19 @@
+/** The recommended key schema as a YAML file for `keyspread keys --schema` and `keyspread table --schema`. */
+import { stringify } from "yaml";
+import type { Advice } from "./advise.js";
+import { describeChange } from "./candidates.js";
+
+/** The file's text, with a comment saying where it comes from and what else the design needs; undefined without a recommendation. */
+export function recommendedSchemaFile(advice: Advice): string | undefined {
+  const chosen = advice.recommended;
+  if (!chosen) return undefined;
+  const { changes, design } = chosen.candidate;
+  const lines = [
+    `Recommended by \`keyspread advise\` for ${advice.scenario}: ${chosen.candidate.name} on ${chosen.nodes} nodes.`,
+    ...changes.map((change) => `- ${describeChange(change)}`),
+    ...(design.batch === undefined
+      ? []
+      : [`Not in the key: the ingest tier batches each entity's points of ${design.batch} s into one row.`]),
+  ];
+  return `${lines.map((line) => `# ${line}`).join("\n")}\n${stringify(design.schema)}`;
+}

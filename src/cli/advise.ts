@@ -1,0 +1,235 @@
+/**
+ * `keyspread advise`: from a scenario file or a sample of real row keys, simulate candidate key
+ * designs and recommend the simplest that meets Google's CPU guidance; print the report (Markdown)
+ * or one JSON object, and with `--out DIR` write report.md, report.html, the recommended schema,
+ * advice.json and the heatmaps.
+ */
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { SingleBar } from "cli-progress";
+import { type Command, Option } from "commander";
+import { adviceToJson } from "../advise/advice-json.js";
+import { type AdviceProgress, adviseScenario } from "../advise/advise.js";
+import { type KeySampleFormat, parseKeyLines, splitSample } from "../advise/key-sample.js";
+import { inferKeyStructure, type KeyStructure } from "../advise/key-structure.js";
+import { parseRates } from "../advise/rates.js";
+import { adviceHtml } from "../advise/report-html.js";
+import { adviceMarkdown } from "../advise/report-markdown.js";
+import { heatmapCandidates } from "../advise/report-table.js";
+import { scenarioFromSample } from "../advise/sample-scenario.js";
+import { recommendedSchemaFile } from "../advise/schema-file.js";
+import { parseDuration } from "../sim/duration.js";
+import type { Scenario } from "../sim/scenario.js";
+import type { SimulationMode } from "../sim/simulate.js";
+import { writeHeatmaps } from "../viz/write-heatmaps.js";
+import { guarded } from "./io.js";
+import { readScenarioFile } from "./simulate.js";
+
+interface AdviseCliOptions {
+  scenario?: string;
+  keys?: string;
+  rates?: string;
+  nodes?: string;
+  storage: "ssd" | "hdd";
+  rowBytes?: string;
+  entities?: string;
+  keyFormat: KeySampleFormat;
+  separator?: string;
+  baseline?: string;
+  duration: string;
+  mode: SimulationMode;
+  buckets?: string;
+  batching: boolean;
+  out?: string;
+  json?: boolean;
+}
+
+const DEFAULT_DURATION = "30m";
+
+function positiveInteger(text: string | undefined, option: string): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1)
+    throw new Error(`${option}: "${text}" is not a whole number ≥ 1`);
+  return value;
+}
+
+/** One bar over all candidates' simulated time, on a TTY only. */
+function adviceProgressBar(): { update: (progress: AdviceProgress) => void; stop: () => void } {
+  if (!process.stderr.isTTY) return { update: () => {}, stop: () => {} };
+  const bar = new SingleBar({
+    format: "advising: {candidate} ({index}/{count}) [{bar}] {percentage}%",
+    stream: process.stderr,
+  });
+  let started = false;
+  return {
+    update(progress) {
+      const total = progress.count * progress.totalS;
+      const done = progress.index * progress.totalS + progress.doneS;
+      const payload = { candidate: progress.candidate, index: progress.index + 1, count: progress.count };
+      if (!started) {
+        bar.start(total, 0, payload);
+        started = true;
+      }
+      // A candidate run on more nodes joins after the first estimate: the total grows with it.
+      if (total !== bar.getTotal()) bar.setTotal(total);
+      if (progress.doneS % 60 === 0 || progress.doneS >= progress.totalS) bar.update(done, payload);
+    },
+    stop: () => started && bar.stop(),
+  };
+}
+
+async function readText(file: string, what: string): Promise<string> {
+  try {
+    return await readFile(file, "utf8");
+  } catch (error) {
+    throw new Error(`${what} ${file}: ${(error as Error).message}`);
+  }
+}
+
+async function scenarioFromKeyFile(
+  options: AdviseCliOptions,
+  durationS: number,
+): Promise<{ scenario: Scenario; structure: KeyStructure }> {
+  if (options.rates === undefined)
+    throw new Error("--keys needs --rates, e.g. --rates writes=20000,latest-10=500,range-1d=5");
+  const nodes = positiveInteger(options.nodes, "--nodes");
+  if (nodes === undefined) throw new Error("--keys needs --nodes N (the cluster's node count)");
+  const sample = splitSample(
+    parseKeyLines(await readText(options.keys!, "key sample"), options.keyFormat),
+    options.separator,
+  );
+  const structure = inferKeyStructure(sample);
+  const rowBytes = positiveInteger(options.rowBytes, "--row-bytes");
+  const entities = positiveInteger(options.entities, "--entities");
+  const scenario = scenarioFromSample(sample, structure, {
+    rates: parseRates(options.rates),
+    nodes,
+    storage: options.storage,
+    durationS,
+    ...(rowBytes === undefined ? {} : { rowBytes }),
+    ...(entities === undefined ? {} : { entities }),
+  });
+  return { scenario, structure };
+}
+
+async function writeReportFile(path: string, content: string): Promise<void> {
+  const temporary = `${path}.${process.pid}.tmp`;
+  await writeFile(temporary, content);
+  await rename(temporary, path);
+}
+
+export function registerAdviseCommands(program: Command): void {
+  program
+    .command("advise")
+    .description(
+      "simulate candidate key designs for a workload and recommend the simplest that meets the targets",
+    )
+    .option(
+      "--scenario <file>",
+      "a scenario file (.yaml/.json, as for simulate); its first design is the current key",
+    )
+    .option("--keys <file>", "a sample of real row keys, one per line")
+    .option("--rates <list>", "with --keys: writes=N,latest-<count>=N,range-<duration>=N,get=N (per second)")
+    .option("--nodes <n>", "nodes to plan for (required with --keys; default: the scenario's)")
+    .addOption(
+      new Option("--storage <kind>", "with --keys: node storage").choices(["ssd", "hdd"]).default("ssd"),
+    )
+    .option("--row-bytes <n>", "with --keys: bytes per row (default 1024)")
+    .option(
+      "--entities <n>",
+      "with --keys: distinct writers in the table (default: estimated from the sample)",
+    )
+    .addOption(
+      new Option("--key-format <format>", "with --keys: lines are text or hex")
+        .choices(["text", "hex"])
+        .default("text"),
+    )
+    .option("--separator <char>", "with --keys: the component separator (default: detected)")
+    .option("--baseline <design>", "with --scenario: the design that is the current key (default: the first)")
+    .option("--duration <duration>", "simulated time per candidate", DEFAULT_DURATION)
+    .addOption(new Option("--mode <mode>", "simulator engine").choices(["fast", "exact"]).default("fast"))
+    .option(
+      "--buckets <list>",
+      "salt bucket counts to try, e.g. 16,24,64 (default: 2-4 × nodes and powers of two to 256)",
+    )
+    .option("--no-batching", "reads need every point at once: do not batch points per entity")
+    .option(
+      "--out <dir>",
+      "write report.md, report.html, recommended-schema.yaml, advice.json and heatmaps here",
+    )
+    .option("--json", "print one JSON object (recommended design with schema and scores, every candidate)")
+    .action(
+      guarded(async (options: AdviseCliOptions) => {
+        if ((options.scenario === undefined) === (options.keys === undefined))
+          throw new Error("give exactly one of --scenario FILE or --keys FILE");
+        const durationS = parseDuration(options.duration, "--duration");
+        const { scenario, structure } =
+          options.keys === undefined
+            ? { scenario: await readScenarioFile(options.scenario!), structure: undefined }
+            : await scenarioFromKeyFile(options, durationS);
+        const nodes = options.scenario === undefined ? undefined : positiveInteger(options.nodes, "--nodes");
+        const buckets = options.buckets?.split(",").map((item) => positiveInteger(item.trim(), "--buckets")!);
+        const progress = adviceProgressBar();
+        let advice: ReturnType<typeof adviseScenario>;
+        try {
+          advice = adviseScenario(scenario, {
+            durationS,
+            mode: options.mode,
+            batching: options.batching,
+            onProgress: progress.update,
+            ...(nodes === undefined ? {} : { nodes }),
+            ...(buckets === undefined ? {} : { buckets }),
+            ...(options.baseline === undefined ? {} : { baseline: options.baseline }),
+          });
+        } finally {
+          progress.stop();
+        }
+        const json = adviceToJson(advice);
+        if (options.out === undefined) {
+          process.stdout.write(
+            options.json ? `${json}\n` : adviceMarkdown(advice, structure ? { structure } : {}),
+          );
+          return;
+        }
+        await mkdir(options.out, { recursive: true });
+        const shown = heatmapCandidates(advice);
+        const heatmaps =
+          shown.length === 0
+            ? undefined
+            : await writeHeatmaps(
+                shown.map((each) => ({ name: each.candidate.name, steps: each.result!.loadSteps })),
+                options.out,
+              );
+        const schema = recommendedSchemaFile(advice);
+        const files: [string, string][] = [
+          ["advice.json", `${json}\n`],
+          ...(schema ? ([["recommended-schema.yaml", schema]] as [string, string][]) : []),
+        ];
+        const markdown = adviceMarkdown(advice, {
+          ...(structure ? { structure } : {}),
+          ...(schema ? { schemaFileName: "recommended-schema.yaml" } : {}),
+          ...(heatmaps
+            ? {
+                heatmapPage: "heatmaps.html",
+                heatmapImages: heatmaps.designs.map((design) => ({
+                  name: design.name,
+                  path: design.images[0]!.slice(options.out!.length + 1),
+                })),
+              }
+            : {}),
+        });
+        files.push(
+          ["report.md", markdown],
+          ["report.html", adviceHtml(advice, structure ? { structure } : {})],
+        );
+        for (const [name, content] of files) await writeReportFile(join(options.out, name), content);
+        process.stdout.write(options.json ? `${json}\n` : markdown);
+        const written = [
+          ...files.map(([name]) => join(options.out!, name)),
+          ...(heatmaps ? [...heatmaps.designs.flatMap((design) => design.images), heatmaps.html] : []),
+        ];
+        process.stderr.write(`wrote ${written.join(", ")}\n`);
+      }),
+    );
+}
