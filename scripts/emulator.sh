@@ -28,7 +28,7 @@ install_go() {
   echo "emulator.sh: installing golang-go and golang-google-cloud-dev (apt)" >&2
   local sudo=""
   [[ "$(id -u)" == 0 ]] || sudo="sudo"
-  { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq golang-go golang-google-cloud-dev; } >&2 ||
+  { $sudo apt-get update -qq && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq golang-go golang-google-cloud-dev; } >&2 ||
     fail "could not install golang-go golang-google-cloud-dev with apt-get"
 }
 
