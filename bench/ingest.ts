@@ -196,9 +196,9 @@ async function main(): Promise<void> {
         `${ours.totals.rowsWritten} rows in ${ours.totals.storeWrites} store write calls\n`,
     );
     console.log(
-      `bench ingest: points_per_s=${Math.round(ours.pointsPerS)} p50_ack_ms=${percentile(ours.latencies, 0.5).toFixed(1)} ` +
+      `bench ingest: points_per_s=${Math.round(ours.pointsPerS)} ` +
         `p99_ack_ms=${percentile(ours.latencies, 0.99).toFixed(1)} points_per_store_write=${perWrite.toFixed(1)} ` +
-        `baseline_points_per_s=${Math.round(baseline)}`,
+        `p50_ack_ms=${percentile(ours.latencies, 0.5).toFixed(1)} baseline_points_per_s=${Math.round(baseline)}`,
     );
   } finally {
     await rm(directory, { recursive: true, force: true });
