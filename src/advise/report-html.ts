@@ -3,7 +3,6 @@
  * candidate table, the decision in seed 000's terms, the notes beyond the key, why the others
  * lose, the heatmaps side by side on one colour scale (the viz page, inlined), and the schema file.
  */
-import { formatDuration } from "../sim/duration.js";
 import { renderHeatmapHtml } from "../viz/html.js";
 import { matrixFromSteps } from "../viz/steps-matrix.js";
 import type { Advice } from "./advise.js";
@@ -13,14 +12,18 @@ import {
   candidateRows,
   headline,
   heatmapCandidates,
+  simulatedAgainst,
   structureTable,
 } from "./report-table.js";
 import { recommendedSchemaFile } from "./schema-file.js";
-import { percent } from "./score.js";
 
 export interface HtmlReportOptions {
   structure?: KeyStructure;
 }
+
+const HEATMAP_CANVAS_HEIGHT = 420;
+const HEATMAP_PANEL_HEIGHT = HEATMAP_CANVAS_HEIGHT + 110;
+const HEATMAP_FRAME_MARGIN = 90;
 
 const escapeHtml = (text: string) => text.replace(/[<>&"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
@@ -45,9 +48,11 @@ function heatmapFrame(advice: Advice): string {
   if (shown.length === 0) return "<p>No candidate could be simulated, so there is no heatmap.</p>";
   const page = renderHeatmapHtml(
     shown.map((each) => ({ name: each.candidate.name, matrix: matrixFromSteps(each.result!.loadSteps) })),
-    { title: `${advice.scenario}: key-space load`, height: 420 },
+    { title: `${advice.scenario}: key-space load`, height: HEATMAP_CANVAS_HEIGHT },
   );
-  return `<iframe title="heatmaps" srcdoc="${escapeHtml(page)}"></iframe>`;
+  // The page lays the panels out two abreast; the frame is tall enough to show them all.
+  const height = HEATMAP_FRAME_MARGIN + Math.ceil(shown.length / 2) * HEATMAP_PANEL_HEIGHT;
+  return `<iframe title="heatmaps" style="height: ${height}px" srcdoc="${escapeHtml(page)}"></iframe>`;
 }
 
 export function adviceHtml(advice: Advice, options: HtmlReportOptions = {}): string {
@@ -57,7 +62,7 @@ export function adviceHtml(advice: Advice, options: HtmlReportOptions = {}): str
   const sections = [
     `<h1>keyspread advise: ${escapeHtml(advice.scenario)}</h1>`,
     `<p class="headline">${escapeHtml(headline(advice))}</p>`,
-    `<p>Simulated ${escapeHtml(formatDuration(advice.durationS))} per candidate (${advice.mode} engine) on ${advice.nodes} ${advice.storage} nodes. Targets: hottest node ≤ ${percent(advice.targets.hottestCpu)}, average ≤ ${percent(advice.targets.averageCpu)} after warm-up, no writes shed, a new table ≤ ${percent(advice.targets.warmUpCpu)} while it warms up.</p>`,
+    `<p>${escapeHtml(simulatedAgainst(advice))}</p>`,
     ...(structure && options.structure
       ? [
           "<h2>The key, from the sample</h2>",
@@ -98,7 +103,7 @@ export function adviceHtml(advice: Advice, options: HtmlReportOptions = {}): str
   th { background: #f0f0f4; }
   tr.chosen td { background: #e3f4e3; font-weight: 600; }
   pre { background: #f6f6f8; padding: 10px; overflow: auto; }
-  iframe { width: 100%; height: 640px; border: 1px solid #ccc; }
+  iframe { width: 100%; border: 1px solid #ccc; }
 </style>
 </head>
 <body>

@@ -1,11 +1,15 @@
 /** The advisor's report as Markdown (pure: the CLI writes it). */
-import { formatDuration } from "../sim/duration.js";
 import type { Advice } from "./advise.js";
 import { CHANGE_COMPLEXITY } from "./candidates.js";
 import type { KeyStructure } from "./key-structure.js";
-import { CANDIDATE_COLUMNS, candidateRows, headline, structureTable } from "./report-table.js";
+import {
+  CANDIDATE_COLUMNS,
+  candidateRows,
+  headline,
+  simulatedAgainst,
+  structureTable,
+} from "./report-table.js";
 import { recommendedSchemaFile } from "./schema-file.js";
-import { percent } from "./score.js";
 
 export interface ReportOptions {
   /** The structure inferred from a key sample, when that was the input. */
@@ -30,10 +34,7 @@ export function adviceMarkdown(advice: Advice, options: ReportOptions = {}): str
   const out: string[] = [];
   out.push(`# keyspread advise: ${advice.scenario}`, "");
   out.push(`**${headline(advice)}**`, "");
-  out.push(
-    `Simulated ${formatDuration(advice.durationS)} per candidate (${advice.mode} engine) on ${advice.nodes} ${advice.storage} nodes${advice.source ? `; workload from ${advice.source}` : ""}. Targets (Google's guidance): hottest node ≤ ${percent(advice.targets.hottestCpu)} and average ≤ ${percent(advice.targets.averageCpu)} after warm-up (second half of the run), no writes shed, and a new table's hottest node ≤ ${percent(advice.targets.warmUpCpu)} while it warms up.`,
-    "",
-  );
+  out.push(simulatedAgainst(advice), "");
   if (options.structure) {
     const { header, rows } = structureTable(options.structure);
     out.push("## The key, from the sample", "");

@@ -2,6 +2,7 @@
  * The advisor's report content shared by the Markdown and HTML renderers: the candidate table,
  * the headline, and which designs get a heatmap.
  */
+import { formatDuration } from "../sim/duration.js";
 import { formatMs } from "../sim/report.js";
 import type { Advice } from "./advise.js";
 import { describeChange } from "./candidates.js";
@@ -76,6 +77,12 @@ export function candidateRows(advice: Advice): string[][] {
       verdict(advice, evaluated),
     ];
   });
+}
+
+/** What was simulated and what the targets are, in one paragraph. */
+export function simulatedAgainst(advice: Advice): string {
+  const { targets } = advice;
+  return `Simulated ${formatDuration(advice.durationS)} per candidate (${advice.mode} engine) on ${advice.nodes} ${advice.storage} nodes${advice.source ? `; workload from ${advice.source}` : ""}. Targets (Google's guidance): hottest node ≤ ${percent(targets.hottestCpu)} and average ≤ ${percent(targets.averageCpu)} after warm-up (the second half of the run), no writes shed, and a new salted table's hottest node ≤ ${percent(targets.warmUpCpu)} while it warms up.`;
 }
 
 /** One sentence: what to do. */
