@@ -77,6 +77,7 @@ class HttpError extends Error {
     readonly status: number,
     message: string,
     readonly extra: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
   }
@@ -162,7 +163,12 @@ export async function startIngestService(options: IngestServiceOptions): Promise
       );
     }
     monitor.observePrefixes(prefixes);
-    await pipeline.accept(points, format, body);
+    try {
+      await pipeline.accept(points, format, body);
+    } catch (error) {
+      // Shutting down, or the log's disk failed: nothing was acknowledged, the client may retry.
+      throw new HttpError(503, `not accepted: ${(error as Error).message}`, {}, { "retry-after": "1" });
+    }
     for (const [tenant, count] of tenants) metrics.pointsIngested.inc({ tenant }, count);
     metrics.pendingPoints.set(pipeline.pendingPoints);
     metrics.ackLatency.observe((performance.now() - started) / 1000);
@@ -241,13 +247,11 @@ export async function startIngestService(options: IngestServiceOptions): Promise
         if (status === 500) log(JSON.stringify({ event: "error", url: req.url, error: String(error) }));
         metrics.requests.inc({ route: "error", status: String(status) });
         if (res.headersSent) res.destroy();
-        else
-          json(
-            res,
-            status,
-            { error: (error as Error).message, ...extra },
-            status === 413 ? { connection: "close" } : {},
-          );
+        else {
+          const headers = error instanceof HttpError ? { ...error.headers } : {};
+          if (status === 413) headers.connection = "close";
+          json(res, status, { error: (error as Error).message, ...extra }, headers);
+        }
         // A refused body may still be arriving: read and drop it so the client sees the answer.
         req.resume();
       },
