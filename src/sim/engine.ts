@@ -257,7 +257,7 @@ function sampleLoad(tablets: TabletMap, nodeCpu: number[], t: number, durationS:
   const ranges: KeyRangeLoad[] = [];
   for (let first = 0; first < list.length; first += perRange) {
     const last = Math.min(first + perRange, list.length) - 1;
-    let [writes, rangeReads, rows, bytes] = [0, 0, 0, 0];
+    let [writes, rangeReads, rows, bytes, storedBytes] = [0, 0, 0, 0, 0];
     let busiest = list[first]!;
     for (let index = first; index <= last; index++) {
       const tablet = list[index]!;
@@ -267,6 +267,7 @@ function sampleLoad(tablets: TabletMap, nodeCpu: number[], t: number, durationS:
       rangeReads += r;
       rows += tablet.window[2];
       bytes += tablet.window[3];
+      storedBytes += tablet.bytes;
     }
     ranges.push({
       start: list[first]!.start,
@@ -275,6 +276,8 @@ function sampleLoad(tablets: TabletMap, nodeCpu: number[], t: number, durationS:
       writesPerS: writes / durationS,
       scannedRowsPerS: rows / durationS,
       bytesPerS: bytes / durationS,
+      // Lets the heatmap measure a band's width by data held, as Key Visualizer does.
+      storedBytes,
       node: busiest.node,
       nodeCpu: nodeCpu[busiest.node]!,
     });
