@@ -3,10 +3,15 @@
  * bucket, newest rows first, with a few-seconds cache) and the dashboard's time range.
  */
 import { LRUCache } from "lru-cache";
+import { keySuccessor } from "../keys/bytes.js";
 import type { SaltedTable, TableRow } from "../table/salted-table.js";
+import { SCHEMA_ROW_KEY } from "../table/schema-guard.js";
 import type { AccessEntry, AccessLog } from "./access-log.js";
 import type { MetricPoint } from "./point.js";
 import { decodePoints, POINTS_QUALIFIER } from "./point-codec.js";
+
+/** Rows per store read of a latest-N: a row holds one interval of points (about 20 under load). */
+const LATEST_PAGE_ROWS = 16;
 
 export interface DeviceReadsOptions {
   intervalMs: number;
@@ -44,7 +49,7 @@ export class DeviceReads {
     const points: MetricPoint[] = [];
     const read: TableRow[] = [];
     let lastInterval: number | undefined;
-    for await (const row of this.table.scan({ eq: { deviceId } })) {
+    for await (const row of this.rowsNewestFirst(deviceId)) {
       const interval = row.values.interval as number;
       if (points.length >= n && interval !== lastInterval) break;
       read.push(row);
@@ -55,6 +60,29 @@ export class DeviceReads {
     const newest = points.sort((a, b) => b.ts - a.ts).slice(0, n);
     this.cache?.set(cacheKey, newest);
     return newest;
+  }
+
+  /**
+   * The device's rows newest first, read straight from its one bucket range in pages of
+   * LATEST_PAGE_ROWS. The salt hashes the device id only, so there is nothing to merge; and a
+   * latest-100 needs about five rows, where a table scan fetches 256-row pages (on Bigtable, a
+   * device with 30 days of data would send all 256 for every read).
+   */
+  private async *rowsNewestFirst(deviceId: string): AsyncGenerator<TableRow> {
+    const [range] = this.table.explain({ eq: { deviceId } }).ranges;
+    const end = range!.end ?? SCHEMA_ROW_KEY;
+    let start = range!.start;
+    for (;;) {
+      let count = 0;
+      let last = start;
+      for await (const row of this.table.store.read([{ start, end }], { limit: LATEST_PAGE_ROWS })) {
+        count++;
+        last = row.key;
+        yield this.table.toTableRow(row);
+      }
+      if (count < LATEST_PAGE_ROWS) return;
+      start = keySuccessor(last);
+    }
   }
 
   /** Points with `fromMs ≤ ts ≤ toMs`, oldest first. */
