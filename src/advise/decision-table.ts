@@ -35,7 +35,14 @@ function writePattern(scenario: Scenario, asIs: Evaluated): DecisionRow {
   if (!scores)
     return { factor: "Write pattern", observed: "not simulated (see the as-is design)", pointsTo: "either" };
   const ratio = `${scores.maxOverMedian.toFixed(1)}× the median node`;
-  return scores.maxOverMedian > BALANCED_MAX_OVER_MEDIAN
+  if (scores.maxOverMedian <= BALANCED_MAX_OVER_MEDIAN)
+    return {
+      factor: "Write pattern",
+      observed: `naturally distributed: hottest node at ${ratio}`,
+      pointsTo: "alternatives",
+    };
+  const hot = asIs.failures.some((failure) => failure.target === "hottestCpu");
+  return hot
     ? {
         factor: "Write pattern",
         observed: `concentrated: the hottest node runs at ${percent(scores.hottestCpu)}, ${ratio}`,
@@ -43,8 +50,8 @@ function writePattern(scenario: Scenario, asIs: Evaluated): DecisionRow {
       }
     : {
         factor: "Write pattern",
-        observed: `naturally distributed: hottest node at ${ratio}`,
-        pointsTo: "alternatives",
+        observed: `uneven but light: the hottest node runs at ${percent(scores.hottestCpu)} (${ratio}), within the target`,
+        pointsTo: "either",
       };
 }
 
@@ -75,7 +82,7 @@ function dataVolume(scenario: Scenario): DecisionRow {
   const high = writesPerS >= nodeWrites;
   return {
     factor: "Data volume",
-    observed: `${Math.round(writesPerS).toLocaleString("en-US")} writes/s (${Math.round((writesPerS * 60) / 1e6).toLocaleString("en-US")} M/min); one ${scenario.cluster.storage} node takes ${nodeWrites.toLocaleString("en-US")}/s`,
+    observed: `${Math.round(writesPerS).toLocaleString("en-US")} writes/s (${Math.round(writesPerS * 60).toLocaleString("en-US")} a minute); one ${scenario.cluster.storage} node takes ${nodeWrites.toLocaleString("en-US")}/s`,
     pointsTo: high ? "salting" : "alternatives",
   };
 }

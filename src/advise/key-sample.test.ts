@@ -24,6 +24,14 @@ describe("key samples", () => {
     expect(detectSeparator(["txn0001", "txn0002"])).toBeUndefined();
   });
 
+  it("splits separator-less keys of one prefix and digits (seed 000's txn00001)", () => {
+    expect(splitSample(["txn00001", "txn00002"]).rows).toEqual([
+      ["txn", "00001"],
+      ["txn", "00002"],
+    ]);
+    expect(splitSample(["txn00001", "abc00002"]).rows).toEqual([["txn00001"], ["abc00002"]]);
+  });
+
   it("keeps the keys with the usual number of components", () => {
     const split = splitSample(["a#1", "b#2", "c#3#x", "d#4", "e#5", "f#6", "g#7", "h#8", "i#9", "j#10"]);
     expect(split.separator).toBe("#");

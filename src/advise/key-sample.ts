@@ -66,8 +66,21 @@ export function detectSeparator(keys: readonly string[]): string | undefined {
   return best?.separator;
 }
 
+/** Keys without a separator that are one constant prefix and digits (`txn00001`) split into the two. */
+function splitPrefixedNumbers(keys: readonly string[]): string[][] | undefined {
+  const prefix = /^(\D*)\d+$/.exec(keys[0]!)?.[1];
+  if (prefix === undefined || prefix === "") return undefined;
+  const rows = keys.map((key) =>
+    key.startsWith(prefix) && /^\d+$/.test(key.slice(prefix.length))
+      ? [prefix, key.slice(prefix.length)]
+      : undefined,
+  );
+  return rows.every((row) => row !== undefined) ? (rows as string[][]) : undefined;
+}
+
 export function splitSample(keys: readonly string[], separator = detectSeparator(keys)): SplitSample {
-  if (separator === undefined) return { separator, rows: keys.map((key) => [key]), skipped: 0 };
+  if (separator === undefined)
+    return { separator, rows: splitPrefixedNumbers(keys) ?? keys.map((key) => [key]), skipped: 0 };
   const split = keys.map((key) => key.split(separator));
   const usual = mode(split.map((parts) => parts.length)).value;
   const rows = split.filter((parts) => parts.length === usual);

@@ -54,7 +54,10 @@ export interface Scores {
   rowsPerDay: number;
   /** Key bytes stored per day minus the baseline's (negative when the change saves space). */
   keyOverheadBytesPerDay: number;
-  /** Fewest nodes meeting the CPU targets if load spread as it did; null when a hot range would stay hot. */
+  /**
+   * Fewest nodes meeting the CPU targets if the load spread as it did; for a load on a key range, the
+   * simulated count when it meets them, else null (more nodes would not cool the range).
+   */
   nodesNeeded: number | null;
 }
 
@@ -73,9 +76,13 @@ export function scoreDesign(
     steady.map((point) => point.hottestNodeCpu / Math.max(point.medianNodeCpu, MEDIAN_FLOOR)),
   );
   const totalCpu = averageCpu * result.nodes;
+  // Spread load scales with nodes; a hot range does not, so then only "enough as simulated" or "more won't help" is known.
   const nodesNeeded =
-    maxOverMedian <= BALANCED_MAX_OVER_MEDIAN
-      ? Math.max(
+    maxOverMedian > BALANCED_MAX_OVER_MEDIAN
+      ? hottestCpu <= targets.hottestCpu && averageCpu <= targets.averageCpu
+        ? result.nodes
+        : null
+      : Math.max(
           1,
           Math.ceil(
             Math.max(
@@ -83,8 +90,7 @@ export function scoreDesign(
               (totalCpu * (hottestCpu / Math.max(averageCpu, MEDIAN_FLOOR))) / targets.hottestCpu,
             ) - 1e-9,
           ),
-        )
-      : null;
+        );
   const rowsPerDay = footprint.rowsPerS * 86400;
   return {
     nodes: result.nodes,
