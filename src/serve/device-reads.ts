@@ -85,28 +85,32 @@ export class DeviceReads {
     }
   }
 
-  /** Points with `fromMs ≤ ts ≤ toMs`, oldest first. */
+  /**
+   * Points with `fromMs ≤ ts ≤ toMs`, newest first (key order). Past `maxRangePoints` the newest
+   * ones are returned, flagged `truncated`: continue with `to` = the oldest returned ts − 1.
+   */
   async range(deviceId: string, fromMs: number, toMs: number): Promise<RangeResult> {
     const max = this.options.maxRangePoints ?? 100_000;
     const firstInterval = fromMs - (fromMs % this.options.intervalMs);
     const points: MetricPoint[] = [];
     const read: TableRow[] = [];
-    let truncated = false;
+    let lastInterval: number | undefined;
     for await (const row of this.table.scan({
       eq: { deviceId },
       range: { field: "interval", gte: firstInterval, lte: toMs },
     })) {
+      const interval = row.values.interval as number;
+      // Rows of one interval interleave in time: finish the interval that went past the cap.
+      if (points.length > max && interval !== lastInterval) break;
       read.push(row);
       for (const point of pointsOf(row, deviceId)) {
         if (point.ts >= fromMs && point.ts <= toMs) points.push(point);
       }
-      if (points.length > max) {
-        truncated = true;
-        break;
-      }
+      lastInterval = interval;
     }
     this.logReads(read, "scan");
-    points.sort((a, b) => a.ts - b.ts);
+    points.sort((a, b) => b.ts - a.ts);
+    const truncated = points.length > max;
     return { points: truncated ? points.slice(0, max) : points, truncated };
   }
 

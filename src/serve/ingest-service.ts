@@ -4,7 +4,7 @@
  *
  *   POST /v1/ingest                      NDJSON or a JSON array of {tenant, deviceId, ts, metrics}
  *   GET  /v1/devices/:id/latest?n=100    newest points first
- *   GET  /v1/devices/:id/range?from&to   points in [from, to] (epoch ms or ISO 8601), oldest first
+ *   GET  /v1/devices/:id/range?from&to   points in [from, to] (epoch ms or ISO 8601), newest first
  *   GET  /v1/alerts                      alerts firing now
  *   GET  /metrics                        Prometheus text
  *   GET  /heatmap                        live key-access heatmap of the recent access log
