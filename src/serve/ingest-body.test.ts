@@ -48,6 +48,12 @@ describe("parseIngestBody", () => {
     expect(problemsOf("\n", "ndjson")[0]!.message).toMatch(/no points/);
     expect(problemsOf("[{}]", "json").map((p) => p.field)).toEqual(["tenant", "deviceId", "ts", "metrics"]);
     expect(problemsOf(JSON.stringify({ ...good, metrics: {} }), "json")[0]!.message).toMatch(/empty/);
+    expect(
+      problemsOf('[{"tenant":"a","deviceId":"d","ts":1,"metrics":{"__proto__":1}}]', "json")[0],
+    ).toMatchObject({
+      field: "metrics.__proto__",
+      message: "reserved name; choose another",
+    });
   });
 
   it("caps the listed problems but counts them all", () => {

@@ -167,7 +167,9 @@ function checkPoint(value: unknown, line: number, problems: Problems): boolean {
     for (const name in metrics) {
       count++;
       const metric = (metrics as Record<string, unknown>)[name];
-      if (name.length === 0 || name.length > POINT_LIMITS.metricNameMaxLength) {
+      if (name === "__proto__") {
+        problems.add(line, `metrics.${name}`, "reserved name; choose another");
+      } else if (name.length === 0 || name.length > POINT_LIMITS.metricNameMaxLength) {
         problems.add(
           line,
           `metrics.${name}`,
