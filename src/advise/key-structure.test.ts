@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { fleetKeys, postKeys, userKeys } from "./fixtures.testsuite.js";
 import { splitSample } from "./key-sample.js";
-import { inferKeyStructure, looksHashed, timestampShape } from "./key-structure.js";
+import { inferKeyStructure, looksHashed, saltPrefixBuckets, timestampShape } from "./key-structure.js";
 
 const structureOf = (keys: string[]) => inferKeyStructure(splitSample(keys));
 
@@ -94,5 +94,21 @@ describe("key structure", () => {
         "00000008",
       ]),
     ).toBe(false);
+  });
+
+  it("recognises a salt already in the key (seed 000's 061_player_…) and keeps it in the model", () => {
+    const keys = Array.from(
+      { length: 600 },
+      (_, k) =>
+        `${String((k * 37) % 100).padStart(3, "0")}_player_${100000 + ((k * 7919) % 800000)}_20240315${String(140000 + (k % 60)).padStart(6, "0")}`,
+    );
+    const structure = structureOf(keys);
+    expect(structure.components[0]).toMatchObject({ kind: "hashed", name: "salt", saltBuckets: 100 });
+    expect(
+      saltPrefixBuckets(["001", "002", "001", "002", "003", "003", "001", "002", "003", "001", "002", "003"]),
+    ).toBeUndefined();
+    expect(
+      saltPrefixBuckets(["0", "1", "2", "3", "0", "1", "2", "3", "0", "1", "2", "3", "3", "2", "1", "0"]),
+    ).toBe(4);
   });
 });

@@ -33,6 +33,8 @@ export interface Component {
   examples: string[];
   /** The value, for a constant. */
   value?: string;
+  /** For a leading `hashed` component that is a bucket number: the salt's bucket count. */
+  saltBuckets?: number;
   timestamp?: TimestampShape;
 }
 
@@ -129,12 +131,28 @@ export function looksHashed(values: readonly string[]): boolean {
   );
 }
 
+/**
+ * A leading bucket number — zero-padded digits covering (nearly) all of 0..N−1 about evenly, such
+ * as seed 000's `061_player_…` — is a salt already in the key: its N, else undefined.
+ */
+export function saltPrefixBuckets(values: readonly string[]): number | undefined {
+  const width = values[0]!.length;
+  if (width > 5 || !values.every((value) => value.length === width && /^\d+$/.test(value))) return undefined;
+  const counts = new Map<number, number>();
+  for (const value of values) counts.set(Number(value), (counts.get(Number(value)) ?? 0) + 1);
+  const buckets = Math.max(...counts.keys()) + 1;
+  // Coverage only shows with a few keys per bucket.
+  if (buckets < 2 || values.length < 4 * buckets || counts.size < 0.9 * buckets) return undefined;
+  const mean = values.length / buckets;
+  return [...counts.values()].every((count) => count < 3 * mean) ? buckets : undefined;
+}
+
 /** Low cardinality: few enough values that they repeat across the sample (≤ 256, ≤ a tenth of the keys). */
 export function isLowCardinality(distinct: number, sampleSize: number): boolean {
   return distinct <= Math.max(2, Math.min(256, sampleSize / 10));
 }
 
-function classify(values: readonly string[]): Omit<Component, "index" | "name"> {
+function classify(values: readonly string[], index: number): Omit<Component, "index" | "name"> {
   const distinct = new Set(values).size;
   const ascending = ascendingShare(values);
   const examples = [...new Set(values)].slice(0, 3);
@@ -143,6 +161,8 @@ function classify(values: readonly string[]): Omit<Component, "index" | "name"> 
   const timestamp = timestampShape(values);
   if (timestamp) return { ...base, kind: "timestamp", timestamp };
   if (looksHashed(values)) return { ...base, kind: "hashed" };
+  const saltBuckets = index === 0 ? saltPrefixBuckets(values) : undefined;
+  if (saltBuckets !== undefined) return { ...base, kind: "hashed", saltBuckets };
   if (
     values.every((value) => /^\d+$/.test(value)) &&
     ascending >= ASCENDING &&
@@ -181,7 +201,9 @@ function nameComponents(components: Omit<Component, "name">[]): Component[] {
             : component.kind === "low-cardinality"
               ? "part"
               : component.kind === "hashed"
-                ? "hash"
+                ? component.saltBuckets
+                  ? "salt"
+                  : "hash"
                 : "id";
     return { ...component, name: unique(base) };
   });
@@ -190,7 +212,7 @@ function nameComponents(components: Omit<Component, "name">[]): Component[] {
 export function inferKeyStructure(sample: SplitSample): KeyStructure {
   const width = sample.rows[0]?.length ?? 0;
   const columns = Array.from({ length: width }, (_, column) => sample.rows.map((row) => row[column]!));
-  const components = nameComponents(columns.map((values, index) => ({ index, ...classify(values) })));
+  const components = nameComponents(columns.map((values, index) => ({ index, ...classify(values, index) })));
   const spreading = (component: Component) =>
     component.kind === "high-cardinality" || component.kind === "hashed";
   const firstMoving = components.find(

@@ -111,9 +111,10 @@ export function scenarioFromSample(
 ): Scenario {
   const column = (component: Component) => sample.rows.map((row) => row[component.index]!);
   const moving = structure.components.find((c) => c.kind === "timestamp" || c.kind === "sequence");
+  const salt = structure.components.find((component) => component.saltBuckets !== undefined);
   const isEntity = (component: Component) =>
-    component.kind === "high-cardinality" ||
-    component.kind === "hashed" ||
+    (component.kind === "high-cardinality" && component !== salt) ||
+    (component.kind === "hashed" && component !== salt) ||
     (component.kind === "low-cardinality" && (!moving || component.index < moving.index));
   const entityComponents = structure.components.filter(isEntity);
   if (entityComponents.length > 2) {
@@ -124,6 +125,7 @@ export function scenarioFromSample(
   const segments: SegmentSpec[] = [];
   const shared: Record<string, unknown> = {};
   for (const component of structure.components) {
+    if (component === salt) continue;
     if (component.kind === "constant") {
       if (component.value !== "") segments.push({ literal: component.value! });
     } else if (component.kind === "timestamp") {
@@ -200,6 +202,8 @@ export function scenarioFromSample(
           layout: "text",
           separator: structure.separator ?? "#",
           segments,
+          // The key's own salt, re-modelled with keyspread's hash over the fields before the time.
+          ...(salt ? { salt: { buckets: salt.saltBuckets!, width: salt.examples[0]!.length } } : {}),
         },
       },
     ],
