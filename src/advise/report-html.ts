@@ -9,6 +9,7 @@ import type { Advice } from "./advise.js";
 import type { KeyStructure } from "./key-structure.js";
 import {
   CANDIDATE_COLUMNS,
+  CANDIDATE_LEGEND,
   candidateRows,
   headline,
   heatmapCandidates,
@@ -72,6 +73,7 @@ export function adviceHtml(advice: Advice, options: HtmlReportOptions = {}): str
       : []),
     "<h2>Candidates</h2>",
     table(CANDIDATE_COLUMNS, candidateRows(advice), (row) => row[0] === chosen),
+    `<p class="legend">${escapeHtml(CANDIDATE_LEGEND)}</p>`,
     "<h2>The decision, in seed 000's terms</h2>",
     table(
       ["factor", "this workload", "points to"],
@@ -102,6 +104,7 @@ export function adviceHtml(advice: Advice, options: HtmlReportOptions = {}): str
   th, td { border: 1px solid #ccc; padding: 3px 6px; text-align: left; vertical-align: top; }
   th { background: #f0f0f4; }
   tr.chosen td { background: #e3f4e3; font-weight: 600; }
+  .legend { color: #555; font-size: 12px; }
   pre { background: #f6f6f8; padding: 10px; overflow: auto; }
   iframe { width: 100%; border: 1px solid #ccc; }
 </style>

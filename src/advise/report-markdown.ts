@@ -4,6 +4,7 @@ import { CHANGE_COMPLEXITY } from "./candidates.js";
 import type { KeyStructure } from "./key-structure.js";
 import {
   CANDIDATE_COLUMNS,
+  CANDIDATE_LEGEND,
   candidateRows,
   headline,
   simulatedAgainst,
@@ -45,7 +46,7 @@ export function adviceMarkdown(advice: Advice, options: ReportOptions = {}): str
     out.push(tableOf(header, rows), "", options.structure.explanation, "");
   }
   out.push("## Candidates", "");
-  out.push(tableOf(CANDIDATE_COLUMNS, candidateRows(advice)), "");
+  out.push(tableOf(CANDIDATE_COLUMNS, candidateRows(advice)), "", CANDIDATE_LEGEND, "");
   out.push(
     `Complexity is the simplicity order: ${Object.entries(CHANGE_COMPLEXITY)
       .map(([kind, weight]) => `${kind} ${weight}`)

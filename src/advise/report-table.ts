@@ -27,6 +27,10 @@ export const CANDIDATE_COLUMNS = [
   "verdict",
 ] as const;
 
+/** Read under the candidate table, so nobody takes a warm-up p99 for the steady state. */
+export const CANDIDATE_LEGEND =
+  "Hottest node, average node and max/median are the steady state (second half of the run). Warm-up peak, write p99 and read p99 cover the whole run, a new table's warm-up included (the simulator starts an unsalted table on one node, a salted one pre-split over all nodes). Key storage Δ/day: key bytes written per day against as-is.";
+
 /** `1.2 GB`, `-340 MB`, `0 B`. */
 export function formatBytes(bytes: number): string {
   const sign = bytes < 0 ? "-" : "";
