@@ -25,6 +25,7 @@ interface ServeOptions {
   accessLog?: string;
   maxAge?: number;
   alertSustain: number;
+  nodes?: number;
   monitorWindow: number;
   cacheTtl: number;
 }
@@ -59,6 +60,11 @@ export function registerServeCommands(program: Command): void {
     )
     .option("--alert-sustain <seconds>", "a hot bucket must last this long to alert", positiveInt, 900)
     .option(
+      "--nodes <n>",
+      "also alert on N simulated nodes, each serving a contiguous run of buckets",
+      positiveInt,
+    )
+    .option(
       "--monitor-window <ms>",
       "how often skew, hot prefixes and alerts are evaluated",
       positiveInt,
@@ -88,6 +94,7 @@ export function registerServeCommands(program: Command): void {
               ? { maxAgeMs: options.maxAge * 1000 }
               : undefined,
           alertRules: { sustainMs: options.alertSustain * 1000 },
+          simulatedNodes: options.nodes,
           monitorWindowMs: options.monitorWindow,
           latestCacheTtlMs: options.cacheTtl,
         });

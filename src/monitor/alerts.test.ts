@@ -18,6 +18,18 @@ describe("AlertEvaluator", () => {
     expect(resolved).toMatchObject({ rule: "bucket-hot", subject: "2", state: "resolved" });
   });
 
+  it("judges simulated nodes the same way, apart from buckets", () => {
+    const alerts = new AlertEvaluator({ sustainMs: 0, minWindowLoad: 1 });
+    const changes = alerts.evaluate({
+      nowMs: 0,
+      bucketLoad: even,
+      nodeLoad: [90, 10, 10],
+      tenantsOverQuota: none,
+    });
+    expect(changes).toMatchObject([{ rule: "node-hot", subject: "0", state: "firing" }]);
+    expect(changes[0]!.message).toMatch(/^node 0 took 90 writes/);
+  });
+
   it("restarts the streak when the bucket cools down in between", () => {
     const alerts = new AlertEvaluator({ sustainMs: 2000, minWindowLoad: 1 });
     alerts.evaluate({ nowMs: 0, bucketLoad: oneHot, tenantsOverQuota: none });

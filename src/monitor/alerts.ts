@@ -1,6 +1,7 @@
 /**
  * Seed 003's alert rules, evaluated on snapshots the caller takes (no clock, no I/O):
- * - `bucket-hot`: a salt bucket (or node) above `factor` × the median load for `sustainMs`;
+ * - `bucket-hot` / `node-hot`: a salt bucket, or a simulated node, above `factor` × the median
+ *   load for `sustainMs` (seed 003: 2× for 15 minutes);
  * - `prefix-shift`: the hottest prefixes' share of traffic moved by ≥ `shiftThreshold` (total
  *   variation distance) between consecutive windows;
  * - `tenant-over-quota`: a tenant's admission was refused in the window.
@@ -10,7 +11,7 @@
 import { median } from "./bucket-skew.js";
 import { concentrationShift, type PrefixShares } from "./concentration-shift.js";
 
-export type AlertRule = "bucket-hot" | "prefix-shift" | "tenant-over-quota";
+export type AlertRule = "bucket-hot" | "node-hot" | "prefix-shift" | "tenant-over-quota";
 
 export interface AlertRulesConfig {
   /** A bucket is hot above this multiple of the median (seed 003: 2). */
@@ -34,6 +35,8 @@ export interface AlertSnapshot {
   nowMs: number;
   /** Load per bucket in the window just ended. */
   bucketLoad: readonly number[];
+  /** Load per simulated node in the window just ended (absent: not judged). */
+  nodeLoad?: readonly number[];
   /** Shares of the hottest prefixes in the window just ended (absent: not judged). */
   prefixShares?: PrefixShares;
   /** Tenants refused admission in the window just ended. */
@@ -55,8 +58,8 @@ export interface AlertChange extends Alert {
 export class AlertEvaluator {
   private readonly config: AlertRulesConfig;
   private readonly firing = new Map<string, Alert>();
-  /** When each bucket last went above the threshold (cleared when it drops below). */
-  private readonly hotSince = new Map<number, number>();
+  /** When each bucket or node (`rule/index`) went above the threshold (cleared when it drops below). */
+  private readonly hotSince = new Map<string, number>();
   private previousShares: PrefixShares | undefined;
 
   constructor(config: Partial<AlertRulesConfig> = {}) {
@@ -70,7 +73,11 @@ export class AlertEvaluator {
 
   evaluate(snapshot: AlertSnapshot): AlertChange[] {
     const wanted = new Map<string, Omit<Alert, "sinceMs">>();
-    for (const alert of this.hotBuckets(snapshot)) wanted.set(`${alert.rule}/${alert.subject}`, alert);
+    const hot = [
+      ...this.hotUnits("bucket-hot", "bucket", snapshot.bucketLoad, snapshot.nowMs),
+      ...this.hotUnits("node-hot", "node", snapshot.nodeLoad ?? [], snapshot.nowMs),
+    ];
+    for (const alert of hot) wanted.set(`${alert.rule}/${alert.subject}`, alert);
     const shift = this.prefixShift(snapshot);
     if (shift) wanted.set(`${shift.rule}/*`, shift);
     for (const tenant of snapshot.tenantsOverQuota) {
@@ -104,30 +111,35 @@ export class AlertEvaluator {
     return [...this.firing.values()].map((alert) => ({ ...alert }));
   }
 
-  private hotBuckets(snapshot: AlertSnapshot): Omit<Alert, "sinceMs">[] {
-    const loads = snapshot.bucketLoad;
+  private hotUnits(
+    rule: "bucket-hot" | "node-hot",
+    unit: string,
+    loads: readonly number[],
+    nowMs: number,
+  ): Omit<Alert, "sinceMs">[] {
     const total = loads.reduce((sum, load) => sum + load, 0);
     if (total < this.config.minWindowLoad) {
       // Too little traffic to judge: a quiet window neither starts nor breaks a streak.
-      return [...this.firing.values()].filter((alert) => alert.rule === "bucket-hot");
+      return [...this.firing.values()].filter((alert) => alert.rule === rule);
     }
     const middle = median(loads);
     const threshold = this.config.bucketFactor * middle;
     const hot: Omit<Alert, "sinceMs">[] = [];
-    loads.forEach((load, bucket) => {
+    loads.forEach((load, index) => {
+      const id = `${rule}/${index}`;
       if (load <= threshold) {
-        this.hotSince.delete(bucket);
+        this.hotSince.delete(id);
         return;
       }
-      const since = this.hotSince.get(bucket) ?? snapshot.nowMs;
-      this.hotSince.set(bucket, since);
-      if (snapshot.nowMs - since < this.config.sustainMs) return;
+      const since = this.hotSince.get(id) ?? nowMs;
+      this.hotSince.set(id, since);
+      if (nowMs - since < this.config.sustainMs) return;
       hot.push({
-        rule: "bucket-hot",
-        subject: String(bucket),
+        rule,
+        subject: String(index),
         message:
-          `bucket ${bucket} took ${load} writes, above ${this.config.bucketFactor}× the median ` +
-          `(${middle}) for ${Math.round((snapshot.nowMs - since) / 1000)} s`,
+          `${unit} ${index} took ${load} writes, above ${this.config.bucketFactor}× the median ` +
+          `(${middle}) for ${Math.round((nowMs - since) / 1000)} s`,
       });
     });
     return hot;

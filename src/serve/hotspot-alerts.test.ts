@@ -14,6 +14,7 @@ describe("hotspot alerts in the service", () => {
       store: new MemoryStore({ name: "hot" }),
       walDirectory: join(directory, "wal"),
       buckets: 4,
+      simulatedNodes: 3,
       intervalMs: 50,
       monitorWindowMs: 150,
       alertRules: { sustainMs: 300, minWindowLoad: 1 },
@@ -33,6 +34,7 @@ describe("hotspot alerts in the service", () => {
       async () => {
         await send("aaaaaa-1");
         expect(fired(/"alert":"bucket-hot","subject":"\d","state":"firing"/)).toBe(true);
+        expect(fired(/"alert":"node-hot","subject":"\d","state":"firing"/)).toBe(true);
         const metrics = await (await fetch(`${service.url}/metrics`)).text();
         expect(metrics).toMatch(/keyspread_bucket_skew 4/);
         expect(metrics).toMatch(/keyspread_hot_prefix_share\{prefix="aaaaaa",rank="1"\} 1/);

@@ -17,6 +17,11 @@ export interface HotspotMonitorOptions {
   capacity?: number;
   topN?: number;
   rules?: Partial<AlertRulesConfig>;
+  /**
+   * Also judge load per simulated node: Bigtable serves contiguous key ranges per node, and the
+   * salt buckets are contiguous ranges, so node n serves buckets [n·B/N, (n+1)·B/N).
+   */
+  nodes?: number;
 }
 
 export class HotspotMonitor {
@@ -65,6 +70,7 @@ export class HotspotMonitor {
     const changes = this.alerts.evaluate({
       nowMs,
       bucketLoad: this.bucketLoad,
+      nodeLoad: this.options.nodes === undefined ? undefined : nodeLoads(this.bucketLoad, this.options.nodes),
       prefixShares: shares.size > 0 ? shares : undefined,
       tenantsOverQuota,
     });
@@ -90,4 +96,12 @@ export class HotspotMonitor {
   activeAlerts() {
     return this.alerts.active();
   }
+}
+
+function nodeLoads(bucketLoad: readonly number[], nodes: number): number[] {
+  const loads = new Array<number>(nodes).fill(0);
+  bucketLoad.forEach((load, bucket) => {
+    loads[Math.floor((bucket * nodes) / bucketLoad.length)]! += load;
+  });
+  return loads;
 }

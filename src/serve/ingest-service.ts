@@ -48,6 +48,8 @@ export interface IngestServiceOptions {
   /** Monitoring window: bucket skew, hot prefixes and alert rules are evaluated this often (default 10 s). */
   monitorWindowMs?: number;
   alertRules?: Partial<AlertRulesConfig>;
+  /** Also alert on simulated nodes, each serving a contiguous run of buckets (default: buckets only). */
+  simulatedNodes?: number;
   /** Device-id characters that make a monitored prefix (default 6). */
   prefixLength?: number;
   /** JSONL access log file (the `keyspread heatmap` format); the /heatmap page works without it. */
@@ -86,6 +88,12 @@ class HttpError extends Error {
 export async function startIngestService(options: IngestServiceOptions): Promise<IngestService> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const intervalMs = options.intervalMs ?? 2000;
+  if (
+    options.simulatedNodes !== undefined &&
+    !(Number.isInteger(options.simulatedNodes) && options.simulatedNodes >= 1)
+  ) {
+    throw new RangeError(`simulatedNodes ${options.simulatedNodes}: expected a whole number ≥ 1`);
+  }
   const buckets = options.buckets ?? DEFAULT_BUCKETS;
   const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024 * 1024;
   const maxPendingPoints = options.maxPendingPoints ?? 2_000_000;
@@ -95,7 +103,12 @@ export async function startIngestService(options: IngestServiceOptions): Promise
   const table = await SaltedTable.open(options.store, metricsSchema(buckets), { create: true });
   const metrics = new ServiceMetrics();
   const monitor = new HotspotMonitor(
-    { buckets, prefixLength: options.prefixLength, rules: options.alertRules },
+    {
+      buckets,
+      prefixLength: options.prefixLength,
+      rules: options.alertRules,
+      nodes: options.simulatedNodes,
+    },
     metrics,
     log,
   );
