@@ -19,8 +19,9 @@ describe("bitmap font", () => {
     }
   });
 
-  it("draws lower case as upper case and spaces characters one pixel apart", () => {
-    expect(render("a")).toEqual(render("A"));
+  it("tells lower case from upper case and spaces characters one pixel apart", () => {
+    expect(render("a")).not.toEqual(render("A"));
+    expect(render("\u00e9")).toEqual(render("?"));
     expect(render("10")).toEqual([
       "..#....###.",
       ".##...#...#",
