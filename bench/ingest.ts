@@ -29,6 +29,8 @@ const POINTS_PER_BODY = 5_000;
 const BODIES = 40;
 const CONNECTIONS = 8;
 const BASELINE_POINTS = 200_000;
+/** Then seed 003's hot read, latest-100 of random devices, for this long (its target: 8,000/s). */
+const READ_MS = 3_000;
 
 interface Totals {
   storeWrites: number;
@@ -84,23 +86,34 @@ function bodies(start: number): Buffer[] {
   });
 }
 
-function post(agent: Agent, url: URL, body: Buffer): Promise<number> {
+/** One request on a keep-alive agent; resolves to the status once the answer is read. */
+function send(agent: Agent, url: URL, body?: Buffer): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      {
-        method: "POST",
-        agent,
-        headers: { "content-type": "application/x-ndjson", "content-length": body.length },
-      },
-      (res) => {
-        res.resume();
-        res.once("end", () => resolve(res.statusCode ?? 0));
-      },
-    );
+    const headers = body && { "content-type": "application/x-ndjson", "content-length": body.length };
+    const req = request(url, { method: body ? "POST" : "GET", agent, headers }, (res) => {
+      res.resume();
+      res.once("end", () => resolve(res.statusCode ?? 0));
+    });
     req.once("error", reject);
     req.end(body);
   });
+}
+
+/** Latest-100 reads per second over random devices, with the ingest load stopped. */
+async function measureReads(agent: Agent, url: string): Promise<number> {
+  let reads = 0;
+  const deadline = performance.now() + READ_MS;
+  const started = performance.now();
+  const connection = async () => {
+    while (performance.now() < deadline) {
+      const device = Math.floor(Math.random() * DEVICES);
+      const status = await send(agent, new URL(`/v1/devices/dev-${device}/latest?n=100`, url));
+      if (status !== 200) throw new Error(`latest read answered ${status}`);
+      reads++;
+    }
+  };
+  await Promise.all(Array.from({ length: CONNECTIONS }, connection));
+  return reads / ((performance.now() - started) / 1000);
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -127,7 +140,7 @@ async function runService(directory: string) {
     while (performance.now() < deadline && acked + POINTS_PER_BODY <= MAX_POINTS) {
       const body = prepared[next++ % prepared.length]!;
       const sent = performance.now();
-      const status = await post(agent, target, body);
+      const status = await send(agent, target, body);
       if (status !== 200) {
         refused++;
         continue;
@@ -140,11 +153,12 @@ async function runService(directory: string) {
   await Promise.all(Array.from({ length: CONNECTIONS }, connection));
   const elapsedS = (performance.now() - started) / 1000;
   bar?.stop();
+  const readsPerS = await measureReads(agent, url);
   agent.destroy();
   child.send("close");
   const { totals } = await message<{ totals: Totals }>(child, "totals");
   latencies.sort((a, b) => a - b);
-  return { pointsPerS: acked / elapsedS, latencies, totals, refused, acked };
+  return { pointsPerS: acked / elapsedS, latencies, totals, refused, acked, readsPerS };
 }
 
 /** Seed 003's write path: one row per point. */
@@ -198,7 +212,7 @@ async function main(): Promise<void> {
     console.log(
       `bench ingest: points_per_s=${Math.round(ours.pointsPerS)} ` +
         `p99_ack_ms=${percentile(ours.latencies, 0.99).toFixed(1)} points_per_store_write=${perWrite.toFixed(1)} ` +
-        `p50_ack_ms=${percentile(ours.latencies, 0.5).toFixed(1)} baseline_points_per_s=${Math.round(baseline)}`,
+        `p50_ack_ms=${percentile(ours.latencies, 0.5).toFixed(1)} baseline_points_per_s=${Math.round(baseline)} latest100_reads_per_s=${Math.round(ours.readsPerS)}`,
     );
   } finally {
     await rm(directory, { recursive: true, force: true });
