@@ -2,7 +2,7 @@
  * `keyspread serve` as a real process (the built bin): kill -9 under load loses no acknowledged
  * point, and SIGTERM flushes everything before exiting.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdtemp, readdir, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -112,5 +112,17 @@ describe("keyspread serve (built bin)", () => {
     const segments = await readdir(wal);
     expect(segments).toHaveLength(1);
     expect((await stat(join(wal, segments[0]!))).size).toBe(0);
+  });
+
+  it("refuses a Bigtable max age it could not apply", () => {
+    const run = spawnSync(
+      process.execPath,
+      ["dist/cli/main.js", "serve", "--store", "bigtable", "--max-age", "60"],
+      {
+        encoding: "utf8",
+      },
+    );
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/--max-age with --store bigtable needs --create/);
   });
 });

@@ -73,6 +73,11 @@ export function registerServeCommands(program: Command): void {
     .option("--cache-ttl <ms>", "latest-N cache time to live (0: off)", positiveInt, 2000)
     .action(
       guarded(async (options: ServeOptions) => {
+        if (options.store === "bigtable" && options.maxAge !== undefined && !options.create) {
+          throw new Error(
+            "--max-age with --store bigtable needs --create: the GC rule is set when the table is created",
+          );
+        }
         const store = await openStore(options.store, {
           table: options.table,
           directory: options.dir,
