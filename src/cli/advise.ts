@@ -4,7 +4,7 @@
  * or one JSON object, and with `--out DIR` write report.md, report.html, the recommended schema,
  * advice.json and the heatmaps.
  */
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { SingleBar } from "cli-progress";
 import { type Command, Option } from "commander";
@@ -18,6 +18,7 @@ import { adviceMarkdown } from "../advise/report-markdown.js";
 import { heatmapCandidates } from "../advise/report-table.js";
 import { scenarioFromSample } from "../advise/sample-scenario.js";
 import { recommendedSchemaFile } from "../advise/schema-file.js";
+import { writeFileAtomically } from "../io/write-file-atomically.js";
 import { parseDuration } from "../sim/duration.js";
 import type { Scenario } from "../sim/scenario.js";
 import type { SimulationMode } from "../sim/simulate.js";
@@ -111,12 +112,6 @@ async function scenarioFromKeyFile(
     ...(entities === undefined ? {} : { entities }),
   });
   return { scenario, structure };
-}
-
-async function writeReportFile(path: string, content: string): Promise<void> {
-  const temporary = `${path}.${process.pid}.tmp`;
-  await writeFile(temporary, content);
-  await rename(temporary, path);
 }
 
 export function registerAdviseCommands(program: Command): void {
@@ -223,7 +218,7 @@ export function registerAdviseCommands(program: Command): void {
           ["report.md", markdown],
           ["report.html", adviceHtml(advice, structure ? { structure } : {})],
         );
-        for (const [name, content] of files) await writeReportFile(join(options.out, name), content);
+        for (const [name, content] of files) await writeFileAtomically(join(options.out, name), content);
         process.stdout.write(options.json ? `${json}\n` : markdown);
         const written = [
           ...files.map(([name]) => join(options.out!, name)),

@@ -2,10 +2,11 @@
  * `keyspread simulate`: replay a scenario's workload under each of its key designs and print the
  * comparison (table or JSON); `--out DIR` also writes the full results and a heatmap per design.
  */
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { SingleBar } from "cli-progress";
 import { type Command, Option } from "commander";
+import { writeFileAtomically } from "../io/write-file-atomically.js";
 import { parseDuration } from "../sim/duration.js";
 import { formatComparison } from "../sim/report.js";
 import { resultToJson } from "../sim/result-json.js";
@@ -58,12 +59,6 @@ function simulationProgressBar(): {
   };
 }
 
-async function writeAtomically(path: string, content: string): Promise<void> {
-  const temporary = `${path}.${process.pid}.tmp`;
-  await writeFile(temporary, content);
-  await rename(temporary, path);
-}
-
 export async function readScenarioFile(file: string): Promise<Scenario> {
   let text: string;
   try {
@@ -95,8 +90,8 @@ export async function writeSimulationOutputs(
 ): Promise<string[]> {
   await mkdir(outDir, { recursive: true });
   const resultsPath = join(outDir, "results.json");
-  await writeAtomically(resultsPath, resultToJson(result));
-  await writeAtomically(join(outDir, "comparison.txt"), `${comparison}\n`);
+  await writeFileAtomically(resultsPath, resultToJson(result));
+  await writeFileAtomically(join(outDir, "comparison.txt"), `${comparison}\n`);
   const heatmaps = await writeHeatmaps(
     result.designs.map((design) => ({ name: design.design, steps: design.loadSteps })),
     outDir,

@@ -4,7 +4,8 @@
  * so a killed backfill resumes after that key: nothing skipped, and the at most one batch it
  * writes again lands on the same keys (a put replaces the row), so nothing doubles.
  */
-import { open, readFile, rename } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
+import { writeFileAtomically } from "../io/write-file-atomically.js";
 
 export interface Checkpoint {
   version: 1;
@@ -48,13 +49,5 @@ export async function readCheckpoint(file: string): Promise<Checkpoint | undefin
 
 /** Replaces the checkpoint in one step: a crash leaves the old file or the new one, never half of one. */
 export async function writeCheckpoint(file: string, checkpoint: Checkpoint): Promise<void> {
-  const temp = `${file}.${process.pid}.tmp`;
-  const handle = await open(temp, "w");
-  try {
-    await handle.writeFile(`${JSON.stringify(checkpoint, null, 2)}\n`);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  await rename(temp, file);
+  await writeFileAtomically(file, `${JSON.stringify(checkpoint, null, 2)}\n`, { durable: true });
 }

@@ -4,8 +4,9 @@
  * the format, for `keyspread heatmap --out`. Files are written to a temporary name and renamed, so
  * none is ever left half-written.
  */
-import { mkdir, rename, writeFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { extname, join } from "node:path";
+import { writeFileAtomically } from "../io/write-file-atomically.js";
 import { type HtmlOptions, renderHeatmapHtml } from "./html.js";
 import type { LoadStep } from "./key-load.js";
 import type { HeatmapImageOptions } from "./layout.js";
@@ -37,12 +38,6 @@ export interface WrittenHeatmaps {
   designs: WrittenDesign[];
   /** Path of the side-by-side HTML page. */
   html: string;
-}
-
-async function writeAtomically(path: string, content: string | Buffer): Promise<void> {
-  const temporary = `${path}.${process.pid}.tmp`;
-  await writeFile(temporary, content);
-  await rename(temporary, path);
 }
 
 /** A design name as a file-name part: `Salted ×16 (md5)` → `salted-16-md5`. */
@@ -77,7 +72,7 @@ export async function writeHeatmapFile(
             [{ name: options.name ?? "heatmap", matrix, patterns: options.patterns }],
             options,
           );
-  await writeAtomically(path, content);
+  await writeFileAtomically(path, content);
 }
 
 /** One image per design (`heatmap-<name>.png`/`.svg`) and one page with all designs side by side. */
@@ -108,6 +103,6 @@ export async function writeHeatmaps(
     written.push({ name: design.name, matrix, patterns, images });
   }
   const html = join(outDir, options.htmlName ?? "heatmaps.html");
-  await writeAtomically(html, renderHeatmapHtml(written, options));
+  await writeFileAtomically(html, renderHeatmapHtml(written, options));
   return { designs: written, html };
 }
