@@ -109,7 +109,7 @@ describe("keyspread serve (built bin)", () => {
     child.kill("SIGTERM");
     expect(await exited(child)).toBe(0);
     const wal = join(dir, "metrics.wal");
-    const segments = await readdir(wal);
+    const segments = (await readdir(wal)).filter((name) => name.endsWith(".wal"));
     expect(segments).toHaveLength(1);
     expect((await stat(join(wal, segments[0]!))).size).toBe(0);
   });

@@ -11,6 +11,7 @@ import { metricsSchema } from "./metrics-schema.js";
 import { ServiceMetrics } from "./service-metrics.js";
 
 const T0 = 1_764_484_000_000;
+const segmentsIn = async (wal: string) => (await readdir(wal)).filter((name) => name.endsWith(".wal"));
 
 async function openPipeline(table: SaltedTable, walDirectory: string) {
   const metrics = new ServiceMetrics();
@@ -35,7 +36,7 @@ describe("IngestPipeline recovery", () => {
     const first = await openPipeline(table, wal);
     await first.accept(points, "ndjson", body);
     // Keep a copy of the segment as a crash right after the store write would have left it.
-    const [segment] = await readdir(wal);
+    const [segment] = await segmentsIn(wal);
     await copyFile(join(wal, segment!), join(directory, "saved"));
     await first.close();
     await copyFile(join(directory, "saved"), join(wal, segment!));
@@ -45,6 +46,6 @@ describe("IngestPipeline recovery", () => {
     await second.close();
     const reads = new DeviceReads(table, { intervalMs: 60_000, cacheTtlMs: 0 });
     expect((await reads.latest("d", 10)).map((p) => p.ts)).toEqual([T0 + 2, T0 + 1, T0]);
-    expect(await readdir(wal)).toHaveLength(1);
+    expect(await segmentsIn(wal)).toHaveLength(1);
   });
 });

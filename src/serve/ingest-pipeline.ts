@@ -102,6 +102,7 @@ export class IngestPipeline {
     this.closed = true;
     await this.flush();
     await this.segment.close();
+    await this.wal.release();
   }
 
   private async flushOnce(): Promise<void> {

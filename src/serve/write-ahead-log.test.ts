@@ -1,4 +1,4 @@
-import { appendFile, mkdtemp, readdir } from "node:fs/promises";
+import { appendFile, mkdtemp, readdir, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -23,7 +23,7 @@ describe("WriteAheadLog", () => {
       [2000, ["d"], 6],
     ]);
     await again.wal.removeSegment(1000);
-    expect(await readdir(directory)).toEqual(["0000000002000.wal"]);
+    expect((await readdir(directory)).sort()).toEqual(["0000000002000.wal", "owner.pid"]);
   });
 
   it("stops at a record whose checksum does not match", async () => {
@@ -36,5 +36,19 @@ describe("WriteAheadLog", () => {
     const { recovered } = await WriteAheadLog.open(directory);
     expect(recovered[0]!.payloads.map(String)).toEqual(["good"]);
     expect(recovered[0]!.tornBytes).toBe(9);
+  });
+});
+
+describe("WriteAheadLog ownership", () => {
+  it("refuses a directory claimed by a live process and takes over a dead one's", async () => {
+    const directory = await mkdtemp(join(tmpdir(), "wal-"));
+    await writeFile(join(directory, "owner.pid"), `${process.ppid}\n`);
+    await expect(WriteAheadLog.open(directory)).rejects.toThrow(
+      /is in use by process \d+; give each service its own/,
+    );
+    await writeFile(join(directory, "owner.pid"), "999999999\n");
+    const { wal } = await WriteAheadLog.open(directory);
+    await wal.release();
+    expect(await readdir(directory)).toEqual([]);
   });
 });

@@ -14,12 +14,13 @@
  */
 import { closeSync, fdatasyncSync, openSync } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
-import { mkdir, open, readdir, readFile, unlink } from "node:fs/promises";
-import { join } from "node:path";
+import { mkdir, open, readdir, readFile, unlink, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { crc32 } from "node:zlib";
 
 const SUFFIX = ".wal";
 const HEADER_BYTES = 8;
+const OWNER_FILE = "owner.pid";
 
 export interface RecoveredSegment {
   id: number;
@@ -88,9 +89,14 @@ export class WalSegment {
 export class WriteAheadLog {
   private constructor(readonly directory: string) {}
 
-  /** Opens the log directory and reads back every segment left from earlier runs, oldest first. */
+  /**
+   * Opens the log directory and reads back every segment left from earlier runs, oldest first.
+   * The directory is claimed for this process (`owner.pid`): two services replaying and deleting
+   * each other's segments would lose points. A claim whose process is gone (a kill -9) is taken over.
+   */
   static async open(directory: string): Promise<{ wal: WriteAheadLog; recovered: RecoveredSegment[] }> {
     await mkdir(directory, { recursive: true });
+    await claim(join(directory, OWNER_FILE));
     const ids = (await readdir(directory))
       .filter((name) => name.endsWith(SUFFIX) && /^\d+$/.test(name.slice(0, -SUFFIX.length)))
       .map((name) => Number(name.slice(0, -SUFFIX.length)))
@@ -118,6 +124,11 @@ export class WriteAheadLog {
     return new WalSegment(id, path, file);
   }
 
+  /** Gives up the directory's claim (a clean shutdown). */
+  async release(): Promise<void> {
+    await unlink(join(this.directory, OWNER_FILE)).catch(() => {});
+  }
+
   async removeSegment(id: number): Promise<void> {
     await unlink(this.pathOf(id));
   }
@@ -136,4 +147,23 @@ export function parseSegment(bytes: Buffer): { payloads: Buffer[]; tornBytes: nu
     at = end;
   }
   return { payloads, tornBytes: bytes.length - at };
+}
+
+async function claim(ownerFile: string): Promise<void> {
+  const owner = Number((await readFile(ownerFile, "utf8").catch(() => "")).trim());
+  if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isAlive(owner)) {
+    throw new Error(
+      `write-ahead log ${dirname(ownerFile)} is in use by process ${owner}; give each service its own`,
+    );
+  }
+  await writeFile(ownerFile, `${process.pid}\n`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
 }
