@@ -6,10 +6,9 @@
  */
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { SingleBar } from "cli-progress";
 import { type Command, Option } from "commander";
 import { adviceToJson } from "../advise/advice-json.js";
-import { type AdviceProgress, adviseScenario } from "../advise/advise.js";
+import { adviseScenario } from "../advise/advise.js";
 import { type KeySampleFormat, parseKeyLines, splitSample } from "../advise/key-sample.js";
 import { inferKeyStructure, type KeyStructure } from "../advise/key-structure.js";
 import { parseRates } from "../advise/rates.js";
@@ -24,6 +23,7 @@ import type { Scenario } from "../sim/scenario.js";
 import type { SimulationMode } from "../sim/simulate.js";
 import { writeHeatmaps } from "../viz/write-heatmaps.js";
 import { guarded } from "./io.js";
+import { simulationQueueBar } from "./progress.js";
 import { readScenarioFile } from "./simulate.js";
 
 interface AdviseCliOptions {
@@ -53,31 +53,6 @@ function positiveInteger(text: string | undefined, option: string): number | und
   if (!Number.isInteger(value) || value < 1)
     throw new Error(`${option}: "${text}" is not a whole number ≥ 1`);
   return value;
-}
-
-/** One bar over all candidates' simulated time, on a TTY only. */
-function adviceProgressBar(): { update: (progress: AdviceProgress) => void; stop: () => void } {
-  if (!process.stderr.isTTY) return { update: () => {}, stop: () => {} };
-  const bar = new SingleBar({
-    format: "advising: {candidate} ({index}/{count}) [{bar}] {percentage}%",
-    stream: process.stderr,
-  });
-  let started = false;
-  return {
-    update(progress) {
-      const total = progress.count * progress.totalS;
-      const done = progress.index * progress.totalS + progress.doneS;
-      const payload = { candidate: progress.candidate, index: progress.index + 1, count: progress.count };
-      if (!started) {
-        bar.start(total, 0, payload);
-        started = true;
-      }
-      // A candidate run on more nodes joins after the first estimate: the total grows with it.
-      if (total !== bar.getTotal()) bar.setTotal(total);
-      if (progress.doneS % 60 === 0 || progress.doneS >= progress.totalS) bar.update(done, payload);
-    },
-    stop: () => started && bar.stop(),
-  };
 }
 
 async function readText(file: string, what: string): Promise<string> {
@@ -165,20 +140,20 @@ export function registerAdviseCommands(program: Command): void {
             : await scenarioFromKeyFile(options, durationS);
         const nodes = options.scenario === undefined ? undefined : positiveInteger(options.nodes, "--nodes");
         const buckets = options.buckets?.split(",").map((item) => positiveInteger(item.trim(), "--buckets")!);
-        const progress = adviceProgressBar();
+        const bar = simulationQueueBar("advising:");
         let advice: ReturnType<typeof adviseScenario>;
         try {
           advice = adviseScenario(scenario, {
             durationS,
             mode: options.mode,
             batching: options.batching,
-            onProgress: progress.update,
+            onProgress: (progress) => bar.update({ ...progress, name: progress.candidate }),
             ...(nodes === undefined ? {} : { nodes }),
             ...(buckets === undefined ? {} : { buckets }),
             ...(options.baseline === undefined ? {} : { baseline: options.baseline }),
           });
         } finally {
-          progress.stop();
+          bar.stop();
         }
         const json = adviceToJson(advice);
         if (options.out === undefined) {

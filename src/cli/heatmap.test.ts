@@ -72,7 +72,7 @@ describe("keyspread heatmap", () => {
       "node CPU comes from simulations",
     );
     expect(keyspread(["--from", log, "--out", join(dir, "x.png"), "--rows", "0"]).stderr).toContain(
-      "--rows 0: expected a positive integer",
+      `argument '0' is invalid. "0" is not a whole number ≥ 1`,
     );
   });
 });

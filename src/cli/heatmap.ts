@@ -2,14 +2,14 @@
  * `keyspread heatmap`: a Key Visualizer-style heatmap of an access log (JSONL or CSV), written as
  * PNG, SVG or HTML, and the patterns it shows printed in words.
  */
-import { SingleBar } from "cli-progress";
 import { type Command, Option } from "commander";
 import { readAccessLog } from "../viz/access-log.js";
 import type { ScaleKind } from "../viz/color-scale.js";
 import { METRICS, type Metric } from "../viz/matrix.js";
 import { detectPatterns } from "../viz/patterns.js";
 import { heatmapFormatOf, writeHeatmapFile } from "../viz/write-heatmaps.js";
-import { guarded, loadSchema } from "./io.js";
+import { guarded, loadSchema, parsePositiveInt } from "./io.js";
+import { fractionBar } from "./progress.js";
 
 interface HeatmapOptions {
   from: string;
@@ -26,35 +26,6 @@ interface HeatmapOptions {
   height: number;
   title?: string;
   json?: boolean;
-}
-
-function positiveInteger(name: string) {
-  return (value: string) => {
-    const number = Number(value);
-    if (!Number.isInteger(number) || number < 1)
-      throw new Error(`${name} ${value}: expected a positive integer`);
-    return number;
-  };
-}
-
-/** Progress of the two passes over the file, on a TTY only. */
-function progressBar(): { update: (pass: 1 | 2, bytes: number, total: number) => void; stop: () => void } {
-  if (!process.stderr.isTTY) return { update: () => {}, stop: () => {} };
-  const bar = new SingleBar({
-    format: "reading log, pass {pass}/2 [{bar}] {percentage}%",
-    stream: process.stderr,
-  });
-  let started = false;
-  return {
-    update(pass, bytes, total) {
-      if (!started) bar.start(2 * total, 0, { pass });
-      started = true;
-      bar.update((pass - 1) * total + bytes, { pass });
-    },
-    stop: () => {
-      if (started) bar.stop();
-    },
-  };
 }
 
 export function registerHeatmapCommands(program: Command): void {
@@ -77,14 +48,14 @@ export function registerHeatmapCommands(program: Command): void {
         "csv",
       ]),
     )
-    .option("--rows <n>", "key rows at most", positiveInteger("--rows"), 1000)
-    .option("--columns <n>", "time columns at most", positiveInteger("--columns"), 240)
+    .option("--rows <n>", "key rows at most", parsePositiveInt, 1000)
+    .option("--columns <n>", "time columns at most", parsePositiveInt, 240)
     .addOption(
       new Option("--scale <scale>", "colour scale (default: log; linear for cpu)").choices(["log", "linear"]),
     )
     .option("--clip <percentile>", "colour tops out at this percentile of cells", Number, 99)
-    .option("--width <px>", "image width", positiveInteger("--width"), 1000)
-    .option("--height <px>", "image height", positiveInteger("--height"), 600)
+    .option("--width <px>", "image width", parsePositiveInt, 1000)
+    .option("--height <px>", "image height", parsePositiveInt, 600)
     .option("--title <text>", "title (default: metric and scale)")
     .option("--json", "print the patterns as JSON lines instead of sentences")
     .action(
@@ -93,15 +64,15 @@ export function registerHeatmapCommands(program: Command): void {
         if (options.metric === "cpu")
           throw new Error('metric "cpu": node CPU comes from simulations, not access logs');
         const schema = options.schema ? await loadSchema(options.schema) : undefined;
-        const progress = progressBar();
+        const bar = fractionBar("reading log, pass {pass}/2");
         const matrix = await readAccessLog(options.from, {
           maxRows: options.rows,
           maxColumns: options.columns,
           ...(schema ? { schema } : {}),
           ...(options.separator ? { separator: options.separator } : {}),
           ...(options.format ? { format: options.format } : {}),
-          onProgress: progress.update,
-        }).finally(progress.stop);
+          onProgress: (pass, bytes, total) => bar.update((pass - 1) * total + bytes, 2 * total, { pass }),
+        }).finally(bar.stop);
         const patterns = detectPatterns(matrix, options.metric);
         await writeHeatmapFile(matrix, options.out, {
           metric: options.metric,

@@ -4,7 +4,6 @@
  */
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { SingleBar } from "cli-progress";
 import { type Command, Option } from "commander";
 import { writeFileAtomically } from "../io/write-file-atomically.js";
 import { parseDuration } from "../sim/duration.js";
@@ -14,12 +13,12 @@ import type { SimulationResult } from "../sim/results.js";
 import { loadScenario, type Scenario } from "../sim/scenario.js";
 import {
   type SimulationMode,
-  type SimulationProgress,
   type SimulateOptions as SimulatorOptions,
   simulateScenario,
 } from "../sim/simulate.js";
 import { writeHeatmaps } from "../viz/write-heatmaps.js";
 import { guarded } from "./io.js";
+import { simulationQueueBar } from "./progress.js";
 
 interface SimulateOptions {
   design?: string;
@@ -27,36 +26,6 @@ interface SimulateOptions {
   mode: SimulationMode;
   json?: boolean;
   out?: string;
-}
-
-/** Simulated time per design, on a TTY only. */
-function simulationProgressBar(): {
-  update: (progress: SimulationProgress) => void;
-  stop: () => void;
-} {
-  if (!process.stderr.isTTY) return { update: () => {}, stop: () => {} };
-  const bar = new SingleBar({
-    format: "simulating {design} ({index}/{count}) [{bar}] {percentage}%",
-    stream: process.stderr,
-  });
-  let current = -1;
-  return {
-    update(progress) {
-      const payload = {
-        design: progress.design,
-        index: progress.designIndex + 1,
-        count: progress.designCount,
-      };
-      if (progress.designIndex !== current) {
-        if (current >= 0) bar.stop();
-        bar.start(progress.totalS, 0, payload);
-        current = progress.designIndex;
-      }
-      // Redrawing every simulated second would cost more than the step itself.
-      if (progress.doneS % 60 === 0 || progress.doneS >= progress.totalS) bar.update(progress.doneS, payload);
-    },
-    stop: () => bar.stop(),
-  };
 }
 
 export async function readScenarioFile(file: string): Promise<Scenario> {
@@ -74,11 +43,20 @@ export function simulateWithProgress(
   scenario: Scenario,
   options: Omit<SimulatorOptions, "onProgress">,
 ): SimulationResult {
-  const progress = simulationProgressBar();
+  const bar = simulationQueueBar("simulating");
   try {
-    return simulateScenario(scenario, { ...options, onProgress: progress.update });
+    return simulateScenario(scenario, {
+      ...options,
+      onProgress: (progress) =>
+        bar.update({
+          ...progress,
+          name: progress.design,
+          index: progress.designIndex,
+          count: progress.designCount,
+        }),
+    });
   } finally {
-    progress.stop();
+    bar.stop();
   }
 }
 
