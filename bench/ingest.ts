@@ -121,7 +121,7 @@ function percentile(sorted: number[], p: number): number {
 }
 
 async function runService(directory: string) {
-  const child = fork(new URL(import.meta.url), ["--serve", directory], { execArgv: ["--import", "tsx"] });
+  const child = fork(new URL(import.meta.url), ["--serve", directory]);
   const { url } = await message<{ url: string }>(child, "url");
   const target = new URL("/v1/ingest", url);
   const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });

@@ -8,7 +8,8 @@ import { SingleBar } from "cli-progress";
 import { loadScenario } from "../src/sim/scenario.js";
 import { type SimulateOptions, simulateScenario } from "../src/sim/simulate.js";
 
-const SCENARIO = new URL("../examples/fleet-hotspot.yaml", import.meta.url);
+// Benchmarks run from the repository root (npm run bench:sim).
+const SCENARIO = "examples/fleet-hotspot.yaml";
 const DESIGN = "current";
 const FAST_S = 3600;
 const EXACT_S = 5;

@@ -3,9 +3,22 @@
  * scripts/emulator.sh, the one script used everywhere.
  */
 import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const script = fileURLToPath(new URL("../scripts/emulator.sh", import.meta.url));
+/** The repository root: the nearest folder above this file with a package.json (this file also runs compiled, from .bench-build/test). */
+function repositoryRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, "package.json"))) {
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error("no package.json above test/emulator.ts");
+    dir = parent;
+  }
+  return dir;
+}
+
+const script = join(repositoryRoot(), "scripts/emulator.sh");
 
 /** Starts a new instance and returns its `127.0.0.1:PORT`; e.g. `startEmulator({ latency: "5ms" })`. */
 export function startEmulator(options: { latency?: string; port?: number } = {}): string {
