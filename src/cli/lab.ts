@@ -40,7 +40,7 @@ export function registerLabCommands(program: Command): void {
           options.duration === undefined ? undefined : parseDuration(options.duration, "--duration");
         const result = simulateWithProgress(scenario, durationS === undefined ? {} : { durationS });
         const comparison = formatComparison(result);
-        const written = await writeSimulationOutputs(result, comparison, options.out);
+        const { written, findings } = await writeSimulationOutputs(result, comparison, options.out);
 
         const directory = join(options.out, "tables");
         await rm(directory, { recursive: true, force: true });
@@ -61,6 +61,8 @@ export function registerLabCommands(program: Command): void {
             `keyspread lab — ${scenario.name}${scenario.description ? `: ${scenario.description}` : ""}`,
             "",
             comparison,
+            "",
+            findings,
             "",
             `Through the library on the embedded store (${options.rows.toLocaleString("en")} sample rows of distinct entities per design, plus the entities read back):`,
             formatChecks(checks),

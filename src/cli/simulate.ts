@@ -60,12 +60,15 @@ export function simulateWithProgress(
   }
 }
 
-/** Writes results.json (with per-tablet load), comparison.txt and the heatmaps; returns the paths. */
+/**
+ * Writes results.json (with per-tablet load), comparison.txt and the heatmaps; returns the paths
+ * and, per design, what its heatmap shows in words.
+ */
 export async function writeSimulationOutputs(
   result: SimulationResult,
   comparison: string,
   outDir: string,
-): Promise<string[]> {
+): Promise<{ written: string[]; findings: string }> {
   await mkdir(outDir, { recursive: true });
   const resultsPath = join(outDir, "results.json");
   await writeFileAtomically(resultsPath, resultToJson(result));
@@ -74,12 +77,23 @@ export async function writeSimulationOutputs(
     result.designs.map((design) => ({ name: design.design, steps: design.loadSteps })),
     outDir,
   );
-  return [
-    resultsPath,
-    join(outDir, "comparison.txt"),
-    ...heatmaps.designs.flatMap((d) => d.images),
-    heatmaps.html,
-  ];
+  const findings = heatmaps.designs
+    .map(({ name, patterns }) =>
+      [
+        `  ${name}:`,
+        ...(patterns.length > 0 ? patterns.map((p) => `    ${p.summary}`) : ["    no pattern found"]),
+      ].join("\n"),
+    )
+    .join("\n");
+  return {
+    written: [
+      resultsPath,
+      join(outDir, "comparison.txt"),
+      ...heatmaps.designs.flatMap((d) => d.images),
+      heatmaps.html,
+    ],
+    findings: `What the heatmaps show:\n${findings}`,
+  };
 }
 
 export function registerSimulateCommands(program: Command): void {
@@ -111,8 +125,10 @@ export function registerSimulateCommands(program: Command): void {
           options.json ? `${resultToJson(result, { loadSteps: false })}\n` : `${comparison}\n`,
         );
         if (options.out === undefined) return;
-        const written = await writeSimulationOutputs(result, comparison, options.out);
-        (options.json ? process.stderr : process.stdout).write(`\nwrote ${written.join(", ")}\n`);
+        const { written, findings } = await writeSimulationOutputs(result, comparison, options.out);
+        (options.json ? process.stderr : process.stdout).write(
+          `\n${findings}\n\nwrote ${written.join(", ")}\n`,
+        );
       }),
     );
 }

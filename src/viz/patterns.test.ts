@@ -99,4 +99,48 @@ describe("detectPatterns on simulator output", () => {
       "hot-band",
     );
   });
+
+  /** 40 tablets of even load and data; `cpuOf(tablet)` is the CPU of the node serving it. */
+  function evenSteps(cpuOf: (tablet: number) => number): LoadStep[] {
+    return Array.from({ length: 30 }, (_, t) => ({
+      t,
+      durationS: 1,
+      ranges: Array.from({ length: 40 }, (_, tablet) => ({
+        start: tablet === 0 ? Buffer.alloc(0) : Buffer.from(`d${String(tablet).padStart(2, "0")}`),
+        end: tablet === 39 ? null : Buffer.from(`d${String(tablet + 1).padStart(2, "0")}`),
+        readsPerS: 0,
+        writesPerS: 1_000,
+        scannedRowsPerS: 0,
+        bytesPerS: 0,
+        storedBytes: 1_000,
+        node: tablet % 8,
+        nodeCpu: cpuOf(tablet),
+      })),
+    }));
+  }
+
+  it("names a band whose nodes stay saturated while the rest idle, even when its load per key looks even", () => {
+    // Seed 003's incident in a new table: tablets 10..29 share a few saturated nodes.
+    const [band, ...rest] = detectPatterns(
+      matrixFromSteps(evenSteps((tablet) => (tablet >= 10 && tablet < 30 ? 1.4 : 0.3))),
+    );
+    expect(rest).toEqual([]);
+    expect(band).toMatchObject({ kind: "hot-band", firstRow: 10, lastRow: 29 });
+    expect(band!.summary).toMatch(
+      /^Sustained hot band on saturated nodes \(ranges holding 50 % of the data; the other ranges' nodes at a median 30 % CPU\): keys \[d10, d30\)/,
+    );
+    expect(band!.rule).toMatch(/≥ 90 % CPU in ≥ 80 % of the active columns/);
+  });
+
+  it("calls saturation everywhere a cluster too small for the load, not a hotspot", () => {
+    const findings = detectPatterns(matrixFromSteps(evenSteps(() => 1.2)));
+    expect(findings.map((finding) => finding.kind)).toEqual(["saturated-cluster"]);
+    expect(findings[0]!.summary).toMatch(/add nodes/);
+  });
+
+  it("stays healthy when no node reaches 90 %", () => {
+    expect(detectPatterns(matrixFromSteps(evenSteps(() => 0.85))).map((finding) => finding.kind)).toEqual([
+      "healthy",
+    ]);
+  });
 });

@@ -5,7 +5,7 @@
  * share of the key space) so merged cold rows do not look hot.
  */
 import { displayKey } from "./key-text.js";
-import { type HeatMatrix, METRIC_UNITS, type Metric } from "./matrix.js";
+import { type HeatMatrix, HOT_CPU, hotCpuCells, METRIC_UNITS, type Metric } from "./matrix.js";
 
 export type PatternKind =
   | "hot-band"
@@ -13,6 +13,7 @@ export type PatternKind =
   | "periodic"
   | "sudden-hot-range"
   | "vertical-band"
+  | "saturated-cluster"
   | "healthy";
 
 export interface PatternFinding {
@@ -53,6 +54,8 @@ export const RULES = {
   bursts: { minColumnRatio: 2.5, minPeriodicEvents: 3, maxSpacingVariation: 0.3, minFullHeight: 0.7 },
   sudden: { minRatio: 5, minQuietColumns: 0.1, minHotColumns: 3, minSustained: 0.7, minShare: 0.2 },
   healthy: { topKeyFraction: 0.1, maxTopShare: 0.25, maxDensityRatio: 4 },
+  /** Simulations: ranges whose node ran at ≥ HOT_CPU (Google's 90 % hottest-node guidance). */
+  hotNodes: { minColumns: 0.8, clusterKeyFraction: 0.8, maxGapRows: 0.05, maxBands: 3 },
 } as const;
 
 interface Grid {
@@ -455,15 +458,87 @@ function healthySpread(grid: Grid, describe: Describer): PatternFinding[] {
   ];
 }
 
+/**
+ * Simulations know each range's node CPU, so they can say what colour alone cannot: a band whose
+ * nodes stay saturated while the rest idle is a hotspot (seed 003's dark band); saturated nodes
+ * across nearly the whole key space are a cluster too small for the load, which no key fixes.
+ */
+function saturatedNodes(matrix: HeatMatrix, grid: Grid, describe: Describer): PatternFinding[] {
+  if (!matrix.values.cpu) return [];
+  const rule = RULES.hotNodes;
+  const hot = hotCpuCells(matrix);
+  const cpu = matrix.values.cpu;
+  const active = runs(grid.columns, (c) => grid.columnTotal[c]! > 0);
+  const activeColumns = active.reduce((sum, [first, last]) => sum + last - first + 1, 0);
+  const hotRow = (row: number) =>
+    sumOver(0, grid.columns - 1, (c) => hot[row * grid.columns + c]!) >= rule.minColumns * activeColumns;
+  const bands = runs(grid.rows, hotRow);
+  if (bands.length === 0 || activeColumns === 0) return [];
+  const span: [number, number] = [active[0]![0], active.at(-1)![1]];
+  const hotKeyFraction = bands.reduce(
+    (sum, [first, last]) => sum + sumOver(first, last, (row) => grid.keyFraction[row]!),
+    0,
+  );
+  if (hotKeyFraction >= rule.clusterKeyFraction) {
+    return [
+      describe.finding(
+        "saturated-cluster",
+        "Saturated cluster (the load is spread, but every part of the key space sits on a node at ≥ 90 % CPU: add nodes, or cut the work per request such as read fan-out)",
+        `saturated-cluster: ranges covering ${percent(hotKeyFraction)} of the key space (≥ ${percent(rule.clusterKeyFraction)}) ` +
+          `sat on nodes at ≥ ${percent(HOT_CPU)} CPU in ≥ ${percent(rule.minColumns)} of the active columns`,
+        [0, grid.rows - 1],
+        span,
+      ),
+    ];
+  }
+  const coldCpu = median(
+    Array.from({ length: grid.rows }, (_, row) => row)
+      .filter((row) => !hotRow(row))
+      .map((row) => median(cpu.subarray(row * grid.columns, (row + 1) * grid.columns))),
+  );
+  // Tablets of one hot range land on several nodes, some saturated and some not: join runs
+  // separated by small gaps so one band reads as one, and name the widest few.
+  const maxGap = Math.max(2, Math.round(rule.maxGapRows * grid.rows));
+  const joined: [number, number][] = [];
+  for (const band of bands) {
+    const last = joined.at(-1);
+    if (last && band[0] - last[1] - 1 <= maxGap) last[1] = band[1];
+    else joined.push([band[0], band[1]]);
+  }
+  const widest = joined
+    .map((band) => ({
+      band,
+      keys: sumOver(band[0], band[1], (row) => (hotRow(row) ? grid.keyFraction[row]! : 0)),
+    }))
+    .sort((a, b) => b.keys - a.keys)
+    .slice(0, rule.maxBands);
+  return widest.map(({ band, keys }) =>
+    describe.finding(
+      "hot-band",
+      `Sustained hot band on saturated nodes (ranges holding ${percent(keys)} of the data; the other ranges' nodes at a median ${percent(coldCpu)} CPU)`,
+      `hot-band (node CPU): rows on nodes at ≥ ${percent(HOT_CPU)} CPU in ≥ ${percent(rule.minColumns)} of the ` +
+        `active columns, gaps of ≤ ${maxGap} rows joined, while the other rows' nodes ran at a median ${percent(coldCpu)}`,
+      band,
+      span,
+    ),
+  );
+}
+
 /** Patterns found in `metric` (default ops), most specific first; empty when the load matches none. */
 export function detectPatterns(matrix: HeatMatrix, metric: Metric = "ops"): PatternFinding[] {
   const grid = toGrid(matrix, metric);
   if (grid.total === 0 || grid.rows === 0) return [];
   const describe = new Describer(matrix, metric);
   const diagonal = sequentialDiagonal(grid, describe);
+  const bands = diagonal.length ? [] : sustainedHotBands(grid, describe);
+  // Node CPU adds what density misses; a band density already names is not named twice.
+  const saturated = saturatedNodes(matrix, grid, describe).filter(
+    (finding) => !bands.some((band) => band.firstRow <= finding.lastRow && finding.firstRow <= band.lastRow),
+  );
   const found = [
+    ...saturated,
     ...diagonal,
-    ...(diagonal.length ? [] : sustainedHotBands(grid, describe)),
+    ...bands,
     ...(diagonal.length ? [] : suddenHotRanges(grid, describe)),
     ...(diagonal.length ? [] : bursts(grid, describe)),
   ];
