@@ -57,7 +57,11 @@ export class IngestPipeline {
 
   /** Opens the log, writes every segment a previous run left behind, and starts the flush timer. */
   static async open(options: IngestPipelineOptions): Promise<IngestPipeline> {
-    const { wal, recovered } = await WriteAheadLog.open(options.walDirectory);
+    const { table } = options;
+    const { wal, recovered } = await WriteAheadLog.open(
+      options.walDirectory,
+      `${table.store.name} (schema ${table.schema.fingerprint})`,
+    );
     const lastId = recovered.at(-1)?.id ?? 0;
     const segment = await wal.createSegment(Math.max(Date.now(), lastId + 1));
     const pipeline = new IngestPipeline(options, wal, segment);

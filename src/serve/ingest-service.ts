@@ -20,7 +20,7 @@ import { HotspotMonitor } from "./hotspot-monitor.js";
 import { BodyRejected, bodyFormatOf, parseIngestBody } from "./ingest-body.js";
 import { IngestPipeline } from "./ingest-pipeline.js";
 import { renderLiveHeatmap } from "./live-heatmap.js";
-import { DEFAULT_BUCKETS, metricsSchema } from "./metrics-schema.js";
+import { DEFAULT_BUCKETS, DEFAULT_INTERVAL_MS, metricsSchema } from "./metrics-schema.js";
 import type { MetricPoint } from "./point.js";
 import { RetentionSweeper } from "./retention-sweeper.js";
 import { ServiceMetrics } from "./service-metrics.js";
@@ -87,7 +87,7 @@ class HttpError extends Error {
 
 export async function startIngestService(options: IngestServiceOptions): Promise<IngestService> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const intervalMs = options.intervalMs ?? 2000;
+  const intervalMs = options.intervalMs ?? DEFAULT_INTERVAL_MS;
   if (
     options.simulatedNodes !== undefined &&
     !(Number.isInteger(options.simulatedNodes) && options.simulatedNodes >= 1)
@@ -100,7 +100,7 @@ export async function startIngestService(options: IngestServiceOptions): Promise
   if (!(Number.isInteger(intervalMs) && intervalMs >= 10)) {
     throw new RangeError(`intervalMs ${intervalMs}: expected an integer ≥ 10`);
   }
-  const table = await SaltedTable.open(options.store, metricsSchema(buckets), { create: true });
+  const table = await SaltedTable.open(options.store, metricsSchema(buckets, intervalMs), { create: true });
   const metrics = new ServiceMetrics();
   const monitor = new HotspotMonitor(
     {

@@ -4,14 +4,17 @@
  * prefix scan); the salt spreads a hot customer's devices over the buckets. `segment` is the
  * write-ahead-log segment the row came from: points of one interval that arrive in different
  * flushes land in different rows instead of overwriting each other, and replaying a segment after
- * a crash rewrites exactly the same rows (idempotent).
+ * a crash rewrites exactly the same rows (idempotent). The trailing literal names the aggregation
+ * interval: reads assume every row spans one interval, so a table written with another interval
+ * must be refused (its schema fingerprint differs), not misread.
  */
 import { compileSchema } from "../keys/schema.js";
 import type { KeySchema } from "../keys/types.js";
 
 export const DEFAULT_BUCKETS = 16;
+export const DEFAULT_INTERVAL_MS = 2000;
 
-export function metricsSchema(buckets = DEFAULT_BUCKETS): KeySchema {
+export function metricsSchema(buckets = DEFAULT_BUCKETS, intervalMs = DEFAULT_INTERVAL_MS): KeySchema {
   return compileSchema({
     version: 1,
     name: "keyspread-metrics",
@@ -21,6 +24,7 @@ export function metricsSchema(buckets = DEFAULT_BUCKETS): KeySchema {
       { field: "deviceId", codec: { type: "string" } },
       { field: "interval", codec: { type: "timestamp", unit: "ms", reverse: true } },
       { field: "segment", codec: { type: "timestamp", unit: "ms" } },
+      { literal: `interval-${intervalMs}ms` },
     ],
     salt: { buckets, fields: ["deviceId"] },
   });

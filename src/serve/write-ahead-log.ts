@@ -17,10 +17,13 @@ import type { FileHandle } from "node:fs/promises";
 import { mkdir, open, readdir, readFile, unlink, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { crc32 } from "node:zlib";
+import { writeFileAtomically } from "../io/write-file-atomically.js";
 
 const SUFFIX = ".wal";
 const HEADER_BYTES = 8;
 const OWNER_FILE = "owner.pid";
+/** Names the table the log's points belong to; written once, checked on every open. */
+const TARGET_FILE = "target";
 
 export interface RecoveredSegment {
   id: number;
@@ -93,10 +96,16 @@ export class WriteAheadLog {
    * Opens the log directory and reads back every segment left from earlier runs, oldest first.
    * The directory is claimed for this process (`owner.pid`): two services replaying and deleting
    * each other's segments would lose points. A claim whose process is gone (a kill -9) is taken over.
+   * `target` names the table the points go to: a log left by a service on another table (say,
+   * another store kind sharing the directory) is refused, never replayed there and deleted.
    */
-  static async open(directory: string): Promise<{ wal: WriteAheadLog; recovered: RecoveredSegment[] }> {
+  static async open(
+    directory: string,
+    target: string,
+  ): Promise<{ wal: WriteAheadLog; recovered: RecoveredSegment[] }> {
     await mkdir(directory, { recursive: true });
     await claim(join(directory, OWNER_FILE));
+    await checkTarget(join(directory, TARGET_FILE), target);
     const ids = (await readdir(directory))
       .filter((name) => name.endsWith(SUFFIX) && /^\d+$/.test(name.slice(0, -SUFFIX.length)))
       .map((name) => Number(name.slice(0, -SUFFIX.length)))
@@ -165,5 +174,20 @@ function isAlive(pid: number): boolean {
     return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+async function checkTarget(file: string, target: string): Promise<void> {
+  const recorded = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT") return undefined;
+    throw error;
+  });
+  if (recorded === undefined) {
+    await writeFileAtomically(file, target, { durable: true });
+  } else if (recorded !== target) {
+    throw new Error(
+      `write-ahead log ${dirname(file)} holds points for ${recorded}, not ${target}; ` +
+        "give this service its own --wal directory (replaying it here would move acknowledged points to the wrong table)",
+    );
   }
 }
