@@ -57,7 +57,7 @@ export function registerExportCommands(program: Command): void {
           options.query === undefined ? undefined : queryFromJson(schema, parseJson(options.query));
         if (query?.limit !== undefined)
           throw new Error("export: --query takes no limit; it exports the whole range");
-        const store = await openStoreAt(options.from);
+        const store = await openStoreAt(options.from, { mustExist: true });
         const bar = counterBar("export");
         try {
           const result = await exportTable({

@@ -189,7 +189,7 @@ async function withStores(
       `--from and --to name the same table (${formatStoreAddress(options.from)}); re-keying writes a new table`,
     );
   }
-  const source = await openStoreAt(options.from);
+  const source = await openStoreAt(options.from, { mustExist: true });
   try {
     const target = await openStoreAt(options.to);
     try {

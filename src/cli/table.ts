@@ -162,7 +162,12 @@ async function open(
   const schema = await loadSchema(options.schema);
   const name = options.table ?? schema.spec.name;
   try {
-    const store = await openStore(options.store, { table: name, directory: options.dir, ...create });
+    const store = await openStore(options.store, {
+      table: name,
+      directory: options.dir,
+      mustExist: create === undefined,
+      ...create,
+    });
     const salted = await SaltedTable.open(store, schema, { create: create !== undefined }).catch(
       async (error) => {
         await store.close();

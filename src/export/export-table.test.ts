@@ -134,6 +134,17 @@ describe("exportTable", () => {
     }
   });
 
+  it("refuses a schema other than the one the table records, instead of exporting nothing", async () => {
+    const other = compileSchema({ ...fleet.spec, salt: { buckets: 4, fields: ["deviceId"] } });
+    await expect(
+      exportTable({
+        store: await fleetTable(),
+        schema: other,
+        parquetDir: mkdtempSync(join(tmpdir(), "ks-x-")),
+      }),
+    ).rejects.toThrow(/different key schema.*salt\.buckets: table has 8, schema has 4/s);
+  });
+
   it("names the cell and the row when a typed cell does not parse", async () => {
     await expect(
       exportTable({

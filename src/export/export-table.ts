@@ -6,7 +6,7 @@
 import { mkdir } from "node:fs/promises";
 import type { KeySchema, Query } from "../keys/types.js";
 import type { Store } from "../store/store.js";
-import { RESERVED_PREFIX } from "../table/schema-guard.js";
+import { guardRecordedSchema, RESERVED_PREFIX } from "../table/schema-guard.js";
 import { type CellColumn, columnsFor, quoteIdentifier, stagingRow } from "./columns.js";
 
 export interface ExportOptions {
@@ -53,6 +53,8 @@ export async function exportTable(options: ExportOptions): Promise<ExportResult>
   const { DuckDBDataChunkWriter, DuckDBInstance, JSToDuckDBValueConverter } = await import(
     "@duckdb/node-api"
   );
+  // A wrong schema would decode nothing and export an empty table without a word.
+  await guardRecordedSchema(store, schema);
   const instance = await DuckDBInstance.create(options.duckdbFile ?? ":memory:");
   const connection = await instance.connect();
   try {

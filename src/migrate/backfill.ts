@@ -7,7 +7,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { KeySchema } from "../keys/types.js";
 import type { Mutation, Row, Store } from "../store/store.js";
 import { SaltedTable } from "../table/salted-table.js";
-import { guardSchema, RESERVED_PREFIX, SCHEMA_ROW_KEY } from "../table/schema-guard.js";
+import { guardRecordedSchema, RESERVED_PREFIX } from "../table/schema-guard.js";
 import { type Checkpoint, readCheckpoint, writeCheckpoint } from "./checkpoint.js";
 import { readDataPage } from "./data-rows.js";
 
@@ -70,7 +70,7 @@ export async function backfill(options: BackfillOptions): Promise<BackfillResult
   checkPositive("rowsPerSecond", options.rowsPerSecond, Number.isFinite);
   checkSameFields(sourceSchema, targetSchema);
   if (source.name === target.name) throw new Error(`source and target are the same table (${source.name})`);
-  await guardSource(source, sourceSchema);
+  await guardRecordedSchema(source, sourceSchema);
   await SaltedTable.open(target, targetSchema, { create: true });
 
   const identity = {
@@ -211,11 +211,6 @@ export function checkSameFields(from: KeySchema, to: KeySchema): void {
           .join("; "),
     );
   }
-}
-
-/** A source that records a schema must record this one; a table written without keyspread has no schema row. */
-async function guardSource(source: Store, schema: KeySchema): Promise<void> {
-  if (await source.get(SCHEMA_ROW_KEY)) await guardSchema(source, schema, false);
 }
 
 type MigrationIdentity = Pick<Checkpoint, "source" | "target" | "sourceFingerprint" | "targetFingerprint">;

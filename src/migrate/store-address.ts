@@ -55,9 +55,14 @@ export function tableCommandOptions(address: StoreAddress): string[] {
     : ["--store", "bigtable", "--table", address.table];
 }
 
-export function openStoreAt(address: StoreAddress): Promise<Store> {
+/** Opens the table at `address`; `mustExist` refuses to create a missing one (sources to read). */
+export function openStoreAt(address: StoreAddress, options: { mustExist?: boolean } = {}): Promise<Store> {
   return address.kind === "embedded"
-    ? openStore("embedded", { table: address.table, directory: address.directory })
+    ? openStore("embedded", {
+        table: address.table,
+        directory: address.directory,
+        mustExist: options.mustExist,
+      })
     : openStore("bigtable", {
         table: address.table,
         bigtable: {

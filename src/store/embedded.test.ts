@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -24,6 +24,14 @@ describe("EmbeddedStore", () => {
     expect(store.name).toBe(`embedded:${join(directory, "named")}`);
     await store.close();
     await expect(EmbeddedStore.open({ directory, table: "../escape" })).rejects.toThrow(/not a valid name/);
+  });
+
+  it("refuses a missing table when it must exist, creating nothing", async () => {
+    const empty = await mkdtemp(join(tmpdir(), "keyspread-missing-"));
+    await expect(EmbeddedStore.open({ directory: empty, table: "typo", mustExist: true })).rejects.toThrow(
+      /no such table: embedded store .*typo does not exist/,
+    );
+    expect(await readdir(empty)).toEqual([]);
   });
 
   it("says clearly when the table is already open", async () => {

@@ -5,6 +5,7 @@
  * full 4 KiB keys (LMDB stops near 2 KB) and far less disk; LMDB's faster point gets and scans
  * matter less for a development default whose latest-100 read still takes well under a millisecond.
  */
+import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { ClassicLevel, type KeyIterator } from "classic-level";
@@ -20,6 +21,8 @@ export interface EmbeddedStoreOptions {
   table: string;
   /** Parent directory of the tables (default `./.keyspread`). */
   directory?: string;
+  /** Fail instead of creating an empty table when none is there (sources, reads): a typo must not look like an empty table. */
+  mustExist?: boolean;
 }
 
 /** Mutations per LevelDB batch: bounds memory for huge writes; each batch is atomic. */
@@ -46,6 +49,9 @@ export class EmbeddedStore implements Store {
       );
     }
     const location = join(options.directory ?? DEFAULT_EMBEDDED_DIRECTORY, options.table);
+    if (options.mustExist && !existsSync(location)) {
+      throw new Error(`no such table: embedded store ${location} does not exist`);
+    }
     await mkdir(dirname(location), { recursive: true });
     const db: Level = new ClassicLevel(location, { keyEncoding: "buffer", valueEncoding: "buffer" });
     try {

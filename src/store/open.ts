@@ -12,6 +12,8 @@ export interface OpenStoreOptions {
   table: string;
   /** embedded: parent directory of the tables (default `./.keyspread`). */
   directory?: string;
+  /** embedded: fail when the table is not there rather than creating it empty. */
+  mustExist?: boolean;
   /** bigtable: project, instance, app profile, family, limits, client options (else from env). */
   bigtable?: Omit<BigtableStoreOptions, "tableId">;
   /** bigtable: create the table (with its family and GC rule) instead of opening an existing one. */
@@ -25,7 +27,11 @@ export async function openStore(kind: StoreKind, options: OpenStoreOptions): Pro
     case "memory":
       return new MemoryStore({ name: options.table });
     case "embedded":
-      return EmbeddedStore.open({ table: options.table, directory: options.directory });
+      return EmbeddedStore.open({
+        table: options.table,
+        directory: options.directory,
+        mustExist: options.mustExist,
+      });
     case "bigtable": {
       const bigtable = { ...options.bigtable, tableId: options.table };
       return options.create

@@ -85,3 +85,11 @@ export function diffJson(table: unknown, schema: unknown, path: string): string[
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null;
 }
+
+/**
+ * For tables read with a schema the caller names (backfill sources, exports): a table that records
+ * a schema must record this one; a table written without keyspread has no schema row and passes.
+ */
+export async function guardRecordedSchema(store: Store, schema: KeySchema): Promise<void> {
+  if (await store.get(SCHEMA_ROW_KEY)) await guardSchema(store, schema, false);
+}
