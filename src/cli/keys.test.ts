@@ -185,4 +185,20 @@ describe("keyspread keys inspect", () => {
     expect(report.saltBytesPerRow).toBe(3);
     expect(report.pValue).toBeGreaterThan(0);
   });
+
+  it("ends quietly when the reader closes the pipe early", () => {
+    const input = lines(
+      ...Array.from({ length: 50_000 }, (_, i) => ({ deviceId: `d${i}`, metric: "cpu", ts: i })),
+    );
+    const result = spawnSync(
+      "bash",
+      ["-c", `node dist/cli/main.js keys encode --schema ${FLEET} | head -1`],
+      {
+        input,
+        encoding: "utf8",
+      },
+    );
+    expect(result.stdout.split("\n").filter(Boolean)).toHaveLength(1);
+    expect(result.stderr).toBe("");
+  });
 });

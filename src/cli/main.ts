@@ -16,6 +16,12 @@ const program = new Command()
   .description("Hotspot-proof Cloud Bigtable row keys: schemas, salted tables and a hotspot lab.")
   .showHelpAfterError();
 
+// A reader that stops early (`| head`) closes the pipe: that is the end of the output, not an error.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code === "EPIPE") process.exit(0);
+  throw error;
+});
+
 // Each command group registers itself here (one line each).
 registerKeysCommands(program);
 registerHeatmapCommands(program);

@@ -156,4 +156,13 @@ describe("keyspread migrate plan", () => {
       `keyspread migrate backfill --from embedded:./.keyspread/scores --from-schema ${from} --to bigtable:scores-v2 --to-schema ${to} --checkpoint .keyspread/backfill-scores-to-scores-v2.json`,
     );
   });
+
+  it("refuses a runbook whose old and new table are the same (its last step deletes the old one)", () => {
+    const file = join(dir, `plan-${unique()}.json`);
+    writeFileSync(file, JSON.stringify(MIGRATIONS[1]!.from.spec));
+    const args = ["--from-schema", file, "--to", "embedded:scores", "--to-schema", file];
+    const result = cli(["migrate", "plan", "--from", "embedded:scores", ...args]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/--from and --to name the same table/);
+  });
 });

@@ -175,7 +175,13 @@ export function registerMigrateCommands(program: Command): void {
     );
 }
 
+/** The two schemas of a migration, once it is clear the two tables differ (every migrate command). */
 async function loadPair(options: PairOptions): Promise<{ fromSchema: KeySchema; toSchema: KeySchema }> {
+  if (sameTable(options.from, options.to)) {
+    throw new Error(
+      `--from and --to name the same table (${formatStoreAddress(options.from)}); re-keying writes a new table`,
+    );
+  }
   return { fromSchema: await loadSchema(options.fromSchema), toSchema: await loadSchema(options.toSchema) };
 }
 
@@ -184,11 +190,6 @@ async function withStores(
   options: PairOptions,
   action: (source: Store, target: Store) => Promise<void>,
 ): Promise<void> {
-  if (sameTable(options.from, options.to)) {
-    throw new Error(
-      `--from and --to name the same table (${formatStoreAddress(options.from)}); re-keying writes a new table`,
-    );
-  }
   const source = await openStoreAt(options.from, { mustExist: true });
   try {
     const target = await openStoreAt(options.to);

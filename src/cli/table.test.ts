@@ -72,6 +72,17 @@ describe.each([
     expect(JSON.parse(got.stdout)).toMatchObject({ values: points[4]!.key, cells: { value: "4" } });
   });
 
+  it("names the line of a key that cannot be encoded, deep in a batch", () => {
+    const rows = Array.from({ length: 1200 }, (_, i) => ({
+      key: { deviceId: `b${i}`, metric: "cpu", ts: i },
+      cells: {},
+    }));
+    const bad = rows.map((row, i) => (i === 1100 ? { key: { deviceId: "b", ts: 1 } } : row));
+    const result = table("put", [], lines(...bad));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/line 1101: .*metric/);
+  });
+
   it("refuses a bad line naming it, and writes nothing from its batch", () => {
     const bad = table("put", [], lines(points[0], { key: { deviceId: "x", metric: "cpu", ts: "soon" } }));
     expect(bad.code).toBe(1);

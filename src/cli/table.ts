@@ -200,7 +200,10 @@ async function putLines(salted: SaltedTable): Promise<void> {
   };
   for await (const { line, lineNumber } of stdinLines()) {
     try {
-      batch.push(putRowFromJson(salted.schema, parseJson(line)));
+      const row = putRowFromJson(salted.schema, parseJson(line));
+      // Encoding here names the line of a bad key; putMany would only know its place in the batch.
+      salted.schema.encode(row.values);
+      batch.push(row);
       batchLines.push(lineNumber);
     } catch (error) {
       fail(
