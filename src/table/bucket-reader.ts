@@ -10,7 +10,7 @@ import { RetryableStoreError, type Row, type Store } from "../store/store.js";
 import type { PageSource } from "./merge.js";
 
 export interface RetryPolicy {
-  /** Retries per bucket stream after its first attempt. */
+  /** Retries in a row without a new row in between, per bucket stream. */
   attempts: number;
   baseDelayMs: number;
 }
@@ -68,8 +68,10 @@ export class BucketReader implements PageSource<Row> {
 
   async close(): Promise<void> {
     this.exhausted = true;
-    await this.iterator?.return?.();
+    const iterator = this.iterator;
     this.iterator = undefined;
+    // Callers abort the read first; closing must not then wait on a store slow to notice.
+    iterator?.return?.().catch(() => {});
   }
 
   private fetchPage(): Promise<Row[] | null> {

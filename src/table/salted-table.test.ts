@@ -256,6 +256,58 @@ describe("SaltedTable failures", () => {
   });
 });
 
+describe("SaltedTable edge cases", () => {
+  const rows = Array.from({ length: 20 }, (_, i) => ({ device: `d${i % 4}`, ts: i, metric: "cpu" }));
+
+  it("answers a limit of 0 with nothing, at once", async () => {
+    const table = await tableWith(new MemoryStore(), fleetSpec(4), rows);
+    expect(await table.scan({ limit: 0 }).toArray()).toEqual([]);
+    expect(await table.latest({ eq: { device: "d1" } }, 0)).toEqual([]);
+  });
+
+  it("refuses page sizes and concurrency below 1", async () => {
+    await expect(
+      SaltedTable.open(new MemoryStore(), compileSchema(fleetSpec(4)), { pageSize: 0 }),
+    ).rejects.toThrow(/pageSize is 0; allowed: a whole number ≥ 1/);
+  });
+
+  it("stops at once when the reader stops, without waiting for fetches in flight", async () => {
+    const store = new SlowStore(new MemoryStore(), 1_000);
+    await tableWith(store, fleetSpec(4), rows);
+    const table = await SaltedTable.open(store, compileSchema(fleetSpec(4)), { pageSize: 1 });
+    const started = performance.now();
+    for await (const _ of table.scan({ eq: { device: "d1" } })) break;
+    // The first row takes 1 s; the next page is already being fetched and must not be waited for.
+    expect(performance.now() - started).toBeLessThan(1_900);
+  });
+
+  it("reads a scan once", async () => {
+    const table = await tableWith(new MemoryStore(), fleetSpec(4), rows);
+    const scan = table.scan({ limit: 5 });
+    await scan.toArray();
+    await expect(scan.toArray()).rejects.toThrow(/reads once/);
+  });
+
+  it("never caches a partial latest-N for callers who did not allow one", async () => {
+    const store = new MemoryStore();
+    await tableWith(store, fleetSpec(4, ["device", "ts"]), rows);
+    const table = await SaltedTable.open(store, compileSchema(fleetSpec(4, ["device", "ts"])), {
+      latestCache: { ttlMs: 60_000 },
+    });
+    store.faults = { failRead: { afterRows: 0 } };
+    const partial = await table.latest({ eq: { device: "d1" } }, 10, { allowPartial: true });
+    store.faults = {};
+    expect((await table.latest({ eq: { device: "d1" } }, 10)).length).toBeGreaterThan(partial.length);
+  });
+
+  it("lets a deadline end a read even when partial results are allowed", async () => {
+    const table = await tableWith(new SlowStore(new MemoryStore(), 50), fleetSpec(4), rows);
+    await expect(table.scan({}, { deadlineMs: 20, allowPartial: true }).toArray()).rejects.toBeInstanceOf(
+      ReadDeadlineError,
+    );
+  });
+});
+
 /** Delays every row a store returns, and counts reads in flight. */
 class SlowStore implements Store {
   readonly name = "slow";

@@ -5,11 +5,11 @@
 import { setMaxListeners } from "node:events";
 import { LRUCache } from "lru-cache";
 import pLimit from "p-limit";
-import type { FieldValue, FieldValues, KeySchema, Plan, Query } from "../keys/types.js";
+import type { FieldValue, FieldValues, KeySchema, Plan, PlannedRange, Query } from "../keys/types.js";
 import type { Mutation, Row, Store } from "../store/store.js";
 import { BucketReadError, BucketReader, type RetryPolicy } from "./bucket-reader.js";
 import { bySortKey, mergeSortedPages, type PageSource, type SortableRow } from "./merge.js";
-import { guardSchema, RESERVED_PREFIX, SCHEMA_ROW_KEY } from "./schema-guard.js";
+import { guardSchema, RESERVED_PREFIX } from "./schema-guard.js";
 
 export type CellsInput = Map<string, Buffer> | Record<string, Buffer | string>;
 
@@ -83,6 +83,12 @@ export class SaltedTable {
 
   /** Opens a table, refusing one whose schema row records a different schema. */
   static async open(store: Store, schema: KeySchema, options: SaltedTableOptions = {}): Promise<SaltedTable> {
+    for (const name of ["concurrency", "pageSize"] as const) {
+      const value = options[name];
+      if (value !== undefined && !(Number.isInteger(value) && value >= 1)) {
+        throw new RangeError(`${name} is ${value}; allowed: a whole number ≥ 1`);
+      }
+    }
     await guardSchema(store, schema, options.create ?? false);
     return new SaltedTable(store, schema, options);
   }
@@ -115,7 +121,9 @@ export class SaltedTable {
   }
 
   async get(values: FieldValues): Promise<TableRow | undefined> {
-    const row = await this.store.get(this.schema.encode(values));
+    const key = this.schema.encode(values);
+    if (isReserved(key)) return undefined;
+    const row = await this.store.get(key);
     return row && this.toTableRow(row);
   }
 
@@ -140,11 +148,13 @@ export class SaltedTable {
    */
   async latest(query: Omit<Query, "limit">, n: number, options: TableReadOptions = {}): Promise<TableRow[]> {
     this.checkLatestQuery(query);
-    const cacheKey = this.latestCache && JSON.stringify([query, n], jsonReplacer);
+    // Only complete answers are cached: a partial one must never reach a caller who did not ask for it.
+    const cacheKey =
+      this.latestCache && !options.allowPartial ? JSON.stringify([query, n], jsonReplacer) : undefined;
     const cached = cacheKey === undefined ? undefined : this.latestCache!.get(cacheKey);
-    if (cached) return cached;
+    if (cached) return [...cached];
     const rows = await this.scan({ ...query, limit: n }, options).toArray();
-    if (cacheKey !== undefined) this.latestCache!.set(cacheKey, rows);
+    if (cacheKey !== undefined) this.latestCache!.set(cacheKey, [...rows]);
     return rows;
   }
 
@@ -162,7 +172,7 @@ export class SaltedTable {
         cause: error,
       });
     }
-    if (key.subarray(0, RESERVED_PREFIX.length).equals(RESERVED_PREFIX)) {
+    if (isReserved(key)) {
       throw new Error(
         `row ${index}: keys starting with eight 0xFF bytes are reserved for keyspread's schema row`,
       );
@@ -192,6 +202,7 @@ interface ScanSettings extends TableReadOptions {
 /** One read: iterate it for rows; `report` fills in as it goes and is final at the end. */
 export class TableScan implements AsyncIterable<TableRow> {
   readonly report: ReadReport;
+  private started = false;
 
   constructor(
     private readonly store: Store,
@@ -217,8 +228,12 @@ export class TableScan implements AsyncIterable<TableRow> {
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<TableRow, void, undefined> {
+    // The report describes one read; a second pass would mix two reads' counts and limits.
+    if (this.started) throw new Error("a TableScan reads once; call table.scan() again for another pass");
+    this.started = true;
     const { plan } = this.report;
     const limit = plan.limit ?? Number.POSITIVE_INFINITY;
+    if (limit === 0) return;
     const stop = new AbortController();
     const deadline =
       this.settings.deadlineMs === undefined ? undefined : AbortSignal.timeout(this.settings.deadlineMs);
@@ -230,30 +245,30 @@ export class TableScan implements AsyncIterable<TableRow> {
     setMaxListeners(10 + 2 * plan.ranges.length, signal);
     const limiter = pLimit(this.settings.concurrency);
     const saltLength = this.schema.saltPrefixLength;
-    const sources = plan.ranges.map((range) => {
-      const reader = new BucketReader(
-        this.store,
-        { ...range, end: range.end ?? SCHEMA_ROW_KEY },
-        {
-          limit,
-          pageSize: Math.min(this.settings.pageSize, limit),
-          limiter,
-          retry: this.settings.retry,
-          signal,
-          onRowsScanned: (count) => {
-            this.report.rowsScanned += count;
-          },
-          onRetry: () => {
-            this.report.retries++;
-          },
+    const sources = plan.ranges.flatMap((range) => {
+      const dataRange = clipToData(range);
+      if (dataRange === undefined) return [];
+      const reader = new BucketReader(this.store, dataRange, {
+        limit,
+        pageSize: Math.min(this.settings.pageSize, limit),
+        limiter,
+        retry: this.settings.retry,
+        signal,
+        onRowsScanned: (count) => {
+          this.report.rowsScanned += count;
         },
-      );
-      return this.sortable(reader, saltLength);
+        onRetry: () => {
+          this.report.retries++;
+        },
+      });
+      return [this.sortable(reader, saltLength, signal)];
     });
+    const pages = (sources.length === 1 ? pagesOf(sources[0]!) : mergeSortedPages(sources, bySortKey))[
+      Symbol.asyncIterator
+    ]();
     try {
-      const pages = sources.length === 1 ? pagesOf(sources[0]!) : mergeSortedPages(sources, bySortKey);
-      for await (const page of pages) {
-        for (const { row } of page) {
+      for (let next = await pages.next(); !next.done; next = await pages.next()) {
+        for (const { row } of next.value) {
           const { bucket, values } = this.schema.decode(row.key);
           this.report.rowsReturned++;
           this.report.readAmplification = this.report.rowsScanned / this.report.rowsReturned;
@@ -269,12 +284,18 @@ export class TableScan implements AsyncIterable<TableRow> {
       }
       throw error;
     } finally {
+      // Abort before closing, so closing never waits on a fetch still in flight.
       stop.abort();
+      await pages.return?.();
+      if (this.report.rowsReturned === 0) this.report.readAmplification = this.report.rowsScanned;
     }
   }
 
-  /** Adapts a bucket's pages for the merge, and absorbs its failure when partial results are allowed. */
-  private sortable(reader: BucketReader, saltLength: number): PageSource<SortableRow> {
+  /**
+   * Adapts a bucket's pages for the merge, and absorbs its failure when partial results are
+   * allowed — but never an abort or a deadline, which end the whole read.
+   */
+  private sortable(reader: BucketReader, saltLength: number, signal: AbortSignal): PageSource<SortableRow> {
     return {
       nextPage: async () => {
         try {
@@ -283,7 +304,8 @@ export class TableScan implements AsyncIterable<TableRow> {
             ? null
             : page.map((row) => ({ row, sortKey: row.key.toString("latin1", saltLength) }));
         } catch (error) {
-          if (!(this.settings.allowPartial && error instanceof BucketReadError)) throw error;
+          if (!(this.settings.allowPartial && error instanceof BucketReadError) || signal.aborted)
+            throw error;
           this.report.partial = true;
           this.report.failedBuckets.push({ bucket: error.bucket, error: error.message });
           return null;
@@ -300,6 +322,21 @@ async function* pagesOf<T>(source: PageSource<T>): AsyncGenerator<T[], void, und
   } finally {
     await source.close();
   }
+}
+
+/**
+ * A planned range cut to the data: every key at or above eight 0xFF bytes is keyspread's own
+ * (data keys there are refused), so no read reaches the schema row. Undefined when nothing is left.
+ */
+function clipToData(range: PlannedRange): PlannedRange | undefined {
+  if (Buffer.compare(range.start, RESERVED_PREFIX) >= 0) return undefined;
+  const end =
+    range.end === null || Buffer.compare(range.end, RESERVED_PREFIX) > 0 ? RESERVED_PREFIX : range.end;
+  return { ...range, end };
+}
+
+function isReserved(key: Buffer): boolean {
+  return key.subarray(0, RESERVED_PREFIX.length).equals(RESERVED_PREFIX);
 }
 
 function toCellMap(cells: CellsInput): Map<string, Buffer> {
