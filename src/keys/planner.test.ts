@@ -296,3 +296,34 @@ describe("planner", () => {
     ]);
   });
 });
+
+describe("plan with Date bounds on a timestamp in seconds", () => {
+  const schema = compileSchema({
+    version: 1,
+    name: "seconds",
+    layout: "binary",
+    segments: [
+      { field: "id", codec: { type: "string" } },
+      { field: "ts", codec: { type: "timestamp", unit: "s" } },
+    ],
+  });
+  const keys = [9, 10, 11].map((ts) => ({ ts, key: schema.encode({ id: "a", ts }) }));
+  const selected = (range: NonNullable<Query["range"]>) => {
+    const [planned] = schema.plan({ eq: { id: "a" }, range }).ranges;
+    return keys
+      .filter(
+        ({ key }) =>
+          Buffer.compare(key, planned!.start) >= 0 &&
+          (planned!.end === null || Buffer.compare(key, planned!.end) < 0),
+      )
+      .map(({ ts }) => ts);
+  };
+
+  it("keeps exactly the rows a millisecond bound selects", () => {
+    expect(selected({ field: "ts", lt: new Date(10_500) })).toEqual([9, 10]);
+    expect(selected({ field: "ts", gte: new Date(10_500) })).toEqual([11]);
+    expect(selected({ field: "ts", gt: new Date(10_500) })).toEqual([11]);
+    expect(selected({ field: "ts", lte: new Date(10_500) })).toEqual([9, 10]);
+    expect(selected({ field: "ts", gte: new Date(10_000), lt: new Date(11_000) })).toEqual([10]);
+  });
+});

@@ -6,7 +6,7 @@
 import { keySuccessor, prefixSuccessor } from "./bytes.js";
 import { QueryError } from "./errors.js";
 import type { CompiledSchema } from "./schema.js";
-import type { FieldValue, FieldValues, Plan, PlannedRange, Query } from "./types.js";
+import type { CodecSpec, FieldValue, FieldValues, Plan, PlannedRange, Query } from "./types.js";
 
 /** A range edge before the salt is filled in: the bytes themselves, or just past them. */
 interface Edge {
@@ -101,7 +101,7 @@ function edges(schema: CompiledSchema, query: Query, eq: FieldValues, bound: num
     ];
   }
 
-  const range = query.range!;
+  const range = wholeSecondBounds(field.codec, query.range!);
   if (range.gte !== undefined && range.gt !== undefined)
     throw new QueryError("range: use gte or gt, not both");
   if (range.lte !== undefined && range.lt !== undefined)
@@ -113,6 +113,28 @@ function edges(schema: CompiledSchema, query: Query, eq: FieldValues, bound: num
   const lower = low[0] !== undefined ? at(low[0])[0] : low[1] !== undefined ? at(low[1])[1] : all[0];
   const upper = high[0] !== undefined ? at(high[0])[1] : high[1] !== undefined ? at(high[1])[0] : all[1];
   return [lower, upper];
+}
+
+/**
+ * A timestamp stored in whole seconds cannot hold a Date's milliseconds, so a bound between two
+ * seconds moves to the second that keeps the same rows: up for gte/lt, down for gt/lte.
+ */
+function wholeSecondBounds(
+  codec: CodecSpec,
+  range: NonNullable<Query["range"]>,
+): NonNullable<Query["range"]> {
+  if (codec.type !== "timestamp" || codec.unit !== "s") return range;
+  const align = (value: FieldValue | undefined, up: boolean) =>
+    value instanceof Date && value.getTime() % 1000 !== 0
+      ? (up ? Math.ceil : Math.floor)(value.getTime() / 1000)
+      : value;
+  return {
+    ...range,
+    gte: align(range.gte, true),
+    gt: align(range.gt, false),
+    lte: align(range.lte, false),
+    lt: align(range.lt, true),
+  };
 }
 
 /**

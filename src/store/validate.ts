@@ -57,19 +57,27 @@ function mutationProblem(
   return undefined;
 }
 
-/** Ranges must be sorted and non-overlapping; `end: null` only on the last one. */
+/**
+ * Ranges must be sorted and non-overlapping; `end: null` only on the last one. An edge may be one
+ * byte longer than a key: the successor of a maximal key (key + 0x00) bounds reads just past it.
+ */
 export function checkRanges(ranges: readonly KeyRange[], maxKeyBytes: number): void {
   if (!Array.isArray(ranges)) throw new TypeError("ranges must be an array");
+  const maxEdgeBytes = maxKeyBytes + 1;
   ranges.forEach((range, index) => {
     const field = `ranges[${index}]`;
     if (!Buffer.isBuffer(range?.start)) throw new TypeError(`${field}.start must be a Buffer`);
-    if (range.start.length > maxKeyBytes) {
-      throw new RangeError(`${field}.start is ${range.start.length} bytes; keys must be ≤ ${maxKeyBytes}`);
+    if (range.start.length > maxEdgeBytes) {
+      throw new RangeError(
+        `${field}.start is ${range.start.length} bytes; range edges must be ≤ ${maxEdgeBytes}`,
+      );
     }
     if (range.end !== null) {
       if (!Buffer.isBuffer(range.end)) throw new TypeError(`${field}.end must be a Buffer or null`);
-      if (range.end.length > maxKeyBytes) {
-        throw new RangeError(`${field}.end is ${range.end.length} bytes; keys must be ≤ ${maxKeyBytes}`);
+      if (range.end.length > maxEdgeBytes) {
+        throw new RangeError(
+          `${field}.end is ${range.end.length} bytes; range edges must be ≤ ${maxEdgeBytes}`,
+        );
       }
       if (Buffer.compare(range.start, range.end) > 0) {
         throw new RangeError(`${field}.start is after its end`);
