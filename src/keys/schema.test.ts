@@ -281,3 +281,20 @@ describe("decode of damaged keys", () => {
     },
   );
 });
+
+describe("compileSchema with the whole-key presets", () => {
+  it.each(["phoenix", "hbasewd"] as const)(
+    "refuses a trailing literal that %s would hash but the salt would not",
+    (hash) => {
+      expect(() =>
+        compileSchema({
+          version: 1,
+          name: "p",
+          layout: "binary",
+          segments: [{ field: "id", codec: { type: "string", raw: true } }, { literal: "-v1" }],
+          salt: { buckets: 16, hash },
+        }),
+      ).toThrow(/segments: hash "\w+" hashes the whole key after the salt, so it cannot end in a literal/);
+    },
+  );
+});

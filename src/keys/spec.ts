@@ -103,7 +103,11 @@ export function normalizeSpec(input: unknown): NormalizedSpec {
 
   const normalized: NormalizedSpec = { version: 1, name: spec.name, layout: spec.layout, segments };
   if (separator !== undefined) normalized.separator = separator;
-  if (spec.salt) normalized.salt = normalizeSalt(spec.salt, fields, spec.layout);
+  if (spec.salt) {
+    const last: unknown = spec.segments.at(-1);
+    const endsInLiteral = typeof last === "object" && last !== null && "literal" in last;
+    normalized.salt = normalizeSalt(spec.salt, fields, spec.layout, endsInLiteral);
+  }
   return normalized;
 }
 
@@ -150,6 +154,7 @@ function normalizeSalt(
   salt: v.InferOutput<typeof SaltSchema>,
   fields: readonly Extract<SegmentSpec, { field: string }>[],
   layout: SchemaSpec["layout"],
+  endsInLiteral: boolean,
 ): NonNullable<NormalizedSpec["salt"]> {
   const hash = salt.hash ?? "xxh32";
   const info = SALT_HASHES[hash];
@@ -183,6 +188,13 @@ function normalizeSalt(
     }
   });
   if (saltFields.length === 0) throw new SchemaError("salt.fields", "needs at least one field");
+  if (info.defaultFields === "all" && saltFields.length === names.length && endsInLiteral) {
+    // These tools hash every byte after the salt; our hash stops at the last field.
+    throw new SchemaError(
+      "segments",
+      `hash "${hash}" hashes the whole key after the salt, so it cannot end in a literal; move the literal before a field or drop it`,
+    );
+  }
 
   const normalized: NonNullable<NormalizedSpec["salt"]> = {
     buckets: salt.buckets,
