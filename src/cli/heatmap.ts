@@ -8,7 +8,7 @@ import type { ScaleKind } from "../viz/color-scale.js";
 import { METRICS, type Metric } from "../viz/matrix.js";
 import { detectPatterns } from "../viz/patterns.js";
 import { heatmapFormatOf, writeHeatmapFile } from "../viz/write-heatmaps.js";
-import { guarded, loadSchema, parsePositiveInt } from "./io.js";
+import { guarded, loadSchema, parsePositiveInt, wholeNumberIn } from "./io.js";
 import { fractionBar } from "./progress.js";
 
 interface HeatmapOptions {
@@ -54,8 +54,9 @@ export function registerHeatmapCommands(program: Command): void {
       new Option("--scale <scale>", "colour scale (default: log; linear for cpu)").choices(["log", "linear"]),
     )
     .option("--clip <percentile>", "colour tops out at this percentile of cells", Number, 99)
-    .option("--width <px>", "image width", parsePositiveInt, 1000)
-    .option("--height <px>", "image height", parsePositiveInt, 600)
+    // Bounded: every pixel is held in memory (30000² took 9 GB).
+    .option("--width <px>", "image width (200..16000)", wholeNumberIn(200, 16_000), 1000)
+    .option("--height <px>", "image height (200..16000)", wholeNumberIn(200, 16_000), 600)
     .option("--title <text>", "title (default: metric and scale)")
     .option("--json", "print the patterns as JSON lines instead of sentences")
     .action(

@@ -102,6 +102,17 @@ export function guarded<A extends unknown[]>(
   };
 }
 
+/** A commander argument parser for whole numbers from `min` to `max`. */
+export function wholeNumberIn(min: number, max: number): (text: string) => number {
+  return (text) => {
+    const value = Number(text);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      throw new InvalidArgumentError(`"${text}" is not a whole number from ${min} to ${max}`);
+    }
+    return value;
+  };
+}
+
 /** A commander argument parser for whole numbers ≥ 1. */
 export function parsePositiveInt(text: string): number {
   const value = Number(text);

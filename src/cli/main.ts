@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 /** The `keyspread` command: parses arguments and hands off to one module per command group. */
+import { createRequire } from "node:module";
 import { Command } from "commander";
 import { registerAdviseCommands } from "./advise.js";
 import { registerExportCommands } from "./export.js";
@@ -11,8 +12,11 @@ import { registerServeCommands } from "./serve.js";
 import { registerSimulateCommands } from "./simulate.js";
 import { registerTableCommands } from "./table.js";
 
+const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
+
 const program = new Command()
   .name("keyspread")
+  .version(version)
   .description("Hotspot-proof Cloud Bigtable row keys: schemas, salted tables and a hotspot lab.")
   .showHelpAfterError();
 

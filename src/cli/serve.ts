@@ -4,11 +4,13 @@
  * every acknowledged point to the store and exits.
  */
 import { join } from "node:path";
-import { type Command, InvalidArgumentError, Option } from "commander";
+import { type Command, Option } from "commander";
 import { startIngestService } from "../serve/ingest-service.js";
 import { parseQuotas } from "../serve/tenant-admission.js";
 import { openStore, STORE_KINDS, type StoreKind } from "../store/open.js";
-import { guarded, write } from "./io.js";
+import { guarded, parsePositiveInt, wholeNumberIn, write } from "./io.js";
+
+const nonNegative = wholeNumberIn(0, Number.MAX_SAFE_INTEGER);
 
 interface ServeOptions {
   store: StoreKind;
@@ -30,13 +32,6 @@ interface ServeOptions {
   cacheTtl: number;
 }
 
-function positiveInt(text: string): number {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 0)
-    throw new InvalidArgumentError(`"${text}" is not a whole number ≥ 0`);
-  return value;
-}
-
 export function registerServeCommands(program: Command): void {
   program
     .command("serve")
@@ -47,30 +42,35 @@ export function registerServeCommands(program: Command): void {
     .option("--wal <directory>", "write-ahead log directory (default: <dir>/<table>.wal)")
     .option("--create", "bigtable: create the table (with the --max-age GC rule) instead of opening it")
     .option("--host <address>", "address to bind", "127.0.0.1")
-    .option("--port <n>", "port (0 picks a free one)", positiveInt, 8080)
-    .option("--interval <ms>", "aggregation interval: one row per device per interval", positiveInt, 2000)
-    .option("--buckets <n>", "salt buckets of the row key", positiveInt, 16)
+    .option("--port <n>", "port (0 picks a free one)", wholeNumberIn(0, 65_535), 8080)
+    .option(
+      "--interval <ms>",
+      "aggregation interval: one row per device per interval",
+      wholeNumberIn(10, 3_600_000),
+      2000,
+    )
+    .option("--buckets <n>", "salt buckets of the row key", wholeNumberIn(1, 65_536), 16)
     .option("--quota <list>", "per-tenant points/s: default=RATE,TENANT=RATE[:BURST],…")
-    .option("--max-body <bytes>", "largest request body", positiveInt, 16 * 1024 * 1024)
+    .option("--max-body <bytes>", "largest request body", parsePositiveInt, 16 * 1024 * 1024)
     .option("--access-log <file>", "append a JSONL access log (the `keyspread heatmap` format)")
     .option(
       "--max-age <seconds>",
       "retention: Bigtable GC rule on --create; embedded/memory: periodic sweep",
-      positiveInt,
+      parsePositiveInt,
     )
-    .option("--alert-sustain <seconds>", "a hot bucket must last this long to alert", positiveInt, 900)
+    .option("--alert-sustain <seconds>", "a hot bucket must last this long to alert", nonNegative, 900)
     .option(
       "--nodes <n>",
       "also alert on N simulated nodes, each serving a contiguous run of buckets",
-      positiveInt,
+      parsePositiveInt,
     )
     .option(
       "--monitor-window <ms>",
       "how often skew, hot prefixes and alerts are evaluated",
-      positiveInt,
+      parsePositiveInt,
       10_000,
     )
-    .option("--cache-ttl <ms>", "latest-N cache time to live (0: off)", positiveInt, 2000)
+    .option("--cache-ttl <ms>", "latest-N cache time to live (0: off)", nonNegative, 2000)
     .action(
       guarded(async (options: ServeOptions) => {
         if (options.store === "bigtable" && options.maxAge !== undefined && !options.create) {

@@ -145,6 +145,14 @@ describe("exportTable", () => {
     ).rejects.toThrow(/different key schema.*salt\.buckets: table has 8, schema has 4/s);
   });
 
+  it("refuses a Parquet directory that already holds files, so old partitions never mix in", async () => {
+    const parquetDir = mkdtempSync(join(tmpdir(), "ks-full-"));
+    await exportTable({ store: await fleetTable(), schema: fleet, parquetDir });
+    await expect(exportTable({ store: await fleetTable(), schema: fleet, parquetDir })).rejects.toThrow(
+      /is not empty; export into a new or empty directory/,
+    );
+  });
+
   it("names the cell and the row when a typed cell does not parse", async () => {
     await expect(
       exportTable({

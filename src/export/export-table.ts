@@ -3,7 +3,7 @@
  * table) is read once, decoded, and written as Parquet partitioned by day — the key fields as
  * typed columns — and/or loaded into a DuckDB database, where range scans are columnar.
  */
-import { mkdir } from "node:fs/promises";
+import { mkdir, readdir } from "node:fs/promises";
 import type { KeySchema, Query } from "../keys/types.js";
 import type { Store } from "../store/store.js";
 import { guardRecordedSchema, RESERVED_PREFIX } from "../table/schema-guard.js";
@@ -44,6 +44,12 @@ export async function exportTable(options: ExportOptions): Promise<ExportResult>
   const { schema, store } = options;
   if (!options.parquetDir && !options.duckdbFile)
     throw new Error("export needs a Parquet directory, a DuckDB file, or both");
+  if (options.parquetDir && (await readdir(options.parquetDir).catch(() => [])).length > 0) {
+    // Partitions left from an earlier export would be read back as part of this one.
+    throw new Error(
+      `Parquet directory ${options.parquetDir} is not empty; export into a new or empty directory`,
+    );
+  }
   const cellColumns = options.cellColumns ?? [];
   const columns = columnsFor(schema, cellColumns);
   const partitionField = partitionFieldOf(schema, options.partitionField);

@@ -97,6 +97,8 @@ function describeService(name: string, openStore: (id: string) => Promise<Store>
       expect((await post(service, "x".repeat(17 * 1024 * 1024))).status).toBe(413);
       expect((await get(service, "/v1/devices/dev-a/latest?n=0")).status).toBe(400);
       expect((await get(service, "/v1/devices/dev-a/range?from=yesterday&to=1")).status).toBe(400);
+      expect((await get(service, "/v1/devices/dev-a/range?from=0&to=99999999999999999999")).status).toBe(400);
+      expect((await get(service, "/v1/devices/%ZZ/latest")).status).toBe(400);
       expect((await fetch(`${service.url}/v1/ingest`)).status).toBe(405);
       expect((await fetch(`${service.url}/nowhere`)).status).toBe(404);
       await service.pipeline.flush();

@@ -223,12 +223,7 @@ export async function startIngestService(options: IngestServiceOptions): Promise
     const device = /^\/v1\/devices\/([^/]+)\/(latest|range)$/.exec(path);
     if (device) {
       allow("GET");
-      await deviceRead(
-        device[2] as "latest" | "range",
-        decodeURIComponent(device[1]!),
-        url.searchParams,
-        res,
-      );
+      await deviceRead(device[2] as "latest" | "range", deviceIdOf(device[1]!), url.searchParams, res);
       return device[2]!;
     }
     if (path === "/metrics") {
@@ -332,12 +327,26 @@ function intParam(query: URLSearchParams, name: string, fallback: number, min: n
   return value;
 }
 
+const MAX_TIME_MS = 9_999_999_999_999;
+
 function timeParam(query: URLSearchParams, name: string): number {
   const text = query.get(name);
   if (text === null) throw new HttpError(400, `${name} is missing: give epoch milliseconds or ISO 8601 time`);
   const value = /^\d+$/.test(text) ? Number(text) : Date.parse(text);
-  if (!Number.isFinite(value)) {
-    throw new HttpError(400, `${name}=${JSON.stringify(text)}: expected epoch milliseconds or ISO 8601 time`);
+  // Keys hold millisecond timestamps up to 13 digits; a later time is a typo, not a query.
+  if (!Number.isSafeInteger(value) || value < 0 || value > MAX_TIME_MS) {
+    throw new HttpError(
+      400,
+      `${name}=${JSON.stringify(text)}: expected epoch milliseconds (0..${MAX_TIME_MS}) or ISO 8601 time`,
+    );
   }
   return value;
+}
+
+function deviceIdOf(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new HttpError(400, `device id ${JSON.stringify(segment)} is not valid percent-encoding`);
+  }
 }

@@ -33,6 +33,13 @@ function fleet(designs: unknown[], overrides: Record<string, unknown> = {}) {
 }
 
 describe("simulateScenario", () => {
+  it("refuses a run shorter than one step instead of simulating a whole step", () => {
+    const scenario = fleet([{ name: "current", schema: deviceKey }], { step: "10m" });
+    expect(() => simulateScenario(scenario, { durationS: 60 })).toThrow(
+      /duration: 1m is shorter than one step \(10m\)/,
+    );
+  });
+
   it("keeps a timestamp-first key on one hot tail node whatever the node count", () => {
     const scenario = fleet([
       { name: "six", schema: timeFirst },

@@ -5,6 +5,7 @@
 import { compileSchema } from "../keys/index.js";
 import type { KeySchema } from "../keys/types.js";
 import { NODE_CAPACITY } from "./cluster.js";
+import { formatDuration } from "./duration.js";
 import { runEngine } from "./engine.js";
 import { ExactLoad } from "./exact-load.js";
 import { FastLoad } from "./fast-load.js";
@@ -40,6 +41,11 @@ export function simulateScenario(scenario: Scenario, options: SimulateOptions = 
   const designs = selectDesigns(scenario, options.design);
   const durationS = options.durationS ?? scenario.duration;
   if (!(durationS > 0)) throw new Error(`duration: ${durationS} is not a positive number of seconds`);
+  if (durationS < scenario.step) {
+    throw new Error(
+      `duration: ${formatDuration(durationS)} is shorter than one step (${formatDuration(scenario.step)}); simulate at least one step`,
+    );
+  }
   return {
     scenario: scenario.name,
     ...(scenario.description === undefined ? {} : { description: scenario.description }),
