@@ -2,6 +2,8 @@
  * The advisor's report content shared by the Markdown and HTML renderers: the candidate table,
  * the headline, and which designs get a heatmap.
  */
+
+import { formatBytes } from "../format/bytes.js";
 import { formatDuration } from "../sim/duration.js";
 import { formatMs } from "../sim/report.js";
 import type { Advice } from "./advise.js";
@@ -30,18 +32,6 @@ export const CANDIDATE_COLUMNS = [
 /** Read under the candidate table, so nobody takes a warm-up p99 for the steady state. */
 export const CANDIDATE_LEGEND =
   "Hottest node, average node and max/median are the steady state (second half of the run). Warm-up peak, write p99 and read p99 cover the whole run, a new table's warm-up included (the simulator starts an unsalted table on one node, a salted one pre-split over all nodes). Key storage Δ/day: key bytes written per day against as-is.";
-
-/** `1.2 GB`, `-340 MB`, `0 B`. */
-export function formatBytes(bytes: number): string {
-  const sign = bytes < 0 ? "-" : "";
-  let value = Math.abs(bytes);
-  for (const unit of ["B", "KB", "MB", "GB", "TB"]) {
-    if (value < 1000 || unit === "TB")
-      return `${sign}${value < 10 && unit !== "B" ? value.toFixed(1) : Math.round(value)} ${unit}`;
-    value /= 1000;
-  }
-  return `${bytes} B`;
-}
 
 function verdict(advice: Advice, evaluated: Evaluated): string {
   if (evaluated === advice.recommended) return "recommended";

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
+import { formatBytes } from "../format/bytes.js";
 import { compileSchema } from "../keys/index.js";
 import { loadScenario } from "../sim/scenario.js";
 import { adviceToJson } from "./advice-json.js";
@@ -10,7 +11,6 @@ import { splitSample } from "./key-sample.js";
 import { inferKeyStructure } from "./key-structure.js";
 import { adviceHtml } from "./report-html.js";
 import { adviceMarkdown } from "./report-markdown.js";
-import { formatBytes } from "./report-table.js";
 import { recommendedSchemaFile } from "./schema-file.js";
 
 // Seed 000's post_<ts>_<author>: field promotion (author first) fixes the tail hotspot.

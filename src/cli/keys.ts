@@ -4,6 +4,7 @@
  * stderr and exits 1: no partial output for that line, nothing after it.
  */
 import { type Command, Option } from "commander";
+import { formatBytes } from "../format/bytes.js";
 import {
   BIGTABLE_MAX_KEY_BYTES,
   type KeySchema,
@@ -188,15 +189,4 @@ function lengthStats(lengths: number[]) {
     p99: lengthAt(Math.floor(0.99 * rows)),
     max: lengthAt(rows - 1),
   };
-}
-
-function formatBytes(bytes: number): string {
-  const units = ["B", "KB", "MB", "GB", "TB"];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000;
-    unit++;
-  }
-  return `${Number(value.toPrecision(3))} ${units[unit]}`;
 }

@@ -8,7 +8,7 @@
  * `evaluate` returns the transitions (firing / resolved) so the caller can log them; `active`
  * lists what fires now.
  */
-import { median } from "./bucket-skew.js";
+import { median } from "../stats/median.js";
 import { concentrationShift, type PrefixShares } from "./concentration-shift.js";
 
 export type AlertRule = "bucket-hot" | "node-hot" | "prefix-shift" | "tenant-over-quota";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { bucketSkew, median } from "./bucket-skew.js";
+import { median } from "../stats/median.js";
+import { bucketSkew } from "./bucket-skew.js";
 
 describe("bucketSkew", () => {
   it("is 1 for even load and the bucket count when one bucket takes all", () => {

@@ -1,4 +1,6 @@
 /** How unevenly load falls on salt buckets (or nodes): the numbers seed 003's dashboards lacked. Pure. */
+import { median } from "../stats/median.js";
+
 export interface BucketSkew {
   /** Load of the busiest bucket. */
   max: number;
@@ -23,11 +25,4 @@ export function bucketSkew(loads: readonly number[]): BucketSkew {
   const max = loads[hottest]!;
   const mean = sum / loads.length;
   return { max, mean, median: median(loads), skew: mean === 0 ? 1 : max / mean, hottest };
-}
-
-export function median(values: readonly number[]): number {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }

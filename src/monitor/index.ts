@@ -1,4 +1,6 @@
 /** Hotspot monitoring core (pure): heavy hitters, bucket skew, concentration shift, alert rules. */
+
+export { median } from "../stats/median.js";
 export {
   type Alert,
   type AlertChange,
@@ -8,6 +10,6 @@ export {
   type AlertSnapshot,
   DEFAULT_ALERT_RULES,
 } from "./alerts.js";
-export { type BucketSkew, bucketSkew, median } from "./bucket-skew.js";
+export { type BucketSkew, bucketSkew } from "./bucket-skew.js";
 export { concentrationShift, type PrefixShares, prefixShares } from "./concentration-shift.js";
 export { type HeavyHitter, SpaceSaving } from "./space-saving.js";

@@ -3,6 +3,8 @@
  * nodes sum it into CPU, latency and shedding follow from utilisation, hot or large tablets split,
  * and the balancer moves tablets on its period. It samples a time series and the per-tablet load.
  */
+
+import { medianOfSorted } from "../stats/median.js";
 import type { KeyRangeLoad, LoadStep } from "../viz/key-load.js";
 import { rebalance } from "./balancer.js";
 import { cdfAtEdges, LATENCY_EDGES_MS, LatencyHistogram, shedShare } from "./latency.js";
@@ -115,7 +117,7 @@ export function runEngine(input: EngineInput): EngineOutput {
         t: windowStart,
         nodeCpu,
         hottestNodeCpu: sorted[sorted.length - 1]!,
-        medianNodeCpu: median(sorted),
+        medianNodeCpu: medianOfSorted(sorted),
         tablets: tablets.tablets.length,
         shedWriteShare: windowWrites > 0 ? windowShed / windowWrites : 0,
       });
@@ -293,11 +295,6 @@ function settledAfter(timeline: TimelinePoint[], ratios: number[]): number | nul
   let from = ratios.length;
   while (from > 0 && ratios[from - 1]! <= SETTLED_RATIO) from--;
   return from < ratios.length ? timeline[from]!.t : null;
-}
-
-function median(sorted: number[]): number {
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 function mean(values: number[]): number {

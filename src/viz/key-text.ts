@@ -3,12 +3,9 @@
  * hex. Access logs use the same notation, so a key printed in a tooltip can be pasted back into a log.
  */
 
-const HEX_PREFIX = "hex:";
+import { isPrintableAscii } from "../keys/bytes.js";
 
-function isPrintableAscii(key: Buffer): boolean {
-  for (const byte of key) if (byte < 0x20 || byte > 0x7e) return false;
-  return true;
-}
+const HEX_PREFIX = "hex:";
 
 export function displayKey(key: Buffer): string {
   return isPrintableAscii(key) && !key.toString("latin1").startsWith(HEX_PREFIX)

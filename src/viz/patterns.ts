@@ -4,6 +4,8 @@
  * hot range, vertical band, healthy spread). Pure; works on densities (a row's rate divided by its
  * share of the key space) so merged cold rows do not look hot.
  */
+
+import { median } from "../stats/median.js";
 import { displayKey } from "./key-text.js";
 import { type HeatMatrix, HOT_CPU, hotCpuCells, METRIC_UNITS, type Metric } from "./matrix.js";
 
@@ -95,13 +97,6 @@ function toGrid(matrix: HeatMatrix, metric: Metric): Grid {
     }
   }
   return { rows, columns, density, value, keyFraction, position, columnTotal, total };
-}
-
-function median(values: ArrayLike<number>): number {
-  const sorted = Array.from(values).sort((a, b) => a - b);
-  if (sorted.length === 0) return 0;
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 function percent(fraction: number): string {
