@@ -22,7 +22,7 @@ import { parseDuration } from "../sim/duration.js";
 import type { Scenario } from "../sim/scenario.js";
 import type { SimulationMode } from "../sim/simulate.js";
 import { writeHeatmaps } from "../viz/write-heatmaps.js";
-import { guarded } from "./io.js";
+import { guarded, parsePositiveInt } from "./io.js";
 import { simulationQueueBar } from "./progress.js";
 import { readScenarioFile } from "./simulate.js";
 
@@ -30,30 +30,22 @@ interface AdviseCliOptions {
   scenario?: string;
   keys?: string;
   rates?: string;
-  nodes?: string;
+  nodes?: number;
   storage: "ssd" | "hdd";
-  rowBytes?: string;
-  entities?: string;
+  rowBytes?: number;
+  entities?: number;
   keyFormat: KeySampleFormat;
   separator?: string;
   baseline?: string;
   duration: string;
   mode: SimulationMode;
-  buckets?: string;
+  buckets?: number[];
   batching: boolean;
   out?: string;
   json?: boolean;
 }
 
 const DEFAULT_DURATION = "30m";
-
-function positiveInteger(text: string | undefined, option: string): number | undefined {
-  if (text === undefined) return undefined;
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 1)
-    throw new Error(`${option}: "${text}" is not a whole number ≥ 1`);
-  return value;
-}
 
 async function readText(file: string, what: string): Promise<string> {
   try {
@@ -69,15 +61,14 @@ async function scenarioFromKeyFile(
 ): Promise<{ scenario: Scenario; structure: KeyStructure }> {
   if (options.rates === undefined)
     throw new Error("--keys needs --rates, e.g. --rates writes=20000,latest-10=500,range-1d=5");
-  const nodes = positiveInteger(options.nodes, "--nodes");
+  const nodes = options.nodes;
   if (nodes === undefined) throw new Error("--keys needs --nodes N (the cluster's node count)");
   const sample = splitSample(
     parseKeyLines(await readText(options.keys!, "key sample"), options.keyFormat),
     options.separator,
   );
   const structure = inferKeyStructure(sample);
-  const rowBytes = positiveInteger(options.rowBytes, "--row-bytes");
-  const entities = positiveInteger(options.entities, "--entities");
+  const { rowBytes, entities } = options;
   const scenario = scenarioFromSample(sample, structure, {
     rates: parseRates(options.rates),
     nodes,
@@ -101,14 +92,19 @@ export function registerAdviseCommands(program: Command): void {
     )
     .option("--keys <file>", "a sample of real row keys, one per line")
     .option("--rates <list>", "with --keys: writes=N,latest-<count>=N,range-<duration>=N,get=N (per second)")
-    .option("--nodes <n>", "nodes to plan for (required with --keys; default: the scenario's)")
+    .option(
+      "--nodes <n>",
+      "nodes to plan for (required with --keys; default: the scenario's)",
+      parsePositiveInt,
+    )
     .addOption(
       new Option("--storage <kind>", "with --keys: node storage").choices(["ssd", "hdd"]).default("ssd"),
     )
-    .option("--row-bytes <n>", "with --keys: bytes per row (default 1024)")
+    .option("--row-bytes <n>", "with --keys: bytes per row (default 1024)", parsePositiveInt)
     .option(
       "--entities <n>",
       "with --keys: distinct writers in the table (default: estimated from the sample)",
+      parsePositiveInt,
     )
     .addOption(
       new Option("--key-format <format>", "with --keys: lines are text or hex")
@@ -122,6 +118,7 @@ export function registerAdviseCommands(program: Command): void {
     .option(
       "--buckets <list>",
       "salt bucket counts to try, e.g. 16,24,64 (default: 2-4 × nodes and powers of two to 256)",
+      (list: string) => list.split(",").map((item) => parsePositiveInt(item.trim())),
     )
     .option("--no-batching", "reads need every point at once: do not batch points per entity")
     .option(
@@ -138,8 +135,8 @@ export function registerAdviseCommands(program: Command): void {
           options.keys === undefined
             ? { scenario: await readScenarioFile(options.scenario!), structure: undefined }
             : await scenarioFromKeyFile(options, durationS);
-        const nodes = options.scenario === undefined ? undefined : positiveInteger(options.nodes, "--nodes");
-        const buckets = options.buckets?.split(",").map((item) => positiveInteger(item.trim(), "--buckets")!);
+        const nodes = options.scenario === undefined ? undefined : options.nodes;
+        const { buckets } = options;
         const bar = simulationQueueBar("advising:");
         let advice: ReturnType<typeof adviseScenario>;
         try {
