@@ -45,7 +45,7 @@ export interface ReadReport {
   /** Rows the store returned across all bucket streams. */
   rowsScanned: number;
   rowsReturned: number;
-  /** Rows scanned per row returned (1 is ideal). */
+  /** Rows scanned per row returned (1 is ideal); set when the read ends. */
   readAmplification: number;
   retries: number;
   /** True only with `allowPartial`, when some bucket failed: the rows are then incomplete. */
@@ -159,8 +159,7 @@ export class SaltedTable {
   }
 
   toTableRow(row: Row): TableRow {
-    const { bucket, values } = this.schema.decode(row.key);
-    return { key: row.key, bucket, values, cells: row.cells };
+    return tableRowOf(this.schema, row);
   }
 
   private encodeForWrite(values: FieldValues, index: number): Buffer {
@@ -181,7 +180,8 @@ export class SaltedTable {
   }
 
   private checkLatestQuery(query: Omit<Query, "limit">): void {
-    const bound = Object.keys(query.eq ?? {}).length;
+    const eq = query.eq ?? {};
+    const bound = this.schema.fields.findIndex((field) => eq[field.name] === undefined);
     const next = this.schema.fields[bound];
     if (next === undefined || next.codec.type !== "timestamp" || !next.codec.reverse) {
       throw new Error(
@@ -269,10 +269,8 @@ export class TableScan implements AsyncIterable<TableRow> {
     try {
       for (let next = await pages.next(); !next.done; next = await pages.next()) {
         for (const { row } of next.value) {
-          const { bucket, values } = this.schema.decode(row.key);
           this.report.rowsReturned++;
-          this.report.readAmplification = this.report.rowsScanned / this.report.rowsReturned;
-          yield { key: row.key, bucket, values, cells: row.cells };
+          yield tableRowOf(this.schema, row);
           if (this.report.rowsReturned >= limit) return;
         }
       }
@@ -287,7 +285,7 @@ export class TableScan implements AsyncIterable<TableRow> {
       // Abort before closing, so closing never waits on a fetch still in flight.
       stop.abort();
       await pages.return?.();
-      if (this.report.rowsReturned === 0) this.report.readAmplification = this.report.rowsScanned;
+      this.report.readAmplification = this.report.rowsScanned / Math.max(1, this.report.rowsReturned);
     }
   }
 
@@ -333,6 +331,11 @@ function clipToData(range: PlannedRange): PlannedRange | undefined {
   const end =
     range.end === null || Buffer.compare(range.end, RESERVED_PREFIX) > 0 ? RESERVED_PREFIX : range.end;
   return { ...range, end };
+}
+
+function tableRowOf(schema: KeySchema, row: Row): TableRow {
+  const { bucket, values } = schema.decode(row.key);
+  return { key: row.key, bucket, values, cells: row.cells };
 }
 
 function isReserved(key: Buffer): boolean {
