@@ -16,6 +16,7 @@ export {
   type PutRow,
   ReadDeadlineError,
   type ReadReport,
+  RowKeyError,
   SaltedTable,
   type SaltedTableOptions,
   type TableReadOptions,

@@ -6,7 +6,13 @@ import { type Command, Option } from "commander";
 import { type KeySchema, queryFromJson, valuesFromJson, valuesToJson } from "../keys/index.js";
 import type { Query } from "../keys/types.js";
 import { openStore, STORE_KINDS, type StoreKind } from "../store/open.js";
-import { type PutRow, SaltedTable, type TableRow, type TableScan } from "../table/salted-table.js";
+import {
+  type PutRow,
+  RowKeyError,
+  SaltedTable,
+  type TableRow,
+  type TableScan,
+} from "../table/salted-table.js";
 import {
   defaultFormat,
   fail,
@@ -185,8 +191,16 @@ async function putLines(salted: SaltedTable): Promise<void> {
   let batchLines: number[] = [];
   let written = 0;
   const failed: { line: number; key: Record<string, string | number>; reason: string }[] = [];
+  const refuse = (line: number, reason: string): never =>
+    fail(
+      `table put: line ${line}: ${reason}` +
+        ` (${written} rows before line ${batchLines[0] ?? line} were written; nothing from there on)`,
+    );
   const flush = async () => {
-    const result = await salted.putMany(batch);
+    const result = await salted.putMany(batch).catch((error) => {
+      if (error instanceof RowKeyError) return refuse(batchLines[error.index]!, error.reason);
+      throw error;
+    });
     for (const failure of result.failed) {
       failed.push({
         line: batchLines[failure.index]!,
@@ -200,16 +214,10 @@ async function putLines(salted: SaltedTable): Promise<void> {
   };
   for await (const { line, lineNumber } of stdinLines()) {
     try {
-      const row = putRowFromJson(salted.schema, parseJson(line));
-      // Encoding here names the line of a bad key; putMany would only know its place in the batch.
-      salted.schema.encode(row.values);
-      batch.push(row);
+      batch.push(putRowFromJson(salted.schema, parseJson(line)));
       batchLines.push(lineNumber);
     } catch (error) {
-      fail(
-        `table put: line ${lineNumber}: ${(error as Error).message}` +
-          ` (${written} rows before line ${batchLines[0] ?? lineNumber} were written; nothing from there on)`,
-      );
+      refuse(lineNumber, (error as Error).message);
     }
     if (batch.length >= PUT_BATCH) await flush();
   }

@@ -63,6 +63,18 @@ export interface PutResult {
   failed: { index: number; values: FieldValues; key: Buffer; reason: string }[];
 }
 
+/** A row of a batch whose key cannot be made; the batch was refused before anything was written. */
+export class RowKeyError extends Error {
+  override readonly name = "RowKeyError";
+  constructor(
+    /** Position of the row in the batch. */
+    readonly index: number,
+    readonly reason: string,
+  ) {
+    super(`row ${index}: ${reason}`);
+  }
+}
+
 export class ReadDeadlineError extends Error {
   override readonly name = "ReadDeadlineError";
 }
@@ -167,13 +179,12 @@ export class SaltedTable {
     try {
       key = this.schema.encode(values);
     } catch (error) {
-      throw new Error(`row ${index}: ${error instanceof Error ? error.message : String(error)}`, {
-        cause: error,
-      });
+      throw new RowKeyError(index, error instanceof Error ? error.message : String(error));
     }
     if (isReserved(key)) {
-      throw new Error(
-        `row ${index}: keys starting with eight 0xFF bytes are reserved for keyspread's schema row`,
+      throw new RowKeyError(
+        index,
+        "keys starting with eight 0xFF bytes are reserved for keyspread's schema row",
       );
     }
     return key;
