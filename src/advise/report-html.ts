@@ -3,7 +3,7 @@
  * candidate table, the decision in seed 000's terms, the notes beyond the key, why the others
  * lose, the heatmaps side by side on one colour scale (the viz page, inlined), and the schema file.
  */
-import { renderHeatmapHtml } from "../viz/html.js";
+import { escapeHtml, renderHeatmapHtml } from "../viz/html.js";
 import { matrixFromSteps } from "../viz/steps-matrix.js";
 import type { Advice } from "./advise.js";
 import type { KeyStructure } from "./key-structure.js";
@@ -25,8 +25,6 @@ export interface HtmlReportOptions {
 const HEATMAP_CANVAS_HEIGHT = 420;
 const HEATMAP_PANEL_HEIGHT = HEATMAP_CANVAS_HEIGHT + 110;
 const HEATMAP_FRAME_MARGIN = 90;
-
-const escapeHtml = (text: string) => text.replace(/[<>&"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 function table(
   header: readonly string[],

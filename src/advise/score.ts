@@ -5,6 +5,7 @@
  * Latency follows node CPU in the simulator, so p99s are reported, not targeted.
  */
 import type { DesignResult, ReadSummary } from "../sim/results.js";
+import { mean } from "../stats/mean.js";
 import type { KeyFootprint } from "./key-size.js";
 
 export interface Targets {
@@ -60,8 +61,6 @@ export interface Scores {
    */
   nodesNeeded: number | null;
 }
-
-const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
 
 export function scoreDesign(
   result: DesignResult,

@@ -7,11 +7,13 @@ import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
+import { alignColumns } from "../format/columns.js";
 import { checkDesign, type DesignCheck } from "../lab/library-check.js";
 import { parseDuration } from "../sim/duration.js";
 import { formatComparison } from "../sim/report.js";
-import { EmbeddedStore } from "../store/embedded.js";
+import { openStore } from "../store/open.js";
 import { guarded, parsePositiveInt, write } from "./io.js";
+import { fractionBar } from "./progress.js";
 import { readScenarioFile, simulateWithProgress, writeSimulationOutputs } from "./simulate.js";
 
 const FLEET_SCENARIO = fileURLToPath(new URL("../../examples/fleet-hotspot.yaml", import.meta.url));
@@ -45,16 +47,17 @@ export function registerLabCommands(program: Command): void {
         const directory = join(options.out, "tables");
         await rm(directory, { recursive: true, force: true });
         const checks: DesignCheck[] = [];
-        for (const design of scenario.designs) {
-          if (process.stderr.isTTY) process.stderr.write(`\rlibrary check: ${design.name}…\x1b[K`);
-          const store = await EmbeddedStore.open({ table: design.name, directory });
+        const bar = fractionBar("library check: {name}");
+        for (const [index, design] of scenario.designs.entries()) {
+          bar.update(index, scenario.designs.length, { name: design.name });
+          const store = await openStore("embedded", { table: design.name, directory });
           try {
             checks.push(await checkDesign(scenario, design.name, store, { rows: options.rows }));
           } finally {
             await store.close();
           }
         }
-        if (process.stderr.isTTY) process.stderr.write("\r\x1b[K");
+        bar.stop();
 
         await write(
           [
@@ -108,13 +111,5 @@ function formatChecks(checks: DesignCheck[]): string {
       ...reads,
     ];
   });
-  const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i]!.length)));
-  return [header, ...rows]
-    .map((row) =>
-      row
-        .map((cell, i) => cell.padEnd(widths[i]!))
-        .join("  ")
-        .trimEnd(),
-    )
-    .join("\n");
+  return alignColumns([header, ...rows]).join("\n");
 }

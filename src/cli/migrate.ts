@@ -19,7 +19,7 @@ import {
 } from "../migrate/store-address.js";
 import { validate } from "../migrate/validate.js";
 import type { Store } from "../store/store.js";
-import { fail, guarded, loadSchema, write } from "./io.js";
+import { fail, guarded, loadSchema, parsePositiveInt, wholeNumberIn, write } from "./io.js";
 import { counterBar } from "./progress.js";
 
 interface PairOptions {
@@ -52,8 +52,13 @@ export function registerMigrateCommands(program: Command): void {
       "--checkpoint <file>",
       "the backfill's checkpoint file (default: .keyspread/backfill-OLD-to-NEW.json)",
     )
-    .option("--rate <rows/s>", "rate limit to put in the backfill command", parsePositive)
-    .option("--retention-days <days>", "how long to keep the old table after writes move", parsePositive, 30)
+    .option("--rate <rows/s>", "rate limit to put in the backfill command", parsePositiveInt)
+    .option(
+      "--retention-days <days>",
+      "how long to keep the old table after writes move",
+      parsePositiveInt,
+      30,
+    )
     .action(
       guarded(
         async (options: PairOptions & { checkpoint?: string; rate?: number; retentionDays: number }) => {
@@ -81,8 +86,8 @@ export function registerMigrateCommands(program: Command): void {
       "--checkpoint <file>",
       "progress file; an existing one resumes (default: .keyspread/backfill-OLD-to-NEW.json)",
     )
-    .option("--batch <rows>", "rows per batch and per checkpoint", parsePositive, 1000)
-    .option("--rate <rows/s>", "at most this many rows per second", parsePositive)
+    .option("--batch <rows>", "rows per batch and per checkpoint", parsePositiveInt, 1000)
+    .option("--rate <rows/s>", "at most this many rows per second", parsePositiveInt)
     .option("--skip-bad-rows", "record rows the new schema cannot key and go on (default: stop at the first)")
     .action(
       guarded(
@@ -132,11 +137,16 @@ export function registerMigrateCommands(program: Command): void {
     .option(
       "--ranges <n>",
       "logical key ranges (of the first field) to checksum separately",
-      parsePositive,
+      parsePositiveInt,
       16,
     )
-    .option("--sample <n>", "entities to compare row by row (0: none)", parseCount, 100)
-    .option("-n, --rows <n>", "rows per entity (latest-N)", parsePositive, 100)
+    .option(
+      "--sample <n>",
+      "entities to compare row by row (0: none)",
+      wholeNumberIn(0, Number.MAX_SAFE_INTEGER),
+      100,
+    )
+    .option("-n, --rows <n>", "rows per entity (latest-N)", parsePositiveInt, 100)
     .option(
       "--entity <fields>",
       "comma-separated fields naming an entity (default: those before the reverse timestamp)",
@@ -245,18 +255,4 @@ function parseAddress(text: string): StoreAddress {
   } catch (error) {
     throw new InvalidArgumentError((error as Error).message);
   }
-}
-
-function parsePositive(text: string): number {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 1)
-    throw new InvalidArgumentError(`"${text}" is not a whole number ≥ 1`);
-  return value;
-}
-
-function parseCount(text: string): number {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 0)
-    throw new InvalidArgumentError(`"${text}" is not a whole number ≥ 0`);
-  return value;
 }

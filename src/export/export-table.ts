@@ -6,7 +6,7 @@
 import { mkdir, readdir } from "node:fs/promises";
 import type { KeySchema, Query } from "../keys/types.js";
 import type { Store } from "../store/store.js";
-import { guardRecordedSchema, RESERVED_PREFIX } from "../table/schema-guard.js";
+import { clipToData, guardRecordedSchema } from "../table/schema-guard.js";
 import { type CellColumn, columnsFor, quoteIdentifier, stagingRow } from "./columns.js";
 
 export interface ExportOptions {
@@ -70,9 +70,7 @@ export async function exportTable(options: ExportOptions): Promise<ExportResult>
     const appender = await connection.createAppender("staging");
     const writer = DuckDBDataChunkWriter.forAppender(appender, { converter: JSToDuckDBValueConverter });
     let rows = 0;
-    const ranges = schema
-      .plan(options.query ?? {})
-      .ranges.map((range) => ({ start: range.start, end: range.end ?? RESERVED_PREFIX }));
+    const ranges = schema.plan(options.query ?? {}).ranges.flatMap((range) => clipToData(range) ?? []);
     for await (const row of store.read(ranges)) {
       const { values } = schema.decode(row.key);
       try {

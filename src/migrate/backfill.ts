@@ -7,7 +7,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { KeySchema } from "../keys/types.js";
 import type { Mutation, Row, Store } from "../store/store.js";
 import { SaltedTable } from "../table/salted-table.js";
-import { guardRecordedSchema, RESERVED_PREFIX } from "../table/schema-guard.js";
+import { guardRecordedSchema, isReserved, RESERVED_PREFIX } from "../table/schema-guard.js";
 import { type Checkpoint, readCheckpoint, writeCheckpoint } from "./checkpoint.js";
 import { readDataPage } from "./data-rows.js";
 
@@ -178,7 +178,7 @@ function prefetch(source: Store, after: Buffer | undefined, limit: number): Prom
 function rekey(row: Row, from: KeySchema, to: KeySchema): Mutation | string {
   try {
     const key = to.encode(from.decode(row.key).values);
-    if (key.subarray(0, RESERVED_PREFIX.length).equals(RESERVED_PREFIX))
+    if (isReserved(key))
       return "its new key starts with eight 0xFF bytes, reserved for keyspread's schema row";
     return { type: "put", key, cells: row.cells };
   } catch (error) {

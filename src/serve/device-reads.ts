@@ -5,7 +5,7 @@
 import { LRUCache } from "lru-cache";
 import { keySuccessor } from "../keys/bytes.js";
 import type { SaltedTable, TableRow } from "../table/salted-table.js";
-import { SCHEMA_ROW_KEY } from "../table/schema-guard.js";
+import { clipToData } from "../table/schema-guard.js";
 import type { AccessEntry, AccessLog } from "./access-log.js";
 import type { MetricPoint } from "./point.js";
 import { decodePoints, POINTS_QUALIFIER } from "./point-codec.js";
@@ -70,8 +70,10 @@ export class DeviceReads {
    */
   private async *rowsNewestFirst(deviceId: string): AsyncGenerator<TableRow> {
     const [range] = this.table.explain({ eq: { deviceId } }).ranges;
-    const end = range!.end ?? SCHEMA_ROW_KEY;
-    let start = range!.start;
+    const data = clipToData(range!);
+    if (data === undefined) return;
+    const { end } = data;
+    let start = data.start;
     for (;;) {
       let count = 0;
       let last = start;

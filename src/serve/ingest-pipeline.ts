@@ -9,6 +9,7 @@
  * is never deleted (only older ones, after their flush), so a restarted service always knows the
  * last id even if the clock went back.
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Mutation } from "../store/store.js";
 import type { SaltedTable } from "../table/salted-table.js";
 import type { AccessEntry, AccessLog } from "./access-log.js";
@@ -163,18 +164,16 @@ export class IngestPipeline {
         }),
       );
       pending = failed.map((failure) => pending[failure.index]!);
-      await new Promise((resolve) =>
-        setTimeout(resolve, Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** attempt)),
-      );
+      await sleep(Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** attempt));
     }
     const writeMs = performance.now() - started;
     metrics.writeLatency.observe(writeMs / 1000);
     const entries: AccessEntry[] = new Array(rows.length);
     rows.forEach((row, index) => {
-      const bucket = String(table.schema.bucketOf(row.values));
-      metrics.rowsWritten.inc({ bucket });
-      metrics.pointsWritten.inc({ bucket }, row.points);
-      monitor.observeBucket(Number(bucket), row.points);
+      const bucket = table.schema.bucketOf(row.values);
+      metrics.rowsWritten.inc({ bucket: String(bucket) });
+      metrics.pointsWritten.inc({ bucket: String(bucket) }, row.points);
+      monitor.observeBucket(bucket, row.points);
       const bytes = row.cells.get(POINTS_QUALIFIER)!.length;
       entries[index] = { key: mutations[index]!.key, op: "write", bytes, latencyMs: Math.round(writeMs) };
     });

@@ -4,6 +4,7 @@
  * and the balancer moves tablets on its period. It samples a time series and the per-tablet load.
  */
 
+import { mean } from "../stats/mean.js";
 import { medianOfSorted } from "../stats/median.js";
 import type { KeyRangeLoad, LoadStep } from "../viz/key-load.js";
 import { rebalance } from "./balancer.js";
@@ -295,8 +296,4 @@ function settledAfter(timeline: TimelinePoint[], ratios: number[]): number | nul
   let from = ratios.length;
   while (from > 0 && ratios[from - 1]! <= SETTLED_RATIO) from--;
   return from < ratios.length ? timeline[from]!.t : null;
-}
-
-function mean(values: number[]): number {
-  return values.length === 0 ? Number.NaN : values.reduce((sum, value) => sum + value, 0) / values.length;
 }

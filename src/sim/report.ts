@@ -1,4 +1,6 @@
 /** A simulation's comparison as a plain-text table, one row per design. */
+
+import { alignColumns } from "../format/columns.js";
 import { formatDuration } from "./duration.js";
 import type { DesignResult, SimulationResult } from "./results.js";
 
@@ -47,15 +49,7 @@ export function formatComparison(result: SimulationResult): string {
     "splits load/size",
     "moves",
   ];
-  const rows = [header, ...result.designs.map(row)];
-  const widths = header.map((_, column) => Math.max(...rows.map((cells) => cells[column]!.length)));
-  const lines = rows.map((cells) =>
-    cells
-      .map((cell, column) => cell.padEnd(widths[column]!))
-      .join("  ")
-      .trimEnd(),
-  );
-  lines.splice(1, 0, widths.map((width) => "─".repeat(width)).join("  "));
+  const lines = alignColumns([header, ...result.designs.map(row)]);
   const described = result.designs
     .filter((design) => design.description)
     .map((design) => `  ${design.design}: ${design.description}`);

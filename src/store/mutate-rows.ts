@@ -4,6 +4,7 @@
  * fail with a retryable status are re-sent with exponential backoff and full jitter, and every
  * entry that still fails comes back by index with its reason — none is dropped.
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import type { FailedMutation, Mutation, WriteResult } from "./store.js";
 
 /** One MutateRows entry in the proto's shape; `mutations.length` is its cost. */
@@ -202,5 +203,3 @@ const CODE_NAMES = [
 export function codeName(code: number): string {
   return CODE_NAMES[code] ?? `code ${code}`;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

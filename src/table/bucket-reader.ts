@@ -5,6 +5,7 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { LimitFunction } from "p-limit";
+import { keySuccessor } from "../keys/bytes.js";
 import type { PlannedRange } from "../keys/types.js";
 import { RetryableStoreError, type Row, type Store } from "../store/store.js";
 import type { PageSource } from "./merge.js";
@@ -124,8 +125,6 @@ export class BucketReader implements PageSource<Row> {
 
   /** The first key not yet delivered: the range start, or just after the last key returned. */
   private resumeKey(): Buffer {
-    return this.lastKey === undefined ? this.range.start : Buffer.concat([this.lastKey, ZERO_BYTE]);
+    return this.lastKey === undefined ? this.range.start : keySuccessor(this.lastKey);
   }
 }
-
-const ZERO_BYTE = Buffer.from([0]);

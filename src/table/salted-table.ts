@@ -5,11 +5,11 @@
 import { setMaxListeners } from "node:events";
 import { LRUCache } from "lru-cache";
 import pLimit from "p-limit";
-import type { FieldValue, FieldValues, KeySchema, Plan, PlannedRange, Query } from "../keys/types.js";
+import type { FieldValue, FieldValues, KeySchema, Plan, Query } from "../keys/types.js";
 import type { Mutation, Row, Store } from "../store/store.js";
 import { BucketReadError, BucketReader, type RetryPolicy } from "./bucket-reader.js";
 import { bySortKey, mergeSortedPages, type PageSource, type SortableRow } from "./merge.js";
-import { guardSchema, RESERVED_PREFIX } from "./schema-guard.js";
+import { clipToData, guardSchema, isReserved } from "./schema-guard.js";
 
 export type CellsInput = Map<string, Buffer> | Record<string, Buffer | string>;
 
@@ -337,20 +337,9 @@ async function* pagesOf<T>(source: PageSource<T>): AsyncGenerator<T[], void, und
  * A planned range cut to the data: every key at or above eight 0xFF bytes is keyspread's own
  * (data keys there are refused), so no read reaches the schema row. Undefined when nothing is left.
  */
-function clipToData(range: PlannedRange): PlannedRange | undefined {
-  if (Buffer.compare(range.start, RESERVED_PREFIX) >= 0) return undefined;
-  const end =
-    range.end === null || Buffer.compare(range.end, RESERVED_PREFIX) > 0 ? RESERVED_PREFIX : range.end;
-  return { ...range, end };
-}
-
 function tableRowOf(schema: KeySchema, row: Row): TableRow {
   const { bucket, values } = schema.decode(row.key);
   return { key: row.key, bucket, values, cells: row.cells };
-}
-
-function isReserved(key: Buffer): boolean {
-  return key.subarray(0, RESERVED_PREFIX.length).equals(RESERVED_PREFIX);
 }
 
 function toCellMap(cells: CellsInput): Map<string, Buffer> {

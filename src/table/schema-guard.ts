@@ -13,6 +13,24 @@ import type { Store } from "../store/store.js";
 export const RESERVED_PREFIX = Buffer.alloc(8, 0xff);
 export const SCHEMA_ROW_KEY = Buffer.concat([RESERVED_PREFIX, Buffer.from("keyspread:schema")]);
 
+/** Whether `key` is keyspread's own (no data key may start with the reserved prefix). */
+export function isReserved(key: Uint8Array): boolean {
+  return Buffer.compare(key.subarray(0, RESERVED_PREFIX.length), RESERVED_PREFIX) === 0;
+}
+
+/**
+ * A range cut to the data: every key at or above the reserved prefix is keyspread's own, so no
+ * read reaches the schema row. Undefined when nothing is left.
+ */
+export function clipToData<R extends { start: Buffer; end: Buffer | null }>(
+  range: R,
+): (R & { end: Buffer }) | undefined {
+  if (Buffer.compare(range.start, RESERVED_PREFIX) >= 0) return undefined;
+  const end =
+    range.end === null || Buffer.compare(range.end, RESERVED_PREFIX) > 0 ? RESERVED_PREFIX : range.end;
+  return { ...range, end };
+}
+
 export class SchemaMismatchError extends Error {
   override readonly name = "SchemaMismatchError";
   constructor(

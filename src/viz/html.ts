@@ -31,7 +31,8 @@ export interface HtmlOptions extends ScaleOptions {
   height?: number;
 }
 
-function escapeHtml(text: string): string {
+/** Text made safe for HTML (and XML) content and attributes. */
+export function escapeHtml(text: string): string {
   return text.replace(/[<>&"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 

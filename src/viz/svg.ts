@@ -4,12 +4,9 @@
  */
 import { PNG } from "pngjs";
 import { PALETTE } from "./color-scale.js";
+import { escapeHtml } from "./html.js";
 import { HATCH_SPACING, type HeatmapImageOptions, HOT_CPU_NOTE, prepareHeatmap } from "./layout.js";
 import type { HeatMatrix } from "./matrix.js";
-
-function escapeXml(text: string): string {
-  return text.replace(/[<>&"']/g, (char) => `&#${char.charCodeAt(0)};`);
-}
 
 function cellsPng(colors: Uint8Array, columns: number, rows: number): string {
   const png = new PNG({ width: columns, height: rows });
@@ -25,7 +22,7 @@ export function renderSvg(matrix: HeatMatrix, options: HeatmapImageOptions = {})
   const { plot, legend } = layout;
   const columns = matrix.time.columns;
   const text = (x: number, y: number, content: string, attributes = "") =>
-    `<text x="${x}" y="${y}"${attributes}>${escapeXml(content)}</text>`;
+    `<text x="${x}" y="${y}"${attributes}>${escapeHtml(content)}</text>`;
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${layout.width}" height="${layout.height}" viewBox="0 0 ${layout.width} ${layout.height}" font-family="DejaVu Sans Mono, Menlo, Consolas, monospace" font-size="11" fill="#dcdce1">`,
     `<defs><pattern id="hot" width="${HATCH_SPACING}" height="${HATCH_SPACING}" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="1.2" height="${HATCH_SPACING}" fill="#00e6ff"/></pattern>`,
