@@ -3,6 +3,7 @@
  * the separator they share. Pure: the CLI reads the file.
  */
 
+import { parseHex } from "../keys/bytes.js";
 export type KeySampleFormat = "text" | "hex";
 
 /** Separators tried, in order of preference when several split every key alike. */
@@ -29,12 +30,11 @@ export function parseKeyLines(text: string, format: KeySampleFormat): string[] {
       keys.push(line);
       continue;
     }
-    const hex = line.trim();
-    if (!/^(?:[0-9a-fA-F]{2})+$/.test(hex))
-      throw new Error(
-        `key sample line ${index + 1}: ${JSON.stringify(hex)} is not hex (an even number of 0-9a-f)`,
-      );
-    keys.push(Buffer.from(hex, "hex").toString("latin1"));
+    try {
+      keys.push(parseHex(line.trim()).toString("latin1"));
+    } catch (error) {
+      throw new Error(`key sample line ${index + 1}: ${(error as Error).message}`);
+    }
   }
   if (keys.length === 0) throw new Error("key sample: no keys (expected one row key per line)");
   return keys;

@@ -2,12 +2,12 @@
  * `keyspread export`: a table's rows (all, or a key range) as day-partitioned Parquet and/or a
  * DuckDB table, so dashboard scans run there instead of on Bigtable (seed 003).
  */
-import { type Command, InvalidArgumentError } from "commander";
+import type { Command } from "commander";
 import { type CellColumn, parseCellColumn } from "../export/columns.js";
 import { exportTable } from "../export/export-table.js";
 import { queryFromJson } from "../keys/json.js";
 import { openStoreAt, parseStoreAddress, type StoreAddress } from "../migrate/store-address.js";
-import { guarded, loadSchema, parseJson, write } from "./io.js";
+import { argumentOf, guarded, loadSchema, parseJson, write } from "./io.js";
 import { counterBar } from "./progress.js";
 
 interface ExportCliOptions {
@@ -28,7 +28,7 @@ export function registerExportCommands(program: Command): void {
     .requiredOption(
       "--from <store>",
       "the table: embedded:DIR/TABLE, embedded:TABLE, bigtable:TABLE or bigtable:PROJECT/INSTANCE/TABLE",
-      (text) => cliArgument(() => parseStoreAddress(text)),
+      argumentOf(parseStoreAddress),
     )
     .requiredOption("--schema <file>", "the table's key schema (.json, .yaml)")
     .option(
@@ -41,7 +41,7 @@ export function registerExportCommands(program: Command): void {
     .option(
       "--cell <name:type>",
       "give a cell its own typed column (DOUBLE, BIGINT, VARCHAR, BOOLEAN); repeatable; other cells go in the JSON column cells",
-      (text, all: CellColumn[]) => [...all, cliArgument(() => parseCellColumn(text))],
+      (text, all: CellColumn[]) => [...all, argumentOf(parseCellColumn)(text)],
       [],
     )
     .option(
@@ -79,12 +79,4 @@ export function registerExportCommands(program: Command): void {
         }
       }),
     );
-}
-
-function cliArgument<T>(parse: () => T): T {
-  try {
-    return parse();
-  } catch (error) {
-    throw new InvalidArgumentError((error as Error).message);
-  }
 }

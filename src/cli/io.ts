@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises";
 import { extname } from "node:path";
 import { createInterface } from "node:readline";
 import { InvalidArgumentError } from "commander";
-import { type KeySchema, parseSchema } from "../keys/index.js";
+import { type KeySchema, parseHex, parseSchema } from "../keys/index.js";
 
 export type KeyFormat = "text" | "hex";
 
@@ -42,10 +42,7 @@ export function renderKey(key: Buffer, format: KeyFormat): string {
 }
 
 export function parseKey(line: string, format: KeyFormat): Buffer {
-  if (format === "text") return Buffer.from(line, "utf8");
-  if (!/^(?:[0-9a-fA-F]{2})*$/.test(line))
-    throw new Error(`${JSON.stringify(line)} is not hex (an even number of 0-9a-f)`);
-  return Buffer.from(line, "hex");
+  return format === "text" ? Buffer.from(line, "utf8") : parseHex(line);
 }
 
 export function parseJson(text: string): unknown {
@@ -98,6 +95,17 @@ export function guarded<A extends unknown[]>(
       await action(...args);
     } catch (error) {
       fail(error instanceof Error ? error.message : String(error));
+    }
+  };
+}
+
+/** A commander argument parser from any parser: its error becomes commander's usage error. */
+export function argumentOf<T>(parse: (text: string) => T): (text: string) => T {
+  return (text) => {
+    try {
+      return parse(text);
+    } catch (error) {
+      throw new InvalidArgumentError((error as Error).message);
     }
   };
 }

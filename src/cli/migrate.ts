@@ -6,7 +6,7 @@
 import { mkdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { SingleBar } from "cli-progress";
-import { type Command, InvalidArgumentError } from "commander";
+import type { Command } from "commander";
 import type { KeySchema } from "../keys/types.js";
 import { type BackfillProgress, backfill } from "../migrate/backfill.js";
 import { migrationPlan } from "../migrate/plan.js";
@@ -19,7 +19,7 @@ import {
 } from "../migrate/store-address.js";
 import { validate } from "../migrate/validate.js";
 import type { Store } from "../store/store.js";
-import { fail, guarded, loadSchema, parsePositiveInt, wholeNumberIn, write } from "./io.js";
+import { argumentOf, fail, guarded, loadSchema, parsePositiveInt, wholeNumberIn, write } from "./io.js";
 import { counterBar } from "./progress.js";
 
 interface PairOptions {
@@ -39,9 +39,9 @@ export function registerMigrateCommands(program: Command): void {
 
   const withPair = (command: Command) =>
     command
-      .requiredOption("--from <store>", `the old table: ${ADDRESS_HELP}`, parseAddress)
+      .requiredOption("--from <store>", `the old table: ${ADDRESS_HELP}`, argumentOf(parseStoreAddress))
       .requiredOption("--from-schema <file>", "the old table's key schema (.json, .yaml)")
-      .requiredOption("--to <store>", "the new table, same forms as --from", parseAddress)
+      .requiredOption("--to <store>", "the new table, same forms as --from", argumentOf(parseStoreAddress))
       .requiredOption("--to-schema <file>", "the new table's key schema");
 
   withPair(migrate.command("plan"))
@@ -247,12 +247,4 @@ function backfillBar(): { update: (progress: BackfillProgress) => void; stop: ()
 
 function toJson(value: unknown): string {
   return JSON.stringify(value, (_key, v) => (typeof v === "bigint" ? v.toString() : v));
-}
-
-function parseAddress(text: string): StoreAddress {
-  try {
-    return parseStoreAddress(text);
-  } catch (error) {
-    throw new InvalidArgumentError((error as Error).message);
-  }
 }

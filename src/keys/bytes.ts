@@ -29,3 +29,10 @@ export function isPrintableAscii(bytes: Uint8Array): boolean {
   for (const byte of bytes) if (byte < 0x20 || byte > 0x7e) return false;
   return true;
 }
+
+/** Bytes from hex text, or an error naming the text (an even number of 0-9a-f). */
+export function parseHex(text: string): Buffer {
+  if (!/^(?:[0-9a-fA-F]{2})*$/.test(text))
+    throw new Error(`${JSON.stringify(text)} is not hex (an even number of 0-9a-f)`);
+  return Buffer.from(text, "hex");
+}

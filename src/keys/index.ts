@@ -1,5 +1,5 @@
 /** Key schemas: declare, compile, encode/decode, plan reads, check the salt's distribution. */
-export { prefixSuccessor } from "./bytes.js";
+export { parseHex, prefixSuccessor } from "./bytes.js";
 export {
   assertEvenDistribution,
   bucketCounts,
