@@ -3,7 +3,7 @@
  * complexity — filled in from the workload and the simulation: each factor says what was observed
  * and whether it points to salting or to the alternatives.
  */
-import { NODE_CAPACITY } from "../sim/cluster.js";
+import { defaultCapacity } from "../sim/model.js";
 import { formatDuration } from "../sim/duration.js";
 import type { Scenario } from "../sim/scenario.js";
 import { keyRoles } from "./field-roles.js";
@@ -78,7 +78,7 @@ function readPattern(scenario: Scenario): DecisionRow {
 
 function dataVolume(scenario: Scenario): DecisionRow {
   const writesPerS = scenario.workload.groups.reduce((sum, group) => sum + group.writesPerS, 0);
-  const nodeWrites = NODE_CAPACITY[scenario.cluster.storage].writesPerS;
+  const nodeWrites = defaultCapacity(scenario.cluster.storage).writesPerS;
   const high = writesPerS >= nodeWrites;
   return {
     factor: "Data volume",

@@ -40,7 +40,7 @@ export function registerLabCommands(program: Command): void {
         const scenario = await readScenarioFile(options.scenario);
         const durationS =
           options.duration === undefined ? undefined : parseDuration(options.duration, "--duration");
-        const result = simulateWithProgress(scenario, durationS === undefined ? {} : { durationS });
+        const { result } = simulateWithProgress(scenario, durationS === undefined ? {} : { durationS });
         const comparison = formatComparison(result);
         const { written, findings } = await writeSimulationOutputs(result, comparison, options.out);
 

@@ -8,9 +8,10 @@ import { type Command, Option } from "commander";
 import { writeFileAtomically } from "../io/write-file-atomically.js";
 import { parseDuration } from "../sim/duration.js";
 import { formatComparison } from "../sim/report.js";
-import { resultToJson } from "../sim/result-json.js";
+import { type JsonOptions, resultToJson } from "../sim/result-json.js";
 import type { SimulationResult } from "../sim/results.js";
 import { loadScenario, type Scenario } from "../sim/scenario.js";
+import { type SensitivityResult, simulateSensitivity } from "../sim/sensitivity.js";
 import {
   type SimulationMode,
   type SimulateOptions as SimulatorOptions,
@@ -24,7 +25,9 @@ interface SimulateOptions {
   design?: string;
   duration?: string;
   mode: SimulationMode;
+  sensitivity?: boolean;
   json?: boolean;
+  series?: boolean;
   out?: string;
 }
 
@@ -38,23 +41,30 @@ export async function readScenarioFile(file: string): Promise<Scenario> {
   return loadScenario(text);
 }
 
-/** Runs the simulator with a progress bar on a TTY. */
+/**
+ * Runs the simulator with a progress bar on a TTY; with `sensitivity`, each design also at the
+ * pessimistic and optimistic ends of the model's constants.
+ */
 export function simulateWithProgress(
   scenario: Scenario,
-  options: Omit<SimulatorOptions, "onProgress">,
-): SimulationResult {
+  options: Omit<SimulatorOptions, "onProgress" | "modelEnd"> & { sensitivity?: boolean },
+): { result: SimulationResult; sensitivity?: SensitivityResult["designs"] } {
   const bar = simulationQueueBar("simulating");
+  const { sensitivity, ...simulatorOptions } = options;
+  const run = {
+    ...simulatorOptions,
+    onProgress: (progress: Parameters<NonNullable<SimulatorOptions["onProgress"]>>[0]) =>
+      bar.update({
+        ...progress,
+        name: progress.design,
+        index: progress.designIndex,
+        count: progress.designCount,
+      }),
+  };
   try {
-    return simulateScenario(scenario, {
-      ...options,
-      onProgress: (progress) =>
-        bar.update({
-          ...progress,
-          name: progress.design,
-          index: progress.designIndex,
-          count: progress.designCount,
-        }),
-    });
+    if (!sensitivity) return { result: simulateScenario(scenario, run) };
+    const ranged = simulateSensitivity(scenario, run);
+    return { result: ranged.result, sensitivity: ranged.designs };
   } finally {
     bar.stop();
   }
@@ -68,10 +78,11 @@ export async function writeSimulationOutputs(
   result: SimulationResult,
   comparison: string,
   outDir: string,
+  json: JsonOptions = {},
 ): Promise<{ written: string[]; findings: string }> {
   await mkdir(outDir, { recursive: true });
   const resultsPath = join(outDir, "results.json");
-  await writeFileAtomically(resultsPath, resultToJson(result));
+  await writeFileAtomically(resultsPath, resultToJson(result, json));
   await writeFileAtomically(join(outDir, "comparison.txt"), `${comparison}\n`);
   const heatmaps = await writeHeatmaps(
     result.designs.map((design) => ({ name: design.design, steps: design.loadSteps })),
@@ -108,24 +119,29 @@ export function registerSimulateCommands(program: Command): void {
         .choices(["fast", "exact"])
         .default("fast"),
     )
-    .option("--json", "print the results as JSON")
+    .option(
+      "--sensitivity",
+      "also run every design with the model's constants at their pessimistic and optimistic ends, and show each figure as a range",
+    )
+    .option("--json", "print the results as JSON (summaries; add --series for time series)")
+    .option("--series", "include each design's time series in the JSON and results.json")
     .option("--out <dir>", "also write results.json, comparison.txt and a key-space heatmap per design here")
     .action(
       guarded(async (file: string, options: SimulateOptions) => {
         const scenario = await readScenarioFile(file);
         const durationS =
           options.duration === undefined ? undefined : parseDuration(options.duration, "--duration");
-        const result = simulateWithProgress(scenario, {
+        const { result, sensitivity } = simulateWithProgress(scenario, {
           mode: options.mode,
+          sensitivity: options.sensitivity ?? false,
           ...(options.design === undefined ? {} : { design: options.design }),
           ...(durationS === undefined ? {} : { durationS }),
         });
-        const comparison = formatComparison(result);
-        process.stdout.write(
-          options.json ? `${resultToJson(result, { loadSteps: false })}\n` : `${comparison}\n`,
-        );
+        const comparison = formatComparison(result, sensitivity);
+        const json = { series: options.series ?? false, ...(sensitivity ? { sensitivity } : {}) };
+        process.stdout.write(options.json ? `${resultToJson(result, json)}\n` : `${comparison}\n`);
         if (options.out === undefined) return;
-        const { written, findings } = await writeSimulationOutputs(result, comparison, options.out);
+        const { written, findings } = await writeSimulationOutputs(result, comparison, options.out, json);
         (options.json ? process.stderr : process.stdout).write(
           `\n${findings}\n\nwrote ${written.join(", ")}\n`,
         );

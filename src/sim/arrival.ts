@@ -30,3 +30,15 @@ export function meanMultiplier(arrival: Arrival, tS: number, dtS: number, startM
     sum += arrivalMultiplier(arrival, tS + ((k + 0.5) * dtS) / probes, startMs);
   return sum / probes;
 }
+
+/** The largest multiplier the pattern ever reaches. */
+export function peakMultiplier(arrival: Arrival): number {
+  switch (arrival.kind) {
+    case "steady":
+      return 1;
+    case "burst":
+      return arrival.every / arrival.window;
+    case "diurnal":
+      return 1 + arrival.amplitude;
+  }
+}

@@ -1,9 +1,8 @@
 /**
  * What one node can do and what an operation costs it. Capacities are Google's published per-node
- * figures for 1 KB rows (see docs/simulator.md); cost is in node-seconds, so a node's CPU is the
- * sum of the costs it serves per second.
+ * figures for 1 KB rows (model-constants.ts); cost is in node-seconds, so a node's CPU is the sum
+ * of the costs it serves per second.
  */
-import type { Storage } from "./scenario.js";
 
 export interface NodeCapacity {
   writesPerS: number;
@@ -11,27 +10,37 @@ export interface NodeCapacity {
   scanBytesPerS: number;
 }
 
-export const NODE_CAPACITY: Readonly<Record<Storage, NodeCapacity>> = {
-  ssd: { writesPerS: 14_000, readsPerS: 17_000, scanBytesPerS: 220e6 },
-  hdd: { writesPerS: 10_000, readsPerS: 500, scanBytesPerS: 180e6 },
-};
+/**
+ * The capacity of a node and how an operation's cost grows with its row's bytes. `fixedCostShares`
+ * holds one share (a run at one end of the model) or the range's two ends with `pick` choosing the
+ * costlier or cheaper per row size: which end is pessimistic depends on whether rows are smaller or
+ * larger than 1 KB.
+ */
+export interface CostModel {
+  capacity: NodeCapacity;
+  fixedCostShares: readonly number[];
+  pick: (...shares: number[]) => number;
+}
 
-/** Share of a 1 KB operation's cost that does not depend on the row's size (the rest scales with bytes). */
-export const FIXED_COST_SHARE = 0.5;
 const REFERENCE_ROW_BYTES = 1024;
 
-const sizeFactor = (rowBytes: number) =>
-  FIXED_COST_SHARE + (1 - FIXED_COST_SHARE) * (rowBytes / REFERENCE_ROW_BYTES);
+/** A row's cost relative to a 1 KB row's. */
+export function sizeFactor(rowBytes: number, model: CostModel): number {
+  return model.pick(
+    ...model.fixedCostShares.map((share) => share + (1 - share) * (rowBytes / REFERENCE_ROW_BYTES)),
+  );
+}
 
 /** Node-seconds to write one row of `rowBytes`. */
-export function writeCost(rowBytes: number, capacity: NodeCapacity): number {
-  return sizeFactor(rowBytes) / capacity.writesPerS;
+export function writeCost(rowBytes: number, model: CostModel): number {
+  return sizeFactor(rowBytes, model) / model.capacity.writesPerS;
 }
 
 /** Node-seconds to read one range: a seek and first row like a point read, then the rest at scan speed. */
-export function rangeReadCost(rows: number, rowBytes: number, capacity: NodeCapacity): number {
+export function rangeReadCost(rows: number, rowBytes: number, model: CostModel): number {
   return (
-    sizeFactor(rowBytes) / capacity.readsPerS + (Math.max(0, rows - 1) * rowBytes) / capacity.scanBytesPerS
+    sizeFactor(rowBytes, model) / model.capacity.readsPerS +
+    (Math.max(0, rows - 1) * rowBytes) / model.capacity.scanBytesPerS
   );
 }
 

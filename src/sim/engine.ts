@@ -1,18 +1,33 @@
 /**
- * The cluster loop shared by both engines: each step the load generator puts load on tablets,
- * nodes sum it into CPU, latency and shedding follow from utilisation, hot or large tablets split,
- * and the balancer moves tablets on its period. It samples a time series and the per-tablet load.
+ * The cluster loop shared by both engines. Each step the channels' multipliers scale the static
+ * load each node carries and the dynamic load lands on tablets; nodes sum it into CPU, latency and
+ * shedding follow from utilisation. Every split check, hot or large tablets split; every balancer
+ * period, cold neighbours merge and the balancer moves load. Per-tablet work happens only at those
+ * checks and at samples (tablets fold their static load in from the channels' integrals), so a
+ * step costs O(nodes), and a run of tens of thousands of tablets stays fast.
  */
 
+import FlatQueue from "flatqueue";
 import { mean } from "../stats/mean.js";
 import { medianOfSorted } from "../stats/median.js";
 import type { KeyRangeLoad, LoadStep } from "../viz/key-load.js";
-import { rebalance } from "./balancer.js";
+import { closeSharePerPeriod, rebalance } from "./balancer.js";
 import { cdfAtEdges, LATENCY_EDGES_MS, LatencyHistogram, shedShare } from "./latency.js";
-import { type LoadGenerator, TabletLoad } from "./load.js";
-import type { DesignSummary, ReadSummary, TimelinePoint } from "./results.js";
-import type { LatencySettings, TabletSettings } from "./scenario.js";
-import type { TabletMap } from "./tablets.js";
+import type { DynamicSink, LoadGenerator } from "./load.js";
+import type { LatencySettings, TabletSettings } from "./model.js";
+import type { ReadSummary, TimelinePoint } from "./results.js";
+import { findSplitPoint } from "./split-point.js";
+import {
+  BYTES,
+  COST,
+  QUANTITIES,
+  RANGE_READS,
+  ROWS,
+  STORED,
+  type Tablet,
+  type TabletMap,
+  WRITES,
+} from "./tablets.js";
 
 export interface EngineInput {
   tablets: TabletMap;
@@ -24,70 +39,60 @@ export interface EngineInput {
   tabletSettings: TabletSettings;
   latency: LatencySettings;
   readPatterns: Omit<ReadSummary, "p50Ms" | "p99Ms" | "shedShare">[];
-  writeRowBytes: number;
   onStep?: (doneS: number) => void;
 }
 
 export interface EngineOutput {
-  summary: DesignSummary;
   timeline: TimelinePoint[];
   loadSteps: LoadStep[];
+  writes: { perS: number; shedShare: number; p50Ms: number; p99Ms: number };
+  reads: ReadSummary[];
+  tablets: { initial: number; final: number; loadSplits: number; sizeSplits: number; merges: number; moves: number };
+  /** Bytes the run wrote into the table. */
+  storedBytes: number;
 }
 
 /** Latency is estimated every this many simulated seconds (it changes slowly; the cost is per node). */
 const LATENCY_EVERY_S = 10;
-const HALF_HOUR_S = 1800;
 const SPLIT_RETRY_S = 60;
-/** Nodes under 1 % CPU count as 1 % in the hottest/median ratio: "all load on one node" stays finite, an idle cluster is flat. */
-const CPU_FLOOR = 0.01;
 
 export function runEngine(input: EngineInput): EngineOutput {
   const { tablets, generator, nodes, stepS, latency, tabletSettings: settings } = input;
   const steps = Math.max(1, Math.round(input.durationS / stepS));
-  const sampleEvery = Math.max(1, Math.round(input.sampleS / stepS));
-  const balanceEvery = Math.max(1, Math.round(settings.balancePeriod / stepS));
-  const latencyEvery = Math.max(1, Math.round(LATENCY_EVERY_S / stepS));
+  const every = (seconds: number) => Math.max(1, Math.round(seconds / stepS));
+  const sampleEvery = every(input.sampleS);
+  const checkEvery = every(settings.splitSustain);
+  const balanceEvery = every(settings.balancePeriod);
+  const latencyEvery = every(LATENCY_EVERY_S);
   const initialTablets = tablets.tablets.length;
-  const load = new TabletLoad();
-  const nodeCost = new Float64Array(nodes);
-  const nodeWrites = new Float64Array(nodes);
-  const windowCpu = new Float64Array(nodes);
+  const cluster = new ClusterLoad(tablets, generator, nodes, settings);
   const writeLatency = new LatencyHistogram();
   const readLatency = input.readPatterns.map(() => new LatencyHistogram());
   const readShed = input.readPatterns.map(() => ({ shed: 0, total: 0 }));
+  const windowCpu = new Float64Array(nodes);
   const timeline: TimelinePoint[] = [];
   const loadSteps: LoadStep[] = [];
+  const balance = {
+    imbalance: settings.imbalance,
+    minCpuGap: settings.minCpuGap,
+    closeShare: closeSharePerPeriod(balanceEvery * stepS, settings.rebalanceTime),
+  };
   let writesTotal = 0;
   let writesShed = 0;
-  let windowWrites = 0;
-  let windowShed = 0;
-  let windowStart = 0;
+  let window = { writes: 0, shed: 0, start: 0 };
   let moves = 0;
 
   for (let step = 0; step < steps; step++) {
     const tS = step * stepS;
-    const count = tablets.tablets.length;
-    load.reset(count);
-    generator.emit(tS, stepS, tablets, load);
-    nodeCost.fill(0);
-    nodeWrites.fill(0);
-    for (let j = 0; j < count; j++) {
-      const tablet = tablets.tablets[j]!;
-      nodeCost[tablet.node]! += load.cost[j]!;
-      nodeWrites[tablet.node]! += load.writes[j]!;
-      tablet.periodCost += load.cost[j]! * stepS;
-      tablet.bytes += load.stored[j]! * stepS;
-      tablet.window[0] += load.writes[j]! * stepS;
-      tablet.window[1] += load.rangeReads[j]! * stepS;
-      tablet.window[2] += load.rows[j]! * stepS;
-      tablet.window[3] += load.bytes[j]! * stepS;
-    }
+    const nowS = tS + stepS;
+    cluster.step(tS, stepS);
+    const { nodeCost, nodeWrites } = cluster;
     for (let n = 0; n < nodes; n++) {
-      const shed = shedShare(nodeCost[n]!);
+      const shed = nodeWrites[n]! * shedShare(nodeCost[n]!) * stepS;
       writesTotal += nodeWrites[n]! * stepS;
-      writesShed += nodeWrites[n]! * shed * stepS;
-      windowWrites += nodeWrites[n]! * stepS;
-      windowShed += nodeWrites[n]! * shed * stepS;
+      writesShed += shed;
+      window.writes += nodeWrites[n]! * stepS;
+      window.shed += shed;
       windowCpu[n]! += nodeCost[n]! * stepS;
     }
     if (step % latencyEvery === 0) {
@@ -96,99 +101,404 @@ export function runEngine(input: EngineInput): EngineOutput {
         const served = nodeWrites[n]! * (1 - shedShare(nodeCost[n]!));
         writeLatency.add(served * weightS, cdfAtEdges(nodeCost[n]!, latency.serviceMs, latency));
       }
-      recordReadLatency(generator, tablets, nodeCost, latency, readLatency, readShed, weightS);
+      recordReadLatency(cluster, latency, readLatency, readShed, weightS);
     }
-    splitTablets(tablets, load, generator, settings, tS);
-    if ((step + 1) % balanceEvery === 0) {
-      const periodS = balanceEvery * stepS;
-      moves += rebalance(
-        tablets.tablets,
-        nodes,
-        settings.movesPerPeriod,
-        settings.imbalance,
-        settings.minCpuGap * periodS,
-      );
-      for (const tablet of tablets.tablets) tablet.periodCost = 0;
-    }
+    if ((step + 1) % checkEvery === 0) cluster.splitTablets(nowS);
+    if ((step + 1) % balanceEvery === 0) moves += cluster.balance(balance, balanceEvery * stepS, nowS);
     if ((step + 1) % sampleEvery === 0 || step === steps - 1) {
-      const durationS = tS + stepS - windowStart;
+      const durationS = nowS - window.start;
       const nodeCpu = Array.from(windowCpu, (sum) => sum / durationS);
       const sorted = [...nodeCpu].sort((a, b) => a - b);
       timeline.push({
-        t: windowStart,
+        t: window.start,
         nodeCpu,
         hottestNodeCpu: sorted[sorted.length - 1]!,
         medianNodeCpu: medianOfSorted(sorted),
+        averageNodeCpu: mean(nodeCpu),
         tablets: tablets.tablets.length,
-        shedWriteShare: windowWrites > 0 ? windowShed / windowWrites : 0,
+        writesPerS: window.writes / durationS,
+        servedWritesPerS: (window.writes - window.shed) / durationS,
+        shedWriteShare: window.writes > 0 ? window.shed / window.writes : 0,
       });
-      loadSteps.push(sampleLoad(tablets, nodeCpu, windowStart, durationS));
+      loadSteps.push(cluster.sample(nodeCpu, window.start, durationS));
       windowCpu.fill(0);
-      windowWrites = 0;
-      windowShed = 0;
-      windowStart = tS + stepS;
+      window = { writes: 0, shed: 0, start: nowS };
     }
-    input.onStep?.(tS + stepS);
+    input.onStep?.(nowS);
   }
 
-  const hottest = timeline.map((point) => point.hottestNodeCpu);
-  const ratios = timeline.map(
-    (point) => Math.max(point.hottestNodeCpu, CPU_FLOOR) / Math.max(point.medianNodeCpu, CPU_FLOOR),
-  );
-  const over = (from: number, to: number) =>
-    mean(timeline.filter((point) => point.t >= from && point.t < to).map((point) => point.hottestNodeCpu));
   return {
-    summary: {
-      hottestNodeCpu: {
-        first: hottest[0]!,
-        last: hottest[hottest.length - 1]!,
-        first30m: over(0, HALF_HOUR_S),
-        last30m: over(input.durationS - HALF_HOUR_S, Number.POSITIVE_INFINITY),
-        mean: mean(hottest),
-        max: Math.max(...hottest),
-      },
-      medianNodeCpu: { mean: mean(timeline.map((point) => point.medianNodeCpu)) },
-      maxOverMedian: { first: ratios[0]!, last: ratios[ratios.length - 1]!, mean: mean(ratios) },
-      settledAfterS: settledAfter(timeline, ratios),
-      writes: {
-        perS: writesTotal / (steps * stepS),
-        rowBytes: input.writeRowBytes,
-        p50Ms: writeLatency.quantile(0.5),
-        p99Ms: writeLatency.quantile(0.99),
-        shedShare: writesTotal > 0 ? writesShed / writesTotal : 0,
-      },
-      reads: input.readPatterns.map((pattern, index) => ({
-        ...pattern,
-        p50Ms: readLatency[index]!.quantile(0.5),
-        p99Ms: readLatency[index]!.quantile(0.99),
-        shedShare: readShed[index]!.total > 0 ? readShed[index]!.shed / readShed[index]!.total : 0,
-      })),
-      tablets: {
-        initial: initialTablets,
-        final: tablets.tablets.length,
-        loadSplits: tablets.splits.load,
-        sizeSplits: tablets.splits.size,
-        moves,
-      },
-    },
     timeline,
     loadSteps,
+    writes: {
+      perS: writesTotal / (steps * stepS),
+      shedShare: writesTotal > 0 ? writesShed / writesTotal : 0,
+      p50Ms: writeLatency.quantile(0.5),
+      p99Ms: writeLatency.quantile(0.99),
+    },
+    reads: input.readPatterns.map((pattern, index) => ({
+      ...pattern,
+      p50Ms: readLatency[index]!.quantile(0.5),
+      p99Ms: readLatency[index]!.quantile(0.99),
+      shedShare: readShed[index]!.total > 0 ? readShed[index]!.shed / readShed[index]!.total : 0,
+    })),
+    tablets: {
+      initial: initialTablets,
+      final: tablets.tablets.length,
+      loadSplits: tablets.splits.load,
+      sizeSplits: tablets.splits.size,
+      merges: tablets.merges,
+      moves,
+    },
+    storedBytes: cluster.storedBytes(),
   };
 }
+
+/**
+ * The tablets' load and the nodes' sums of it. Static load is kept per node and channel, so a
+ * step multiplies channels by nodes; tablets fold it into their odometers only when read. A split
+ * check reads only the tablets that could split: those whose static load could pass the threshold
+ * at its channels' peaks, those dynamic load touched, and those whose bytes may have reached the
+ * size threshold (each tablet is queued for when that can first happen at its peak write rate).
+ */
+class ClusterLoad implements DynamicSink {
+  readonly nodeCost: Float64Array;
+  readonly nodeWrites: Float64Array;
+  private readonly channels: number;
+  private readonly multipliers: Float64Array;
+  private readonly peaks: Float64Array;
+  /** Each channel's multiplier summed over simulated seconds. */
+  private readonly integrals: Float64Array;
+  /** Static cost and writes per node and channel at multiplier 1 (`node × channels + channel`). */
+  private readonly staticCost: Float64Array;
+  private readonly staticWrites: Float64Array;
+  private readonly loadWatch = new Set<Tablet>();
+  private readonly touched = new Set<Tablet>();
+  private readonly sizeDue = new FlatQueue<Tablet>();
+  private stepS = 1;
+  private nowS = 0;
+
+  constructor(
+    readonly tablets: TabletMap,
+    readonly generator: LoadGenerator,
+    readonly nodes: number,
+    private readonly settings: TabletSettings,
+  ) {
+    this.channels = generator.channels;
+    this.multipliers = new Float64Array(this.channels);
+    this.peaks = new Float64Array(this.channels);
+    generator.peakMultipliers(this.peaks);
+    this.integrals = new Float64Array(this.channels);
+    this.nodeCost = new Float64Array(nodes);
+    this.nodeWrites = new Float64Array(nodes);
+    this.staticCost = new Float64Array(nodes * this.channels);
+    this.staticWrites = new Float64Array(nodes * this.channels);
+    tablets.tablets.forEach((tablet, index) => {
+      this.setRates(tablet, tablets.end(index));
+    });
+    this.sumNodes();
+  }
+
+  step(tS: number, stepS: number): void {
+    this.stepS = stepS;
+    this.nowS = tS + stepS;
+    const { channels, multipliers } = this;
+    this.generator.multipliers(tS, stepS, multipliers);
+    for (let c = 0; c < channels; c++) this.integrals[c]! += multipliers[c]! * stepS;
+    for (let n = 0; n < this.nodes; n++) {
+      let cost = 0;
+      let writes = 0;
+      for (let c = 0; c < channels; c++) {
+        cost += multipliers[c]! * this.staticCost[n * channels + c]!;
+        writes += multipliers[c]! * this.staticWrites[n * channels + c]!;
+      }
+      this.nodeCost[n] = cost;
+      this.nodeWrites[n] = writes;
+    }
+    this.generator.emitDynamic(tS, stepS, this.tablets, this);
+  }
+
+  add(
+    index: number,
+    writes: number,
+    rangeReads: number,
+    rows: number,
+    bytes: number,
+    stored: number,
+    cost: number,
+  ): void {
+    const tablet = this.tablets.tablets[index]!;
+    const odometer = this.tablets.columns.odometer;
+    const row = tablet.slot * QUANTITIES;
+    const dt = this.stepS;
+    odometer[row + WRITES]! += writes * dt;
+    odometer[row + RANGE_READS]! += rangeReads * dt;
+    odometer[row + ROWS]! += rows * dt;
+    odometer[row + BYTES]! += bytes * dt;
+    odometer[row + STORED]! += stored * dt;
+    odometer[row + COST]! += cost * dt;
+    this.nodeCost[tablet.node]! += cost;
+    this.nodeWrites[tablet.node]! += writes;
+    this.touched.add(tablet);
+  }
+
+  /**
+   * Splits tablets that carried more operations or CPU than the load thresholds since their last
+   * check (at the point that halves their cost), or hold more than the size threshold (at the
+   * point that halves their bytes).
+   */
+  splitTablets(nowS: number): void {
+    const { settings } = this;
+    let layers: ReturnType<LoadGenerator["layers"]> | undefined;
+    const where = () => {
+      layers ??= this.generator.layers(this.multipliers, this.integrals);
+      return layers;
+    };
+    const splits: Parameters<TabletMap["split"]>[0][number][] = [];
+    const checked = new Set([...this.loadWatch, ...this.touched]);
+    for (const { item } of popDue(this.sizeDue, nowS)) if (item.sizeDueS <= nowS) checked.add(item);
+    this.touched.clear();
+    for (const tablet of checked) {
+      if (!tablet.alive) continue;
+      this.sync(tablet);
+      const sinceS = nowS - tablet.checkedS;
+      const ops = this.read(tablet, WRITES) + this.read(tablet, RANGE_READS);
+      const cost = this.read(tablet, COST);
+      const hot =
+        sinceS > 0 &&
+        ((ops - tablet.atCheck) / sinceS > settings.splitOpsPerS ||
+          (cost - tablet.atCheckCost) / sinceS > settings.splitCpuShare);
+      tablet.atCheck = ops;
+      tablet.atCheckCost = cost;
+      tablet.checkedS = nowS;
+      const end = this.tablets.end(this.tablets.find(tablet.start));
+      if (hot && nowS >= tablet.loadRetryS) {
+        const point = findSplitPoint(tablet.start, end, where().load, where());
+        if (point) {
+          splits.push({ tablet, point, reason: "load" });
+          continue;
+        }
+        tablet.loadRetryS = nowS + SPLIT_RETRY_S;
+      }
+      const stored = this.read(tablet, STORED);
+      if (stored > Math.max(settings.splitBytes, tablet.sizeRetryBytes)) {
+        const point = findSplitPoint(tablet.start, end, where().bytes, where());
+        if (point) {
+          splits.push({ tablet, point, reason: "size" });
+          continue;
+        }
+        tablet.sizeRetryBytes = stored * 2;
+      }
+      this.scheduleSize(tablet);
+    }
+    const rights = this.tablets.split(splits, nowS);
+    splits.forEach(({ tablet }, k) => {
+      const right = rights[k]!;
+      right.checkedS = nowS;
+      this.setRates(tablet, right.start);
+      this.setRates(right, this.tablets.end(this.tablets.find(right.start)));
+    });
+  }
+
+  /** Closes the balancer period: cold neighbours merge, then load moves. Returns the moves. */
+  balance(balance: Parameters<typeof rebalance>[3], periodS: number, nowS: number): number {
+    this.syncAll();
+    const odometer = this.tablets.columns.odometer;
+    for (const tablet of this.tablets.tablets) {
+      const row = tablet.slot * QUANTITIES;
+      const cost = odometer[row + COST]!;
+      const ops = odometer[row + WRITES]! + odometer[row + RANGE_READS]!;
+      tablet.lastPeriodCost = cost - tablet.atPeriodCost;
+      tablet.lastPeriodOps = ops - tablet.atPeriodOps;
+      tablet.atPeriodCost = cost;
+      tablet.atPeriodOps = ops;
+    }
+    this.mergeColdNeighbours(periodS, nowS);
+    const moves = rebalance(this.tablets.tablets, this.nodes, periodS, balance);
+    this.sumNodes();
+    return moves;
+  }
+
+  /** The per-tablet load of the sample window, at most MAX_RANGES key ranges. */
+  sample(nodeCpu: number[], t: number, durationS: number): LoadStep {
+    this.syncAll();
+    const list = this.tablets.tablets;
+    const { odometer, atSample } = this.tablets.columns;
+    const perRange = Math.ceil(list.length / MAX_RANGES);
+    const ranges: KeyRangeLoad[] = [];
+    const sums = new Float64Array(QUANTITIES);
+    for (let first = 0; first < list.length; first += perRange) {
+      const last = Math.min(first + perRange, list.length) - 1;
+      sums.fill(0);
+      let storedBytes = 0;
+      let busiest = list[first]!;
+      let busiestOps = -1;
+      for (let index = first; index <= last; index++) {
+        const tablet = list[index]!;
+        const row = tablet.slot * QUANTITIES;
+        const ops =
+          odometer[row + WRITES]! - atSample[row + WRITES]! + odometer[row + RANGE_READS]! - atSample[row + RANGE_READS]!;
+        for (let q = 0; q < QUANTITIES; q++) {
+          sums[q]! += odometer[row + q]! - atSample[row + q]!;
+          atSample[row + q] = odometer[row + q]!;
+        }
+        if (ops > busiestOps) {
+          busiest = tablet;
+          busiestOps = ops;
+        }
+        storedBytes += odometer[row + STORED]!;
+      }
+      ranges.push({
+        start: list[first]!.start,
+        end: this.tablets.end(last),
+        readsPerS: sums[RANGE_READS]! / durationS,
+        writesPerS: sums[WRITES]! / durationS,
+        scannedRowsPerS: sums[ROWS]! / durationS,
+        bytesPerS: sums[BYTES]! / durationS,
+        // Lets the heatmap measure a band's width by data held, as Key Visualizer does.
+        storedBytes,
+        node: busiest.node,
+        nodeCpu: nodeCpu[busiest.node]!,
+      });
+    }
+    return { t, durationS, ranges };
+  }
+
+  /** Bytes stored over the whole table. */
+  storedBytes(): number {
+    this.syncAll();
+    return this.tablets.tablets.reduce((sum, tablet) => sum + this.read(tablet, STORED), 0);
+  }
+
+  readSamples() {
+    return this.generator.readSamples(this.tablets);
+  }
+
+  private mergeColdNeighbours(periodS: number, nowS: number): void {
+    const { settings } = this;
+    const coldOps = settings.mergeLoadShare * settings.splitOpsPerS * periodS;
+    this.tablets.mergeEach(
+      (left, right) =>
+        !right.initialBoundary &&
+        nowS - left.bornS >= settings.mergeAge &&
+        nowS - right.bornS >= settings.mergeAge &&
+        left.lastPeriodOps + right.lastPeriodOps < coldOps &&
+        this.read(left, STORED) + this.read(right, STORED) < settings.splitBytes / 2,
+      (joined, gone) => {
+        this.loadWatch.delete(gone);
+        this.watch(joined);
+      },
+    );
+  }
+
+  /** A tablet's odometer reading of one quantity (synced by the caller). */
+  private read(tablet: Tablet, quantity: number): number {
+    return this.tablets.columns.odometer[tablet.slot * QUANTITIES + quantity]!;
+  }
+
+  /** The tablet's static rates of `quantity` summed over channels, each at its peak multiplier. */
+  private peakRate(tablet: Tablet, ...quantities: number[]): number {
+    const { rates } = this.tablets.columns;
+    const row = tablet.slot * this.channels * QUANTITIES;
+    let sum = 0;
+    for (let c = 0; c < this.channels; c++) {
+      for (const quantity of quantities) sum += this.peaks[c]! * rates[row + c * QUANTITIES + quantity]!;
+    }
+    return sum;
+  }
+
+  /** Sets a tablet's static rates for `[start, end)` and which checks watch it. */
+  private setRates(tablet: Tablet, end: Buffer | null): void {
+    const { rates, syncedAt } = this.tablets.columns;
+    const width = this.channels * QUANTITIES;
+    const row = rates.subarray(tablet.slot * width, (tablet.slot + 1) * width);
+    row.fill(0);
+    this.generator.staticRates(tablet.start, end, row);
+    syncedAt.set(this.integrals, tablet.slot * this.channels);
+    this.watch(tablet);
+  }
+
+  /** Watches a tablet for load splits if its static load could pass a threshold, and queues its next size check. */
+  private watch(tablet: Tablet): void {
+    const hot =
+      this.peakRate(tablet, WRITES, RANGE_READS) > this.settings.splitOpsPerS ||
+      this.peakRate(tablet, COST) > this.settings.splitCpuShare;
+    if (hot) this.loadWatch.add(tablet);
+    else this.loadWatch.delete(tablet);
+    this.scheduleSize(tablet);
+  }
+
+  /** Queues the tablet for when its bytes can first reach the size threshold at its peak static write rate. */
+  private scheduleSize(tablet: Tablet): void {
+    const peakStored = this.peakRate(tablet, STORED);
+    if (peakStored <= 0) {
+      tablet.sizeDueS = Number.POSITIVE_INFINITY;
+      return;
+    }
+    const missing = Math.max(this.settings.splitBytes, tablet.sizeRetryBytes) - this.read(tablet, STORED);
+    tablet.sizeDueS = this.nowS + Math.max(0, missing / peakStored);
+    this.sizeDue.push(tablet, tablet.sizeDueS);
+  }
+
+  private sync(tablet: Tablet): void {
+    const { channels, integrals } = this;
+    const { rates, syncedAt, odometer } = this.tablets.columns;
+    const slot = tablet.slot;
+    for (let c = 0; c < channels; c++) {
+      const elapsed = integrals[c]! - syncedAt[slot * channels + c]!;
+      if (elapsed === 0) continue;
+      const rateRow = (slot * channels + c) * QUANTITIES;
+      for (let q = 0; q < QUANTITIES; q++) odometer[slot * QUANTITIES + q]! += rates[rateRow + q]! * elapsed;
+      syncedAt[slot * channels + c] = integrals[c]!;
+    }
+  }
+
+  private syncAll(): void {
+    for (const tablet of this.tablets.tablets) this.sync(tablet);
+  }
+
+  private sumNodes(): void {
+    const { channels } = this;
+    const { rates } = this.tablets.columns;
+    this.staticCost.fill(0);
+    this.staticWrites.fill(0);
+    for (const tablet of this.tablets.tablets) {
+      for (let c = 0; c < channels; c++) {
+        const rateRow = (tablet.slot * channels + c) * QUANTITIES;
+        this.staticCost[tablet.node * channels + c]! += rates[rateRow + COST]!;
+        this.staticWrites[tablet.node * channels + c]! += rates[rateRow + WRITES]!;
+      }
+    }
+  }
+}
+
+/** Every item of the queue due at or before `nowS`. */
+function popDue<T>(queue: FlatQueue<T>, nowS: number): { item: T }[] {
+  const due: { item: T }[] = [];
+  while (queue.length > 0 && queue.peekValue()! <= nowS) due.push({ item: queue.pop()! });
+  return due;
+}
+
+
+/**
+ * Key ranges per sampled step at most (Key Visualizer draws ~1,000 key buckets): beyond that,
+ * neighbouring tablets are summed into one range, shown on the node of its busiest tablet, so a
+ * long run of a table with thousands of tablets stays small.
+ */
+const MAX_RANGES = 1000;
 
 /**
  * A read waits for its slowest range: P(read ≤ x) = Π over its ranges of P(range ≤ x), computed
  * in logs per node so a 256-range read costs one multiply-add per node and latency bucket.
  */
 function recordReadLatency(
-  generator: LoadGenerator,
-  tablets: TabletMap,
-  nodeCost: Float64Array,
+  cluster: ClusterLoad,
   latency: LatencySettings,
   histograms: LatencyHistogram[],
   shed: { shed: number; total: number }[],
   weightS: number,
 ): void {
+  const { nodeCost, tablets } = cluster;
   const logCdfs = new Map<string, Float64Array>();
   const logCdf = (node: number, serviceMs: number) => {
     const id = `${node}:${serviceMs}`;
@@ -200,7 +510,7 @@ function recordReadLatency(
     return cached;
   };
   const combined = new Float64Array(LATENCY_EDGES_MS.length);
-  for (const sample of generator.readSamples(tablets)) {
+  for (const sample of cluster.readSamples()) {
     const perNode = new Map<number, number>();
     for (const index of sample.tablets) {
       const node = tablets.tablets[index]!.node;
@@ -218,82 +528,4 @@ function recordReadLatency(
     shed[sample.pattern]!.shed += (weight * shedRanges) / sample.tablets.length;
     shed[sample.pattern]!.total += weight;
   }
-}
-
-function splitTablets(
-  tablets: TabletMap,
-  load: TabletLoad,
-  generator: LoadGenerator,
-  settings: TabletSettings,
-  tS: number,
-): void {
-  // Backwards, so a split (which inserts after index j) leaves the indices still to visit intact.
-  for (let j = tablets.tablets.length - 1; j >= 0; j--) {
-    const tablet = tablets.tablets[j]!;
-    if (load.writes[j]! + load.rangeReads[j]! > settings.splitOpsPerS) {
-      tablet.hotSince ??= tS;
-      if (tS - tablet.hotSince >= settings.splitSustain) {
-        // A tablet whose load is one key cannot split; it stays hot and is retried a minute later.
-        if (!tablets.split(j, generator.candidates(tablets, j), "load")) tablet.hotSince = tS + SPLIT_RETRY_S;
-        continue;
-      }
-    } else {
-      tablet.hotSince = null;
-    }
-    if (tablet.bytes > Math.max(settings.splitBytes, tablet.sizeRetryBytes)) {
-      if (!tablets.split(j, generator.candidates(tablets, j), "size"))
-        tablet.sizeRetryBytes = tablet.bytes * 2;
-    }
-  }
-}
-
-/**
- * Key ranges per sampled step at most (Key Visualizer draws ~1,000 key buckets): beyond that,
- * neighbouring tablets are summed into one range, shown on the node of its busiest tablet, so a
- * long run of a table with thousands of tablets stays small.
- */
-const MAX_RANGES = 1000;
-
-function sampleLoad(tablets: TabletMap, nodeCpu: number[], t: number, durationS: number): LoadStep {
-  const list = tablets.tablets;
-  const perRange = Math.ceil(list.length / MAX_RANGES);
-  const ranges: KeyRangeLoad[] = [];
-  for (let first = 0; first < list.length; first += perRange) {
-    const last = Math.min(first + perRange, list.length) - 1;
-    let [writes, rangeReads, rows, bytes, storedBytes] = [0, 0, 0, 0, 0];
-    let busiest = list[first]!;
-    for (let index = first; index <= last; index++) {
-      const tablet = list[index]!;
-      const [w, r] = tablet.window;
-      if (w + r > busiest.window[0] + busiest.window[1]) busiest = tablet;
-      writes += w;
-      rangeReads += r;
-      rows += tablet.window[2];
-      bytes += tablet.window[3];
-      storedBytes += tablet.bytes;
-    }
-    ranges.push({
-      start: list[first]!.start,
-      end: tablets.end(last),
-      readsPerS: rangeReads / durationS,
-      writesPerS: writes / durationS,
-      scannedRowsPerS: rows / durationS,
-      bytesPerS: bytes / durationS,
-      // Lets the heatmap measure a band's width by data held, as Key Visualizer does.
-      storedBytes,
-      node: busiest.node,
-      nodeCpu: nodeCpu[busiest.node]!,
-    });
-  }
-  for (const tablet of list) tablet.window = [0, 0, 0, 0];
-  return { t, durationS, ranges };
-}
-
-/** Hottest/median at or under this counts as balanced. */
-const SETTLED_RATIO = 1.5;
-
-function settledAfter(timeline: TimelinePoint[], ratios: number[]): number | null {
-  let from = ratios.length;
-  while (from > 0 && ratios[from - 1]! <= SETTLED_RATIO) from--;
-  return from < ratios.length ? timeline[from]!.t : null;
 }

@@ -3,14 +3,18 @@
  * the schema, entities taking turns in a fixed scrambled order. For small runs and for checking
  * the fast engine.
  */
-import { type NodeCapacity, rangeReadCost, scanMs, writeCost } from "./cluster.js";
-import type { LoadGenerator, ReadSample, TabletLoad } from "./load.js";
+import { type CostModel, rangeReadCost, scanMs, writeCost } from "./cluster.js";
+import { KeyReservoir, RecentKeys } from "./key-samples.js";
+import type { DynamicSink, LoadGenerator, ReadSample } from "./load.js";
 import type { CompiledRead } from "./reads.js";
-import type { SplitCandidate, TabletMap } from "./tablets.js";
+import type { Layer } from "./split-point.js";
+import { COST, QUANTITIES, STORED, type TabletMap } from "./tablets.js";
 import type { CompiledGroup } from "./workload.js";
 
-/** Recent operation keys kept for choosing split points (TiKV samples request keys the same way). */
+/** Recent operation keys kept for choosing load split points (TiKV samples request keys the same way). */
 const RECENT_KEYS = 4096;
+/** Written keys kept for size splits (where the bytes lie). */
+const RESERVOIR_KEYS = 8192;
 /** Reads per pattern and step kept for the latency estimate. */
 const LATENCY_SAMPLES = 64;
 
@@ -40,32 +44,47 @@ interface Stream {
   serial: number;
 }
 
+const weights = (quantity: number, value: number) => {
+  const values = new Float64Array(QUANTITIES);
+  values[quantity] = value;
+  return values;
+};
+
 export class ExactLoad implements LoadGenerator {
+  readonly channels = 0;
   private readonly writeStreams: Stream[];
   private readonly readStreams: Stream[];
-  private readonly recent: SplitCandidate[] = [];
-  private recentNext = 0;
+  private readonly recent = new RecentKeys(RECENT_KEYS);
+  private readonly written = new KeyReservoir(RESERVOIR_KEYS);
   private samples: { pattern: number; weightPerS: number; keys: Buffer[]; serviceMs: number }[] = [];
 
   constructor(
     private readonly groups: CompiledGroup[],
     private readonly reads: CompiledRead[],
-    private readonly capacity: NodeCapacity,
+    private readonly cost: CostModel,
   ) {
     this.writeStreams = groups.map((group) => ({ turns: new Turns(group.entities), carry: 0, serial: 0 }));
     this.readStreams = reads.map((read) => ({ turns: new Turns(read.group.entities), carry: 0, serial: 0 }));
   }
 
-  emit(tS: number, dtS: number, tablets: TabletMap, load: TabletLoad): void {
+  staticRates(): void {}
+
+  multipliers(): void {}
+
+  peakMultipliers(): void {}
+
+  emitDynamic(tS: number, dtS: number, tablets: TabletMap, sink: DynamicSink): void {
     this.groups.forEach((group, index) => {
       const stream = this.writeStreams[index]!;
       const count = this.take(stream, group.opsPerS * group.multiplier(tS, dtS) * dtS);
-      const cost = writeCost(group.rowBytes, this.capacity) / dtS;
+      const cost = writeCost(group.rowBytes, this.cost) / dtS;
+      const bytesPerS = group.rowBytes / dtS;
       for (let j = 0; j < count; j++) {
         const tEvent = tS + ((j + 0.5) / count) * dtS;
         const key = group.schema.encode(group.writeValues(stream.turns.next(), tEvent, stream.serial++));
-        load.addWrite(tablets.find(key), 1 / dtS, group.rowBytes / dtS, cost);
-        this.remember(key);
+        sink.add(tablets.find(key), 1 / dtS, 0, 0, bytesPerS, bytesPerS, cost);
+        this.recent.add(key, cost);
+        this.written.add(key, group.rowBytes);
       }
     });
     this.samples = [];
@@ -76,23 +95,25 @@ export class ExactLoad implements LoadGenerator {
       const kept = Math.min(count, LATENCY_SAMPLES);
       for (let j = 0; j < count; j++) {
         const planned = read.plan(stream.turns.next(), tS, stream.serial++);
-        const cost = rangeReadCost(planned.rowsPerRange, rowBytes, this.capacity) / dtS;
+        const cost = rangeReadCost(planned.rowsPerRange, rowBytes, this.cost) / dtS;
         for (const key of planned.starts) {
-          load.addRead(
+          sink.add(
             tablets.find(key),
+            0,
             1 / dtS,
             planned.rowsPerRange / dtS,
             (planned.rowsPerRange * rowBytes) / dtS,
+            0,
             cost,
           );
-          this.remember(key);
+          this.recent.add(key, cost);
         }
         if (j < kept) {
           this.samples.push({
             pattern,
             weightPerS: read.perS / kept,
             keys: planned.starts,
-            serviceMs: scanMs(planned.rowsPerRange, rowBytes, this.capacity),
+            serviceMs: scanMs(planned.rowsPerRange, rowBytes, this.cost.capacity),
           });
         }
       }
@@ -108,12 +129,11 @@ export class ExactLoad implements LoadGenerator {
     }));
   }
 
-  candidates(tablets: TabletMap, index: number): SplitCandidate[] {
-    const start = tablets.tablets[index]!.start;
-    const end = tablets.end(index);
-    return this.recent.filter(
-      ({ key }) => Buffer.compare(key, start) >= 0 && (end === null || Buffer.compare(key, end) < 0),
-    );
+  layers(): { load: Layer[]; bytes: Layer[] } {
+    return {
+      load: [{ density: this.recent.density(), weights: weights(COST, 1) }],
+      bytes: [{ density: this.written.density(), weights: weights(STORED, this.written.bytesPerKey) }],
+    };
   }
 
   /** Whole operations due this step; the fraction carries over so long runs keep the exact rate. */
@@ -122,11 +142,5 @@ export class ExactLoad implements LoadGenerator {
     const count = Math.floor(due);
     stream.carry = due - count;
     return count;
-  }
-
-  private remember(key: Buffer): void {
-    if (this.recent.length < RECENT_KEYS) this.recent.push({ key, weight: 1 });
-    else this.recent[this.recentNext] = { key, weight: 1 };
-    this.recentNext = (this.recentNext + 1) % RECENT_KEYS;
   }
 }

@@ -3,7 +3,7 @@
  * (network, storage) plus an exponential sojourn with mean service/(1 − ρ). A node at or over
  * capacity queues up to a bound and sheds the excess (1 − 1/ρ of its demand).
  */
-import type { LatencySettings } from "./scenario.js";
+import type { LatencySettings } from "./model.js";
 
 /** P(latency ≤ x ms) for one request of mean service `serviceMs` on a node at utilisation `rho`. */
 export function requestCdf(x: number, rho: number, serviceMs: number, settings: LatencySettings): number {
@@ -59,7 +59,20 @@ export class LatencyHistogram {
   }
 }
 
-/** CDF of one request on a node at `rho`, evaluated at every bucket edge. */
+/** Utilisation is resolved to this step for the latency estimate (a hundred nodes share a few CDFs). */
+const RHO_STEP = 1e-3;
+const CACHED_CDFS = 4096;
+const cdfs = new Map<string, Float64Array>();
+
+/** CDF of one request on a node at `rho`, evaluated at every bucket edge (`rho` to a thousandth). */
 export function cdfAtEdges(rho: number, serviceMs: number, settings: LatencySettings): Float64Array {
-  return Float64Array.from(LATENCY_EDGES_MS, (x) => requestCdf(x, rho, serviceMs, settings));
+  const resolved = Math.round(rho / RHO_STEP) * RHO_STEP;
+  const key = `${resolved}|${serviceMs}|${settings.baseMs}|${settings.queueBoundMs}`;
+  let cdf = cdfs.get(key);
+  if (cdf === undefined) {
+    if (cdfs.size >= CACHED_CDFS) cdfs.clear();
+    cdf = Float64Array.from(LATENCY_EDGES_MS, (x) => requestCdf(x, resolved, serviceMs, settings));
+    cdfs.set(key, cdf);
+  }
+  return cdf;
 }

@@ -1,8 +1,11 @@
-/** A simulation's comparison as a plain-text table, one row per design. */
+/** A simulation's comparison as plain-text tables, one row per design. */
 
 import { alignColumns } from "../format/columns.js";
+import { formatBytes } from "../format/bytes.js";
 import { formatDuration } from "./duration.js";
 import type { DesignResult, SimulationResult } from "./results.js";
+import { type DesignSensitivity, misses, type Span } from "./sensitivity.js";
+import { AVERAGE_CPU_LIMIT, HOTTEST_CPU_LIMIT } from "./summary.js";
 
 const percent = (cpu: number) => `${Math.round(cpu * 100)}%`;
 
@@ -13,53 +16,107 @@ export function formatMs(ms: number): string {
   return ms >= 10 ? `${Math.round(ms)} ms` : `${ms.toFixed(1)} ms`;
 }
 
-function row(design: DesignResult): string[] {
+const settled = (seconds: number | null) => (seconds === null ? "never" : formatDuration(seconds));
+
+/**
+ * A figure as the range its runs span: `84–97%` across the model's ends, or the one value when
+ * they round alike. `null` (never) sorts last.
+ */
+function ranged(
+  value: number | null,
+  span: Span | undefined,
+  format: (value: number | null) => string,
+): string {
+  if (span === undefined) return format(value);
+  const values = [value, span.optimistic, span.pessimistic];
+  const known = values.filter((each): each is number => each !== null);
+  const low = known.length > 0 ? format(Math.min(...known)) : format(null);
+  const high = known.length < values.length ? format(null) : format(Math.max(...known));
+  if (low === high) return low;
+  return `${low.replace(/%$/, "")}–${high}`;
+}
+
+function row(design: DesignResult, sensitivity: DesignSensitivity | undefined): string[] {
   const { summary } = design;
-  const cpu = summary.hottestNodeCpu;
+  const steady = summary.steadyState;
+  const guidance = summary.guidance;
+  const nodesNeeded = (nodes: number | null) => (nodes === null ? "more won't help" : String(nodes));
   return [
     design.design,
     String(design.nodes),
     `$${design.costPerHour.toFixed(2)}`,
-    `${percent(cpu.first)} → ${percent(cpu.last)}`,
-    `${summary.maxOverMedian.last.toFixed(1)}×`,
-    summary.settledAfterS === null ? "never" : formatDuration(summary.settledAfterS),
-    `${formatMs(summary.writes.p50Ms)} / ${formatMs(summary.writes.p99Ms)}`,
-    percent(summary.writes.shedShare),
+    `${percent(summary.hottestNodeCpu.first)} → ${ranged(steady.hottestNodeCpu, sensitivity?.hottestNodeCpu, (v) => percent(v ?? 0))}`,
+    ranged(steady.averageNodeCpu, sensitivity?.averageNodeCpu, (v) => percent(v ?? 0)),
+    ranged(summary.settledAfterS, sensitivity?.settledAfterS, settled),
+    ranged(steady.shedWriteShare, sensitivity?.shedWriteShare, (v) => percent(v ?? 0)),
+    ranged(summary.writes.p99Ms, sensitivity?.writeP99Ms, (v) => formatMs(v ?? Number.NaN)),
     ...summary.reads.map((read) => `×${read.fanout} ${formatMs(read.p99Ms)}`),
-    `${summary.tablets.initial} → ${summary.tablets.final}`,
-    `${summary.tablets.loadSplits}/${summary.tablets.sizeSplits}`,
-    String(summary.tablets.moves),
+    `${formatBytes(guidance.storage.perNode.value)} (${percent(guidance.storage.utilization)})`,
+    ranged(guidance.nodesNeeded.total, sensitivity?.nodesNeeded, nodesNeeded),
+    guidance.meets ? "meets" : `misses: ${misses(design)}`,
   ];
 }
 
-/** The comparison table, a legend line, and each design's description. */
-export function formatComparison(result: SimulationResult): string {
-  const reads = result.designs[0]?.summary.reads ?? [];
+function activity(design: DesignResult): string[] {
+  const { tablets } = design.summary;
+  return [
+    design.design,
+    `${tablets.initial} → ${tablets.final}`,
+    String(tablets.loadSplits),
+    String(tablets.sizeSplits),
+    String(tablets.merges),
+    String(tablets.moves),
+  ];
+}
+
+/**
+ * The comparison table (with ranges across the model's ends when `sensitivity` is given), the
+ * tablets' activity, a legend, what flips inside the model's ranges, and each design's description.
+ */
+export function formatComparison(result: SimulationResult, sensitivity?: readonly DesignSensitivity[]): string {
+  const first = result.designs[0];
+  const reads = first?.summary.reads ?? [];
+  const retention = first?.summary.guidance.storage.retentionS ?? null;
   const header = [
     "design",
     "nodes",
     "$/hour",
-    "hottest CPU start → end",
-    "max/median",
+    "hottest start → steady",
+    "average",
     "flat after",
-    "write p50 / p99",
     "shed",
+    "write p99",
     ...reads.map((read) => `${read.name} fan-out p99`),
-    "tablets",
-    "splits load/size",
-    "moves",
+    retention === null ? "stored/node (of limit)" : `stored/node at ${formatDuration(retention)}`,
+    "nodes needed",
+    "Google's guidance",
   ];
-  const lines = alignColumns([header, ...result.designs.map(row)]);
+  const table = alignColumns([
+    header,
+    ...result.designs.map((design, index) => row(design, sensitivity?.[index])),
+  ]);
+  const tablets = alignColumns([
+    ["design", "tablets", "load splits", "size splits", "merges", "moves"],
+    ...result.designs.map(activity),
+  ]);
+  const flipped = (sensitivity ?? [])
+    .filter((design) => design.flips !== undefined)
+    .map((design) => `  ${design.design}: ${design.flips}`);
   const described = result.designs
     .filter((design) => design.description)
     .map((design) => `  ${design.design}: ${design.description}`);
+  const warmUp = first?.summary.steadyState;
   return [
-    `${result.scenario} — ${formatDuration(result.durationS)} simulated (${result.designs[0]?.mode ?? "fast"} engine)`,
+    `${result.scenario} — ${formatDuration(result.durationS)} simulated (${first?.mode ?? "fast"} engine${sensitivity ? ", each figure a range over the model's pessimistic and optimistic constants" : ""})`,
     "",
-    ...lines,
+    ...table,
     "",
-    "CPU is demand per node (over 100% = saturated, the excess shed); start/end = first/last sample interval;",
-    "max/median at the end; flat after = when the hottest node came within 1.5× the median for good.",
+    ...tablets,
+    "",
+    `CPU is demand per node (over 100% = saturated, the excess shed). Steady = after the model's warm-up (from ${formatDuration(warmUp?.fromS ?? 0)}${warmUp?.warmedUp === false ? ", a run too short to warm up fully" : ""}): hottest = 95th percentile of the`,
+    `hottest node, average over nodes. Google's guidance: average ≤ ${percent(AVERAGE_CPU_LIMIT)}, hottest ≤ ${percent(HOTTEST_CPU_LIMIT)}, storage within its planned share of a node's limit.`,
+    "Nodes needed = max(CPU, storage); \"more won't help\" when the load sits on a key range. Flat after = when the hottest node came within 1.5× the median for good.",
+    ...(flipped.length > 0 ? ["", "Verdicts that depend on the model's assumptions:", ...flipped] : []),
     ...(described.length > 0 ? ["", ...described] : []),
   ].join("\n");
 }

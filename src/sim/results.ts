@@ -1,5 +1,6 @@
 /** What a simulation reports per design: a summary, a time series and the key-space load for heatmaps. */
 import type { LoadStep } from "../viz/key-load.js";
+import type { ModelEnd } from "./model-constants.js";
 
 export interface LatencySummary {
   p50Ms: number;
@@ -10,7 +11,7 @@ export interface ReadSummary extends LatencySummary {
   name: string;
   kind: "latest" | "scan" | "get";
   perS: number;
-  /** Ranges one read touches: its read amplification in requests. */
+  /** Ranges one read touches (its fan-out). */
   fanout: number;
   rowsReadPerRead: number;
   rowsReturnedPerRead: number;
@@ -25,8 +26,54 @@ export interface TimelinePoint {
   nodeCpu: number[];
   hottestNodeCpu: number;
   medianNodeCpu: number;
+  averageNodeCpu: number;
   tablets: number;
+  /** Rows written per second asked for, and served (not shed by saturated nodes). */
+  writesPerS: number;
+  servedWritesPerS: number;
   shedWriteShare: number;
+}
+
+/** The run after the model's warm-up window: what a load test that ran long enough would measure. */
+export interface SteadyState {
+  /** Start of the steady state (s): the warm-up window, or the second half of a shorter run. */
+  fromS: number;
+  /** Whether the run lasted twice the warm-up window (else the steady state still holds warm-up). */
+  warmedUp: boolean;
+  hottestNodeCpu: number;
+  averageNodeCpu: number;
+  /** Hottest over median node CPU: 1 is flat. */
+  maxOverMedian: number;
+  servedWritesPerS: number;
+  shedWriteShare: number;
+}
+
+export interface Limit {
+  value: number;
+  limit: number;
+  ok: boolean;
+}
+
+/** Google's capacity guidance applied to the steady state, and the nodes the design needs. */
+export interface Guidance {
+  averageCpu: Limit;
+  hottestCpu: Limit;
+  storage: {
+    /** Bytes stored: writes over the retention (the GC max-age) if given, else what the run wrote. */
+    bytes: number;
+    retentionS: number | null;
+    perNode: Limit;
+    /** Share of the per-node storage limit used. */
+    utilization: number;
+  };
+  nodesNeeded: {
+    /** Fewest nodes meeting both CPU limits; null when the load sits on a key range more nodes would not cool. */
+    cpu: number | null;
+    storage: number;
+    /** max(cpu, storage); null with cpu. */
+    total: number | null;
+  };
+  meets: boolean;
 }
 
 export interface DesignSummary {
@@ -40,6 +87,7 @@ export interface DesignSummary {
     max: number;
   };
   medianNodeCpu: { mean: number };
+  averageNodeCpu: { mean: number };
   /** Hottest over median node CPU: 1 is flat. */
   maxOverMedian: { first: number; last: number; mean: number };
   /**
@@ -47,9 +95,20 @@ export interface DesignSummary {
    * to the end of the run (0: flat from the start); null when it never settles.
    */
   settledAfterS: number | null;
+  /** The model's warm-up window: three rebalance times (each closes 90 % of an imbalance). */
+  warmUpS: number;
+  steadyState: SteadyState;
+  guidance: Guidance;
   writes: LatencySummary & { perS: number; rowBytes: number; shedShare: number };
   reads: ReadSummary[];
-  tablets: { initial: number; final: number; loadSplits: number; sizeSplits: number; moves: number };
+  tablets: {
+    initial: number;
+    final: number;
+    loadSplits: number;
+    sizeSplits: number;
+    merges: number;
+    moves: number;
+  };
 }
 
 export interface DesignResult {
@@ -60,6 +119,8 @@ export interface DesignResult {
   storage: "ssd" | "hdd";
   costPerHour: number;
   mode: "fast" | "exact";
+  /** Which end of the model's constant ranges this run used. */
+  modelEnd: ModelEnd;
   durationS: number;
   stepS: number;
   summary: DesignSummary;

@@ -21,17 +21,26 @@ const minimal = {
 };
 
 describe("parseScenario", () => {
-  it("fills in the documented defaults", () => {
+  it("fills in the documented defaults and leaves the model's constants to the model", () => {
     const scenario = parseScenario(minimal);
     expect(scenario).toMatchObject({ duration: 3600, step: 1, sample: 60, start: "2026-01-01T00:00:00Z" });
-    expect(scenario.cluster).toEqual({ nodes: 2, storage: "ssd", pricePerNodeHour: 0.65 });
-    expect(scenario.tablets).toMatchObject({
-      initial: 1,
-      splitOpsPerS: 2500,
-      splitSustain: 10,
-      balancePeriod: 60,
-    });
+    expect(scenario.cluster).toEqual({ nodes: 2, storage: "ssd", pricePerNodeHour: 0.65, capacity: {} });
+    expect(scenario.tablets).toEqual({ initial: 1 });
+    expect(scenario.latency).toEqual({});
     expect(scenario.workload.groups[0]!.arrival).toEqual({ kind: "steady" });
+  });
+
+  it("keeps the constants a scenario sets, and says what replaced the tablet-count throttle", () => {
+    const scenario = parseScenario({
+      ...minimal,
+      cluster: { nodes: 2, capacity: { writesPerS: 9000 }, fixedCostShare: 1 },
+      tablets: { rebalanceTime: "20m", splitBytes: 1e9 },
+    });
+    expect(scenario.cluster.capacity).toEqual({ writesPerS: 9000 });
+    expect(scenario.tablets).toMatchObject({ rebalanceTime: 1200, splitBytes: 1e9 });
+    expect(() => parseScenario({ ...minimal, tablets: { movesPerPeriod: 4 } })).toThrow(
+      /movesPerPeriod is gone: the balancer now moves load.*rebalanceTime/,
+    );
   });
 
   it("reads durations in scenario fields", () => {

@@ -107,35 +107,63 @@ const ReadSchema = v.variant(
 
 const StorageSchema = v.picklist(["ssd", "hdd"], 'storage must be "ssd" or "hdd"');
 
+const optionalPositive = (field: string) => v.optional(positive(field));
+
 const ClusterSchema = v.strictObject({
   nodes: positiveInt("cluster.nodes"),
   storage: v.optional(StorageSchema, "ssd"),
   /** List price of one node-hour in USD (an input: prices differ by region and change). */
   pricePerNodeHour: v.optional(positive("cluster.pricePerNodeHour"), 0.65),
+  /**
+   * The model's constants (model-constants.ts) may be set here and under `tablets` and `latency`;
+   * a set constant is the user's input and stays fixed in a sensitivity run.
+   */
+  capacity: v.optional(
+    v.strictObject({
+      writesPerS: optionalPositive("cluster.capacity.writesPerS"),
+      readsPerS: optionalPositive("cluster.capacity.readsPerS"),
+      scanBytesPerS: optionalPositive("cluster.capacity.scanBytesPerS"),
+    }),
+    {},
+  ),
+  fixedCostShare: v.optional(fraction("cluster.fixedCostShare")),
+  storageLimitBytes: optionalPositive("cluster.storageLimitBytes"),
+  storageTarget: v.optional(fraction("cluster.storageTarget")),
 });
 
-/** Tablet splitting and balancing; defaults and their sources are in docs/simulator.md. */
-const TabletsSchema = v.strictObject({
-  /** Tablets a new unsalted table starts with (all on node 0); salted tables start pre-split per bucket. */
-  initial: v.optional(positiveInt("tablets.initial"), 1),
-  splitOpsPerS: v.optional(positive("tablets.splitOpsPerS"), 2500),
-  splitSustain: v.optional(duration("tablets.splitSustain"), 10),
-  splitBytes: v.optional(positive("tablets.splitBytes"), 200e6),
-  balancePeriod: v.optional(duration("tablets.balancePeriod"), 60),
-  movesPerPeriod: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)), 4),
-  /** The balancer acts when the hottest node is this far above the mean (0.1 = 10 %)… */
-  imbalance: v.optional(fraction("tablets.imbalance"), 0.1),
-  /** …and at least this much CPU (0.05 = 5 %) above the coldest. */
-  minCpuGap: v.optional(fraction("tablets.minCpuGap"), 0.05),
-});
+/** Tablet splitting, merging and balancing; defaults, ranges and sources in model-constants.ts. */
+const TabletsSchema = v.pipe(
+  v.looseObject({}),
+  v.check(
+    (tablets) => !("movesPerPeriod" in tablets),
+    "tablets.movesPerPeriod is gone: the balancer now moves load, not a count of tablets; set tablets.rebalanceTime (e.g. 10m) instead",
+  ),
+  v.strictObject({
+    /** Tablets a new unsalted table starts with (all on node 0); salted tables start pre-split per bucket. */
+    initial: v.optional(positiveInt("tablets.initial"), 1),
+    splitOpsPerS: optionalPositive("tablets.splitOpsPerS"),
+    splitCpuShare: v.optional(fraction("tablets.splitCpuShare")),
+    splitSustain: v.optional(duration("tablets.splitSustain")),
+    splitBytes: optionalPositive("tablets.splitBytes"),
+    balancePeriod: v.optional(duration("tablets.balancePeriod")),
+    /** Time for the balancer to close 90 % of a load imbalance. */
+    rebalanceTime: v.optional(duration("tablets.rebalanceTime")),
+    /** The balancer acts when the hottest node is this far above the mean (0.1 = 10 %)… */
+    imbalance: v.optional(fraction("tablets.imbalance")),
+    /** …and at least this much CPU (0.05 = 5 %) above the coldest. */
+    minCpuGap: v.optional(fraction("tablets.minCpuGap")),
+    mergeLoadShare: v.optional(fraction("tablets.mergeLoadShare")),
+    mergeAge: v.optional(duration("tablets.mergeAge")),
+  }),
+);
 
 const LatencySchema = v.strictObject({
   /** Network + storage time every request pays, ms. */
-  baseMs: v.optional(positive("latency.baseMs"), 2),
+  baseMs: optionalPositive("latency.baseMs"),
   /** Mean service time of one operation on an idle node, ms (M/M/1: mean sojourn = service/(1−ρ)). */
-  serviceMs: v.optional(positive("latency.serviceMs"), 1),
+  serviceMs: optionalPositive("latency.serviceMs"),
   /** Longest a saturated node queues a request before shedding, ms. */
-  queueBoundMs: v.optional(positive("latency.queueBoundMs"), 2000),
+  queueBoundMs: optionalPositive("latency.queueBoundMs"),
 });
 
 const SchemaSpecSchema = v.custom<SchemaSpec>(
@@ -171,6 +199,10 @@ export const ScenarioSchema = v.strictObject({
   latency: v.optional(LatencySchema, {}),
   workload: v.strictObject({
     rowBytes: v.optional(positiveInt("workload.rowBytes"), 1024),
+    /** How long rows are kept (the column family's GC max-age): what the cluster stores at steady state. */
+    retention: v.optional(duration("workload.retention")),
+    /** Logical bytes per stored byte; default and range in model-constants.ts. */
+    compression: v.optional(v.pipe(v.number(), v.minValue(1, "workload.compression must be ≥ 1"))),
     groups: v.pipe(v.array(GroupSchema), v.minLength(1, "workload.groups needs at least one group")),
     reads: v.optional(v.array(ReadSchema), []),
   }),
@@ -183,8 +215,8 @@ export type WorkloadGroup = Scenario["workload"]["groups"][number];
 export type ReadPattern = Scenario["workload"]["reads"][number];
 export type FieldGenerator = WorkloadGroup["fields"][string];
 export type Arrival = WorkloadGroup["arrival"];
-export type TabletSettings = Scenario["tablets"];
-export type LatencySettings = Scenario["latency"];
+export type TabletOverrides = Scenario["tablets"];
+export type LatencyOverrides = Scenario["latency"];
 export type Storage = Scenario["cluster"]["storage"];
 
 /** Validates a scenario object; errors name the field and what is allowed. */

@@ -4,16 +4,19 @@
  */
 import { compileSchema } from "../keys/index.js";
 import type { KeySchema } from "../keys/types.js";
-import { NODE_CAPACITY } from "./cluster.js";
 import { formatDuration } from "./duration.js";
 import { runEngine } from "./engine.js";
 import { ExactLoad } from "./exact-load.js";
 import { FastLoad } from "./fast-load.js";
 import type { LoadGenerator } from "./load.js";
+import { resolveModel } from "./model.js";
+import type { ModelEnd } from "./model-constants.js";
 import { CompiledRead } from "./reads.js";
 import type { DesignResult, SimulationResult } from "./results.js";
 import { type Design, findDesign, type Scenario } from "./scenario.js";
+import { findSplitPoint } from "./split-point.js";
 import { TabletMap } from "./tablets.js";
+import { summarize } from "./summary.js";
 import { CompiledGroup } from "./workload.js";
 
 export type SimulationMode = "fast" | "exact";
@@ -34,6 +37,8 @@ export interface SimulateOptions {
   durationS?: number;
   /** `fast` (default): rate-based over sampled key-space footprints; `exact`: every operation with its real key. */
   mode?: SimulationMode;
+  /** Which end of the model's constant ranges to use (default: each constant's default). */
+  modelEnd?: ModelEnd;
   onProgress?: (progress: SimulationProgress) => void;
 }
 
@@ -51,7 +56,7 @@ export function simulateScenario(scenario: Scenario, options: SimulateOptions = 
     ...(scenario.description === undefined ? {} : { description: scenario.description }),
     durationS,
     designs: designs.map((design, designIndex) =>
-      simulateDesign(scenario, design, durationS, options.mode ?? "fast", (doneS) =>
+      simulateDesign(scenario, design, durationS, options.mode ?? "fast", options.modelEnd ?? "default", (doneS) =>
         options.onProgress?.({
           design: design.name,
           designIndex,
@@ -73,6 +78,7 @@ function simulateDesign(
   design: Design,
   durationS: number,
   mode: SimulationMode,
+  modelEnd: ModelEnd,
   onStep: (doneS: number) => void,
 ): DesignResult {
   let schema: KeySchema;
@@ -82,8 +88,7 @@ function simulateDesign(
     throw new Error(`design "${design.name}": ${(error as Error).message}`);
   }
   const nodes = design.nodes ?? scenario.cluster.nodes;
-  const storage = design.storage ?? scenario.cluster.storage;
-  const capacity = NODE_CAPACITY[storage];
+  const model = resolveModel(scenario, design, modelEnd);
   const startMs = Date.parse(scenario.start);
   const groups = scenario.workload.groups.map(
     (group) => new CompiledGroup(schema, group, design, scenario.workload.rowBytes, startMs),
@@ -100,18 +105,17 @@ function simulateDesign(
   });
   if (mode === "exact") assertExactBudget(design.name, groups, reads, durationS);
   const generator: LoadGenerator =
-    mode === "fast" ? new FastLoad(groups, reads, capacity) : new ExactLoad(groups, reads, capacity);
-  const tablets = initialTablets(schema, generator, scenario.tablets.initial, nodes);
-  const output = runEngine({
+    mode === "fast" ? new FastLoad(groups, reads, model.cost) : new ExactLoad(groups, reads, model.cost);
+  const tablets = initialTablets(schema, generator, model.tablets.initial, nodes);
+  const engine = runEngine({
     tablets,
     generator,
     nodes,
     durationS,
     stepS: scenario.step,
     sampleS: scenario.sample,
-    tabletSettings: scenario.tablets,
-    latency: scenario.latency,
-    writeRowBytes: groups[0]!.rowBytes,
+    tabletSettings: model.tablets,
+    latency: model.latency,
     readPatterns: reads.map((read) => {
       const planned = read.plan(0, 0, 0);
       return {
@@ -125,17 +129,29 @@ function simulateDesign(
     }),
     onStep,
   });
+  const summary = summarize({
+    engine,
+    model,
+    nodes,
+    durationS,
+    writeRowBytes: groups[0]!.rowBytes,
+    storedBytes: engine.storedBytes,
+    retentionS: scenario.workload.retention ?? null,
+  });
   return {
     design: design.name,
     ...(design.description === undefined ? {} : { description: design.description }),
     schema: { name: schema.spec.name, fingerprint: schema.fingerprint, bucketCount: schema.bucketCount },
     nodes,
-    storage,
+    storage: model.storage,
     costPerHour: nodes * scenario.cluster.pricePerNodeHour,
     mode,
+    modelEnd,
     durationS,
     stepS: scenario.step,
-    ...output,
+    summary,
+    timeline: engine.timeline,
+    loadSteps: engine.loadSteps,
   };
 }
 
@@ -175,19 +191,19 @@ function initialTablets(
     return new TabletMap(
       starts.filter((start) => start.length > 0),
       (index) => index % nodes,
+      generator.channels,
+      true,
     );
   }
-  const whole = new TabletMap([], () => 0);
-  if (initial <= 1) return whole;
-  const keys = generator
-    .candidates(whole, 0)
-    .map((candidate) => candidate.key)
-    .sort(Buffer.compare);
   const boundaries: Buffer[] = [];
-  for (let k = 1; k < initial; k++) {
-    const key = keys[Math.floor((k * keys.length) / initial)];
-    const previous = boundaries[boundaries.length - 1];
-    if (key && key.length > 0 && (!previous || Buffer.compare(previous, key) < 0)) boundaries.push(key);
+  if (initial > 1) {
+    const ones = new Float64Array(generator.channels).fill(1);
+    const layers = generator.layers(ones, ones);
+    for (let k = 1; k < initial; k++) {
+      const point = findSplitPoint(Buffer.alloc(0), null, layers.load, layers, k / initial);
+      const previous = boundaries[boundaries.length - 1];
+      if (point && (!previous || Buffer.compare(previous, point.key) < 0)) boundaries.push(point.key);
+    }
   }
-  return new TabletMap(boundaries, () => 0);
+  return new TabletMap(boundaries, () => 0, generator.channels, false);
 }

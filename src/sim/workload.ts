@@ -4,7 +4,7 @@
  * design change is a schema change.
  */
 import type { CodecSpec, FieldValue, FieldValues, KeySchema, Query } from "../keys/types.js";
-import { meanMultiplier } from "./arrival.js";
+import { meanMultiplier, peakMultiplier } from "./arrival.js";
 import type { Design, FieldGenerator, ReadPattern, WorkloadGroup } from "./scenario.js";
 import { compileTemplate, scramble } from "./template.js";
 
@@ -60,6 +60,11 @@ export class CompiledGroup {
 
   multiplier(tS: number, dtS: number): number {
     return meanMultiplier(this.group.arrival, tS, dtS, this.startMs);
+  }
+
+  /** The largest multiplier its arrival pattern reaches. */
+  get peakMultiplier(): number {
+    return peakMultiplier(this.group.arrival);
   }
 
   /** Rows one entity writes per second on average. */

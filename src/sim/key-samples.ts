@@ -1,0 +1,86 @@
+/**
+ * Written keys kept for choosing split points where no static density exists: the most recent
+ * operations (where load is now; TiKV samples request keys the same way) and a uniform reservoir of
+ * every write so far (where stored bytes are, for size splits).
+ */
+import { Density } from "./density.js";
+import { COST, QUANTITIES, STORED } from "./tablets.js";
+
+const atom = (key: Buffer, quantity: number, value: number) => {
+  const values = new Float64Array(QUANTITIES);
+  values[quantity] = value;
+  return { key, values, spread: false };
+};
+
+/** The last `capacity` operation keys, each weighing its cost (node-seconds per second). */
+export class RecentKeys {
+  private readonly keys: { key: Buffer; cost: number }[] = [];
+  private next = 0;
+  private cached: Density | null = null;
+
+  constructor(private readonly capacity: number) {}
+
+  add(key: Buffer, cost: number): void {
+    if (this.keys.length < this.capacity) this.keys.push({ key, cost });
+    else this.keys[this.next] = { key, cost };
+    this.next = (this.next + 1) % this.capacity;
+    this.cached = null;
+  }
+
+  clear(): void {
+    this.keys.length = 0;
+    this.next = 0;
+    this.cached = null;
+  }
+
+  density(): Density {
+    this.cached ??= new Density(this.keys.map(({ key, cost }) => atom(key, COST, cost)));
+    return this.cached;
+  }
+}
+
+/** A uniform sample (Vitter's algorithm R) of written keys, each standing for an equal share of the bytes written. */
+export class KeyReservoir {
+  private readonly keys: Buffer[] = [];
+  private seen = 0;
+  private bytes = 0;
+  private random = 0x9e3779b9;
+  private cached: Density | null = null;
+
+  constructor(private readonly capacity: number) {}
+
+  add(key: Buffer, bytes: number): void {
+    this.seen++;
+    this.bytes += bytes;
+    if (this.keys.length < this.capacity) {
+      this.keys.push(key);
+      this.cached = null;
+      return;
+    }
+    const slot = this.nextRandom() % this.seen;
+    if (slot < this.capacity) {
+      this.keys[slot] = key;
+      this.cached = null;
+    }
+  }
+
+  /** The kept keys, each weighing one stored byte: weigh the layer by `bytesPerKey`. */
+  density(): Density {
+    this.cached ??= new Density(this.keys.map((key) => atom(key, STORED, 1)));
+    return this.cached;
+  }
+
+  get bytesPerKey(): number {
+    return this.keys.length > 0 ? this.bytes / this.keys.length : 0;
+  }
+
+  /** xorshift32: reproducible runs, no global Math.random. */
+  private nextRandom(): number {
+    let x = this.random;
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    this.random = x >>> 0;
+    return this.random;
+  }
+}

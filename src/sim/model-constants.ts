@@ -1,0 +1,296 @@
+/**
+ * Every constant of the cluster model, with where it comes from and the range it could take.
+ * A constant is either sourced (a published figure; its range spans the published figures) or an
+ * assumption (no published figure; its range is our honest uncertainty). `--sensitivity` reruns a
+ * design with every constant at its pessimistic end, then at its optimistic end, so a verdict that
+ * depends on a guess shows as a range. A scenario that sets a constant fixes it at every end: it is
+ * then the user's input, not the model's guess.
+ */
+
+export type ModelEnd = "default" | "pessimistic" | "optimistic";
+export const MODEL_ENDS: readonly ModelEnd[] = ["default", "pessimistic", "optimistic"];
+
+export interface ModelConstant {
+  /** The scenario field that overrides it. */
+  field: string;
+  unit: string;
+  value: number;
+  low: number;
+  high: number;
+  /** Which end of the range makes the cluster look worse. */
+  worse: "low" | "high";
+  basis: "sourced" | "assumption";
+  /** The published source (title and address), or why the assumption and its range. */
+  source: string;
+}
+
+const GOOGLE_PERFORMANCE =
+  'Google Cloud, "Understand performance" (https://cloud.google.com/bigtable/docs/performance)';
+const GOOGLE_SCALING = 'Google Cloud, "Scaling" (https://cloud.google.com/bigtable/docs/scaling)';
+const GOOGLE_OVERVIEW = 'Google Cloud, "Bigtable overview" (https://cloud.google.com/bigtable/docs/overview)';
+const GOOGLE_QUOTAS = 'Google Cloud, "Quotas and limits" (https://cloud.google.com/bigtable/quotas)';
+const BIGTABLE_PAPER =
+  'Chang et al., "Bigtable: A Distributed Storage System for Structured Data", OSDI 2006 (https://research.google/pubs/pub27898/)';
+
+export const MODEL_CONSTANTS = {
+  ssdWritesPerS: {
+    field: "cluster.capacity.writesPerS",
+    unit: "rows/s per node (1 KB rows)",
+    value: 14_000,
+    low: 10_000,
+    high: 14_000,
+    worse: "low",
+    basis: "sourced",
+    source: `${GOOGLE_PERFORMANCE}: "up to 14,000 rows per second" written per SSD node; Google's earlier figure, 10,000 QPS per node at 6 ms, is the low end`,
+  },
+  ssdReadsPerS: {
+    field: "cluster.capacity.readsPerS",
+    unit: "rows/s per node (1 KB rows)",
+    value: 17_000,
+    low: 10_000,
+    high: 17_000,
+    worse: "low",
+    basis: "sourced",
+    source: `${GOOGLE_PERFORMANCE}: "up to 17,000 rows per second" read per SSD node; the earlier 10,000 QPS figure is the low end`,
+  },
+  ssdScanBytesPerS: {
+    field: "cluster.capacity.scanBytesPerS",
+    unit: "bytes/s per node",
+    value: 220e6,
+    low: 220e6,
+    high: 220e6,
+    worse: "low",
+    basis: "sourced",
+    source: `${GOOGLE_PERFORMANCE}: "up to 220 MBps" scanned per SSD node`,
+  },
+  hddWritesPerS: {
+    field: "cluster.capacity.writesPerS",
+    unit: "rows/s per node (1 KB rows)",
+    value: 10_000,
+    low: 10_000,
+    high: 10_000,
+    worse: "low",
+    basis: "sourced",
+    source: `${GOOGLE_PERFORMANCE}: "up to 10,000 rows per second" written per HDD node`,
+  },
+  hddReadsPerS: {
+    field: "cluster.capacity.readsPerS",
+    unit: "rows/s per node (1 KB rows)",
+    value: 500,
+    low: 500,
+    high: 500,
+    worse: "low",
+    basis: "sourced",
+    source: `${GOOGLE_PERFORMANCE}: "up to 500 rows per second" read per HDD node`,
+  },
+  hddScanBytesPerS: {
+    field: "cluster.capacity.scanBytesPerS",
+    unit: "bytes/s per node",
+    value: 180e6,
+    low: 180e6,
+    high: 180e6,
+    worse: "low",
+    basis: "sourced",
+    source: `${GOOGLE_PERFORMANCE}: "up to 180 MBps" scanned per HDD node`,
+  },
+  fixedCostShare: {
+    field: "cluster.fixedCostShare",
+    unit: "share of a 1 KB row's cost that does not grow with its bytes",
+    value: 0.5,
+    low: 0.25,
+    high: 1,
+    // Resolved per scenario: for rows under 1 KB the high end costs more, for rows over 1 KB the low end.
+    worse: "high",
+    basis: "assumption",
+    source: `Google publishes capacity in rows per second for 1 KB rows and says larger rows cost more (${GOOGLE_PERFORMANCE}) but gives no curve; 1 (a row costs the same whatever its size) to 0.25 (mostly bytes)`,
+  },
+  splitOpsPerS: {
+    field: "tablets.splitOpsPerS",
+    unit: "operations/s sustained by one tablet",
+    value: 2_500,
+    low: 2_500,
+    high: 3_000,
+    worse: "high",
+    basis: "sourced",
+    source:
+      "CockroachDB's allocator simulator (asim) splits a range at 2,500 QPS by default; TiKV's load-based split at 3,000 QPS (https://docs.pingcap.com/tidb/stable/configure-load-base-split); Bigtable publishes none",
+  },
+  splitCpuShare: {
+    field: "tablets.splitCpuShare",
+    unit: "share of a node's CPU one tablet may use before a load split",
+    value: 0.5,
+    low: 0.14,
+    high: 0.5,
+    worse: "high",
+    basis: "sourced",
+    source:
+      "YDB splits a shard at 50 % CPU (https://ydb.tech/docs/en/troubleshooting/performance/schemas/splits-merges); TiKV also splits at 30 MiB/s read (https://docs.pingcap.com/tidb/stable/configure-load-base-split), 14 % of a node's 220 MB/s scan rate",
+  },
+  splitSustainS: {
+    field: "tablets.splitSustain",
+    unit: "seconds over the split threshold before a load split",
+    value: 10,
+    low: 10,
+    high: 15,
+    worse: "high",
+    basis: "sourced",
+    source:
+      'TiKV splits after 10 s over its threshold (https://docs.pingcap.com/tidb/stable/configure-load-base-split); YDB assesses a shard in about 15 s (https://ydb.tech/docs/en/troubleshooting/performance/schemas/splits-merges)',
+  },
+  splitBytes: {
+    field: "tablets.splitBytes",
+    unit: "bytes in one tablet before a size split",
+    value: 200e6,
+    low: 100e6,
+    high: 10e9,
+    worse: "high",
+    basis: "sourced",
+    source: `${BIGTABLE_PAPER}: tablets of "approximately 100-200 MB"; Cloud Bigtable publishes no size; HBase splits regions at 10 GB (hbase.hregion.max.filesize) — the coarse end`,
+  },
+  balancePeriodS: {
+    field: "tablets.balancePeriod",
+    unit: "seconds between balancer runs",
+    value: 60,
+    low: 60,
+    high: 300,
+    worse: "high",
+    basis: "sourced",
+    source:
+      "CockroachDB's allocator simulator (asim) rebalances every minute; HBase's balancer runs every 300 s (hbase.balancer.period)",
+  },
+  rebalanceS: {
+    field: "tablets.rebalanceTime",
+    unit: "seconds for the balancer to close 90 % of a load imbalance",
+    value: 600,
+    low: 300,
+    high: 1200,
+    worse: "high",
+    basis: "sourced",
+    source: `${GOOGLE_OVERVIEW}: after a cluster is resized it "typically takes just a few minutes under load" to balance across the nodes; ${GOOGLE_SCALING}: "up to 20 minutes under load" before added nodes improve performance`,
+  },
+  imbalance: {
+    field: "tablets.imbalance",
+    unit: "share above the mean node load before the balancer acts",
+    value: 0.1,
+    low: 0.1,
+    high: 0.1,
+    worse: "high",
+    basis: "sourced",
+    source: "CockroachDB's allocator simulator (asim) rebalances a store more than 10 % above the mean",
+  },
+  minCpuGap: {
+    field: "tablets.minCpuGap",
+    unit: "node CPU between hottest and coldest before the balancer acts",
+    value: 0.05,
+    low: 0.014,
+    high: 0.05,
+    worse: "high",
+    basis: "assumption",
+    source:
+      "CockroachDB also wants stores ≥ 200 QPS apart (1.4 % of a 14,000 rows/s node); 5 % keeps an idle cluster from shuffling tablets",
+  },
+  mergeLoadShare: {
+    field: "tablets.mergeLoadShare",
+    unit: "share of the split threshold two neighbours may carry together and still merge",
+    value: 0.25,
+    low: 0.1,
+    high: 0.5,
+    worse: "low",
+    basis: "assumption",
+    source: `${GOOGLE_OVERVIEW} merges "less-accessed/smaller tablets"; YDB merges shards that are cold over the last hour (https://ydb.tech/docs/en/troubleshooting/performance/schemas/splits-merges); how cold is not published`,
+  },
+  mergeAgeS: {
+    field: "tablets.mergeAge",
+    unit: "seconds a tablet exists before it may merge",
+    value: 600,
+    low: 600,
+    high: 600,
+    worse: "high",
+    basis: "sourced",
+    source:
+      "YDB merges only shards that have existed for at least 10 minutes (https://ydb.tech/docs/en/troubleshooting/performance/schemas/splits-merges)",
+  },
+  baseMs: {
+    field: "latency.baseMs",
+    unit: "ms every request pays (network, storage)",
+    value: 2,
+    low: 1,
+    high: 4,
+    worse: "high",
+    basis: "assumption",
+    source: "not published; sets the scale of latencies, not the comparison between designs",
+  },
+  serviceMs: {
+    field: "latency.serviceMs",
+    unit: "ms mean service time on an idle node",
+    value: 1,
+    low: 0.5,
+    high: 2,
+    worse: "high",
+    basis: "assumption",
+    source: "not published; with baseMs, a p99 near 6 ms at 70 % CPU (Google's earlier 10,000 QPS at 6 ms) sits inside the range",
+  },
+  queueBoundMs: {
+    field: "latency.queueBoundMs",
+    unit: "ms a saturated node queues a request before shedding it",
+    value: 2_000,
+    low: 1_000,
+    high: 5_000,
+    worse: "high",
+    basis: "assumption",
+    source: "not published; client deadlines are typically seconds",
+  },
+  ssdStorageBytesPerNode: {
+    field: "cluster.storageLimitBytes",
+    unit: "bytes stored per SSD node",
+    value: 5 * 2 ** 40,
+    low: 2.5 * 2 ** 40,
+    high: 5 * 2 ** 40,
+    worse: "low",
+    basis: "sourced",
+    source: `${GOOGLE_QUOTAS}: storage utilization per node, SSD 5 TB (earlier 2.5 TB, the low end)`,
+  },
+  hddStorageBytesPerNode: {
+    field: "cluster.storageLimitBytes",
+    unit: "bytes stored per HDD node",
+    value: 16 * 2 ** 40,
+    low: 8 * 2 ** 40,
+    high: 16 * 2 ** 40,
+    worse: "low",
+    basis: "sourced",
+    source: `${GOOGLE_QUOTAS}: storage utilization per node, HDD 16 TB (earlier 8 TB, the low end)`,
+  },
+  storageTarget: {
+    field: "cluster.storageTarget",
+    unit: "share of the per-node storage limit to plan for",
+    value: 0.7,
+    low: 0.6,
+    high: 0.7,
+    worse: "low",
+    basis: "sourced",
+    source:
+      'Google Cloud, "Monitor an instance" (https://cloud.google.com/bigtable/docs/monitoring-instance): keep storage utilization below 70 % (60 % for latency-sensitive applications)',
+  },
+  compression: {
+    field: "workload.compression",
+    unit: "logical bytes per stored byte",
+    value: 1,
+    low: 1,
+    high: 2,
+    worse: "low",
+    basis: "assumption",
+    source:
+      "Bigtable compresses data at rest, but how well depends on the data; 1 (none) counts every written byte, 2 is typical of repetitive metrics",
+  },
+} satisfies Record<string, ModelConstant>;
+
+export type ConstantName = keyof typeof MODEL_CONSTANTS;
+
+/** The value of `name` at `end`, unless the scenario set it (`override`). */
+export function constantAt(name: ConstantName, end: ModelEnd, override?: number): number {
+  if (override !== undefined) return override;
+  const constant: ModelConstant = MODEL_CONSTANTS[name];
+  if (end === "default") return constant.value;
+  const worseIsLow = constant.worse === "low";
+  return (end === "pessimistic") === worseIsLow ? constant.low : constant.high;
+}

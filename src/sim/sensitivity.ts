@@ -1,0 +1,115 @@
+/**
+ * Uncertainty instead of false precision: every design is run with the model's constants at their
+ * defaults, then all at their pessimistic ends, then all at their optimistic ends
+ * (model-constants.ts), and each headline figure is reported as the range the ends span. A verdict
+ * against Google's guidance that differs between the ends is said in words.
+ */
+import type { ModelEnd } from "./model-constants.js";
+import type { DesignResult, SimulationResult } from "./results.js";
+import type { Scenario } from "./scenario.js";
+import { type SimulateOptions, type SimulationProgress, simulateScenario } from "./simulate.js";
+
+/** The optimistic and pessimistic values of one figure (null: never, e.g. a design that never settles). */
+export interface Span {
+  optimistic: number | null;
+  pessimistic: number | null;
+}
+
+export interface DesignSensitivity {
+  design: string;
+  settledAfterS: Span;
+  hottestNodeCpu: Span;
+  averageNodeCpu: Span;
+  shedWriteShare: Span;
+  writeP99Ms: Span;
+  nodesNeeded: Span;
+  /** Whether the design meets Google's guidance at each end. */
+  meets: Record<ModelEnd, boolean>;
+  /** One sentence when the ends disagree on the guidance; undefined when they agree. */
+  flips?: string;
+}
+
+export interface SensitivityResult {
+  /** The run at the constants' defaults. */
+  result: SimulationResult;
+  designs: DesignSensitivity[];
+}
+
+const ENDS = ["default", "pessimistic", "optimistic"] as const;
+
+export function simulateSensitivity(
+  scenario: Scenario,
+  options: Omit<SimulateOptions, "modelEnd"> = {},
+): SensitivityResult {
+  const [result, pessimistic, optimistic] = ENDS.map((end, pass) =>
+    simulateScenario(scenario, {
+      ...options,
+      modelEnd: end,
+      onProgress: (progress: SimulationProgress) =>
+        options.onProgress?.({
+          ...progress,
+          designIndex: pass * progress.designCount + progress.designIndex,
+          designCount: ENDS.length * progress.designCount,
+        }),
+    }),
+  ) as [SimulationResult, SimulationResult, SimulationResult];
+  return {
+    result,
+    designs: result.designs.map((design, index) =>
+      compareEnds(design, pessimistic.designs[index]!, optimistic.designs[index]!),
+    ),
+  };
+}
+
+function compareEnds(base: DesignResult, pessimistic: DesignResult, optimistic: DesignResult): DesignSensitivity {
+  const span = (pick: (design: DesignResult) => number | null): Span => ({
+    optimistic: pick(optimistic),
+    pessimistic: pick(pessimistic),
+  });
+  const meets = {
+    default: base.summary.guidance.meets,
+    pessimistic: pessimistic.summary.guidance.meets,
+    optimistic: optimistic.summary.guidance.meets,
+  };
+  return {
+    design: base.design,
+    settledAfterS: span((design) => design.summary.settledAfterS),
+    hottestNodeCpu: span((design) => design.summary.steadyState.hottestNodeCpu),
+    averageNodeCpu: span((design) => design.summary.steadyState.averageNodeCpu),
+    shedWriteShare: span((design) => design.summary.steadyState.shedWriteShare),
+    writeP99Ms: span((design) => design.summary.writes.p99Ms),
+    nodesNeeded: span((design) => design.summary.guidance.nodesNeeded.total),
+    meets,
+    ...flips(meets, { default: base, pessimistic, optimistic }),
+  };
+}
+
+function flips(
+  meets: Record<ModelEnd, boolean>,
+  runs: Record<ModelEnd, DesignResult>,
+): { flips?: string } {
+  const passing = ENDS.filter((end) => meets[end]);
+  if (passing.length === 0 || passing.length === ENDS.length) return {};
+  const failing = ENDS.filter((end) => !meets[end]);
+  const why = failing
+    .map((end) => `${end}: ${misses(runs[end]!)}`)
+    .join("; ");
+  return {
+    flips: `meets Google's guidance at the ${list(passing)} end${passing.length > 1 ? "s" : ""} of the model's constants but not at the ${list(failing)} end${failing.length > 1 ? "s" : ""} (${why})`,
+  };
+}
+
+const list = (ends: readonly string[]) => ends.join(" and ");
+const percent = (share: number) => `${Math.round(share * 100)}%`;
+
+/** What a run misses of the guidance, in words. */
+export function misses(design: DesignResult): string {
+  const { averageCpu, hottestCpu, storage } = design.summary.guidance;
+  return [
+    averageCpu.ok ? "" : `average CPU ${percent(averageCpu.value)} > ${percent(averageCpu.limit)}`,
+    hottestCpu.ok ? "" : `hottest node ${percent(hottestCpu.value)} > ${percent(hottestCpu.limit)}`,
+    storage.perNode.ok ? "" : `storage ${percent(storage.utilization)} of a node's limit`,
+  ]
+    .filter(Boolean)
+    .join(", ");
+}

@@ -1,0 +1,139 @@
+/**
+ * A design's summary from its time series: the headline CPU figures, when it settled, its steady
+ * state after the model's warm-up window, and Google's capacity guidance — average CPU ≤ 70 %,
+ * hottest node ≤ 90 % (Google Cloud, "Monitor an instance",
+ * https://cloud.google.com/bigtable/docs/monitoring-instance) and storage per node within its
+ * planned share of the node's limit — with the nodes the design needs for CPU and for storage.
+ */
+import { mean } from "../stats/mean.js";
+import type { EngineOutput } from "./engine.js";
+import type { Model } from "./model.js";
+import type { DesignSummary, Guidance, SteadyState, TimelinePoint } from "./results.js";
+
+export const AVERAGE_CPU_LIMIT = 0.7;
+export const HOTTEST_CPU_LIMIT = 0.9;
+/** Hottest/median at or under this counts as balanced: the load is spread, so nodes scale it. */
+export const SETTLED_RATIO = 1.5;
+/** Nodes under 1 % CPU count as 1 % in the hottest/median ratio: "all load on one node" stays finite, an idle cluster is flat. */
+const CPU_FLOOR = 0.01;
+const HALF_HOUR_S = 1800;
+/** Each rebalance time closes 90 % of an imbalance: three close 99.9 %, from a new table on one node to flat. */
+const REBALANCE_TIMES_TO_WARM_UP = 3;
+
+export interface SummaryInput {
+  engine: EngineOutput;
+  model: Model;
+  nodes: number;
+  durationS: number;
+  writeRowBytes: number;
+  /** Bytes the run stored in all; with a retention, the rate they were written at is what counts. */
+  storedBytes: number;
+  retentionS: number | null;
+}
+
+export function summarize(input: SummaryInput): DesignSummary {
+  const { engine, durationS } = input;
+  const timeline = engine.timeline;
+  const hottest = timeline.map((point) => point.hottestNodeCpu);
+  const ratios = timeline.map(ratio);
+  const over = (from: number, to: number) =>
+    mean(timeline.filter((point) => point.t >= from && point.t < to).map((point) => point.hottestNodeCpu));
+  const warmUpS = REBALANCE_TIMES_TO_WARM_UP * input.model.tablets.rebalanceTime;
+  const steadyState = steady(timeline, warmUpS, durationS);
+  return {
+    hottestNodeCpu: {
+      first: hottest[0]!,
+      last: hottest[hottest.length - 1]!,
+      first30m: over(0, HALF_HOUR_S),
+      last30m: over(durationS - HALF_HOUR_S, Number.POSITIVE_INFINITY),
+      mean: mean(hottest),
+      max: Math.max(...hottest),
+    },
+    medianNodeCpu: { mean: mean(timeline.map((point) => point.medianNodeCpu)) },
+    averageNodeCpu: { mean: mean(timeline.map((point) => point.averageNodeCpu)) },
+    maxOverMedian: { first: ratios[0]!, last: ratios[ratios.length - 1]!, mean: mean(ratios) },
+    settledAfterS: settledAfter(timeline, ratios),
+    warmUpS,
+    steadyState,
+    guidance: guidance(steadyState, input),
+    writes: { ...engine.writes, rowBytes: input.writeRowBytes },
+    reads: engine.reads,
+    tablets: engine.tablets,
+  };
+}
+
+const ratio = (point: TimelinePoint) =>
+  Math.max(point.hottestNodeCpu, CPU_FLOOR) / Math.max(point.medianNodeCpu, CPU_FLOOR);
+
+/** The steady state's hottest node: the 95th percentile of intervals, so bursts count and one outlier does not. */
+const HOTTEST_QUANTILE = 0.95;
+
+function steady(timeline: TimelinePoint[], warmUpS: number, durationS: number): SteadyState {
+  const fromS = Math.min(warmUpS, durationS / 2);
+  const points = timeline.filter((point) => point.t >= fromS);
+  const window = points.length > 0 ? points : timeline.slice(-1);
+  const hottest = window.map((point) => point.hottestNodeCpu).sort((a, b) => a - b);
+  return {
+    fromS,
+    warmedUp: durationS / 2 >= warmUpS,
+    hottestNodeCpu: hottest[Math.min(hottest.length - 1, Math.floor(HOTTEST_QUANTILE * hottest.length))]!,
+    averageNodeCpu: mean(window.map((point) => point.averageNodeCpu)),
+    maxOverMedian: mean(window.map(ratio)),
+    servedWritesPerS: mean(window.map((point) => point.servedWritesPerS)),
+    shedWriteShare: mean(window.map((point) => point.shedWriteShare)),
+  };
+}
+
+/**
+ * From when every busy interval stayed flat to the end. Idle intervals (between bursts) show
+ * nothing either way and are passed over; null when the last busy interval is not flat.
+ */
+function settledAfter(timeline: TimelinePoint[], ratios: number[]): number | null {
+  const busy = (index: number) => timeline[index]!.averageNodeCpu >= CPU_FLOOR;
+  let from = ratios.length;
+  while (from > 0 && (!busy(from - 1) || ratios[from - 1]! <= SETTLED_RATIO)) from--;
+  if (from === 0) return 0;
+  while (from < ratios.length && !busy(from)) from++;
+  return from < ratios.length ? timeline[from]!.t : null;
+}
+
+function guidance(state: SteadyState, input: SummaryInput): Guidance {
+  const { nodes, model, retentionS, durationS } = input;
+  const limits = model.storageLimits;
+  const bytes =
+    (retentionS === null ? input.storedBytes : (input.storedBytes / durationS) * retentionS) /
+    limits.compression;
+  const perNodeLimit = limits.limitBytesPerNode * limits.target;
+  const averageCpu = limit(state.averageNodeCpu, AVERAGE_CPU_LIMIT);
+  const hottestCpu = limit(state.hottestNodeCpu, HOTTEST_CPU_LIMIT);
+  const perNode = limit(bytes / nodes, perNodeLimit);
+  const cpu = cpuNodesNeeded(state, nodes);
+  const storage = Math.max(1, Math.ceil(bytes / perNodeLimit - 1e-9));
+  return {
+    averageCpu,
+    hottestCpu,
+    storage: { bytes, retentionS, perNode, utilization: bytes / nodes / limits.limitBytesPerNode },
+    nodesNeeded: { cpu, storage, total: cpu === null ? null : Math.max(cpu, storage) },
+    meets: averageCpu.ok && hottestCpu.ok && perNode.ok,
+  };
+}
+
+const limit = (value: number, max: number) => ({ value, limit: max, ok: value <= max });
+
+/**
+ * Spread load scales with nodes: the fewest meeting both limits at the same total CPU and the same
+ * hottest/average ratio. Load on a key range does not: the nodes simulated if they meet the limits,
+ * else null (more nodes would not cool the range).
+ */
+function cpuNodesNeeded(state: SteadyState, nodes: number): number | null {
+  const { averageNodeCpu: average, hottestNodeCpu: hottest } = state;
+  if (state.maxOverMedian > SETTLED_RATIO) {
+    return hottest <= HOTTEST_CPU_LIMIT && average <= AVERAGE_CPU_LIMIT ? nodes : null;
+  }
+  const total = average * nodes;
+  const hotRatio = hottest / Math.max(average, CPU_FLOOR);
+  return Math.max(
+    1,
+    Math.ceil(Math.max(total / AVERAGE_CPU_LIMIT, (total * hotRatio) / HOTTEST_CPU_LIMIT) - 1e-9),
+  );
+}
