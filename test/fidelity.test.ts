@@ -12,15 +12,18 @@ import { MODEL_CONSTANTS } from "../src/sim/model-constants.js";
 import type { DesignResult } from "../src/sim/results.js";
 import { loadScenario } from "../src/sim/scenario.js";
 import { simulateScenario } from "../src/sim/simulate.js";
-import { matrixFromSteps } from "../src/viz/steps-matrix.js";
 import { detectPatterns } from "../src/viz/patterns.js";
+import { matrixFromSteps } from "../src/viz/steps-matrix.js";
 
 const LONG = 120_000;
 
 const scenarioFile = (file: string) =>
   loadScenario(readFileSync(new URL(`../examples/${file}`, import.meta.url), "utf8"));
 
-function run(file: string, options: Parameters<typeof simulateScenario>[1] = {}): Record<string, DesignResult> {
+function run(
+  file: string,
+  options: Parameters<typeof simulateScenario>[1] = {},
+): Record<string, DesignResult> {
   return Object.fromEntries(
     simulateScenario(scenarioFile(file), options).designs.map((design) => [design.design, design]),
   );
@@ -29,13 +32,17 @@ function run(file: string, options: Parameters<typeof simulateScenario>[1] = {})
 describe("a uniform key scales with nodes (Google: linear scaling)", () => {
   const designs = run("fidelity/uniform-key.yaml");
 
-  it("serves about twice the writes on twice the nodes once warmed up, when demand exceeds both", () => {
-    const twelve = designs["nodes-12"]!.summary.steadyState;
-    const twentyFour = designs["nodes-24"]!.summary.steadyState;
-    expect(twelve.shedWriteShare).toBeGreaterThan(0.1);
-    expect(twentyFour.shedWriteShare).toBeGreaterThan(0.05);
-    expect(twentyFour.servedWritesPerS).toBeGreaterThanOrEqual(1.8 * twelve.servedWritesPerS);
-  }, LONG);
+  it(
+    "serves about twice the writes on twice the nodes once warmed up, when demand exceeds both",
+    () => {
+      const twelve = designs["nodes-12"]!.summary.steadyState;
+      const twentyFour = designs["nodes-24"]!.summary.steadyState;
+      expect(twelve.shedWriteShare).toBeGreaterThan(0.1);
+      expect(twentyFour.shedWriteShare).toBeGreaterThan(0.05);
+      expect(twentyFour.servedWritesPerS).toBeGreaterThanOrEqual(1.8 * twelve.servedWritesPerS);
+    },
+    LONG,
+  );
 
   it("sheds nothing at half its capacity", () => {
     const half = designs["half-capacity-57"]!.summary;
@@ -62,13 +69,17 @@ describe("tenant skew over many keys settles within the model's warm-up window",
   it.each([
     ["fidelity/tenant-skew-40k.yaml", "writes-40k-8-nodes"],
     ["fidelity/tenant-skew-120k.yaml", "writes-120k-16-nodes"],
-  ])("%s", (file, name) => {
-    const summary = run(file)[name]!.summary;
-    expect(summary.hottestNodeCpu.first).toBeGreaterThan(2);
-    expect(summary.settledAfterS).not.toBeNull();
-    expect(summary.settledAfterS!).toBeLessThanOrEqual(summary.warmUpS);
-    expect(summary.steadyState.shedWriteShare).toBe(0);
-  }, LONG);
+  ])(
+    "%s",
+    (file, name) => {
+      const summary = run(file)[name]!.summary;
+      expect(summary.hottestNodeCpu.first).toBeGreaterThan(2);
+      expect(summary.settledAfterS).not.toBeNull();
+      expect(summary.settledAfterS!).toBeLessThanOrEqual(summary.warmUpS);
+      expect(summary.steadyState.shedWriteShare).toBe(0);
+    },
+    LONG,
+  );
 });
 
 describe("the fleet incident: one customer's 90,000 devices in one key range", () => {

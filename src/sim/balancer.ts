@@ -27,12 +27,21 @@ export function closeSharePerPeriod(periodS: number, rebalanceS: number): number
  * filling one past the mean; its first move of a period may exceed that share (and the mean) if it
  * still lowers the pair's hotter node, so coarse tablets move too.
  */
-export function rebalance(tablets: Tablet[], nodeCount: number, periodS: number, settings: BalanceSettings): number {
+export function rebalance(
+  tablets: Tablet[],
+  nodeCount: number,
+  periodS: number,
+  settings: BalanceSettings,
+): number {
   const load = new Float64Array(nodeCount);
   for (const tablet of tablets) load[tablet.node]! += tablet.lastPeriodCost / periodS;
   const mean = load.reduce((sum, value) => sum + value, 0) / nodeCount;
   const hottest = Math.max(...load);
-  if (!(mean > 0) || hottest <= mean * (1 + settings.imbalance) || hottest - Math.min(...load) <= settings.minCpuGap)
+  if (
+    !(mean > 0) ||
+    hottest <= mean * (1 + settings.imbalance) ||
+    hottest - Math.min(...load) <= settings.minCpuGap
+  )
     return 0;
   const give = Float64Array.from(load, (value) =>
     value > mean * (1 + settings.imbalance) ? settings.closeShare * (value - mean) : 0,

@@ -27,7 +27,9 @@ export class Density {
   constructor(sources: readonly Source[]) {
     const sorted = [...sources].sort((a, b) => Buffer.compare(a.key, b.key));
     this.keys = sorted.map((source) => source.key);
-    this.spread = Uint8Array.from(sorted, (source, index) => (source.spread && index + 1 < sorted.length ? 1 : 0));
+    this.spread = Uint8Array.from(sorted, (source, index) =>
+      source.spread && index + 1 < sorted.length ? 1 : 0,
+    );
     this.values = new Float64Array(sorted.length * QUANTITIES);
     this.prefix = new Float64Array((sorted.length + 1) * QUANTITIES);
     sorted.forEach((source, index) => {

@@ -47,7 +47,14 @@ export interface EngineOutput {
   loadSteps: LoadStep[];
   writes: { perS: number; shedShare: number; p50Ms: number; p99Ms: number };
   reads: ReadSummary[];
-  tablets: { initial: number; final: number; loadSplits: number; sizeSplits: number; merges: number; moves: number };
+  tablets: {
+    initial: number;
+    final: number;
+    loadSplits: number;
+    sizeSplits: number;
+    merges: number;
+    moves: number;
+  };
   /** Bytes the run wrote into the table. */
   storedBytes: number;
 }
@@ -337,7 +344,10 @@ class ClusterLoad implements DynamicSink {
         const tablet = list[index]!;
         const row = tablet.slot * QUANTITIES;
         const ops =
-          odometer[row + WRITES]! - atSample[row + WRITES]! + odometer[row + RANGE_READS]! - atSample[row + RANGE_READS]!;
+          odometer[row + WRITES]! -
+          atSample[row + WRITES]! +
+          odometer[row + RANGE_READS]! -
+          atSample[row + RANGE_READS]!;
         for (let q = 0; q < QUANTITIES; q++) {
           sums[q]! += odometer[row + q]! - atSample[row + q]!;
           atSample[row + q] = odometer[row + q]!;
@@ -478,7 +488,6 @@ function popDue<T>(queue: FlatQueue<T>, nowS: number): { item: T }[] {
   while (queue.length > 0 && queue.peekValue()! <= nowS) due.push({ item: queue.pop()! });
   return due;
 }
-
 
 /**
  * Key ranges per sampled step at most (Key Visualizer draws ~1,000 key buckets): beyond that,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { deviceKey, saltedDeviceKey } from "./schemas.fixture.js";
-import { parseScenario } from "./scenario.js";
-import { simulateScenario } from "./simulate.js";
 import type { DesignResult } from "./results.js";
+import { parseScenario } from "./scenario.js";
+import { deviceKey, saltedDeviceKey } from "./schemas.fixture.js";
+import { simulateScenario } from "./simulate.js";
 
 /** Each node's mean CPU over the steady state, hottest first (which node holds what is the balancer's arbitrary choice). */
 function steadyNodeCpu(design: DesignResult): number[] {
@@ -16,11 +16,12 @@ function steadyNodeCpu(design: DesignResult): number[] {
 
 const scenario = parseScenario({
   name: "agree",
-  duration: "30m",
+  duration: "12m",
   cluster: { nodes: 4 },
-  // A lower split threshold and a quicker balancer (the scenario's own constants) let a small
-  // workload, which the exact engine can afford, exercise load splits and moves.
-  tablets: { splitOpsPerS: 300, rebalanceTime: "5m" },
+  // The scenario's own constants: a low split threshold cuts a workload small enough for the exact
+  // engine into ~30 tablets a node, and a quick, tight balancer settles them within a few per cent,
+  // so what is compared is the load each engine generates, not where a coarse tablet happened to land.
+  tablets: { splitOpsPerS: 25, rebalanceTime: "2m", imbalance: 0.03, minCpuGap: 0.005 },
   workload: {
     rowBytes: 512,
     groups: [
@@ -35,7 +36,7 @@ const scenario = parseScenario({
     ],
     reads: [
       { name: "latest", kind: "latest", group: "hot", limit: 20, perS: 30 },
-      { name: "day", kind: "scan", group: "hot", window: "1d", perS: 5 },
+      { name: "hour", kind: "scan", group: "hot", window: "1h", perS: 5 },
     ],
   },
   designs: [
@@ -55,7 +56,10 @@ describe("fast and exact engines", () => {
       const fastCpu = steadyNodeCpu(fast[index]!);
       const exactCpu = steadyNodeCpu(exact[index]!);
       fastCpu.forEach((cpu, n) => {
-        expect(Math.abs(cpu - exactCpu[n]!) / exactCpu[n]!, `node ${n}: ${cpu} vs ${exactCpu[n]}`).toBeLessThan(0.05);
+        expect(
+          Math.abs(cpu - exactCpu[n]!) / exactCpu[n]!,
+          `node ${n}: ${cpu} vs ${exactCpu[n]}`,
+        ).toBeLessThan(0.05);
       });
       expect(fast[index]!.summary.reads.map((read) => read.fanout)).toEqual(
         exact[index]!.summary.reads.map((read) => read.fanout),

@@ -42,7 +42,12 @@ export class FastLoad implements LoadGenerator {
   /** One per channel: write groups in order (empty for moving groups), then reads. */
   private readonly densities: Density[];
   private readonly readChannel: number;
-  private readonly latencyReads: { pattern: number; weightPerS: number; keys: Buffer[]; serviceMs: number }[] = [];
+  private readonly latencyReads: {
+    pattern: number;
+    weightPerS: number;
+    keys: Buffer[];
+    serviceMs: number;
+  }[] = [];
   /** Every latency-sample key in key order, with where it goes, so one merge walk places them all. */
   private readonly latencyKeys: { key: Buffer; sample: number; range: number }[] = [];
   private latencyTablets: number[][] = [];

@@ -135,7 +135,7 @@ export const MODEL_CONSTANTS = {
     worse: "high",
     basis: "sourced",
     source:
-      'TiKV splits after 10 s over its threshold (https://docs.pingcap.com/tidb/stable/configure-load-base-split); YDB assesses a shard in about 15 s (https://ydb.tech/docs/en/troubleshooting/performance/schemas/splits-merges)',
+      "TiKV splits after 10 s over its threshold (https://docs.pingcap.com/tidb/stable/configure-load-base-split); YDB assesses a shard in about 15 s (https://ydb.tech/docs/en/troubleshooting/performance/schemas/splits-merges)",
   },
   splitBytes: {
     field: "tablets.splitBytes",
@@ -228,7 +228,8 @@ export const MODEL_CONSTANTS = {
     high: 2,
     worse: "high",
     basis: "assumption",
-    source: "not published; with baseMs, a p99 near 6 ms at 70 % CPU (Google's earlier 10,000 QPS at 6 ms) sits inside the range",
+    source:
+      "not published; with baseMs, a p99 near 6 ms at 70 % CPU (Google's earlier 10,000 QPS at 6 ms) sits inside the range",
   },
   queueBoundMs: {
     field: "latency.queueBoundMs",

@@ -1,7 +1,7 @@
 /** A simulation's comparison as plain-text tables, one row per design. */
 
-import { alignColumns } from "../format/columns.js";
 import { formatBytes } from "../format/bytes.js";
+import { alignColumns } from "../format/columns.js";
 import { formatDuration } from "./duration.js";
 import type { DesignResult, SimulationResult } from "./results.js";
 import { type DesignSensitivity, misses, type Span } from "./sensitivity.js";
@@ -73,7 +73,10 @@ function activity(design: DesignResult): string[] {
  * The comparison table (with ranges across the model's ends when `sensitivity` is given), the
  * tablets' activity, a legend, what flips inside the model's ranges, and each design's description.
  */
-export function formatComparison(result: SimulationResult, sensitivity?: readonly DesignSensitivity[]): string {
+export function formatComparison(
+  result: SimulationResult,
+  sensitivity?: readonly DesignSensitivity[],
+): string {
   const first = result.designs[0];
   const reads = first?.summary.reads ?? [];
   const retention = first?.summary.guidance.storage.retentionS ?? null;
@@ -115,7 +118,7 @@ export function formatComparison(result: SimulationResult, sensitivity?: readonl
     "",
     `CPU is demand per node (over 100% = saturated, the excess shed). Steady = after the model's warm-up (from ${formatDuration(warmUp?.fromS ?? 0)}${warmUp?.warmedUp === false ? ", a run too short to warm up fully" : ""}): hottest = 95th percentile of the`,
     `hottest node, average over nodes. Google's guidance: average ≤ ${percent(AVERAGE_CPU_LIMIT)}, hottest ≤ ${percent(HOTTEST_CPU_LIMIT)}, storage within its planned share of a node's limit.`,
-    "Nodes needed = max(CPU, storage); \"more won't help\" when the load sits on a key range. Flat after = when the hottest node came within 1.5× the median for good.",
+    'Nodes needed = max(CPU, storage); "more won\'t help" when the load sits on a key range. Flat after = when the hottest node came within 1.5× the median for good.',
     ...(flipped.length > 0 ? ["", "Verdicts that depend on the model's assumptions:", ...flipped] : []),
     ...(described.length > 0 ? ["", ...described] : []),
   ].join("\n");

@@ -61,7 +61,11 @@ export function simulateSensitivity(
   };
 }
 
-function compareEnds(base: DesignResult, pessimistic: DesignResult, optimistic: DesignResult): DesignSensitivity {
+function compareEnds(
+  base: DesignResult,
+  pessimistic: DesignResult,
+  optimistic: DesignResult,
+): DesignSensitivity {
   const span = (pick: (design: DesignResult) => number | null): Span => ({
     optimistic: pick(optimistic),
     pessimistic: pick(pessimistic),
@@ -84,16 +88,11 @@ function compareEnds(base: DesignResult, pessimistic: DesignResult, optimistic: 
   };
 }
 
-function flips(
-  meets: Record<ModelEnd, boolean>,
-  runs: Record<ModelEnd, DesignResult>,
-): { flips?: string } {
+function flips(meets: Record<ModelEnd, boolean>, runs: Record<ModelEnd, DesignResult>): { flips?: string } {
   const passing = ENDS.filter((end) => meets[end]);
   if (passing.length === 0 || passing.length === ENDS.length) return {};
   const failing = ENDS.filter((end) => !meets[end]);
-  const why = failing
-    .map((end) => `${end}: ${misses(runs[end]!)}`)
-    .join("; ");
+  const why = failing.map((end) => `${end}: ${misses(runs[end]!)}`).join("; ");
   return {
     flips: `meets Google's guidance at the ${list(passing)} end${passing.length > 1 ? "s" : ""} of the model's constants but not at the ${list(failing)} end${failing.length > 1 ? "s" : ""} (${why})`,
   };

@@ -15,8 +15,8 @@ import { CompiledRead } from "./reads.js";
 import type { DesignResult, SimulationResult } from "./results.js";
 import { type Design, findDesign, type Scenario } from "./scenario.js";
 import { findSplitPoint } from "./split-point.js";
-import { TabletMap } from "./tablets.js";
 import { summarize } from "./summary.js";
+import { TabletMap } from "./tablets.js";
 import { CompiledGroup } from "./workload.js";
 
 export type SimulationMode = "fast" | "exact";
@@ -56,14 +56,20 @@ export function simulateScenario(scenario: Scenario, options: SimulateOptions = 
     ...(scenario.description === undefined ? {} : { description: scenario.description }),
     durationS,
     designs: designs.map((design, designIndex) =>
-      simulateDesign(scenario, design, durationS, options.mode ?? "fast", options.modelEnd ?? "default", (doneS) =>
-        options.onProgress?.({
-          design: design.name,
-          designIndex,
-          designCount: designs.length,
-          doneS,
-          totalS: durationS,
-        }),
+      simulateDesign(
+        scenario,
+        design,
+        durationS,
+        options.mode ?? "fast",
+        options.modelEnd ?? "default",
+        (doneS) =>
+          options.onProgress?.({
+            design: design.name,
+            designIndex,
+            designCount: designs.length,
+            doneS,
+            totalS: durationS,
+          }),
       ),
     ),
   };

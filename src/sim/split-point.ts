@@ -55,7 +55,11 @@ export function findSplitPoint(
   const key = crossing(from, to, start, end, target, low, total, below);
   if (key === null) return null;
   const loadShare = share(shares.load, start, end, key);
-  return { key, loadShare: loadShare ?? 0.5, bytesShare: share(shares.bytes, start, end, key) ?? loadShare ?? 0.5 };
+  return {
+    key,
+    loadShare: loadShare ?? 0.5,
+    bytesShare: share(shares.bytes, start, end, key) ?? loadShare ?? 0.5,
+  };
 }
 
 /** The key in `(from, to]` where the weight crosses `target`, strictly inside `(start, end)`. */

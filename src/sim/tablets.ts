@@ -46,6 +46,13 @@ export interface Tablet {
   sizeRetryBytes: number;
 }
 
+/** A key's first six bytes as a number: ordered like the keys wherever the numbers differ. */
+function keyPrefix(key: Buffer): number {
+  let value = 0;
+  for (let index = 0; index < 6; index++) value = value * 256 + (key[index] ?? 0);
+  return value;
+}
+
 /** Readings that split and merge with the load. */
 const PER_OPERATION_FIELDS = [
   "atPeriodCost",
@@ -118,6 +125,8 @@ export class TabletMap {
   version = 0;
   splits = { load: 0, size: 0 };
   merges = 0;
+  private prefixes = new Float64Array(0);
+  private prefixVersion = -1;
 
   /** `boundaries` are the starts of tablets 2..n (sorted, distinct, non-empty); `nodeOf(i)` places tablet i. */
   constructor(
@@ -134,11 +143,20 @@ export class TabletMap {
 
   /** Index of the tablet holding `key`. */
   find(key: Buffer): number {
+    if (this.prefixVersion !== this.version) {
+      this.prefixes = Float64Array.from(this.tablets, (tablet) => keyPrefix(tablet.start));
+      this.prefixVersion = this.version;
+    }
+    // Numbers for the first six bytes decide most comparisons without a native call.
+    const prefix = keyPrefix(key);
     let low = 0;
     let high = this.tablets.length - 1;
     while (low < high) {
       const middle = (low + high + 1) >> 1;
-      if (Buffer.compare(this.tablets[middle]!.start, key) <= 0) low = middle;
+      const start = this.prefixes[middle]!;
+      const atOrBefore =
+        start !== prefix ? start < prefix : Buffer.compare(this.tablets[middle]!.start, key) <= 0;
+      if (atOrBefore) low = middle;
       else high = middle - 1;
     }
     return low;
@@ -154,7 +172,10 @@ export class TabletMap {
    * caller sets both halves' `rates`). The new halves are inserted in one pass, not a splice each:
    * a check may split thousands of tablets.
    */
-  split(splits: readonly { tablet: Tablet; point: SplitPoint; reason: "load" | "size" }[], nowS: number): Tablet[] {
+  split(
+    splits: readonly { tablet: Tablet; point: SplitPoint; reason: "load" | "size" }[],
+    nowS: number,
+  ): Tablet[] {
     if (splits.length === 0) return [];
     const rights = new Map<Tablet, Tablet>();
     const made = splits.map(({ tablet, point, reason }) => {
@@ -229,9 +250,11 @@ export class TabletMap {
   private join(left: Tablet, right: Tablet): void {
     const columns = this.columns;
     const rateWidth = columns.channels * QUANTITIES;
-    for (let k = 0; k < rateWidth; k++) columns.rates[left.slot * rateWidth + k]! += columns.rates[right.slot * rateWidth + k]!;
+    for (let k = 0; k < rateWidth; k++)
+      columns.rates[left.slot * rateWidth + k]! += columns.rates[right.slot * rateWidth + k]!;
     for (const column of [columns.odometer, columns.atSample]) {
-      for (let q = 0; q < QUANTITIES; q++) column[left.slot * QUANTITIES + q]! += column[right.slot * QUANTITIES + q]!;
+      for (let q = 0; q < QUANTITIES; q++)
+        column[left.slot * QUANTITIES + q]! += column[right.slot * QUANTITIES + q]!;
     }
     if (right.lastPeriodCost > left.lastPeriodCost) left.node = right.node;
     for (const field of PER_OPERATION_FIELDS) left[field] += right[field];
