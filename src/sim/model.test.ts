@@ -189,16 +189,12 @@ describe("tablets", () => {
 });
 
 describe("balancer", () => {
+  /** Tablets with the given loads (node CPU) on each node, in node order. */
   const cluster = (loads: number[][]) => {
+    const nodeOf = loads.flatMap((node, index) => node.map(() => index));
     const tablets = new TabletMap(
-      loads
-        .flat()
-        .slice(1)
-        .map((_, index) => key(`k${String(index).padStart(4, "0")}`)),
-      (index) => {
-        let seen = 0;
-        return loads.findIndex((node) => (seen += node.length) > index);
-      },
+      nodeOf.slice(1).map((_, index) => key(`k${String(index).padStart(4, "0")}`)),
+      (index) => nodeOf[index]!,
       0,
       false,
     );
