@@ -44,19 +44,44 @@ describe("keyspread simulate", () => {
     expect(run.stdout).toMatch(/\nsalted-8 .* ×8 /);
   });
 
-  it("prints JSON for one design and writes results and heatmaps with --out", () => {
+  it("prints JSON summaries for one design and writes results and heatmaps with --out", () => {
     const out = join(dir, "out");
     const run = keyspread([scenario, "--design", "salted-8", "--duration", "3m", "--json", "--out", out]);
     expect(run.code).toBe(0);
     const printed = JSON.parse(run.stdout);
     expect(printed.designs.map((d: { design: string }) => d.design)).toEqual(["salted-8"]);
     expect(printed.designs[0].summary.reads[0].fanout).toBe(8);
+    expect(printed.designs[0].summary.guidance.meets).toBe(true);
     expect(printed.designs[0].loadSteps).toBeUndefined();
+    expect(printed.designs[0].timeline).toBeUndefined();
     const saved = JSON.parse(readFileSync(join(out, "results.json"), "utf8"));
-    expect(saved.designs[0].timeline).toHaveLength(3);
     expect(saved.designs[0].summary).toEqual(printed.designs[0].summary);
     expect(existsSync(join(out, "heatmap-salted-8.png"))).toBe(true);
     expect(existsSync(join(out, "heatmaps.html"))).toBe(true);
+  });
+
+  it("adds the time series with --series, and ranges over the model's ends with --sensitivity", () => {
+    const run = keyspread([
+      scenario,
+      "--design",
+      "salted-8",
+      "--duration",
+      "3m",
+      "--json",
+      "--series",
+      "--sensitivity",
+    ]);
+    expect(run.code).toBe(0);
+    const [design] = JSON.parse(run.stdout).designs;
+    expect(design.timeline).toHaveLength(3);
+    expect(design.sensitivity.hottestNodeCpu.pessimistic).toBeGreaterThan(
+      design.sensitivity.hottestNodeCpu.optimistic,
+    );
+    expect(design.sensitivity.meets).toEqual({ default: true, pessimistic: true, optimistic: true });
+    const table = keyspread([scenario, "--duration", "3m", "--sensitivity"]);
+    expect(table.stdout).toContain(
+      "each figure a range over the model's pessimistic and optimistic constants",
+    );
   });
 
   it("fails with a message naming what is wrong", () => {
