@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PNG } from "pngjs";
 import { describe, expect, it } from "vitest";
-import { syntheticAccess } from "../viz/synthetic-access.js";
+import { syntheticAccess } from "../viz/input/synthetic-access.js";
 
 // End-to-end: the built bin (the test script builds before vitest runs).
 function keyspread(args: string[]) {

@@ -3,11 +3,11 @@
  * PNG, SVG or HTML, and the patterns it shows printed in words.
  */
 import { type Command, Option } from "commander";
-import { readAccessLog } from "../viz/access-log.js";
-import type { ScaleKind } from "../viz/color-scale.js";
-import { METRICS, type Metric } from "../viz/matrix.js";
-import { detectPatterns } from "../viz/patterns.js";
-import { heatmapFormatOf, writeHeatmapFile } from "../viz/write-heatmaps.js";
+import { readAccessLog } from "../viz/input/access-log.js";
+import { METRICS, type Metric } from "../viz/matrix/heat-matrix.js";
+import { detectPatterns } from "../viz/patterns/patterns.js";
+import type { ScaleKind } from "../viz/render/color-scale.js";
+import { heatmapFormatOf, writeHeatmapFile } from "../viz/render/write-heatmaps.js";
 import { guarded, loadSchema, parsePositiveInt, wholeNumberIn } from "./io.js";
 import { fractionBar } from "./progress.js";
 

@@ -6,7 +6,7 @@
 
 import { mean } from "../stats/mean.js";
 import { medianOfSorted } from "../stats/median.js";
-import type { KeyRangeLoad, LoadStep } from "../viz/key-load.js";
+import type { KeyRangeLoad, LoadStep } from "../viz/matrix/key-load.js";
 import { rebalance } from "./balancer.js";
 import { cdfAtEdges, LATENCY_EDGES_MS, LatencyHistogram, shedShare } from "./latency.js";
 import { type LoadGenerator, TabletLoad } from "./load.js";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PNG } from "pngjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { LoadStep } from "./key-load.js";
+import type { LoadStep } from "../matrix/key-load.js";
 import { fileSlug, heatmapFormatOf, writeHeatmaps } from "./write-heatmaps.js";
 
 function steps(hotRange: number): LoadStep[] {

@@ -3,9 +3,8 @@
  * by side on the same colour scale: canvas heatmaps, metric and scale switch, drag-to-zoom, hover
  * tooltip with key range, time and values, and each design's detected patterns in words.
  */
-import { colorScale, PALETTE, type ScaleKind, type ScaleOptions } from "./color-scale.js";
-import { HEATMAP_CLIENT_JS } from "./html-client.js";
-import { displayKey } from "./key-text.js";
+
+import { displayKey } from "../input/key-text.js";
 import {
   availableMetrics,
   type HeatMatrix,
@@ -13,8 +12,10 @@ import {
   METRIC_UNITS,
   METRICS,
   type Metric,
-} from "./matrix.js";
-import { detectPatterns, type PatternFinding } from "./patterns.js";
+} from "../matrix/heat-matrix.js";
+import { detectPatterns, type PatternFinding } from "../patterns/patterns.js";
+import { colorScale, PALETTE, type ScaleKind, type ScaleOptions } from "./color-scale.js";
+import { HEATMAP_CLIENT_JS } from "./html-client.js";
 
 export interface HeatmapDesign {
   name: string;

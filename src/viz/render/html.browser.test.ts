@@ -6,10 +6,10 @@
 import { existsSync } from "node:fs";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { syntheticAccess } from "../input/synthetic-access.js";
+import { matrixFromRecords } from "../matrix/records-matrix.js";
 import { renderHeatmapHtml } from "./html.js";
-import { matrixFromRecords } from "./records-matrix.js";
 import { fixtureMatrix, HOT_ROW } from "./render.fixture.js";
-import { syntheticAccess } from "./synthetic-access.js";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 

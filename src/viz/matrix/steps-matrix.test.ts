@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { cellValue } from "./heat-matrix.js";
 import type { KeyRangeLoad, LoadStep } from "./key-load.js";
-import { cellValue } from "./matrix.js";
 import { matrixFromSteps } from "./steps-matrix.js";
 
 function range(start: string, end: string | null, load: Partial<KeyRangeLoad>): KeyRangeLoad {

@@ -1,6 +1,9 @@
 /** Heatmap matrix from a simulation's per-step load (`LoadStep[]`). Pure. */
+
+import { DEFAULT_MAX_COLUMNS, type HeatMatrix, type MatrixOptions } from "./heat-matrix.js";
+import { planKeyAxis } from "./key-axis.js";
 import type { KeyRangeLoad, LoadStep } from "./key-load.js";
-import { DEFAULT_MAX_COLUMNS, type HeatMatrix, LoadGrid, type MatrixOptions, planKeyAxis } from "./matrix.js";
+import { LoadGrid } from "./load-grid.js";
 import { columnOf, type TimeAxis } from "./time-axis.js";
 
 /** Columns are whole multiples of the step duration, so each step lands in exactly one column. */

@@ -1,9 +1,9 @@
 /** Static heatmap as PNG, drawn pixel by pixel (pngjs) with the embedded bitmap font: no browser. */
 import { PNG } from "pngjs";
+import type { HeatMatrix } from "../matrix/heat-matrix.js";
 import { GLYPH_HEIGHT, rasterizeText, textWidth } from "./bitmap-font.js";
 import { PALETTE } from "./color-scale.js";
 import { HATCH_SPACING, type HeatmapImageOptions, HOT_CPU_NOTE, prepareHeatmap } from "./layout.js";
-import type { HeatMatrix } from "./matrix.js";
 
 type Rgb = readonly [number, number, number];
 const BACKGROUND: Rgb = [24, 24, 28];

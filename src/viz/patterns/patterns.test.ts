@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { LoadStep } from "./key-load.js";
+import { type SyntheticPattern, syntheticAccess } from "../input/synthetic-access.js";
+import type { LoadStep } from "../matrix/key-load.js";
+import { matrixFromRecords } from "../matrix/records-matrix.js";
+import { matrixFromSteps } from "../matrix/steps-matrix.js";
 import { detectPatterns, type PatternKind } from "./patterns.js";
-import { matrixFromRecords } from "./records-matrix.js";
-import { matrixFromSteps } from "./steps-matrix.js";
-import { type SyntheticPattern, syntheticAccess } from "./synthetic-access.js";
 
 const expected: Record<SyntheticPattern, PatternKind> = {
   healthy: "healthy",

@@ -3,10 +3,10 @@
  * smoothing: a vector rect per cell would be 100k+ elements), axes and labels as real SVG text.
  */
 import { PNG } from "pngjs";
+import type { HeatMatrix } from "../matrix/heat-matrix.js";
 import { PALETTE } from "./color-scale.js";
 import { escapeHtml } from "./html.js";
 import { HATCH_SPACING, type HeatmapImageOptions, HOT_CPU_NOTE, prepareHeatmap } from "./layout.js";
-import type { HeatMatrix } from "./matrix.js";
 
 function cellsPng(colors: Uint8Array, columns: number, rows: number): string {
   const png = new PNG({ width: columns, height: rows });

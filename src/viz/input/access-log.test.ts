@@ -2,9 +2,9 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cellValue } from "../matrix/heat-matrix.js";
+import { matrixFromRecords } from "../matrix/records-matrix.js";
 import { readAccessLog } from "./access-log.js";
-import { cellValue } from "./matrix.js";
-import { matrixFromRecords } from "./records-matrix.js";
 import { syntheticAccess } from "./synthetic-access.js";
 
 let dir: string;

@@ -4,8 +4,10 @@
  * each record into its (fine bin, time column) cell. Memory is bounded by the sample and the matrix.
  * Pure; `access-log.ts` runs the same passes over a file.
  */
-import type { AccessRecord } from "./access-record.js";
-import { DEFAULT_MAX_COLUMNS, type HeatMatrix, LoadGrid, type MatrixOptions, planKeyAxis } from "./matrix.js";
+import type { AccessRecord } from "../input/access-record.js";
+import { DEFAULT_MAX_COLUMNS, type HeatMatrix, type MatrixOptions } from "./heat-matrix.js";
+import { planKeyAxis } from "./key-axis.js";
+import { LoadGrid } from "./load-grid.js";
 import { columnOf, niceTimeAxis } from "./time-axis.js";
 
 export interface RecordsMatrixOptions extends MatrixOptions {

@@ -3,9 +3,15 @@
  * prefix labels and the legend. Pure.
  */
 
+import { displayKey } from "../input/key-text.js";
+import {
+  type HeatMatrix,
+  hotCpuCells,
+  METRIC_UNITS,
+  type Metric,
+  metricValues,
+} from "../matrix/heat-matrix.js";
 import { type ColorScale, colorOf, colorScale, formatValue, type ScaleOptions } from "./color-scale.js";
-import { displayKey } from "./key-text.js";
-import { type HeatMatrix, hotCpuCells, METRIC_UNITS, type Metric, metricValues } from "./matrix.js";
 
 export interface Rect {
   x: number;

@@ -4,7 +4,8 @@
  * the axis fits `maxRows`. Rows never merge across a prefix barrier (salt bucket, tenant) unless
  * there are more prefixes than rows.
  */
-import type { KeyPrefixer } from "./key-prefix.js";
+import { DEFAULT_MAX_ROWS, type MatrixOptions } from "./heat-matrix.js";
+import { barrierLevel, type KeyPrefixer, keyPrefixer } from "./key-prefix.js";
 
 /** Rows the axis has when bins hotter than or as hot as `threshold` keep their own row. */
 function rowCount(heat: ArrayLike<number>, barriers: ArrayLike<boolean>, threshold: number): number {
@@ -82,4 +83,27 @@ export function fineBoundaries(
   if (barrierLevel >= 0) for (const key of sortedKeys) picked.push(prefixer.prefix(key, barrierLevel));
   picked.sort(Buffer.compare);
   return picked.filter((key, index) => index === 0 || !key.equals(picked[index - 1]!));
+}
+
+export interface KeyAxisPlan {
+  prefixer: KeyPrefixer;
+  barrierLevel: number;
+  /** Start keys of the fine bins (twice the row budget), merged into rows at the end. */
+  boundaries: Buffer[];
+  maxRows: number;
+}
+
+/** Plans fine key bins from sorted keys seen in the data; prefixes with ≤ maxRows/4 groups are barriers. */
+export function planKeyAxis(sortedKeys: readonly Buffer[], options: MatrixOptions): KeyAxisPlan {
+  const maxRows = options.maxRows ?? DEFAULT_MAX_ROWS;
+  if (!Number.isInteger(maxRows) || maxRows < 1)
+    throw new Error(`maxRows ${maxRows}: expected a positive integer`);
+  const prefixer = keyPrefixer(options);
+  const level = barrierLevel(prefixer, sortedKeys, Math.max(1, Math.floor(maxRows / 4)));
+  return {
+    prefixer,
+    barrierLevel: level,
+    boundaries: fineBoundaries(sortedKeys, 2 * maxRows, prefixer, level),
+    maxRows,
+  };
 }

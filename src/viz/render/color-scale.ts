@@ -3,7 +3,7 @@
  * TiDB's), on a log or linear scale whose top is a percentile of the cells, so one outlier does not
  * darken the whole map. CPU is absolute: 0..100 % always, whatever the data.
  */
-import type { Metric } from "./matrix.js";
+import type { Metric } from "../matrix/heat-matrix.js";
 
 export type ScaleKind = "log" | "linear";
 

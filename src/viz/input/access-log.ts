@@ -4,6 +4,8 @@
  */
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
+import type { HeatMatrix } from "../matrix/heat-matrix.js";
+import { AccessSampler, type RecordsMatrixOptions } from "../matrix/records-matrix.js";
 import {
   type AccessRecord,
   type CsvColumns,
@@ -12,8 +14,6 @@ import {
   parseJsonRecord,
   quickJsonTimeAndKey,
 } from "./access-record.js";
-import type { HeatMatrix } from "./matrix.js";
-import { AccessSampler, type RecordsMatrixOptions } from "./records-matrix.js";
 
 export type AccessLogFormat = "jsonl" | "csv";
 

@@ -6,14 +6,14 @@
  */
 import { mkdir } from "node:fs/promises";
 import { extname, join } from "node:path";
-import { writeFileAtomically } from "../io/write-file-atomically.js";
+import { writeFileAtomically } from "../../io/write-file-atomically.js";
+import type { HeatMatrix, MatrixOptions } from "../matrix/heat-matrix.js";
+import type { LoadStep } from "../matrix/key-load.js";
+import { matrixFromSteps } from "../matrix/steps-matrix.js";
+import { detectPatterns, type PatternFinding } from "../patterns/patterns.js";
 import { type HtmlOptions, renderHeatmapHtml } from "./html.js";
-import type { LoadStep } from "./key-load.js";
 import type { HeatmapImageOptions } from "./layout.js";
-import type { HeatMatrix, MatrixOptions } from "./matrix.js";
-import { detectPatterns, type PatternFinding } from "./patterns.js";
 import { renderPng } from "./png.js";
-import { matrixFromSteps } from "./steps-matrix.js";
 import { renderSvg } from "./svg.js";
 
 export type ImageFormat = "png" | "svg";

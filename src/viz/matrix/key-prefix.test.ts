@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { parseSchema } from "../keys/index.js";
-import type { SchemaSpec } from "../keys/types.js";
+import { parseSchema } from "../../keys/index.js";
+import type { SchemaSpec } from "../../keys/types.js";
 import { barrierLevel, keyPrefixer, prefixLabels } from "./key-prefix.js";
 
 const spec = (layout: "text" | "binary"): SchemaSpec => ({ version: 1, name: "m", layout, segments: [] });

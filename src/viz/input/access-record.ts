@@ -5,7 +5,8 @@
  * digits for binary keys), `op` (`read`, `write` or `scan`), optional `bytes`, `latencyMs`, `node`.
  */
 import { parseKeyText } from "./key-text.js";
-import type { AccessOp } from "./matrix.js";
+
+export type AccessOp = "read" | "write" | "scan";
 
 export interface AccessRecord {
   tsMs: number;

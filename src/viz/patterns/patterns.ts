@@ -5,9 +5,9 @@
  * share of the key space) so merged cold rows do not look hot.
  */
 
-import { median } from "../stats/median.js";
-import { displayKey } from "./key-text.js";
-import { type HeatMatrix, HOT_CPU, hotCpuCells, METRIC_UNITS, type Metric } from "./matrix.js";
+import { median } from "../../stats/median.js";
+import { displayKey } from "../input/key-text.js";
+import { type HeatMatrix, HOT_CPU, hotCpuCells, METRIC_UNITS, type Metric } from "../matrix/heat-matrix.js";
 
 export type PatternKind =
   | "hot-band"

@@ -3,7 +3,7 @@
  * hex. Access logs use the same notation, so a key printed in a tooltip can be pasted back into a log.
  */
 
-import { isPrintableAscii } from "../keys/bytes.js";
+import { isPrintableAscii } from "../../keys/bytes.js";
 
 const HEX_PREFIX = "hex:";
 
