@@ -5,7 +5,7 @@
 import { type Command, Option } from "commander";
 import { readAccessLog } from "../viz/input/access-log.js";
 import { METRICS, type Metric } from "../viz/matrix/heat-matrix.js";
-import { detectPatterns } from "../viz/patterns/patterns.js";
+import { detectPatterns } from "../viz/patterns/detect-patterns.js";
 import type { ScaleKind } from "../viz/render/color-scale.js";
 import { heatmapFormatOf, writeHeatmapFile } from "../viz/render/write-heatmaps.js";
 import { guarded, loadSchema, parsePositiveInt, wholeNumberIn } from "./io.js";
@@ -86,9 +86,9 @@ export function registerHeatmapCommands(program: Command): void {
           ...(options.title ? { title: options.title } : {}),
         });
         if (options.json) {
-          for (const { kind, summary, rule, start, end, fromS, toS } of patterns) {
-            const keys = { start: start.toString("hex"), end: end?.toString("hex") ?? null };
-            process.stdout.write(`${JSON.stringify({ kind, summary, rule, ...keys, fromS, toS })}\n`);
+          for (const { kind, summary, rule, keys, start, end, fromS, toS } of patterns) {
+            const range = { start: start.toString("hex"), end: end?.toString("hex") ?? null };
+            process.stdout.write(`${JSON.stringify({ kind, summary, rule, keys, ...range, fromS, toS })}\n`);
           }
           return;
         }

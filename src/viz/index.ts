@@ -33,7 +33,9 @@ export {
 } from "./matrix/records-matrix.js";
 export { matrixFromSteps } from "./matrix/steps-matrix.js";
 export type { TimeAxis } from "./matrix/time-axis.js";
-export { detectPatterns, type PatternFinding, type PatternKind, RULES } from "./patterns/patterns.js";
+export { detectPatterns } from "./patterns/detect-patterns.js";
+export type { PatternFinding, PatternKind } from "./patterns/finding.js";
+export { RULES } from "./patterns/rules.js";
 export { type ColorScale, colorScale, type ScaleKind, type ScaleOptions } from "./render/color-scale.js";
 export { type HeatmapDesign, type HtmlOptions, renderHeatmapHtml } from "./render/html.js";
 export type { HeatmapImageOptions } from "./render/layout.js";

@@ -33,3 +33,37 @@ export function columnOf(axis: TimeAxis, s: number): number {
   const column = Math.floor((s - axis.startS) / axis.columnS + 1e-9);
   return Math.min(axis.columns - 1, Math.max(0, column));
 }
+
+/**
+ * A time as the heatmaps print it, on axes and in sentences alike: for simulations the seconds
+ * since the axis start in s, m or h (`90s`, `12m`, `2.5h`); for logs the UTC clock, finer when
+ * the span is short. Self-contained (no outside names): the HTML page inlines its source.
+ */
+export function timeLabel(s: number, epoch: boolean, spanS: number): string {
+  if (epoch) {
+    const iso = new Date(s * 1000).toISOString();
+    return spanS > 86400 ? `${iso.slice(5, 10)} ${iso.slice(11, 16)}` : iso.slice(11, spanS >= 600 ? 16 : 19);
+  }
+  if (s < 120) return `${+s.toFixed(1)}s`;
+  if (s < 7200) return `${+(s / 60).toFixed(1)}m`;
+  return `${+(s / 3600).toFixed(1)}h`;
+}
+
+/**
+ * Ticks at a "nice" spacing (about 8 over the span), on multiples of it: `fromS` is on the label's
+ * clock (epoch seconds for logs, seconds since the axis start for simulations); each tick gives its
+ * offset from `fromS` and its label. Uses only `timeLabel`: the HTML page inlines both.
+ */
+export function timeTicks(
+  fromS: number,
+  spanS: number,
+  epoch: boolean,
+): { offsetS: number; label: string }[] {
+  const nice = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400];
+  const step = nice.find((candidate) => spanS / candidate <= 8) ?? Math.ceil(spanS / 8 / 86400) * 86400;
+  const ticks: { offsetS: number; label: string }[] = [];
+  for (let s = Math.ceil(fromS / step - 1e-9) * step; s <= fromS + spanS + 1e-9; s += step) {
+    ticks.push({ offsetS: s - fromS, label: timeLabel(s, epoch, spanS) });
+  }
+  return ticks;
+}

@@ -13,7 +13,8 @@ import {
   METRICS,
   type Metric,
 } from "../matrix/heat-matrix.js";
-import { detectPatterns, type PatternFinding } from "../patterns/patterns.js";
+import { detectPatterns } from "../patterns/detect-patterns.js";
+import type { PatternFinding } from "../patterns/finding.js";
 import { colorScale, PALETTE, type ScaleKind, type ScaleOptions } from "./color-scale.js";
 import { HEATMAP_CLIENT_JS } from "./html-client.js";
 

@@ -3,7 +3,8 @@ import { type SyntheticPattern, syntheticAccess } from "../input/synthetic-acces
 import type { LoadStep } from "../matrix/key-load.js";
 import { matrixFromRecords } from "../matrix/records-matrix.js";
 import { matrixFromSteps } from "../matrix/steps-matrix.js";
-import { detectPatterns, type PatternKind } from "./patterns.js";
+import { detectPatterns } from "./detect-patterns.js";
+import type { PatternKind } from "./finding.js";
 
 const expected: Record<SyntheticPattern, PatternKind> = {
   healthy: "healthy",
@@ -68,8 +69,12 @@ describe("detectPatterns on simulator output", () => {
     const [band, ...rest] = detectPatterns(matrixFromSteps(steps));
     expect(rest).toEqual([]);
     expect(band).toMatchObject({ kind: "hot-band", firstRow: 9, lastRow: 9 });
+    expect(band!.summary).toMatch(
+      /^Sustained hot band, nodes saturated \(59 % of the load on 4 % of the key space/,
+    );
+    // One tablet of many `dev…` keys: no prefix names it alone, so the exact range does.
     expect(band!.summary).toContain("keys [dev009, dev010)");
-    expect(band!.summary).toContain("t=0 s to t=60 s");
+    expect(band!.summary).toContain("t=0s to t=60s");
   });
 
   it("measures a band in stored data when the simulator reports it, however many tablets it was split into", () => {
@@ -119,17 +124,54 @@ describe("detectPatterns on simulator output", () => {
     }));
   }
 
-  it("names a band whose nodes stay saturated while the rest idle, even when its load per key looks even", () => {
-    // Seed 003's incident in a new table: tablets 10..29 share a few saturated nodes.
-    const [band, ...rest] = detectPatterns(
+  it("calls saturated nodes under an even load per key unevenly placed tablets, not a hot band", () => {
+    // Tablets 10..29 share a few saturated nodes, but no range is brighter than another.
+    const [finding, ...rest] = detectPatterns(
       matrixFromSteps(evenSteps((tablet) => (tablet >= 10 && tablet < 30 ? 1.4 : 0.3))),
     );
     expect(rest).toEqual([]);
-    expect(band).toMatchObject({ kind: "hot-band", firstRow: 10, lastRow: 29 });
-    expect(band!.summary).toMatch(
-      /^Sustained hot band on saturated nodes \(ranges holding 50 % of the data; the other ranges' nodes at a median 30 % CPU\): keys \[d10, d30\)/,
+    expect(finding).toMatchObject({ kind: "saturated-range", firstRow: 10, lastRow: 29 });
+    expect(finding!.summary).toMatch(
+      /^Saturated nodes under an even load \(no key range is brighter than the rest, yet ranges holding 50 % of the key space sit on nodes at ≥ 90 % CPU while the others' run at a median 30 %: tablets unevenly spread over the nodes\): keys \[d10, d30\)/,
     );
-    expect(band!.rule).toMatch(/≥ 90 % CPU in ≥ 80 % of the active columns/);
+    expect(finding!.rule).toMatch(/≥ 90 % CPU in ≥ 80 % of the active columns/);
+  });
+
+  it("names seed 003's bright band by its prefix, not the dim ranges whose nodes it saturates", () => {
+    // The fleet's `current` design: hashed device ids around one customer's `acme-` ids, which
+    // hold 60 % of the data and carry 10× the load per byte. The nodes that stay saturated are
+    // the ones serving hashed ranges (beside acme tablets); acme's own tablets move between nodes.
+    const hashed = (index: number) => `${(index * 0x1000000 + 0x0f4f1790).toString(16).padStart(8, "0")}#`;
+    const starts = [
+      "",
+      ...Array.from({ length: 9 }, (_, index) => hashed(index + 1)),
+      ...Array.from({ length: 24 }, (_, index) => `acme-${String(index * 3750).padStart(6, "0")}#`),
+      ...Array.from({ length: 6 }, (_, index) => hashed(index + 0xb1)),
+    ];
+    const isAcme = (index: number) => starts[index]!.startsWith("acme-");
+    const steps: LoadStep[] = Array.from({ length: 60 }, (_, t) => ({
+      t: t * 60,
+      durationS: 60,
+      ranges: starts.map((start, index) => ({
+        start: Buffer.from(start),
+        end: index + 1 < starts.length ? Buffer.from(starts[index + 1]!) : null,
+        readsPerS: isAcme(index) ? 30_000 : 0,
+        writesPerS: isAcme(index) ? 4_000 : 1_500,
+        scannedRowsPerS: 0,
+        bytesPerS: 0,
+        storedBytes: isAcme(index) ? 2.5e9 : 2.5e9,
+        node: index % 12,
+        nodeCpu: isAcme(index) ? ((t + index) % 3 === 0 ? 1.3 : 0.6) : 1.4,
+      })),
+    }));
+    const findings = detectPatterns(matrixFromSteps(steps));
+    expect(findings.map((finding) => finding.kind)).toEqual(["hot-band"]);
+    const [band] = findings;
+    expect(band!.keys).toBe("acme-*");
+    expect(band!.summary).toMatch(
+      /^Sustained hot band, nodes saturated \(\d+ % of the load on 60 % of the key space, \d+× the rest per key; a node at ≥ 90 % CPU in 100 % of the run\): keys acme-\*, t=0s to t=60m \(ops\/s\)\.$/,
+    );
+    expect(band!.rule).toMatch(/; keys \[acme-000000#, c04f1790#\)$/);
   });
 
   it("calls saturation everywhere a cluster too small for the load, not a hotspot", () => {
