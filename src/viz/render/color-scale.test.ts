@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { colorScale, formatValue, PALETTE, scaleUnit } from "./color-scale.js";
+import { matrixFromSteps } from "../matrix/steps-matrix.js";
+import { colorScale, formatValue, PALETTE, scaleTicks, scaleUnit, sharedScale } from "./color-scale.js";
 
 describe("colour scale", () => {
   it("runs black to white through purple, red and yellow", () => {
@@ -30,5 +31,37 @@ describe("colour scale", () => {
     expect(formatValue(1234, "ops")).toBe("1.23k");
     expect(formatValue(0.93, "cpu")).toBe("93%");
     expect(formatValue(12.5, "latency")).toBe("12.5ms");
+  });
+
+  it("labels the bar's top, middle and bottom, and says when cells exceed the top", () => {
+    const log = colorScale([10, 100, 1000, 1e6], "ops", { clipPercentile: 75 });
+    expect(scaleTicks(log, "ops")).toEqual([
+      { unit: 1, label: ">=1k" },
+      { unit: 0.5, label: "100" },
+      { unit: 0.04, label: "10" },
+    ]);
+    expect(scaleTicks(colorScale([0.5], "cpu"), "cpu").map((tick) => tick.label)).toEqual([
+      "100%",
+      "50%",
+      "0%",
+    ]);
+  });
+
+  it("shares one scale across the designs of a run", () => {
+    const steps = (writesPerS: number) =>
+      Array.from({ length: 10 }, (_, t) => ({
+        t,
+        durationS: 1,
+        ranges: [
+          { start: Buffer.alloc(0), end: null, readsPerS: 0, writesPerS, scannedRowsPerS: 0, bytesPerS: 0 },
+        ],
+      }));
+    const incident = matrixFromSteps(steps(40_000));
+    const fix = matrixFromSteps(steps(2_000));
+    const shared = sharedScale([incident, fix], "writes", { clipPercentile: 100 });
+    expect(shared.high).toBe(40_000);
+    expect(scaleUnit(shared, 2_000)).toBeLessThan(1);
+    // Alone, each design's busiest cell is white: the fix would look as hot as the incident.
+    expect(scaleUnit(sharedScale([fix], "writes", { clipPercentile: 100 }), 2_000)).toBe(1);
   });
 });

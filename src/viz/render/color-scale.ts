@@ -3,7 +3,7 @@
  * TiDB's), on a log or linear scale whose top is a percentile of the cells, so one outlier does not
  * darken the whole map. CPU is absolute: 0..100 % always, whatever the data.
  */
-import type { Metric } from "../matrix/heat-matrix.js";
+import type { HeatMatrix, Metric } from "../matrix/heat-matrix.js";
 
 export type ScaleKind = "log" | "linear";
 
@@ -69,7 +69,26 @@ export function colorScale(
   return { kind, low, high, clipped: max > high };
 }
 
-/** Position of `value` on the scale, 0..1 (0 for zero or no data). */
+/** One scale for `metric` over the cells of several matrices (the designs of a run, side by side). */
+export function sharedScale(
+  matrices: readonly HeatMatrix[],
+  metric: Metric,
+  options: ScaleOptions = {},
+): ColorScale {
+  const cells = new Float64Array(
+    matrices.reduce((sum, matrix) => sum + (matrix.values[metric]?.length ?? 0), 0),
+  );
+  let offset = 0;
+  for (const matrix of matrices) {
+    const values = matrix.values[metric];
+    if (!values) continue;
+    cells.set(values, offset);
+    offset += values.length;
+  }
+  return colorScale(cells, metric, options);
+}
+
+/** Position of `value` on the scale, 0..1 (0 for zero or no data). Self-contained: the HTML page inlines it. */
 export function scaleUnit(scale: ColorScale, value: number): number {
   if (!(value > 0)) return 0;
   if (scale.high <= scale.low) return 1;
@@ -85,7 +104,7 @@ export function colorOf(scale: ColorScale, value: number): [number, number, numb
   return PALETTE[Math.round(scaleUnit(scale, value) * (PALETTE_STEPS - 1))]!;
 }
 
-/** Compact numbers for ticks and tooltips: 950, 1.2k, 3.4M; CPU as a percentage, latency in ms. */
+/** Compact numbers for ticks and tooltips: 950, 1.2k, 3.4M; CPU as a percentage, latency in ms. Self-contained. */
 export function formatValue(value: number, metric: Metric): string {
   if (metric === "cpu") return `${Math.round(value * 100)}%`;
   const suffix = metric === "latency" ? "ms" : "";
@@ -98,4 +117,25 @@ export function formatValue(value: number, metric: Metric): string {
     if (abs >= size) return `${+(value / size).toPrecision(3)}${unit}${suffix}`;
   }
   return `${+value.toPrecision(3)}${suffix}`;
+}
+
+/**
+ * The colour bar's ticks: its top (`>=` when cells exceed it), middle and bottom, as positions
+ * 0..1 up the bar. Uses only `formatValue`: the HTML page inlines both, so PNG, SVG and page agree.
+ */
+export function scaleTicks(scale: ColorScale, metric: Metric): { unit: number; label: string }[] {
+  const top = { unit: 1, label: `${scale.clipped ? ">=" : ""}${formatValue(scale.high, metric)}` };
+  if (scale.kind === "linear") {
+    return [
+      top,
+      { unit: 0.5, label: formatValue((scale.low + scale.high) / 2, metric) },
+      { unit: 0, label: formatValue(scale.low, metric) },
+    ];
+  }
+  return [
+    top,
+    { unit: 0.5, label: formatValue(Math.sqrt(scale.low * scale.high), metric) },
+    // The lowest non-zero cell sits at 0.04: zero alone is black.
+    { unit: 0.04, label: formatValue(scale.low, metric) },
+  ];
 }

@@ -1,43 +1,44 @@
 /**
  * The browser side of the HTML heatmap, as plain JavaScript inlined into the page (no build step,
  * no CDN). It reads the JSON the page embeds (see `html.ts`) and draws each design on a canvas:
- * metric and scale switch, drag-to-zoom (double-click or Reset to undo), hover tooltip.
+ * colour bar, metric and scale switch, drag-to-zoom (double-click or Reset to undo), hover tooltip,
+ * node-CPU lanes. Number formats, colour positions, bar ticks, time ticks and lanes are the very
+ * functions the PNG and SVG use, inlined from their source, so page and images cannot disagree.
  */
-import { HATCH_SPACING } from "./layout.js";
+
+import { timeLabel, timeTicks } from "../matrix/time-axis.js";
+import { formatValue, scaleTicks, scaleUnit } from "./color-scale.js";
+import { laneColor, saturationLanes } from "./saturation-lanes.js";
+
+const SHARED = [formatValue, scaleUnit, scaleTicks, timeLabel, timeTicks, saturationLanes, laneColor]
+  .map((fn) => fn.toString())
+  .join("\n");
 
 export const HEATMAP_CLIENT_JS = String.raw`
 "use strict";
 (function () {
+  ${SHARED}
+
   var DATA = JSON.parse(document.getElementById("heatmap-data").textContent);
-  var MARGIN = { left: 150, right: 32, top: 8, bottom: 34 };
+  var LANE = { gap: 3, size: 8 };
+  var anyCpu = DATA.designs.some(function (design) { return design.hot !== null; });
+  var lanes = anyCpu ? LANE.gap + LANE.size : 0;
+  var MARGIN = { left: 150, right: 32 + lanes, top: 8, bottom: 34 + lanes };
   var state = { metric: DATA.metric, scale: DATA.scale, zoom: null };
   var panels = [];
   var tooltip = document.getElementById("tooltip");
 
   function fmt(value, metric) {
-    if (value === null || value === undefined) return "–";
-    if (metric === "cpu") return Math.round(value * 100) + "%";
-    var suffix = metric === "latency" ? " ms" : "";
-    var abs = Math.abs(value);
-    if (abs >= 1e9) return +(value / 1e9).toPrecision(3) + "G" + suffix;
-    if (abs >= 1e6) return +(value / 1e6).toPrecision(3) + "M" + suffix;
-    if (abs >= 1e3) return +(value / 1e3).toPrecision(3) + "k" + suffix;
-    return +value.toPrecision(3) + suffix;
+    return value === null || value === undefined ? "–" : formatValue(value, metric);
+  }
+
+  function currentScale() {
+    return DATA.scales[state.metric][state.metric === "cpu" ? "linear" : state.scale];
   }
 
   function timeText(time, s) {
     if (time.epoch) return new Date(s * 1000).toISOString().replace(".000Z", "Z");
-    return "t=" + +(s - time.startS).toFixed(3) + " s";
-  }
-
-  function unit(scale, kind, value) {
-    if (!(value > 0)) return 0;
-    var low = kind === "log" ? scale.logLow : 0;
-    if (scale.high <= low) return 1;
-    var u = kind === "log"
-      ? (Math.log(value) - Math.log(low)) / (Math.log(scale.high) - Math.log(low))
-      : (value - low) / (scale.high - low);
-    return Math.min(1, Math.max(0.04, u));
+    return "t=" + timeLabel(s - time.startS, false, time.columns * time.columnS);
   }
 
   function view(design) {
@@ -58,11 +59,34 @@ export const HEATMAP_CLIENT_JS = String.raw`
     return { row: row, column: column };
   }
 
+  function rowLabel(design, r) {
+    var row = design.rows[r];
+    return row.labels.length ? row.labels.filter(Boolean).join("/") : row.start;
+  }
+
+  function drawLanes(panel, ctx, v) {
+    var design = panel.design, p = panel.plot;
+    if (design.hot === null) return;
+    var keyShares = design.rows.map(function (row) { return row.keyShare; });
+    var shares = saturationLanes(design.hot, keyShares, design.time.columns, v);
+    var rows = v.r1 - v.r0, columns = v.c1 - v.c0;
+    shares.byRow.forEach(function (share, index) {
+      var top = p.y + Math.round((index * p.h) / rows), bottom = p.y + Math.round(((index + 1) * p.h) / rows);
+      ctx.fillStyle = "rgb(" + laneColor(share).join(",") + ")";
+      ctx.fillRect(p.x + p.w + LANE.gap, top, LANE.size, Math.max(1, bottom - top));
+    });
+    shares.byColumn.forEach(function (share, index) {
+      var left = p.x + Math.round((index * p.w) / columns), right = p.x + Math.round(((index + 1) * p.w) / columns);
+      ctx.fillStyle = "rgb(" + laneColor(share).join(",") + ")";
+      ctx.fillRect(left, p.y + p.h + LANE.gap, Math.max(1, right - left), LANE.size);
+    });
+  }
+
   function draw(panel) {
     var design = panel.design, canvas = panel.canvas, ctx = canvas.getContext("2d");
     var p = panel.plot, v = view(design), columns = design.time.columns;
     var values = design.values[state.metric];
-    var scale = DATA.scales[state.metric];
+    var scale = currentScale();
     ctx.fillStyle = "#18181c";
     ctx.fillRect(0, 0, canvas.width, canvas.height);
     var image = ctx.createImageData(p.w, p.h);
@@ -73,35 +97,39 @@ export const HEATMAP_CLIENT_JS = String.raw`
       for (x = 0; x < p.w; x++) {
         var cell = rowOf[y] * columns + colOf[x];
         var offset = (y * p.w + x) * 4;
-        if (design.hot[cell] === "1" && (x + y) % ${HATCH_SPACING} === 0) {
-          image.data[offset] = 0; image.data[offset + 1] = 230; image.data[offset + 2] = 255;
-        } else {
-          var color = DATA.palette[Math.round(unit(scale, state.scale, values ? values[cell] : 0) * 100)];
-          image.data[offset] = color[0]; image.data[offset + 1] = color[1]; image.data[offset + 2] = color[2];
-        }
+        var color = DATA.palette[Math.round(scaleUnit(scale, values ? values[cell] : 0) * 100)];
+        image.data[offset] = color[0]; image.data[offset + 1] = color[1]; image.data[offset + 2] = color[2];
         image.data[offset + 3] = 255;
       }
     }
     ctx.putImageData(image, p.x, p.y);
+    drawLanes(panel, ctx, v);
     ctx.fillStyle = "#dcdce1";
     ctx.font = "11px monospace";
     ctx.textAlign = "right";
     var lastY = -1e9;
     for (var r = v.r0; r < v.r1; r++) {
-      var label = design.rows[r].labels.length ? design.rows[r].labels.filter(Boolean).join("/") : design.rows[r].start;
-      var previous = r > v.r0 ? (design.rows[r - 1].labels.length ? design.rows[r - 1].labels.filter(Boolean).join("/") : design.rows[r - 1].start) : null;
+      var label = rowLabel(design, r);
       var at = p.y + Math.round(((r - v.r0) * p.h) / (v.r1 - v.r0));
-      if (label === "" || label === previous || at - lastY < 12) continue;
+      if (label === "" || (r > v.r0 && label === rowLabel(design, r - 1)) || at - lastY < 12) continue;
       lastY = at;
-      ctx.fillText(label.length > 22 ? label.slice(0, 21) + "~" : label, p.x - 6, at + 9);
+      ctx.fillText(label.length > 20 ? label.slice(0, 19) + "~" : label, p.x - 6, at + 9);
     }
+    var time = design.time;
+    var from = time.startS + v.c0 * time.columnS, span = (v.c1 - v.c0) * time.columnS;
+    var axisY = p.y + p.h + lanes;
     ctx.textAlign = "center";
-    for (var i = 0; i <= 5; i++) {
-      var c = v.c0 + ((v.c1 - v.c0) * i) / 5;
-      var s = design.time.startS + c * design.time.columnS;
-      var text = design.time.epoch ? new Date(s * 1000).toISOString().slice(11, 19) : +(s - design.time.startS).toFixed(1) + "s";
-      ctx.fillText(text, p.x + (p.w * i) / 5, p.y + p.h + 16);
-    }
+    ctx.fillStyle = "#787882";
+    ctx.fillRect(p.x, axisY, p.w, 1);
+    var ticks = timeTicks(time.epoch ? from : from - time.startS, span, time.epoch);
+    canvas.dataset.timeTicks = ticks.map(function (tick) { return tick.label; }).join(" ");
+    ticks.forEach(function (tick) {
+      var tickX = p.x + Math.round((tick.offsetS / span) * p.w);
+      ctx.fillStyle = "#787882";
+      ctx.fillRect(tickX, axisY, 1, 5);
+      ctx.fillStyle = "#dcdce1";
+      ctx.fillText(tick.label, tickX, axisY + 17);
+    });
     if (panel.drag) {
       ctx.strokeStyle = "#00e6ff";
       ctx.strokeRect(Math.min(panel.drag.x0, panel.drag.x1), Math.min(panel.drag.y0, panel.drag.y1),
@@ -109,12 +137,32 @@ export const HEATMAP_CLIENT_JS = String.raw`
     }
   }
 
+  function drawColorbar() {
+    var bar = document.getElementById("colorbar");
+    var canvas = bar.querySelector("canvas"), ctx = canvas.getContext("2d");
+    for (var x = 0; x < canvas.width; x++) {
+      var color = DATA.palette[Math.round((x / (canvas.width - 1)) * 100)];
+      ctx.fillStyle = "rgb(" + color.join(",") + ")";
+      ctx.fillRect(x, 0, 1, canvas.height);
+    }
+    bar.querySelectorAll("span").forEach(function (span) { span.remove(); });
+    var scale = currentScale();
+    scaleTicks(scale, state.metric).forEach(function (tick) {
+      var span = document.createElement("span");
+      span.className = "tick";
+      span.textContent = tick.label.replace(">=", "≥ ");
+      span.style.left = Math.round(tick.unit * canvas.width) + "px";
+      bar.appendChild(span);
+    });
+    document.getElementById("scale-note").textContent =
+      DATA.units[state.metric] + ", " + (state.metric === "cpu" ? "linear" : state.scale) +
+      " scale, the same for every design (black: none)";
+    document.getElementById("lanes-note").hidden = !anyCpu;
+  }
+
   function drawAll() {
     panels.forEach(draw);
-    var scale = DATA.scales[state.metric];
-    document.getElementById("legend").textContent =
-      DATA.units[state.metric] + ": black 0 → white " + (scale.clipped ? "≥ " : "") + fmt(scale.high, state.metric) +
-      " (" + state.scale + " scale, same for every design)" + (DATA.anyHot ? " · cyan hatch: node CPU ≥ 90 %" : "");
+    drawColorbar();
   }
 
   function showTooltip(panel, event) {
@@ -133,7 +181,7 @@ export const HEATMAP_CLIENT_JS = String.raw`
     DATA.metrics.forEach(function (metric) {
       if (design.values[metric]) lines.push((metric === state.metric ? "▶ " : "  ") + metric + ": " + fmt(design.values[metric][cell], metric) + " " + DATA.units[metric]);
     });
-    if (design.hot[cell] === "1") lines.push("node CPU ≥ 90 %");
+    if (design.hot !== null && design.hot[cell] === "1") lines.push("node CPU ≥ 90 %");
     tooltip.textContent = lines.filter(Boolean).join("\n");
     tooltip.hidden = false;
     tooltip.style.left = Math.min(window.innerWidth - 380, event.pageX + 14) + "px";
@@ -154,6 +202,7 @@ export const HEATMAP_CLIENT_JS = String.raw`
     var heading = document.createElement("h2");
     heading.textContent = design.name;
     var canvas = document.createElement("canvas");
+    canvas.className = "panel";
     var list = document.createElement("ul");
     design.patterns.forEach(function (pattern) {
       var item = document.createElement("li");
@@ -211,7 +260,6 @@ export const HEATMAP_CLIENT_JS = String.raw`
   metricSelect.value = state.metric;
   metricSelect.addEventListener("change", function () {
     state.metric = metricSelect.value;
-    state.scale = state.metric === "cpu" ? "linear" : document.getElementById("scale").value;
     drawAll();
   });
   var scaleSelect = document.getElementById("scale");

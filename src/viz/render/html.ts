@@ -15,7 +15,7 @@ import {
 } from "../matrix/heat-matrix.js";
 import { detectPatterns } from "../patterns/detect-patterns.js";
 import type { PatternFinding } from "../patterns/finding.js";
-import { colorScale, PALETTE, type ScaleKind, type ScaleOptions } from "./color-scale.js";
+import { PALETTE, type ScaleKind, type ScaleOptions, sharedScale } from "./color-scale.js";
 import { HEATMAP_CLIENT_JS } from "./html-client.js";
 
 export interface HeatmapDesign {
@@ -52,11 +52,13 @@ function designData(design: HeatmapDesign) {
       start: displayKey(row.start),
       end: row.end === null ? null : displayKey(row.end),
       labels: row.labels,
+      keyShare: Number(row.keyShare.toPrecision(4)),
     })),
     values: Object.fromEntries(
       availableMetrics(matrix).map((metric) => [metric, compact(matrix.values[metric]!)]),
     ),
-    hot: hotCpuCells(matrix).join(""),
+    // Cells on nodes at ≥ 90 % CPU, for the lanes and the tooltip (simulations only).
+    hot: matrix.values.cpu ? hotCpuCells(matrix).join("") : null,
     patterns: (design.patterns ?? detectPatterns(matrix)).map(({ kind, summary, rule }) => ({
       kind,
       summary,
@@ -77,9 +79,9 @@ export function renderHeatmapHtml(designs: readonly HeatmapDesign[], options: Ht
   // One scale per metric across all designs: side by side, the same colour must mean the same load.
   const scales = Object.fromEntries(
     metrics.map((each) => {
-      const all = designs.flatMap((design) => Array.from(design.matrix.values[each] ?? []));
-      const log = colorScale(all, each, { ...options, scale: "log" });
-      return [each, { high: log.high, logLow: log.low, clipped: log.clipped }];
+      const matrices = designs.map((design) => design.matrix);
+      const scaleOf = (kind: ScaleKind) => sharedScale(matrices, each, { ...options, scale: kind });
+      return [each, { log: scaleOf("log"), linear: scaleOf("linear") }];
     }),
   );
   const scale: ScaleKind = options.scale ?? (metric === "cpu" ? "linear" : "log");
@@ -92,7 +94,6 @@ export function renderHeatmapHtml(designs: readonly HeatmapDesign[], options: Ht
     units: METRIC_UNITS,
     scales,
     palette: PALETTE,
-    anyHot: designs.some((design) => hotCpuCells(design.matrix).includes(1)),
     designs: designs.map(designData),
   };
   const title = options.title ?? `keyspread heatmap: ${designs.map((design) => design.name).join(" vs ")}`;
@@ -110,10 +111,15 @@ export function renderHeatmapHtml(designs: readonly HeatmapDesign[], options: Ht
   h2 { font-size: 14px; margin: 4px 0; }
   #designs { display: flex; flex-wrap: wrap; gap: 16px; width: 100%; }
   section { flex: 1 1 560px; min-width: 420px; }
-  canvas { display: block; cursor: crosshair; }
+  canvas { display: block; }
   ul { margin: 6px 0; padding-left: 18px; }
   li { margin: 2px 0; }
-  #legend { color: #a0a0aa; margin-bottom: 6px; }
+  #legend { display: flex; gap: 16px; align-items: flex-start; flex-wrap: wrap; color: #a0a0aa; margin-bottom: 8px; }
+  #colorbar { position: relative; width: 320px; height: 30px; }
+  #colorbar canvas { width: 320px; height: 12px; cursor: default; }
+  #colorbar span { position: absolute; top: 14px; transform: translateX(-50%); font: 11px monospace; color: #dcdce1; white-space: nowrap; }
+  #lanes-note .swatch { display: inline-block; width: 10px; height: 10px; background: rgb(0, 230, 255); margin-right: 4px; }
+  canvas.panel { cursor: crosshair; }
   #tooltip { position: absolute; pointer-events: none; background: #222228ee; border: 1px solid #555; padding: 6px 8px;
     font: 12px monospace; white-space: pre; max-width: 360px; overflow: hidden; }
 </style>
@@ -126,7 +132,11 @@ export function renderHeatmapHtml(designs: readonly HeatmapDesign[], options: Ht
   <button id="reset" type="button">Reset zoom</button>
   <span>drag to zoom · double-click to reset · hover for details</span>
 </header>
-<div id="legend"></div>
+<div id="legend">
+  <div id="colorbar" role="img" aria-label="colour scale"><canvas width="320" height="12"></canvas></div>
+  <span id="scale-note"></span>
+  <span id="lanes-note" hidden><span class="swatch"></span>node CPU ≥ 90 %: the lane right of a panel is each key row's share of the time, the lane under it each moment's share of the key space</span>
+</div>
 <div id="designs"></div>
 <div id="tooltip" hidden></div>
 <script type="application/json" id="heatmap-data">${json}</script>

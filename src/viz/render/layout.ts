@@ -1,8 +1,7 @@
 /**
  * Where everything goes on a static heatmap (PNG and SVG share it): plot area, time ticks, key
- * prefix labels and the legend. Pure.
+ * prefix labels, the colour bar and, for simulations, the node-CPU lanes beside the plot. Pure.
  */
-
 import { displayKey } from "../input/key-text.js";
 import {
   type HeatMatrix,
@@ -11,7 +10,9 @@ import {
   type Metric,
   metricValues,
 } from "../matrix/heat-matrix.js";
-import { type ColorScale, colorOf, colorScale, formatValue, type ScaleOptions } from "./color-scale.js";
+import { timeTicks as ticksOnClock } from "../matrix/time-axis.js";
+import { type ColorScale, colorOf, colorScale, type ScaleOptions, scaleTicks } from "./color-scale.js";
+import { saturationLanes } from "./saturation-lanes.js";
 
 export interface Rect {
   x: number;
@@ -31,12 +32,16 @@ export interface HeatmapLayout {
   height: number;
   title: string;
   plot: Rect;
+  /** Where the time ticks start (under the time lane when there is one). */
+  timeAxisY: number;
   timeTicks: Tick[];
   timeLabel: string;
   keyTicks: Tick[];
   legend: Rect;
   legendTicks: Tick[];
   legendLabel: string;
+  /** Node-CPU lanes (simulations only): one right of the plot per key row, one under it per column. */
+  lanes?: { key: Rect; time: Rect };
   /** Pixel edges: column c spans columnX[c]..columnX[c+1]; row r spans rowY[r]..rowY[r+1]. */
   columnX: number[];
   rowY: number[];
@@ -50,11 +55,9 @@ export interface LayoutOptions {
 }
 
 const MARGIN = { left: 150, right: 130, top: 30, bottom: 44 };
+const LANE = { gap: 3, size: 8 };
 const LABEL_CHARS = 23;
 const MIN_LABEL_GAP = 11;
-const NICE_TICK_S = [
-  1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400,
-];
 
 function edges(count: number, start: number, length: number): number[] {
   return Array.from({ length: count + 1 }, (_, index) => start + Math.round((index * length) / count));
@@ -64,29 +67,14 @@ function truncate(label: string): string {
   return label.length > LABEL_CHARS ? `${label.slice(0, LABEL_CHARS - 1)}~` : label;
 }
 
-function timeText(s: number, epoch: boolean, spanS: number): string {
-  if (epoch) {
-    const iso = new Date(s * 1000).toISOString();
-    return spanS > 86400 ? `${iso.slice(5, 10)} ${iso.slice(11, 16)}` : iso.slice(11, spanS >= 600 ? 16 : 19);
-  }
-  if (s < 120) return `${+s.toFixed(1)}s`;
-  if (s < 7200) return `${+(s / 60).toFixed(1)}m`;
-  return `${+(s / 3600).toFixed(1)}h`;
-}
-
+/** The same ticks and units the HTML page draws (both use `timeTicks` from the time axis). */
 function timeTicks(matrix: HeatMatrix, plot: Rect): Tick[] {
   const { startS, columnS, columns, epoch } = matrix.time;
   const spanS = columnS * columns;
-  const step =
-    NICE_TICK_S.find((candidate) => spanS / candidate <= 8) ?? Math.ceil(spanS / 8 / 86400) * 86400;
-  const ticks: Tick[] = [];
-  for (let s = Math.ceil(startS / step) * step; s <= startS + spanS + 1e-9; s += step) {
-    ticks.push({
-      at: plot.x + Math.round(((s - startS) / spanS) * plot.width),
-      label: timeText(epoch ? s : s - startS, epoch, spanS),
-    });
-  }
-  return ticks;
+  return ticksOnClock(epoch ? startS : 0, spanS, epoch).map((tick) => ({
+    at: plot.x + Math.round((tick.offsetS / spanS) * plot.width),
+    label: tick.label,
+  }));
 }
 
 /**
@@ -122,23 +110,6 @@ function keyTicks(matrix: HeatMatrix, rowY: number[]): Tick[] {
   return ticks;
 }
 
-function legendTicks(scale: ColorScale, metric: Metric, legend: Rect): Tick[] {
-  const at = (unit: number) => legend.y + Math.round((1 - unit) * legend.height);
-  const top = `${scale.clipped ? ">=" : ""}${formatValue(scale.high, metric)}`;
-  if (scale.kind === "linear") {
-    return [
-      { at: at(1), label: top },
-      { at: at(0.5), label: formatValue((scale.low + scale.high) / 2, metric) },
-      { at: at(0), label: formatValue(scale.low, metric) },
-    ];
-  }
-  return [
-    { at: at(1), label: top },
-    { at: at(0.5), label: formatValue(Math.sqrt(scale.low * scale.high), metric) },
-    { at: at(0.04), label: formatValue(scale.low, metric) },
-  ];
-}
-
 export function heatmapLayout(
   matrix: HeatMatrix,
   metric: Metric,
@@ -150,25 +121,40 @@ export function heatmapLayout(
   if (width < MARGIN.left + MARGIN.right + 50 || height < MARGIN.top + MARGIN.bottom + 50) {
     throw new Error(`size ${width}x${height}: expected at least 300x125 px`);
   }
+  const laneSpace = matrix.values.cpu ? LANE.gap + LANE.size : 0;
   const plot = {
     x: MARGIN.left,
     y: MARGIN.top,
-    width: width - MARGIN.left - MARGIN.right,
-    height: height - MARGIN.top - MARGIN.bottom,
+    width: width - MARGIN.left - MARGIN.right - laneSpace,
+    height: height - MARGIN.top - MARGIN.bottom - laneSpace,
   };
-  const legend = { x: plot.x + plot.width + 16, y: plot.y, width: 14, height: Math.min(plot.height, 240) };
+  const right = plot.x + plot.width + laneSpace;
+  const bottom = plot.y + plot.height + laneSpace;
+  const legend = { x: right + 16, y: plot.y, width: 14, height: Math.min(plot.height, 240) };
   const rowY = edges(matrix.rows.length, plot.y, plot.height);
   return {
     width,
     height,
     title: options.title ?? `${metric} (${METRIC_UNITS[metric]}), ${scale.kind} scale`,
     plot,
+    timeAxisY: bottom,
     timeTicks: timeTicks(matrix, plot),
     timeLabel: matrix.time.epoch ? "time (UTC)" : "time since start",
     keyTicks: keyTicks(matrix, rowY),
     legend,
-    legendTicks: legendTicks(scale, metric, legend),
+    legendTicks: scaleTicks(scale, metric).map(({ unit, label }) => ({
+      at: legend.y + Math.round((1 - unit) * legend.height),
+      label,
+    })),
     legendLabel: METRIC_UNITS[metric],
+    ...(laneSpace
+      ? {
+          lanes: {
+            key: { x: right - LANE.size, y: plot.y, width: LANE.size, height: plot.height },
+            time: { x: plot.x, y: bottom - LANE.size, width: plot.width, height: LANE.size },
+          },
+        }
+      : {}),
     columnX: edges(matrix.time.columns, plot.x, plot.width),
     rowY,
   };
@@ -177,38 +163,50 @@ export function heatmapLayout(
 export interface HeatmapImageOptions extends ScaleOptions, LayoutOptions {
   /** Default ops. */
   metric?: Metric;
+  /**
+   * Draw on this colour scale instead of one fitted to this matrix: `writeHeatmaps` passes one
+   * scale for every design of a run, so the same colour means the same load in every picture.
+   */
+  fixedScale?: ColorScale;
 }
 
-/** Everything a static renderer draws: layout, scale, each cell's colour, and hot-CPU cells. */
+/** Everything a static renderer draws: layout, scale, each cell's colour, and the CPU lanes. */
 export interface PreparedHeatmap {
   metric: Metric;
   scale: ColorScale;
   layout: HeatmapLayout;
   /** r, g, b per cell, row-major. */
   colors: Uint8Array;
-  hot: Uint8Array;
-  anyHot: boolean;
+  /** Share of the time each row, and of the key space each column, sat on a node at ≥ 90 % CPU. */
+  saturation?: { byRow: number[]; byColumn: number[] };
 }
 
 export function prepareHeatmap(matrix: HeatMatrix, options: HeatmapImageOptions = {}): PreparedHeatmap {
   const metric = options.metric ?? "ops";
   const values = metricValues(matrix, metric);
-  const scale = colorScale(values, metric, options);
+  const scale = options.fixedScale ?? colorScale(values, metric, options);
   const colors = new Uint8Array(values.length * 3);
   values.forEach((value, cell) => {
     colors.set(colorOf(scale, value), cell * 3);
   });
-  const hot = hotCpuCells(matrix);
+  const view = { r0: 0, r1: matrix.rows.length, c0: 0, c1: matrix.time.columns };
   return {
     metric,
     scale,
     layout: heatmapLayout(matrix, metric, scale, options),
     colors,
-    hot,
-    anyHot: hot.includes(1),
+    ...(matrix.values.cpu
+      ? {
+          saturation: saturationLanes(
+            hotCpuCells(matrix),
+            matrix.rows.map((row) => row.keyShare),
+            matrix.time.columns,
+            view,
+          ),
+        }
+      : {}),
   };
 }
 
-export const HOT_CPU_NOTE = ["hatched:", "node CPU >= 90%"];
-/** Pixels between the hatch's diagonal lines: sparse enough that the cell's colour still reads. */
-export const HATCH_SPACING = 7;
+/** The legend's words for the lanes (PNG text has 5×7 glyphs: short lines). */
+export const LANE_NOTE = ["cyan lanes:", "node CPU >= 90%", "right: % of time", "below: % of keys"];

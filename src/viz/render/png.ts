@@ -3,13 +3,13 @@ import { PNG } from "pngjs";
 import type { HeatMatrix } from "../matrix/heat-matrix.js";
 import { GLYPH_HEIGHT, rasterizeText, textWidth } from "./bitmap-font.js";
 import { PALETTE } from "./color-scale.js";
-import { HATCH_SPACING, type HeatmapImageOptions, HOT_CPU_NOTE, prepareHeatmap } from "./layout.js";
+import { type HeatmapImageOptions, LANE_NOTE, prepareHeatmap } from "./layout.js";
+import { laneColor } from "./saturation-lanes.js";
 
 type Rgb = readonly [number, number, number];
 const BACKGROUND: Rgb = [24, 24, 28];
 const TEXT: Rgb = [220, 220, 225];
 const AXIS: Rgb = [120, 120, 130];
-const HATCH: Rgb = [0, 230, 255];
 
 class Canvas {
   readonly png: PNG;
@@ -65,7 +65,7 @@ class Canvas {
 }
 
 export function renderPng(matrix: HeatMatrix, options: HeatmapImageOptions = {}): Buffer {
-  const { layout, colors, hot, anyHot } = prepareHeatmap(matrix, options);
+  const { layout, colors, saturation } = prepareHeatmap(matrix, options);
   const { plot, columnX, rowY } = layout;
   const canvas = new Canvas(layout.width, layout.height);
   const columns = matrix.time.columns;
@@ -75,28 +75,31 @@ export function renderPng(matrix: HeatMatrix, options: HeatmapImageOptions = {})
       const [x, y] = [columnX[column]!, rowY[row]!];
       const [width, height] = [columnX[column + 1]! - x, rowY[row + 1]! - y];
       canvas.fill(x, y, width, height, [colors[cell * 3]!, colors[cell * 3 + 1]!, colors[cell * 3 + 2]!]);
-      if (!hot[cell]) continue;
-      // A diagonal hatch marks the cell in any colour: an absolute threshold, not a shade.
-      for (let py = y; py < y + height; py++) {
-        for (let px = x; px < x + width; px++)
-          if ((px + py) % HATCH_SPACING === 0) canvas.pixel(px, py, HATCH);
-      }
     }
+  }
+  const { lanes, legend } = layout;
+  if (lanes && saturation) {
+    saturation.byRow.forEach((share, row) => {
+      canvas.fill(lanes.key.x, rowY[row]!, lanes.key.width, rowY[row + 1]! - rowY[row]!, laneColor(share));
+    });
+    saturation.byColumn.forEach((share, column) => {
+      const x = columnX[column]!;
+      canvas.fill(x, lanes.time.y, columnX[column + 1]! - x, lanes.time.height, laneColor(share));
+    });
   }
   const half = Math.floor(GLYPH_HEIGHT / 2);
   canvas.text(layout.title, plot.x, 9, TEXT, "left", 2);
   canvas.fill(plot.x - 1, plot.y, 1, plot.height, AXIS);
-  canvas.fill(plot.x, plot.y + plot.height, plot.width, 1, AXIS);
+  canvas.fill(plot.x, layout.timeAxisY, plot.width, 1, AXIS);
   for (const tick of layout.timeTicks) {
-    canvas.fill(tick.at, plot.y + plot.height, 1, 5, AXIS);
-    canvas.text(tick.label, tick.at, plot.y + plot.height + 8, TEXT, "center");
+    canvas.fill(tick.at, layout.timeAxisY, 1, 5, AXIS);
+    canvas.text(tick.label, tick.at, layout.timeAxisY + 8, TEXT, "center");
   }
   canvas.text(layout.timeLabel, plot.x + plot.width / 2, layout.height - 12, AXIS, "center");
   for (const tick of layout.keyTicks) {
     canvas.fill(plot.x - 6, tick.at, 5, 1, AXIS);
     canvas.text(tick.label, plot.x - 9, tick.at - half + 3, TEXT, "right");
   }
-  const { legend } = layout;
   for (let y = 0; y < legend.height; y++) {
     const step = Math.round((1 - y / (legend.height - 1)) * (PALETTE.length - 1));
     canvas.fill(legend.x, legend.y + y, legend.width, 1, PALETTE[step]!);
@@ -106,9 +109,9 @@ export function renderPng(matrix: HeatMatrix, options: HeatmapImageOptions = {})
     canvas.text(tick.label, legend.x + legend.width + 5, tick.at - half, TEXT);
   }
   canvas.text(layout.legendLabel, legend.x, legend.y + legend.height + 10, AXIS);
-  if (anyHot) {
-    canvas.fill(legend.x, legend.y + legend.height + 26, 10, 10, HATCH);
-    HOT_CPU_NOTE.forEach((line, index) => {
+  if (lanes) {
+    canvas.fill(legend.x, legend.y + legend.height + 26, 10, 10, laneColor(1));
+    LANE_NOTE.forEach((line, index) => {
       canvas.text(line, legend.x, legend.y + legend.height + 42 + index * 10, TEXT);
     });
   }

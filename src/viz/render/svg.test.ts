@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fixtureMatrix } from "./render.fixture.js";
+import { laneColor } from "./saturation-lanes.js";
 import { renderSvg } from "./svg.js";
 
 describe("renderSvg", () => {
@@ -14,8 +15,11 @@ describe("renderSvg", () => {
     expect(svg).toContain(">10s</text>");
   });
 
-  it("hatches the cells of nodes above 90 % CPU and says so in the legend", () => {
-    expect(svg.match(/fill="url\(#hot\)"/g)?.length).toBe(2);
+  it("draws node saturation in lanes beside the plot and says so in the legend", () => {
+    // One lane rect per row with a height, one per column; none over the cells.
+    expect(svg.match(/<rect class="lane"/g)?.length).toBe(8 + 20);
+    expect(svg).toContain(`fill="rgb(${laneColor(0.5).join(",")})"`);
+    expect(svg).not.toContain("url(#hot)");
     expect(svg).toContain("node CPU &#62;= 90%");
   });
 });

@@ -6,7 +6,8 @@ import { PNG } from "pngjs";
 import type { HeatMatrix } from "../matrix/heat-matrix.js";
 import { PALETTE } from "./color-scale.js";
 import { escapeHtml } from "./html.js";
-import { HATCH_SPACING, type HeatmapImageOptions, HOT_CPU_NOTE, prepareHeatmap } from "./layout.js";
+import { type HeatmapImageOptions, LANE_NOTE, prepareHeatmap } from "./layout.js";
+import { laneColor } from "./saturation-lanes.js";
 
 function cellsPng(colors: Uint8Array, columns: number, rows: number): string {
   const png = new PNG({ width: columns, height: rows });
@@ -18,14 +19,14 @@ function cellsPng(colors: Uint8Array, columns: number, rows: number): string {
 }
 
 export function renderSvg(matrix: HeatMatrix, options: HeatmapImageOptions = {}): string {
-  const { layout, colors, hot, anyHot } = prepareHeatmap(matrix, options);
+  const { layout, colors, saturation } = prepareHeatmap(matrix, options);
   const { plot, legend } = layout;
   const columns = matrix.time.columns;
   const text = (x: number, y: number, content: string, attributes = "") =>
     `<text x="${x}" y="${y}"${attributes}>${escapeHtml(content)}</text>`;
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${layout.width}" height="${layout.height}" viewBox="0 0 ${layout.width} ${layout.height}" font-family="DejaVu Sans Mono, Menlo, Consolas, monospace" font-size="11" fill="#dcdce1">`,
-    `<defs><pattern id="hot" width="${HATCH_SPACING}" height="${HATCH_SPACING}" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="1.2" height="${HATCH_SPACING}" fill="#00e6ff"/></pattern>`,
+    "<defs>",
     `<linearGradient id="palette" x1="0" y1="1" x2="0" y2="0">${PALETTE.filter((_, step) => step % 10 === 0)
       .map(([r, g, b], index) => `<stop offset="${index / 10}" stop-color="rgb(${r},${g},${b})"/>`)
       .join("")}</linearGradient></defs>`,
@@ -33,25 +34,29 @@ export function renderSvg(matrix: HeatMatrix, options: HeatmapImageOptions = {})
     text(plot.x, 20, layout.title, ' font-size="15"'),
     `<image x="${plot.x}" y="${plot.y}" width="${plot.width}" height="${plot.height}" preserveAspectRatio="none" style="image-rendering:pixelated" href="data:image/png;base64,${cellsPng(colors, columns, matrix.rows.length)}"/>`,
   ];
-  for (let row = 0; row < matrix.rows.length; row++) {
-    // One hatched rect per run of hot cells in a row.
-    for (let column = 0; column < columns; column++) {
-      if (!hot[row * columns + column]) continue;
-      let end = column;
-      while (end + 1 < columns && hot[row * columns + end + 1]) end++;
-      const [x, y] = [layout.columnX[column]!, layout.rowY[row]!];
+  const { lanes } = layout;
+  const fill = (share: number) => `rgb(${laneColor(share).join(",")})`;
+  if (lanes && saturation) {
+    saturation.byRow.forEach((share, row) => {
+      const [y, bottom] = [layout.rowY[row]!, layout.rowY[row + 1]!];
+      if (bottom > y)
+        parts.push(
+          `<rect class="lane" x="${lanes.key.x}" y="${y}" width="${lanes.key.width}" height="${bottom - y}" fill="${fill(share)}"/>`,
+        );
+    });
+    saturation.byColumn.forEach((share, column) => {
+      const [x, right] = [layout.columnX[column]!, layout.columnX[column + 1]!];
       parts.push(
-        `<rect x="${x}" y="${y}" width="${layout.columnX[end + 1]! - x}" height="${layout.rowY[row + 1]! - y}" fill="url(#hot)"/>`,
+        `<rect class="lane" x="${x}" y="${lanes.time.y}" width="${right - x}" height="${lanes.time.height}" fill="${fill(share)}"/>`,
       );
-      column = end;
-    }
+    });
   }
   const axis = 'stroke="#787882"';
   parts.push(
-    `<path d="M${plot.x - 0.5} ${plot.y}V${plot.y + plot.height + 0.5}H${plot.x + plot.width}" fill="none" ${axis}/>`,
+    `<path d="M${plot.x - 0.5} ${plot.y}V${layout.timeAxisY + 0.5}H${plot.x + plot.width}" fill="none" ${axis}/>`,
   );
   for (const tick of layout.timeTicks) {
-    const bottom = plot.y + plot.height;
+    const bottom = layout.timeAxisY;
     parts.push(`<path d="M${tick.at + 0.5} ${bottom}v5" ${axis}/>`);
     parts.push(text(tick.at, bottom + 17, tick.label, ' text-anchor="middle"'));
   }
@@ -75,11 +80,11 @@ export function renderSvg(matrix: HeatMatrix, options: HeatmapImageOptions = {})
     parts.push(text(legend.x + legend.width + 5, tick.at + 4, tick.label));
   }
   parts.push(text(legend.x, legend.y + legend.height + 18, layout.legendLabel, ' fill="#787882"'));
-  if (anyHot) {
+  if (lanes) {
     parts.push(
-      `<rect x="${legend.x}" y="${legend.y + legend.height + 26}" width="10" height="10" fill="url(#hot)"/>`,
+      `<rect x="${legend.x}" y="${legend.y + legend.height + 26}" width="10" height="10" fill="${fill(1)}"/>`,
     );
-    HOT_CPU_NOTE.forEach((line, index) => {
+    LANE_NOTE.forEach((line, index) => {
       parts.push(text(legend.x, legend.y + legend.height + 50 + index * 13, line));
     });
   }

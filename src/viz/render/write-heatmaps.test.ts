@@ -4,6 +4,8 @@ import { join } from "node:path";
 import { PNG } from "pngjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LoadStep } from "../matrix/key-load.js";
+import { sharedScale } from "./color-scale.js";
+import { heatmapLayout } from "./layout.js";
 import { fileSlug, heatmapFormatOf, writeHeatmaps } from "./write-heatmaps.js";
 
 function steps(hotRange: number): LoadStep[] {
@@ -54,6 +56,32 @@ describe("writeHeatmaps", () => {
     const html = await readFile(result.html, "utf8");
     expect(html).toContain('"name":"Unsalted"');
     expect(html).toContain('"name":"Salted ×16"');
+  });
+
+  it("draws every image of a run on one colour scale, so the fix does not look as hot as the incident", async () => {
+    const result = await writeHeatmaps(
+      [
+        { name: "incident", steps: steps(7) },
+        { name: "fix", steps: steps(-1) },
+      ],
+      join(dir, "scale"),
+    );
+    const whiteCells = async (index: number) => {
+      const design = result.designs[index]!;
+      const image = PNG.sync.read(await readFile(design.images[0]!));
+      const { plot } = heatmapLayout(design.matrix, "ops", sharedScale([design.matrix], "ops"));
+      let white = 0;
+      for (let y = plot.y; y < plot.y + plot.height; y++) {
+        for (let x = plot.x; x < plot.x + plot.width; x++) {
+          const offset = (y * image.width + x) * 4;
+          if (image.data[offset]! + image.data[offset + 1]! + image.data[offset + 2]! === 765) white++;
+        }
+      }
+      return white;
+    };
+    expect(await whiteCells(0)).toBeGreaterThan(0);
+    // Drawn alone, the fix's busiest cells would be white too.
+    expect(await whiteCells(1)).toBe(0);
   });
 
   it("refuses names that collide as file names, and unknown extensions", async () => {

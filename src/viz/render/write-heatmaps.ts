@@ -1,8 +1,9 @@
 /**
  * Heatmap files on disk (the I/O edge of src/viz): one image per design plus a side-by-side HTML
  * page, for `keyspread simulate --out DIR` and `keyspread lab`; or one file whose extension picks
- * the format, for `keyspread heatmap --out`. Files are written to a temporary name and renamed, so
- * none is ever left half-written.
+ * the format, for `keyspread heatmap --out`. Every image of a run shares one colour scale, as the
+ * page's panels do. Files are written to a temporary name and renamed, so none is ever left
+ * half-written.
  */
 import { mkdir } from "node:fs/promises";
 import { extname, join } from "node:path";
@@ -12,6 +13,7 @@ import type { LoadStep } from "../matrix/key-load.js";
 import { matrixFromSteps } from "../matrix/steps-matrix.js";
 import { detectPatterns } from "../patterns/detect-patterns.js";
 import type { PatternFinding } from "../patterns/finding.js";
+import { sharedScale } from "./color-scale.js";
 import { type HtmlOptions, renderHeatmapHtml } from "./html.js";
 import type { HeatmapImageOptions } from "./layout.js";
 import { renderPng } from "./png.js";
@@ -88,16 +90,22 @@ export async function writeHeatmaps(
   if (clash) throw new Error(`designs: two names give the same file name "${clash}"; rename one`);
   const formats = options.formats ?? ["png"];
   await mkdir(outDir, { recursive: true });
+  const metric = options.metric ?? "ops";
+  const matrices = designs.map((design) => matrixFromSteps(design.steps, options));
+  // One colour scale for every image of the run, as on the page: the fix must not look as hot as the incident.
+  const fixedScale = options.fixedScale ?? sharedScale(matrices, metric, options);
+  const shared = designs.length > 1 ? `, one colour scale for all ${designs.length}` : "";
   const written: WrittenDesign[] = [];
   for (const [index, design] of designs.entries()) {
-    const matrix = matrixFromSteps(design.steps, options);
+    const matrix = matrices[index]!;
     const patterns = detectPatterns(matrix, options.metric);
     const images: string[] = [];
     for (const format of formats) {
       const path = join(outDir, `heatmap-${slugs[index]}.${format}`);
       await writeHeatmapFile(matrix, path, {
         ...options,
-        title: options.title ?? `${design.name}: ${options.metric ?? "ops"}`,
+        fixedScale,
+        title: options.title ?? `${design.name}: ${metric}${shared}`,
       });
       images.push(path);
     }
