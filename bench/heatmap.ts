@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { readAccessLog } from "../src/viz/input/access-log.js";
 import { syntheticAccess } from "../src/viz/input/synthetic-access.js";
-import { detectPatterns } from "../src/viz/patterns/patterns.js";
+import { detectPatterns } from "../src/viz/patterns/detect-patterns.js";
 import { renderPng } from "../src/viz/render/png.js";
 
 const RECORDS = 1_000_000;
