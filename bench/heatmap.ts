@@ -8,8 +8,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { readAccessLog } from "../src/viz/input/access-log.js";
 import { syntheticAccess } from "../src/viz/input/synthetic-access.js";
+import { readAccessLog } from "../src/viz/matrix/log-matrix.js";
 import { detectPatterns } from "../src/viz/patterns/detect-patterns.js";
 import { renderPng } from "../src/viz/render/png.js";
 

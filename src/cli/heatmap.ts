@@ -3,8 +3,8 @@
  * PNG, SVG or HTML, and the patterns it shows printed in words.
  */
 import { type Command, Option } from "commander";
-import { readAccessLog } from "../viz/input/access-log.js";
 import { METRICS, type Metric } from "../viz/matrix/heat-matrix.js";
+import { readAccessLog } from "../viz/matrix/log-matrix.js";
 import { detectPatterns } from "../viz/patterns/detect-patterns.js";
 import type { ScaleKind } from "../viz/render/color-scale.js";
 import { heatmapFormatOf, writeHeatmapFile } from "../viz/render/write-heatmaps.js";

@@ -2,7 +2,7 @@
  * Public API of the heatmap lab, in TiDB keyvisual's stages: input (access logs) → matrix (key and
  * time axes, rates per cell) → patterns (what the picture shows, in words) → render (PNG, SVG, HTML).
  */
-export { type AccessLogFormat, type AccessLogOptions, readAccessLog } from "./input/access-log.js";
+export type { AccessLogFormat } from "./input/access-log.js";
 export {
   type AccessOp,
   type AccessRecord,
@@ -25,6 +25,7 @@ export {
 } from "./matrix/heat-matrix.js";
 export type { KeyRangeLoad, LoadStep } from "./matrix/key-load.js";
 export { type KeyPrefixer, keyPrefixer, type PrefixOptions } from "./matrix/key-prefix.js";
+export { type AccessLogOptions, readAccessLog } from "./matrix/log-matrix.js";
 export {
   AccessBinner,
   AccessSampler,

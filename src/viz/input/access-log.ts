@@ -1,11 +1,9 @@
 /**
- * Heatmap matrix from an access log file (JSONL, or CSV with a header): the two passes of
- * `records-matrix.ts`, each streaming the file, so memory is bounded by the matrix, not the log.
+ * An access log file (JSONL, or CSV with a header) read in two streaming passes, so memory is
+ * bounded by what the caller keeps, not by the log.
  */
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
-import type { HeatMatrix } from "../matrix/heat-matrix.js";
-import { AccessSampler, type RecordsMatrixOptions } from "../matrix/records-matrix.js";
 import {
   type AccessRecord,
   type CsvColumns,
@@ -17,7 +15,7 @@ import {
 
 export type AccessLogFormat = "jsonl" | "csv";
 
-export interface AccessLogOptions extends RecordsMatrixOptions {
+export interface ScanOptions {
   /** Default: from the file name (`.csv` is CSV, anything else JSONL). */
   format?: AccessLogFormat;
   /** Called as bytes are read: pass 1 of 2, then 2 of 2. */
@@ -67,7 +65,17 @@ async function forEachRecordLine<R extends Pick<AccessRecord, "tsMs" | "key">>(
     throw new Error(`${path}: empty CSV file (expected a header line)`);
 }
 
-export async function readAccessLog(path: string, options: AccessLogOptions = {}): Promise<HeatMatrix> {
+/**
+ * Reads the log twice, streaming: pass 1 gives `first` each record's time and key (a quick parse of
+ * JSONL), then `second()` is asked for pass 2's consumer of whole records. Both are the caller's:
+ * `readAccessLog` (matrix/log-matrix.ts) samples keys, then bins records.
+ */
+export async function scanAccessLog(
+  path: string,
+  options: ScanOptions,
+  first: (record: Pick<AccessRecord, "tsMs" | "key">) => void,
+  second: () => (record: AccessRecord) => void,
+): Promise<void> {
   const format = options.format ?? (path.toLowerCase().endsWith(".csv") ? "csv" : "jsonl");
   const totalBytes = await stat(path).then(
     (stats) => stats.size,
@@ -75,22 +83,24 @@ export async function readAccessLog(path: string, options: AccessLogOptions = {}
       throw new Error(`access log ${path}: ${error.code === "ENOENT" ? "no such file" : error.message}`);
     },
   );
-  const sampler = new AccessSampler(options);
+  let records = 0;
   await forEachRecordLine(
     path,
     format,
     quickJsonTimeAndKey,
-    (record) => sampler.add(record),
+    (record) => {
+      records++;
+      first(record);
+    },
     (bytes) => options.onProgress?.(1, bytes, totalBytes),
   );
-  if (sampler.records === 0) throw new Error(`${path}: no access records`);
-  const binner = sampler.binner();
+  if (records === 0) throw new Error(`${path}: no access records`);
+  const consume = second();
   await forEachRecordLine(
     path,
     format,
     parseJsonRecord,
-    (record) => binner.add(record as AccessRecord),
+    (record) => consume(record as AccessRecord),
     (bytes) => options.onProgress?.(2, bytes, totalBytes),
   );
-  return binner.finish();
 }

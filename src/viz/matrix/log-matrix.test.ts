@@ -2,10 +2,10 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cellValue } from "../matrix/heat-matrix.js";
-import { matrixFromRecords } from "../matrix/records-matrix.js";
-import { readAccessLog } from "./access-log.js";
-import { syntheticAccess } from "./synthetic-access.js";
+import { syntheticAccess } from "../input/synthetic-access.js";
+import { cellValue } from "./heat-matrix.js";
+import { readAccessLog } from "./log-matrix.js";
+import { matrixFromRecords } from "./records-matrix.js";
 
 let dir: string;
 beforeAll(async () => {
