@@ -114,7 +114,7 @@ export function renderHeatmapHtml(designs: readonly HeatmapDesign[], options: Ht
   canvas { display: block; }
   ul { margin: 6px 0; padding-left: 18px; }
   li { margin: 2px 0; }
-  #legend { display: flex; gap: 16px; align-items: flex-start; flex-wrap: wrap; color: #a0a0aa; margin-bottom: 8px; }
+  #legend { display: flex; gap: 16px; align-items: flex-start; flex-wrap: wrap; color: #a0a0aa; margin-bottom: 4px; }
   #colorbar { position: relative; width: 320px; height: 30px; }
   #colorbar canvas { width: 320px; height: 12px; cursor: default; }
   #colorbar span { position: absolute; top: 14px; transform: translateX(-50%); font: 11px monospace; color: #dcdce1; white-space: nowrap; }
@@ -135,7 +135,7 @@ export function renderHeatmapHtml(designs: readonly HeatmapDesign[], options: Ht
 <div id="legend">
   <div id="colorbar" role="img" aria-label="colour scale"><canvas width="320" height="12"></canvas></div>
   <span id="scale-note"></span>
-  <span id="lanes-note" hidden><span class="swatch"></span>node CPU ≥ 90 %: the lane right of a panel is each key row's share of the time, the lane under it each moment's share of the key space</span>
+  <span id="lanes-note" hidden><span class="swatch"></span>node CPU ≥ 90 %: right lane, share of the time; lower lane, share of the keys</span>
 </div>
 <div id="designs"></div>
 <div id="tooltip" hidden></div>
