@@ -9,7 +9,7 @@ import type { FindingWriter, PatternFinding } from "./finding.js";
 import { RULES } from "./rules.js";
 import type { NodeSaturation } from "./saturation.js";
 
-export interface ExcessBand {
+interface ExcessBand {
   rows: [number, number];
   /** Share of the load and of the key space; load minus keys is the excess. */
   load: number;
@@ -48,7 +48,7 @@ function mostExcess(grid: DensityGrid, from: number, to: number): ExcessBand | u
 }
 
 /** The run carrying the most load above its key share, then likewise on either side of it; most excess first. */
-export function excessBands(grid: DensityGrid): ExcessBand[] {
+function excessBands(grid: DensityGrid): ExcessBand[] {
   const found: ExcessBand[] = [];
   const pending: [number, number][] = [[0, grid.rows - 1]];
   while (pending.length > 0) {
