@@ -55,7 +55,9 @@ describe("keyspread heatmap", () => {
     // `keys` as the sentence names them; `start`/`end` exactly, in hex.
     expect(finding).toMatchObject({ kind: "sudden-hot-range", keys: expect.stringMatching(/^\[t14#/) });
     expect(finding.summary).toContain(`keys ${finding.keys}`);
-    expect(Buffer.from(finding.start, "hex").toString()).toBe(finding.keys.slice(1, finding.keys.indexOf(",")));
+    expect(Buffer.from(finding.start, "hex").toString()).toBe(
+      finding.keys.slice(1, finding.keys.indexOf(",")),
+    );
     expect(readFileSync(join(dir, "heat.html"), "utf8")).toContain('id="heatmap-data"');
   });
 
