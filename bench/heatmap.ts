@@ -8,10 +8,10 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { readAccessLog } from "../src/viz/access-log.js";
-import { detectPatterns } from "../src/viz/patterns.js";
-import { renderPng } from "../src/viz/png.js";
-import { syntheticAccess } from "../src/viz/synthetic-access.js";
+import { syntheticAccess } from "../src/viz/input/synthetic-access.js";
+import { readAccessLog } from "../src/viz/matrix/log-matrix.js";
+import { detectPatterns } from "../src/viz/patterns/detect-patterns.js";
+import { renderPng } from "../src/viz/render/png.js";
 
 const RECORDS = 1_000_000;
 const progress = (message: string) => {

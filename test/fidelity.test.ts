@@ -12,8 +12,8 @@ import { MODEL_CONSTANTS } from "../src/sim/model-constants.js";
 import type { DesignResult } from "../src/sim/results.js";
 import { loadScenario } from "../src/sim/scenario.js";
 import { simulateScenario } from "../src/sim/simulate.js";
-import { detectPatterns } from "../src/viz/patterns.js";
-import { matrixFromSteps } from "../src/viz/steps-matrix.js";
+import { matrixFromSteps } from "../src/viz/matrix/steps-matrix.js";
+import { detectPatterns } from "../src/viz/patterns/detect-patterns.js";
 
 const LONG = 120_000;
 

@@ -3,8 +3,8 @@
  * candidate table, the decision in seed 000's terms, the notes beyond the key, why the others
  * lose, the heatmaps side by side on one colour scale (the viz page, inlined), and the schema file.
  */
-import { escapeHtml, renderHeatmapHtml } from "../viz/html.js";
-import { matrixFromSteps } from "../viz/steps-matrix.js";
+import { matrixFromSteps } from "../viz/matrix/steps-matrix.js";
+import { escapeHtml, renderHeatmapHtml } from "../viz/render/html.js";
 import type { Advice } from "./advise.js";
 import type { KeyStructure } from "./key-structure.js";
 import {

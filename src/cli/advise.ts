@@ -21,7 +21,7 @@ import { writeFileAtomically } from "../io/write-file-atomically.js";
 import { parseDuration } from "../sim/duration.js";
 import type { Scenario } from "../sim/scenario.js";
 import type { SimulationMode } from "../sim/simulate.js";
-import { writeHeatmaps } from "../viz/write-heatmaps.js";
+import { writeHeatmaps } from "../viz/render/write-heatmaps.js";
 import { guarded, parsePositiveInt } from "./io.js";
 import { simulationQueueBar } from "./progress.js";
 import { readScenarioFile } from "./simulate.js";

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PNG } from "pngjs";
 import { describe, expect, it } from "vitest";
-import { syntheticAccess } from "../viz/synthetic-access.js";
+import { syntheticAccess } from "../viz/input/synthetic-access.js";
 
 // End-to-end: the built bin (the test script builds before vitest runs).
 function keyspread(args: string[]) {
@@ -51,7 +51,13 @@ describe("keyspread heatmap", () => {
     expect(readFileSync(join(dir, "heat.svg"), "utf8")).toContain("writes (rows written/s), linear scale");
     const html = keyspread(["--from", log, "--out", join(dir, "heat.html"), "--json"]);
     expect(html.code).toBe(0);
-    expect(JSON.parse(html.stdout.trim().split("\n")[0]!)).toMatchObject({ kind: "sudden-hot-range" });
+    const finding = JSON.parse(html.stdout.trim().split("\n")[0]!);
+    // `keys` as the sentence names them; `start`/`end` exactly, in hex.
+    expect(finding).toMatchObject({ kind: "sudden-hot-range", keys: expect.stringMatching(/^\[t14#/) });
+    expect(finding.summary).toContain(`keys ${finding.keys}`);
+    expect(Buffer.from(finding.start, "hex").toString()).toBe(
+      finding.keys.slice(1, finding.keys.indexOf(",")),
+    );
     expect(readFileSync(join(dir, "heat.html"), "utf8")).toContain('id="heatmap-data"');
   });
 

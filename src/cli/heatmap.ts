@@ -3,11 +3,11 @@
  * PNG, SVG or HTML, and the patterns it shows printed in words.
  */
 import { type Command, Option } from "commander";
-import { readAccessLog } from "../viz/access-log.js";
-import type { ScaleKind } from "../viz/color-scale.js";
-import { METRICS, type Metric } from "../viz/matrix.js";
-import { detectPatterns } from "../viz/patterns.js";
-import { heatmapFormatOf, writeHeatmapFile } from "../viz/write-heatmaps.js";
+import { METRICS, type Metric } from "../viz/matrix/heat-matrix.js";
+import { readAccessLog } from "../viz/matrix/log-matrix.js";
+import { detectPatterns } from "../viz/patterns/detect-patterns.js";
+import type { ScaleKind } from "../viz/render/color-scale.js";
+import { heatmapFormatOf, writeHeatmapFile } from "../viz/render/write-heatmaps.js";
 import { guarded, loadSchema, parsePositiveInt, wholeNumberIn } from "./io.js";
 import { fractionBar } from "./progress.js";
 
@@ -86,9 +86,9 @@ export function registerHeatmapCommands(program: Command): void {
           ...(options.title ? { title: options.title } : {}),
         });
         if (options.json) {
-          for (const { kind, summary, rule, start, end, fromS, toS } of patterns) {
-            const keys = { start: start.toString("hex"), end: end?.toString("hex") ?? null };
-            process.stdout.write(`${JSON.stringify({ kind, summary, rule, ...keys, fromS, toS })}\n`);
+          for (const { kind, summary, rule, keys, start, end, fromS, toS } of patterns) {
+            const range = { start: start.toString("hex"), end: end?.toString("hex") ?? null };
+            process.stdout.write(`${JSON.stringify({ kind, summary, rule, keys, ...range, fromS, toS })}\n`);
           }
           return;
         }

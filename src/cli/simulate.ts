@@ -17,7 +17,7 @@ import {
   type SimulateOptions as SimulatorOptions,
   simulateScenario,
 } from "../sim/simulate.js";
-import { writeHeatmaps } from "../viz/write-heatmaps.js";
+import { writeHeatmaps } from "../viz/render/write-heatmaps.js";
 import { guarded } from "./io.js";
 import { simulationQueueBar } from "./progress.js";
 

@@ -1,13 +1,12 @@
 /**
  * The service's access log: one record per store row written or read. Optionally appended to a
- * JSONL file in the record format `keyspread heatmap` reads (src/viz/access-record.ts):
+ * JSONL file in the record format `keyspread heatmap` reads (src/viz/input/access-record.ts):
  * `{ts, key, op, bytes, latencyMs}`, keys as text or `hex:…`, one write per flush/read. The most
  * recent records also stay in memory (bounded) for the live `/heatmap` page.
  */
 import { createWriteStream, type WriteStream } from "node:fs";
-import type { AccessRecord } from "../viz/access-record.js";
-import { displayKey } from "../viz/key-text.js";
-import type { AccessOp } from "../viz/matrix.js";
+import type { AccessOp, AccessRecord } from "../viz/input/access-record.js";
+import { displayKey } from "../viz/input/key-text.js";
 
 export interface AccessEntry {
   key: Buffer;

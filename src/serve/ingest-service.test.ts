@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BigtableStore } from "../store/bigtable.js";
 import { EmbeddedStore } from "../store/embedded.js";
 import type { Store } from "../store/store.js";
-import { parseJsonRecord } from "../viz/access-record.js";
+import { parseJsonRecord } from "../viz/input/access-record.js";
 import { type IngestService, startIngestService } from "./ingest-service.js";
 
 const T0 = 1_764_484_000_000;

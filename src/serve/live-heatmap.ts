@@ -3,9 +3,9 @@
  * heatmap `keyspread heatmap` draws from a log file, reloading itself so it stays live.
  */
 
-import type { AccessRecord } from "../viz/access-record.js";
-import { renderHeatmapHtml } from "../viz/html.js";
-import { matrixFromRecords } from "../viz/records-matrix.js";
+import type { AccessRecord } from "../viz/input/access-record.js";
+import { matrixFromRecords } from "../viz/matrix/records-matrix.js";
+import { renderHeatmapHtml } from "../viz/render/html.js";
 
 export function renderLiveHeatmap(records: readonly AccessRecord[], refreshSeconds: number): string {
   const refresh = `<meta http-equiv="refresh" content="${refreshSeconds}">`;

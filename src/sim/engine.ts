@@ -10,7 +10,7 @@
 import FlatQueue from "flatqueue";
 import { mean } from "../stats/mean.js";
 import { medianOfSorted } from "../stats/median.js";
-import type { KeyRangeLoad, LoadStep } from "../viz/key-load.js";
+import type { KeyRangeLoad, LoadStep } from "../viz/matrix/key-load.js";
 import { closeSharePerPeriod, rebalance } from "./balancer.js";
 import { cdfAtEdges, LATENCY_EDGES_MS, LatencyHistogram, shedShare } from "./latency.js";
 import type { DynamicSink, LoadGenerator } from "./load.js";

@@ -1,5 +1,5 @@
 /** What a simulation reports per design: a summary, a time series and the key-space load for heatmaps. */
-import type { LoadStep } from "../viz/key-load.js";
+import type { LoadStep } from "../viz/matrix/key-load.js";
 import type { ModelEnd } from "./model-constants.js";
 
 export interface LatencySummary {

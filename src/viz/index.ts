@@ -1,14 +1,18 @@
-/** Public API of the heatmap lab: matrices from simulations and access logs, rendering, patterns. */
-export { type AccessLogFormat, type AccessLogOptions, readAccessLog } from "./access-log.js";
-export { type AccessRecord, parseCsvHeader, parseCsvRecord, parseJsonRecord } from "./access-record.js";
-export { type ColorScale, colorScale, type ScaleKind, type ScaleOptions } from "./color-scale.js";
-export { type HeatmapDesign, type HtmlOptions, renderHeatmapHtml } from "./html.js";
-export type { KeyRangeLoad, LoadStep } from "./key-load.js";
-export { type KeyPrefixer, keyPrefixer, type PrefixOptions } from "./key-prefix.js";
-export { displayKey, parseKeyText } from "./key-text.js";
-export type { HeatmapImageOptions } from "./layout.js";
+/**
+ * Public API of the heatmap lab, in TiDB keyvisual's stages: input (access logs) → matrix (key and
+ * time axes, rates per cell) → patterns (what the picture shows, in words) → render (PNG, SVG, HTML).
+ */
+export type { AccessLogFormat } from "./input/access-log.js";
 export {
   type AccessOp,
+  type AccessRecord,
+  parseCsvHeader,
+  parseCsvRecord,
+  parseJsonRecord,
+} from "./input/access-record.js";
+export { displayKey, parseKeyText } from "./input/key-text.js";
+export { SYNTHETIC_PATTERNS, type SyntheticPattern, syntheticAccess } from "./input/synthetic-access.js";
+export {
   availableMetrics,
   cellValue,
   type HeatMatrix,
@@ -18,19 +22,26 @@ export {
   METRIC_UNITS,
   METRICS,
   type Metric,
-} from "./matrix.js";
-export { detectPatterns, type PatternFinding, type PatternKind, RULES } from "./patterns.js";
-export { renderPng } from "./png.js";
+} from "./matrix/heat-matrix.js";
+export type { KeyRangeLoad, LoadStep } from "./matrix/key-load.js";
+export { type KeyPrefixer, keyPrefixer, type PrefixOptions } from "./matrix/key-prefix.js";
+export { type AccessLogOptions, readAccessLog } from "./matrix/log-matrix.js";
 export {
   AccessBinner,
   AccessSampler,
   matrixFromRecords,
   type RecordsMatrixOptions,
-} from "./records-matrix.js";
-export { matrixFromSteps } from "./steps-matrix.js";
-export { renderSvg } from "./svg.js";
-export { SYNTHETIC_PATTERNS, type SyntheticPattern, syntheticAccess } from "./synthetic-access.js";
-export type { TimeAxis } from "./time-axis.js";
+} from "./matrix/records-matrix.js";
+export { matrixFromSteps } from "./matrix/steps-matrix.js";
+export type { TimeAxis } from "./matrix/time-axis.js";
+export { detectPatterns } from "./patterns/detect-patterns.js";
+export type { PatternFinding, PatternKind } from "./patterns/finding.js";
+export { RULES } from "./patterns/rules.js";
+export { type ColorScale, colorScale, type ScaleKind, type ScaleOptions } from "./render/color-scale.js";
+export { type HeatmapDesign, type HtmlOptions, renderHeatmapHtml } from "./render/html.js";
+export type { HeatmapImageOptions } from "./render/layout.js";
+export { renderPng } from "./render/png.js";
+export { renderSvg } from "./render/svg.js";
 export {
   type HeatmapFormat,
   type ImageFormat,
@@ -39,4 +50,4 @@ export {
   type WrittenHeatmaps,
   writeHeatmapFile,
   writeHeatmaps,
-} from "./write-heatmaps.js";
+} from "./render/write-heatmaps.js";

@@ -1,0 +1,106 @@
+/**
+ * An access log file (JSONL, or CSV with a header) read in two streaming passes, so memory is
+ * bounded by what the caller keeps, not by the log.
+ */
+import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
+import {
+  type AccessRecord,
+  type CsvColumns,
+  parseCsvHeader,
+  parseCsvRecord,
+  parseJsonRecord,
+  quickJsonTimeAndKey,
+} from "./access-record.js";
+
+export type AccessLogFormat = "jsonl" | "csv";
+
+export interface ScanOptions {
+  /** Default: from the file name (`.csv` is CSV, anything else JSONL). */
+  format?: AccessLogFormat;
+  /** Called as bytes are read: pass 1 of 2, then 2 of 2. */
+  onProgress?: (pass: 1 | 2, bytesRead: number, totalBytes: number) => void;
+}
+
+/** Calls `handle` with the record of every non-empty line (after the header, for CSV). */
+async function forEachRecordLine<R extends Pick<AccessRecord, "tsMs" | "key">>(
+  path: string,
+  format: AccessLogFormat,
+  parseJson: (line: string) => R,
+  handle: (record: R | AccessRecord) => void,
+  onBytes: (bytesRead: number) => void,
+): Promise<void> {
+  let columns: CsvColumns | undefined;
+  const parseLine = (line: string) => {
+    if (format === "jsonl") handle(parseJson(line));
+    else if (columns === undefined) columns = parseCsvHeader(line);
+    else handle(parseCsvRecord(line, columns));
+  };
+  let lineNumber = 0;
+  let pending = "";
+  let bytesRead = 0;
+  const consume = (line: string) => {
+    lineNumber++;
+    const trimmed = line.endsWith("\r") ? line.slice(0, -1) : line;
+    if (trimmed.length === 0 || (trimmed.charCodeAt(0) <= 32 && trimmed.trim() === "")) return;
+    try {
+      parseLine(trimmed);
+    } catch (error) {
+      throw new Error(`${path}:${lineNumber}: ${(error as Error).message}`);
+    }
+  };
+  for await (const chunk of createReadStream(path, { encoding: "utf8", highWaterMark: 1 << 20 })) {
+    const text = pending + (chunk as string);
+    bytesRead += Buffer.byteLength(chunk as string);
+    let from = 0;
+    for (let newline = text.indexOf("\n"); newline >= 0; newline = text.indexOf("\n", from)) {
+      consume(text.slice(from, newline));
+      from = newline + 1;
+    }
+    pending = text.slice(from);
+    onBytes(bytesRead);
+  }
+  if (pending !== "") consume(pending);
+  if (format === "csv" && columns === undefined)
+    throw new Error(`${path}: empty CSV file (expected a header line)`);
+}
+
+/**
+ * Reads the log twice, streaming: pass 1 gives `first` each record's time and key (a quick parse of
+ * JSONL), then `second()` is asked for pass 2's consumer of whole records. Both are the caller's:
+ * `readAccessLog` (matrix/log-matrix.ts) samples keys, then bins records.
+ */
+export async function scanAccessLog(
+  path: string,
+  options: ScanOptions,
+  first: (record: Pick<AccessRecord, "tsMs" | "key">) => void,
+  second: () => (record: AccessRecord) => void,
+): Promise<void> {
+  const format = options.format ?? (path.toLowerCase().endsWith(".csv") ? "csv" : "jsonl");
+  const totalBytes = await stat(path).then(
+    (stats) => stats.size,
+    (error: NodeJS.ErrnoException) => {
+      throw new Error(`access log ${path}: ${error.code === "ENOENT" ? "no such file" : error.message}`);
+    },
+  );
+  let records = 0;
+  await forEachRecordLine(
+    path,
+    format,
+    quickJsonTimeAndKey,
+    (record) => {
+      records++;
+      first(record);
+    },
+    (bytes) => options.onProgress?.(1, bytes, totalBytes),
+  );
+  if (records === 0) throw new Error(`${path}: no access records`);
+  const consume = second();
+  await forEachRecordLine(
+    path,
+    format,
+    parseJsonRecord,
+    (record) => consume(record as AccessRecord),
+    (bytes) => options.onProgress?.(2, bytes, totalBytes),
+  );
+}

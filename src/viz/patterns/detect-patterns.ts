@@ -1,0 +1,44 @@
+/**
+ * Names what a heatmap shows, in words, with the keys, the time span and the rule that fired: the
+ * patterns Key Visualizer's documentation teaches (hot band, diagonal, periodic bursts, sudden hot
+ * range, vertical band, healthy spread), and for simulations what node CPU adds. Pure.
+ */
+import type { HeatMatrix, Metric } from "../matrix/heat-matrix.js";
+import { bursts } from "./bursts.js";
+import { densityGrid } from "./density-grid.js";
+import { sequentialDiagonal } from "./diagonal.js";
+import { FindingWriter, type PatternFinding } from "./finding.js";
+import { healthySpread } from "./healthy.js";
+import { hotBands } from "./hot-band.js";
+import { isSaturatedCluster, nodeSaturation, saturatedCluster, saturatedRanges } from "./saturation.js";
+import { suddenHotRanges } from "./sudden.js";
+
+/** Patterns found in `metric` (default ops), most telling first; empty when the load matches none. */
+export function detectPatterns(matrix: HeatMatrix, metric: Metric = "ops"): PatternFinding[] {
+  const grid = densityGrid(matrix, metric);
+  if (grid.total === 0 || grid.rows === 0) return [];
+  const writer = new FindingWriter(matrix, metric);
+  const saturation = nodeSaturation(matrix, grid);
+  const cluster = saturation !== undefined && isSaturatedCluster(saturation);
+  // A moving hot spot trips the band, sudden and burst rules too: the diagonal explains them all.
+  const diagonal = sequentialDiagonal(grid, writer);
+  const moving = diagonal.length > 0;
+  const bands = moving ? [] : hotBands(grid, writer, cluster ? undefined : saturation);
+  const saturated =
+    saturation === undefined
+      ? []
+      : cluster
+        ? saturatedCluster(saturation, grid, writer)
+        : // Saturated nodes with a bright band are that band's doing; only without one are the ranges on them named.
+          bands.length > 0 || moving
+          ? []
+          : saturatedRanges(saturation, grid, writer);
+  const found = [
+    ...bands,
+    ...saturated,
+    ...diagonal,
+    ...(moving ? [] : suddenHotRanges(grid, writer)),
+    ...(moving ? [] : bursts(grid, writer)),
+  ];
+  return found.length ? found : healthySpread(grid, writer);
+}

@@ -1,0 +1,147 @@
+/**
+ * One self-contained HTML file (inline CSS, JS and data; no CDN) showing one or more designs side
+ * by side on the same colour scale: canvas heatmaps, metric and scale switch, drag-to-zoom, hover
+ * tooltip with key range, time and values, and each design's detected patterns in words.
+ */
+
+import { displayKey } from "../input/key-text.js";
+import {
+  availableMetrics,
+  type HeatMatrix,
+  hotCpuCells,
+  METRIC_UNITS,
+  METRICS,
+  type Metric,
+} from "../matrix/heat-matrix.js";
+import { detectPatterns } from "../patterns/detect-patterns.js";
+import type { PatternFinding } from "../patterns/finding.js";
+import { PALETTE, type ScaleKind, type ScaleOptions, sharedScale } from "./color-scale.js";
+import { HEATMAP_CLIENT_JS } from "./html-client.js";
+
+export interface HeatmapDesign {
+  name: string;
+  matrix: HeatMatrix;
+  /** Default: `detectPatterns(matrix)`. */
+  patterns?: PatternFinding[];
+}
+
+export interface HtmlOptions extends ScaleOptions {
+  title?: string;
+  /** Shown first; default ops. */
+  metric?: Metric;
+  /** Canvas height in px; default 560. */
+  height?: number;
+}
+
+/** Text made safe for HTML (and XML) content and attributes. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[<>&"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+/** Four significant digits are plenty for colour and tooltip, and keep the page small. */
+function compact(values: Float64Array): number[] {
+  return Array.from(values, (value) => (value === 0 ? 0 : Number(value.toPrecision(4))));
+}
+
+function designData(design: HeatmapDesign) {
+  const { matrix } = design;
+  return {
+    name: design.name,
+    time: matrix.time,
+    rows: matrix.rows.map((row) => ({
+      start: displayKey(row.start),
+      end: row.end === null ? null : displayKey(row.end),
+      labels: row.labels,
+      keyShare: Number(row.keyShare.toPrecision(4)),
+    })),
+    values: Object.fromEntries(
+      availableMetrics(matrix).map((metric) => [metric, compact(matrix.values[metric]!)]),
+    ),
+    // Cells on nodes at ≥ 90 % CPU, for the lanes and the tooltip (simulations only).
+    hot: matrix.values.cpu ? hotCpuCells(matrix).join("") : null,
+    patterns: (design.patterns ?? detectPatterns(matrix)).map(({ kind, summary, rule }) => ({
+      kind,
+      summary,
+      rule,
+    })),
+  };
+}
+
+export function renderHeatmapHtml(designs: readonly HeatmapDesign[], options: HtmlOptions = {}): string {
+  if (designs.length === 0) throw new Error("designs: expected at least one design to show");
+  const names = new Set(designs.map((design) => design.name));
+  if (names.size !== designs.length)
+    throw new Error("designs: names must be distinct (they label the panels)");
+  const metrics = METRICS.filter((metric) => designs.some((design) => design.matrix.values[metric]));
+  const metric = options.metric ?? "ops";
+  if (!metrics.includes(metric))
+    throw new Error(`metric "${metric}": not in this data (available: ${metrics.join(", ")})`);
+  // One scale per metric across all designs: side by side, the same colour must mean the same load.
+  const scales = Object.fromEntries(
+    metrics.map((each) => {
+      const matrices = designs.map((design) => design.matrix);
+      const scaleOf = (kind: ScaleKind) => sharedScale(matrices, each, { ...options, scale: kind });
+      return [each, { log: scaleOf("log"), linear: scaleOf("linear") }];
+    }),
+  );
+  const scale: ScaleKind = options.scale ?? (metric === "cpu" ? "linear" : "log");
+  const height = options.height ?? 560;
+  const data = {
+    metric,
+    scale,
+    height,
+    metrics,
+    units: METRIC_UNITS,
+    scales,
+    palette: PALETTE,
+    designs: designs.map(designData),
+  };
+  const title = options.title ?? `keyspread heatmap: ${designs.map((design) => design.name).join(" vs ")}`;
+  // `<` escaped so no key text can close the script element.
+  const json = JSON.stringify(data).replace(/</g, "\\u003c");
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>${escapeHtml(title)}</title>
+<style>
+  body { margin: 16px; background: #111114; color: #dcdce1; font: 13px system-ui, sans-serif; }
+  header { display: flex; gap: 16px; align-items: center; flex-wrap: wrap; margin-bottom: 8px; }
+  h1 { font-size: 17px; margin: 0; }
+  h2 { font-size: 14px; margin: 4px 0; }
+  #designs { display: flex; flex-wrap: wrap; gap: 16px; width: 100%; }
+  section { flex: 1 1 560px; min-width: 420px; }
+  canvas { display: block; }
+  ul { margin: 6px 0; padding-left: 18px; }
+  li { margin: 2px 0; }
+  #legend { display: flex; gap: 16px; align-items: flex-start; flex-wrap: wrap; color: #a0a0aa; margin-bottom: 4px; }
+  #colorbar { position: relative; width: 320px; height: 30px; }
+  #colorbar canvas { width: 320px; height: 12px; cursor: default; }
+  #colorbar span { position: absolute; top: 14px; transform: translateX(-50%); font: 11px monospace; color: #dcdce1; white-space: nowrap; }
+  #lanes-note .swatch { display: inline-block; width: 10px; height: 10px; background: rgb(0, 230, 255); margin-right: 4px; }
+  canvas.panel { cursor: crosshair; }
+  #tooltip { position: absolute; pointer-events: none; background: #222228ee; border: 1px solid #555; padding: 6px 8px;
+    font: 12px monospace; white-space: pre; max-width: 360px; overflow: hidden; }
+</style>
+</head>
+<body>
+<header>
+  <h1>${escapeHtml(title)}</h1>
+  <label>metric <select id="metric"></select></label>
+  <label>scale <select id="scale"><option value="log">log</option><option value="linear">linear</option></select></label>
+  <button id="reset" type="button">Reset zoom</button>
+  <span>drag to zoom · double-click to reset · hover for details</span>
+</header>
+<div id="legend">
+  <div id="colorbar" role="img" aria-label="colour scale"><canvas width="320" height="12"></canvas></div>
+  <span id="scale-note"></span>
+  <span id="lanes-note" hidden><span class="swatch"></span>node CPU ≥ 90 %: right lane, share of the time; lower lane, share of the keys</span>
+</div>
+<div id="designs"></div>
+<div id="tooltip" hidden></div>
+<script type="application/json" id="heatmap-data">${json}</script>
+<script>${HEATMAP_CLIENT_JS}</script>
+</body>
+</html>
+`;
+}
