@@ -39,6 +39,8 @@ export interface EngineInput {
   tabletSettings: TabletSettings;
   latency: LatencySettings;
   readPatterns: Omit<ReadSummary, "p50Ms" | "p99Ms" | "shedShare">[];
+  /** From when the run counts as warmed up: latency is also kept from then on. */
+  steadyFromS: number;
   onStep?: (doneS: number) => void;
 }
 
@@ -47,6 +49,8 @@ export interface EngineOutput {
   loadSteps: LoadStep[];
   writes: { perS: number; shedShare: number; p50Ms: number; p99Ms: number };
   reads: ReadSummary[];
+  /** Latency over the steady state only. */
+  steady: { writeP99Ms: number; reads: { name: string; p99Ms: number; shedShare: number }[] };
   tablets: {
     initial: number;
     final: number;
@@ -73,9 +77,8 @@ export function runEngine(input: EngineInput): EngineOutput {
   const latencyEvery = every(LATENCY_EVERY_S);
   const initialTablets = tablets.tablets.length;
   const cluster = new ClusterLoad(tablets, generator, nodes, settings);
-  const writeLatency = new LatencyHistogram();
-  const readLatency = input.readPatterns.map(() => new LatencyHistogram());
-  const readShed = input.readPatterns.map(() => ({ shed: 0, total: 0 }));
+  const whole = new Latencies(input.readPatterns.length);
+  const steady = new Latencies(input.readPatterns.length);
   const windowCpu = new Float64Array(nodes);
   const timeline: TimelinePoint[] = [];
   const loadSteps: LoadStep[] = [];
@@ -104,11 +107,13 @@ export function runEngine(input: EngineInput): EngineOutput {
     }
     if (step % latencyEvery === 0) {
       const weightS = Math.min(latencyEvery, steps - step) * stepS;
+      const phases = tS >= input.steadyFromS ? [whole, steady] : [whole];
       for (let n = 0; n < nodes; n++) {
         const served = nodeWrites[n]! * (1 - shedShare(nodeCost[n]!));
-        writeLatency.add(served * weightS, cdfAtEdges(nodeCost[n]!, latency.serviceMs, latency));
+        const cdf = cdfAtEdges(nodeCost[n]!, latency.serviceMs, latency);
+        for (const phase of phases) phase.write.add(served * weightS, cdf);
       }
-      recordReadLatency(cluster, latency, readLatency, readShed, weightS);
+      recordReadLatency(cluster, latency, phases, weightS);
     }
     if ((step + 1) % checkEvery === 0) cluster.splitTablets(nowS);
     if ((step + 1) % balanceEvery === 0) moves += cluster.balance(balance, balanceEvery * stepS, nowS);
@@ -140,15 +145,23 @@ export function runEngine(input: EngineInput): EngineOutput {
     writes: {
       perS: writesTotal / (steps * stepS),
       shedShare: writesTotal > 0 ? writesShed / writesTotal : 0,
-      p50Ms: writeLatency.quantile(0.5),
-      p99Ms: writeLatency.quantile(0.99),
+      p50Ms: whole.write.quantile(0.5),
+      p99Ms: whole.write.quantile(0.99),
     },
     reads: input.readPatterns.map((pattern, index) => ({
       ...pattern,
-      p50Ms: readLatency[index]!.quantile(0.5),
-      p99Ms: readLatency[index]!.quantile(0.99),
-      shedShare: readShed[index]!.total > 0 ? readShed[index]!.shed / readShed[index]!.total : 0,
+      p50Ms: whole.reads[index]!.quantile(0.5),
+      p99Ms: whole.reads[index]!.quantile(0.99),
+      shedShare: whole.readShedShare(index),
     })),
+    steady: {
+      writeP99Ms: steady.write.quantile(0.99),
+      reads: input.readPatterns.map((pattern, index) => ({
+        name: pattern.name,
+        p99Ms: steady.reads[index]!.quantile(0.99),
+        shedShare: steady.readShedShare(index),
+      })),
+    },
     tablets: {
       initial: initialTablets,
       final: tablets.tablets.length,
@@ -496,6 +509,23 @@ function popDue<T>(queue: FlatQueue<T>, nowS: number): { item: T }[] {
  */
 const MAX_RANGES = 1000;
 
+/** Latency of writes and of each read pattern, and the reads shed, over one part of a run. */
+class Latencies {
+  readonly write = new LatencyHistogram();
+  readonly reads: LatencyHistogram[];
+  readonly shed: { shed: number; total: number }[];
+
+  constructor(patterns: number) {
+    this.reads = Array.from({ length: patterns }, () => new LatencyHistogram());
+    this.shed = Array.from({ length: patterns }, () => ({ shed: 0, total: 0 }));
+  }
+
+  readShedShare(pattern: number): number {
+    const { shed, total } = this.shed[pattern]!;
+    return total > 0 ? shed / total : 0;
+  }
+}
+
 /**
  * A read waits for its slowest range: P(read ≤ x) = Π over its ranges of P(range ≤ x), computed
  * in logs per node so a 256-range read costs one multiply-add per node and latency bucket.
@@ -503,8 +533,7 @@ const MAX_RANGES = 1000;
 function recordReadLatency(
   cluster: ClusterLoad,
   latency: LatencySettings,
-  histograms: LatencyHistogram[],
-  shed: { shed: number; total: number }[],
+  phases: Latencies[],
   weightS: number,
 ): void {
   const { nodeCost, tablets } = cluster;
@@ -533,8 +562,11 @@ function recordReadLatency(
       shedRanges += ranges * shedShare(nodeCost[node]!);
     }
     const weight = sample.weightPerS * weightS;
-    histograms[sample.pattern]!.add(weight, combined.map(Math.exp));
-    shed[sample.pattern]!.shed += (weight * shedRanges) / sample.tablets.length;
-    shed[sample.pattern]!.total += weight;
+    const cdf = combined.map(Math.exp);
+    for (const phase of phases) {
+      phase.reads[sample.pattern]!.add(weight, cdf);
+      phase.shed[sample.pattern]!.shed += (weight * shedRanges) / sample.tablets.length;
+      phase.shed[sample.pattern]!.total += weight;
+    }
   }
 }

@@ -36,11 +36,33 @@ function ranged(
   return `${low.replace(/%$/, "")}–${high}`;
 }
 
+/**
+ * Nodes needed at each end: a number, "more won't help" (the load sits on a key range), or "run
+ * longer" (a key range, but the run ended before the model's warm-up did).
+ */
+function nodesNeeded(design: DesignResult, sensitivity: DesignSensitivity | undefined): string {
+  const label = (nodes: number | null, warmedUp: boolean) =>
+    nodes !== null ? nodes : warmedUp ? "more won't help" : "run longer";
+  const ends = [
+    label(design.summary.guidance.nodesNeeded.total, design.summary.steadyState.warmedUp),
+    ...(sensitivity
+      ? [
+          label(sensitivity.nodesNeeded.optimistic, sensitivity.warmedUp.optimistic),
+          label(sensitivity.nodesNeeded.pessimistic, sensitivity.warmedUp.pessimistic),
+        ]
+      : []),
+  ];
+  const numbers = ends.filter((end): end is number => typeof end === "number");
+  const words = [...new Set(ends.filter((end): end is string => typeof end === "string"))];
+  const low = numbers.length > 0 ? Math.min(...numbers) : undefined;
+  const high = numbers.length > 0 ? Math.max(...numbers) : undefined;
+  return [low === high ? low : `${low}–${high}`, ...words].filter((part) => part !== undefined).join("–");
+}
+
 function row(design: DesignResult, sensitivity: DesignSensitivity | undefined): string[] {
   const { summary } = design;
   const steady = summary.steadyState;
   const guidance = summary.guidance;
-  const nodesNeeded = (nodes: number | null) => (nodes === null ? "more won't help" : String(nodes));
   return [
     design.design,
     String(design.nodes),
@@ -49,10 +71,12 @@ function row(design: DesignResult, sensitivity: DesignSensitivity | undefined): 
     ranged(steady.averageNodeCpu, sensitivity?.averageNodeCpu, (v) => percent(v ?? 0)),
     ranged(summary.settledAfterS, sensitivity?.settledAfterS, settled),
     ranged(steady.shedWriteShare, sensitivity?.shedWriteShare, (v) => percent(v ?? 0)),
-    ranged(summary.writes.p99Ms, sensitivity?.writeP99Ms, (v) => formatMs(v ?? Number.NaN)),
-    ...summary.reads.map((read) => `×${read.fanout} ${formatMs(read.p99Ms)}`),
+    ranged(steady.writeP99Ms, sensitivity?.writeP99Ms, (v) => formatMs(v ?? Number.NaN)),
+    ...summary.reads.map(
+      (read, index) => `×${read.fanout} ${formatMs(steady.reads[index]?.p99Ms ?? read.p99Ms)}`,
+    ),
     `${formatBytes(guidance.storage.perNode.value)} (${percent(guidance.storage.utilization)})`,
-    ranged(guidance.nodesNeeded.total, sensitivity?.nodesNeeded, nodesNeeded),
+    nodesNeeded(design, sensitivity),
     guidance.meets ? "meets" : `misses: ${misses(design)}`,
   ];
 }
@@ -105,6 +129,11 @@ export function formatComparison(
   const flipped = (sensitivity ?? [])
     .filter((design) => design.flips !== undefined)
     .map((design) => `  ${design.design}: ${design.flips}`);
+  const unsettledEnds = (["default", "optimistic", "pessimistic"] as const).filter((end) =>
+    end === "default"
+      ? result.designs.some((design) => !design.summary.steadyState.warmedUp)
+      : (sensitivity ?? []).some((design) => !design.warmedUp[end]),
+  );
   const described = result.designs
     .filter((design) => design.description)
     .map((design) => `  ${design.design}: ${design.description}`);
@@ -116,9 +145,16 @@ export function formatComparison(
     "",
     ...tablets,
     "",
-    `CPU is demand per node (over 100% = saturated, the excess shed). Steady = after the model's warm-up (from ${formatDuration(warmUp?.fromS ?? 0)}${warmUp?.warmedUp === false ? ", a run too short to warm up fully" : ""}): hottest = 95th percentile of the`,
-    `hottest node, average over nodes. Google's guidance: average ≤ ${percent(AVERAGE_CPU_LIMIT)}, hottest ≤ ${percent(HOTTEST_CPU_LIMIT)}, storage within its planned share of a node's limit.`,
-    'Nodes needed = max(CPU, storage); "more won\'t help" when the load sits on a key range. Flat after = when the hottest node came within 1.5× the median for good.',
+    `CPU is demand per node (over 100% = saturated, the excess shed). Steady = after the model's warm-up (from ${formatDuration(warmUp?.fromS ?? 0)}): hottest =`,
+    "95th percentile of the hottest node, average over nodes, p99 latency over the steady state.",
+    `Google's guidance: average ≤ ${percent(AVERAGE_CPU_LIMIT)}, hottest ≤ ${percent(HOTTEST_CPU_LIMIT)}, storage within its planned share of a node's limit.`,
+    'Nodes needed = max(CPU, storage); "more won\'t help" when the load sits on a key range.',
+    "Flat after = when the hottest node came within 1.5× the median for good.",
+    ...(unsettledEnds.length > 0
+      ? [
+          `This run is shorter than twice the model's warm-up at its ${unsettledEnds.join(" and ")} end${unsettledEnds.length > 1 ? "s" : ""}: there, a load still on a key range may yet spread ("run longer").`,
+        ]
+      : []),
     ...(flipped.length > 0 ? ["", "Verdicts that depend on the model's assumptions:", ...flipped] : []),
     ...(described.length > 0 ? ["", ...described] : []),
   ].join("\n");

@@ -46,6 +46,9 @@ export interface SteadyState {
   maxOverMedian: number;
   servedWritesPerS: number;
   shedWriteShare: number;
+  /** p99 latency over the steady state: writes, and each read pattern with its shed share. */
+  writeP99Ms: number;
+  reads: { name: string; p99Ms: number; shedShare: number }[];
 }
 
 export interface Limit {

@@ -25,6 +25,8 @@ export interface DesignSensitivity {
   nodesNeeded: Span;
   /** Whether the design meets Google's guidance at each end. */
   meets: Record<ModelEnd, boolean>;
+  /** Whether the run lasted twice the model's warm-up window at each end (else its steady state still holds warm-up). */
+  warmedUp: Record<ModelEnd, boolean>;
   /** One sentence when the ends disagree on the guidance; undefined when they agree. */
   flips?: string;
 }
@@ -81,9 +83,14 @@ function compareEnds(
     hottestNodeCpu: span((design) => design.summary.steadyState.hottestNodeCpu),
     averageNodeCpu: span((design) => design.summary.steadyState.averageNodeCpu),
     shedWriteShare: span((design) => design.summary.steadyState.shedWriteShare),
-    writeP99Ms: span((design) => design.summary.writes.p99Ms),
+    writeP99Ms: span((design) => design.summary.steadyState.writeP99Ms),
     nodesNeeded: span((design) => design.summary.guidance.nodesNeeded.total),
     meets,
+    warmedUp: {
+      default: base.summary.steadyState.warmedUp,
+      pessimistic: pessimistic.summary.steadyState.warmedUp,
+      optimistic: optimistic.summary.steadyState.warmedUp,
+    },
     ...flips(meets, { default: base, pessimistic, optimistic }),
   };
 }

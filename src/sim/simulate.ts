@@ -15,7 +15,7 @@ import { CompiledRead } from "./reads.js";
 import type { DesignResult, SimulationResult } from "./results.js";
 import { type Design, findDesign, type Scenario } from "./scenario.js";
 import { findSplitPoint } from "./split-point.js";
-import { summarize } from "./summary.js";
+import { summarize, warmUp } from "./summary.js";
 import { TabletMap } from "./tablets.js";
 import { CompiledGroup } from "./workload.js";
 
@@ -133,6 +133,7 @@ function simulateDesign(
         rowsReturnedPerRead: planned.rowsReturned,
       };
     }),
+    steadyFromS: warmUp(model, durationS).steadyFromS,
     onStep,
   });
   const summary = summarize({

@@ -11,14 +11,20 @@ import type { Model } from "./model.js";
 import type { DesignSummary, Guidance, SteadyState, TimelinePoint } from "./results.js";
 
 export const AVERAGE_CPU_LIMIT = 0.7;
+/** Each rebalance time closes 90 % of an imbalance: three close 99.9 %, from a new table on one node to flat. */
+const REBALANCE_TIMES_TO_WARM_UP = 3;
+
+/** The model's warm-up window, and from when a run of `durationS` counts as steady: the window, or the second half of a shorter run. */
+export function warmUp(model: Model, durationS: number): { warmUpS: number; steadyFromS: number } {
+  const warmUpS = REBALANCE_TIMES_TO_WARM_UP * model.tablets.rebalanceTime;
+  return { warmUpS, steadyFromS: Math.min(warmUpS, durationS / 2) };
+}
 export const HOTTEST_CPU_LIMIT = 0.9;
 /** Hottest/median at or under this counts as balanced: the load is spread, so nodes scale it. */
 export const SETTLED_RATIO = 1.5;
 /** Nodes under 1 % CPU count as 1 % in the hottest/median ratio: "all load on one node" stays finite, an idle cluster is flat. */
 const CPU_FLOOR = 0.01;
 const HALF_HOUR_S = 1800;
-/** Each rebalance time closes 90 % of an imbalance: three close 99.9 %, from a new table on one node to flat. */
-const REBALANCE_TIMES_TO_WARM_UP = 3;
 
 export interface SummaryInput {
   engine: EngineOutput;
@@ -38,8 +44,8 @@ export function summarize(input: SummaryInput): DesignSummary {
   const ratios = timeline.map(ratio);
   const over = (from: number, to: number) =>
     mean(timeline.filter((point) => point.t >= from && point.t < to).map((point) => point.hottestNodeCpu));
-  const warmUpS = REBALANCE_TIMES_TO_WARM_UP * input.model.tablets.rebalanceTime;
-  const steadyState = steady(timeline, warmUpS, durationS);
+  const { warmUpS, steadyFromS } = warmUp(input.model, durationS);
+  const steadyState = steady(engine, steadyFromS, durationS >= 2 * warmUpS);
   return {
     hottestNodeCpu: {
       first: hottest[0]!,
@@ -68,19 +74,20 @@ const ratio = (point: TimelinePoint) =>
 /** The steady state's hottest node: the 95th percentile of intervals, so bursts count and one outlier does not. */
 const HOTTEST_QUANTILE = 0.95;
 
-function steady(timeline: TimelinePoint[], warmUpS: number, durationS: number): SteadyState {
-  const fromS = Math.min(warmUpS, durationS / 2);
-  const points = timeline.filter((point) => point.t >= fromS);
-  const window = points.length > 0 ? points : timeline.slice(-1);
+function steady(engine: EngineOutput, fromS: number, warmedUp: boolean): SteadyState {
+  const points = engine.timeline.filter((point) => point.t >= fromS);
+  const window = points.length > 0 ? points : engine.timeline.slice(-1);
   const hottest = window.map((point) => point.hottestNodeCpu).sort((a, b) => a - b);
   return {
     fromS,
-    warmedUp: durationS / 2 >= warmUpS,
+    warmedUp,
     hottestNodeCpu: hottest[Math.min(hottest.length - 1, Math.floor(HOTTEST_QUANTILE * hottest.length))]!,
     averageNodeCpu: mean(window.map((point) => point.averageNodeCpu)),
     maxOverMedian: mean(window.map(ratio)),
     servedWritesPerS: mean(window.map((point) => point.servedWritesPerS)),
     shedWriteShare: mean(window.map((point) => point.shedWriteShare)),
+    writeP99Ms: engine.steady.writeP99Ms,
+    reads: engine.steady.reads,
   };
 }
 
