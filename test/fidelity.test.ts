@@ -57,6 +57,14 @@ describe("a key that writes at one point is served by one node whatever the node
   const designs = run("fidelity/time-first.yaml");
   const oneNode = MODEL_CONSTANTS.ssdWritesPerS.value;
 
+  it("draws the tail as a diagonal on one hot node, not as a saturated cluster", () => {
+    const kinds = detectPatterns(matrixFromSteps(designs["time-first-12"]!.loadSteps)).map(
+      (finding) => finding.kind,
+    );
+    expect(kinds).toContain("diagonal");
+    expect(kinds).not.toContain("saturated-cluster");
+  });
+
   it.each(["time-first", "sequential"])("%s keys serve one node's capacity at 3, 12 and 30 nodes", (key) => {
     for (const nodes of [3, 12, 30]) {
       const served = designs[`${key}-${nodes}`]!.summary.steadyState.servedWritesPerS;

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { closeSharePerPeriod, rebalance } from "./balancer.js";
@@ -233,5 +234,15 @@ describe("balancer", () => {
   it("still moves one coarse tablet a period when every tablet is bigger than its share", () => {
     const tablets = cluster([[1, 1, 1, 1], [], [], []]);
     expect(rebalance(tablets, 4, 60, { ...balance, closeShare: 0.01 })).toBe(1);
+  });
+});
+
+describe("docs/simulator.md", () => {
+  it("names every constant of the model with its scenario field", () => {
+    const docs = readFileSync(new URL("../../docs/simulator.md", import.meta.url), "utf8");
+    for (const constant of Object.values(MODEL_CONSTANTS)) {
+      if (constant.field.startsWith("cluster.capacity")) continue; // one row per storage type
+      expect(docs, constant.field).toContain(`\`${constant.field}\``);
+    }
   });
 });

@@ -24,13 +24,15 @@ export function detectPatterns(matrix: HeatMatrix, metric: Metric = "ops"): Patt
   const diagonal = sequentialDiagonal(grid, writer);
   const moving = diagonal.length > 0;
   const bands = moving ? [] : hotBands(grid, writer, cluster ? undefined : saturation);
+  // A moving hot spot saturates one node, which also holds the whole history it left behind: that
+  // is the diagonal's doing, not a cluster too small. Saturated nodes with a bright band are that
+  // band's doing; only without one are the ranges on them named.
   const saturated =
-    saturation === undefined
+    saturation === undefined || moving
       ? []
       : cluster
         ? saturatedCluster(saturation, grid, writer)
-        : // Saturated nodes with a bright band are that band's doing; only without one are the ranges on them named.
-          bands.length > 0 || moving
+        : bands.length > 0
           ? []
           : saturatedRanges(saturation, grid, writer);
   const found = [
