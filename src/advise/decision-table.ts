@@ -3,8 +3,9 @@
  * complexity — filled in from the workload and the simulation: each factor says what was observed
  * and whether it points to salting or to the alternatives.
  */
-import { defaultCapacity } from "../sim/model.js";
+
 import { formatDuration } from "../sim/duration.js";
+import { defaultCapacity } from "../sim/model.js";
 import type { Scenario } from "../sim/scenario.js";
 import { keyRoles } from "./field-roles.js";
 import type { Evaluated } from "./recommend.js";

@@ -45,6 +45,11 @@ export class Density {
     return this.keys.length;
   }
 
+  /** The lowest and highest source keys, or null when there are none. */
+  get keyBounds(): { min: Buffer; max: Buffer } | null {
+    return this.keys.length === 0 ? null : { min: this.keys[0]!, max: this.keys[this.keys.length - 1]! };
+  }
+
   /** Adds to `out` each quantity's load below `key` (everything when `key` is null), scaled by `scale`. */
   addBelow(key: Buffer | null, out: Float64Array, scale = 1, offset = 0): void {
     const index = key === null ? this.keys.length : this.lastAtOrBefore(key);

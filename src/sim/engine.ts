@@ -8,6 +8,7 @@
  */
 
 import FlatQueue from "flatqueue";
+import { keySuccessor } from "../keys/bytes.js";
 import { mean } from "../stats/mean.js";
 import { medianOfSorted } from "../stats/median.js";
 import type { KeyRangeLoad, LoadStep } from "../viz/matrix/key-load.js";
@@ -347,6 +348,8 @@ class ClusterLoad implements DynamicSink {
     const perRange = Math.ceil(list.length / MAX_RANGES);
     const ranges: KeyRangeLoad[] = [];
     const sums = new Float64Array(QUANTITIES);
+    // The table holds no rows outside the keys written: the edge tablets' load is drawn within them.
+    const written = this.generator.writtenKeys();
     for (let first = 0; first < list.length; first += perRange) {
       const last = Math.min(first + perRange, list.length) - 1;
       sums.fill(0);
@@ -371,9 +374,10 @@ class ClusterLoad implements DynamicSink {
         }
         storedBytes += odometer[row + STORED]!;
       }
+      const { start, end } = withinWritten(list[first]!.start, this.tablets.end(last), written);
       ranges.push({
-        start: list[first]!.start,
-        end: this.tablets.end(last),
+        start,
+        end,
         readsPerS: sums[RANGE_READS]! / durationS,
         writesPerS: sums[WRITES]! / durationS,
         scannedRowsPerS: sums[ROWS]! / durationS,
@@ -500,6 +504,25 @@ function popDue<T>(queue: FlatQueue<T>, nowS: number): { item: T }[] {
   const due: { item: T }[] = [];
   while (queue.length > 0 && queue.peekValue()! <= nowS) due.push({ item: queue.pop()! });
   return due;
+}
+
+/** A range narrowed to the keys written, when it reaches past them (the first and last tablets). */
+function withinWritten(
+  start: Buffer,
+  end: Buffer | null,
+  written: { min: Buffer; max: Buffer } | null,
+): { start: Buffer; end: Buffer | null } {
+  if (written === null) return { start, end };
+  const after = keySuccessor(written.max);
+  const narrowedStart =
+    Buffer.compare(start, written.min) < 0 && (end === null || Buffer.compare(written.min, end) < 0)
+      ? written.min
+      : start;
+  const narrowedEnd =
+    (end === null || Buffer.compare(after, end) < 0) && Buffer.compare(narrowedStart, after) < 0
+      ? after
+      : end;
+  return { start: narrowedStart, end: narrowedEnd };
 }
 
 /**

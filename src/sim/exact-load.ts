@@ -4,7 +4,7 @@
  * the fast engine.
  */
 import { type CostModel, rangeReadCost, scanMs, writeCost } from "./cluster.js";
-import { KeyReservoir, RecentKeys } from "./key-samples.js";
+import { KeyBounds, KeyReservoir, RecentKeys } from "./key-samples.js";
 import type { DynamicSink, LoadGenerator, ReadSample } from "./load.js";
 import type { CompiledRead } from "./reads.js";
 import type { Layer } from "./split-point.js";
@@ -56,6 +56,7 @@ export class ExactLoad implements LoadGenerator {
   private readonly readStreams: Stream[];
   private readonly recent = new RecentKeys(RECENT_KEYS);
   private readonly written = new KeyReservoir(RESERVOIR_KEYS);
+  private readonly writtenBounds = new KeyBounds();
   private samples: { pattern: number; weightPerS: number; keys: Buffer[]; serviceMs: number }[] = [];
 
   constructor(
@@ -85,6 +86,7 @@ export class ExactLoad implements LoadGenerator {
         sink.add(tablets.find(key), 1 / dtS, 0, 0, bytesPerS, bytesPerS, cost);
         this.recent.add(key, cost);
         this.written.add(key, group.rowBytes);
+        this.writtenBounds.add(key);
       }
     });
     this.samples = [];
@@ -127,6 +129,10 @@ export class ExactLoad implements LoadGenerator {
       tablets: sample.keys.map((key) => tablets.find(key)),
       serviceMs: sample.serviceMs,
     }));
+  }
+
+  writtenKeys(): { min: Buffer; max: Buffer } | null {
+    return this.writtenBounds.bounds;
   }
 
   layers(): { load: Layer[]; bytes: Layer[] } {

@@ -7,7 +7,7 @@
  */
 import { type CostModel, rangeReadCost, scanMs, writeCost } from "./cluster.js";
 import { Density, type Source } from "./density.js";
-import { KeyReservoir, RecentKeys } from "./key-samples.js";
+import { KeyBounds, KeyReservoir, RecentKeys } from "./key-samples.js";
 import type { DynamicSink, LoadGenerator, ReadSample } from "./load.js";
 import type { CompiledRead } from "./reads.js";
 import type { Layer } from "./split-point.js";
@@ -54,6 +54,7 @@ export class FastLoad implements LoadGenerator {
   private latencyVersion = -1;
   private readonly recentMoving = new RecentKeys(MOVING_SAMPLES * 4);
   private readonly movingHistory = new KeyReservoir(RESERVOIR_KEYS);
+  private readonly written = new KeyBounds();
 
   constructor(
     private readonly groups: CompiledGroup[],
@@ -61,6 +62,13 @@ export class FastLoad implements LoadGenerator {
     private readonly cost: CostModel,
   ) {
     this.densities = groups.map((group) => new Density(group.moving ? [] : this.groupSources(group)));
+    for (const density of this.densities) {
+      const bounds = density.keyBounds;
+      if (bounds) {
+        this.written.add(bounds.min);
+        this.written.add(bounds.max);
+      }
+    }
     this.readChannel = groups.length;
     this.densities.push(new Density(this.readSources(reads)));
     this.channels = this.densities.length;
@@ -109,6 +117,7 @@ export class FastLoad implements LoadGenerator {
         const bytesPerS = opsPerSample * group.rowBytes;
         sink.add(tablets.find(key), opsPerSample, 0, 0, bytesPerS, bytesPerS, opsPerSample * cost);
         this.recentMoving.add(key, opsPerSample * cost);
+        this.written.add(key);
         this.movingHistory.add(key, bytesPerS * dtS);
       }
     });
@@ -131,6 +140,10 @@ export class FastLoad implements LoadGenerator {
       tablets: this.latencyTablets[sample]!,
       serviceMs: read.serviceMs,
     }));
+  }
+
+  writtenKeys(): { min: Buffer; max: Buffer } | null {
+    return this.written.bounds;
   }
 
   layers(multipliers: Float64Array, integrals: Float64Array): { load: Layer[]; bytes: Layer[] } {

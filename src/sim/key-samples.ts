@@ -84,3 +84,18 @@ export class KeyReservoir {
     return this.random;
   }
 }
+
+/** The lowest and highest of the keys seen. */
+export class KeyBounds {
+  min: Buffer | null = null;
+  max: Buffer | null = null;
+
+  add(key: Buffer): void {
+    if (this.min === null || Buffer.compare(key, this.min) < 0) this.min = key;
+    if (this.max === null || Buffer.compare(key, this.max) > 0) this.max = key;
+  }
+
+  get bounds(): { min: Buffer; max: Buffer } | null {
+    return this.min === null || this.max === null ? null : { min: this.min, max: this.max };
+  }
+}

@@ -41,6 +41,11 @@ export interface LoadGenerator {
   emitDynamic(tS: number, dtS: number, tablets: TabletMap, sink: DynamicSink): void;
   /** Reads of the latest step, for the latency estimate. */
   readSamples(tablets: TabletMap): ReadSample[];
+  /**
+   * The lowest and highest keys written so far, or null: the table holds no rows outside them, so
+   * the first and last tablets' load is drawn within them (Key Visualizer shows rows, not key space).
+   */
+  writtenKeys(): { min: Buffer; max: Buffer } | null;
   /** Where load (its cost) lies now (channels weighted by `multipliers`) and where bytes are stored (by `integrals`: each channel's multiplier summed over time). */
   layers(multipliers: Float64Array, integrals: Float64Array): { load: Layer[]; bytes: Layer[] };
 }

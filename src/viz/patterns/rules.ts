@@ -28,7 +28,7 @@ export const RULES = {
   sudden: { minRatio: 5, minQuietColumns: 0.1, minHotColumns: 3, minSustained: 0.7, minShare: 0.2 },
   healthy: { topKeyFraction: 0.1, maxTopShare: 0.25, maxDensityRatio: 4 },
   /** Simulations: ranges whose node ran at ≥ HOT_CPU (Google's 90 % hottest-node guidance). */
-  hotNodes: { minColumns: 0.8, clusterKeyFraction: 0.8, maxGapRows: 0.05, maxBands: 3 },
+  hotNodes: { minColumns: 0.8, clusterKeyFraction: 0.8, clusterOtherCpu: 0.7, maxGapRows: 0.05, maxBands: 3 },
   /**
    * A band is named by its keys' common prefix (`acme-*`) only when that prefix adds at most
    * `maxOutsideKeys` (relative to the band's own key share) of key space the band does not hold.

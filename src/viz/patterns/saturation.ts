@@ -18,7 +18,7 @@ export interface NodeSaturation {
   keyFraction: number;
   /** Share of the active columns in which any range sat on a node at ≥ HOT_CPU. */
   timeShare: number;
-  /** Median CPU of the other rows' nodes. */
+  /** Median CPU of the other rows' nodes; NaN when every row sits on a saturated node. */
   otherCpu: number;
   /** First and last active column. */
   span: [number, number];
@@ -55,17 +55,25 @@ export function nodeSaturation(matrix: HeatMatrix, grid: DensityGrid): NodeSatur
       0,
     ),
     timeShare: saturatedColumns / grid.activeColumns,
-    otherCpu: median(
-      Array.from({ length: grid.rows }, (_, row) => row)
-        .filter((row) => !isHotRow[row])
-        .map((row) => median(cpu.subarray(row * grid.columns, (row + 1) * grid.columns))),
-    ),
+    otherCpu: otherRowsCpu(grid, cpu, isHotRow),
     span: [grid.active[0]![0], grid.active.at(-1)![1]],
   };
 }
 
+/**
+ * Nearly the whole key space on saturated nodes, and the rest's nodes busy too (Google's 70 %
+ * average): one saturated node that holds most of the data (a time-first key's history) is not a
+ * cluster too small.
+ */
+function otherRowsCpu(grid: DensityGrid, cpu: Float32Array | Float64Array, isHotRow: boolean[]): number {
+  const others = Array.from({ length: grid.rows }, (_, row) => row).filter((row) => !isHotRow[row]);
+  if (others.length === 0) return Number.NaN;
+  return median(others.map((row) => median(cpu.subarray(row * grid.columns, (row + 1) * grid.columns))));
+}
+
 export function isSaturatedCluster(saturation: NodeSaturation): boolean {
-  return saturation.keyFraction >= RULES.hotNodes.clusterKeyFraction;
+  const rule = RULES.hotNodes;
+  return saturation.keyFraction >= rule.clusterKeyFraction && !(saturation.otherCpu < rule.clusterOtherCpu);
 }
 
 export function saturatedCluster(
@@ -79,7 +87,8 @@ export function saturatedCluster(
       "saturated-cluster",
       "Saturated cluster (the load is spread, but every part of the key space sits on a node at ≥ 90 % CPU: add nodes, or cut the work per request such as read fan-out)",
       `saturated-cluster: ranges covering ${percent(saturation.keyFraction)} of the key space (≥ ${percent(rule.clusterKeyFraction)}) ` +
-        `sat on nodes at ≥ ${percent(HOT_CPU)} CPU in ≥ ${percent(rule.minColumns)} of the active columns`,
+        `sat on nodes at ≥ ${percent(HOT_CPU)} CPU in ≥ ${percent(rule.minColumns)} of the active columns, the rest's nodes at ` +
+        `${Number.isNaN(saturation.otherCpu) ? "none" : `a median ${percent(saturation.otherCpu)}`} (≥ ${percent(rule.clusterOtherCpu)})`,
       [0, grid.rows - 1],
       saturation.span,
     ),
