@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { type Command, Option } from "commander";
 import { writeFileAtomically } from "../io/write-file-atomically.js";
 import { parseDuration } from "../sim/duration.js";
-import { formatComparison } from "../sim/report.js";
+import { formatComparison, guidanceLine } from "../sim/report.js";
 import { type JsonOptions, resultToJson } from "../sim/result-json.js";
 import type { SimulationResult } from "../sim/results.js";
 import { loadScenario, type Scenario } from "../sim/scenario.js";
@@ -85,7 +85,11 @@ export async function writeSimulationOutputs(
   await writeFileAtomically(resultsPath, resultToJson(result, json));
   await writeFileAtomically(join(outDir, "comparison.txt"), `${comparison}\n`);
   const heatmaps = await writeHeatmaps(
-    result.designs.map((design) => ({ name: design.design, steps: design.loadSteps })),
+    result.designs.map((design) => ({
+      name: design.design,
+      steps: design.loadSteps,
+      notes: [guidanceLine(design)],
+    })),
     outDir,
   );
   const findings = heatmaps.designs

@@ -81,6 +81,18 @@ function row(design: DesignResult, sensitivity: DesignSensitivity | undefined): 
   ];
 }
 
+/** A design's steady state against Google's guidance, in one line (for heatmap pages and reports). */
+export function guidanceLine(design: DesignResult): string {
+  const { steadyState: steady, guidance } = design.summary;
+  const needed = guidance.nodesNeeded.total;
+  return [
+    `steady state: hottest node ${percent(steady.hottestNodeCpu)} (≤ ${percent(HOTTEST_CPU_LIMIT)}), average ${percent(steady.averageNodeCpu)} (≤ ${percent(AVERAGE_CPU_LIMIT)})`,
+    `stored ${formatBytes(guidance.storage.perNode.value)} per node (${percent(guidance.storage.utilization)} of its limit)`,
+    `nodes needed ${needed ?? (steady.warmedUp ? "— more won't help" : "— run longer")}`,
+    guidance.meets ? "meets Google's guidance" : `misses Google's guidance: ${misses(design)}`,
+  ].join(" · ");
+}
+
 function activity(design: DesignResult): string[] {
   const { tablets } = design.summary;
   return [

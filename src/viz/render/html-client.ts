@@ -201,6 +201,9 @@ export const HEATMAP_CLIENT_JS = String.raw`
     var section = document.createElement("section");
     var heading = document.createElement("h2");
     heading.textContent = design.name;
+    var notes = document.createElement("p");
+    notes.className = "notes";
+    notes.textContent = (design.notes || []).join(" · ");
     var canvas = document.createElement("canvas");
     canvas.className = "panel";
     var list = document.createElement("ul");
@@ -210,7 +213,7 @@ export const HEATMAP_CLIENT_JS = String.raw`
       item.title = pattern.rule;
       list.appendChild(item);
     });
-    section.append(heading, canvas, list);
+    section.append(heading, notes, canvas, list);
     document.getElementById("designs").appendChild(section);
     var panel = { design: design, canvas: canvas, section: section, drag: null, plot: null };
     canvas.dataset.design = design.name;

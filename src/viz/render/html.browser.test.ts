@@ -179,6 +179,10 @@ describe("a run's heatmap page (simulate --out, lab) in Chromium", () => {
       "more nodes",
       "salted",
     ]);
+    // The simulator's verdict for a design sits under its name.
+    expect(await runPage.locator("section p.notes").first().textContent()).toBe(
+      "misses Google's guidance: hottest node 97% > 90%",
+    );
     const pngTicks = heatmapLayout(matrices[0]!, "ops", scale)
       .timeTicks.map((tick) => tick.label)
       .join(" ");

@@ -23,6 +23,8 @@ export interface HeatmapDesign {
   matrix: HeatMatrix;
   /** Default: `detectPatterns(matrix)`. */
   patterns?: PatternFinding[];
+  /** Lines shown under the design's name (e.g. the simulator's verdict against Google's guidance). */
+  notes?: readonly string[];
 }
 
 export interface HtmlOptions extends ScaleOptions {
@@ -59,6 +61,7 @@ function designData(design: HeatmapDesign) {
     ),
     // Cells on nodes at ≥ 90 % CPU, for the lanes and the tooltip (simulations only).
     hot: matrix.values.cpu ? hotCpuCells(matrix).join("") : null,
+    notes: design.notes ?? [],
     patterns: (design.patterns ?? detectPatterns(matrix)).map(({ kind, summary, rule }) => ({
       kind,
       summary,
@@ -109,6 +112,7 @@ export function renderHeatmapHtml(designs: readonly HeatmapDesign[], options: Ht
   header { display: flex; gap: 16px; align-items: center; flex-wrap: wrap; margin-bottom: 8px; }
   h1 { font-size: 17px; margin: 0; }
   h2 { font-size: 14px; margin: 4px 0; }
+  p.notes { font-size: 12px; margin: 2px 0 6px; color: #ccc; }
   #designs { display: flex; flex-wrap: wrap; gap: 16px; width: 100%; }
   section { flex: 1 1 560px; min-width: 420px; }
   canvas { display: block; }

@@ -28,9 +28,13 @@ export function fixtureMatrix(): HeatMatrix {
 }
 
 /** The designs of a run: the incident, the same on more nodes, and a key that spreads the load. */
-export function fixtureRun(): { name: string; steps: LoadStep[] }[] {
+export function fixtureRun(): { name: string; steps: LoadStep[]; notes?: string[] }[] {
   return [
-    { name: "incident", steps: fixtureSteps(50_000, 0.97) },
+    {
+      name: "incident",
+      steps: fixtureSteps(50_000, 0.97),
+      notes: ["misses Google's guidance: hottest node 97% > 90%"],
+    },
     { name: "more nodes", steps: fixtureSteps(50_000, 0.6) },
     { name: "salted", steps: fixtureSteps(6_700, 0.4, 6_700) },
   ];

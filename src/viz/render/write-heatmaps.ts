@@ -31,6 +31,7 @@ export interface WriteHeatmapsOptions extends HeatmapImageOptions, MatrixOptions
 
 export interface WrittenDesign {
   name: string;
+  notes?: readonly string[];
   matrix: HeatMatrix;
   patterns: PatternFinding[];
   /** Paths of this design's images. */
@@ -80,7 +81,7 @@ export async function writeHeatmapFile(
 
 /** One image per design (`heatmap-<name>.png`/`.svg`) and one page with all designs side by side. */
 export async function writeHeatmaps(
-  designs: readonly { name: string; steps: readonly LoadStep[] }[],
+  designs: readonly { name: string; steps: readonly LoadStep[]; notes?: readonly string[] }[],
   outDir: string,
   options: WriteHeatmapsOptions = {},
 ): Promise<WrittenHeatmaps> {
@@ -109,7 +110,13 @@ export async function writeHeatmaps(
       });
       images.push(path);
     }
-    written.push({ name: design.name, matrix, patterns, images });
+    written.push({
+      name: design.name,
+      matrix,
+      patterns,
+      images,
+      ...(design.notes ? { notes: design.notes } : {}),
+    });
   }
   const html = join(outDir, options.htmlName ?? "heatmaps.html");
   await writeFileAtomically(html, renderHeatmapHtml(written, options));
