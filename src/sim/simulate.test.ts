@@ -134,6 +134,26 @@ describe("simulateScenario", () => {
     expect(result!.summary.reads[0]).toMatchObject({ name: "get", fanout: 1, rowsReturnedPerRead: 1 });
   });
 
+  it("sizes storage from the retention, so nodes needed is the larger of CPU and storage", () => {
+    const scenario = fleet([{ name: "salt-48", schema: saltedDeviceKey(48) }], {
+      duration: "10m",
+      workload: {
+        rowBytes: 256,
+        retention: "30d",
+        groups: [{ name: "devices", entities: 100000, fields: { deviceID: "{hex8:i}" }, writesPerS: 45000 }],
+      },
+    });
+    const [result] = simulateScenario(scenario).designs;
+    const { storage, nodesNeeded } = result!.summary.guidance;
+    // 45,000 rows/s × 256 B × 30 days ≈ 29.9 TB: far past six SSD nodes' 70 % of 5 TiB each.
+    expect(storage.bytes).toBeCloseTo(45000 * 256 * 30 * 86400, -10);
+    expect(storage.perNode.ok).toBe(false);
+    expect(nodesNeeded.storage).toBe(Math.ceil(storage.bytes / (5 * 2 ** 40 * 0.7)));
+    expect(nodesNeeded.storage).toBeGreaterThan(nodesNeeded.cpu!);
+    expect(nodesNeeded.total).toBe(nodesNeeded.storage);
+    expect(result!.summary.guidance.meets).toBe(false);
+  });
+
   it("names the design it cannot find", () => {
     expect(() => simulateScenario(fleet([{ name: "a", schema: deviceKey }]), { design: "b" })).toThrow(
       /design "b" is not in scenario "test-fleet"; designs: a/,
