@@ -69,110 +69,159 @@ const LATENCY_EVERY_S = 10;
 const SPLIT_RETRY_S = 60;
 
 export function runEngine(input: EngineInput): EngineOutput {
-  const { tablets, generator, nodes, stepS, latency, tabletSettings: settings } = input;
-  const steps = Math.max(1, Math.round(input.durationS / stepS));
-  const every = (seconds: number) => Math.max(1, Math.round(seconds / stepS));
-  const sampleEvery = every(input.sampleS);
-  const checkEvery = every(settings.splitSustain);
-  const balanceEvery = every(settings.balancePeriod);
-  const latencyEvery = every(LATENCY_EVERY_S);
-  const initialTablets = tablets.tablets.length;
-  const cluster = new ClusterLoad(tablets, generator, nodes, settings);
-  const whole = new Latencies(input.readPatterns.length);
-  const steady = new Latencies(input.readPatterns.length);
-  const windowCpu = new Float64Array(nodes);
-  const timeline: TimelinePoint[] = [];
-  const loadSteps: LoadStep[] = [];
-  const balance = {
-    imbalance: settings.imbalance,
-    minCpuGap: settings.minCpuGap,
-    closeShare: closeSharePerPeriod(balanceEvery * stepS, settings.rebalanceTime),
-  };
-  let writesTotal = 0;
-  let writesShed = 0;
-  let window = { writes: 0, shed: 0, start: 0 };
-  let moves = 0;
+  const engine = new Engine(input);
+  while (!engine.done) engine.advance();
+  return engine.output();
+}
 
-  for (let step = 0; step < steps; step++) {
-    const tS = step * stepS;
-    const nowS = tS + stepS;
-    cluster.step(tS, stepS);
-    const { nodeCost, nodeWrites } = cluster;
-    for (let n = 0; n < nodes; n++) {
-      const shed = nodeWrites[n]! * shedShare(nodeCost[n]!) * stepS;
-      writesTotal += nodeWrites[n]! * stepS;
-      writesShed += shed;
-      window.writes += nodeWrites[n]! * stepS;
-      window.shed += shed;
-      windowCpu[n]! += nodeCost[n]! * stepS;
-    }
-    if (step % latencyEvery === 0) {
-      const weightS = Math.min(latencyEvery, steps - step) * stepS;
-      const phases = tS >= input.steadyFromS ? [whole, steady] : [whole];
-      for (let n = 0; n < nodes; n++) {
-        const served = nodeWrites[n]! * (1 - shedShare(nodeCost[n]!));
-        const cdf = cdfAtEdges(nodeCost[n]!, latency.serviceMs, latency);
-        for (const phase of phases) phase.write.add(served * weightS, cdf);
-      }
-      recordReadLatency(cluster, latency, phases, weightS);
-    }
-    if ((step + 1) % checkEvery === 0) cluster.splitTablets(nowS);
-    if ((step + 1) % balanceEvery === 0) moves += cluster.balance(balance, balanceEvery * stepS, nowS);
-    if ((step + 1) % sampleEvery === 0 || step === steps - 1) {
-      const durationS = nowS - window.start;
-      const nodeCpu = Array.from(windowCpu, (sum) => sum / durationS);
-      const sorted = [...nodeCpu].sort((a, b) => a - b);
-      timeline.push({
-        t: window.start,
-        nodeCpu,
-        hottestNodeCpu: sorted[sorted.length - 1]!,
-        medianNodeCpu: medianOfSorted(sorted),
-        averageNodeCpu: mean(nodeCpu),
-        tablets: tablets.tablets.length,
-        writesPerS: window.writes / durationS,
-        servedWritesPerS: (window.writes - window.shed) / durationS,
-        shedWriteShare: window.writes > 0 ? window.shed / window.writes : 0,
-      });
-      loadSteps.push(cluster.sample(nodeCpu, window.start, durationS));
-      windowCpu.fill(0);
-      window = { writes: 0, shed: 0, start: nowS };
-    }
-    input.onStep?.(nowS);
+/**
+ * A run, one step at a time, so a caller can feed each step's load as it comes (a replayed log):
+ * the nodes' CPU, shedding and latency per step; splits at each check, merges and moves at each
+ * balancer period; the time series and key-range load at each sample.
+ */
+export class Engine {
+  private readonly cluster: ClusterLoad;
+  private readonly steps: number;
+  private readonly every: { sample: number; check: number; balance: number; latency: number };
+  private readonly balanceSettings: Parameters<typeof rebalance>[3];
+  private readonly initialTablets: number;
+  private readonly whole: Latencies;
+  private readonly steady: Latencies;
+  private readonly windowCpu: Float64Array;
+  private readonly timeline: TimelinePoint[] = [];
+  private readonly loadSteps: LoadStep[] = [];
+  private writes = { total: 0, shed: 0 };
+  private window = { writes: 0, shed: 0, start: 0 };
+  private moves = 0;
+  private step = 0;
+
+  constructor(private readonly input: EngineInput) {
+    const { stepS, tabletSettings: settings } = input;
+    this.steps = Math.max(1, Math.round(input.durationS / stepS));
+    const every = (seconds: number) => Math.max(1, Math.round(seconds / stepS));
+    this.every = {
+      sample: every(input.sampleS),
+      check: every(settings.splitSustain),
+      balance: every(settings.balancePeriod),
+      latency: every(LATENCY_EVERY_S),
+    };
+    this.balanceSettings = {
+      imbalance: settings.imbalance,
+      minCpuGap: settings.minCpuGap,
+      closeShare: closeSharePerPeriod(this.every.balance * stepS, settings.rebalanceTime),
+    };
+    this.initialTablets = input.tablets.tablets.length;
+    this.cluster = new ClusterLoad(input.tablets, input.generator, input.nodes, settings);
+    this.whole = new Latencies(input.readPatterns.length);
+    this.steady = new Latencies(input.readPatterns.length);
+    this.windowCpu = new Float64Array(input.nodes);
   }
 
-  return {
-    timeline,
-    loadSteps,
-    writes: {
-      perS: writesTotal / (steps * stepS),
-      shedShare: writesTotal > 0 ? writesShed / writesTotal : 0,
-      p50Ms: whole.write.quantile(0.5),
-      p99Ms: whole.write.quantile(0.99),
-    },
-    reads: input.readPatterns.map((pattern, index) => ({
-      ...pattern,
-      p50Ms: whole.reads[index]!.quantile(0.5),
-      p99Ms: whole.reads[index]!.quantile(0.99),
-      shedShare: whole.readShedShare(index),
-    })),
-    steady: {
-      writeP99Ms: steady.write.quantile(0.99),
+  get done(): boolean {
+    return this.step >= this.steps;
+  }
+
+  /** Simulates the next step: its load (static, and what the generator emits for it), then what the cluster does about it. */
+  advance(): void {
+    const { stepS } = this.input;
+    const step = this.step++;
+    const tS = step * stepS;
+    const nowS = tS + stepS;
+    this.cluster.step(tS, stepS);
+    this.account(stepS);
+    if (step % this.every.latency === 0)
+      this.recordLatency(tS, Math.min(this.every.latency, this.steps - step) * stepS);
+    if ((step + 1) % this.every.check === 0) this.cluster.splitTablets(nowS);
+    if ((step + 1) % this.every.balance === 0)
+      this.moves += this.cluster.balance(this.balanceSettings, this.every.balance * stepS, nowS);
+    if ((step + 1) % this.every.sample === 0 || step === this.steps - 1) this.sample(nowS);
+    this.input.onStep?.(nowS);
+  }
+
+  output(): EngineOutput {
+    const { input, whole, steady } = this;
+    const { tablets } = input;
+    return {
+      timeline: this.timeline,
+      loadSteps: this.loadSteps,
+      writes: {
+        perS: this.writes.total / (this.step * input.stepS),
+        shedShare: this.writes.total > 0 ? this.writes.shed / this.writes.total : 0,
+        p50Ms: whole.write.quantile(0.5),
+        p99Ms: whole.write.quantile(0.99),
+      },
       reads: input.readPatterns.map((pattern, index) => ({
-        name: pattern.name,
-        p99Ms: steady.reads[index]!.quantile(0.99),
-        shedShare: steady.readShedShare(index),
+        ...pattern,
+        p50Ms: whole.reads[index]!.quantile(0.5),
+        p99Ms: whole.reads[index]!.quantile(0.99),
+        shedShare: whole.readShedShare(index),
       })),
-    },
-    tablets: {
-      initial: initialTablets,
-      final: tablets.tablets.length,
-      loadSplits: tablets.splits.load,
-      sizeSplits: tablets.splits.size,
-      merges: tablets.merges,
-      moves,
-    },
-    storedBytes: cluster.storedBytes(),
-  };
+      steady: {
+        writeP99Ms: steady.write.quantile(0.99),
+        reads: input.readPatterns.map((pattern, index) => ({
+          name: pattern.name,
+          p99Ms: steady.reads[index]!.quantile(0.99),
+          shedShare: steady.readShedShare(index),
+        })),
+      },
+      tablets: {
+        initial: this.initialTablets,
+        final: tablets.tablets.length,
+        loadSplits: tablets.splits.load,
+        sizeSplits: tablets.splits.size,
+        merges: tablets.merges,
+        moves: this.moves,
+      },
+      storedBytes: this.cluster.storedBytes(),
+    };
+  }
+
+  /** Writes asked for and shed, and node CPU, over the step. */
+  private account(stepS: number): void {
+    const { nodeCost, nodeWrites } = this.cluster;
+    for (let n = 0; n < this.input.nodes; n++) {
+      const shed = nodeWrites[n]! * shedShare(nodeCost[n]!) * stepS;
+      this.writes.total += nodeWrites[n]! * stepS;
+      this.writes.shed += shed;
+      this.window.writes += nodeWrites[n]! * stepS;
+      this.window.shed += shed;
+      this.windowCpu[n]! += nodeCost[n]! * stepS;
+    }
+  }
+
+  private recordLatency(tS: number, weightS: number): void {
+    const { latency } = this.input;
+    const { nodeCost, nodeWrites } = this.cluster;
+    const phases = tS >= this.input.steadyFromS ? [this.whole, this.steady] : [this.whole];
+    for (let n = 0; n < this.input.nodes; n++) {
+      const served = nodeWrites[n]! * (1 - shedShare(nodeCost[n]!));
+      const cdf = cdfAtEdges(nodeCost[n]!, latency.serviceMs, latency);
+      for (const phase of phases) phase.write.add(served * weightS, cdf);
+    }
+    recordReadLatency(this.cluster, latency, phases, weightS);
+  }
+
+  /** Closes the sample window: one time-series point and the key ranges' load. */
+  private sample(nowS: number): void {
+    const { window } = this;
+    const durationS = nowS - window.start;
+    const nodeCpu = Array.from(this.windowCpu, (sum) => sum / durationS);
+    const sorted = [...nodeCpu].sort((a, b) => a - b);
+    this.timeline.push({
+      t: window.start,
+      nodeCpu,
+      hottestNodeCpu: sorted[sorted.length - 1]!,
+      medianNodeCpu: medianOfSorted(sorted),
+      averageNodeCpu: mean(nodeCpu),
+      tablets: this.input.tablets.tablets.length,
+      writesPerS: window.writes / durationS,
+      servedWritesPerS: (window.writes - window.shed) / durationS,
+      shedWriteShare: window.writes > 0 ? window.shed / window.writes : 0,
+    });
+    this.loadSteps.push(this.cluster.sample(nodeCpu, window.start, durationS));
+    this.windowCpu.fill(0);
+    this.window = { writes: 0, shed: 0, start: nowS };
+  }
 }
 
 /**
