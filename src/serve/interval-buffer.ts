@@ -1,7 +1,8 @@
 /**
- * Points waiting for their flush, grouped by device and by interval of their timestamp: each
+ * Points waiting for their flush, grouped by tenant, device and interval of their timestamp: each
  * group becomes one row (seed 003: "buffer 2 seconds of metrics … one batched row per device per
- * interval").
+ * interval"). A device id belongs to its tenant: two tenants' devices of the same id never share
+ * a row.
  */
 import type { PutRow } from "../table/salted-table.js";
 import type { MetricPoint } from "./point.js";
@@ -9,13 +10,14 @@ import { encodePoints, POINTS_QUALIFIER } from "./point-codec.js";
 
 export interface AggregatedRow extends PutRow {
   cells: Map<string, Buffer>;
-  /** Points the row holds. */
-  points: number;
+  /** The points the row holds, in the order they were acknowledged. */
+  members: readonly MetricPoint[];
 }
 
 export class IntervalBuffer {
   points = 0;
-  private readonly devices = new Map<string, Map<number, MetricPoint[]>>();
+  /** tenant → device → interval start → points */
+  private readonly groups = new Map<string, Map<string, Map<number, MetricPoint[]>>>();
 
   constructor(readonly intervalMs: number) {}
 
@@ -23,10 +25,15 @@ export class IntervalBuffer {
     const interval = this.intervalMs;
     for (const point of points) {
       const start = point.ts - (point.ts % interval);
-      let intervals = this.devices.get(point.deviceId);
+      let devices = this.groups.get(point.tenant);
+      if (devices === undefined) {
+        devices = new Map();
+        this.groups.set(point.tenant, devices);
+      }
+      let intervals = devices.get(point.deviceId);
       if (intervals === undefined) {
         intervals = new Map();
-        this.devices.set(point.deviceId, intervals);
+        devices.set(point.deviceId, intervals);
       }
       const group = intervals.get(start);
       if (group === undefined) intervals.set(start, [point]);
@@ -36,17 +43,19 @@ export class IntervalBuffer {
   }
 
   /**
-   * One row per device and interval, encoded as they are pulled (a flush writes them in chunks);
-   * `segment` is the key field that keeps flushes apart.
+   * One row per tenant, device and interval, encoded as they are pulled (a flush writes them in
+   * chunks); `segment` is the key field that keeps flushes apart.
    */
   *rows(segment: number): Generator<AggregatedRow> {
-    for (const [deviceId, intervals] of this.devices) {
-      for (const [interval, points] of intervals) {
-        yield {
-          values: { deviceId, interval, segment },
-          cells: new Map([[POINTS_QUALIFIER, encodePoints(points, interval)]]),
-          points: points.length,
-        };
+    for (const [tenant, devices] of this.groups) {
+      for (const [deviceId, intervals] of devices) {
+        for (const [interval, points] of intervals) {
+          yield {
+            values: { tenant, deviceId, interval, segment },
+            cells: new Map([[POINTS_QUALIFIER, encodePoints(points, interval)]]),
+            members: points,
+          };
+        }
       }
     }
   }

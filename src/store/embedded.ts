@@ -77,7 +77,7 @@ export class EmbeddedStore implements Store {
   async write(mutations: readonly Mutation[], options?: WriteOptions): Promise<WriteResult> {
     checkMutations(mutations, BIGTABLE_MAX_KEY_BYTES);
     // A synced LevelDB write fsyncs its log, which holds this batch and every earlier one.
-    const writeOptions = options?.durable ? { sync: true } : undefined;
+    const writeOptions = { sync: options?.durable === true };
     const failed: FailedMutation[] = [];
     for (let first = 0; first < mutations.length; first += BATCH_OPERATIONS) {
       const chunk = mutations.slice(first, first + BATCH_OPERATIONS);
