@@ -107,6 +107,8 @@ export interface IngestService {
   readonly metrics: ServiceMetrics;
   readonly pipeline: IngestPipeline;
   readonly table: SaltedTable;
+  /** Request body bytes held in memory, against the in-flight cap. */
+  readonly bodyBudget: BodyBudget;
   /** Stops accepting, flushes every acknowledged point to the store, closes everything. */
   close(): Promise<void>;
 }
@@ -494,6 +496,7 @@ export async function startIngestService(options: IngestServiceOptions): Promise
     metrics,
     pipeline,
     table,
+    bodyBudget: budget,
     async close() {
       clearInterval(monitorTimer);
       await sweeper?.stop();

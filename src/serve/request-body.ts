@@ -10,6 +10,8 @@ import type { IncomingMessage } from "node:http";
 
 export class BodyBudget {
   inUse = 0;
+  /** The most ever held at once. */
+  peak = 0;
 
   constructor(
     readonly capBytes: number,
@@ -23,6 +25,7 @@ export class BodyBudget {
   tryReserve(bytes: number): boolean {
     if (this.inUse + bytes > this.capBytes) return false;
     this.inUse += bytes;
+    this.peak = Math.max(this.peak, this.inUse);
     this.onChange(this.inUse);
     return true;
   }
