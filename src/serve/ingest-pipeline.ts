@@ -20,6 +20,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Mutation } from "../store/store.js";
 import type { SaltedTable } from "../table/salted-table.js";
 import type { AccessEntry, AccessLog } from "./access-log.js";
+import type { CpuTurns } from "./cpu-turns.js";
 import { type DeadLetter, DeadLetterFile, recordLetter } from "./dead-letter.js";
 import type { HotspotMonitor } from "./hotspot-monitor.js";
 import { IdempotencyKeys } from "./idempotency.js";
@@ -39,6 +40,8 @@ export interface IngestPipelineOptions {
   monitor: HotspotMonitor;
   accessLog?: AccessLog;
   log: (line: string) => void;
+  /** Shared with request parsing: each flush chunk is encoded in a turn of its own, so reads go between. */
+  turns?: CpuTurns;
   /** How long an Idempotency-Key is remembered (default 24 h). */
   idempotencyWindowMs?: number;
   /**
@@ -297,15 +300,17 @@ export class IngestPipeline {
   ): Promise<void> {
     const segment: FlushingSegment = { id, points: buffer.points, keys, letters };
     const failed: PendingRow[] = [];
-    let chunk: AggregatedRow[] = [];
-    for (const row of buffer.rows(id)) {
-      chunk.push(row);
-      if (chunk.length === FLUSH_CHUNK_ROWS) {
-        failed.push(...(await this.writeRows(segment, chunk)));
-        chunk = [];
+    const rows = buffer.rows(id);
+    for (;;) {
+      await this.options.turns?.take();
+      const chunk: AggregatedRow[] = [];
+      for (let next = rows.next(); !next.done; next = rows.next()) {
+        chunk.push(next.value);
+        if (chunk.length === FLUSH_CHUNK_ROWS) break;
       }
+      failed.push(...(await this.writeRows(segment, chunk)));
+      if (chunk.length < FLUSH_CHUNK_ROWS) break;
     }
-    failed.push(...(await this.writeRows(segment, chunk)));
     if (
       failed.length === 0 &&
       (await this.complete(segment).then(

@@ -28,6 +28,7 @@ import type { Store } from "../store/store.js";
 import { SaltedTable } from "../table/salted-table.js";
 import { SchemaMismatchError } from "../table/schema-guard.js";
 import { AccessLog } from "./access-log.js";
+import { CpuTurns } from "./cpu-turns.js";
 import { LiveApiKeys } from "./api-key-file.js";
 import type { Scope } from "./api-keys.js";
 import { DeviceReads, MAX_RANGE_LIMIT } from "./device-reads.js";
@@ -184,6 +185,7 @@ export async function startIngestService(options: IngestServiceOptions): Promise
     log,
   );
   const accessLog = new AccessLog(options.accessLogPath);
+  const turns = new CpuTurns();
   let pipeline: IngestPipeline;
   try {
     pipeline = await IngestPipeline.open({
@@ -194,6 +196,7 @@ export async function startIngestService(options: IngestServiceOptions): Promise
       monitor,
       accessLog,
       log,
+      turns,
       idempotencyWindowMs: options.idempotencyWindowMs ?? DEFAULT_IDEMPOTENCY_WINDOW_MS,
       deadLetterAfterAttempts: options.deadLetterAfterAttempts,
       walFaults: options.walFaults,
@@ -311,6 +314,7 @@ export async function startIngestService(options: IngestServiceOptions): Promise
   ): Promise<void> {
     let points: MetricPoint[];
     try {
+      await turns.take();
       points = await parseIngestBufferFairly(body, format, { tenant: caller?.tenant });
     } catch (error) {
       if (!(error instanceof BodyRejected)) throw error;
