@@ -6,15 +6,8 @@ import { DeviceReads } from "./device-reads.js";
 import { IntervalBuffer } from "./interval-buffer.js";
 import { metricsSchema } from "./metrics-schema.js";
 import type { MetricPoint } from "./point.js";
+import { point, T0 } from "./points.testsuite.js";
 import { decodeRangeCursor } from "./range-cursor.js";
-
-const T0 = 1_764_484_000_000;
-const point = (deviceId: string, ts: number, tenant = "t") => ({
-  tenant,
-  deviceId,
-  ts,
-  metrics: { v: ts - T0 },
-});
 
 async function emptyTable() {
   return SaltedTable.open(new MemoryStore({ name: "reads" }), metricsSchema(4), { create: true });

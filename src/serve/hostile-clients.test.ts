@@ -11,16 +11,8 @@ import { EmbeddedStore } from "../store/embedded.js";
 import { MemoryStore } from "../store/memory.js";
 import type { Store } from "../store/store.js";
 import { type IngestService, type IngestServiceOptions, startIngestService } from "./ingest-service.js";
+import { ndjson, point, T0 } from "./points.testsuite.js";
 import type { WalFaults } from "./write-ahead-log.js";
-
-const T0 = 1_764_484_000_000;
-const point = (deviceId: string, ts: number, tenant = "t") => ({
-  tenant,
-  deviceId,
-  ts,
-  metrics: { v: ts - T0 },
-});
-const ndjson = (points: unknown[]) => points.map((p) => JSON.stringify(p)).join("\n");
 
 /** Restarts need a store that outlives its service: `durable` opens the embedded store in `directory`. */
 async function start(

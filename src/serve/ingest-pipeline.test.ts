@@ -9,17 +9,11 @@ import { HotspotMonitor } from "./hotspot-monitor.js";
 import { IngestPipeline, type IngestPipelineOptions } from "./ingest-pipeline.js";
 import { metricsSchema } from "./metrics-schema.js";
 import type { MetricPoint } from "./point.js";
+import { point, T0 } from "./points.testsuite.js";
 import { ServiceMetrics } from "./service-metrics.js";
 import { recordHeader } from "./wal-record.js";
 
-const T0 = 1_764_484_000_000;
 const segmentsIn = async (wal: string) => (await readdir(wal)).filter((name) => name.endsWith(".wal")).sort();
-const point = (deviceId: string, ts: number, tenant = "t"): MetricPoint => ({
-  tenant,
-  deviceId,
-  ts,
-  metrics: { v: ts - T0 },
-});
 const request = (points: MetricPoint[]) => ({
   points,
   format: "ndjson" as const,

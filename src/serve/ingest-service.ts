@@ -28,9 +28,9 @@ import type { Store } from "../store/store.js";
 import { SaltedTable } from "../table/salted-table.js";
 import { SchemaMismatchError } from "../table/schema-guard.js";
 import { AccessLog } from "./access-log.js";
-import { CpuTurns } from "./cpu-turns.js";
 import { LiveApiKeys } from "./api-key-file.js";
 import type { Scope } from "./api-keys.js";
+import { CpuTurns } from "./cpu-turns.js";
 import { DeviceReads, MAX_RANGE_LIMIT } from "./device-reads.js";
 import { HotspotMonitor } from "./hotspot-monitor.js";
 import {

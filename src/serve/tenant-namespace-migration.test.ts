@@ -1,10 +1,14 @@
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MemoryStore } from "../store/memory.js";
 import { SaltedTable } from "../table/salted-table.js";
 import { DeviceReads } from "./device-reads.js";
-import { metricsSchema } from "./metrics-schema.js";
+import { startIngestService } from "./ingest-service.js";
+import { deviceKeyedMetricsSchema, metricsSchema } from "./metrics-schema.js";
 import { encodePoints, POINTS_QUALIFIER } from "./point-codec.js";
-import { deviceKeyedMetricsSchema, migrateToTenantKeys } from "./tenant-namespace-migration.js";
+import { migrateToTenantKeys } from "./tenant-namespace-migration.js";
 
 const T0 = 1_764_484_000_000;
 
@@ -50,5 +54,14 @@ describe("migrateToTenantKeys", () => {
     await expect(
       migrateToTenantKeys({ source, target: new MemoryStore({ name: "t" }), buckets: 4, intervalMs: 1000 }),
     ).rejects.toThrow(/different key schema/);
+  });
+
+  it("is what a service on a device-keyed table is told to run", async () => {
+    const store = new MemoryStore({ name: "old" });
+    await SaltedTable.open(store, deviceKeyedMetricsSchema(16, 2000), { create: true });
+    const directory = await mkdtemp(join(tmpdir(), "old-table-"));
+    await expect(
+      startIngestService({ store, walDirectory: join(directory, "wal"), log: () => {} }),
+    ).rejects.toThrow(/written by an older keyspread serve.*`keyspread serve migrate`/);
   });
 });

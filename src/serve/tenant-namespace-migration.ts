@@ -7,32 +7,13 @@
  * interrupted copy is simply run again. (`keyspread migrate backfill` re-keys rows one to one with
  * the same fields; this migration splits rows and adds a field, so it is the service's own.)
  */
-import { compileSchema } from "../keys/schema.js";
-import type { KeySchema } from "../keys/types.js";
 import { dataPages } from "../migrate/data-rows.js";
 import type { Mutation, Store } from "../store/store.js";
 import { SaltedTable } from "../table/salted-table.js";
 import { guardRecordedSchema } from "../table/schema-guard.js";
-import { metricsSchema } from "./metrics-schema.js";
+import { deviceKeyedMetricsSchema, metricsSchema } from "./metrics-schema.js";
 import type { MetricPoint } from "./point.js";
 import { decodePoints, encodePoints, POINTS_QUALIFIER } from "./point-codec.js";
-
-/** The row key `keyspread serve` wrote before tenants were part of it. */
-export function deviceKeyedMetricsSchema(buckets: number, intervalMs: number): KeySchema {
-  return compileSchema({
-    version: 1,
-    name: "keyspread-metrics",
-    layout: "text",
-    separator: "#",
-    segments: [
-      { field: "deviceId", codec: { type: "string" } },
-      { field: "interval", codec: { type: "timestamp", unit: "ms", reverse: true } },
-      { field: "segment", codec: { type: "timestamp", unit: "ms" } },
-      { literal: `interval-${intervalMs}ms` },
-    ],
-    salt: { buckets, fields: ["deviceId"] },
-  });
-}
 
 export interface TenantMigrationOptions {
   source: Store;
