@@ -14,10 +14,17 @@ export interface AggregatedRow extends PutRow {
   members: readonly MetricPoint[];
 }
 
+/** Points of one device id grouped by interval start, per tenant (almost always just one). */
+interface DeviceGroups {
+  tenant: string;
+  intervals: Map<number, MetricPoint[]>;
+  /** Other tenants using the same device id. */
+  others?: Map<string, Map<number, MetricPoint[]>>;
+}
+
 export class IntervalBuffer {
   points = 0;
-  /** tenant → device → interval start → points */
-  private readonly groups = new Map<string, Map<string, Map<number, MetricPoint[]>>>();
+  private readonly devices = new Map<string, DeviceGroups>();
 
   constructor(readonly intervalMs: number) {}
 
@@ -25,15 +32,16 @@ export class IntervalBuffer {
     const interval = this.intervalMs;
     for (const point of points) {
       const start = point.ts - (point.ts % interval);
-      let devices = this.groups.get(point.tenant);
-      if (devices === undefined) {
-        devices = new Map();
-        this.groups.set(point.tenant, devices);
+      let device = this.devices.get(point.deviceId);
+      if (device === undefined) {
+        device = { tenant: point.tenant, intervals: new Map() };
+        this.devices.set(point.deviceId, device);
       }
-      let intervals = devices.get(point.deviceId);
-      if (intervals === undefined) {
-        intervals = new Map();
-        devices.set(point.deviceId, intervals);
+      let intervals = device.intervals;
+      if (device.tenant !== point.tenant) {
+        device.others ??= new Map();
+        intervals = device.others.get(point.tenant) ?? new Map();
+        device.others.set(point.tenant, intervals);
       }
       const group = intervals.get(start);
       if (group === undefined) intervals.set(start, [point]);
@@ -47,8 +55,10 @@ export class IntervalBuffer {
    * chunks); `segment` is the key field that keeps flushes apart.
    */
   *rows(segment: number): Generator<AggregatedRow> {
-    for (const [tenant, devices] of this.groups) {
-      for (const [deviceId, intervals] of devices) {
+    for (const [deviceId, device] of this.devices) {
+      const tenants: [string, Map<number, MetricPoint[]>][] = [[device.tenant, device.intervals]];
+      if (device.others) tenants.push(...device.others);
+      for (const [tenant, intervals] of tenants) {
         for (const [interval, points] of intervals) {
           yield {
             values: { tenant, deviceId, interval, segment },
