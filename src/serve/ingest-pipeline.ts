@@ -93,8 +93,10 @@ interface PendingRow {
 
 const RETRY_BASE_MS = 100;
 const RETRY_MAX_MS = 5_000;
-/** Rows encoded and written per store call during a flush. */
+/** Rows written per store call during a flush (each call is one synced write)... */
 const FLUSH_CHUNK_ROWS = 2_000;
+/** ...encoded a quarter at a time, each quarter in a CPU turn of its own. */
+const ENCODE_TURN_ROWS = 500;
 const JOURNAL_EXPIRY_EVERY_MS = 60 * 60 * 1000;
 
 export class IngestPipeline {
@@ -302,12 +304,20 @@ export class IngestPipeline {
     const failed: PendingRow[] = [];
     const rows = buffer.rows(id);
     for (;;) {
-      await this.options.turns?.take();
       const chunk: AggregatedRow[] = [];
-      for (let next = rows.next(); !next.done; next = rows.next()) {
-        chunk.push(next.value);
-        if (chunk.length === FLUSH_CHUNK_ROWS) break;
+      let more = true;
+      while (more && chunk.length < FLUSH_CHUNK_ROWS) {
+        await this.options.turns?.take();
+        for (let turn = 0; turn < ENCODE_TURN_ROWS; turn++) {
+          const next = rows.next();
+          if (next.done) {
+            more = false;
+            break;
+          }
+          chunk.push(next.value);
+        }
       }
+      await this.options.turns?.take();
       failed.push(...(await this.writeRows(segment, chunk)));
       if (chunk.length < FLUSH_CHUNK_ROWS) break;
     }
