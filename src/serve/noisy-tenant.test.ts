@@ -76,7 +76,9 @@ describe("per-tenant admission under a noisy tenant", () => {
     const noisy = tally.get("noisy")!;
     // It gets its quota (plus the burst) over the time the run really took, not the traffic it sent.
     const noisyPointsPerRequest = perTick(QUOTA);
-    expect(noisy.ok * noisyPointsPerRequest).toBeLessThanOrEqual(QUOTA + QUOTA * elapsedS + noisyPointsPerRequest);
+    expect(noisy.ok * noisyPointsPerRequest).toBeLessThanOrEqual(
+      QUOTA + QUOTA * elapsedS + noisyPointsPerRequest,
+    );
     expect(noisy.refused).toBeGreaterThan(noisy.sent / 2);
     expect(noisy.retryAfter.every((value) => Number(value) >= 1)).toBe(true);
     const metrics = await (await fetch(`${service.url}/metrics`)).text();
