@@ -20,6 +20,7 @@ import { DEFAULT_MAX_TENANTS } from "../serve/tenant-labels.js";
 import { migrateToTenantKeys } from "../serve/tenant-namespace-migration.js";
 import { openStore, STORE_KINDS, type StoreKind } from "../store/open.js";
 import { argumentOf, guarded, parsePositiveInt, wholeNumberIn, write } from "./io.js";
+import { counterBar } from "./progress.js";
 
 const nonNegative = wholeNumberIn(0, Number.MAX_SAFE_INTEGER);
 
@@ -230,7 +231,8 @@ function registerKeyCommands(serve: Command): void {
 
 /**
  * The key file a `keys` subcommand works on. `serve` has an `--auth` option of its own, and commander
- * hands `--auth` to it wherever it stands; the subcommands declare it too, so it shows in their help.
+ * hands `--auth` to it wherever it stands (likewise `--interval` and `--buckets` for `migrate`); the
+ * subcommands declare them too, so they show in their help.
  */
 function keyFileOf(command: Command): string {
   const path = (command.optsWithGlobals() as { auth?: string }).auth;
@@ -248,32 +250,31 @@ function registerMigrateCommand(serve: Command): void {
       argumentOf(parseStoreAddress),
     )
     .requiredOption("--to <store>", "the new table (created)", argumentOf(parseStoreAddress))
-    .option(
-      "--interval <ms>",
-      "the old table's aggregation interval",
-      wholeNumberIn(10, 3_600_000),
-      DEFAULT_INTERVAL_MS,
-    )
-    .option("--buckets <n>", "the old table's salt buckets", wholeNumberIn(1, 65_536), DEFAULT_BUCKETS)
+    // Declared for the help only: serve's own --interval/--buckets take the values (see keyFileOf).
+    .option("--interval <ms>", `the old table's aggregation interval (default ${DEFAULT_INTERVAL_MS})`)
+    .option("--buckets <n>", `the old table's salt buckets (default ${DEFAULT_BUCKETS})`)
     .action(
       guarded(
-        async (options: {
-          from: ReturnType<typeof parseStoreAddress>;
-          to: ReturnType<typeof parseStoreAddress>;
-          interval: number;
-          buckets: number;
-        }) => {
+        async (
+          options: { from: ReturnType<typeof parseStoreAddress>; to: ReturnType<typeof parseStoreAddress> },
+          command: Command,
+        ) => {
+          const { interval, buckets } = command.optsWithGlobals() as { interval: number; buckets: number };
           const source = await openStoreAt(options.from, { mustExist: true });
           const target = await openStoreAt(options.to);
+          const bar = counterBar("serve migrate");
           try {
             const result = await migrateToTenantKeys({
               source,
               target,
-              buckets: options.buckets,
-              intervalMs: options.interval,
+              buckets,
+              intervalMs: interval,
+              onProgress: (progress) => bar.update(progress.rowsRead),
             });
+            bar.stop();
             await write(`${JSON.stringify(result)}\n`);
           } finally {
+            bar.stop();
             await source.close();
             await target.close();
           }
