@@ -186,7 +186,8 @@ describe("fairness and bounded memory", () => {
   });
 
   it("gives invented tenants one shared quota and one metrics label past --max-tenants", async () => {
-    const { service } = await start({ maxTenants: 5, quotas: { default: { rate: 1000 } } });
+    // A slow refill (1 point/s) so the test does not depend on how fast the requests go.
+    const { service } = await start({ maxTenants: 5, quotas: { default: { rate: 1, burst: 1000 } } });
     const statuses: number[] = [];
     for (let request = 0; request < 10; request++) {
       const points = Array.from({ length: 500 }, (_, i) => point("d", T0 + i, `invented-${request}-${i}`));

@@ -29,24 +29,26 @@ import { SaltedTable } from "../table/salted-table.js";
 import { SchemaMismatchError } from "../table/schema-guard.js";
 import { AccessLog } from "./access-log.js";
 import { LiveApiKeys } from "./api-key-file.js";
-import type { Scope } from "./api-keys.js";
 import { CpuTurns } from "./cpu-turns.js";
 import { DeviceReads, MAX_RANGE_LIMIT } from "./device-reads.js";
 import { HotspotMonitor } from "./hotspot-monitor.js";
+import { HttpError, json, RETRY_SOON } from "./http-error.js";
 import {
   DEFAULT_IDEMPOTENCY_WINDOW_MS,
   parseIdempotencyKey,
   requestFingerprint,
   scopedIdempotencyKey,
 } from "./idempotency.js";
-import { BodyRejected, bodyFormatOf, POINT_LIMITS, parseIngestBufferFairly } from "./ingest-body.js";
+import { BodyRejected, bodyFormatOf, parseIngestBufferFairly } from "./ingest-body.js";
 import { IngestPipeline } from "./ingest-pipeline.js";
 import { renderLiveHeatmap } from "./live-heatmap.js";
 import type { IdempotencyRecord } from "./logged-request.js";
 import { DEFAULT_BUCKETS, DEFAULT_INTERVAL_MS, metricsSchema } from "./metrics-schema.js";
 import type { MetricPoint } from "./point.js";
 import { decodeRangeCursor } from "./range-cursor.js";
+import { type Caller, RequestAuth } from "./request-auth.js";
 import { BodyBudget, BodyRefused, readBody } from "./request-body.js";
+import { deviceIdOf, intParam, readTenant, timeParam } from "./request-params.js";
 import { RetentionSweeper } from "./retention-sweeper.js";
 import { ServiceMetrics } from "./service-metrics.js";
 import { type QuotaConfig, TenantAdmission } from "./tenant-admission.js";
@@ -114,26 +116,6 @@ export interface IngestService {
   close(): Promise<void>;
 }
 
-/** Who is calling: the key's tenant and scopes, or nobody in particular when the service runs without auth. */
-type Caller = { tenant: string; scopes: readonly Scope[] } | undefined;
-
-const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
-  res.writeHead(status, { "content-type": "application/json", ...headers });
-  res.end(JSON.stringify(body));
-};
-
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly extra: Record<string, unknown> = {},
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
-  }
-}
-
-const RETRY_SOON = { "retry-after": "1" };
 /** A whole request (headers and body) must arrive within this; a slow client cannot hold its budget forever. */
 const REQUEST_TIMEOUT_MS = 120_000;
 
@@ -208,6 +190,7 @@ export async function startIngestService(options: IngestServiceOptions): Promise
   }
   const reads = new DeviceReads(table, { intervalMs, cacheTtlMs: options.latestCacheTtlMs, accessLog });
   const admission = new TenantAdmission(options.quotas ?? {}, Date.now, labels);
+  const auth = new RequestAuth(apiKeys, metrics);
   const budget = new BodyBudget(inflightCap, (bytes) => metrics.inflightBodyBytes.set(bytes));
   const sweeper = options.retention && new RetentionSweeper(table, { ...options.retention, log });
   const monitorTimer = setInterval(
@@ -215,33 +198,6 @@ export async function startIngestService(options: IngestServiceOptions): Promise
     options.monitorWindowMs ?? 10_000,
   );
   monitorTimer.unref();
-
-  /** The caller's key, checked for the route's scope; undefined when the service runs without auth. */
-  function authenticate(req: IncomingMessage, scope: Scope | undefined): Caller {
-    if (apiKeys === undefined) return undefined;
-    const header = req.headers.authorization;
-    const presented = header === undefined ? undefined : /^Bearer +(\S+) *$/i.exec(header)?.[1];
-    const entry = presented === undefined ? undefined : apiKeys.current.verify(presented);
-    if (entry === undefined) {
-      metrics.authRefusals.inc({ status: "401" });
-      throw new HttpError(
-        401,
-        header === undefined
-          ? "no credentials: send Authorization: Bearer <key>"
-          : "the key in Authorization is not valid (unknown, malformed or revoked)",
-        {},
-        { "www-authenticate": 'Bearer realm="keyspread"' },
-      );
-    }
-    if (scope !== undefined && !entry.scopes.includes(scope)) {
-      metrics.authRefusals.inc({ status: "403" });
-      throw new HttpError(
-        403,
-        `this key (${entry.id}) lacks the "${scope}" scope; it has: ${entry.scopes.join(", ")}`,
-      );
-    }
-    return { tenant: entry.tenant, scopes: entry.scopes };
-  }
 
   async function ingest(req: IncomingMessage, res: ServerResponse, caller: Caller): Promise<void> {
     const started = performance.now();
@@ -404,14 +360,14 @@ export async function startIngestService(options: IngestServiceOptions): Promise
       if (method !== expected) throw new HttpError(405, `${method} ${path}: use ${expected}`, {});
     };
     if (path === "/v1/ingest") {
-      const caller = authenticate(req, "ingest");
+      const caller = auth.caller(req, "ingest");
       allow("POST");
       await ingest(req, res, caller);
       return "ingest";
     }
     const device = /^\/v1\/devices\/([^/]+)\/(latest|range)$/.exec(path);
     if (device) {
-      const caller = authenticate(req, "read");
+      const caller = auth.caller(req, "read");
       allow("GET");
       await deviceRead(
         device[2] as "latest" | "range",
@@ -423,26 +379,26 @@ export async function startIngestService(options: IngestServiceOptions): Promise
       return device[2]!;
     }
     if (path === "/metrics") {
-      authenticate(req, "admin");
+      auth.caller(req, "admin");
       allow("GET");
       res.writeHead(200, { "content-type": metrics.registry.contentType });
       res.end(await metrics.registry.metrics());
       return "metrics";
     }
     if (path === "/heatmap") {
-      authenticate(req, "admin");
+      auth.caller(req, "admin");
       allow("GET");
       res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
       res.end(renderLiveHeatmap(accessLog.recentRecords(), 10));
       return "heatmap";
     }
     if (path === "/v1/alerts") {
-      authenticate(req, "admin");
+      auth.caller(req, "admin");
       allow("GET");
       json(res, 200, { alerts: monitor.activeAlerts() });
       return "alerts";
     }
-    authenticate(req, undefined);
+    auth.caller(req, undefined);
     throw new HttpError(404, `no route ${method} ${path}`);
   }
 
@@ -543,63 +499,4 @@ function isLoopback(host: string): boolean {
 /** The request's path without its query (a query could carry anything; paths are ours). */
 function pathOf(req: IncomingMessage): string {
   return (req.url ?? "/").split("?")[0]!;
-}
-
-/** The tenant whose device namespace a read uses: the caller's, or with no auth the `tenant` parameter. */
-function readTenant(query: URLSearchParams, caller: Caller): string {
-  const named = query.get("tenant");
-  if (caller !== undefined) {
-    if (named !== null && named !== caller.tenant) {
-      throw new HttpError(
-        403,
-        `tenant=${JSON.stringify(named)}: these credentials are for tenant "${caller.tenant}" only`,
-      );
-    }
-    return caller.tenant;
-  }
-  if (named === null) throw new HttpError(400, "tenant is missing: device ids are per tenant; add ?tenant=…");
-  if (!POINT_LIMITS.tenant.test(named)) {
-    throw new HttpError(
-      400,
-      `tenant=${JSON.stringify(named.slice(0, 64))}: expected 1–64 letters, digits, ".", "_" or "-"`,
-    );
-  }
-  return named;
-}
-
-function intParam(query: URLSearchParams, name: string, fallback: number, min: number, max: number): number {
-  const text = query.get(name);
-  if (text === null) return fallback;
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new HttpError(400, `${name}=${JSON.stringify(text)}: expected an integer from ${min} to ${max}`);
-  }
-  return value;
-}
-
-const MAX_TIME_MS = 9_999_999_999_999;
-
-function timeParam(query: URLSearchParams, name: string): number {
-  const text = query.get(name);
-  if (text === null) throw new HttpError(400, `${name} is missing: give epoch milliseconds or ISO 8601 time`);
-  const value = /^\d+$/.test(text) ? Number(text) : Date.parse(text);
-  // Keys hold millisecond timestamps up to 13 digits; a later time is a typo, not a query.
-  if (!Number.isSafeInteger(value) || value < 0 || value > MAX_TIME_MS) {
-    throw new HttpError(
-      400,
-      `${name}=${JSON.stringify(text)}: expected epoch milliseconds (0..${MAX_TIME_MS}) or ISO 8601 time`,
-    );
-  }
-  return value;
-}
-
-function deviceIdOf(segment: string): string {
-  let deviceId: string;
-  try {
-    deviceId = decodeURIComponent(segment);
-  } catch {
-    throw new HttpError(400, `device id ${JSON.stringify(segment)} is not valid percent-encoding`);
-  }
-  if (!deviceId.isWellFormed()) throw new HttpError(400, "device id is not well-formed Unicode");
-  return deviceId;
 }
