@@ -279,14 +279,19 @@ export async function startIngestService(options: IngestServiceOptions): Promise
         problemCount: error.problemCount,
       });
     }
-    const tenants = new Map<string, number>();
+    const perTenant = new Map<string, number>();
     const prefixes = new Map<string, number>();
     const prefixLength = monitor.prefixLength;
     for (const point of points) {
-      const label = labels.labelOf(point.tenant);
-      tenants.set(label, (tenants.get(label) ?? 0) + 1);
+      perTenant.set(point.tenant, (perTenant.get(point.tenant) ?? 0) + 1);
       const prefix = point.deviceId.slice(0, prefixLength);
       prefixes.set(prefix, (prefixes.get(prefix) ?? 0) + 1);
+    }
+    // Points per tenant label: tenants past --max-tenants are counted (and charged) together.
+    const tenants = new Map<string, number>();
+    for (const [tenant, count] of perTenant) {
+      const label = labels.labelOf(tenant);
+      tenants.set(label, (tenants.get(label) ?? 0) + count);
     }
     const admitted = admission.admit(tenants);
     if (!admitted.admitted) {
