@@ -28,7 +28,7 @@ import { type BodyFormat, parseIngestBuffer } from "./ingest-body.js";
 import { type AggregatedRow, IntervalBuffer } from "./interval-buffer.js";
 import { decodeLoggedRequest, encodeLoggedRequest, type IdempotencyRecord } from "./logged-request.js";
 import type { MetricPoint } from "./point.js";
-import { POINTS_QUALIFIER } from "./point-codec.js";
+import { decodePoints, POINTS_QUALIFIER } from "./point-codec.js";
 import type { ServiceMetrics } from "./service-metrics.js";
 import { type RecoveredSegment, type WalFaults, type WalSegment, WriteAheadLog } from "./write-ahead-log.js";
 
@@ -172,7 +172,9 @@ export class IngestPipeline {
     const count = request.points.length;
     this.pendingPoints += count;
     const appended = open.segment.append(encodeLoggedRequest(request)).then(
-      () => {
+      async () => {
+        // Encoding the points into their rows is a heavy step: it takes its turn (in commit order).
+        await this.options.turns?.take();
         open.buffer.add(request.points);
         if (request.idempotency) {
           open.keys.push(request.idempotency);
@@ -413,7 +415,7 @@ export class IngestPipeline {
     const entries: AccessEntry[] = new Array(rows.length);
     rows.forEach(({ row, mutation }, index) => {
       const bucket = table.schema.bucketOf(row.values);
-      const points = row.members.length;
+      const points = row.points;
       metrics.rowsWritten.inc({ bucket: String(bucket) });
       metrics.pointsWritten.inc({ bucket: String(bucket) }, points);
       monitor.observeBucket(bucket, points);
@@ -484,19 +486,12 @@ export class IngestPipeline {
   }
 
   private deadLetterRow(segment: FlushingSegment, row: AggregatedRow, reason: string): void {
-    const { tenant, deviceId, interval } = row.values as {
-      tenant: string;
-      deviceId: string;
-      interval: number;
-    };
-    segment.letters.push({
-      segment: segment.id,
-      reason,
-      row: { tenant, deviceId, interval, points: row.members },
-    });
+    const { tenant, deviceId, interval } = row.values;
+    const points = decodePoints(row.cells.get(POINTS_QUALIFIER)!, deviceId, interval);
+    segment.letters.push({ segment: segment.id, reason, row: { tenant, deviceId, interval, points } });
     this.countDeadLetter("row");
     this.options.log(
-      JSON.stringify({ event: "dead-letter", segment: segment.id, points: row.members.length, reason }),
+      JSON.stringify({ event: "dead-letter", segment: segment.id, points: points.length, reason }),
     );
   }
 
