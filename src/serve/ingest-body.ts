@@ -68,7 +68,7 @@ export const POINT_LIMITS = {
 const MAX_PROBLEMS = 100;
 const POINT_FIELDS = new Set(["tenant", "deviceId", "ts", "metrics"]);
 /** NDJSON bodies are parsed in slices of about this many characters, yielding to other requests between. */
-const SLICE_CHARS = 1 << 20;
+const SLICE_CHARS = 1 << 17;
 
 /** Which format a Content-Type names, or undefined when it is not one the service reads. */
 export function bodyFormatOf(contentType: string | undefined): BodyFormat | undefined {
