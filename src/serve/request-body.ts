@@ -1,9 +1,10 @@
 /**
  * Reading request bodies within two limits: one body at most `maxBodyBytes` (413), and all bodies
  * held in memory at once at most the service's budget (503 + Retry-After): a hundred clients
- * sending 16 MB each get refused early instead of growing the heap until reads time out. A body
- * with a Content-Length reserves all of it before a byte is read; a chunked one reserves as it
- * arrives. The reservation lasts until the request is answered (parsing and the log sync
+ * sending 16 MB each get refused instead of growing the heap until reads time out. A body whose
+ * Content-Length cannot fit right now is refused before a byte is read; every body reserves its
+ * bytes as they arrive (so a slow client holds only what it has sent), and is refused once the
+ * budget runs out. The reservation lasts until the request is answered (parsing and the log sync
  * included), and `release` gives it back.
  */
 import type { IncomingMessage } from "node:http";
@@ -57,8 +58,9 @@ export function readBody(req: IncomingMessage, maxBytes: number, budget: BodyBud
   if (hasLength && declared > maxBytes) {
     return Promise.reject(new BodyRefused(413, `body of ${declared} bytes exceeds the limit of ${maxBytes}`));
   }
-  if (hasLength && !budget.tryReserve(declared)) return Promise.reject(overBudget(budget));
-  let reserved = hasLength ? declared : 0;
+  // Refused at once when it cannot fit now; reserved as it arrives, so a slow client holds only what it sent.
+  if (hasLength && budget.inUse + declared > budget.capBytes) return Promise.reject(overBudget(budget));
+  let reserved = 0;
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
