@@ -8,13 +8,19 @@
  * Baseline (seed 003 before the fix): the same points written as one row per point
  * (`deviceId#reverseTs`) straight to the embedded store in 10k-row batches — no HTTP, no log.
  *
- * Summary: points/s acknowledged, p50/p99 ack latency, points per store row written.
+ * While the load runs, a probe on its own connection reads seed 003's hot read (latest-100 of a
+ * random device) every 10 ms, to measure how reads fare beside a full-speed ingest
+ * (read_p99_under_ingest_ms) without turning into a second load.
+ *
+ * Summary: points/s acknowledged, p50/p99 ack latency, points per store row written, latest-100
+ * p99 under ingest.
  */
 import { type ChildProcess, fork } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { SingleBar } from "cli-progress";
 import { compileSchema } from "../src/keys/schema.js";
 import { startIngestService } from "../src/serve/ingest-service.js";
@@ -31,6 +37,9 @@ const CONNECTIONS = 8;
 const BASELINE_POINTS = 200_000;
 /** Then seed 003's hot read, latest-100 of random devices, for this long (its target: 8,000/s). */
 const READ_MS = 3_000;
+/** The read probe during the ingest: one read per this many ms, counted once the first interval has been flushed. */
+const PROBE_EVERY_MS = 10;
+const READ_WARMUP_MS = 2_500;
 
 interface Totals {
   storeWrites: number;
@@ -106,14 +115,34 @@ async function measureReads(agent: Agent, url: string): Promise<number> {
   const started = performance.now();
   const connection = async () => {
     while (performance.now() < deadline) {
-      const device = Math.floor(Math.random() * DEVICES);
-      const status = await send(agent, new URL(`/v1/devices/dev-${device}/latest?n=100`, url));
+      const status = await send(agent, latestUrl(url));
       if (status !== 200) throw new Error(`latest read answered ${status}`);
       reads++;
     }
   };
   await Promise.all(Array.from({ length: CONNECTIONS }, connection));
   return reads / ((performance.now() - started) / 1000);
+}
+
+function latestUrl(base: string): URL {
+  const device = Math.floor(Math.random() * DEVICES);
+  return new URL(`/v1/devices/dev-${device}/latest?tenant=tenant-${device % TENANTS}&n=100`, base);
+}
+
+/** Latest-100 reads on a connection of their own until `done`; returns each read's latency (ms). */
+async function readWhile(url: string, startAt: number, done: () => boolean): Promise<number[]> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const latencies: number[] = [];
+  while (!done()) {
+    const sent = performance.now();
+    const status = await send(agent, latestUrl(url));
+    if (status !== 200) throw new Error(`latest read under ingest answered ${status}`);
+    const took = performance.now() - sent;
+    if (sent >= startAt) latencies.push(took);
+    await sleep(Math.max(0, PROBE_EVERY_MS - took));
+  }
+  agent.destroy();
+  return latencies.sort((a, b) => a - b);
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -136,6 +165,8 @@ async function runService(directory: string) {
   bar?.start(MAX_POINTS, 0);
   const started = performance.now();
   const deadline = started + RUN_MS;
+  let ingesting = true;
+  const reads = readWhile(url, started + READ_WARMUP_MS, () => !ingesting);
   const connection = async () => {
     while (performance.now() < deadline && acked + POINTS_PER_BODY <= MAX_POINTS) {
       const body = prepared[next++ % prepared.length]!;
@@ -152,13 +183,15 @@ async function runService(directory: string) {
   };
   await Promise.all(Array.from({ length: CONNECTIONS }, connection));
   const elapsedS = (performance.now() - started) / 1000;
+  ingesting = false;
+  const readLatencies = await reads;
   bar?.stop();
   const readsPerS = await measureReads(agent, url);
   agent.destroy();
   child.send("close");
   const { totals } = await message<{ totals: Totals }>(child, "totals");
   latencies.sort((a, b) => a - b);
-  return { pointsPerS: acked / elapsedS, latencies, totals, refused, acked, readsPerS };
+  return { pointsPerS: acked / elapsedS, latencies, totals, refused, acked, readsPerS, readLatencies };
 }
 
 /** Seed 003's write path: one row per point. */
@@ -207,12 +240,14 @@ async function main(): Promise<void> {
     process.stderr.write(
       `baseline (one row per point, direct to the store): ${Math.round(baseline)} points/s, 1 point per store write\n` +
         `ours: ${ours.acked} points acknowledged, ${ours.refused} requests refused, ` +
-        `${ours.totals.rowsWritten} rows in ${ours.totals.storeWrites} store write calls\n`,
+        `${ours.totals.rowsWritten} rows in ${ours.totals.storeWrites} store write calls, ` +
+        `${ours.readLatencies.length} latest-100 reads during the ingest\n`,
     );
     console.log(
       `bench ingest: points_per_s=${Math.round(ours.pointsPerS)} ` +
         `p99_ack_ms=${percentile(ours.latencies, 0.99).toFixed(1)} points_per_store_write=${perWrite.toFixed(1)} ` +
-        `p50_ack_ms=${percentile(ours.latencies, 0.5).toFixed(1)} baseline_points_per_s=${Math.round(baseline)} latest100_reads_per_s=${Math.round(ours.readsPerS)}`,
+        `p50_ack_ms=${percentile(ours.latencies, 0.5).toFixed(1)} baseline_points_per_s=${Math.round(baseline)} latest100_reads_per_s=${Math.round(ours.readsPerS)} ` +
+        `read_p99_under_ingest_ms=${percentile(ours.readLatencies, 0.99).toFixed(1)}`,
     );
   } finally {
     await rm(directory, { recursive: true, force: true });

@@ -1,21 +1,41 @@
 /**
  * `keyspread serve` as a real process (the built bin): kill -9 under load loses no acknowledged
- * point, and SIGTERM flushes everything before exiting.
+ * point, SIGTERM flushes everything before exiting, two services racing for one log leave one
+ * running, and `serve keys` manages the keys of a running `serve --auth`.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { mkdtemp, readdir, stat } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { describe, expect, it, vi } from "vitest";
+import { deviceKeyedMetricsSchema } from "../serve/metrics-schema.js";
+import { encodePoints } from "../serve/point-codec.js";
+import { EmbeddedStore } from "../store/embedded.js";
+import { SaltedTable } from "../table/salted-table.js";
 
 const T0 = 1_764_484_000_000;
 const DEVICES = 12;
 
-function startServe(dir: string): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
+function startServe(
+  dir: string,
+  extra: string[] = [],
+): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
   const child = spawn(
     process.execPath,
-    ["dist/cli/main.js", "serve", "--dir", dir, "--port", "0", "--interval", "300", "--cache-ttl", "0"],
+    [
+      "dist/cli/main.js",
+      "serve",
+      "--dir",
+      dir,
+      "--port",
+      "0",
+      "--interval",
+      "300",
+      "--cache-ttl",
+      "0",
+      ...extra,
+    ],
     { stdio: ["ignore", "pipe", "pipe"] },
   );
   let stderr = "";
@@ -38,7 +58,7 @@ const exited = (child: ChildProcess) =>
   });
 
 async function readAll(url: string, deviceId: string): Promise<Set<number>> {
-  const res = await fetch(`${url}/v1/devices/${deviceId}/range?from=0&to=${T0 + 10_000_000}`);
+  const res = await fetch(`${url}/v1/devices/${deviceId}/range?tenant=acme&from=0&to=${T0 + 10_000_000}`);
   const body = (await res.json()) as { points: { ts: number }[] };
   return new Set(body.points.map((point) => point.ts));
 }
@@ -124,5 +144,128 @@ describe("keyspread serve (built bin)", () => {
     );
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(/--max-age with --store bigtable needs --create/);
+  });
+
+  it("lets one of two services started at the same instant on one log run; the other exits naming it", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "serve-race-"));
+    const both = ["--store", "memory", "--wal", join(dir, "wal")];
+    const results = await Promise.allSettled([startServe(dir, both), startServe(dir, both)]);
+    const running = results.filter((result) => result.status === "fulfilled");
+    expect(running).toHaveLength(1);
+    expect(
+      String((results.find((result) => result.status === "rejected") as PromiseRejectedResult).reason),
+    ).toMatch(
+      /exited with 1 before listening: keyspread: write-ahead log .* is in use by (process \d+|another service)/,
+    );
+    const { child } = (running[0] as PromiseFulfilledResult<Awaited<ReturnType<typeof startServe>>>).value;
+    child.kill("SIGTERM");
+    expect(await exited(child)).toBe(0);
+  });
+
+  it("refuses to listen beyond loopback without --auth, naming --insecure", () => {
+    const run = spawnSync(
+      process.execPath,
+      ["dist/cli/main.js", "serve", "--store", "memory", "--host", "0.0.0.0"],
+      {
+        encoding: "utf8",
+      },
+    );
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/refusing to listen on 0\.0\.0\.0 without --auth.*--insecure/);
+  });
+
+  it("serves with --auth: keys added and revoked by `serve keys` take effect in the running service", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "serve-auth-"));
+    const auth = join(dir, "keys.json");
+    const keys = (...args: string[]) =>
+      spawnSync(process.execPath, ["dist/cli/main.js", "serve", "keys", ...args, "--auth", auth], {
+        encoding: "utf8",
+      });
+    const added = keys("add", "--tenant", "acme", "--scopes", "ingest,read");
+    expect(added.status).toBe(0);
+    const { id, key } = JSON.parse(added.stdout) as { id: string; key: string };
+    expect(await readFile(auth, "utf8")).not.toContain(key);
+    const { child, url, stderr } = await startServe(dir, ["--store", "memory", "--auth", auth]);
+    try {
+      const ingest = (bearer: string) =>
+        fetch(`${url}/v1/ingest`, {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: `Bearer ${bearer}` },
+          body: JSON.stringify({ deviceId: "d", ts: T0, metrics: { v: 1 } }),
+        });
+      expect((await ingest(key)).status).toBe(200);
+      const later = JSON.parse(keys("add", "--tenant", "globex", "--scopes", "read").stdout) as {
+        key: string;
+      };
+      await vi.waitFor(async () =>
+        expect(
+          (await fetch(`${url}/v1/devices/d/latest`, { headers: { authorization: `Bearer ${later.key}` } }))
+            .status,
+        ).toBe(200),
+      );
+      expect(JSON.parse(keys("list").stdout.split("\n")[0]!)).toMatchObject({
+        id,
+        tenant: "acme",
+        scopes: ["ingest", "read"],
+      });
+      expect(keys("revoke", id).status).toBe(0);
+      await vi.waitFor(async () => expect((await ingest(key)).status).toBe(401), { timeout: 1000 });
+      expect(stderr()).not.toContain(key.slice(20));
+    } finally {
+      child.kill("SIGTERM");
+      expect(await exited(child)).toBe(0);
+    }
+  });
+
+  it("migrates a device-keyed table with `serve migrate`, then serves it", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "serve-migrate-"));
+    const old = await SaltedTable.open(
+      await EmbeddedStore.open({ table: "old", directory: dir }),
+      deviceKeyedMetricsSchema(16, 300),
+      { create: true },
+    );
+    const points = [
+      { tenant: "acme", deviceId: "d", ts: T0 + 1, metrics: { v: 1 } },
+      { tenant: "globex", deviceId: "d", ts: T0 + 2, metrics: { v: 2 } },
+    ];
+    await old.putMany([
+      {
+        values: { deviceId: "d", interval: T0, segment: 1 },
+        cells: new Map([["p", encodePoints(points, T0)]]),
+      },
+    ]);
+    await old.store.close();
+    const refused = spawnSync(
+      process.execPath,
+      ["dist/cli/main.js", "serve", "--dir", dir, "--table", "old", "--interval", "300", "--port", "0"],
+      { encoding: "utf8" },
+    );
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(/older keyspread serve.*keyspread serve migrate/);
+    const run = spawnSync(
+      process.execPath,
+      [
+        "dist/cli/main.js",
+        "serve",
+        "migrate",
+        "--from",
+        `embedded:${dir}/old`,
+        "--to",
+        `embedded:${dir}/new`,
+        "--interval",
+        "300",
+      ],
+      { encoding: "utf8" },
+    );
+    expect(run.stderr).toBe("");
+    expect(JSON.parse(run.stdout)).toEqual({ rowsRead: 1, rowsWritten: 2, points: 2 });
+    const { child, url } = await startServe(dir, ["--table", "new"]);
+    try {
+      const latest = await (await fetch(`${url}/v1/devices/d/latest?tenant=globex`)).json();
+      expect(latest).toEqual({ deviceId: "d", points: [points[1]] });
+    } finally {
+      child.kill("SIGTERM");
+      expect(await exited(child)).toBe(0);
+    }
   });
 });

@@ -2,13 +2,25 @@
  * `keyspread serve`: the seed-003 metrics ingest service on a salted table, embedded store by
  * default. Prints one JSON line `{"url": …}` on stdout once listening; SIGTERM or SIGINT flushes
  * every acknowledged point to the store and exits.
+ *
+ * `keyspread serve keys add|list|revoke --auth FILE` manages the API keys a service started with
+ * `--auth FILE` checks (it picks changes up while running); `keyspread serve migrate` copies a
+ * table from before device ids were namespaced by tenant.
  */
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type Command, Option } from "commander";
+import { openStoreAt, parseStoreAddress } from "../migrate/store-address.js";
+import { readKeyFile, updateKeyFile } from "../serve/api-key-file.js";
+import { newApiKey, parseScopes, SCOPES } from "../serve/api-keys.js";
 import { startIngestService } from "../serve/ingest-service.js";
+import { DEFAULT_BUCKETS, DEFAULT_INTERVAL_MS } from "../serve/metrics-schema.js";
 import { parseQuotas } from "../serve/tenant-admission.js";
+import { DEFAULT_MAX_TENANTS } from "../serve/tenant-labels.js";
+import { migrateToTenantKeys } from "../serve/tenant-namespace-migration.js";
 import { openStore, STORE_KINDS, type StoreKind } from "../store/open.js";
-import { guarded, parsePositiveInt, wholeNumberIn, write } from "./io.js";
+import { argumentOf, guarded, parsePositiveInt, wholeNumberIn, write } from "./io.js";
+import { counterBar } from "./progress.js";
 
 const nonNegative = wholeNumberIn(0, Number.MAX_SAFE_INTEGER);
 
@@ -23,17 +35,24 @@ interface ServeOptions {
   interval: number;
   buckets: number;
   quota?: string;
+  maxTenants: number;
   maxBody: number;
+  maxInflight?: number;
   accessLog?: string;
   maxAge?: number;
   alertSustain: number;
   nodes?: number;
   monitorWindow: number;
   cacheTtl: number;
+  idempotencyWindow: number;
+  auth?: string;
+  insecure?: boolean;
+  tlsCert?: string;
+  tlsKey?: string;
 }
 
 export function registerServeCommands(program: Command): void {
-  program
+  const serve = program
     .command("serve")
     .description("run the metrics ingest service (POST /v1/ingest, latest/range reads, /metrics, /heatmap)")
     .addOption(new Option("--store <kind>", "where the table lives").choices(STORE_KINDS).default("embedded"))
@@ -41,17 +60,45 @@ export function registerServeCommands(program: Command): void {
     .option("--dir <directory>", "embedded store: parent directory of the tables", "./.keyspread")
     .option("--wal <directory>", "write-ahead log directory (default: <dir>/<table>.wal)")
     .option("--create", "bigtable: create the table (with the --max-age GC rule) instead of opening it")
-    .option("--host <address>", "address to bind", "127.0.0.1")
+    .option(
+      "--host <address>",
+      "address to bind (beyond loopback only with --auth or --insecure)",
+      "127.0.0.1",
+    )
     .option("--port <n>", "port (0 picks a free one)", wholeNumberIn(0, 65_535), 8080)
+    .option(
+      "--auth <file>",
+      "API key file (keyspread serve keys add): every request needs a key; the key names the tenant",
+    )
+    .option("--insecure", "without --auth, listen beyond loopback anyway (any client may act as any tenant)")
+    .option("--tls-cert <file>", "serve HTTPS with this PEM certificate (chain); needs --tls-key")
+    .option("--tls-key <file>", "the PEM private key of --tls-cert")
     .option(
       "--interval <ms>",
       "aggregation interval: one row per device per interval",
       wholeNumberIn(10, 3_600_000),
-      2000,
+      DEFAULT_INTERVAL_MS,
     )
-    .option("--buckets <n>", "salt buckets of the row key", wholeNumberIn(1, 65_536), 16)
+    .option("--buckets <n>", "salt buckets of the row key", wholeNumberIn(1, 65_536), DEFAULT_BUCKETS)
     .option("--quota <list>", "per-tenant points/s: default=RATE,TENANT=RATE[:BURST],…")
+    .option(
+      "--max-tenants <n>",
+      "tenants tracked by name besides those in --quota/--auth; later ones share one quota and the (other) label",
+      nonNegative,
+      DEFAULT_MAX_TENANTS,
+    )
     .option("--max-body <bytes>", "largest request body", parsePositiveInt, 16 * 1024 * 1024)
+    .option(
+      "--max-inflight <bytes>",
+      "request body bytes held at once, all requests (default 4 × --max-body)",
+      parsePositiveInt,
+    )
+    .option(
+      "--idempotency-window <seconds>",
+      "how long an Idempotency-Key is remembered",
+      parsePositiveInt,
+      86_400,
+    )
     .option("--access-log <file>", "append a JSONL access log (the `keyspread heatmap` format)")
     .option(
       "--max-age <seconds>",
@@ -78,6 +125,13 @@ export function registerServeCommands(program: Command): void {
             "--max-age with --store bigtable needs --create: the GC rule is set when the table is created",
           );
         }
+        if ((options.tlsCert === undefined) !== (options.tlsKey === undefined)) {
+          throw new Error("--tls-cert and --tls-key go together: give both, or neither for plain HTTP");
+        }
+        const tls =
+          options.tlsCert === undefined
+            ? undefined
+            : { cert: await readFile(options.tlsCert), key: await readFile(options.tlsKey!) };
         const store = await openStore(options.store, {
           table: options.table,
           directory: options.dir,
@@ -92,7 +146,10 @@ export function registerServeCommands(program: Command): void {
           intervalMs: options.interval,
           buckets: options.buckets,
           quotas: options.quota === undefined ? undefined : parseQuotas(options.quota),
+          maxTenants: options.maxTenants,
           maxBodyBytes: options.maxBody,
+          maxInflightBodyBytes: options.maxInflight,
+          idempotencyWindowMs: options.idempotencyWindow * 1000,
           accessLogPath: options.accessLog,
           retention:
             options.maxAge !== undefined && options.store !== "bigtable"
@@ -102,6 +159,12 @@ export function registerServeCommands(program: Command): void {
           simulatedNodes: options.nodes,
           monitorWindowMs: options.monitorWindow,
           latestCacheTtlMs: options.cacheTtl,
+          authFile: options.auth,
+          insecure: options.insecure,
+          tls,
+        }).catch(async (error: unknown) => {
+          await store.close();
+          throw error;
         });
         await write(`${JSON.stringify({ url: service.url, store: store.name })}\n`);
         await new Promise<void>((resolve) => {
@@ -111,5 +174,111 @@ export function registerServeCommands(program: Command): void {
         });
         await service.close();
       }),
+    );
+  registerKeyCommands(serve);
+  registerMigrateCommand(serve);
+}
+
+function registerKeyCommands(serve: Command): void {
+  const keys = serve.command("keys").description("manage the API keys of `keyspread serve --auth FILE`");
+  const authOption = () => new Option("--auth <file>", "the API key file (required)");
+  keys
+    .command("add")
+    .description("create a key for one tenant; prints it once (the file keeps only its SHA-256)")
+    .addOption(authOption())
+    .requiredOption("--tenant <tenant>", "the tenant the key acts for")
+    .requiredOption("--scopes <list>", `comma-separated: ${SCOPES.join(", ")}`, argumentOf(parseScopes))
+    .action(
+      guarded(
+        async (options: { tenant: string; scopes: ReturnType<typeof parseScopes> }, command: Command) => {
+          const { key, entry } = newApiKey(options.tenant, options.scopes);
+          await updateKeyFile(keyFileOf(command), (file) => file.keys.push(entry));
+          await write(
+            `${JSON.stringify({ id: entry.id, tenant: entry.tenant, scopes: entry.scopes, key })}\n`,
+          );
+          process.stderr.write("keyspread: store this key now; it cannot be shown again\n");
+        },
+      ),
+    );
+  keys
+    .command("list")
+    .description("one JSON line per key: id, tenant, scopes, created and revoked times (never the key)")
+    .addOption(authOption())
+    .action(
+      guarded(async (_options: unknown, command: Command) => {
+        const file = await readKeyFile(keyFileOf(command), { mustExist: true });
+        await write(file.keys.map(({ sha256: _, ...shown }) => `${JSON.stringify(shown)}\n`).join(""));
+      }),
+    );
+  keys
+    .command("revoke")
+    .description("revoke a key by its id; a running service refuses it within a second")
+    .argument("<id>", "the key's id (keys list)")
+    .addOption(authOption())
+    .action(
+      guarded(async (id: string, _options: unknown, command: Command) => {
+        const revokedAt = new Date().toISOString();
+        const path = keyFileOf(command);
+        await updateKeyFile(path, (file) => {
+          const entry = file.keys.find((candidate) => candidate.id === id);
+          if (entry === undefined) throw new Error(`no key ${JSON.stringify(id)} in ${path} (see keys list)`);
+          entry.revokedAt ??= revokedAt;
+        });
+        await write(`${JSON.stringify({ id, revokedAt })}\n`);
+      }),
+    );
+}
+
+/**
+ * The key file a `keys` subcommand works on. `serve` has an `--auth` option of its own, and commander
+ * hands `--auth` to it wherever it stands (likewise `--interval` and `--buckets` for `migrate`); the
+ * subcommands declare them too, so they show in their help.
+ */
+function keyFileOf(command: Command): string {
+  const path = (command.optsWithGlobals() as { auth?: string }).auth;
+  if (path === undefined) throw new Error("--auth <file> is required: the API key file");
+  return path;
+}
+
+function registerMigrateCommand(serve: Command): void {
+  serve
+    .command("migrate")
+    .description("copy a metrics table from before device ids were namespaced by tenant into a new table")
+    .requiredOption(
+      "--from <store>",
+      "the old table: embedded:DIR/TABLE or bigtable:TABLE",
+      argumentOf(parseStoreAddress),
+    )
+    .requiredOption("--to <store>", "the new table (created)", argumentOf(parseStoreAddress))
+    // Declared for the help only: serve's own --interval/--buckets take the values (see keyFileOf).
+    .option("--interval <ms>", `the old table's aggregation interval (default ${DEFAULT_INTERVAL_MS})`)
+    .option("--buckets <n>", `the old table's salt buckets (default ${DEFAULT_BUCKETS})`)
+    .action(
+      guarded(
+        async (
+          options: { from: ReturnType<typeof parseStoreAddress>; to: ReturnType<typeof parseStoreAddress> },
+          command: Command,
+        ) => {
+          const { interval, buckets } = command.optsWithGlobals() as { interval: number; buckets: number };
+          const source = await openStoreAt(options.from, { mustExist: true });
+          const target = await openStoreAt(options.to);
+          const bar = counterBar("serve migrate");
+          try {
+            const result = await migrateToTenantKeys({
+              source,
+              target,
+              buckets,
+              intervalMs: interval,
+              onProgress: (progress) => bar.update(progress.rowsRead),
+            });
+            bar.stop();
+            await write(`${JSON.stringify(result)}\n`);
+          } finally {
+            bar.stop();
+            await source.close();
+            await target.close();
+          }
+        },
+      ),
     );
 }

@@ -75,4 +75,16 @@ describe("AlertEvaluator", () => {
   it("names a bad rule setting", () => {
     expect(() => new AlertEvaluator({ bucketFactor: -1 })).toThrow(/bucketFactor is -1/);
   });
+
+  it("fires dead-letter for a window with dead letters, and resolves after a clean one", () => {
+    const alerts = new AlertEvaluator();
+    expect(
+      alerts.evaluate({ nowMs: 0, bucketLoad: [], tenantsOverQuota: none, deadLetters: 2 }),
+    ).toMatchObject([
+      { rule: "dead-letter", subject: "*", state: "firing", message: expect.stringMatching(/^2 rows/) },
+    ]);
+    expect(alerts.evaluate({ nowMs: 1, bucketLoad: [], tenantsOverQuota: none })).toMatchObject([
+      { rule: "dead-letter", state: "resolved" },
+    ]);
+  });
 });

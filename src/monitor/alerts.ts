@@ -4,14 +4,16 @@
  *   load for `sustainMs` (seed 003: 2× for 15 minutes);
  * - `prefix-shift`: the hottest prefixes' share of traffic moved by ≥ `shiftThreshold` (total
  *   variation distance) between consecutive windows;
- * - `tenant-over-quota`: a tenant's admission was refused in the window.
+ * - `tenant-over-quota`: a tenant's admission was refused in the window;
+ * - `dead-letter`: the store refused rows (or log records were unreadable) in the window, and they
+ *   went to the dead-letter file.
  * `evaluate` returns the transitions (firing / resolved) so the caller can log them; `active`
  * lists what fires now.
  */
 import { median } from "../stats/median.js";
 import { concentrationShift, type PrefixShares } from "./concentration-shift.js";
 
-export type AlertRule = "bucket-hot" | "node-hot" | "prefix-shift" | "tenant-over-quota";
+export type AlertRule = "bucket-hot" | "node-hot" | "prefix-shift" | "tenant-over-quota" | "dead-letter";
 
 export interface AlertRulesConfig {
   /** A bucket is hot above this multiple of the median (seed 003: 2). */
@@ -41,6 +43,8 @@ export interface AlertSnapshot {
   prefixShares?: PrefixShares;
   /** Tenants refused admission in the window just ended. */
   tenantsOverQuota: ReadonlySet<string>;
+  /** Rows and log records dead-lettered in the window just ended (absent: none). */
+  deadLetters?: number;
 }
 
 export interface Alert {
@@ -85,6 +89,13 @@ export class AlertEvaluator {
         rule: "tenant-over-quota",
         subject: tenant,
         message: `tenant ${tenant} is over its ingest quota: requests are refused with 429`,
+      });
+    }
+    if ((snapshot.deadLetters ?? 0) > 0) {
+      wanted.set("dead-letter/*", {
+        rule: "dead-letter",
+        subject: "*",
+        message: `${snapshot.deadLetters} rows or log records went to the dead-letter file: the store refused them`,
       });
     }
     const changes: AlertChange[] = [];

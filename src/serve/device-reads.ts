@@ -1,6 +1,7 @@
 /**
  * Reads of one device's points, expanded from its aggregated rows: seed 003's hot latest-N (one
- * bucket, newest rows first, with a few-seconds cache) and the dashboard's time range.
+ * bucket, newest rows first, with a few-seconds cache) and the dashboard's time range, paged by an
+ * exact cursor. A device is always read within its tenant: the tenant is part of the row key.
  */
 import { LRUCache } from "lru-cache";
 import { keySuccessor } from "../keys/bytes.js";
@@ -9,6 +10,7 @@ import { clipToData } from "../table/schema-guard.js";
 import type { AccessEntry, AccessLog } from "./access-log.js";
 import type { MetricPoint } from "./point.js";
 import { decodePoints, POINTS_QUALIFIER } from "./point-codec.js";
+import { comesAfter, encodeRangeCursor, type RangeCursor } from "./range-cursor.js";
 
 /** Rows per store read of a latest-N: a row holds one interval of points (about 20 under load). */
 const LATEST_PAGE_ROWS = 16;
@@ -17,14 +19,30 @@ export interface DeviceReadsOptions {
   intervalMs: number;
   /** How long a latest-N answer is served from memory (default 2000 ms; 0 turns the cache off). */
   cacheTtlMs?: number;
-  /** The most points a range read returns (default 100,000); more is flagged `truncated`. */
-  maxRangePoints?: number;
   accessLog?: AccessLog;
 }
+
+export const MAX_RANGE_LIMIT = 100_000;
 
 export interface RangeResult {
   points: MetricPoint[];
   truncated: boolean;
+  /** Continues after the last point returned (ties included); present when truncated. */
+  next?: string;
+}
+
+export interface RangePage {
+  /** Points per page, 1 to MAX_RANGE_LIMIT (default MAX_RANGE_LIMIT). */
+  limit?: number;
+  /** Where the previous page ended. */
+  cursor?: RangeCursor;
+}
+
+/** A point and its place in the device's total order: newest first, then by log segment and position. */
+interface Placed {
+  point: MetricPoint;
+  segment: number;
+  index: number;
 }
 
 export class DeviceReads {
@@ -42,14 +60,14 @@ export class DeviceReads {
    * The newest `n` points, newest first. Rows come newest interval first; rows of one interval can
    * interleave in time (one per flush), so reading stops only after the interval that completed `n`.
    */
-  async latest(deviceId: string, n: number): Promise<MetricPoint[]> {
-    const cacheKey = `${n}\n${deviceId}`;
+  async latest(tenant: string, deviceId: string, n: number): Promise<MetricPoint[]> {
+    const cacheKey = `${n}\n${tenant}\n${deviceId}`;
     const cached = this.cache?.get(cacheKey);
     if (cached) return cached;
     const points: MetricPoint[] = [];
     const read: TableRow[] = [];
     let lastInterval: number | undefined;
-    for await (const row of this.rowsNewestFirst(deviceId)) {
+    for await (const row of this.rowsNewestFirst(tenant, deviceId)) {
       const interval = row.values.interval as number;
       if (points.length >= n && interval !== lastInterval) break;
       read.push(row);
@@ -68,8 +86,8 @@ export class DeviceReads {
    * latest-100 needs about five rows, where a table scan fetches 256-row pages (on Bigtable, a
    * device with 30 days of data would send all 256 for every read).
    */
-  private async *rowsNewestFirst(deviceId: string): AsyncGenerator<TableRow> {
-    const [range] = this.table.explain({ eq: { deviceId } }).ranges;
+  private async *rowsNewestFirst(tenant: string, deviceId: string): AsyncGenerator<TableRow> {
+    const [range] = this.table.explain({ eq: { tenant, deviceId } }).ranges;
     const data = clipToData(range!);
     if (data === undefined) return;
     const { end } = data;
@@ -88,32 +106,52 @@ export class DeviceReads {
   }
 
   /**
-   * Points with `fromMs ≤ ts ≤ toMs`, newest first (key order). Past `maxRangePoints` the newest
-   * ones are returned, flagged `truncated`: continue with `to` = the oldest returned ts − 1.
+   * Points with `fromMs ≤ ts ≤ toMs`, newest first, at most `limit`: past it the result is
+   * `truncated` and `next` continues exactly after the last point returned — points that share a
+   * timestamp are ordered by the log segment and position they came in, so none is skipped or
+   * repeated across pages.
    */
-  async range(deviceId: string, fromMs: number, toMs: number): Promise<RangeResult> {
-    const max = this.options.maxRangePoints ?? 100_000;
+  async range(
+    tenant: string,
+    deviceId: string,
+    fromMs: number,
+    toMs: number,
+    page: RangePage = {},
+  ): Promise<RangeResult> {
+    const limit = page.limit ?? MAX_RANGE_LIMIT;
+    const { cursor } = page;
+    const upper = cursor === undefined ? toMs : Math.min(toMs, cursor.ts);
     const firstInterval = fromMs - (fromMs % this.options.intervalMs);
-    const points: MetricPoint[] = [];
+    const placed: Placed[] = [];
     const read: TableRow[] = [];
     let lastInterval: number | undefined;
     for await (const row of this.table.scan({
-      eq: { deviceId },
-      range: { field: "interval", gte: firstInterval, lte: toMs },
+      eq: { tenant, deviceId },
+      range: { field: "interval", gte: firstInterval, lte: upper },
     })) {
       const interval = row.values.interval as number;
-      // Rows of one interval interleave in time: finish the interval that went past the cap.
-      if (points.length > max && interval !== lastInterval) break;
+      // Rows of one interval interleave in time: finish the interval that went past the limit.
+      if (placed.length > limit && interval !== lastInterval) break;
       read.push(row);
-      for (const point of pointsOf(row, deviceId)) {
-        if (point.ts >= fromMs && point.ts <= toMs) points.push(point);
-      }
+      const segment = row.values.segment as number;
+      pointsOf(row, deviceId).forEach((point, index) => {
+        if (point.ts < fromMs || point.ts > upper) return;
+        if (cursor === undefined || comesAfter({ ts: point.ts, segment, index }, cursor)) {
+          placed.push({ point, segment, index });
+        }
+      });
       lastInterval = interval;
     }
     this.logReads(read, "scan");
-    points.sort((a, b) => b.ts - a.ts);
-    const truncated = points.length > max;
-    return { points: truncated ? points.slice(0, max) : points, truncated };
+    placed.sort((a, b) => b.point.ts - a.point.ts || a.segment - b.segment || a.index - b.index);
+    if (placed.length <= limit) return { points: placed.map((entry) => entry.point), truncated: false };
+    const kept = placed.slice(0, limit);
+    const last = kept.at(-1)!;
+    return {
+      points: kept.map((entry) => entry.point),
+      truncated: true,
+      next: encodeRangeCursor({ ts: last.point.ts, segment: last.segment, index: last.index }),
+    };
   }
 
   private logReads(rows: readonly TableRow[], op: "read" | "scan"): void {

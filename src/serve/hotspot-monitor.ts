@@ -54,7 +54,7 @@ export class HotspotMonitor {
   }
 
   /** Closes the window: publishes gauges, evaluates the rules, returns the transitions. */
-  endWindow(nowMs: number, tenantsOverQuota: ReadonlySet<string>): AlertChange[] {
+  endWindow(nowMs: number, tenantsOverQuota: ReadonlySet<string>, deadLetters = 0): AlertChange[] {
     const skew = bucketSkew(this.bucketLoad);
     this.metrics.bucketSkew.set(skew.skew);
     const top = this.prefixes.top(this.topN);
@@ -73,6 +73,7 @@ export class HotspotMonitor {
       nodeLoad: this.options.nodes === undefined ? undefined : nodeLoads(this.bucketLoad, this.options.nodes),
       prefixShares: shares.size > 0 ? shares : undefined,
       tenantsOverQuota,
+      deadLetters,
     });
     for (const change of changes) {
       const labels = { rule: change.rule, subject: change.subject };

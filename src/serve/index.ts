@@ -1,13 +1,24 @@
 /** The metrics ingest service (seed 003) as a library: `keyspread serve` starts it. */
+export { LiveApiKeys, readKeyFile, updateKeyFile } from "./api-key-file.js";
+export {
+  type ApiKeyEntry,
+  type ApiKeyFile,
+  ApiKeyVerifier,
+  newApiKey,
+  SCOPES,
+  type Scope,
+} from "./api-keys.js";
 export {
   type BodyFormat,
   type BodyProblem,
   BodyRejected,
   bodyFormatOf,
   parseIngestBody,
+  parseIngestBuffer,
 } from "./ingest-body.js";
 export { type IngestService, type IngestServiceOptions, startIngestService } from "./ingest-service.js";
-export { DEFAULT_BUCKETS, metricsSchema } from "./metrics-schema.js";
+export { DEFAULT_BUCKETS, deviceKeyedMetricsSchema, metricsSchema } from "./metrics-schema.js";
 export type { MetricPoint } from "./point.js";
 export { decodePoints, encodePoints, POINTS_QUALIFIER } from "./point-codec.js";
 export { parseQuotas, type Quota, type QuotaConfig, TenantAdmission } from "./tenant-admission.js";
+export { migrateToTenantKeys, type TenantMigrationProgress } from "./tenant-namespace-migration.js";

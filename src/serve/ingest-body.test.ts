@@ -1,17 +1,27 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { BodyRejected, bodyFormatOf, parseIngestBody } from "./ingest-body.js";
+import {
+  BodyRejected,
+  bodyFormatOf,
+  parseIngestBody,
+  parseIngestBuffer,
+  parseIngestBufferFairly,
+} from "./ingest-body.js";
 
 const good = { tenant: "acme", deviceId: "d1", ts: 1_764_484_000_000, metrics: { cpu: 0.5 } };
 
-function problemsOf(text: string, format: "ndjson" | "json") {
+function rejectionOf(parse: () => unknown): BodyRejected {
   try {
-    parseIngestBody(text, format);
+    parse();
   } catch (error) {
-    if (error instanceof BodyRejected) return error.problems;
+    if (error instanceof BodyRejected) return error;
     throw error;
   }
   throw new Error("expected a rejection");
 }
+
+const problemsOf = (text: string, format: "ndjson" | "json", tenant?: string) =>
+  rejectionOf(() => parseIngestBody(text, format, { tenant })).problems;
 
 describe("parseIngestBody", () => {
   it("reads NDJSON with blank lines and CRLF, and JSON arrays", () => {
@@ -72,5 +82,97 @@ describe("parseIngestBody", () => {
     expect(bodyFormatOf("application/json; charset=utf-8")).toBe("json");
     expect(bodyFormatOf("text/plain")).toBeUndefined();
     expect(bodyFormatOf(undefined)).toBeUndefined();
+  });
+
+  it("refuses strings that are not well-formed Unicode, naming line and field", () => {
+    const lines = [
+      JSON.stringify(good),
+      '{"tenant":"acme","deviceId":"d\\ud800","ts":1,"metrics":{"x":1}}',
+      '{"tenant":"acme","deviceId":"d","ts":1,"metrics":{"x\\ud800":1,"x\\ud801":2}}',
+    ].join("\n");
+    expect(problemsOf(lines, "ndjson")).toEqual([
+      { line: 2, field: "deviceId", message: expect.stringMatching(/not well-formed Unicode/) },
+      { line: 3, field: "metrics.x\ud800", message: expect.stringMatching(/not well-formed Unicode/) },
+      { line: 3, field: "metrics.x\ud801", message: expect.stringMatching(/not well-formed Unicode/) },
+    ]);
+    // A well-formed pair is fine.
+    expect(parseIngestBody(JSON.stringify({ ...good, deviceId: "d\ud83d\ude00" }), "json")).toHaveLength(1);
+  });
+
+  it("refuses a body that is not UTF-8, naming the line", () => {
+    const body = Buffer.concat([
+      Buffer.from(`${JSON.stringify(good)}\n{"tenant":"`),
+      Buffer.from([0xff, 0x22]),
+    ]);
+    expect(rejectionOf(() => parseIngestBuffer(body, "ndjson")).problems).toEqual([
+      { line: 2, field: "(line)", message: expect.stringMatching(/not valid UTF-8/) },
+    ]);
+  });
+
+  it("answers any shape of JSON with a rejection, never a crash", () => {
+    const deep = (depth: number) => `${"[".repeat(depth)}${"]".repeat(depth)}`;
+    const deepObject = (depth: number) => `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
+    for (const format of ["ndjson", "json"] as const) {
+      expect(rejectionOf(() => parseIngestBody(deep(100_000), format)).problems[0]!.message).toMatch(
+        /expected an object .*got an array of 1/,
+      );
+      expect(rejectionOf(() => parseIngestBody(deepObject(100_000), format)).problemCount).toBeGreaterThan(0);
+      const nested = `{"tenant":"a","deviceId":${deep(50_000)},"ts":1,"metrics":{"m":${deepObject(50_000)}}}`;
+      expect(rejectionOf(() => parseIngestBody(nested, format)).problems.map((p) => p.field)).toEqual([
+        "deviceId",
+        "metrics.m",
+      ]);
+    }
+    fc.assert(
+      fc.property(
+        fc.jsonValue({ maxDepth: 6 }),
+        fc.constantFrom("ndjson" as const, "json" as const),
+        (value, format) => {
+          try {
+            parseIngestBody(JSON.stringify(value) ?? "null", format);
+          } catch (error) {
+            expect(error).toBeInstanceOf(BodyRejected);
+          }
+        },
+      ),
+    );
+  });
+
+  it("with the caller's tenant: fills it in, and refuses a point naming another (403, by line)", () => {
+    const { tenant: _, ...anonymous } = good;
+    expect(parseIngestBody(JSON.stringify([anonymous, good]), "json", { tenant: "acme" })).toEqual([
+      good,
+      good,
+    ]);
+    const rejection = rejectionOf(() =>
+      parseIngestBody(
+        [JSON.stringify(good), JSON.stringify({ ...good, tenant: "other" })].join("\n"),
+        "ndjson",
+        {
+          tenant: "acme",
+        },
+      ),
+    );
+    expect(rejection.status).toBe(403);
+    expect(rejection.problems).toEqual([
+      { line: 2, field: "tenant", message: '"other": these credentials are for tenant "acme" only' },
+    ]);
+    expect(rejectionOf(() => parseIngestBody(JSON.stringify(anonymous), "json")).status).toBe(400);
+  });
+
+  it("parses a large NDJSON body in slices with the same points and line numbers", async () => {
+    const lines = Array.from({ length: 30_000 }, (_, i) =>
+      JSON.stringify({ ...good, deviceId: `device-${i}` }),
+    );
+    lines[25_000] = "{broken";
+    const body = Buffer.from(`\n${lines.join("\n")}\n`);
+    expect(body.length).toBeGreaterThan(2 << 20);
+    const sliced = await parseIngestBufferFairly(body, "ndjson").catch((error: BodyRejected) => error);
+    expect((sliced as BodyRejected).problems).toEqual([
+      { line: 25_002, field: "(line)", message: expect.stringMatching(/not valid JSON/) },
+    ]);
+    lines[25_000] = JSON.stringify(good);
+    const whole = Buffer.from(lines.join("\n"));
+    expect(await parseIngestBufferFairly(whole, "ndjson")).toEqual(parseIngestBuffer(whole, "ndjson"));
   });
 });

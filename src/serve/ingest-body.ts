@@ -3,8 +3,23 @@
  * points. All or nothing: any bad line rejects the request with every problem named by line and
  * field. Hand-written checks rather than a schema library: this is the hot path (≥ 200k points/s
  * on two cores), and the messages must name the line anyway.
+ *
+ * Poison stops here: the body must be UTF-8, and every string the service keeps (device ids,
+ * metric names) must be well-formed Unicode — a lone surrogate (`"\ud800"`) would be acknowledged
+ * and then refused by every row-key encoder, or merged with another name by UTF-8 encoding.
+ * Problems are described without serialising what the client sent, so no shape of JSON (100,000
+ * levels deep, megabyte strings) can make the description itself fail.
  */
+import { isUtf8 } from "node:buffer";
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type { MetricPoint } from "./point.js";
+
+declare global {
+  interface String {
+    /** ES2024 (Node 20): false when the string holds a lone surrogate. */
+    isWellFormed(): boolean;
+  }
+}
 
 export type BodyFormat = "ndjson" | "json";
 
@@ -22,6 +37,8 @@ export class BodyRejected extends Error {
     readonly problems: BodyProblem[],
     /** Problems found in all; `problems` keeps the first MAX_PROBLEMS. */
     readonly problemCount: number,
+    /** 403 when a point names a tenant other than the caller's, else 400. */
+    readonly status: 400 | 403 = 400,
   ) {
     const first = problems[0];
     super(
@@ -29,6 +46,14 @@ export class BodyRejected extends Error {
         (first ? `, first at line ${first.line}, ${first.field}: ${first.message}` : ""),
     );
   }
+}
+
+export interface ParseOptions {
+  /**
+   * The tenant of the caller's credentials: a point without `tenant` belongs to it, and a point
+   * naming another tenant is refused (403). Undefined: every point names its tenant.
+   */
+  tenant?: string;
 }
 
 export const POINT_LIMITS = {
@@ -42,6 +67,8 @@ export const POINT_LIMITS = {
 
 const MAX_PROBLEMS = 100;
 const POINT_FIELDS = new Set(["tenant", "deviceId", "ts", "metrics"]);
+/** NDJSON bodies are parsed in slices of about this many characters, yielding to other requests between. */
+const SLICE_CHARS = 1 << 17;
 
 /** Which format a Content-Type names, or undefined when it is not one the service reads. */
 export function bodyFormatOf(contentType: string | undefined): BodyFormat | undefined {
@@ -53,23 +80,89 @@ export function bodyFormatOf(contentType: string | undefined): BodyFormat | unde
   return undefined;
 }
 
-export function parseIngestBody(text: string, format: BodyFormat): MetricPoint[] {
-  const items = format === "json" ? parseJsonArray(text) : parseNdjson(text);
+/** Parses a body as received: refuses bytes that are not UTF-8 (naming the line) before reading it as text. */
+export function parseIngestBuffer(
+  body: Buffer,
+  format: BodyFormat,
+  options: ParseOptions = {},
+): MetricPoint[] {
+  checkUtf8(body);
+  return parseIngestBody(body.toString("utf8"), format, options);
+}
+
+/**
+ * `parseIngestBuffer` for the service: a large NDJSON body is parsed a slice at a time, letting
+ * the event loop serve reads between slices, so one 16 MB body cannot stall the service.
+ */
+export async function parseIngestBufferFairly(
+  body: Buffer,
+  format: BodyFormat,
+  options: ParseOptions = {},
+): Promise<MetricPoint[]> {
+  if (format === "json" || body.length <= SLICE_CHARS) return parseIngestBuffer(body, format, options);
+  checkUtf8(body);
+  const text = body.toString("utf8");
   const problems = new Problems();
-  if (items.length === 0) problems.add(1, "(body)", "no points: send at least one");
-  const points: MetricPoint[] = new Array(items.length);
-  for (let index = 0; index < items.length; index++) {
-    const { line, value } = items[index]!;
-    if (value instanceof SyntaxError) problems.add(line, "(line)", `not valid JSON: ${value.message}`);
-    else if (checkPoint(value, line, problems)) points[index] = value as MetricPoint;
+  const points: MetricPoint[] = [];
+  let lineOffset = 0;
+  for (let start = 0; start < text.length; ) {
+    const cut = text.indexOf("\n", start + SLICE_CHARS);
+    const end = cut === -1 ? text.length : cut + 1;
+    const slice = text.slice(start, end);
+    checkItems(parseNdjson(slice, lineOffset), problems, options, points);
+    lineOffset += countLines(slice) - (slice.endsWith("\n") ? 1 : 0);
+    start = end;
+    if (start < text.length) await yieldToEventLoop();
   }
-  if (problems.count > 0) throw new BodyRejected(problems.listed, problems.count);
+  return finish(points, problems);
+}
+
+export function parseIngestBody(text: string, format: BodyFormat, options: ParseOptions = {}): MetricPoint[] {
+  const problems = new Problems();
+  const points: MetricPoint[] = [];
+  checkItems(format === "json" ? parseJsonArray(text) : parseNdjson(text, 0), problems, options, points);
+  return finish(points, problems);
+}
+
+function finish(points: MetricPoint[], problems: Problems): MetricPoint[] {
+  if (points.length === 0 && problems.count === 0) problems.add(1, "(body)", "no points: send at least one");
+  if (problems.count > 0)
+    throw new BodyRejected(problems.listed, problems.count, problems.forbidden ? 403 : 400);
   return points;
+}
+
+function checkItems(items: Item[], problems: Problems, options: ParseOptions, points: MetricPoint[]): void {
+  for (const { line, value } of items) {
+    if (value instanceof SyntaxError) problems.add(line, "(line)", `not valid JSON: ${value.message}`);
+    else if (checkPoint(value, line, problems, options.tenant)) points.push(value as MetricPoint);
+  }
+}
+
+function checkUtf8(body: Buffer): void {
+  if (isUtf8(body)) return;
+  let line = 1;
+  let start = 0;
+  for (let end = body.indexOf(10); ; end = body.indexOf(10, start)) {
+    if (!isUtf8(body.subarray(start, end === -1 ? body.length : end)) || end === -1) break;
+    start = end + 1;
+    line++;
+  }
+  throw new BodyRejected(
+    [{ line, field: "(line)", message: "not valid UTF-8: send the body as UTF-8 text" }],
+    1,
+  );
+}
+
+function countLines(text: string): number {
+  let lines = 1;
+  for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) lines++;
+  return lines;
 }
 
 /** Every problem counted, the first MAX_PROBLEMS kept. */
 class Problems {
   count = 0;
+  forbidden = false;
   readonly listed: BodyProblem[] = [];
 
   add(line: number, field: string, message: string): void {
@@ -88,43 +181,55 @@ function parseJsonArray(text: string): Item[] {
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    return [{ line: 1, value: error as SyntaxError }];
+    return [{ line: 1, value: asSyntaxError(error) }];
   }
   const array = Array.isArray(parsed) ? parsed : [parsed];
   return array.map((value, index) => ({ line: index + 1, value }));
 }
 
 /**
- * One JSON.parse over the whole body joined as an array (several times faster than a parse per
+ * One JSON.parse over the whole text joined as an array (several times faster than a parse per
  * line); when that fails, or its item count shows a line held more or less than one value, each
  * line is parsed alone so the problems name their lines. Raw newlines cannot occur inside JSON
- * strings, so every newline separates lines.
+ * strings, so every newline separates lines. `lineOffset`: lines before this text in the body.
  */
-function parseNdjson(text: string): Item[] {
+function parseNdjson(text: string, lineOffset: number): Item[] {
   const trimmed = text.trim();
   if (trimmed === "") return [];
-  let lines = 1;
-  for (let at = trimmed.indexOf("\n"); at !== -1; at = trimmed.indexOf("\n", at + 1)) lines++;
+  const leading = countLines(text.slice(0, text.search(/\S/))) - 1;
+  const lines = countLines(trimmed);
   try {
     const parsed = JSON.parse(`[${trimmed.replaceAll("\n", ",")}]`) as unknown[];
-    if (parsed.length === lines) return parsed.map((value, index) => ({ line: index + 1, value }));
+    if (parsed.length === lines) {
+      return parsed.map((value, index) => ({ line: lineOffset + leading + index + 1, value }));
+    }
   } catch {
     // Fall through: find the bad lines one by one.
   }
   const items: Item[] = [];
   text.split("\n").forEach((raw, index) => {
     if (raw.trim() === "") return;
+    const line = lineOffset + index + 1;
     try {
-      items.push({ line: index + 1, value: JSON.parse(raw) });
+      items.push({ line, value: JSON.parse(raw) });
     } catch (error) {
-      items.push({ line: index + 1, value: error as SyntaxError });
+      items.push({ line, value: asSyntaxError(error) });
     }
   });
   return items;
 }
 
+function asSyntaxError(error: unknown): SyntaxError {
+  return error instanceof SyntaxError ? error : new SyntaxError(String((error as Error)?.message ?? error));
+}
+
 /** True when the value is a valid point; otherwise its problems are added. No closures: hot path. */
-function checkPoint(value: unknown, line: number, problems: Problems): boolean {
+function checkPoint(
+  value: unknown,
+  line: number,
+  problems: Problems,
+  ownTenant: string | undefined,
+): boolean {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     problems.add(
       line,
@@ -134,13 +239,23 @@ function checkPoint(value: unknown, line: number, problems: Problems): boolean {
     return false;
   }
   const before = problems.count;
-  const { tenant, deviceId, ts, metrics } = value as Record<string, unknown>;
+  const point = value as Record<string, unknown>;
+  const { deviceId, ts, metrics } = point;
   for (const field in value) {
-    if (!POINT_FIELDS.has(field))
-      problems.add(line, field, "unknown field; allowed: tenant, deviceId, ts, metrics");
+    if (!POINT_FIELDS.has(field)) {
+      problems.add(line, fieldName(field), "unknown field; allowed: tenant, deviceId, ts, metrics");
+    }
+  }
+  let tenant = point.tenant;
+  if (tenant === undefined && ownTenant !== undefined) {
+    tenant = ownTenant;
+    point.tenant = ownTenant;
   }
   if (typeof tenant !== "string" || !POINT_LIMITS.tenant.test(tenant)) {
     problems.add(line, "tenant", `${describe(tenant)}: expected 1–64 letters, digits, ".", "_" or "-"`);
+  } else if (ownTenant !== undefined && tenant !== ownTenant) {
+    problems.forbidden = true;
+    problems.add(line, "tenant", `${describe(tenant)}: these credentials are for tenant "${ownTenant}" only`);
   }
   if (
     typeof deviceId !== "string" ||
@@ -152,6 +267,8 @@ function checkPoint(value: unknown, line: number, problems: Problems): boolean {
       "deviceId",
       `${describe(deviceId)}: expected text of 1–${POINT_LIMITS.deviceIdMaxLength} characters`,
     );
+  } else if (!deviceId.isWellFormed()) {
+    problems.add(line, "deviceId", `${describe(deviceId)}: not well-formed Unicode (a lone surrogate)`);
   }
   if (typeof ts !== "number" || !Number.isInteger(ts) || ts < 0 || ts > POINT_LIMITS.maxTs) {
     problems.add(
@@ -168,16 +285,18 @@ function checkPoint(value: unknown, line: number, problems: Problems): boolean {
       count++;
       const metric = (metrics as Record<string, unknown>)[name];
       if (name === "__proto__") {
-        problems.add(line, `metrics.${name}`, "reserved name; choose another");
+        problems.add(line, fieldName(`metrics.${name}`), "reserved name; choose another");
       } else if (name.length === 0 || name.length > POINT_LIMITS.metricNameMaxLength) {
         problems.add(
           line,
-          `metrics.${name}`,
+          fieldName(`metrics.${name}`),
           `metric names are 1–${POINT_LIMITS.metricNameMaxLength} characters`,
         );
+      } else if (!name.isWellFormed()) {
+        problems.add(line, fieldName(`metrics.${name}`), "not well-formed Unicode (a lone surrogate)");
       }
       if (typeof metric !== "number" || !Number.isFinite(metric)) {
-        problems.add(line, `metrics.${name}`, `${describe(metric)}: expected a finite number`);
+        problems.add(line, fieldName(`metrics.${name}`), `${describe(metric)}: expected a finite number`);
       }
     }
     if (count === 0) problems.add(line, "metrics", "empty: expected at least one metric");
@@ -188,8 +307,18 @@ function checkPoint(value: unknown, line: number, problems: Problems): boolean {
   return problems.count === before;
 }
 
+/** A short, always printable description of a client's value (never serialises a whole object). */
 function describe(value: unknown): string {
   if (value === undefined) return "missing";
-  const text = JSON.stringify(value);
-  return text.length > 40 ? `${text.slice(0, 37)}...` : text;
+  if (Array.isArray(value)) return `an array of ${value.length}`;
+  if (typeof value === "object") return value === null ? "null" : "an object";
+  if (typeof value === "string") {
+    return value.length > 40 ? `${JSON.stringify(value.slice(0, 37))}...` : JSON.stringify(value);
+  }
+  return String(value);
+}
+
+/** A field name as it goes into a problem: long client-chosen names are cut. */
+function fieldName(name: string): string {
+  return name.length > 64 ? `${name.slice(0, 61)}...` : name;
 }

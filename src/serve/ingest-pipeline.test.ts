@@ -1,4 +1,4 @@
-import { copyFile, mkdtemp, readdir } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -6,46 +6,183 @@ import { MemoryStore } from "../store/memory.js";
 import { SaltedTable } from "../table/salted-table.js";
 import { DeviceReads } from "./device-reads.js";
 import { HotspotMonitor } from "./hotspot-monitor.js";
-import { IngestPipeline } from "./ingest-pipeline.js";
+import { IngestPipeline, type IngestPipelineOptions } from "./ingest-pipeline.js";
 import { metricsSchema } from "./metrics-schema.js";
+import type { MetricPoint } from "./point.js";
+import { point, T0 } from "./points.testsuite.js";
 import { ServiceMetrics } from "./service-metrics.js";
+import { recordHeader } from "./wal-record.js";
 
-const T0 = 1_764_484_000_000;
-const segmentsIn = async (wal: string) => (await readdir(wal)).filter((name) => name.endsWith(".wal"));
+const segmentsIn = async (wal: string) => (await readdir(wal)).filter((name) => name.endsWith(".wal")).sort();
+const request = (points: MetricPoint[]) => ({
+  points,
+  format: "ndjson" as const,
+  body: Buffer.from(points.map((p) => JSON.stringify(p)).join("\n")),
+});
 
-async function openPipeline(table: SaltedTable, walDirectory: string) {
+async function openTable(name = "p") {
+  return SaltedTable.open(new MemoryStore({ name }), metricsSchema(4), { create: true });
+}
+
+async function openPipeline(
+  table: SaltedTable,
+  walDirectory: string,
+  extra: Partial<IngestPipelineOptions> = {},
+) {
   const metrics = new ServiceMetrics();
-  return IngestPipeline.open({
+  const lines: string[] = [];
+  const pipeline = await IngestPipeline.open({
     table,
     walDirectory,
     intervalMs: 60_000,
     metrics,
     monitor: new HotspotMonitor({ buckets: table.schema.bucketCount }, metrics, () => {}),
-    log: () => {},
+    log: (line) => lines.push(line),
+    ...extra,
   });
+  return { pipeline, metrics, lines };
 }
+
+const storedTimes = async (table: SaltedTable, deviceId = "d", tenant = "t") =>
+  (await new DeviceReads(table, { intervalMs: 60_000, cacheTtlMs: 0 }).latest(tenant, deviceId, 1000)).map(
+    (p) => p.ts - T0,
+  );
 
 describe("IngestPipeline recovery", () => {
   it("replays a segment into the same rows, so replaying an already written segment adds nothing", async () => {
     const directory = await mkdtemp(join(tmpdir(), "pipeline-"));
     const wal = join(directory, "wal");
-    const table = await SaltedTable.open(new MemoryStore({ name: "p" }), metricsSchema(4), { create: true });
-    const points = [0, 1, 2].map((i) => ({ tenant: "t", deviceId: "d", ts: T0 + i, metrics: { v: i } }));
-    const body = Buffer.from(points.map((p) => JSON.stringify(p)).join("\n"));
-
+    const table = await openTable();
     const first = await openPipeline(table, wal);
-    await first.accept(points, "ndjson", body);
+    await first.pipeline.accept(request([0, 1, 2].map((i) => point("d", T0 + i))));
     // Keep a copy of the segment as a crash right after the store write would have left it.
     const [segment] = await segmentsIn(wal);
     await copyFile(join(wal, segment!), join(directory, "saved"));
-    await first.close();
+    await first.pipeline.close();
     await copyFile(join(directory, "saved"), join(wal, segment!));
 
     const second = await openPipeline(table, wal);
-    expect(second.totals.pointsWritten).toBe(3);
-    await second.close();
-    const reads = new DeviceReads(table, { intervalMs: 60_000, cacheTtlMs: 0 });
-    expect((await reads.latest("d", 10)).map((p) => p.ts)).toEqual([T0 + 2, T0 + 1, T0]);
+    expect(second.pipeline.totals.pointsWritten).toBe(3);
+    await second.pipeline.close();
+    expect(await storedTimes(table)).toEqual([2, 1, 0]);
     expect(await segmentsIn(wal)).toHaveLength(1);
+  });
+
+  it("replays every intact record of a segment with a flipped bit, and counts, logs and exports the damage", async () => {
+    const directory = await mkdtemp(join(tmpdir(), "pipeline-flip-"));
+    const wal = join(directory, "wal");
+    const first = await openPipeline(await openTable(), wal);
+    for (let i = 0; i < 5; i++) await first.pipeline.accept(request([point("d", T0 + i)]));
+    const [segment] = await segmentsIn(wal);
+    const bytes = await readFile(join(wal, segment!));
+    await first.pipeline.close();
+    const recordBytes = bytes.length / 5;
+    bytes[2 * recordBytes + 20]! ^= 0x04; // inside the third record's payload
+    await writeFile(join(wal, segment!), bytes);
+
+    const table = await openTable();
+    const second = await openPipeline(table, wal);
+    await second.pipeline.close();
+    expect(await storedTimes(table)).toEqual([4, 3, 1, 0]);
+    expect(second.lines).toContainEqual(
+      JSON.stringify({
+        event: "wal-corrupt",
+        segment: Number(segment!.slice(0, -4)),
+        offset: 2 * recordBytes,
+        bytes: recordBytes,
+      }),
+    );
+    const exported = await second.metrics.registry.metrics();
+    expect(exported).toMatch(/^keyspread_wal_corrupt_records_total 1$/m);
+    expect(exported).toMatch(new RegExp(`^keyspread_wal_corrupt_bytes_total ${recordBytes}$`, "m"));
+  });
+});
+
+describe("IngestPipeline and poison", () => {
+  it("dead-letters a row whose key cannot be encoded; the rest of its segment flushes", async () => {
+    const directory = await mkdtemp(join(tmpdir(), "pipeline-poison-"));
+    const wal = join(directory, "wal");
+    const table = await openTable();
+    const { pipeline, metrics } = await openPipeline(table, wal);
+    // Past the door's checks (the pipeline takes what it is given): a lone surrogate in a device id.
+    await pipeline.accept(request([point("d", T0 + 1)]));
+    await pipeline.accept(request([point("bad\ud800", T0 + 2), point("d", T0 + 3)]));
+    await pipeline.flush();
+    expect(pipeline.pendingPoints).toBe(0);
+    expect(await storedTimes(table)).toEqual([3, 1]);
+    const [letter] = (await readFile(join(wal, "dead-letter.jsonl"), "utf8"))
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(letter).toMatchObject({
+      reason: expect.stringMatching(/row key: .*deviceId.*lone surrogate/),
+      row: { tenant: "t", deviceId: "bad\ud800", points: [{ ts: T0 + 2 }] },
+    });
+    expect(await metrics.registry.metrics()).toMatch(/keyspread_dead_letters_total\{kind="row"\} 1/);
+    expect(pipeline.takeDeadLetters()).toBe(1);
+    await pipeline.close();
+    expect(await segmentsIn(wal)).toHaveLength(1);
+  });
+
+  it("starts on a log that holds a poison record (as an older version accepted), storing the rest", async () => {
+    const directory = await mkdtemp(join(tmpdir(), "pipeline-legacy-"));
+    const wal = join(directory, "wal");
+    const table = await openTable();
+    const first = await openPipeline(table, wal);
+    await first.pipeline.close();
+    // Records the way the previous version wrote them: u8 format (0 = NDJSON), the body.
+    const legacy = (body: string) => Buffer.concat([Buffer.from([0]), Buffer.from(body)]);
+    const records = [
+      legacy(JSON.stringify(point("d", T0 + 1))),
+      legacy('{"tenant":"t","deviceId":"x\\ud800","ts":1764484000002,"metrics":{"v":1}}'),
+      legacy(JSON.stringify(point("d", T0 + 3))),
+    ].map((payload) => Buffer.concat([recordHeader(payload), payload]));
+    await mkdir(wal, { recursive: true });
+    await writeFile(join(wal, "0000000000001.wal"), Buffer.concat(records));
+
+    const second = await openPipeline(table, wal);
+    await second.pipeline.close();
+    expect(await storedTimes(table)).toEqual([3, 1]);
+    const letters = (await readFile(join(wal, "dead-letter.jsonl"), "utf8")).trim().split("\n");
+    expect(letters).toHaveLength(1);
+    expect(JSON.parse(letters[0]!)).toMatchObject({
+      segment: 1,
+      reason: expect.stringMatching(/unreadable log record: .*deviceId.*not well-formed Unicode/),
+      record: { text: expect.stringContaining("x\\ud800") },
+    });
+  });
+
+  it("dead-letters a row the store keeps refusing while it takes others, and retries an outage instead", async () => {
+    const directory = await mkdtemp(join(tmpdir(), "pipeline-refused-"));
+    const wal = join(directory, "wal");
+    const store = new MemoryStore({ name: "p" });
+    const table = await SaltedTable.open(store, metricsSchema(4), { create: true });
+    const { pipeline, lines } = await openPipeline(table, wal, { deadLetterAfterAttempts: 3 });
+    store.faults.failWrite = (key) => (key.includes("#refused#") ? "row too large" : undefined);
+    await pipeline.accept(request([point("refused", T0 + 1), point("d", T0 + 2)]));
+    await pipeline.settle();
+    expect(await storedTimes(table)).toEqual([2]);
+    expect(pipeline.pendingPoints).toBe(0);
+    expect(lines.filter((line) => line.includes('"event":"dead-letter"'))).toHaveLength(1);
+    const letter = JSON.parse((await readFile(join(wal, "dead-letter.jsonl"), "utf8")).trim());
+    expect(letter).toMatchObject({
+      reason: "the store refused it 3 times: row too large",
+      row: { deviceId: "refused" },
+    });
+
+    // Everything refused: an outage. Nothing is dead-lettered; it is written once the store is back.
+    store.faults.failWrite = () => "unavailable";
+    await pipeline.accept(request([point("e", T0 + 5)]));
+    await pipeline.flush();
+    await expect
+      .poll(() => lines.filter((line) => line.includes('"event":"store-write-retry"')).length, {
+        timeout: 10_000,
+      })
+      .toBeGreaterThan(1);
+    store.faults.failWrite = undefined;
+    await pipeline.settle();
+    expect(await storedTimes(table, "e")).toEqual([5]);
+    expect(lines.filter((line) => line.includes('"event":"dead-letter"'))).toHaveLength(1);
+    await pipeline.close();
   });
 });

@@ -1,9 +1,16 @@
 /**
- * From accepted request to stored rows. A request's points join the current interval buffer and
- * its body is appended to the current write-ahead-log segment in the same tick, so a segment and a
- * buffer always hold the same points; the request is acknowledged when the segment's group commit
- * covers it. Every `intervalMs` the flusher opens a new segment, writes the old buffer as one row
- * per device per interval, and deletes the old segment once the store has every row.
+ * From accepted request to stored rows. A request is appended to the current write-ahead-log
+ * segment, and only once its group commit succeeded do its points join that segment's interval
+ * buffer and is it acknowledged: a request refused because the log could not be written (disk
+ * full) is stored nowhere. Every `intervalMs` the flusher opens a new segment, writes the old
+ * segment's buffer as one row per device per interval with durable store writes, and deletes the
+ * old segment only after that (and after its dead letters and Idempotency-Keys are on disk).
+ *
+ * One bad row never blocks a flush: a row whose key cannot be encoded, or that the store keeps
+ * refusing while it accepts other rows, goes to the dead-letter file with its reason (metric,
+ * log line, `dead-letter` alert) and the rest of the segment completes. A store that refuses
+ * everything is an outage, not a bad row: its rows are retried in the background (with backoff)
+ * while later flushes go on, and ingest answers 503 once too many points wait.
  *
  * Segment ids are epoch milliseconds, strictly increasing across restarts: the newest segment file
  * is never deleted (only older ones, after their flush), so a restarted service always knows the
@@ -13,13 +20,17 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Mutation } from "../store/store.js";
 import type { SaltedTable } from "../table/salted-table.js";
 import type { AccessEntry, AccessLog } from "./access-log.js";
+import type { CpuTurns } from "./cpu-turns.js";
+import { type DeadLetter, DeadLetterFile, recordLetter } from "./dead-letter.js";
 import type { HotspotMonitor } from "./hotspot-monitor.js";
-import { type BodyFormat, parseIngestBody } from "./ingest-body.js";
+import { IdempotencyKeys } from "./idempotency.js";
+import { type BodyFormat, parseIngestBuffer } from "./ingest-body.js";
 import { type AggregatedRow, IntervalBuffer } from "./interval-buffer.js";
+import { decodeLoggedRequest, encodeLoggedRequest, type IdempotencyRecord } from "./logged-request.js";
 import type { MetricPoint } from "./point.js";
-import { POINTS_QUALIFIER } from "./point-codec.js";
+import { decodePoints, POINTS_QUALIFIER } from "./point-codec.js";
 import type { ServiceMetrics } from "./service-metrics.js";
-import { type WalSegment, WriteAheadLog } from "./write-ahead-log.js";
+import { type RecoveredSegment, type WalFaults, type WalSegment, WriteAheadLog } from "./write-ahead-log.js";
 
 export interface IngestPipelineOptions {
   table: SaltedTable;
@@ -29,31 +40,92 @@ export interface IngestPipelineOptions {
   monitor: HotspotMonitor;
   accessLog?: AccessLog;
   log: (line: string) => void;
+  /** Shared with request parsing: each flush chunk is encoded in a turn of its own, so reads go between. */
+  turns?: CpuTurns;
+  /** How long an Idempotency-Key is remembered (default 24 h). */
+  idempotencyWindowMs?: number;
+  /**
+   * Failed attempts after which a row the store keeps refusing — while it accepts other rows —
+   * goes to the dead-letter file (default 8, about 16 s of backoff).
+   */
+  deadLetterAfterAttempts?: number;
+  /** How long `close` keeps retrying rows before leaving them in the log for the next start (default 30 s). */
+  closeTimeoutMs?: number;
+  /** Test seam: faults the log writer meets (a full disk). */
+  walFaults?: WalFaults;
 }
 
-const FORMAT_BYTE: Record<BodyFormat, number> = { ndjson: 0, json: 1 };
-const FORMAT_OF_BYTE: readonly BodyFormat[] = ["ndjson", "json"];
+/** A request the service validated and admitted. */
+export interface AcceptedRequest {
+  points: readonly MetricPoint[];
+  format: BodyFormat;
+  body: Buffer;
+  /** The authenticated tenant (kept so a replay reads the body the same way). */
+  tenant?: string;
+  idempotency?: IdempotencyRecord;
+}
+
+/** The segment being appended to and the points its records hold. */
+interface OpenSegment {
+  segment: WalSegment;
+  buffer: IntervalBuffer;
+  /** Appends not settled yet: the flush waits for them before writing the buffer. */
+  appends: Set<Promise<void>>;
+  keys: IdempotencyRecord[];
+}
+
+/** A segment being written to the store: what must be durable before its file may go. */
+interface FlushingSegment {
+  id: number;
+  points: number;
+  keys: IdempotencyRecord[];
+  letters: DeadLetter[];
+}
+
+interface PendingRow {
+  row: AggregatedRow;
+  mutation: Mutation;
+  attempts: number;
+  reason: string;
+  /** Successful store writes seen when the row first failed: more since means the store is up. */
+  successesAtFirstFailure: number;
+}
+
 const RETRY_BASE_MS = 100;
-/** Rows encoded and written per store call during a flush. */
-const FLUSH_CHUNK_ROWS = 2_000;
 const RETRY_MAX_MS = 5_000;
+/** Rows written per store call during a flush (each call is one synced write)... */
+const FLUSH_CHUNK_ROWS = 2_000;
+/** ...encoded a quarter at a time, each quarter in a CPU turn of its own. */
+const ENCODE_TURN_ROWS = 500;
+const JOURNAL_EXPIRY_EVERY_MS = 60 * 60 * 1000;
 
 export class IngestPipeline {
-  private buffer: IntervalBuffer;
-  private timer: NodeJS.Timeout | undefined;
+  private current: OpenSegment;
+  private flushTimer: NodeJS.Timeout | undefined;
+  private expiryTimer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
+  /** Retries and completions running behind the flushes. */
+  private readonly background = new Set<Promise<void>>();
   private closed = false;
-  /** Acknowledged points not yet in the store (current buffer and flushes under way). */
+  private closeDeadlineMs: number | undefined;
+  /** Store write calls that took at least one row. */
+  private writeSuccesses = 0;
+  private deadLettersInWindow = 0;
+  private readonly deadLetters: DeadLetterFile;
+  readonly idempotency: IdempotencyKeys;
+  /** Acknowledged points not yet in the store (plus those of requests being appended now). */
   pendingPoints = 0;
-  /** Store write calls and points they carried, since start (the bench's points per write). */
+  /** Store write calls, rows and points written since start (the bench's points per write). */
   readonly totals = { storeWrites: 0, rowsWritten: 0, pointsWritten: 0 };
 
   private constructor(
     private readonly options: IngestPipelineOptions,
     private readonly wal: WriteAheadLog,
-    private segment: WalSegment,
+    segment: WalSegment,
   ) {
-    this.buffer = new IntervalBuffer(options.intervalMs);
+    this.current = this.openSegment(segment);
+    this.deadLetters = new DeadLetterFile(`${wal.directory}/dead-letter.jsonl`);
+    this.idempotency = new IdempotencyKeys(wal.journal, options.idempotencyWindowMs);
   }
 
   /** Opens the log, writes every segment a previous run left behind, and starts the flush timer. */
@@ -62,128 +134,377 @@ export class IngestPipeline {
     const { wal, recovered } = await WriteAheadLog.open(
       options.walDirectory,
       `${table.store.name} (schema ${table.schema.fingerprint})`,
+      { faults: options.walFaults },
     );
-    const lastId = recovered.at(-1)?.id ?? 0;
-    const segment = await wal.createSegment(Math.max(Date.now(), lastId + 1));
-    const pipeline = new IngestPipeline(options, wal, segment);
-    for (const { id, payloads, tornBytes } of recovered) {
-      const buffer = new IntervalBuffer(options.intervalMs);
-      for (const payload of payloads) buffer.add(decodePayload(payload));
-      pipeline.pendingPoints += buffer.points;
-      options.log(JSON.stringify({ event: "wal-replay", segment: id, points: buffer.points, tornBytes }));
-      await pipeline.writeSegment(id, buffer);
+    let pipeline: IngestPipeline;
+    try {
+      const lastId = recovered.at(-1)?.id ?? 0;
+      pipeline = new IngestPipeline(options, wal, await wal.createSegment(Math.max(Date.now(), lastId + 1)));
+      await pipeline.expireKeys();
+      for (const segment of recovered) await pipeline.replay(segment);
+    } catch (error) {
+      await wal.release();
+      throw error;
     }
-    pipeline.timer = setInterval(() => {
-      // A failed flush keeps its segment file: the points are replayed at the next start.
+    pipeline.flushTimer = setInterval(() => {
+      // A flush that could not start (no new segment: disk full) is tried again next tick.
       pipeline.flush().catch((error: unknown) => {
         options.log(JSON.stringify({ event: "flush-error", error: String(error) }));
       });
     }, options.intervalMs);
-    pipeline.timer.unref();
+    pipeline.flushTimer.unref();
+    pipeline.expiryTimer = setInterval(
+      () => void pipeline.expireKeys(),
+      Math.min(JOURNAL_EXPIRY_EVERY_MS, pipeline.idempotency.windowMs),
+    );
+    pipeline.expiryTimer.unref();
     return pipeline;
   }
 
-  /** Buffers the points and logs the body; resolves once they survive a crash. */
-  accept(points: readonly MetricPoint[], format: BodyFormat, body: Buffer): Promise<void> {
+  /** Logs the request; resolves once it survives a crash (then its points are buffered), rejects when it was not logged. */
+  accept(request: AcceptedRequest): Promise<void> {
     if (this.closed) return Promise.reject(new Error("the service is shutting down"));
-    this.buffer.add(points);
-    this.pendingPoints += points.length;
-    const payload = Buffer.allocUnsafe(body.length + 1);
-    payload[0] = FORMAT_BYTE[format];
-    body.copy(payload, 1);
-    return this.segment.append(payload);
+    const open = this.current;
+    if (open.segment.failed) {
+      this.flush().catch(() => {});
+      return Promise.reject(new Error("the write-ahead log segment failed and is being replaced"));
+    }
+    const count = request.points.length;
+    this.pendingPoints += count;
+    const appended = open.segment.append(encodeLoggedRequest(request)).then(
+      async () => {
+        // Encoding the points into their rows is a heavy step: it takes its turn (in commit order).
+        await this.options.turns?.take();
+        open.buffer.add(request.points);
+        if (request.idempotency) {
+          open.keys.push(request.idempotency);
+          this.idempotency.remember(request.idempotency);
+        }
+      },
+      (error: unknown) => {
+        this.pendingPoints -= count;
+        this.options.metrics.walAppendFailures.inc();
+        throw error;
+      },
+    );
+    const settled = appended.then(
+      () => {},
+      () => {},
+    );
+    open.appends.add(settled);
+    void settled.then(() => open.appends.delete(settled));
+    return appended;
   }
 
-  /** Writes everything buffered so far (one flush after those already queued). */
+  /** Writes everything logged so far (one flush after those already queued); failed rows go on in the background. */
   flush(): Promise<void> {
     const flushed = this.flushing.catch(() => {}).then(() => this.flushOnce());
     this.flushing = flushed;
     return flushed;
   }
 
-  /** Stops the timer, flushes what is buffered, closes the log. */
-  async close(): Promise<void> {
-    clearInterval(this.timer);
-    this.closed = true;
+  /** Waits for the background retries too: every acknowledged point is in the store or the dead-letter file. */
+  async settle(): Promise<void> {
     await this.flush();
-    await this.segment.close();
-    await this.wal.release();
+    while (this.background.size > 0) await Promise.all(this.background);
   }
 
-  private async flushOnce(): Promise<void> {
-    if (this.buffer.points === 0) return;
-    const next = await this.wal.createSegment(Math.max(Date.now(), this.segment.id + 1));
-    const [segment, buffer] = [this.segment, this.buffer];
-    this.segment = next;
-    this.buffer = new IntervalBuffer(this.options.intervalMs);
-    await segment.close();
-    await this.writeSegment(segment.id, buffer);
+  /** Rows and records dead-lettered since the last call (the alert rule's input). */
+  takeDeadLetters(): number {
+    const count = this.deadLettersInWindow;
+    this.deadLettersInWindow = 0;
+    return count;
   }
 
   /**
-   * Writes a segment's rows in chunks (the event loop serves requests between them), retrying
-   * failed rows (rewrites are idempotent), then drops the segment's file.
+   * Stops the timers, flushes what is buffered, and closes the log. Rows the store still refuses
+   * after `closeTimeoutMs` stay in their segments, replayed at the next start.
    */
-  private async writeSegment(id: number, buffer: IntervalBuffer): Promise<void> {
-    let chunk: AggregatedRow[] = [];
-    for (const row of buffer.rows(id)) {
-      chunk.push(row);
-      if (chunk.length === FLUSH_CHUNK_ROWS) {
-        await this.writeRows(id, chunk);
-        chunk = [];
-      }
-    }
-    await this.writeRows(id, chunk);
-    this.totals.pointsWritten += buffer.points;
-    this.pendingPoints -= buffer.points;
-    this.options.metrics.pendingPoints.set(this.pendingPoints);
-    await this.wal.removeSegment(id);
+  async close(): Promise<void> {
+    clearInterval(this.flushTimer);
+    clearInterval(this.expiryTimer);
+    this.closed = true;
+    await this.flush().catch((error: unknown) => {
+      this.options.log(JSON.stringify({ event: "flush-error", error: String(error) }));
+    });
+    this.closeDeadlineMs = Date.now() + (this.options.closeTimeoutMs ?? 30_000);
+    while (this.background.size > 0) await Promise.all(this.background);
+    await this.current.segment.close();
+    await this.wal.release();
   }
 
-  private async writeRows(id: number, rows: readonly AggregatedRow[]): Promise<void> {
-    if (rows.length === 0) return;
-    const { table, metrics, monitor, accessLog } = this.options;
-    const mutations: Mutation[] = rows.map((row) => ({
-      type: "put",
-      key: table.schema.encode(row.values),
-      cells: row.cells,
-    }));
-    const started = performance.now();
-    let pending = mutations;
-    for (let attempt = 0; pending.length > 0; attempt++) {
-      const { failed } = await table.store.write(pending);
-      metrics.storeWrites.inc();
-      this.totals.storeWrites++;
-      if (failed.length === 0) break;
-      this.options.log(
-        JSON.stringify({
-          event: "store-write-retry",
-          segment: id,
-          failedRows: failed.length,
-          reason: failed[0]!.reason,
-        }),
-      );
-      pending = failed.map((failure) => pending[failure.index]!);
-      await sleep(Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** attempt));
+  private openSegment(segment: WalSegment): OpenSegment {
+    return { segment, buffer: new IntervalBuffer(this.options.intervalMs), appends: new Set(), keys: [] };
+  }
+
+  private async flushOnce(): Promise<void> {
+    const open = this.current;
+    if (open.buffer.points === 0 && open.appends.size === 0 && !open.segment.failed) return;
+    this.current = this.openSegment(await this.wal.createSegment(Math.max(Date.now(), open.segment.id + 1)));
+    await Promise.all(open.appends);
+    await open.segment.close();
+    await this.writeSegment(open.segment.id, open.buffer, open.keys, []);
+  }
+
+  /** Reads a segment left behind back into points (counting damage, dead-lettering what cannot be read) and writes it. */
+  private async replay({ id, payloads, tornBytes, corrupt }: RecoveredSegment): Promise<void> {
+    const { metrics, log } = this.options;
+    for (const range of corrupt) {
+      metrics.walCorruptRecords.inc();
+      metrics.walCorruptBytes.inc(range.bytes);
+      log(JSON.stringify({ event: "wal-corrupt", segment: id, offset: range.offset, bytes: range.bytes }));
     }
-    const writeMs = performance.now() - started;
+    const buffer = new IntervalBuffer(this.options.intervalMs);
+    const keys: IdempotencyRecord[] = [];
+    const letters: DeadLetter[] = [];
+    let duplicates = 0;
+    for (const payload of payloads) {
+      try {
+        const request = decodeLoggedRequest(payload);
+        // A request logged twice under one key (its first append failed after reaching the disk) counts once.
+        if (request.idempotency && this.idempotency.isDone(request.idempotency.key)) {
+          duplicates++;
+          continue;
+        }
+        buffer.add(parseIngestBuffer(request.body, request.format, { tenant: request.tenant }));
+        if (request.idempotency) {
+          keys.push(request.idempotency);
+          this.idempotency.remember(request.idempotency);
+        }
+      } catch (error) {
+        letters.push(recordLetter(id, `unreadable log record: ${(error as Error).message}`, payload));
+        this.countDeadLetter("record");
+      }
+    }
+    this.pendingPoints += buffer.points;
+    log(
+      JSON.stringify({
+        event: "wal-replay",
+        segment: id,
+        points: buffer.points,
+        tornBytes,
+        corruptRanges: corrupt.length,
+        deadLetters: letters.length,
+        duplicates,
+      }),
+    );
+    await this.writeSegment(id, buffer, keys, letters);
+  }
+
+  /**
+   * Writes a segment's rows in chunks (the event loop serves requests between them). Rows that
+   * failed are retried in the background; the segment's file goes once every row is durable in
+   * the store or in the dead-letter file.
+   */
+  private async writeSegment(
+    id: number,
+    buffer: IntervalBuffer,
+    keys: IdempotencyRecord[],
+    letters: DeadLetter[],
+  ): Promise<void> {
+    const segment: FlushingSegment = { id, points: buffer.points, keys, letters };
+    const failed: PendingRow[] = [];
+    const rows = buffer.rows(id);
+    for (;;) {
+      const chunk: AggregatedRow[] = [];
+      let more = true;
+      while (more && chunk.length < FLUSH_CHUNK_ROWS) {
+        await this.options.turns?.take();
+        for (let turn = 0; turn < ENCODE_TURN_ROWS; turn++) {
+          const next = rows.next();
+          if (next.done) {
+            more = false;
+            break;
+          }
+          chunk.push(next.value);
+        }
+      }
+      await this.options.turns?.take();
+      failed.push(...(await this.writeRows(segment, chunk)));
+      if (chunk.length < FLUSH_CHUNK_ROWS) break;
+    }
+    if (
+      failed.length === 0 &&
+      (await this.complete(segment).then(
+        () => true,
+        () => false,
+      ))
+    )
+      return;
+    this.inBackground(this.retryAndComplete(segment, failed));
+  }
+
+  private inBackground(task: Promise<void>): void {
+    const tracked = task.catch((error: unknown) => {
+      this.options.log(JSON.stringify({ event: "flush-error", error: String(error) }));
+    });
+    this.background.add(tracked);
+    void tracked.then(() => this.background.delete(tracked));
+  }
+
+  /** Encodes the rows' keys (a row that cannot be encoded is dead-lettered) and writes them once; returns the failed ones. */
+  private writeRows(segment: FlushingSegment, rows: readonly AggregatedRow[]): Promise<PendingRow[]> {
+    const pending: PendingRow[] = [];
+    for (const row of rows) {
+      try {
+        const key = this.options.table.schema.encode(row.values);
+        pending.push({
+          row,
+          mutation: { type: "put", key, cells: row.cells },
+          attempts: 0,
+          reason: "",
+          successesAtFirstFailure: 0,
+        });
+      } catch (error) {
+        this.deadLetterRow(segment, row, `row key: ${(error as Error).message}`);
+      }
+    }
+    return this.attempt(segment.id, pending);
+  }
+
+  /**
+   * One durable store write of the rows; returns those that failed. A call the store throws on
+   * (it refused the batch as a whole) is split in halves until the rows it refuses are alone.
+   */
+  private async attempt(id: number, rows: PendingRow[]): Promise<PendingRow[]> {
+    if (rows.length === 0) return [];
+    const { table, metrics } = this.options;
+    const started = performance.now();
+    let failures: Map<number, string>;
+    try {
+      const { failed } = await table.store.write(
+        rows.map((pending) => pending.mutation),
+        { durable: true },
+      );
+      failures = new Map(failed.map((failure) => [failure.index, failure.reason]));
+    } catch (error) {
+      if (rows.length > 1) {
+        const half = rows.length >> 1;
+        return [
+          ...(await this.attempt(id, rows.slice(0, half))),
+          ...(await this.attempt(id, rows.slice(half))),
+        ];
+      }
+      failures = new Map([[0, `the store refused the write: ${(error as Error).message}`]]);
+    }
+    metrics.storeWrites.inc();
+    this.totals.storeWrites++;
+    const written: PendingRow[] = [];
+    const failed: PendingRow[] = [];
+    rows.forEach((pending, index) => {
+      const reason = failures.get(index);
+      if (reason === undefined) {
+        written.push(pending);
+        return;
+      }
+      if (pending.attempts === 0) pending.successesAtFirstFailure = this.writeSuccesses;
+      pending.attempts++;
+      pending.reason = reason;
+      failed.push(pending);
+    });
+    if (written.length > 0) {
+      this.writeSuccesses++;
+      this.recordWritten(written, performance.now() - started);
+    }
+    return failed;
+  }
+
+  private recordWritten(rows: readonly PendingRow[], writeMs: number): void {
+    const { table, metrics, monitor, accessLog } = this.options;
     metrics.writeLatency.observe(writeMs / 1000);
     const entries: AccessEntry[] = new Array(rows.length);
-    rows.forEach((row, index) => {
+    rows.forEach(({ row, mutation }, index) => {
       const bucket = table.schema.bucketOf(row.values);
+      const points = row.points;
       metrics.rowsWritten.inc({ bucket: String(bucket) });
-      metrics.pointsWritten.inc({ bucket: String(bucket) }, row.points);
-      monitor.observeBucket(bucket, row.points);
+      metrics.pointsWritten.inc({ bucket: String(bucket) }, points);
+      monitor.observeBucket(bucket, points);
+      this.totals.pointsWritten += points;
       const bytes = row.cells.get(POINTS_QUALIFIER)!.length;
-      entries[index] = { key: mutations[index]!.key, op: "write", bytes, latencyMs: Math.round(writeMs) };
+      entries[index] = { key: mutation.key, op: "write", bytes, latencyMs: Math.round(writeMs) };
     });
     accessLog?.record(Date.now(), entries);
     this.totals.rowsWritten += rows.length;
   }
-}
 
-function decodePayload(payload: Buffer): MetricPoint[] {
-  const format = FORMAT_OF_BYTE[payload[0]!];
-  if (format === undefined) throw new Error(`write-ahead log record of unknown format ${payload[0]}`);
-  return parseIngestBody(payload.toString("utf8", 1), format);
+  /**
+   * Retries the failed rows with backoff until the store takes them; a row still refused after
+   * `deadLetterAfterAttempts` while the store took other rows is dead-lettered. Then completes.
+   */
+  private async retryAndComplete(segment: FlushingSegment, failed: PendingRow[]): Promise<void> {
+    const limit = this.options.deadLetterAfterAttempts ?? 8;
+    let pending = failed;
+    for (let attempt = 0; ; attempt++) {
+      pending = pending.filter((row) => {
+        if (row.attempts < limit || this.writeSuccesses <= row.successesAtFirstFailure) return true;
+        this.deadLetterRow(segment, row.row, `the store refused it ${row.attempts} times: ${row.reason}`);
+        return false;
+      });
+      if (
+        pending.length === 0 &&
+        (await this.complete(segment).then(
+          () => true,
+          (error: unknown) => {
+            this.options.log(
+              JSON.stringify({ event: "segment-complete-retry", segment: segment.id, error: String(error) }),
+            );
+            return false;
+          },
+        ))
+      ) {
+        return;
+      }
+      if (this.closeDeadlineMs !== undefined && Date.now() > this.closeDeadlineMs) {
+        this.options.log(JSON.stringify({ event: "left-in-log", segment: segment.id, rows: pending.length }));
+        return;
+      }
+      if (pending.length > 0) {
+        this.options.log(
+          JSON.stringify({
+            event: "store-write-retry",
+            segment: segment.id,
+            failedRows: pending.length,
+            reason: pending[0]!.reason,
+          }),
+        );
+      }
+      await sleep(Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** attempt));
+      if (pending.length > 0) pending = await this.attempt(segment.id, pending);
+    }
+  }
+
+  /** Dead letters fsynced, Idempotency-Keys journaled, then the segment's file deleted. */
+  private async complete(segment: FlushingSegment): Promise<void> {
+    await this.deadLetters.append(segment.letters);
+    segment.letters = [];
+    await this.wal.journal.put(segment.keys);
+    this.idempotency.journaled(segment.keys);
+    await this.wal.removeSegment(segment.id);
+    this.pendingPoints -= segment.points;
+    segment.points = 0;
+    this.options.metrics.pendingPoints.set(this.pendingPoints);
+  }
+
+  private deadLetterRow(segment: FlushingSegment, row: AggregatedRow, reason: string): void {
+    const { tenant, deviceId, interval } = row.values;
+    const points = decodePoints(row.cells.get(POINTS_QUALIFIER)!, deviceId, interval);
+    segment.letters.push({ segment: segment.id, reason, row: { tenant, deviceId, interval, points } });
+    this.countDeadLetter("row");
+    this.options.log(
+      JSON.stringify({ event: "dead-letter", segment: segment.id, points: points.length, reason }),
+    );
+  }
+
+  private countDeadLetter(kind: "row" | "record"): void {
+    this.options.metrics.deadLetters.inc({ kind });
+    this.deadLettersInWindow++;
+  }
+
+  private async expireKeys(): Promise<void> {
+    try {
+      await this.wal.journal.expire(Date.now() - this.idempotency.windowMs);
+    } catch (error) {
+      this.options.log(JSON.stringify({ event: "idempotency-expiry-error", error: String(error) }));
+    }
+  }
 }

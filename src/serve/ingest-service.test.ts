@@ -66,11 +66,11 @@ function describeService(name: string, openStore: (id: string) => Promise<Store>
       // 2 devices × 5 intervals of 100 ms, + 1 (more only if the timer split a request's flush).
       expect(service.pipeline.totals.rowsWritten).toBeLessThan(20);
 
-      const latest = await get(service, "/v1/devices/dev-a/latest?n=3");
+      const latest = await get(service, "/v1/devices/dev-a/latest?tenant=acme&n=3");
       expect(latest.body.points.map((p) => p.ts)).toEqual([T0 + 1000, T0 + 490, T0 + 480]);
       const range = await get(
         service,
-        `/v1/devices/dev-b/range?from=${T0 + 100}&to=${new Date(T0 + 200).toISOString()}`,
+        `/v1/devices/dev-b/range?tenant=acme&from=${T0 + 100}&to=${new Date(T0 + 200).toISOString()}`,
       );
       expect(range.body.points.map((p) => p.ts)).toEqual(
         Array.from({ length: 11 }, (_, i) => T0 + 200 - i * 10),
@@ -83,9 +83,9 @@ function describeService(name: string, openStore: (id: string) => Promise<Store>
       await service.pipeline.flush();
       await post(service, ndjson([point("dev-c", T0 + 7)]));
       await service.pipeline.flush();
-      const latest = await get(service, "/v1/devices/dev-c/latest?n=1");
+      const latest = await get(service, "/v1/devices/dev-c/latest?tenant=acme&n=1");
       expect(latest.body.points.map((p) => p.ts)).toEqual([T0 + 7]);
-      expect((await get(service, "/v1/devices/dev-c/latest")).body.points).toHaveLength(2);
+      expect((await get(service, "/v1/devices/dev-c/latest?tenant=acme")).body.points).toHaveLength(2);
     });
 
     it("refuses bad requests cleanly and stores nothing of them", async () => {
@@ -95,14 +95,19 @@ function describeService(name: string, openStore: (id: string) => Promise<Store>
       expect((await post(service, "not json at all")).status).toBe(400);
       expect((await post(service, "x", "text/plain")).status).toBe(415);
       expect((await post(service, "x".repeat(17 * 1024 * 1024))).status).toBe(413);
-      expect((await get(service, "/v1/devices/dev-a/latest?n=0")).status).toBe(400);
-      expect((await get(service, "/v1/devices/dev-a/range?from=yesterday&to=1")).status).toBe(400);
-      expect((await get(service, "/v1/devices/dev-a/range?from=0&to=99999999999999999999")).status).toBe(400);
-      expect((await get(service, "/v1/devices/%ZZ/latest")).status).toBe(400);
+      expect((await get(service, "/v1/devices/dev-a/latest?tenant=acme&n=0")).status).toBe(400);
+      expect((await get(service, "/v1/devices/dev-a/range?tenant=acme&from=yesterday&to=1")).status).toBe(
+        400,
+      );
+      expect(
+        (await get(service, "/v1/devices/dev-a/range?tenant=acme&from=0&to=99999999999999999999")).status,
+      ).toBe(400);
+      expect((await get(service, "/v1/devices/%ZZ/latest?tenant=acme")).status).toBe(400);
+      expect((await get(service, "/v1/devices/dev-a/latest")).body.error).toMatch(/tenant is missing/);
       expect((await fetch(`${service.url}/v1/ingest`)).status).toBe(405);
       expect((await fetch(`${service.url}/nowhere`)).status).toBe(404);
       await service.pipeline.flush();
-      expect((await get(service, "/v1/devices/dev-z/latest")).body.points).toEqual([]);
+      expect((await get(service, "/v1/devices/dev-z/latest?tenant=acme")).body.points).toEqual([]);
     });
 
     it("exports Prometheus metrics and an access log the heatmap reads", async () => {

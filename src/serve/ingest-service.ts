@@ -2,29 +2,58 @@
  * `keyspread serve` as a library: the metrics ingest service of seed 003 on a salted table.
  * node:http rather than a framework (measured ~34k vs 29k req/s here, and no import cost).
  *
- *   POST /v1/ingest                      NDJSON or a JSON array of {tenant, deviceId, ts, metrics}
- *   GET  /v1/devices/:id/latest?n=100    newest points first
- *   GET  /v1/devices/:id/range?from&to   points in [from, to] (epoch ms or ISO 8601), newest first
- *   GET  /v1/alerts                      alerts firing now
- *   GET  /metrics                        Prometheus text
- *   GET  /heatmap                        live key-access heatmap of the recent access log
+ *   POST /v1/ingest                              NDJSON or a JSON array of {tenant, deviceId, ts, metrics}
+ *   GET  /v1/devices/:id/latest?n=100            newest points first
+ *   GET  /v1/devices/:id/range?from&to[&limit][&cursor]   points in [from, to], newest first, paged
+ *   GET  /v1/alerts                              alerts firing now
+ *   GET  /metrics                                Prometheus text
+ *   GET  /heatmap                                live key-access heatmap of the recent access log
+ *
+ * With `auth`, every request carries `Authorization: Bearer <key>`; the key names the tenant (the
+ * points' tenant, the device namespace read) and the scopes. Without it, the tenant is what the
+ * body (or the read's `tenant` parameter) says, and the service refuses to listen beyond loopback
+ * unless told `insecure`.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from "node:http";
+import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
+import { isIP } from "node:net";
 import type { AlertRulesConfig } from "../monitor/alerts.js";
 import type { Store } from "../store/store.js";
 import { SaltedTable } from "../table/salted-table.js";
+import { SchemaMismatchError } from "../table/schema-guard.js";
 import { AccessLog } from "./access-log.js";
-import { DeviceReads } from "./device-reads.js";
+import { LiveApiKeys } from "./api-key-file.js";
+import { CpuTurns } from "./cpu-turns.js";
+import { DeviceReads, MAX_RANGE_LIMIT } from "./device-reads.js";
 import { HotspotMonitor } from "./hotspot-monitor.js";
-import { BodyRejected, bodyFormatOf, parseIngestBody } from "./ingest-body.js";
+import { HttpError, json, RETRY_SOON } from "./http-error.js";
+import {
+  DEFAULT_IDEMPOTENCY_WINDOW_MS,
+  parseIdempotencyKey,
+  requestFingerprint,
+  scopedIdempotencyKey,
+} from "./idempotency.js";
+import { BodyRejected, bodyFormatOf, parseIngestBufferFairly } from "./ingest-body.js";
 import { IngestPipeline } from "./ingest-pipeline.js";
 import { renderLiveHeatmap } from "./live-heatmap.js";
+import type { IdempotencyRecord } from "./logged-request.js";
 import { DEFAULT_BUCKETS, DEFAULT_INTERVAL_MS, metricsSchema } from "./metrics-schema.js";
 import type { MetricPoint } from "./point.js";
+import { decodeRangeCursor } from "./range-cursor.js";
+import { type Caller, RequestAuth } from "./request-auth.js";
+import { BodyBudget, BodyRefused, readBody } from "./request-body.js";
+import { deviceIdOf, intParam, readTenant, timeParam } from "./request-params.js";
 import { RetentionSweeper } from "./retention-sweeper.js";
 import { ServiceMetrics } from "./service-metrics.js";
 import { type QuotaConfig, TenantAdmission } from "./tenant-admission.js";
+import { DEFAULT_MAX_TENANTS, TenantLabels } from "./tenant-labels.js";
+import type { WalFaults } from "./write-ahead-log.js";
 
 export interface IngestServiceOptions {
   /** An open store; the service creates its table's schema row if missing, and closes the store on close. */
@@ -40,9 +69,13 @@ export interface IngestServiceOptions {
   port?: number;
   /** Largest request body (default 16 MiB): larger is refused with 413. */
   maxBodyBytes?: number;
+  /** Request body bytes held at once across all requests (default 4 × maxBodyBytes): beyond, 503. */
+  maxInflightBodyBytes?: number;
   /** Acknowledged-but-unflushed points above which ingest answers 503 (default 2,000,000). */
   maxPendingPoints?: number;
   quotas?: QuotaConfig;
+  /** Tenants tracked by name beyond those in `quotas` and `auth` (default 1000); the rest are `(other)`. */
+  maxTenants?: number;
   /** How long a latest-N answer is cached (default 2000 ms). */
   latestCacheTtlMs?: number;
   /** Monitoring window: bucket skew, hot prefixes and alert rules are evaluated this often (default 10 s). */
@@ -56,6 +89,18 @@ export interface IngestServiceOptions {
   accessLogPath?: string;
   /** Delete rows older than this from stores without their own GC (embedded, memory). */
   retention?: { maxAgeMs: number; sweepEveryMs?: number };
+  /** API key file (`keyspread serve keys add`): every request must carry a key; the key names the tenant. */
+  authFile?: string;
+  /** Without `authFile`, listen on a non-loopback address anyway. */
+  insecure?: boolean;
+  /** Serve HTTPS with this PEM certificate chain and private key. */
+  tls?: { cert: Buffer; key: Buffer };
+  /** How long an Idempotency-Key is remembered (default 24 h). */
+  idempotencyWindowMs?: number;
+  /** Failed attempts after which a row the store keeps refusing goes to the dead-letter file (default 8). */
+  deadLetterAfterAttempts?: number;
+  /** Test seam: faults the write-ahead log's writer meets (a full disk). */
+  walFaults?: WalFaults;
   /** Log lines (JSON): alerts, replays, retries. Default: stderr. */
   log?: (line: string) => void;
 }
@@ -65,28 +110,24 @@ export interface IngestService {
   readonly metrics: ServiceMetrics;
   readonly pipeline: IngestPipeline;
   readonly table: SaltedTable;
+  /** Request body bytes held in memory, against the in-flight cap. */
+  readonly bodyBudget: BodyBudget;
   /** Stops accepting, flushes every acknowledged point to the store, closes everything. */
   close(): Promise<void>;
 }
 
-const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
-  res.writeHead(status, { "content-type": "application/json", ...headers });
-  res.end(JSON.stringify(body));
-};
-
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly extra: Record<string, unknown> = {},
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
-  }
-}
+/** A whole request (headers and body) must arrive within this; a slow client cannot hold its budget forever. */
+const REQUEST_TIMEOUT_MS = 120_000;
 
 export async function startIngestService(options: IngestServiceOptions): Promise<IngestService> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const host = options.host ?? "127.0.0.1";
+  if (options.authFile === undefined && !options.insecure && !isLoopback(host)) {
+    throw new Error(
+      `refusing to listen on ${host} without --auth: anyone who can reach it could write and read every tenant's points; ` +
+        "give --auth FILE (keys from `keyspread serve keys add`), or --insecure to accept that",
+    );
+  }
   const intervalMs = options.intervalMs ?? DEFAULT_INTERVAL_MS;
   if (
     options.simulatedNodes !== undefined &&
@@ -97,41 +138,68 @@ export async function startIngestService(options: IngestServiceOptions): Promise
   const buckets = options.buckets ?? DEFAULT_BUCKETS;
   const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024 * 1024;
   const maxPendingPoints = options.maxPendingPoints ?? 2_000_000;
+  const inflightCap = options.maxInflightBodyBytes ?? 4 * maxBodyBytes;
   if (!(Number.isInteger(intervalMs) && intervalMs >= 10)) {
     throw new RangeError(`intervalMs ${intervalMs}: expected an integer ≥ 10`);
   }
-  const table = await SaltedTable.open(options.store, metricsSchema(buckets, intervalMs), { create: true });
+  if (inflightCap < maxBodyBytes) {
+    throw new RangeError(
+      `in-flight body budget ${inflightCap} is below the largest body (${maxBodyBytes}): such a body could never be taken`,
+    );
+  }
+  const table = await openTable(options.store, buckets, intervalMs);
   const metrics = new ServiceMetrics();
+  const labels = new TenantLabels(
+    Object.keys(options.quotas?.tenants ?? {}),
+    options.maxTenants ?? DEFAULT_MAX_TENANTS,
+  );
+  const apiKeys =
+    options.authFile === undefined
+      ? undefined
+      : await LiveApiKeys.open(options.authFile, {
+          log,
+          onChange: (verifier) =>
+            labels.setKnown([...Object.keys(options.quotas?.tenants ?? {}), ...verifier.tenants()]),
+        });
   const monitor = new HotspotMonitor(
-    {
-      buckets,
-      prefixLength: options.prefixLength,
-      rules: options.alertRules,
-      nodes: options.simulatedNodes,
-    },
+    { buckets, prefixLength: options.prefixLength, rules: options.alertRules, nodes: options.simulatedNodes },
     metrics,
     log,
   );
   const accessLog = new AccessLog(options.accessLogPath);
-  const pipeline = await IngestPipeline.open({
-    table,
-    walDirectory: options.walDirectory,
-    intervalMs,
-    metrics,
-    monitor,
-    accessLog,
-    log,
-  });
+  const turns = new CpuTurns();
+  let pipeline: IngestPipeline;
+  try {
+    pipeline = await IngestPipeline.open({
+      table,
+      walDirectory: options.walDirectory,
+      intervalMs,
+      metrics,
+      monitor,
+      accessLog,
+      log,
+      turns,
+      idempotencyWindowMs: options.idempotencyWindowMs ?? DEFAULT_IDEMPOTENCY_WINDOW_MS,
+      deadLetterAfterAttempts: options.deadLetterAfterAttempts,
+      walFaults: options.walFaults,
+    });
+  } catch (error) {
+    apiKeys?.close();
+    await accessLog.close();
+    throw error;
+  }
   const reads = new DeviceReads(table, { intervalMs, cacheTtlMs: options.latestCacheTtlMs, accessLog });
-  const admission = new TenantAdmission(options.quotas ?? {});
+  const admission = new TenantAdmission(options.quotas ?? {}, Date.now, labels);
+  const auth = new RequestAuth(apiKeys, metrics);
+  const budget = new BodyBudget(inflightCap, (bytes) => metrics.inflightBodyBytes.set(bytes));
   const sweeper = options.retention && new RetentionSweeper(table, { ...options.retention, log });
   const monitorTimer = setInterval(
-    () => monitor.endWindow(Date.now(), admission.takeRefused()),
+    () => monitor.endWindow(Date.now(), admission.takeRefused(), pipeline.takeDeadLetters()),
     options.monitorWindowMs ?? 10_000,
   );
   monitorTimer.unref();
 
-  async function ingest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function ingest(req: IncomingMessage, res: ServerResponse, caller: Caller): Promise<void> {
     const started = performance.now();
     const format = bodyFormatOf(req.headers["content-type"]);
     if (format === undefined) {
@@ -144,21 +212,86 @@ export async function startIngestService(options: IngestServiceOptions): Promise
     if (encoding !== undefined && encoding !== "identity") {
       throw new HttpError(415, `content-encoding ${JSON.stringify(encoding)}: send the body uncompressed`);
     }
-    const body = await readBody(req, maxBodyBytes);
+    let idempotencyKey: string | undefined;
+    try {
+      const key = parseIdempotencyKey(req.headers["idempotency-key"]);
+      idempotencyKey = key === undefined ? undefined : scopedIdempotencyKey(caller?.tenant, key);
+    } catch (error) {
+      throw new HttpError(400, (error as Error).message);
+    }
+    let read: Awaited<ReturnType<typeof readBody>>;
+    try {
+      read = await readBody(req, maxBodyBytes, budget);
+    } catch (error) {
+      if (!(error instanceof BodyRefused)) throw error;
+      throw new HttpError(error.status, error.message, {}, error.status === 503 ? RETRY_SOON : {});
+    }
+    try {
+      if (idempotencyKey === undefined) {
+        await acceptBody(res, format, read.body, caller, undefined, started);
+        return;
+      }
+      const fingerprint = requestFingerprint(format, read.body);
+      const check = pipeline.idempotency.check(idempotencyKey, fingerprint);
+      if (check.state === "done") {
+        metrics.idempotentReplays.inc();
+        return json(res, 200, { accepted: check.record.accepted }, { "idempotent-replayed": "true" });
+      }
+      if (check.state === "other-request") {
+        throw new HttpError(422, "Idempotency-Key was already used for another request body; use a new key");
+      }
+      if (check.state === "in-flight") {
+        throw new HttpError(
+          409,
+          "a request with this Idempotency-Key is being processed; retry shortly",
+          {},
+          RETRY_SOON,
+        );
+      }
+      pipeline.idempotency.begin(idempotencyKey);
+      try {
+        await acceptBody(res, format, read.body, caller, { key: idempotencyKey, fingerprint }, started);
+      } finally {
+        pipeline.idempotency.end(idempotencyKey);
+      }
+    } finally {
+      budget.release(read.reserved);
+    }
+  }
+
+  /** Parses, admits and logs one request body; answers 200 only once it is durable. */
+  async function acceptBody(
+    res: ServerResponse,
+    format: "ndjson" | "json",
+    body: Buffer,
+    caller: Caller,
+    idempotency: Pick<IdempotencyRecord, "key" | "fingerprint"> | undefined,
+    started: number,
+  ): Promise<void> {
     let points: MetricPoint[];
     try {
-      points = parseIngestBody(body.toString("utf8"), format);
+      await turns.take();
+      points = await parseIngestBufferFairly(body, format, { tenant: caller?.tenant });
     } catch (error) {
       if (!(error instanceof BodyRejected)) throw error;
-      throw new HttpError(400, error.message, { problems: error.problems, problemCount: error.problemCount });
+      throw new HttpError(error.status, error.message, {
+        problems: error.problems,
+        problemCount: error.problemCount,
+      });
     }
-    const tenants = new Map<string, number>();
+    const perTenant = new Map<string, number>();
     const prefixes = new Map<string, number>();
     const prefixLength = monitor.prefixLength;
     for (const point of points) {
-      tenants.set(point.tenant, (tenants.get(point.tenant) ?? 0) + 1);
+      perTenant.set(point.tenant, (perTenant.get(point.tenant) ?? 0) + 1);
       const prefix = point.deviceId.slice(0, prefixLength);
       prefixes.set(prefix, (prefixes.get(prefix) ?? 0) + 1);
+    }
+    // Points per tenant label: tenants past --max-tenants are counted (and charged) together.
+    const tenants = new Map<string, number>();
+    for (const [tenant, count] of perTenant) {
+      const label = labels.labelOf(tenant);
+      tenants.set(label, (tenants.get(label) ?? 0) + count);
     }
     const admitted = admission.admit(tenants);
     if (!admitted.admitted) {
@@ -172,15 +305,21 @@ export async function startIngestService(options: IngestServiceOptions): Promise
         res,
         503,
         { error: "the store is behind: too many points wait for their flush" },
-        { "retry-after": "1" },
+        RETRY_SOON,
       );
     }
     monitor.observePrefixes(prefixes);
     try {
-      await pipeline.accept(points, format, body);
+      await pipeline.accept({
+        points,
+        format,
+        body,
+        tenant: caller?.tenant,
+        idempotency: idempotency && { ...idempotency, accepted: points.length, atMs: Date.now() },
+      });
     } catch (error) {
-      // Shutting down, or the log's disk failed: nothing was acknowledged, the client may retry.
-      throw new HttpError(503, `not accepted: ${(error as Error).message}`, {}, { "retry-after": "1" });
+      // Shutting down, or the log's disk failed: nothing of the request was kept, the client may retry.
+      throw new HttpError(503, `not accepted: ${(error as Error).message}`, {}, RETRY_SOON);
     }
     for (const [tenant, count] of tenants) metrics.pointsIngested.inc({ tenant }, count);
     metrics.pendingPoints.set(pipeline.pendingPoints);
@@ -193,17 +332,27 @@ export async function startIngestService(options: IngestServiceOptions): Promise
     deviceId: string,
     query: URLSearchParams,
     res: ServerResponse,
+    caller: Caller,
   ) {
     const started = performance.now();
+    const tenant = readTenant(query, caller);
     if (route === "latest") {
       const n = intParam(query, "n", 100, 1, 10_000);
-      const points = await reads.latest(deviceId, n);
+      const points = await reads.latest(tenant, deviceId, n);
       json(res, 200, { deviceId, points });
     } else {
       const from = timeParam(query, "from");
       const to = timeParam(query, "to");
       if (from > to) throw new HttpError(400, `from ${from} is after to ${to}`);
-      json(res, 200, { deviceId, ...(await reads.range(deviceId, from, to)) });
+      const limit = intParam(query, "limit", MAX_RANGE_LIMIT, 1, MAX_RANGE_LIMIT);
+      const cursorText = query.get("cursor");
+      let cursor: ReturnType<typeof decodeRangeCursor> | undefined;
+      try {
+        cursor = cursorText === null ? undefined : decodeRangeCursor(cursorText);
+      } catch (error) {
+        throw new HttpError(400, (error as Error).message);
+      }
+      json(res, 200, { deviceId, ...(await reads.range(tenant, deviceId, from, to, { limit, cursor })) });
     }
     metrics.readLatency.observe({ route }, (performance.now() - started) / 1000);
   }
@@ -216,71 +365,107 @@ export async function startIngestService(options: IngestServiceOptions): Promise
       if (method !== expected) throw new HttpError(405, `${method} ${path}: use ${expected}`, {});
     };
     if (path === "/v1/ingest") {
+      const caller = auth.caller(req, "ingest");
       allow("POST");
-      await ingest(req, res);
+      await ingest(req, res, caller);
       return "ingest";
     }
     const device = /^\/v1\/devices\/([^/]+)\/(latest|range)$/.exec(path);
     if (device) {
+      const caller = auth.caller(req, "read");
       allow("GET");
-      await deviceRead(device[2] as "latest" | "range", deviceIdOf(device[1]!), url.searchParams, res);
+      await deviceRead(
+        device[2] as "latest" | "range",
+        deviceIdOf(device[1]!),
+        url.searchParams,
+        res,
+        caller,
+      );
       return device[2]!;
     }
     if (path === "/metrics") {
+      auth.caller(req, "admin");
       allow("GET");
       res.writeHead(200, { "content-type": metrics.registry.contentType });
       res.end(await metrics.registry.metrics());
       return "metrics";
     }
     if (path === "/heatmap") {
+      auth.caller(req, "admin");
       allow("GET");
       res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
       res.end(renderLiveHeatmap(accessLog.recentRecords(), 10));
       return "heatmap";
     }
     if (path === "/v1/alerts") {
+      auth.caller(req, "admin");
       allow("GET");
       json(res, 200, { alerts: monitor.activeAlerts() });
       return "alerts";
     }
+    auth.caller(req, undefined);
     throw new HttpError(404, `no route ${method} ${path}`);
   }
 
-  const server: Server = createServer((req, res) => {
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
     route(req, res).then(
       (name) => metrics.requests.inc({ route: name, status: String(res.statusCode) }),
       (error: unknown) => {
         const status = error instanceof HttpError ? error.status : 500;
         const extra = error instanceof HttpError ? error.extra : {};
-        if (status === 500) log(JSON.stringify({ event: "error", url: req.url, error: String(error) }));
+        if (status === 500) log(JSON.stringify({ event: "error", path: pathOf(req), error: String(error) }));
         metrics.requests.inc({ route: "error", status: String(status) });
         if (res.headersSent) res.destroy();
         else {
           const headers = error instanceof HttpError ? { ...error.headers } : {};
-          if (status === 413) headers.connection = "close";
+          // A refused body may still be arriving: read and drop it, then close the connection.
+          if (status === 413 || status === 503) headers.connection = "close";
           json(res, status, { error: (error as Error).message, ...extra }, headers);
         }
-        // A refused body may still be arriving: read and drop it so the client sees the answer.
         req.resume();
       },
     );
-  });
+  };
+  const server: Server = options.tls
+    ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, handler)
+    : createHttpServer(handler);
   server.keepAliveTimeout = 30_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve());
-  });
+  server.requestTimeout = REQUEST_TIMEOUT_MS;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(options.port ?? 0, host, () => resolve());
+    });
+  } catch (error) {
+    clearInterval(monitorTimer);
+    await sweeper?.stop();
+    apiKeys?.close();
+    await pipeline.close();
+    await accessLog.close();
+    throw error;
+  }
+  if (apiKeys === undefined) {
+    log(
+      JSON.stringify({
+        event: "no-auth",
+        message:
+          "running without --auth: any client that reaches this address can write and read any tenant's points",
+      }),
+    );
+  }
   const address = server.address() as AddressInfo;
-  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  const shown = address.family === "IPv6" ? `[${address.address}]` : address.address;
 
   return {
-    url: `http://${host}:${address.port}`,
+    url: `${options.tls ? "https" : "http"}://${shown}:${address.port}`,
     metrics,
     pipeline,
     table,
+    bodyBudget: budget,
     async close() {
       clearInterval(monitorTimer);
       await sweeper?.stop();
+      apiKeys?.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       await pipeline.close();
@@ -291,62 +476,32 @@ export async function startIngestService(options: IngestServiceOptions): Promise
   };
 }
 
-function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
-  const declared = Number(req.headers["content-length"]);
-  if (declared > maxBytes) {
-    return Promise.reject(new HttpError(413, `body of ${declared} bytes exceeds the limit of ${maxBytes}`));
-  }
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBytes) {
-        req.off("data", onData);
-        reject(new HttpError(413, `body exceeds the limit of ${maxBytes} bytes`));
-        return;
-      }
-      chunks.push(chunk);
-    };
-    req.on("data", onData);
-    req.once("end", () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
-    req.once("error", reject);
-    req.once("close", () => {
-      if (!req.complete) reject(new HttpError(400, "the request ended before its body was complete"));
-    });
-  });
-}
-
-function intParam(query: URLSearchParams, name: string, fallback: number, min: number, max: number): number {
-  const text = query.get(name);
-  if (text === null) return fallback;
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new HttpError(400, `${name}=${JSON.stringify(text)}: expected an integer from ${min} to ${max}`);
-  }
-  return value;
-}
-
-const MAX_TIME_MS = 9_999_999_999_999;
-
-function timeParam(query: URLSearchParams, name: string): number {
-  const text = query.get(name);
-  if (text === null) throw new HttpError(400, `${name} is missing: give epoch milliseconds or ISO 8601 time`);
-  const value = /^\d+$/.test(text) ? Number(text) : Date.parse(text);
-  // Keys hold millisecond timestamps up to 13 digits; a later time is a typo, not a query.
-  if (!Number.isSafeInteger(value) || value < 0 || value > MAX_TIME_MS) {
-    throw new HttpError(
-      400,
-      `${name}=${JSON.stringify(text)}: expected epoch milliseconds (0..${MAX_TIME_MS}) or ISO 8601 time`,
-    );
-  }
-  return value;
-}
-
-function deviceIdOf(segment: string): string {
+/** Opens the service's table; a table from before device ids were namespaced by tenant gets a pointer to the migration. */
+async function openTable(store: Store, buckets: number, intervalMs: number): Promise<SaltedTable> {
   try {
-    return decodeURIComponent(segment);
-  } catch {
-    throw new HttpError(400, `device id ${JSON.stringify(segment)} is not valid percent-encoding`);
+    return await SaltedTable.open(store, metricsSchema(buckets, intervalMs), { create: true });
+  } catch (error) {
+    if (
+      error instanceof SchemaMismatchError &&
+      error.differences.some((line) => /^segments\[0\]\.field: table has "deviceId"/.test(line))
+    ) {
+      throw new Error(
+        `${store.name} was written by an older keyspread serve, whose row keys do not namespace device ids by tenant; ` +
+          "copy it to a new table with `keyspread serve migrate` (docs/serve.md, Migration) and serve that",
+        { cause: error },
+      );
+    }
+    throw error;
   }
+}
+
+function isLoopback(host: string): boolean {
+  if (host === "localhost") return true;
+  if (isIP(host) === 4) return host.startsWith("127.");
+  return host === "::1" || host === "[::1]";
+}
+
+/** The request's path without its query (a query could carry anything; paths are ours). */
+function pathOf(req: IncomingMessage): string {
+  return (req.url ?? "/").split("?")[0]!;
 }

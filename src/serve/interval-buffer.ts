@@ -1,21 +1,34 @@
 /**
- * Points waiting for their flush, grouped by device and by interval of their timestamp: each
+ * Points waiting for their flush, grouped by tenant, device and interval of their timestamp: each
  * group becomes one row (seed 003: "buffer 2 seconds of metrics … one batched row per device per
- * interval").
+ * interval"). A device id belongs to its tenant: two tenants' devices of the same id never share
+ * a row. Points are encoded into their row's cell as they are added (`PointsCellBuilder`), so the
+ * buffer holds bytes, not objects.
  */
 import type { PutRow } from "../table/salted-table.js";
 import type { MetricPoint } from "./point.js";
-import { encodePoints, POINTS_QUALIFIER } from "./point-codec.js";
+import { POINTS_QUALIFIER, PointsCellBuilder } from "./point-codec.js";
 
 export interface AggregatedRow extends PutRow {
+  values: { tenant: string; deviceId: string; interval: number; segment: number };
   cells: Map<string, Buffer>;
   /** Points the row holds. */
   points: number;
 }
 
+type Intervals = Map<number, PointsCellBuilder>;
+
+/** One device id's rows by interval start, per tenant (almost always just one). */
+interface DeviceGroups {
+  tenant: string;
+  intervals: Intervals;
+  /** Other tenants using the same device id. */
+  others?: Map<string, Intervals>;
+}
+
 export class IntervalBuffer {
   points = 0;
-  private readonly devices = new Map<string, Map<number, MetricPoint[]>>();
+  private readonly devices = new Map<string, DeviceGroups>();
 
   constructor(readonly intervalMs: number) {}
 
@@ -23,30 +36,40 @@ export class IntervalBuffer {
     const interval = this.intervalMs;
     for (const point of points) {
       const start = point.ts - (point.ts % interval);
-      let intervals = this.devices.get(point.deviceId);
-      if (intervals === undefined) {
-        intervals = new Map();
-        this.devices.set(point.deviceId, intervals);
+      let device = this.devices.get(point.deviceId);
+      if (device === undefined) {
+        device = { tenant: point.tenant, intervals: new Map() };
+        this.devices.set(point.deviceId, device);
       }
-      const group = intervals.get(start);
-      if (group === undefined) intervals.set(start, [point]);
-      else group.push(point);
+      let intervals = device.intervals;
+      if (device.tenant !== point.tenant) {
+        device.others ??= new Map();
+        intervals = device.others.get(point.tenant) ?? new Map();
+        device.others.set(point.tenant, intervals);
+      }
+      let row = intervals.get(start);
+      if (row === undefined) {
+        row = new PointsCellBuilder(start);
+        intervals.set(start, row);
+      }
+      row.add(point);
     }
     this.points += points.length;
   }
 
-  /**
-   * One row per device and interval, encoded as they are pulled (a flush writes them in chunks);
-   * `segment` is the key field that keeps flushes apart.
-   */
+  /** One row per tenant, device and interval; `segment` is the key field that keeps flushes apart. */
   *rows(segment: number): Generator<AggregatedRow> {
-    for (const [deviceId, intervals] of this.devices) {
-      for (const [interval, points] of intervals) {
-        yield {
-          values: { deviceId, interval, segment },
-          cells: new Map([[POINTS_QUALIFIER, encodePoints(points, interval)]]),
-          points: points.length,
-        };
+    for (const [deviceId, device] of this.devices) {
+      const tenants: [string, Intervals][] = [[device.tenant, device.intervals]];
+      if (device.others) tenants.push(...device.others);
+      for (const [tenant, intervals] of tenants) {
+        for (const [interval, row] of intervals) {
+          yield {
+            values: { tenant, deviceId, interval, segment },
+            cells: new Map([[POINTS_QUALIFIER, row.finish()]]),
+            points: row.count,
+          };
+        }
       }
     }
   }

@@ -61,16 +61,17 @@ export class RetentionSweeper {
           store.read([{ start, end: bucket.end ?? SCHEMA_ROW_KEY }], { limit: 1 }),
         );
         if (first === undefined) break;
-        const deviceId = schema.decode(first).values.deviceId as string;
+        const { tenant, deviceId } = schema.decode(first).values;
+        const device = { tenant: tenant as string, deviceId: deviceId as string };
         const expired = this.table.scan({
-          eq: { deviceId },
+          eq: device,
           range: { field: "interval", lt: Math.max(0, cutoff) },
         });
         for await (const row of expired) {
           batch.push(row.key);
           if (batch.length >= DELETE_BATCH) await drain();
         }
-        const next = schema.plan({ eq: { deviceId } }).ranges[0]!.end;
+        const next = schema.plan({ eq: device }).ranges[0]!.end;
         if (next === null) break;
         start = next;
       }

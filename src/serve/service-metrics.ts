@@ -7,7 +7,7 @@ export class ServiceMetrics {
   readonly registry = new Registry();
   readonly pointsIngested = new Counter({
     name: "keyspread_ingest_points_total",
-    help: "Points acknowledged, by tenant (rate() gives each tenant's ingest rate)",
+    help: "Points acknowledged, by tenant (rate() gives each tenant's ingest rate); tenants past --max-tenants count as (other)",
     labelNames: ["tenant"],
     registers: [this.registry],
   });
@@ -79,6 +79,43 @@ export class ServiceMetrics {
     name: "keyspread_alert_active",
     help: "1 while an alert rule fires, by rule and subject",
     labelNames: ["rule", "subject"],
+    registers: [this.registry],
+  });
+  readonly deadLetters = new Counter({
+    name: "keyspread_dead_letters_total",
+    help: "Rows the store refused (or whose key could not be encoded) and unreadable log records, moved to the dead-letter file instead of blocking flushes",
+    labelNames: ["kind"],
+    registers: [this.registry],
+  });
+  readonly walCorruptRecords = new Counter({
+    name: "keyspread_wal_corrupt_records_total",
+    help: "Damaged write-ahead-log records (or damaged ranges) skipped on replay; a torn tail from a crash is not counted",
+    registers: [this.registry],
+  });
+  readonly walCorruptBytes = new Counter({
+    name: "keyspread_wal_corrupt_bytes_total",
+    help: "Bytes of damaged write-ahead-log records skipped on replay",
+    registers: [this.registry],
+  });
+  readonly walAppendFailures = new Counter({
+    name: "keyspread_wal_append_failures_total",
+    help: "Requests refused with 503 because the write-ahead log could not be written (disk full, I/O error)",
+    registers: [this.registry],
+  });
+  readonly inflightBodyBytes = new Gauge({
+    name: "keyspread_inflight_body_bytes",
+    help: "Request body bytes held in memory now (read, parsed or waiting for their log sync)",
+    registers: [this.registry],
+  });
+  readonly idempotentReplays = new Counter({
+    name: "keyspread_idempotent_replays_total",
+    help: "Retries answered from an earlier request with the same Idempotency-Key, storing nothing new",
+    registers: [this.registry],
+  });
+  readonly authRefusals = new Counter({
+    name: "keyspread_auth_refusals_total",
+    help: "Requests refused by authentication (401: no valid key) or authorisation (403: scope or tenant)",
+    labelNames: ["status"],
     registers: [this.registry],
   });
   readonly pendingPoints = new Gauge({

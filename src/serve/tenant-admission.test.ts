@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseQuotas, TenantAdmission } from "./tenant-admission.js";
+import { OTHER_TENANTS, TenantLabels } from "./tenant-labels.js";
 
 describe("TenantAdmission", () => {
   it("admits within the burst, refuses over it with Retry-After, refills at the rate", () => {
@@ -44,5 +45,27 @@ describe("TenantAdmission", () => {
     });
     expect(() => parseQuotas("acme=fast")).toThrow(/quota "acme=fast": expected TENANT=RATE/);
     expect(() => new TenantAdmission({ default: { rate: 0 } })).toThrow(/quota default: rate 0/);
+  });
+});
+
+describe("TenantAdmission and invented tenants", () => {
+  it("gives tenants past the cap one shared bucket, so new names buy no quota", () => {
+    const labels = new TenantLabels(["vip"], 2);
+    const admission = new TenantAdmission({ default: { rate: 100 } }, () => 0, labels);
+    const admit = (tenant: string, points: number) =>
+      admission.admit(new Map([[labels.labelOf(tenant), points]])).admitted;
+    expect([admit("a", 100), admit("b", 100)]).toEqual([true, true]);
+    expect(admit("c", 60)).toBe(true);
+    // "d" is past the cap too: it shares the 100 points c took from.
+    expect(admit("d", 60)).toBe(false);
+    expect(labels.labelOf("d")).toBe(OTHER_TENANTS);
+    expect(admit("vip", 100)).toBe(true);
+    expect(admission.takeRefused()).toEqual(new Set([OTHER_TENANTS]));
+  });
+
+  it("takes tenant names that are also Object.prototype's for tenants", () => {
+    const admission = new TenantAdmission({ default: { rate: 10 } }, () => 0);
+    expect(admission.admit(new Map([["constructor", 10]]))).toEqual({ admitted: true });
+    expect(admission.admit(new Map([["constructor", 1]]))).toMatchObject({ status: 429 });
   });
 });

@@ -2,8 +2,12 @@
  * Per-tenant admission control: a token bucket per tenant, refilled at its quota (points/s) up to
  * its burst. A request is admitted whole or refused whole; refusals say when to retry. Hand-written
  * (twenty lines, clock injected for tests) because the packages on npm meter requests, not a
- * per-request cost in points, or pull in timers per key.
+ * per-request cost in points, or pull in timers per key. Buckets are kept per tenant label
+ * (`tenant-labels.ts`): tenants past the `maxTenants` cap share the `(other)` bucket, so inventing
+ * tenant names buys no extra quota and no memory.
  */
+import { OTHER_TENANTS, TenantLabels } from "./tenant-labels.js";
+
 export interface Quota {
   /** Sustained points per second. */
   rate: number;
@@ -36,6 +40,7 @@ export class TenantAdmission {
   constructor(
     private readonly config: QuotaConfig,
     private readonly now: () => number = Date.now,
+    readonly labels: TenantLabels = new TenantLabels(Object.keys(config.tenants ?? {})),
   ) {
     for (const [name, quota] of Object.entries({ default: config.default, ...config.tenants })) {
       if (quota === undefined) continue;
@@ -46,7 +51,10 @@ export class TenantAdmission {
     }
   }
 
-  /** Takes `points` tokens from each tenant's bucket, or none at all when any tenant lacks them. */
+  /**
+   * Takes `points` tokens from each tenant's bucket, or none at all when any tenant lacks them.
+   * `demand` is keyed by tenant label (`labels.labelOf`).
+   */
   admit(demand: ReadonlyMap<string, number>): Admission {
     const nowMs = this.now();
     const charged: [Bucket, number][] = [];
@@ -60,7 +68,7 @@ export class TenantAdmission {
           tenant,
           status: 413,
           retryAfterSeconds: 0,
-          message: `tenant ${tenant}: ${points} points in one request exceed its burst of ${bucket.burst}; split the request`,
+          message: `${describeTenant(tenant)}: ${points} points in one request exceed its burst of ${bucket.burst}; split the request`,
         };
       }
       if (points > bucket.tokens) {
@@ -71,7 +79,7 @@ export class TenantAdmission {
           tenant,
           status: 429,
           retryAfterSeconds: Math.max(1, Math.ceil(waitSeconds)),
-          message: `tenant ${tenant} is over its quota of ${bucket.rate} points/s`,
+          message: `${describeTenant(tenant)} is over its quota of ${bucket.rate} points/s`,
         };
       }
       charged.push([bucket, points]);
@@ -90,7 +98,8 @@ export class TenantAdmission {
   private bucketOf(tenant: string, nowMs: number): Bucket | undefined {
     let bucket = this.buckets.get(tenant);
     if (bucket === undefined) {
-      const quota = this.config.tenants?.[tenant] ?? this.config.default;
+      const own = this.config.tenants !== undefined && Object.hasOwn(this.config.tenants, tenant);
+      const quota = (own ? this.config.tenants![tenant] : undefined) ?? this.config.default;
       if (quota === undefined) return undefined;
       const burst = quota.burst ?? quota.rate;
       bucket = { tokens: burst, updatedMs: nowMs, rate: quota.rate, burst };
@@ -103,6 +112,12 @@ export class TenantAdmission {
     }
     return bucket;
   }
+}
+
+function describeTenant(label: string): string {
+  return label === OTHER_TENANTS
+    ? "tenants past the --max-tenants cap (sharing one quota)"
+    : `tenant ${label}`;
 }
 
 /** Parses `--quota` text: `default=50000` or `acme=100000:200000` (rate[:burst]), comma-separated. */
@@ -120,8 +135,9 @@ export function parseQuotas(text: string): QuotaConfig {
     }
     const quota: Quota = { rate: Number(match[2]) };
     if (match[3] !== undefined) quota.burst = Number(match[3]);
+    // defineProperty: a tenant named "__proto__" is a tenant, not the object's prototype.
     if (match[1] === "default") config.default = quota;
-    else config.tenants![match[1]!] = quota;
+    else Object.defineProperty(config.tenants, match[1]!, { value: quota, enumerable: true });
   }
   return config;
 }

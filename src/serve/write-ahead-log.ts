@@ -1,35 +1,50 @@
 /**
  * The write-ahead log that lets the service acknowledge a point long before its interval is
- * flushed, without losing it to a kill -9. Each accepted request body is appended to the current
- * segment file; appends are group-committed (one writev + fdatasync for everything queued while
+ * flushed, without losing it to a crash. Each accepted request is appended to the current segment
+ * file; appends are group-committed (one positioned writev + fdatasync for everything queued while
  * the previous sync ran) and a request is acknowledged only after the sync that covers it.
  *
- * A segment holds exactly the points of one flush: the flusher rotates to a new segment, writes the
- * old segment's rows to the store, and only then deletes its file. After a crash, every remaining
- * segment is replayed into the same rows (the segment id is part of the row key), so a replay of a
- * segment that had in fact been written just overwrites identical rows.
+ * A failed commit (disk full, I/O error) is cut off the file again (ftruncate to the last
+ * acknowledged byte, then fdatasync): a request answered 503 never comes back in a replay. If even
+ * that fails, the segment refuses every later append and the pipeline moves to a new one.
  *
- * Record: u32 LE payload length, u32 LE CRC-32 of the payload, payload. A torn record at the tail
- * (the process died mid-append, before its ack) is ignored on replay.
+ * A segment holds exactly the points of one flush: the flusher rotates to a new segment, writes the
+ * old segment's rows to the store durably, and only then deletes its file. After a crash, every
+ * remaining segment is replayed into the same rows (the segment id is part of the row key), so a
+ * replay of a segment that had in fact been written just overwrites identical rows. Framing and
+ * checksums: `wal-record.ts`.
  */
-import { closeSync, fdatasyncSync, openSync } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import { mkdir, open, readdir, readFile, unlink, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
-import { crc32 } from "node:zlib";
+import { join } from "node:path";
 import { writeFileAtomically } from "../io/write-file-atomically.js";
+import { IdempotencyJournal } from "./idempotency-journal.js";
+import { syncDirectory } from "./sync-directory.js";
+import { type CorruptRange, parseSegment, recordHeader } from "./wal-record.js";
 
 const SUFFIX = ".wal";
-const HEADER_BYTES = 8;
+/** Which process holds the directory (for the message a second service gets). */
 const OWNER_FILE = "owner.pid";
 /** Names the table the log's points belong to; written once, checked on every open. */
 const TARGET_FILE = "target";
+const JOURNAL_DIRECTORY = "idempotency";
 
 export interface RecoveredSegment {
   id: number;
   payloads: Buffer[];
-  /** Bytes after the last whole record (an append cut short by a crash). */
+  /** Bytes after the last whole record (an append cut short by a crash): dropped silently. */
   tornBytes: number;
+  /** Damaged ranges in the middle of the segment: skipped, and reported by the caller. */
+  corrupt: CorruptRange[];
+}
+
+/** Test seam: faults the log writer meets, as a full or failing disk would produce them. */
+export interface WalFaults {
+  /**
+   * Called before each group commit with its size in bytes. Returning an error fails the commit
+   * after `written` of its bytes reached the file (a disk that filled up mid-write).
+   */
+  commit?: (bytes: number) => { error: NodeJS.ErrnoException; written?: number } | undefined;
 }
 
 interface PendingAppend {
@@ -42,22 +57,27 @@ interface PendingAppend {
 export class WalSegment {
   private queue: PendingAppend[] = [];
   private syncing: Promise<void> | undefined;
+  /** Set once the file's tail can no longer be trusted: every later append is refused. */
   private failure: Error | undefined;
+  /** Bytes acknowledged so far: the file never keeps more than this after a failed commit. */
+  private length = 0;
 
   constructor(
     readonly id: number,
     readonly path: string,
     private readonly file: FileHandle,
+    private readonly faults: WalFaults = {},
   ) {}
 
-  /** Resolves once the payload is on disk (fdatasync). */
+  get failed(): boolean {
+    return this.failure !== undefined;
+  }
+
+  /** Resolves once the payload is on disk (fdatasync); rejects when it is not (and it will not replay). */
   append(payload: Buffer): Promise<void> {
     if (this.failure) return Promise.reject(this.failure);
-    const header = Buffer.allocUnsafe(HEADER_BYTES);
-    header.writeUInt32LE(payload.length, 0);
-    header.writeUInt32LE(crc32(payload), 4);
     return new Promise((resolve, reject) => {
-      this.queue.push({ chunks: [header, payload], resolve, reject });
+      this.queue.push({ chunks: [recordHeader(payload), payload], resolve, reject });
       this.syncing ??= this.commitLoop();
     });
   }
@@ -72,48 +92,96 @@ export class WalSegment {
     while (this.queue.length > 0) {
       const group = this.queue;
       this.queue = [];
+      const chunks = group.flatMap((append) => append.chunks);
       try {
-        await this.file.writev(group.flatMap((append) => append.chunks));
+        const size = await this.write(chunks);
         await this.file.datasync();
+        this.length += size;
         for (const append of group) append.resolve();
       } catch (error) {
-        // A failed sync leaves the file's tail unknown: refuse everything from here on.
-        this.failure = new Error(`write-ahead log ${this.path}: ${(error as Error).message}`, {
+        const cause = new Error(`write-ahead log ${this.path}: ${(error as Error).message}`, {
           cause: error,
         });
-        for (const append of [...group, ...this.queue]) append.reject(this.failure);
-        this.queue = [];
+        for (const append of group) append.reject(cause);
+        await this.cutTail(cause);
       }
     }
     this.syncing = undefined;
   }
+
+  /** Writes the chunks at the end of the acknowledged bytes; returns their size. */
+  private async write(chunks: Buffer[]): Promise<number> {
+    const size = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+    const fault = this.faults.commit?.(size);
+    if (fault) {
+      const written = Math.min(size, fault.written ?? 0);
+      if (written > 0)
+        await this.file.write(Buffer.concat(chunks).subarray(0, written), 0, written, this.length);
+      throw fault.error;
+    }
+    let done = (await this.file.writev(chunks, this.length)).bytesWritten;
+    // writev may stop short (a filling disk); the rest goes in plain writes, which then fail loudly.
+    if (done < size) {
+      const rest = Buffer.concat(chunks).subarray(done);
+      for (let at = 0; at < rest.length; ) {
+        const { bytesWritten } = await this.file.write(rest, at, rest.length - at, this.length + done);
+        at += bytesWritten;
+        done += bytesWritten;
+      }
+    }
+    return size;
+  }
+
+  /** Drops whatever a failed commit left after the acknowledged bytes; if that fails too, gives up the segment. */
+  private async cutTail(cause: Error): Promise<void> {
+    try {
+      await this.file.truncate(this.length);
+      await this.file.datasync();
+    } catch (error) {
+      this.failure = new Error(`${cause.message}; cutting off the failed append failed too: ${error}`, {
+        cause,
+      });
+      for (const append of this.queue) append.reject(this.failure);
+      this.queue = [];
+    }
+  }
 }
 
 export class WriteAheadLog {
-  private constructor(readonly directory: string) {}
+  private constructor(
+    readonly directory: string,
+    /** Idempotency-Keys of flushed segments; holding it open is the claim on the directory. */
+    readonly journal: IdempotencyJournal,
+    private readonly faults: WalFaults,
+  ) {}
 
   /**
    * Opens the log directory and reads back every segment left from earlier runs, oldest first.
-   * The directory is claimed for this process (`owner.pid`): two services replaying and deleting
-   * each other's segments would lose points. A claim whose process is gone (a kill -9) is taken over.
-   * `target` names the table the points go to: a log left by a service on another table (say,
-   * another store kind sharing the directory) is refused, never replayed there and deleted.
+   * The directory is claimed for this process first (the journal's lock): two services replaying
+   * and deleting each other's segments would lose points. `target` names the table the points go
+   * to: a log left by a service on another table is refused, never replayed there and deleted.
    */
   static async open(
     directory: string,
     target: string,
+    options: { faults?: WalFaults } = {},
   ): Promise<{ wal: WriteAheadLog; recovered: RecoveredSegment[] }> {
     await mkdir(directory, { recursive: true });
-    await claim(join(directory, OWNER_FILE));
-    await checkTarget(join(directory, TARGET_FILE), target);
-    const ids = (await readdir(directory))
-      .filter((name) => name.endsWith(SUFFIX) && /^\d+$/.test(name.slice(0, -SUFFIX.length)))
-      .map((name) => Number(name.slice(0, -SUFFIX.length)))
-      .sort((a, b) => a - b);
-    const wal = new WriteAheadLog(directory);
-    const recovered: RecoveredSegment[] = [];
-    for (const id of ids) recovered.push({ id, ...parseSegment(await readFile(wal.pathOf(id))) });
-    return { wal, recovered };
+    const journal = await claim(directory);
+    try {
+      await checkTarget(join(directory, TARGET_FILE), target);
+      const ids = (await readdir(directory))
+        .filter((name) => name.endsWith(SUFFIX) && /^\d+$/.test(name.slice(0, -SUFFIX.length)))
+        .map((name) => Number(name.slice(0, -SUFFIX.length)))
+        .sort((a, b) => a - b);
+      const wal = new WriteAheadLog(directory, journal, options.faults ?? {});
+      const recovered: RecoveredSegment[] = [];
+      for (const id of ids) recovered.push({ id, ...parseSegment(await readFile(wal.pathOf(id))) });
+      return { wal, recovered };
+    } catch (error) {
+      await journal.close();
+      throw error;
+    }
   }
 
   pathOf(id: number): string {
@@ -124,57 +192,38 @@ export class WriteAheadLog {
   async createSegment(id: number): Promise<WalSegment> {
     const path = this.pathOf(id);
     const file = await open(path, "wx");
-    const directory = openSync(this.directory, "r");
-    try {
-      fdatasyncSync(directory);
-    } finally {
-      closeSync(directory);
-    }
-    return new WalSegment(id, path, file);
+    syncDirectory(this.directory);
+    return new WalSegment(id, path, file, this.faults);
+  }
+
+  async removeSegment(id: number): Promise<void> {
+    await unlink(this.pathOf(id)).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== "ENOENT") throw error;
+    });
   }
 
   /** Gives up the directory's claim (a clean shutdown). */
   async release(): Promise<void> {
     await unlink(join(this.directory, OWNER_FILE)).catch(() => {});
-  }
-
-  async removeSegment(id: number): Promise<void> {
-    await unlink(this.pathOf(id));
+    await this.journal.close();
   }
 }
 
-export function parseSegment(bytes: Buffer): { payloads: Buffer[]; tornBytes: number } {
-  const payloads: Buffer[] = [];
-  let at = 0;
-  while (at + HEADER_BYTES <= bytes.length) {
-    const length = bytes.readUInt32LE(at);
-    const end = at + HEADER_BYTES + length;
-    if (end > bytes.length) break;
-    const payload = bytes.subarray(at + HEADER_BYTES, end);
-    if (crc32(payload) !== bytes.readUInt32LE(at + 4)) break;
-    payloads.push(payload);
-    at = end;
-  }
-  return { payloads, tornBytes: bytes.length - at };
-}
-
-async function claim(ownerFile: string): Promise<void> {
-  const owner = Number((await readFile(ownerFile, "utf8").catch(() => "")).trim());
-  if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isAlive(owner)) {
+async function claim(directory: string): Promise<IdempotencyJournal> {
+  const ownerFile = join(directory, OWNER_FILE);
+  let journal: IdempotencyJournal;
+  try {
+    journal = await IdempotencyJournal.open(join(directory, JOURNAL_DIRECTORY));
+  } catch (error) {
+    if ((error as { cause?: { code?: string } }).cause?.code !== "LEVEL_LOCKED") throw error;
+    const owner = (await readFile(ownerFile, "utf8").catch(() => "")).trim();
     throw new Error(
-      `write-ahead log ${dirname(ownerFile)} is in use by process ${owner}; give each service its own`,
+      `write-ahead log ${directory} is in use by ${/^\d+$/.test(owner) ? `process ${owner}` : "another service"}; give each service its own`,
+      { cause: error },
     );
   }
   await writeFile(ownerFile, `${process.pid}\n`);
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
+  return journal;
 }
 
 async function checkTarget(file: string, target: string): Promise<void> {
@@ -186,7 +235,7 @@ async function checkTarget(file: string, target: string): Promise<void> {
     await writeFileAtomically(file, target, { durable: true });
   } else if (recorded !== target) {
     throw new Error(
-      `write-ahead log ${dirname(file)} holds points for ${recorded}, not ${target}; ` +
+      `write-ahead log ${file.slice(0, -TARGET_FILE.length - 1)} holds points for ${recorded}, not ${target}; ` +
         "give this service its own --wal directory (replaying it here would move acknowledged points to the wrong table)",
     );
   }

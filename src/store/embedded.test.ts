@@ -1,7 +1,8 @@
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { ClassicLevel } from "classic-level";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { EmbeddedStore } from "./embedded.js";
 import type { Store } from "./store.js";
 import { describeStoreBehaviour } from "./store.testsuite.js";
@@ -52,5 +53,32 @@ describe("EmbeddedStore", () => {
     const { failed } = await store.write(batch);
     expect(failed.map((failure) => failure.index)).toEqual([0, 1, 2]);
     expect(failed[0]?.reason).toMatch(/embedded:.*not open/i);
+  });
+
+  it("syncs LevelDB's log for a durable write, and only then", async () => {
+    const store = await EmbeddedStore.open({ directory, table: "durable" });
+    const syncs: unknown[] = [];
+    const batch = vi.spyOn(ClassicLevel.prototype, "batch");
+    batch.mockImplementation(function (this: ClassicLevel<Buffer, Buffer>, ...args: unknown[]) {
+      const real = Object.getPrototypeOf(ClassicLevel.prototype).batch.apply(this, args);
+      const write = real.write.bind(real);
+      real.write = (options?: { sync?: boolean }) => {
+        syncs.push(options?.sync ?? false);
+        return write(options);
+      };
+      return real;
+    } as never);
+    try {
+      const put = (key: string) => [
+        { type: "put" as const, key: Buffer.from(key), cells: new Map([["v", Buffer.from("1")]]) },
+      ];
+      await store.write(put("a"));
+      await store.write(put("b"), { durable: true });
+    } finally {
+      batch.mockRestore();
+    }
+    expect(syncs).toEqual([false, true]);
+    expect((await store.get(Buffer.from("b")))?.cells.get("v")?.toString()).toBe("1");
+    await store.close();
   });
 });

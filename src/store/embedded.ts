@@ -11,7 +11,16 @@ import { dirname, join } from "node:path";
 import { ClassicLevel, type KeyIterator } from "classic-level";
 import { decodeCells, encodeCells } from "./cells-codec.js";
 import { sampleSorted } from "./sample.js";
-import type { FailedMutation, KeyRange, Mutation, ReadOptions, Row, Store, WriteResult } from "./store.js";
+import type {
+  FailedMutation,
+  KeyRange,
+  Mutation,
+  ReadOptions,
+  Row,
+  Store,
+  WriteOptions,
+  WriteResult,
+} from "./store.js";
 import { BIGTABLE_MAX_KEY_BYTES, checkKey, checkLimit, checkMutations, checkRanges } from "./validate.js";
 
 export const DEFAULT_EMBEDDED_DIRECTORY = "./.keyspread";
@@ -65,8 +74,10 @@ export class EmbeddedStore implements Store {
     return new EmbeddedStore(db, location);
   }
 
-  async write(mutations: readonly Mutation[]): Promise<WriteResult> {
+  async write(mutations: readonly Mutation[], options?: WriteOptions): Promise<WriteResult> {
     checkMutations(mutations, BIGTABLE_MAX_KEY_BYTES);
+    // A synced LevelDB write fsyncs its log, which holds this batch and every earlier one.
+    const writeOptions = { sync: options?.durable === true };
     const failed: FailedMutation[] = [];
     for (let first = 0; first < mutations.length; first += BATCH_OPERATIONS) {
       const chunk = mutations.slice(first, first + BATCH_OPERATIONS);
@@ -77,7 +88,7 @@ export class EmbeddedStore implements Store {
           if (mutation.type === "put") batch.put(mutation.key, encodeCells(mutation.cells));
           else batch.del(mutation.key);
         }
-        await batch.write();
+        await batch.write(writeOptions);
       } catch (error) {
         // A LevelDB batch is all-or-nothing: every mutation of the chunk is reported, none lost.
         const reason = `${this.name}: ${error instanceof Error ? error.message : String(error)}`;

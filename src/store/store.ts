@@ -35,6 +35,15 @@ export interface WriteResult {
   failed: FailedMutation[];
 }
 
+export interface WriteOptions {
+  /**
+   * Resolve only once the applied mutations survive a power loss, not just a crash of this
+   * process: the embedded store syncs its log; Bigtable has made a mutation durable when it
+   * acknowledges it; the memory store keeps nothing anyway.
+   */
+  durable?: boolean;
+}
+
 export interface ReadOptions {
   /** Stop after this many rows (pushed down to the engine). */
   limit?: number;
@@ -45,7 +54,7 @@ export interface Store {
   /** Human-readable name for errors and metrics, e.g. `embedded:./.keyspread/fleet`. */
   readonly name: string;
   /** Applies a batch; chunking, in-flight caps and retries are the store's job. */
-  write(mutations: readonly Mutation[]): Promise<WriteResult>;
+  write(mutations: readonly Mutation[], options?: WriteOptions): Promise<WriteResult>;
   get(key: Buffer): Promise<Row | undefined>;
   /**
    * Streams the rows of the given ranges in ascending byte order. Ranges must be sorted and

@@ -1,0 +1,218 @@
+/**
+ * The ingest service as a hostile client and an unlucky operator find it: poison strings, retries
+ * after 200 and after 503, a full disk under the log, malformed JSON of any depth, huge bodies
+ * beside a read, invented tenants, and two services started at once on one log.
+ */
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { EmbeddedStore } from "../store/embedded.js";
+import { MemoryStore } from "../store/memory.js";
+import type { Store } from "../store/store.js";
+import { type IngestService, type IngestServiceOptions, startIngestService } from "./ingest-service.js";
+import { ndjson, point, T0 } from "./points.testsuite.js";
+import type { WalFaults } from "./write-ahead-log.js";
+
+/** Restarts need a store that outlives its service: `durable` opens the embedded store in `directory`. */
+async function start(
+  options: Partial<IngestServiceOptions> & { directory?: string; durable?: boolean } = {},
+) {
+  const directory = options.directory ?? (await mkdtemp(join(tmpdir(), "hostile-")));
+  const store: Store = options.durable
+    ? await EmbeddedStore.open({ table: "metrics", directory })
+    : new MemoryStore({ name: "hostile" });
+  const lines: string[] = [];
+  const service = await startIngestService({
+    walDirectory: join(directory, "wal"),
+    intervalMs: 50,
+    latestCacheTtlMs: 0,
+    log: (line) => lines.push(line),
+    ...options,
+    store,
+  });
+  return { service, directory, lines };
+}
+
+async function post(service: IngestService, body: string | Buffer, headers: Record<string, string> = {}) {
+  const res = await fetch(`${service.url}/v1/ingest`, {
+    method: "POST",
+    headers: { "content-type": "application/x-ndjson", ...headers },
+    body,
+  });
+  return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, unknown> };
+}
+
+async function stored(service: IngestService, deviceId: string, tenant = "t"): Promise<number[]> {
+  await service.pipeline.settle();
+  const res = await fetch(
+    `${service.url}/v1/devices/${deviceId}/range?tenant=${tenant}&from=0&to=${T0 + 1e9}`,
+  );
+  return ((await res.json()) as { points: { ts: number }[] }).points
+    .map((p) => p.ts - T0)
+    .sort((a, b) => a - b);
+}
+
+describe("poison", () => {
+  it("refuses a lone surrogate at the door, naming line and field, and keeps serving and restarting", async () => {
+    const { service, directory } = await start({ durable: true });
+    const refused = await post(
+      service,
+      [JSON.stringify(point("d", T0)), '{"tenant":"t","deviceId":"p\\ud800","ts":1,"metrics":{"v":1}}'].join(
+        "\n",
+      ),
+    );
+    expect(refused.status).toBe(400);
+    expect(refused.body.problems).toEqual([
+      { line: 2, field: "deviceId", message: expect.stringMatching(/lone surrogate/) },
+    ]);
+    const merged = await post(
+      service,
+      '{"tenant":"t","deviceId":"d","ts":1,"metrics":{"x\\ud800":1,"x\\ud801":2}}',
+    );
+    expect(merged.status).toBe(400);
+    expect((await post(service, ndjson([point("d", T0 + 1)]))).status).toBe(200);
+    await service.close();
+    const again = await start({ directory, durable: true });
+    expect(await stored(again.service, "d")).toEqual([1]);
+    await again.service.close();
+  });
+
+  it("answers 400, never 500, to deep or malformed JSON of any shape", async () => {
+    const { service } = await start();
+    const deep = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
+    for (const body of [
+      deep,
+      `{"tenant":"t","deviceId":${deep},"ts":1,"metrics":{"v":1}}`,
+      "{",
+      "\u0000",
+      "[]",
+    ]) {
+      for (const type of ["application/x-ndjson", "application/json"]) {
+        expect((await post(service, body, { "content-type": type })).status).toBe(400);
+      }
+    }
+    expect((await post(service, Buffer.from([0x7b, 0xff, 0x7d]))).body.problems).toEqual([
+      { line: 1, field: "(line)", message: expect.stringMatching(/not valid UTF-8/) },
+    ]);
+    await service.close();
+  });
+});
+
+describe("Idempotency-Key", () => {
+  it("answers a retry after a 200 like the first and stores nothing new, across a restart too", async () => {
+    const { service, directory, lines } = await start({ durable: true });
+    const body = ndjson([point("d", T0 + 1), point("d", T0 + 2)]);
+    const key = { "idempotency-key": '"8e03978e-40d5-43e8-bc93-6894a57f9324"' };
+    const first = await post(service, body, key);
+    expect(first).toMatchObject({ status: 200, body: { accepted: 2 } });
+    const retry = await post(service, body, key);
+    expect(retry).toMatchObject({ status: 200, body: { accepted: 2 } });
+    expect(retry.headers.get("idempotent-replayed")).toBe("true");
+    expect((await post(service, ndjson([point("d", T0 + 3)]), key)).status).toBe(422);
+    expect(await stored(service, "d")).toEqual([1, 2]);
+    await service.close();
+    expect(lines.join("\n")).not.toContain("8e03978e");
+
+    const again = await start({ directory, durable: true });
+    expect((await post(again.service, body, key)).status).toBe(200);
+    expect(await stored(again.service, "d")).toEqual([1, 2]);
+    expect(await again.service.metrics.registry.metrics()).toMatch(/keyspread_idempotent_replays_total 1/);
+    await again.service.close();
+  });
+
+  it("is refused with 400 when malformed, and answers 409 to a retry racing the first", async () => {
+    const { service } = await start();
+    expect((await post(service, ndjson([point("d", T0)]), { "idempotency-key": "" })).status).toBe(400);
+    const body = ndjson([point("d", T0)]);
+    const [a, b] = await Promise.all([
+      post(service, body, { "idempotency-key": "race" }),
+      post(service, body, { "idempotency-key": "race" }),
+    ]);
+    expect([a.status, b.status].sort()).toEqual(a.status === b.status ? [200, 200] : [200, 409]);
+    expect(await stored(service, "d")).toEqual([0]);
+    await service.close();
+  });
+});
+
+describe("a full disk under the write-ahead log", () => {
+  it("answers 503 and stores nothing of the request; the retry after it is stored once", async () => {
+    const walFaults: WalFaults = {};
+    const { service, directory } = await start({ walFaults, durable: true });
+    expect((await post(service, ndjson([point("d", T0)]))).status).toBe(200);
+    const enospc = Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
+    walFaults.commit = (bytes) => ({ error: enospc, written: Math.floor(bytes / 3) });
+    const body = ndjson([point("d", T0 + 1), point("d", T0 + 2)]);
+    const key = { "idempotency-key": "after-503" };
+    const refused = await post(service, body, key);
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get("retry-after")).toBe("1");
+    expect((await post(service, ndjson([point("d", T0 + 3)]))).status).toBe(503);
+    expect(await stored(service, "d")).toEqual([0]);
+
+    walFaults.commit = undefined;
+    expect((await post(service, body, key)).status).toBe(200);
+    expect((await post(service, body, key)).headers.get("idempotent-replayed")).toBe("true");
+    expect(await stored(service, "d")).toEqual([0, 1, 2]);
+    expect(await service.metrics.registry.metrics()).toMatch(/keyspread_wal_append_failures_total 2/);
+    await service.close();
+    // A restart replays nothing that was refused.
+    const again = await start({ directory, durable: true });
+    expect(await stored(again.service, "d")).toEqual([0, 1, 2]);
+    await again.service.close();
+  });
+});
+
+describe("fairness and bounded memory", () => {
+  it("caps the body bytes held at once (503 + Retry-After beyond) while a read keeps answering", async () => {
+    const MiB = 1024 * 1024;
+    const { service } = await start({ maxBodyBytes: 4 * MiB, maxInflightBodyBytes: 8 * MiB });
+    expect((await post(service, ndjson([point("probe", T0)]))).status).toBe(200);
+    await service.pipeline.flush();
+    const line = JSON.stringify(point("big", T0));
+    const big = Buffer.from(
+      Array.from({ length: Math.floor((4 * MiB - 1) / (line.length + 1)) }, () => line).join("\n"),
+    );
+    const ingests = Array.from({ length: 12 }, () => post(service, big));
+    const probe = await fetch(`${service.url}/v1/devices/probe/latest?tenant=t`);
+    expect(probe.status).toBe(200);
+    expect(((await probe.json()) as { points: unknown[] }).points).toHaveLength(1);
+    const statuses = (await Promise.all(ingests)).map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 503).length).toBeGreaterThan(0);
+    expect(statuses.every((status) => status === 200 || status === 503)).toBe(true);
+    expect(service.bodyBudget.peak).toBeLessThanOrEqual(8 * MiB);
+    expect(service.bodyBudget.inUse).toBe(0);
+    await service.close();
+  });
+
+  it("gives invented tenants one shared quota and one metrics label past --max-tenants", async () => {
+    // A slow refill (1 point/s) so the test does not depend on how fast the requests go.
+    const { service } = await start({ maxTenants: 5, quotas: { default: { rate: 1, burst: 1000 } } });
+    const statuses: number[] = [];
+    for (let request = 0; request < 10; request++) {
+      const points = Array.from({ length: 500 }, (_, i) => point("d", T0 + i, `invented-${request}-${i}`));
+      statuses.push((await post(service, ndjson(points))).status);
+    }
+    // 500 points of 500 new tenants each: the shared bucket takes two requests' worth, then refuses.
+    expect(statuses.filter((status) => status === 200).length).toBeLessThanOrEqual(2);
+    const exported = await service.metrics.registry.metrics();
+    const tenants = new Set([...exported.matchAll(/tenant="([^"]+)"/g)].map((match) => match[1]));
+    expect(tenants.size).toBeLessThanOrEqual(6);
+    expect(tenants).toContain("(other)");
+    await service.close();
+  });
+});
+
+describe("one owner per log", () => {
+  it("lets exactly one of two services started at once on one log directory run", async () => {
+    const directory = await mkdtemp(join(tmpdir(), "race-"));
+    const results = await Promise.allSettled([start({ directory }), start({ directory })]);
+    const running = results.filter((result) => result.status === "fulfilled");
+    expect(running).toHaveLength(1);
+    const refused = results.find((result) => result.status === "rejected") as PromiseRejectedResult;
+    expect(String(refused.reason)).toMatch(
+      /is in use by (process \d+|another service); give each service its own/,
+    );
+    await (running[0] as PromiseFulfilledResult<Awaited<ReturnType<typeof start>>>).value.service.close();
+  });
+});

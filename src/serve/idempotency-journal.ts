@@ -1,0 +1,66 @@
+/**
+ * The Idempotency-Keys of requests whose log segments have been flushed and deleted: a small
+ * LevelDB beside the segments (`<wal>/idempotency`), written with a synced batch before a segment
+ * is deleted, so a key outlives its segment and a restart. Entries expire after the window; a
+ * time index (`t\0<atMs>\0<key>`) finds the expired ones without reading the live ones.
+ *
+ * LevelDB holds an fcntl lock on its directory while open, released by the kernel when the process
+ * dies (kill -9 included): opening the journal is how a service claims the log directory, atomically.
+ */
+import { ClassicLevel } from "classic-level";
+import type { IdempotencyRecord } from "./logged-request.js";
+
+const KEY = "k\0";
+const TIME = "t\0";
+const timeKey = (record: IdempotencyRecord) =>
+  `${TIME}${String(record.atMs).padStart(13, "0")}\0${record.key}`;
+
+export class IdempotencyJournal {
+  private constructor(private readonly db: ClassicLevel<string, string>) {}
+
+  /** Opens (creating) the journal; fails with LevelDB's LEVEL_LOCKED cause when another service holds it. */
+  static async open(location: string): Promise<IdempotencyJournal> {
+    const db = new ClassicLevel<string, string>(location);
+    await db.open();
+    return new IdempotencyJournal(db);
+  }
+
+  get(key: string): IdempotencyRecord | undefined {
+    const value = this.db.getSync(KEY + key);
+    return value === undefined ? undefined : (JSON.parse(value) as IdempotencyRecord);
+  }
+
+  /** Records the keys durably (one synced write). */
+  async put(records: readonly IdempotencyRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    const batch = this.db.batch();
+    for (const record of records) {
+      batch.put(KEY + record.key, JSON.stringify(record));
+      batch.put(timeKey(record), "");
+    }
+    await batch.write({ sync: true });
+  }
+
+  /** Forgets every key acknowledged before `beforeMs`; returns how many. */
+  async expire(beforeMs: number): Promise<number> {
+    const stale: string[] = [];
+    for await (const key of this.db.keys({ gte: TIME, lt: `${TIME}${String(beforeMs).padStart(13, "0")}` })) {
+      stale.push(key);
+    }
+    if (stale.length === 0) return 0;
+    const batch = this.db.batch();
+    for (const key of stale) {
+      batch.del(key);
+      const scoped = key.slice(TIME.length + 14);
+      // A key reused after it expired has a newer entry: keep that one.
+      const current = this.get(scoped);
+      if (current !== undefined && timeKey(current) === key) batch.del(KEY + scoped);
+    }
+    await batch.write();
+    return stale.length;
+  }
+
+  close(): Promise<void> {
+    return this.db.close();
+  }
+}
