@@ -4,7 +4,8 @@
  * lose, the heatmaps side by side on one colour scale (the viz page, inlined), and the schema file.
  */
 import { matrixFromSteps } from "../viz/matrix/steps-matrix.js";
-import { escapeHtml, renderHeatmapHtml } from "../viz/render/html.js";
+import { escapeHtml } from "../viz/render/escape-html.js";
+import { renderHeatmapHtml } from "../viz/render/html.js";
 import type { Advice } from "./advise.js";
 import type { KeyStructure } from "./key-structure.js";
 import {

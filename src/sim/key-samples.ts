@@ -39,6 +39,8 @@ export class RecentKeys {
   }
 }
 
+const STALE_SHARE = 100;
+
 /** A uniform sample (Vitter's algorithm R) of written keys, each standing for an equal share of the bytes written. */
 export class KeyReservoir {
   private readonly keys: Buffer[] = [];
@@ -46,6 +48,8 @@ export class KeyReservoir {
   private bytes = 0;
   private random = 0x9e3779b9;
   private cached: Density | null = null;
+  /** Keys replaced since `cached` was built. */
+  private changed = 0;
 
   constructor(private readonly capacity: number) {}
 
@@ -54,19 +58,25 @@ export class KeyReservoir {
     this.bytes += bytes;
     if (this.keys.length < this.capacity) {
       this.keys.push(key);
-      this.cached = null;
+      this.changed++;
       return;
     }
     const slot = this.nextRandom() % this.seen;
     if (slot < this.capacity) {
       this.keys[slot] = key;
-      this.cached = null;
+      this.changed++;
     }
   }
 
-  /** The kept keys, each weighing one stored byte: weigh the layer by `bytesPerKey`. */
+  /**
+   * The kept keys, each weighing one stored byte: weigh the layer by `bytesPerKey`. Rebuilt once a
+   * hundredth of the keys have changed (a size split's middle moves slowly; sorting costs).
+   */
   density(): Density {
-    this.cached ??= new Density(this.keys.map((key) => atom(key, STORED, 1)));
+    if (this.cached === null || this.changed > this.keys.length / STALE_SHARE) {
+      this.cached = new Density(this.keys.map((key) => atom(key, STORED, 1)));
+      this.changed = 0;
+    }
     return this.cached;
   }
 

@@ -31,7 +31,8 @@ function* postLog(seconds: number): Generator<AccessRecord> {
       const key = current.schema.encode({ ts: new Date(tsMs), author: `u${(k * 7919) % 5000}` });
       yield { tsMs, key, op: "write", bytes: 1024 };
     }
-    if (s % 60 === 0) yield { tsMs: START + s * 1000, key: Buffer.from("legacy#row"), op: "write", bytes: 100 };
+    if (s % 60 === 0)
+      yield { tsMs: START + s * 1000, key: Buffer.from("legacy#row"), op: "write", bytes: 100 };
   }
 }
 

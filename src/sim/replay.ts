@@ -14,8 +14,8 @@ import type { ModelEnd } from "./model-constants.js";
 import { type Operation, OperationLoad } from "./operation-load.js";
 import type { DesignResult, ReadSummary } from "./results.js";
 import { parseScenario } from "./scenario.js";
-import { TabletMap } from "./tablets.js";
 import { summarize, warmUp } from "./summary.js";
+import { TabletMap } from "./tablets.js";
 
 export interface ReplayDesign {
   name: string;
@@ -30,6 +30,8 @@ export interface ReplayOptions {
   durationS: number;
   /** Share of operations the log recorded (a 1 % sample is 0.01): each record stands for 1/R operations. */
   sampleRate?: number;
+  /** Records in the log (from the first pass): a sparse log's records are spread over several steps. */
+  records?: number;
   stepS?: number;
   sampleS?: number;
   /** Bytes of a row a scan returns, for records that do not say (default 1024). */
@@ -60,13 +62,21 @@ const READ_PATTERNS: Pick<ReadSummary, "name" | "kind">[] = [
 const POINT_READS = 0;
 const SCANS = 1;
 const EXAMPLE_KEYS = 3;
+/**
+ * A step should hold about this many records: a sparse log (a small sample) has each record stand
+ * for many operations, which in one step would look like a burst; spread over a few steps it keeps
+ * the rate the log recorded (at the cost of time resolution, never above a few minutes).
+ */
+const RECORDS_PER_STEP = 200;
+const MAX_SPREAD_S = 300;
 
 interface Lane {
   design: ReplayDesign;
   load: OperationLoad;
   engine: Engine;
   tablets: TabletMap;
-  ops: Operation[];
+  /** The operations of the last `spread` steps, one list a step (the newest last). */
+  recent: Operation[][];
   /** Range reads per read, summed over reads of each pattern (the fan-out the candidate gives them). */
   fanout: { ranges: number; reads: number; rows: number }[];
 }
@@ -75,6 +85,8 @@ export class Replay {
   private readonly lanes: Lane[];
   private readonly stepS: number;
   private readonly weight: number;
+  /** Steps each record's operations are spread over. */
+  private readonly spread: number;
   private readonly rowBytes: number;
   private step = 0;
   private records = 0;
@@ -92,7 +104,12 @@ export class Replay {
     const sampleRate = options.sampleRate ?? 1;
     if (!(sampleRate > 0 && sampleRate <= 1))
       throw new Error(`sample rate ${sampleRate}: expected a share of operations in (0, 1]`);
-    this.weight = 1 / sampleRate;
+    const recordsPerStep = ((options.records ?? Number.POSITIVE_INFINITY) / Math.max(options.durationS, 1)) * this.stepS;
+    this.spread = Math.min(
+      Math.max(1, Math.floor(MAX_SPREAD_S / this.stepS)),
+      Math.max(1, Math.ceil(RECORDS_PER_STEP / recordsPerStep)),
+    );
+    this.weight = 1 / sampleRate / this.spread;
     this.rowBytes = options.rowBytes ?? 1024;
     // The model's constants come from a scenario of the replay's cluster (no workload of its own).
     const scenario = parseScenario({
@@ -122,7 +139,7 @@ export class Replay {
     }
     for (const lane of this.lanes) {
       const op = this.operation(lane, record, values as Parameters<KeySchema["encode"]>[0]);
-      if (op) lane.ops.push(op);
+      if (op) lane.recent[lane.recent.length - 1]!.push(op);
     }
   }
 
@@ -150,7 +167,12 @@ export class Replay {
             .ranges.map((range) => range.start)
             .filter((start) => start.length > 0)
         : [];
-    const tablets = new TabletMap(boundaries, (index) => index % this.options.nodes, 0, boundaries.length > 0);
+    const tablets = new TabletMap(
+      boundaries,
+      (index) => index % this.options.nodes,
+      0,
+      boundaries.length > 0,
+    );
     const fanout = READ_PATTERNS.map(() => ({ ranges: 0, reads: 0, rows: 0 }));
     const engine = new Engine({
       tablets,
@@ -171,15 +193,24 @@ export class Replay {
       steadyFromS: this.steadyFromS,
       ...(this.options.onStep && design === this.current ? { onStep: this.options.onStep } : {}),
     });
-    return { design, load, engine, tablets, ops: [], fanout };
+    return { design, load, engine, tablets, recent: [[]], fanout };
   }
 
   /** The record as an operation on this lane's table: its key under the lane's schema; a scan as the ranges the schema plans for it. */
-  private operation(lane: Lane, record: AccessRecord, values: Parameters<KeySchema["encode"]>[0]): Operation | null {
+  private operation(
+    lane: Lane,
+    record: AccessRecord,
+    values: Parameters<KeySchema["encode"]>[0],
+  ): Operation | null {
     const own = lane.design === this.current;
     if (record.op === "write") {
       const key = own ? record.key : lane.design.schema.encode(values);
-      return { kind: "write", key, bytes: record.bytes > 0 ? record.bytes : this.rowBytes, weight: this.weight };
+      return {
+        kind: "write",
+        key,
+        bytes: record.bytes > 0 ? record.bytes : this.rowBytes,
+        weight: this.weight,
+      };
     }
     const pattern = record.op === "scan" ? SCANS : POINT_READS;
     const starts =
@@ -187,12 +218,15 @@ export class Replay {
         ? [own ? record.key : lane.design.schema.encode(values)]
         : own
           ? [record.key]
-          : lane.design.schema.plan({ eq: entityOf(lane.design.schema, values) }).ranges.map((range) => range.start);
+          : lane.design.schema
+              .plan({ eq: entityOf(lane.design.schema, values) })
+              .ranges.map((range) => range.start);
     const rows = pattern === POINT_READS ? 1 : Math.max(1, Math.round(record.bytes / this.rowBytes));
     const tally = lane.fanout[pattern]!;
-    tally.ranges += starts.length * this.weight;
-    tally.reads += this.weight;
-    tally.rows += rows * this.weight;
+    const stands = this.weight * this.spread;
+    tally.ranges += starts.length * stands;
+    tally.reads += stands;
+    tally.rows += rows * stands;
     return {
       kind: "read",
       pattern,
@@ -205,9 +239,10 @@ export class Replay {
 
   private advance(): void {
     for (const lane of this.lanes) {
-      lane.load.feed(lane.ops);
-      lane.ops = [];
+      lane.load.feed(lane.recent.flat());
       lane.engine.advance();
+      if (lane.recent.length === this.spread) lane.recent.shift();
+      lane.recent.push([]);
     }
     this.step++;
   }
@@ -268,4 +303,5 @@ function entityOf(schema: KeySchema, values: Parameters<KeySchema["encode"]>[0])
   return eq as Record<string, never>;
 }
 
-const printable = (key: Buffer) => (isPrintableAscii(key) ? key.toString("latin1") : `hex:${key.toString("hex")}`);
+const printable = (key: Buffer) =>
+  isPrintableAscii(key) ? key.toString("latin1") : `hex:${key.toString("hex")}`;

@@ -16,7 +16,9 @@ import {
 import { detectPatterns } from "../patterns/detect-patterns.js";
 import type { PatternFinding } from "../patterns/finding.js";
 import { PALETTE, type ScaleKind, type ScaleOptions, sharedScale } from "./color-scale.js";
+import { escapeHtml } from "./escape-html.js";
 import { HEATMAP_CLIENT_JS } from "./html-client.js";
+import { type LineChart, renderLineChart } from "./line-chart.js";
 
 export interface HeatmapDesign {
   name: string;
@@ -29,15 +31,12 @@ export interface HeatmapDesign {
 
 export interface HtmlOptions extends ScaleOptions {
   title?: string;
+  /** Charts shown above the heatmaps (e.g. hottest-node CPU of each design over time). */
+  charts?: readonly LineChart[];
   /** Shown first; default ops. */
   metric?: Metric;
   /** Canvas height in px; default 560. */
   height?: number;
-}
-
-/** Text made safe for HTML (and XML) content and attributes. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[<>&"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
 /** Four significant digits are plenty for colour and tooltip, and keep the page small. */
@@ -113,6 +112,10 @@ export function renderHeatmapHtml(designs: readonly HeatmapDesign[], options: Ht
   h1 { font-size: 17px; margin: 0; }
   h2 { font-size: 14px; margin: 4px 0; }
   p.notes { font-size: 12px; margin: 2px 0 6px; color: #ccc; }
+  figure.chart { margin: 8px 0 16px; }
+  figure.chart figcaption { margin-bottom: 4px; }
+  figure.chart .series { margin-left: 12px; }
+  figure.chart .swatch { display: inline-block; width: 10px; height: 10px; margin-right: 4px; }
   #designs { display: flex; flex-wrap: wrap; gap: 16px; width: 100%; }
   section { flex: 1 1 560px; min-width: 420px; }
   canvas { display: block; }
@@ -141,6 +144,7 @@ export function renderHeatmapHtml(designs: readonly HeatmapDesign[], options: Ht
   <span id="scale-note"></span>
   <span id="lanes-note" hidden><span class="swatch"></span>node CPU ≥ 90 %: right lane, share of the time; lower lane, share of the keys</span>
 </div>
+${(options.charts ?? []).map(renderLineChart).join("\n")}
 <div id="designs"></div>
 <div id="tooltip" hidden></div>
 <script type="application/json" id="heatmap-data">${json}</script>

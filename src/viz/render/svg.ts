@@ -5,7 +5,7 @@
 import { PNG } from "pngjs";
 import type { HeatMatrix } from "../matrix/heat-matrix.js";
 import { PALETTE } from "./color-scale.js";
-import { escapeHtml } from "./html.js";
+import { escapeHtml } from "./escape-html.js";
 import { type HeatmapImageOptions, LANE_NOTE, prepareHeatmap } from "./layout.js";
 import { laneColor } from "./saturation-lanes.js";
 

@@ -1,0 +1,216 @@
+/**
+ * `keyspread replay`: recorded traffic (an access log) under the current key and under candidate
+ * keys on a simulated cluster — what your traffic would do under a key you have not built yet.
+ * The log is read twice, streaming (its time span, then the replay), so memory does not grow with it.
+ */
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { type Command, Option } from "commander";
+import { writeFileAtomically } from "../io/write-file-atomically.js";
+import { formatDuration, parseDuration } from "../sim/duration.js";
+import { Replay, type ReplayDesign, type ReplayResult } from "../sim/replay.js";
+import { replayVerdict } from "../sim/replay-verdict.js";
+import { formatComparison, guidanceLine } from "../sim/report.js";
+import { HOTTEST_CPU_LIMIT } from "../sim/summary.js";
+import { scanAccessLog } from "../viz/input/access-log.js";
+import { writeHeatmaps } from "../viz/render/write-heatmaps.js";
+import { guarded, loadSchema, parsePositiveInt } from "./io.js";
+import { fractionBar } from "./progress.js";
+
+interface ReplayOptions {
+  log: string;
+  schema: string;
+  candidate: string[];
+  nodes: number;
+  storage: "ssd" | "hdd";
+  sampleRate: number;
+  step: string;
+  format?: "jsonl" | "csv";
+  out?: string;
+  json?: boolean;
+}
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+function sampleRate(value: string): number {
+  const rate = Number(value);
+  if (!(rate > 0 && rate <= 1))
+    throw new Error(
+      `--sample-rate ${JSON.stringify(value)}: expected a share in (0, 1], e.g. 0.01 for a 1 % sample`,
+    );
+  return rate;
+}
+
+/** Names for the designs: each schema's name, made distinct. */
+async function designs(current: string, candidates: string[]): Promise<[ReplayDesign, ReplayDesign[]]> {
+  const loaded = await Promise.all([current, ...candidates].map(loadSchema));
+  const seen = new Map<string, number>();
+  const named = loaded.map((schema) => {
+    const base = schema.spec.name;
+    const count = (seen.get(base) ?? 0) + 1;
+    seen.set(base, count);
+    return { name: count === 1 ? base : `${base}-${count}`, schema };
+  });
+  return [named[0]!, named.slice(1)];
+}
+
+export function registerReplayCommands(program: Command): void {
+  program
+    .command("replay")
+    .description(
+      "replay recorded traffic (an access log) under the current key and candidate keys on a simulated cluster",
+    )
+    .requiredOption(
+      "--log <file>",
+      "access log: JSONL, or CSV with a header (ts,key,op[,bytes,latencyMs,node])",
+    )
+    .requiredOption("--schema <file>", "the current key schema: every logged key is decoded with it")
+    .option("--candidate <file>", "a candidate key schema (repeat for more)", collect, [])
+    .requiredOption("--nodes <n>", "nodes in the simulated cluster", parsePositiveInt)
+    .addOption(new Option("--storage <type>", "node storage").choices(["ssd", "hdd"]).default("ssd"))
+    .option("--sample-rate <share>", "share of operations the log recorded (0.01 for 1 %)", sampleRate, 1)
+    .option("--step <duration>", "simulation step", "1s")
+    .addOption(
+      new Option("--format <format>", "log format (default: .csv is CSV, else JSONL)").choices([
+        "jsonl",
+        "csv",
+      ]),
+    )
+    .option("--out <dir>", "also write results.json, comparison.txt and the heatmaps side by side here")
+    .option("--json", 'print {"designs": [{"name", "summary"}], "verdict", …} as JSON')
+    .action(
+      guarded(async (options: ReplayOptions) => {
+        if (options.candidate.length === 0)
+          throw new Error("--candidate: give at least one candidate key schema");
+        const [current, candidates] = await designs(options.schema, options.candidate);
+        const stepS = parseDuration(options.step, "--step");
+        const result = await replayLog(options, current, candidates, stepS);
+        const verdict = replayVerdict(result.designs);
+        const simulation = {
+          scenario: `replay of ${options.log}`,
+          durationS: result.designs[0]!.durationS,
+          designs: result.designs,
+        };
+        const comparison = formatComparison(simulation);
+        const summary = [
+          `${options.log}: ${result.records.toLocaleString("en-US")} records over ${formatDuration(simulation.durationS)}` +
+            (options.sampleRate < 1
+              ? ` (a ${options.sampleRate * 100} % sample: each stands for ${Math.round(1 / options.sampleRate)} operations)`
+              : ""),
+          ...(result.late > 0
+            ? [
+                `${result.late.toLocaleString("en-US")} records came out of time order and counted in the step being replayed`,
+              ]
+            : []),
+          ...undecodableLines(result),
+        ];
+        if (options.json) {
+          process.stdout.write(
+            `${JSON.stringify(
+              {
+                designs: result.designs.map((design) => ({ name: design.design, summary: design.summary })),
+                verdict,
+                records: result.records,
+                late: result.late,
+                undecodable: result.undecodable,
+              },
+              null,
+              2,
+            )}\n`,
+          );
+        } else {
+          process.stdout.write(
+            `${[...summary, "", comparison, "", "Verdict:", ...verdict.lines.map((line) => `  ${line}`)].join("\n")}\n`,
+          );
+        }
+        if (options.out === undefined) return;
+        await mkdir(options.out, { recursive: true });
+        const written = [join(options.out, "results.json"), join(options.out, "comparison.txt")];
+        await writeFileAtomically(
+          written[0]!,
+          `${JSON.stringify({ ...simulation, designs: result.designs.map(({ loadSteps, ...design }) => design), verdict }, null, 2)}\n`,
+        );
+        await writeFileAtomically(
+          written[1]!,
+          `${[...summary, "", comparison, "", "Verdict:", ...verdict.lines].join("\n")}\n`,
+        );
+        const heatmaps = await writeHeatmaps(
+          result.designs.map((design) => ({
+            name: design.design,
+            steps: design.loadSteps,
+            notes: [guidanceLine(design)],
+          })),
+          options.out,
+          {
+            title: `replay of ${options.log}: ${result.designs.map((design) => design.design).join(" vs ")}`,
+            charts: [
+              {
+                title: "Hottest node CPU over time (before and after)",
+                unit: "percent",
+                limit: { value: HOTTEST_CPU_LIMIT, label: "Google: hottest ≤ 90 %" },
+                series: result.designs.map((design) => ({
+                  name: design.design,
+                  points: design.timeline.map((point) => ({ t: point.t, value: point.hottestNodeCpu })),
+                })),
+              },
+            ],
+          },
+        );
+        written.push(...heatmaps.designs.flatMap((design) => design.images), heatmaps.html);
+        (options.json ? process.stderr : process.stdout).write(`\nwrote ${written.join(", ")}\n`);
+      }),
+    );
+}
+
+async function replayLog(
+  options: ReplayOptions,
+  current: ReplayDesign,
+  candidates: ReplayDesign[],
+  stepS: number,
+): Promise<ReplayResult> {
+  let first = Number.POSITIVE_INFINITY;
+  let last = Number.NEGATIVE_INFINITY;
+  let records = 0;
+  let replay: Replay | undefined;
+  const bar = fractionBar("replaying, pass {pass}/2");
+  try {
+    await scanAccessLog(
+      options.log,
+      {
+        ...(options.format ? { format: options.format } : {}),
+        onProgress: (pass, bytes, total) => bar.update((pass - 1) * total + bytes, 2 * total, { pass }),
+      },
+      (record) => {
+        first = Math.min(first, record.tsMs);
+        last = Math.max(last, record.tsMs);
+        records++;
+      },
+      () => {
+        replay = new Replay(current, candidates, {
+          nodes: options.nodes,
+          storage: options.storage,
+          startMs: first,
+          durationS: Math.max(stepS, (last - first) / 1000 + stepS),
+          sampleRate: options.sampleRate,
+          records,
+          stepS,
+        });
+        return (record) => replay!.add(record);
+      },
+    );
+  } finally {
+    bar.stop();
+  }
+  return replay!.finish();
+}
+
+function undecodableLines(result: ReplayResult): string[] {
+  const { undecodable } = result;
+  if (undecodable.count === 0) return [];
+  return [
+    `${undecodable.count.toLocaleString("en-US")} records the current schema cannot read were left out of every design:`,
+    ...undecodable.reasons.map(
+      (each) => `  ${each.count.toLocaleString("en-US")} × ${each.reason} (e.g. ${each.keys.join(", ")})`,
+    ),
+  ];
+}
