@@ -6,7 +6,7 @@
  * split can cut. Any key range's load is then a difference of cumulative sums, so tablets can split
  * anywhere, however few sources there are.
  */
-import { keyFraction } from "./key-space.js";
+import { compareKeys, keyFraction, keyPrefix, sharedPrefixLength } from "./key-space.js";
 import { QUANTITIES } from "./tablets.js";
 
 export interface Source {
@@ -19,14 +19,25 @@ export interface Source {
 
 export class Density {
   private readonly keys: Buffer[];
+  /** Bytes every source key shares (`shared`), and each key's next six bytes as a number. */
+  private readonly offset: number;
+  private readonly shared: Buffer;
+  private readonly keyPrefixes: Float64Array;
   private readonly spread: Uint8Array;
   private readonly values: Float64Array;
   /** `prefix[i × QUANTITIES + q]`: quantity q summed over sources before i. */
   private readonly prefix: Float64Array;
 
   constructor(sources: readonly Source[]) {
-    const sorted = [...sources].sort((a, b) => Buffer.compare(a.key, b.key));
+    this.offset = sharedPrefixLength(sources.map((source) => source.key));
+    this.shared = sources[0]?.key.subarray(0, this.offset) ?? Buffer.alloc(0);
+    const prefixes = sources.map((source) => keyPrefix(source.key, this.offset));
+    const sorted = sources
+      .map((_, index) => index)
+      .sort((a, b) => compareKeys(sources[a]!.key, prefixes[a]!, sources[b]!.key, prefixes[b]!))
+      .map((index) => sources[index]!);
     this.keys = sorted.map((source) => source.key);
+    this.keyPrefixes = Float64Array.from(this.keys, (key) => keyPrefix(key, this.offset));
     this.spread = Uint8Array.from(sorted, (source, index) =>
       source.spread && index + 1 < sorted.length ? 1 : 0,
     );
@@ -94,11 +105,15 @@ export class Density {
 
   /** Index of the last source whose key is ≤ `key`, or −1. */
   private lastAtOrBefore(key: Buffer): number {
+    // Outside the shared prefix, the key sorts before or after every source.
+    const head = Buffer.compare(key.subarray(0, this.offset), this.shared);
+    if (head !== 0) return head < 0 ? -1 : this.keys.length - 1;
+    const prefix = keyPrefix(key, this.offset);
     let low = 0;
     let high = this.keys.length;
     while (low < high) {
       const middle = (low + high) >> 1;
-      if (Buffer.compare(this.keys[middle]!, key) <= 0) low = middle + 1;
+      if (compareKeys(this.keys[middle]!, this.keyPrefixes[middle]!, key, prefix) <= 0) low = middle + 1;
       else high = middle;
     }
     return low - 1;

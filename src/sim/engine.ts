@@ -319,11 +319,6 @@ class ClusterLoad implements DynamicSink {
    */
   splitTablets(nowS: number): void {
     const { settings } = this;
-    let layers: ReturnType<LoadGenerator["layers"]> | undefined;
-    const where = () => {
-      layers ??= this.generator.layers(this.multipliers, this.integrals);
-      return layers;
-    };
     const splits: Parameters<TabletMap["split"]>[0][number][] = [];
     const checked = new Set([...this.loadWatch, ...this.touched]);
     for (const { item } of popDue(this.sizeDue, nowS)) if (item.sizeDueS <= nowS) checked.add(item);
@@ -342,6 +337,11 @@ class ClusterLoad implements DynamicSink {
       tablet.atCheckCost = cost;
       tablet.checkedS = nowS;
       const end = this.tablets.end(this.tablets.find(tablet.start));
+      let layers: ReturnType<LoadGenerator["layers"]> | undefined;
+      const where = () => {
+        layers ??= this.generator.layers(this.multipliers, this.integrals, tablet.start, end);
+        return layers;
+      };
       if (hot && nowS >= tablet.loadRetryS) {
         const point = findSplitPoint(tablet.start, end, where().load, where());
         if (point) {

@@ -146,7 +146,12 @@ export class FastLoad implements LoadGenerator {
     return this.written.bounds;
   }
 
-  layers(multipliers: Float64Array, integrals: Float64Array): { load: Layer[]; bytes: Layer[] } {
+  layers(
+    multipliers: Float64Array,
+    integrals: Float64Array,
+    start: Buffer,
+    end: Buffer | null,
+  ): { load: Layer[]; bytes: Layer[] } {
     const load: Layer[] = this.densities.map((density, channel) => ({
       density,
       weights: quantities({ [COST]: multipliers[channel]! }),
@@ -156,9 +161,9 @@ export class FastLoad implements LoadGenerator {
       weights: quantities({ [STORED]: integrals[channel]! }),
     }));
     if (this.groups.some((group) => group.moving)) {
-      load.push({ density: this.recentMoving.density(), weights: quantities({ [COST]: 1 }) });
+      load.push({ density: this.recentMoving.density(start, end), weights: quantities({ [COST]: 1 }) });
       bytes.push({
-        density: this.movingHistory.density(),
+        density: this.movingHistory.density(start, end),
         weights: quantities({ [STORED]: this.movingHistory.bytesPerKey }),
       });
     }

@@ -16,7 +16,6 @@ const atom = (key: Buffer, quantity: number, value: number) => {
 export class RecentKeys {
   private readonly keys: { key: Buffer; cost: number }[] = [];
   private next = 0;
-  private cached: Density | null = null;
 
   constructor(private readonly capacity: number) {}
 
@@ -24,22 +23,23 @@ export class RecentKeys {
     if (this.keys.length < this.capacity) this.keys.push({ key, cost });
     else this.keys[this.next] = { key, cost };
     this.next = (this.next + 1) % this.capacity;
-    this.cached = null;
   }
 
   clear(): void {
     this.keys.length = 0;
     this.next = 0;
-    this.cached = null;
   }
 
-  density(): Density {
-    this.cached ??= new Density(this.keys.map(({ key, cost }) => atom(key, COST, cost)));
-    return this.cached;
+  /** The keys inside `[start, end)`, each weighing its cost. */
+  density(start: Buffer, end: Buffer | null): Density {
+    return new Density(
+      this.keys.filter(({ key }) => inside(key, start, end)).map(({ key, cost }) => atom(key, COST, cost)),
+    );
   }
 }
 
-const STALE_SHARE = 100;
+const inside = (key: Buffer, start: Buffer, end: Buffer | null) =>
+  Buffer.compare(key, start) >= 0 && (end === null || Buffer.compare(key, end) < 0);
 
 /** A uniform sample (Vitter's algorithm R) of written keys, each standing for an equal share of the bytes written. */
 export class KeyReservoir {
@@ -47,9 +47,6 @@ export class KeyReservoir {
   private seen = 0;
   private bytes = 0;
   private random = 0x9e3779b9;
-  private cached: Density | null = null;
-  /** Keys replaced since `cached` was built. */
-  private changed = 0;
 
   constructor(private readonly capacity: number) {}
 
@@ -58,26 +55,15 @@ export class KeyReservoir {
     this.bytes += bytes;
     if (this.keys.length < this.capacity) {
       this.keys.push(key);
-      this.changed++;
       return;
     }
     const slot = this.nextRandom() % this.seen;
-    if (slot < this.capacity) {
-      this.keys[slot] = key;
-      this.changed++;
-    }
+    if (slot < this.capacity) this.keys[slot] = key;
   }
 
-  /**
-   * The kept keys, each weighing one stored byte: weigh the layer by `bytesPerKey`. Rebuilt once a
-   * hundredth of the keys have changed (a size split's middle moves slowly; sorting costs).
-   */
-  density(): Density {
-    if (this.cached === null || this.changed > this.keys.length / STALE_SHARE) {
-      this.cached = new Density(this.keys.map((key) => atom(key, STORED, 1)));
-      this.changed = 0;
-    }
-    return this.cached;
+  /** The kept keys inside `[start, end)`, each weighing one stored byte: weigh the layer by `bytesPerKey`. */
+  density(start: Buffer, end: Buffer | null): Density {
+    return new Density(this.keys.filter((key) => inside(key, start, end)).map((key) => atom(key, STORED, 1)));
   }
 
   get bytesPerKey(): number {

@@ -46,6 +46,15 @@ export interface LoadGenerator {
    * the first and last tablets' load is drawn within them (Key Visualizer shows rows, not key space).
    */
   writtenKeys(): { min: Buffer; max: Buffer } | null;
-  /** Where load (its cost) lies now (channels weighted by `multipliers`) and where bytes are stored (by `integrals`: each channel's multiplier summed over time). */
-  layers(multipliers: Float64Array, integrals: Float64Array): { load: Layer[]; bytes: Layer[] };
+  /**
+   * Where load (its cost) lies now in `[start, end)` (channels weighted by `multipliers`) and where
+   * bytes are stored there (by `integrals`: each channel's multiplier summed over time). Layers may
+   * hold keys outside the range; splits only look inside it.
+   */
+  layers(
+    multipliers: Float64Array,
+    integrals: Float64Array,
+    start: Buffer,
+    end: Buffer | null,
+  ): { load: Layer[]; bytes: Layer[] };
 }

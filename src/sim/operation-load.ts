@@ -22,8 +22,9 @@ export type Operation =
       weight: number;
     };
 
-const RECENT_KEYS = 4096;
-const RESERVOIR_KEYS = 8192;
+/** Recent keys for load split points (TiKV samples just 20 request ranges per region). */
+const RECENT_KEYS = 1024;
+const RESERVOIR_KEYS = 4096;
 /** Reads per pattern kept per step for the latency estimate. */
 const LATENCY_SAMPLES = 64;
 
@@ -111,10 +112,12 @@ export class OperationLoad implements LoadGenerator {
     return this.writtenBounds.bounds;
   }
 
-  layers(): { load: Layer[]; bytes: Layer[] } {
+  layers(_multipliers: Float64Array, _integrals: Float64Array, start: Buffer, end: Buffer | null) {
     return {
-      load: [{ density: this.recent.density(), weights: weights(COST, 1) }],
-      bytes: [{ density: this.written.density(), weights: weights(STORED, this.written.bytesPerKey) }],
+      load: [{ density: this.recent.density(start, end), weights: weights(COST, 1) }],
+      bytes: [
+        { density: this.written.density(start, end), weights: weights(STORED, this.written.bytesPerKey) },
+      ],
     };
   }
 }

@@ -104,7 +104,8 @@ export class Replay {
     const sampleRate = options.sampleRate ?? 1;
     if (!(sampleRate > 0 && sampleRate <= 1))
       throw new Error(`sample rate ${sampleRate}: expected a share of operations in (0, 1]`);
-    const recordsPerStep = ((options.records ?? Number.POSITIVE_INFINITY) / Math.max(options.durationS, 1)) * this.stepS;
+    const recordsPerStep =
+      ((options.records ?? Number.POSITIVE_INFINITY) / Math.max(options.durationS, 1)) * this.stepS;
     this.spread = Math.min(
       Math.max(1, Math.floor(MAX_SPREAD_S / this.stepS)),
       Math.max(1, Math.ceil(RECORDS_PER_STEP / recordsPerStep)),

@@ -205,7 +205,7 @@ function initialTablets(
   const boundaries: Buffer[] = [];
   if (initial > 1) {
     const ones = new Float64Array(generator.channels).fill(1);
-    const layers = generator.layers(ones, ones);
+    const layers = generator.layers(ones, ones, Buffer.alloc(0), null);
     for (let k = 1; k < initial; k++) {
       const point = findSplitPoint(Buffer.alloc(0), null, layers.load, layers, k / initial);
       const previous = boundaries[boundaries.length - 1];

@@ -5,7 +5,7 @@
  * a tablet whose weight sits on one key cannot split.
  */
 import type { Density } from "./density.js";
-import { keyAtFraction } from "./key-space.js";
+import { keyAtFraction, sortedDistinctKeys } from "./key-space.js";
 import type { SplitPoint } from "./tablets.js";
 
 export interface Layer {
@@ -39,9 +39,7 @@ export function findSplitPoint(
   const total = below(end) - low;
   if (!(total > 0)) return null;
   const target = low + total * fraction;
-  const candidates = [...new Set(weighing.flatMap((layer) => layer.density.keysInside(start, end)))].sort(
-    Buffer.compare,
-  );
+  const candidates = sortedDistinctKeys(weighing.flatMap((layer) => layer.density.keysInside(start, end)));
   // The first candidate at or past the middle; the crossing lies after the candidate before it.
   let first = 0;
   let last = candidates.length;

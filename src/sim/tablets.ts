@@ -5,6 +5,8 @@
  * window is a difference of readings.
  */
 
+import { compareKeys, keyPrefix } from "./key-space.js";
+
 /** The quantities a tablet serves, per second, in this order. */
 export const WRITES = 0;
 export const RANGE_READS = 1;
@@ -44,13 +46,6 @@ export interface Tablet {
   loadRetryS: number;
   /** A size split that found no split point is retried only once the tablet outgrows this. */
   sizeRetryBytes: number;
-}
-
-/** A key's first six bytes as a number: ordered like the keys wherever the numbers differ. */
-function keyPrefix(key: Buffer): number {
-  let value = 0;
-  for (let index = 0; index < 6; index++) value = value * 256 + (key[index] ?? 0);
-  return value;
 }
 
 /** Readings that split and merge with the load. */
@@ -153,9 +148,7 @@ export class TabletMap {
     let high = this.tablets.length - 1;
     while (low < high) {
       const middle = (low + high + 1) >> 1;
-      const start = this.prefixes[middle]!;
-      const atOrBefore =
-        start !== prefix ? start < prefix : Buffer.compare(this.tablets[middle]!.start, key) <= 0;
+      const atOrBefore = compareKeys(this.tablets[middle]!.start, this.prefixes[middle]!, key, prefix) <= 0;
       if (atOrBefore) low = middle;
       else high = middle - 1;
     }
