@@ -1,7 +1,7 @@
 /**
  * One verdict for a replay: the current key against each candidate under the recorded traffic, in
- * sentences, and the candidate to move to — the one that meets Google's guidance on the fewest
- * nodes (then the coolest hottest node), if any does and it does better than the current key.
+ * sentences, and the candidate to move to when the current key misses Google's guidance: the one
+ * that meets it on the fewest nodes (then with the coolest hottest node).
  */
 import { formatMs } from "./report.js";
 import type { DesignResult } from "./results.js";
@@ -57,17 +57,11 @@ export function replayVerdict(designs: readonly DesignResult[]): ReplayVerdict {
         a.summary.steadyState.hottestNodeCpu - b.summary.steadyState.hottestNodeCpu,
     );
   const best = meeting[0];
-  const currentNeeds = current.summary.guidance.nodesNeeded.total;
-  const bestNeeds = best?.summary.guidance.nodesNeeded.total ?? nodes;
-  const better =
-    best !== undefined &&
-    (!current.summary.guidance.meets || (currentNeeds !== null && bestNeeds < currentNeeds));
+  const better = best !== undefined && !current.summary.guidance.meets;
   if (better) {
-    lines.push(
-      `Recommended: ${best.design} — ${current.summary.guidance.meets ? `it needs ${bestNeeds} nodes where ${current.design} needs ${currentNeeds}` : `it meets the guidance where ${current.design} does not`}.`,
-    );
+    lines.push(`Recommended: ${best.design} — it meets the guidance where ${current.design} does not.`);
   } else if (current.summary.guidance.meets) {
-    lines.push(`Keep ${current.design}: it meets the guidance, and no candidate needs fewer nodes.`);
+    lines.push(`Keep ${current.design}: it meets the guidance under this traffic.`);
   } else {
     const fewest = candidates
       .filter((design) => design.summary.guidance.nodesNeeded.total !== null)
