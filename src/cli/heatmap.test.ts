@@ -23,7 +23,32 @@ writeFileSync(
     .join("\n"),
 );
 
+const healthyLog = join(dir, "healthy.jsonl");
+writeFileSync(
+  healthyLog,
+  [...syntheticAccess("healthy", { records: 20_000 })]
+    .map((r) =>
+      JSON.stringify({ ts: new Date(r.tsMs).toISOString(), key: r.key.toString(), op: r.op, bytes: r.bytes }),
+    )
+    .join("\n"),
+);
+
 describe("keyspread heatmap", () => {
+  it("puts two logs side by side on one colour scale, and names each log's patterns", () => {
+    const out = join(dir, "compare.html");
+    const run = keyspread(["--from", log, "--from", healthyLog, "--out", out]);
+    expect(run).toMatchObject({ code: 0, stderr: "" });
+    expect(run.stdout).toContain(`${out} [access.jsonl]:`);
+    expect(run.stdout).toContain(`${out} [healthy.jsonl]:`);
+    expect(run.stdout).toMatch(/\[access\.jsonl\][^[]*Sudden hot range/);
+    const page = readFileSync(out, "utf8");
+    expect(page).toContain("access.jsonl vs healthy.jsonl");
+    expect(keyspread(["--from", log, "--from", healthyLog, "--out", join(dir, "two.png")])).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining("2 logs side by side need an .html page"),
+    });
+  });
+
   it("writes a PNG and prints the pattern in words, quietly off a TTY", () => {
     const out = join(dir, "heat.png");
     const run = keyspread(["--from", log, "--out", out, "--rows", "200"]);

@@ -2,17 +2,22 @@
  * `keyspread heatmap`: a Key Visualizer-style heatmap of an access log (JSONL or CSV), written as
  * PNG, SVG or HTML, and the patterns it shows printed in words.
  */
+
+import { basename } from "node:path";
 import { type Command, Option } from "commander";
+import { writeFileAtomically } from "../io/write-file-atomically.js";
+import type { HeatMatrix } from "../viz/matrix/heat-matrix.js";
 import { METRICS, type Metric } from "../viz/matrix/heat-matrix.js";
 import { readAccessLog } from "../viz/matrix/log-matrix.js";
 import { detectPatterns } from "../viz/patterns/detect-patterns.js";
 import type { ScaleKind } from "../viz/render/color-scale.js";
+import { renderHeatmapHtml } from "../viz/render/html.js";
 import { heatmapFormatOf, writeHeatmapFile } from "../viz/render/write-heatmaps.js";
 import { guarded, loadSchema, parsePositiveInt, wholeNumberIn } from "./io.js";
 import { fractionBar } from "./progress.js";
 
 interface HeatmapOptions {
-  from: string;
+  from: string[];
   out: string;
   metric: Metric;
   schema?: string;
@@ -36,7 +41,8 @@ export function registerHeatmapCommands(program: Command): void {
     )
     .requiredOption(
       "--from <file>",
-      "access log: JSONL, or CSV with a header (ts,key,op[,bytes,latencyMs,node])",
+      "access log: JSONL, or CSV with a header (ts,key,op[,bytes,latencyMs,node]); repeat to compare logs side by side on one colour scale (HTML)",
+      (value: string, previous: string[] = []) => [...previous, value],
     )
     .requiredOption("--out <file>", "output: .png, .svg or .html")
     .addOption(new Option("--metric <metric>", "what colour shows").choices(METRICS).default("ops"))
@@ -61,44 +67,76 @@ export function registerHeatmapCommands(program: Command): void {
     .option("--json", "print the patterns as JSON lines instead of sentences")
     .action(
       guarded(async (options: HeatmapOptions) => {
-        heatmapFormatOf(options.out);
+        const format = heatmapFormatOf(options.out);
         if (options.metric === "cpu")
           throw new Error('metric "cpu": node CPU comes from simulations, not access logs');
+        if (options.from.length > 1 && format !== "html")
+          throw new Error(
+            `--out ${options.out}: ${options.from.length} logs side by side need an .html page (one colour scale, one panel each)`,
+          );
         const schema = options.schema ? await loadSchema(options.schema) : undefined;
-        const bar = fractionBar("reading log, pass {pass}/2");
-        const matrix = await readAccessLog(options.from, {
-          maxRows: options.rows,
-          maxColumns: options.columns,
-          ...(schema ? { schema } : {}),
-          ...(options.separator ? { separator: options.separator } : {}),
-          ...(options.format ? { format: options.format } : {}),
-          onProgress: (pass, bytes, total) => bar.update((pass - 1) * total + bytes, 2 * total, { pass }),
-        }).finally(bar.stop);
-        const patterns = detectPatterns(matrix, options.metric);
-        await writeHeatmapFile(matrix, options.out, {
+        const logs: { name: string; matrix: HeatMatrix }[] = [];
+        for (const [index, from] of options.from.entries()) {
+          const bar = fractionBar(`reading ${from}, pass {pass}/2`);
+          const matrix = await readAccessLog(from, {
+            maxRows: options.rows,
+            maxColumns: options.columns,
+            ...(schema ? { schema } : {}),
+            ...(options.separator ? { separator: options.separator } : {}),
+            ...(options.format ? { format: options.format } : {}),
+            onProgress: (pass, bytes, total) => bar.update((pass - 1) * total + bytes, 2 * total, { pass }),
+          }).finally(bar.stop);
+          logs.push({ name: distinctName(from, index, options.from), matrix });
+        }
+        const designs = logs.map((log) => ({ ...log, patterns: detectPatterns(log.matrix, options.metric) }));
+        const image = {
           metric: options.metric,
           clipPercentile: options.clip,
           width: options.width,
           height: options.height,
-          name: options.from,
-          patterns,
           ...(options.scale ? { scale: options.scale } : {}),
           ...(options.title ? { title: options.title } : {}),
-        });
+        };
+        if (designs.length === 1) {
+          const [only] = designs;
+          await writeHeatmapFile(only!.matrix, options.out, {
+            ...image,
+            name: only!.name,
+            patterns: only!.patterns,
+          });
+        } else {
+          await writeFileAtomically(options.out, renderHeatmapHtml(designs, image));
+        }
         if (options.json) {
-          for (const { kind, summary, rule, keys, start, end, fromS, toS } of patterns) {
-            const range = { start: start.toString("hex"), end: end?.toString("hex") ?? null };
-            process.stdout.write(`${JSON.stringify({ kind, summary, rule, keys, ...range, fromS, toS })}\n`);
+          for (const design of designs) {
+            for (const { kind, summary, rule, keys, start, end, fromS, toS } of design.patterns) {
+              const range = { start: start.toString("hex"), end: end?.toString("hex") ?? null };
+              const log = designs.length > 1 ? { log: design.name } : {};
+              process.stdout.write(
+                `${JSON.stringify({ ...log, kind, summary, rule, keys, ...range, fromS, toS })}\n`,
+              );
+            }
           }
           return;
         }
-        process.stdout.write(
-          `${options.out}: ${matrix.rows.length} key rows × ${matrix.time.columns} columns of ${matrix.time.columnS} s\n`,
-        );
-        if (patterns.length === 0)
-          process.stdout.write("No known pattern: uneven load without a clear shape.\n");
-        for (const pattern of patterns)
-          process.stdout.write(`- ${pattern.summary}\n  rule: ${pattern.rule}\n`);
+        for (const design of designs) {
+          const { matrix, patterns } = design;
+          const label = designs.length > 1 ? `${options.out} [${design.name}]` : options.out;
+          process.stdout.write(
+            `${label}: ${matrix.rows.length} key rows × ${matrix.time.columns} columns of ${matrix.time.columnS} s\n`,
+          );
+          if (patterns.length === 0)
+            process.stdout.write("No known pattern: uneven load without a clear shape.\n");
+          for (const pattern of patterns)
+            process.stdout.write(`- ${pattern.summary}\n  rule: ${pattern.rule}\n`);
+        }
       }),
     );
+}
+
+/** A log's panel name: its file name, or its whole path when two logs share a file name. */
+function distinctName(from: string, index: number, all: readonly string[]): string {
+  const name = basename(from);
+  const clash = all.some((other, at) => at !== index && basename(other) === name);
+  return clash ? `${from} (${index + 1})` : name;
 }
