@@ -10,6 +10,7 @@
 import { readFileSync } from "node:fs";
 import { SingleBar } from "cli-progress";
 import { loadScenario, parseScenario, type Scenario } from "../src/sim/scenario.js";
+import { deviceKey } from "../src/sim/schemas.fixture.js";
 import { type SimulateOptions, simulateScenario } from "../src/sim/simulate.js";
 
 // Benchmarks run from the repository root (npm run bench:sim).
@@ -27,20 +28,7 @@ const scale = parseScenario({
       { name: "devices", entities: 10_000_000, fields: { deviceID: "{hex8:i}" }, writesPerS: 1_000_000 },
     ],
   },
-  designs: [
-    {
-      name: "hashed-ids",
-      schema: {
-        version: 1,
-        name: "device-reverse-ts",
-        layout: "text",
-        segments: [
-          { field: "deviceID", codec: { type: "string" } },
-          { field: "ts", codec: { type: "timestamp", unit: "ms", reverse: true } },
-        ],
-      },
-    },
-  ],
+  designs: [{ name: "hashed-ids", schema: deviceKey }],
 });
 
 function timed(label: string, scenario: Scenario, options: SimulateOptions & { durationS: number }) {

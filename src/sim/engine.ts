@@ -16,7 +16,7 @@ import { closeSharePerPeriod, rebalance } from "./balancer.js";
 import { cdfAtEdges, LATENCY_EDGES_MS, LatencyHistogram, shedShare } from "./latency.js";
 import type { DynamicSink, LoadGenerator } from "./load.js";
 import type { LatencySettings, TabletSettings } from "./model.js";
-import type { ReadSummary, TimelinePoint } from "./results.js";
+import type { ReadSummary, TabletActivity, TimelinePoint } from "./results.js";
 import { findSplitPoint } from "./split-point.js";
 import {
   BYTES,
@@ -52,14 +52,7 @@ export interface EngineOutput {
   reads: ReadSummary[];
   /** Latency over the steady state only. */
   steady: { writeP99Ms: number; reads: { name: string; p99Ms: number; shedShare: number }[] };
-  tablets: {
-    initial: number;
-    final: number;
-    loadSplits: number;
-    sizeSplits: number;
-    merges: number;
-    moves: number;
-  };
+  tablets: TabletActivity;
   /** Bytes the run wrote into the table. */
   storedBytes: number;
 }

@@ -104,14 +104,17 @@ export interface DesignSummary {
   guidance: Guidance;
   writes: LatencySummary & { perS: number; rowBytes: number; shedShare: number };
   reads: ReadSummary[];
-  tablets: {
-    initial: number;
-    final: number;
-    loadSplits: number;
-    sizeSplits: number;
-    merges: number;
-    moves: number;
-  };
+  tablets: TabletActivity;
+}
+
+/** Tablets at the start and end of a run, and what splits, merges and the balancer did. */
+export interface TabletActivity {
+  initial: number;
+  final: number;
+  loadSplits: number;
+  sizeSplits: number;
+  merges: number;
+  moves: number;
 }
 
 export interface DesignResult {
