@@ -128,7 +128,11 @@ const caseArb: fc.Arbitrary<Case> = fc
     const spec: SchemaSpec = { version: 1, name: "p", ...layout, segments };
     if (salt && fields) {
       spec.salt = { buckets: salt.buckets, hash: salt.hash, fields };
-      if (salt.templated) spec.salt.input = `<${[...fields].reverse().map((f) => `{${f}}`).join("{{}}")}>`;
+      if (salt.templated)
+        spec.salt.input = `<${[...fields]
+          .reverse()
+          .map((f) => `{${f}}`)
+          .join("{{}}")}>`;
     }
     const schema = compileSchema(spec);
     const row = fc
