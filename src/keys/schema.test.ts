@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { KeyDecodeError, KeyTooLongError, SchemaError } from "./errors.js";
+import { textWithJavaHash } from "./java-hash.testsuite.js";
 import { compileSchema, defineSchema, parseSchema } from "./schema.js";
 import type { SchemaSpec } from "./types.js";
 
@@ -124,23 +125,6 @@ describe("compileSchema", () => {
     expect(() => schema.decode(Buffer.from("061_player_1_2_3_4"))).toThrow(KeyDecodeError);
   });
 });
-
-/**
- * Printable ASCII text whose Java hash (h = 31·h + b from 1) is exactly `target`: h is linear in
- * the bytes, so with b_i = 48 + d_i the digits d_i are `target − h("000…")` written in base 31.
- */
-function textWithJavaHash(target: number, length = 7): string {
-  const wrap = (x: bigint) => BigInt.asUintN(32, x);
-  let zeros = 1n;
-  for (let i = 0; i < length; i++) zeros = wrap(31n * zeros + 48n);
-  let rest = wrap(BigInt(target) - zeros);
-  const digits: number[] = [];
-  for (let i = 0; i < length; i++) {
-    digits.unshift(Number(rest % 31n));
-    rest /= 31n;
-  }
-  return String.fromCharCode(...digits.map((d) => 48 + d));
-}
 
 describe("legacy and recipe salts", () => {
   const legacy = (hash: "phoenix" | "phoenix-legacy", buckets = 10) =>

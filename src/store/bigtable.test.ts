@@ -1,10 +1,11 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { Bigtable } from "@google-cloud/bigtable";
 import { describe, expect, it } from "vitest";
-import { BigtableStore, MAX_INITIAL_SPLITS } from "./bigtable.js";
+import { BigtableStore } from "./bigtable.js";
 import { createTableRequest, requestsOn } from "./emulator-requests.testsuite.js";
 import { RetryableStoreError, type Row } from "./store.js";
 import { describeStoreBehaviour } from "./store.testsuite.js";
+import { MAX_INITIAL_SPLITS } from "./validate.js";
 
 if (!process.env.BIGTABLE_EMULATOR_HOST) {
   throw new Error(

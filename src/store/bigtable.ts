@@ -35,6 +35,7 @@ import {
   checkLimit,
   checkMutations,
   checkRanges,
+  MAX_INITIAL_SPLITS,
 } from "./validate.js";
 
 export interface BigtableStoreOptions {
@@ -73,8 +74,6 @@ export interface CreateBigtableTableOptions extends BigtableStoreOptions {
   splits?: readonly Buffer[];
 }
 
-/** More initial splits than this are refused: pre-split coarsely and let Bigtable split further. */
-export const MAX_INITIAL_SPLITS = 1000;
 
 export const DEFAULT_FAMILY = "m";
 

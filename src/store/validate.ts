@@ -8,6 +8,13 @@ import type { KeyRange, Mutation, ReadOptions, RoutingOptions } from "./store.js
 /** Bigtable's row-key limit. */
 export const BIGTABLE_MAX_KEY_BYTES = 4096;
 
+/**
+ * Initial split keys a table may be created with. Bigtable documents no limit; this keeps the
+ * CreateTable request small (a table with more buckets is pre-split at evenly spaced ones and
+ * Bigtable splits further under load).
+ */
+export const MAX_INITIAL_SPLITS = 1000;
+
 export function checkKey(key: unknown, field: string, maxKeyBytes: number): asserts key is Buffer {
   const problem = keyProblem(key, maxKeyBytes);
   if (problem !== undefined) throw problem(field);
