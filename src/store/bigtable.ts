@@ -74,7 +74,6 @@ export interface CreateBigtableTableOptions extends BigtableStoreOptions {
   splits?: readonly Buffer[];
 }
 
-
 export const DEFAULT_FAMILY = "m";
 
 interface ResolvedConfig {
