@@ -110,7 +110,7 @@ export interface PutRow {
 }
 
 export interface PutResult {
-  /** Rows the store could not write after its retries, by their index in the batch. */
+  /** Rows the store could not write (or delete) after its retries, by their index in the batch. */
   failed: { index: number; values: FieldValues; key: Buffer; reason: string }[];
 }
 
@@ -203,13 +203,27 @@ export class SaltedTable {
 
   /** Deletes the row, or with `cells` only those cells. */
   async delete(values: FieldValues, options: TableDeleteOptions = {}): Promise<void> {
-    const { cells } = options;
-    const key = this.encodeForWrite(values, 0);
-    const { failed } = await this.store.write(
-      [cells === undefined ? { type: "delete", key } : { type: "delete", key, qualifiers: cells }],
-      this.routing("write", options.appProfile),
-    );
+    const { cells, ...rest } = options;
+    const { failed } = await this.deleteMany([{ values, ...(cells ? { cells } : {}) }], rest);
     if (failed.length > 0) throw new Error(`delete failed: ${failed[0]!.reason}`);
+  }
+
+  /**
+   * Deletes a batch: each row whole, or only its listed `cells`. Keys are encoded before anything
+   * is deleted (a bad row refuses the batch, naming it); rows the store fails come back one by one.
+   */
+  async deleteMany(
+    rows: readonly { values: FieldValues; cells?: readonly string[] }[],
+    options: { appProfile?: string } = {},
+  ): Promise<PutResult> {
+    const mutations: Mutation[] = rows.map(({ values, cells }, index) => {
+      const key = this.encodeForWrite(values, index);
+      return cells === undefined ? { type: "delete", key } : { type: "delete", key, qualifiers: cells };
+    });
+    const { failed } = await this.store.write(mutations, this.routing("write", options.appProfile));
+    return {
+      failed: failed.map((failure) => ({ ...failure, values: rows[failure.index]!.values })),
+    };
   }
 
   async get(values: FieldValues, options: { appProfile?: string } = {}): Promise<TableRow | undefined> {
