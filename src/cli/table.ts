@@ -16,7 +16,6 @@ import {
   SaltedTable,
   type TableRow,
   type TableScan,
-  type TableWarning,
 } from "../table/salted-table.js";
 import { bucketSplits } from "../table/splits.js";
 import {
@@ -32,6 +31,7 @@ import {
   stdinLines,
   write,
 } from "./io.js";
+import { warnOnStderr } from "./warnings.js";
 
 interface TableOptions {
   schema: string;
@@ -307,10 +307,6 @@ function bigtableOptions(options: TableOptions): { family?: string; appProfileId
     ...(options.family === undefined ? {} : { family: options.family }),
     ...(options.appProfile === undefined ? {} : { appProfileId: options.appProfile }),
   };
-}
-
-function warnOnStderr(warning: TableWarning): void {
-  process.stderr.write(`keyspread: warning: ${warning.message}\n`);
 }
 
 /**
