@@ -14,6 +14,8 @@ export interface Checkpoint {
   target: string;
   sourceFingerprint: string;
   targetFingerprint: string;
+  /** A sharded backfill's shard and its source key range (hex, end exclusive); one checkpoint per shard. */
+  shard?: { index: number; count: number; start: string; end: string };
   /** Hex of the last source key written to the target; null before the first batch. */
   lastKey: string | null;
   rowsRead: number;
