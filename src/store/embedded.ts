@@ -151,28 +151,28 @@ export class EmbeddedStore implements Store {
   private async writeChunk(chunk: readonly Mutation[]): Promise<void> {
     // The chained batch measured ~1.5× faster than the array form (no per-operation objects).
     const batch = this.db.batch();
-    const putInBatch = new Map<string, Set<string>>();
+    const clearsRow = (mutation: Mutation) =>
+      mutation.type === "put" ? mutation.replace === true : mutation.qualifiers === undefined;
+    // Row key (latin1) → cells put earlier in this batch; only needed when a row is cleared.
+    const putInBatch = chunk.some(clearsRow) ? new Map<string, Set<string>>() : undefined;
     for (const mutation of chunk) {
-      const prefix = rowPrefix(mutation.key);
-      const clearsRow =
-        mutation.type === "put" ? mutation.replace === true : mutation.qualifiers === undefined;
-      if (clearsRow) {
+      const { key } = mutation;
+      if (clearsRow(mutation)) {
+        const prefix = rowPrefix(key);
         const stored = await this.db.keys({ gte: prefix, lt: rowPrefixEnd(prefix) }).all();
-        for (const key of stored) batch.del(key);
-        const id = prefix.toString("latin1");
-        for (const qualifier of putInBatch.get(id) ?? []) batch.del(cellKey(prefix, qualifier));
-        putInBatch.delete(id);
+        for (const entry of stored) batch.del(entry);
+        const id = key.toString("latin1");
+        for (const qualifier of putInBatch!.get(id) ?? []) batch.del(cellKey(key, qualifier));
+        putInBatch!.delete(id);
       }
       if (mutation.type === "delete") {
-        for (const qualifier of mutation.qualifiers ?? []) batch.del(cellKey(prefix, qualifier));
+        for (const qualifier of mutation.qualifiers ?? []) batch.del(cellKey(key, qualifier));
         continue;
       }
-      const id = prefix.toString("latin1");
-      const qualifiers = putInBatch.get(id) ?? new Set<string>();
-      putInBatch.set(id, qualifiers);
-      for (const [qualifier, value] of mutation.cells) {
-        batch.put(cellKey(prefix, qualifier), value);
-        qualifiers.add(qualifier);
+      for (const [qualifier, value] of mutation.cells) batch.put(cellKey(key, qualifier), value);
+      if (putInBatch !== undefined) {
+        const id = key.toString("latin1");
+        putInBatch.set(id, new Set([...(putInBatch.get(id) ?? []), ...mutation.cells.keys()]));
       }
     }
     await batch.write();
