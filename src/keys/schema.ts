@@ -161,15 +161,17 @@ export class CompiledSchema implements KeySchema {
     let hashEnd = -1;
     const fields = this.fields;
     const saltFieldCount = this.saltFields.length;
+    // Spans of the salt fields are needed only to fill a salt.input template.
+    const spans = this.saltInput === undefined ? 0 : saltFieldCount;
     for (let i = 0; i < count; i++) {
       const field = fields[i]!;
       if (field.before.length > 0) w.bytes(field.before);
       const value = values[field.name];
       if (value === undefined)
         throw new FieldValueError(field.name, `missing; the schema needs ${this.fieldList()}`);
-      if (i < saltFieldCount) this.saltFieldStarts[i] = w.pos;
+      if (i < spans) this.saltFieldStarts[i] = w.pos;
       field.coder.write(w, value);
-      if (i < saltFieldCount) this.saltFieldEnds[i] = w.pos;
+      if (i < spans) this.saltFieldEnds[i] = w.pos;
       if (i + 1 === saltFieldCount) hashEnd = w.pos;
     }
     return hashEnd;
