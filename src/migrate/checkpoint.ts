@@ -2,7 +2,7 @@
  * A backfill's progress on disk: the last source key whose batch the target holds, with the
  * counts so far. Written atomically (temp file, fsync, rename) only after the batch is written,
  * so a killed backfill resumes after that key: nothing skipped, and the at most one batch it
- * writes again lands on the same keys (a put replaces the row), so nothing doubles.
+ * writes again sets the same cells of the same keys again, so nothing doubles.
  */
 import { readFile } from "node:fs/promises";
 import { writeFileAtomically } from "../io/write-file-atomically.js";
