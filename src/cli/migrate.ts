@@ -18,7 +18,7 @@ import {
   type StoreAddress,
   sameTable,
 } from "../migrate/store-address.js";
-import { validate } from "../migrate/validate.js";
+import { type Difference, validate } from "../migrate/validate.js";
 import { validateShard } from "../migrate/validate-shard.js";
 import type { Store } from "../store/store.js";
 import { argumentOf, fail, guarded, loadSchema, parsePositiveInt, wholeNumberIn, write } from "./io.js";
@@ -243,34 +243,48 @@ export function registerMigrateCommands(program: Command): void {
             await validateOneShard(options, options.shard, fromSchema, toSchema);
             return;
           }
-          await withStores(options, async (source, target) => {
-            const bar = counterBar("validate");
-            let report: Awaited<ReturnType<typeof validate>>;
-            try {
-              report = await validate({
-                source,
-                sourceSchema: fromSchema,
-                target,
-                targetSchema: toSchema,
-                ranges: options.ranges,
-                sampleEntities: options.sample,
-                rowsPerEntity: options.rows,
-                ...(options.entity ? { entityFields: options.entity.split(",").map((f) => f.trim()) } : {}),
-                onProgress: bar.update,
-              });
-            } finally {
-              bar.stop();
-            }
-            const { differences, ranges, ...summary } = report;
-            await write(differences.map((d) => `${toJson(d)}\n`).join(""));
-            await write(
-              `${toJson({ differences: differences.length, ranges: ranges.length, ...summary })}\n`,
-            );
-            if (differences.length > 0) fail(`migrate validate: ${differences.length} difference(s)`, false);
-          });
+          await withStores(options, (source, target) =>
+            reportValidation(
+              (onProgress) =>
+                validate({
+                  source,
+                  sourceSchema: fromSchema,
+                  target,
+                  targetSchema: toSchema,
+                  ranges: options.ranges,
+                  sampleEntities: options.sample,
+                  rowsPerEntity: options.rows,
+                  ...(options.entity ? { entityFields: options.entity.split(",").map((f) => f.trim()) } : {}),
+                  onProgress,
+                }),
+              ({ differences, ranges, ...summary }) => ({
+                differences,
+                count: differences.length,
+                summary: { ranges: ranges.length, ...summary },
+              }),
+            ),
+          );
         },
       ),
     );
+}
+
+/** Runs a validation with a progress bar, prints each difference then the summary; exit status 1 when any. */
+async function reportValidation<R>(
+  run: (onProgress: (rows: number) => void) => Promise<R>,
+  summarize: (report: R) => { differences: Difference[]; count: number; summary: object },
+): Promise<void> {
+  const bar = counterBar("validate");
+  let report: R;
+  try {
+    report = await run(bar.update);
+  } finally {
+    bar.stop();
+  }
+  const { differences, count, summary } = summarize(report);
+  await write(differences.map((d) => `${toJson(d)}\n`).join(""));
+  await write(`${toJson({ differences: count, ...summary })}\n`);
+  if (count > 0) fail(`migrate validate: ${count} difference(s)`, false);
 }
 
 interface ShardOptions {
@@ -291,38 +305,30 @@ async function validateOneShard(
   toSchema: KeySchema,
 ): Promise<void> {
   await withStores(options, async (source, target) => {
-    const bar = counterBar("validate");
-    let report: Awaited<ReturnType<typeof validateShard>>;
-    try {
-      report = await validateShard({
-        source,
-        sourceSchema: fromSchema,
-        target,
-        targetSchema: toSchema,
-        shard,
-        sourceRange: await shardRangeOf(
+    const sourceRange = await shardRangeOf(
+      source,
+      shard,
+      options.shardsFile ?? defaultShardsFile(options.from, shard.count),
+    );
+    const targetRange = await shardRangeOf(
+      target,
+      shard,
+      options.toShardsFile ?? defaultShardsFile(options.to, shard.count),
+    );
+    await reportValidation(
+      (onProgress) =>
+        validateShard({
           source,
-          shard,
-          options.shardsFile ?? defaultShardsFile(options.from, shard.count),
-        ),
-        targetRange: await shardRangeOf(
+          sourceSchema: fromSchema,
           target,
+          targetSchema: toSchema,
           shard,
-          options.toShardsFile ?? defaultShardsFile(options.to, shard.count),
-        ),
-        onProgress: bar.update,
-      });
-    } finally {
-      bar.stop();
-    }
-    const { differences, differenceCount, ...summary } = report;
-    await write(differences.map((d) => `${toJson(d)}\n`).join(""));
-    await write(`${toJson({ differences: differenceCount, ...summary })}\n`);
-    if (differenceCount > 0)
-      fail(
-        `migrate validate: ${differenceCount} difference(s) in shard ${shard.index}/${shard.count}`,
-        false,
-      );
+          sourceRange,
+          targetRange,
+          onProgress,
+        }),
+      ({ differences, differenceCount, ...summary }) => ({ differences, count: differenceCount, summary }),
+    );
   });
 }
 

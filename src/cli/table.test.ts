@@ -24,23 +24,42 @@ const points = Array.from({ length: 12 }, (_, i) => ({
   cells: { value: i },
 }));
 
-describe.each([
+/** A fresh table on each store: the embedded one in a temporary directory, one on the emulator. */
+const STORES: [string, () => string[]][] = [
   ["embedded", () => ["--store", "embedded", "--dir", mkdtempSync(join(tmpdir(), "keyspread-cli-"))]],
-  ["bigtable", () => ["--store", "bigtable", "--table", `cli${process.pid}${Date.now().toString(36)}`]],
-])("keyspread table on the %s store", (_kind, storeArgs) => {
-  const args = storeArgs();
-  const table = (command: string, extra: string[] = [], input = "") => {
+  [
+    "bigtable",
+    () => [
+      "--store",
+      "bigtable",
+      "--table",
+      `cli${process.pid}${Date.now().toString(36)}${Math.random()}`.replace(".", ""),
+    ],
+  ],
+];
+
+/** Runs `keyspread table COMMAND --schema SCHEMA …storeArgs …extra` with `input` on stdin. */
+const tableCommand =
+  (schema: string, storeArgs: string[], env: NodeJS.ProcessEnv = process.env) =>
+  (command: string, extra: string[] = [], input = "") => {
     const result = spawnSync(
       "node",
-      ["dist/cli/main.js", "table", command, "--schema", FLEET, ...args, ...extra],
+      ["dist/cli/main.js", "table", command, "--schema", schema, ...storeArgs, ...extra],
       {
         input,
         encoding: "utf8",
-        env: { ...process.env, KEYSPREAD_BIGTABLE_PROJECT: "p", KEYSPREAD_BIGTABLE_INSTANCE: "i" },
+        env,
       },
     );
     return { code: result.status, stdout: result.stdout, stderr: result.stderr };
   };
+
+describe.each(STORES)("keyspread table on the %s store", (_kind, storeArgs) => {
+  const table = tableCommand(FLEET, storeArgs(), {
+    ...process.env,
+    KEYSPREAD_BIGTABLE_PROJECT: "p",
+    KEYSPREAD_BIGTABLE_INSTANCE: "i",
+  });
 
   it("creates, writes and reads back latest-N, scans and gets", () => {
     const created = table("create");
@@ -133,22 +152,8 @@ describe("keyspread table explain", () => {
 // Each command is a process that loads the Bigtable client (1-4 s on the shared 2-core machine).
 const CLI_STEPS_TIMEOUT = 240_000;
 
-describe.each([
-  ["embedded", () => ["--store", "embedded", "--dir", mkdtempSync(join(tmpdir(), "keyspread-cli-"))]],
-  ["bigtable", () => ["--store", "bigtable", "--table", `cells${process.pid}${Date.now().toString(36)}`]],
-])("keyspread table writes on the %s store", (_kind, storeArgs) => {
-  const args = storeArgs();
-  const table = (command: string, extra: string[] = [], input = "") => {
-    const result = spawnSync(
-      "node",
-      ["dist/cli/main.js", "table", command, "--schema", FLEET, ...args, ...extra],
-      {
-        input,
-        encoding: "utf8",
-      },
-    );
-    return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-  };
+describe.each(STORES)("keyspread table writes on the %s store", (_kind, storeArgs) => {
+  const table = tableCommand(FLEET, storeArgs());
   const key = { deviceId: "dev-1", metric: "cpu", ts: 1_700_000_000_000 };
   const cellsNow = () => JSON.parse(table("get", ["--key", JSON.stringify(key)]).stdout).cells;
 
@@ -187,10 +192,6 @@ describe("keyspread table on a Bigtable table other code shares", () => {
     KEYSPREAD_BIGTABLE_PROJECT: "keyspread",
     KEYSPREAD_BIGTABLE_INSTANCE: "keyspread",
   };
-  const run = (args: string[], input = "") => {
-    const result = spawnSync("node", ["dist/cli/main.js", ...args], { input, encoding: "utf8", env });
-    return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-  };
 
   it(
     "adopts it after checking its keys, keeps other families' cells, and reads past foreign rows",
@@ -216,11 +217,7 @@ describe("keyspread table on a Bigtable table other code shares", () => {
         put("42_farm_0042_bad", "reading", "?"),
       ]);
       await theirs.write([put(recipe[0]!, "other", "x")]);
-      const table = (command: string, extra: string[] = [], input = "") =>
-        run(
-          ["table", command, "--schema", SENSORS, "--store", "bigtable", "--table", tableId, ...extra],
-          input,
-        );
+      const table = tableCommand(SENSORS, ["--store", "bigtable", "--table", tableId], env);
 
       expect(table("put", [], "").stderr).toMatch(/has no keyspread schema row.*--adopt/);
       expect(table("create").stderr).toMatch(/ALREADY_EXISTS.*table create --adopt/);
@@ -274,11 +271,7 @@ describe("keyspread table on a Bigtable table other code shares", () => {
     "creates a salted table pre-split at its buckets, with family and GC rules, and routes by --app-profile",
     () => {
       const tableId = `split${process.pid}${Date.now().toString(36)}`;
-      const table = (command: string, extra: string[] = [], input = "") =>
-        run(
-          ["table", command, "--schema", FLEET, "--store", "bigtable", "--table", tableId, ...extra],
-          input,
-        );
+      const table = tableCommand(FLEET, ["--store", "bigtable", "--table", tableId], env);
       const created = table("create", ["--family", "metrics", "--max-versions", "2", "--max-age", "3600"]);
       expect(created.code, created.stderr).toBe(0);
       expect(JSON.parse(created.stdout)).toMatchObject({ buckets: 16, splits: 15 });
@@ -320,8 +313,7 @@ describe("keyspread table on a Bigtable table other code shares", () => {
 
   it("refuses Bigtable-only options on the embedded store", () => {
     const dir = mkdtempSync(join(tmpdir(), "keyspread-cli-"));
-    const embedded = (command: string, extra: string[]) =>
-      run(["table", command, "--schema", FLEET, "--dir", dir, ...extra]);
+    const embedded = tableCommand(FLEET, ["--dir", dir]);
     expect(embedded("create", ["--max-versions", "2"]).stderr).toMatch(
       /--max-versions applies to --store bigtable/,
     );

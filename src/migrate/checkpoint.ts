@@ -4,8 +4,8 @@
  * so a killed backfill resumes after that key: nothing skipped, and the at most one batch it
  * writes again sets the same cells of the same keys again, so nothing doubles.
  */
-import { readFile } from "node:fs/promises";
 import { writeFileAtomically } from "../io/write-file-atomically.js";
+import { readJsonFile } from "./json-file.js";
 
 export interface Checkpoint {
   version: 1;
@@ -28,21 +28,8 @@ export interface Checkpoint {
 }
 
 export async function readCheckpoint(file: string): Promise<Checkpoint | undefined> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw error;
-  }
-  let parsed: Partial<Checkpoint>;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    throw new Error(
-      `checkpoint ${file} is not valid JSON (${(error as Error).message}); delete it to start over`,
-    );
-  }
+  const parsed = await readJsonFile<Checkpoint>(file, "checkpoint", "; delete it to start over");
+  if (parsed === undefined) return undefined;
   if (parsed.version !== 1 || typeof parsed.rowsRead !== "number") {
     throw new Error(`checkpoint ${file} is not a keyspread backfill checkpoint (version 1)`);
   }

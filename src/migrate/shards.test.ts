@@ -96,6 +96,25 @@ describe("sharded backfill and validation", () => {
   const { from, to, row } = MIGRATIONS[0]!;
   const ROWS = 1200;
 
+  /** Every shard of `count` validated at once, each side cut by its own plan. */
+  async function validateEveryShard(source: Store, target: Store, count: number) {
+    const sourcePlan = await shardPlanFor(fileIn("source-plan.json"), source, count);
+    const targetPlan = await shardPlanFor(fileIn("target-plan.json"), target, count);
+    return Promise.all(
+      Array.from({ length: count }, (_, i) =>
+        validateShard({
+          source,
+          sourceSchema: from,
+          target,
+          targetSchema: to,
+          shard: { index: i + 1, count },
+          sourceRange: shardRange(sourcePlan, { index: i + 1, count }),
+          targetRange: shardRange(targetPlan, { index: i + 1, count }),
+        }),
+      ),
+    );
+  }
+
   it("4 shards, each stopped mid-way and resumed from its own checkpoint, copy the table exactly", async () => {
     const source = new MemoryStore({ name: "old" });
     const target = new MemoryStore({ name: "new" });
@@ -143,20 +162,7 @@ describe("sharded backfill and validation", () => {
     const whole = await validate({ source, sourceSchema: from, target, targetSchema: to });
     expect(whole.differences).toEqual([]);
     expect(whole.target.rows).toBe(ROWS);
-    const targetPlan = await shardPlanFor(fileIn("target-plan.json"), target, 4);
-    const byShard = await Promise.all(
-      [1, 2, 3, 4].map((index) =>
-        validateShard({
-          source,
-          sourceSchema: from,
-          target,
-          targetSchema: to,
-          shard: { index, count: 4 },
-          sourceRange: shardRange(plan, { index, count: 4 }),
-          targetRange: shardRange(targetPlan, { index, count: 4 }),
-        }),
-      ),
-    );
+    const byShard = await validateEveryShard(source, target, 4);
     expect(byShard.map((r) => r.differences)).toEqual([[], [], [], []]);
     expect(byShard.reduce((sum, r) => sum + r.source.rows, 0)).toBe(ROWS);
     expect(byShard.reduce((sum, r) => sum + r.target.rows, 0)).toBe(ROWS);
@@ -177,21 +183,7 @@ describe("sharded backfill and validation", () => {
         cells: new Map([["value", Buffer.from("x")]]),
       },
     ]);
-    const sourcePlan = await shardPlanFor(fileIn("s.json"), source, 2);
-    const targetPlan = await shardPlanFor(fileIn("t.json"), target, 2);
-    const reports = await Promise.all(
-      [1, 2].map((index) =>
-        validateShard({
-          source,
-          sourceSchema: from,
-          target,
-          targetSchema: to,
-          shard: { index, count: 2 },
-          sourceRange: shardRange(sourcePlan, { index, count: 2 }),
-          targetRange: shardRange(targetPlan, { index, count: 2 }),
-        }),
-      ),
-    );
+    const reports = await validateEveryShard(source, target, 2);
     const differences = reports.flatMap((r) => r.differences);
     expect(differences.map((d) => `${d.kind}:${"side" in d ? d.side : ""}`).sort()).toEqual([
       "missing:source",

@@ -5,11 +5,12 @@
  * processes must agree on it exactly — a gap between two shards' ranges would lose rows — and a
  * table being written samples differently from one minute to the next.
  */
-import { link, readFile, unlink } from "node:fs/promises";
+import { link, unlink } from "node:fs/promises";
 import { writeFileAtomically } from "../io/write-file-atomically.js";
 import { parseHex } from "../keys/bytes.js";
 import type { KeyRange, Store } from "../store/store.js";
 import { RESERVED_PREFIX } from "../table/schema-guard.js";
+import { readJsonFile } from "./json-file.js";
 
 /** Shard `index` (1-based) of `count`. */
 export interface Shard {
@@ -95,19 +96,8 @@ export async function shardPlanFor(file: string, store: Store, shards: number): 
 }
 
 export async function readShardPlan(file: string): Promise<ShardPlan | undefined> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw error;
-  }
-  let plan: Partial<ShardPlan>;
-  try {
-    plan = JSON.parse(text);
-  } catch (error) {
-    throw new Error(`shard plan ${file} is not valid JSON (${(error as Error).message})`);
-  }
+  const plan = await readJsonFile<ShardPlan>(file, "shard plan");
+  if (plan === undefined) return undefined;
   const keys = plan.splitKeys;
   if (
     plan.version !== 1 ||
