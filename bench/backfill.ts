@@ -58,28 +58,22 @@ try {
   const copy = async (sharded: boolean): Promise<number> => {
     const target = await newTable();
     const started = performance.now();
+    const common = {
+      source,
+      sourceSchema: from,
+      target,
+      targetSchema: to,
+      batchSize: BATCH,
+      estimateSamples: 0,
+    };
     const runs = sharded
       ? Array.from({ length: SHARDS }, (_, i) =>
           backfill({
-            source,
-            sourceSchema: from,
-            target,
-            targetSchema: to,
-            batchSize: BATCH,
-            estimateSamples: 0,
+            ...common,
             shard: { index: i + 1, count: SHARDS, range: shardRange(plan, { index: i + 1, count: SHARDS }) },
           }),
         )
-      : [
-          backfill({
-            source,
-            sourceSchema: from,
-            target,
-            targetSchema: to,
-            batchSize: BATCH,
-            estimateSamples: 0,
-          }),
-        ];
+      : [backfill(common)];
     const results = await Promise.all(runs);
     const seconds = (performance.now() - started) / 1000;
     await target.close();
