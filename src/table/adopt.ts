@@ -97,8 +97,16 @@ export async function adoptTable(
   return report;
 }
 
-/** Up to `count` data rows in runs from the table's start and from sampled keys, in key order. */
+/**
+ * Up to `count` data rows: all of them when the table has no more; otherwise runs from the table's
+ * start and from sampled keys, in key order, so a bad region anywhere shows.
+ */
 async function sampleRowsOf(store: Store, count: number) {
+  const head = [];
+  for await (const row of store.read([{ start: Buffer.alloc(0), end: RESERVED_PREFIX }], { limit: count })) {
+    head.push(row);
+  }
+  if (head.length < count) return head;
   const points = [
     Buffer.alloc(0),
     ...(await store.sampleKeys(SAMPLE_POINTS)).filter((key) => key.compare(RESERVED_PREFIX) < 0),
