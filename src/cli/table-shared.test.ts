@@ -92,7 +92,7 @@ describe("keyspread table on a Bigtable table other code shares", () => {
       const tableId = `shared${process.pid}${Date.now().toString(36)}`;
       const ours = await BigtableStore.open({ tableId });
       const theirs = await BigtableStore.open({ tableId, family: "cf" });
-      const admin = new Bigtable({ projectId: "keyspread" });
+      const admin = new Bigtable({ projectId: "keyspread", metricsEnabled: false });
       const instance = admin.instance("keyspread");
       await instance.createTable(tableId, { families: [{ name: "m", rule: { versions: 3 } }, "cf"] });
       // Rows as seed 000's recipe writes them, a cell of another family, and one foreign row.

@@ -31,7 +31,7 @@ describe("BigtableStore", () => {
     const tableId = freshTableId();
     const store = await BigtableStore.createTable({ tableId, maxAgeSeconds: 30 * 86_400 });
     expect(store.name).toBe(`bigtable:keyspread/keyspread/${tableId}`);
-    const admin = new Bigtable({ projectId: "keyspread" });
+    const admin = new Bigtable({ projectId: "keyspread", metricsEnabled: false });
     const [metadata] = await admin.instance("keyspread").table(tableId).getMetadata();
     expect(JSON.parse(JSON.stringify(metadata.columnFamilies?.m?.gcRule))).toMatchObject({
       union: { rules: [{ maxAge: { seconds: "2592000" } }, { maxNumVersions: 1 }] },
@@ -89,7 +89,7 @@ describe("BigtableStore", () => {
 
   it("keeps what other code wrote: other families, other cells, older versions", async () => {
     const tableId = freshTableId();
-    const admin = new Bigtable({ projectId: "keyspread" });
+    const admin = new Bigtable({ projectId: "keyspread", metricsEnabled: false });
     const instance = admin.instance("keyspread");
     await instance.createTable(tableId, { families: [{ name: "m", rule: { versions: 5 } }, "cf"] });
     const ours = await BigtableStore.open({ tableId });
