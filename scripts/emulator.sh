@@ -9,6 +9,8 @@
 # until it answers. Without --port it takes the first free port from 8086 (KEYSPREAD_EMULATOR_PORT);
 # with --port it reuses an instance of ours already running there with the same latency.
 # With --owner the emulator exits by itself once that process is gone (a killed test run).
+# Each instance records CreateTable requests and every data request's table and app profile
+# (which the emulator itself ignores) in .emulator/run/PORT.requests.jsonl, for tests.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 STATE="$ROOT/.emulator"
@@ -47,7 +49,9 @@ build() {
 launch() {
   local port="$1" latency="$2" owner="$3" pid
   # 9>&-: the emulator must not inherit (and hold) the start lock.
-  nohup "$BIN" --port "$port" --latency "$latency" --owner "$owner" </dev/null >"$RUN/$port.log" 2>&1 9>&- &
+  rm -f "$RUN/$port.requests.jsonl"
+  nohup "$BIN" --port "$port" --latency "$latency" --owner "$owner" --record "$RUN/$port.requests.jsonl" \
+    </dev/null >"$RUN/$port.log" 2>&1 9>&- &
   pid=$!
   echo "$pid" >"$RUN/$port.pid"
   echo "$latency" >"$RUN/$port.latency"
@@ -109,7 +113,7 @@ stop_port() {
     for ((i = 0; i < 50; i++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
     kill -0 "$pid" 2>/dev/null && kill -9 "$pid" 2>/dev/null
   fi
-  rm -f "$RUN/$port".{pid,latency,log}
+  rm -f "$RUN/$port".{pid,latency,log,requests.jsonl}
 }
 
 stop() {

@@ -9,8 +9,10 @@ export * from "./sim/index.js";
 export * from "./store/index.js";
 export type * from "./store/store.js";
 export { RetryableStoreError } from "./store/store.js";
+export { type AdoptOptions, AdoptRefusedError, type AdoptReport, adoptTable } from "./table/adopt.js";
 export { BucketReadError, type RetryPolicy } from "./table/bucket-reader.js";
 export {
+  type AppProfiles,
   type CellsInput,
   type PutResult,
   type PutRow,
@@ -19,9 +21,14 @@ export {
   RowKeyError,
   SaltedTable,
   type SaltedTableOptions,
+  type TableDeleteOptions,
   type TableReadOptions,
   type TableRow,
   TableScan,
+  type TableWarning,
+  type TableWriteOptions,
+  UndecodableRowError,
 } from "./table/salted-table.js";
-export { SchemaMismatchError } from "./table/schema-guard.js";
+export { SchemaMismatchError, UnadoptedTableError } from "./table/schema-guard.js";
+export { bucketSplits } from "./table/splits.js";
 export * from "./viz/index.js";

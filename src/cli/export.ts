@@ -9,6 +9,7 @@ import { queryFromJson } from "../keys/json.js";
 import { openStoreAt, parseStoreAddress, type StoreAddress } from "../migrate/store-address.js";
 import { argumentOf, guarded, loadSchema, parseJson, write } from "./io.js";
 import { counterBar } from "./progress.js";
+import { warnOnStderr } from "./warnings.js";
 
 interface ExportCliOptions {
   from: StoreAddress;
@@ -19,6 +20,7 @@ interface ExportCliOptions {
   tableName?: string;
   cell: CellColumn[];
   partitionField?: string;
+  strict?: boolean;
 }
 
 export function registerExportCommands(program: Command): void {
@@ -48,6 +50,7 @@ export function registerExportCommands(program: Command): void {
       "--partition-field <field>",
       "timestamp field giving the day (default: the schema's first timestamp)",
     )
+    .option("--strict", "fail on a row in the range the schema cannot decode (default: skip it and warn)")
     .action(
       guarded(async (options: ExportCliOptions) => {
         if (!options.parquet && !options.duckdb)
@@ -69,6 +72,8 @@ export function registerExportCommands(program: Command): void {
             ...(options.tableName ? { tableName: options.tableName } : {}),
             ...(options.partitionField ? { partitionField: options.partitionField } : {}),
             cellColumns: options.cell,
+            strict: options.strict === true,
+            onWarning: warnOnStderr,
             onProgress: bar.update,
           });
           bar.stop();

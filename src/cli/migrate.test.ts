@@ -8,6 +8,7 @@ import { readCheckpoint } from "../migrate/checkpoint.js";
 import { fillSource, MIGRATIONS } from "../migrate/fixtures.testsuite.js";
 import { openStoreAt, parseStoreAddress } from "../migrate/store-address.js";
 import { openStore } from "../store/open.js";
+import { RESERVED_PREFIX } from "../table/schema-guard.js";
 
 // End-to-end on the built bin: a backfill killed with SIGKILL mid-way resumes, and validate then
 // finds no difference. Each re-keying runs between a different pair of stores.
@@ -165,4 +166,133 @@ describe("keyspread migrate plan", () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/--from and --to name the same table/);
   });
+});
+
+describe("keyspread migrate backfill --shard", () => {
+  const run = (args: string[]) =>
+    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn("node", ["dist/cli/main.js", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (chunk) => (stdout += chunk));
+      child.stderr.on("data", (chunk) => (stderr += chunk));
+      child.once("close", (code) => resolve({ code, stdout, stderr }));
+    });
+
+  it("4 shards in 4 processes, each killed with SIGKILL mid-way and resumed: validate finds 0 differences", async () => {
+    const migration = MIGRATIONS[0]!; // seed 003: unsalted → 16 buckets
+    const from = `bigtable:old-${unique()}`;
+    const to = `bigtable:new-${unique()}`;
+    const fromSchema = join(dir, `from-${unique()}.json`);
+    const toSchema = join(dir, `to-${unique()}.json`);
+    writeFileSync(fromSchema, JSON.stringify(migration.from.spec));
+    writeFileSync(toSchema, JSON.stringify(migration.to.spec));
+    await (await openStore("bigtable", { table: parseStoreAddress(to).table, create: true })).close();
+    await createSource(from, migration);
+    const pairArgs = ["--from", from, "--from-schema", fromSchema, "--to", to, "--to-schema", toSchema];
+
+    // `migrate shards` cuts the table from sampled keys (the emulator samples ~1 % of rows at
+    // random); this test then uses exact quartiles, so every shard has 500 rows to be killed in.
+    const sampled = join(dir, `sampled-${unique()}.json`);
+    const cut = cli(["migrate", "shards", "--from", from, "--shards", "4", "--out", sampled]);
+    expect(cut.code, cut.stderr).toBe(0);
+    expect(JSON.parse(cut.stdout)).toMatchObject({ file: sampled, shards: 4, splitKeys: expect.any(Array) });
+    const source = await openStoreAt(parseStoreAddress(from));
+    const keys: string[] = [];
+    for await (const row of source.read([{ start: Buffer.alloc(0), end: RESERVED_PREFIX }])) {
+      keys.push(row.key.toString("hex"));
+    }
+    const shardsFile = join(dir, `shards-${unique()}.json`);
+    writeFileSync(
+      shardsFile,
+      JSON.stringify({
+        version: 1,
+        table: source.name,
+        shards: 4,
+        splitKeys: [1, 2, 3].map((q) => keys[(q * ROWS) / 4]),
+        createdAt: new Date().toISOString(),
+      }),
+    );
+    await source.close();
+
+    const checkpoints = [1, 2, 3, 4].map((k) => join(dir, `checkpoint-${unique()}-${k}.json`));
+    const backfillArgs = (k: number) => [
+      "migrate",
+      "backfill",
+      ...pairArgs,
+      "--shard",
+      `${k}/4`,
+      "--shards-file",
+      shardsFile,
+      "--checkpoint",
+      checkpoints[k - 1]!,
+      "--batch",
+      "10",
+    ];
+    // 500 rows a shard at 100 rows/s: each is killed after a few checkpoints, seconds before its end.
+    const killed = await Promise.all(
+      [1, 2, 3, 4].map(async (k) => {
+        const child = spawn("node", ["dist/cli/main.js", ...backfillArgs(k), "--rate", "100"], {
+          stdio: "ignore",
+        });
+        const exited = new Promise((resolve) => child.once("exit", (_code, signal) => resolve(signal)));
+        for (
+          let saved = await readCheckpoint(checkpoints[k - 1]!);
+          (saved?.rowsRead ?? 0) < 30;
+          saved = await readCheckpoint(checkpoints[k - 1]!)
+        ) {
+          await sleep(20);
+        }
+        child.kill("SIGKILL");
+        expect(await exited).toBe("SIGKILL");
+        return (await readCheckpoint(checkpoints[k - 1]!))!;
+      }),
+    );
+    for (const [i, checkpoint] of killed.entries()) {
+      expect(checkpoint).toMatchObject({ complete: false, shard: { index: i + 1, count: 4 } });
+      expect(checkpoint.rowsRead).toBeLessThan(ROWS / 4);
+    }
+
+    const resumed = await Promise.all([1, 2, 3, 4].map((k) => run(backfillArgs(k))));
+    const results = resumed.map(({ code, stdout, stderr }) => {
+      expect(code, stderr).toBe(0);
+      return JSON.parse(stdout);
+    });
+    expect(results.map((r) => r.rowsRead)).toEqual([500, 500, 500, 500]);
+    results.forEach((result, i) => {
+      expect(result.rowsReadThisRun).toBeLessThanOrEqual(500 - killed[i]!.rowsRead);
+      expect(result.resumedFrom).toEqual(expect.any(String));
+    });
+
+    const whole = cli(["migrate", "validate", ...pairArgs, "--sample", "5"]);
+    expect(whole.code, whole.stderr).toBe(0);
+    expect(JSON.parse(whole.stdout.trim().split("\n").at(-1)!)).toMatchObject({
+      differences: 0,
+      source: { rows: ROWS },
+      target: { rows: ROWS },
+    });
+    const toShardsFile = join(dir, `to-shards-${unique()}.json`);
+    const byShard = await Promise.all(
+      [1, 2, 3, 4].map((k) =>
+        run([
+          "migrate",
+          "validate",
+          ...pairArgs,
+          "--shard",
+          `${k}/4`,
+          "--shards-file",
+          shardsFile,
+          "--to-shards-file",
+          toShardsFile,
+        ]),
+      ),
+    );
+    const summaries = byShard.map(({ code, stdout, stderr }) => {
+      expect(code, stderr).toBe(0);
+      return JSON.parse(stdout.trim());
+    });
+    expect(summaries.map((s) => s.differences)).toEqual([0, 0, 0, 0]);
+    expect(summaries.map((s) => s.source.rows)).toEqual([500, 500, 500, 500]);
+    expect(summaries.reduce((sum, s) => sum + s.target.rows, 0)).toBe(ROWS);
+  }, 240_000);
 });

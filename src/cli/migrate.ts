@@ -10,6 +10,7 @@ import type { Command } from "commander";
 import type { KeySchema } from "../keys/types.js";
 import { type BackfillProgress, backfill } from "../migrate/backfill.js";
 import { migrationPlan } from "../migrate/plan.js";
+import { parseShard, type Shard, shardPlanFor, shardRange } from "../migrate/shards.js";
 import {
   formatStoreAddress,
   openStoreAt,
@@ -17,7 +18,8 @@ import {
   type StoreAddress,
   sameTable,
 } from "../migrate/store-address.js";
-import { validate } from "../migrate/validate.js";
+import { type Difference, validate } from "../migrate/validate.js";
+import { validateShard } from "../migrate/validate-shard.js";
 import type { Store } from "../store/store.js";
 import { argumentOf, fail, guarded, loadSchema, parsePositiveInt, wholeNumberIn, write } from "./io.js";
 import { counterBar } from "./progress.js";
@@ -59,9 +61,21 @@ export function registerMigrateCommands(program: Command): void {
       parsePositiveInt,
       30,
     )
+    .option(
+      "--shards <n>",
+      "backfill and validate in N parallel processes (one per machine), each its own shard",
+      wholeNumberIn(1, 10_000),
+    )
     .action(
       guarded(
-        async (options: PairOptions & { checkpoint?: string; rate?: number; retentionDays: number }) => {
+        async (
+          options: PairOptions & {
+            checkpoint?: string;
+            rate?: number;
+            retentionDays: number;
+            shards?: number;
+          },
+        ) => {
           const { fromSchema, toSchema } = await loadPair(options);
           await write(
             migrationPlan({
@@ -74,10 +88,42 @@ export function registerMigrateCommands(program: Command): void {
               checkpointFile: options.checkpoint ?? defaultCheckpoint(options),
               retentionDays: options.retentionDays,
               ...(options.rate === undefined ? {} : { rowsPerSecond: options.rate }),
+              ...(options.shards === undefined || options.shards === 1
+                ? {}
+                : {
+                    shards: options.shards,
+                    shardsFile: defaultShardsFile(options.from, options.shards),
+                    targetShardsFile: defaultShardsFile(options.to, options.shards),
+                  }),
             }),
           );
         },
       ),
+    );
+
+  migrate
+    .command("shards")
+    .description(
+      "cut a table's key space into N ranges (from sampled keys) and write the shard plan every backfill/validate --shard process reads",
+    )
+    .requiredOption("--from <store>", `the table to split: ${ADDRESS_HELP}`, argumentOf(parseStoreAddress))
+    .requiredOption("--shards <n>", "how many ranges", wholeNumberIn(1, 10_000))
+    .option(
+      "--out <file>",
+      "the shard plan file (default: .keyspread/shards-TABLE-N.json); an existing one is kept",
+    )
+    .action(
+      guarded(async (options: { from: StoreAddress; shards: number; out?: string }) => {
+        const file = options.out ?? defaultShardsFile(options.from, options.shards);
+        await mkdir(dirname(file), { recursive: true });
+        const store = await openStoreAt(options.from, { mustExist: true });
+        try {
+          const plan = await shardPlanFor(file, store, options.shards);
+          await write(`${JSON.stringify({ file, ...plan })}\n`);
+        } finally {
+          await store.close();
+        }
+      }),
     );
 
   withPair(migrate.command("backfill"))
@@ -89,15 +135,33 @@ export function registerMigrateCommands(program: Command): void {
     .option("--batch <rows>", "rows per batch and per checkpoint", parsePositiveInt, 1000)
     .option("--rate <rows/s>", "at most this many rows per second", parsePositiveInt)
     .option("--skip-bad-rows", "record rows the new schema cannot key and go on (default: stop at the first)")
+    .option(
+      "--shard <K/N>",
+      "copy only shard K of N (run N processes, e.g. one per machine); each keeps its own checkpoint",
+      argumentOf(parseShard),
+    )
+    .option(
+      "--shards-file <file>",
+      "--shard: the shard plan every process uses (default .keyspread/shards-OLD-N.json; created from sampled keys if missing — copy it to every machine)",
+    )
     .action(
       guarded(
         async (
-          options: PairOptions & { checkpoint?: string; batch: number; rate?: number; skipBadRows?: boolean },
+          options: PairOptions &
+            ShardOptions & { checkpoint?: string; batch: number; rate?: number; skipBadRows?: boolean },
         ) => {
           const { fromSchema, toSchema } = await loadPair(options);
-          const checkpointFile = options.checkpoint ?? defaultCheckpoint(options);
+          const checkpointFile = options.checkpoint ?? defaultCheckpoint(options, options.shard);
           await mkdir(dirname(checkpointFile), { recursive: true });
           await withStores(options, async (source, target) => {
+            const shard = options.shard && {
+              ...options.shard,
+              range: await shardRangeOf(
+                source,
+                options.shard,
+                options.shardsFile ?? defaultShardsFile(options.from, options.shard.count),
+              ),
+            };
             const bar = backfillBar();
             try {
               const result = await backfill({
@@ -109,6 +173,7 @@ export function registerMigrateCommands(program: Command): void {
                 batchSize: options.batch,
                 ...(options.rate === undefined ? {} : { rowsPerSecond: options.rate }),
                 skipBadRows: options.skipBadRows ?? false,
+                ...(shard ? { shard } : {}),
                 // Sampling the keys costs a key-only pass; only a terminal shows the estimate.
                 estimateSamples: process.stderr.isTTY ? 1000 : 0,
                 onProgress: bar.update,
@@ -151,38 +216,120 @@ export function registerMigrateCommands(program: Command): void {
       "--entity <fields>",
       "comma-separated fields naming an entity (default: those before the reverse timestamp)",
     )
+    .option(
+      "--shard <K/N>",
+      "check only shard K of N, row by row both ways (run N processes; each row is checked once over all)",
+      argumentOf(parseShard),
+    )
+    .option("--shards-file <file>", "--shard: the old table's shard plan (default as backfill's)")
+    .option(
+      "--to-shards-file <file>",
+      "--shard: the new table's shard plan (default .keyspread/shards-NEW-N.json; created if missing)",
+    )
     .action(
       guarded(
-        async (options: PairOptions & { ranges: number; sample: number; rows: number; entity?: string }) => {
+        async (
+          options: PairOptions &
+            ShardOptions & {
+              ranges: number;
+              sample: number;
+              rows: number;
+              entity?: string;
+              toShardsFile?: string;
+            },
+        ) => {
           const { fromSchema, toSchema } = await loadPair(options);
-          await withStores(options, async (source, target) => {
-            const bar = counterBar("validate");
-            let report: Awaited<ReturnType<typeof validate>>;
-            try {
-              report = await validate({
-                source,
-                sourceSchema: fromSchema,
-                target,
-                targetSchema: toSchema,
-                ranges: options.ranges,
-                sampleEntities: options.sample,
-                rowsPerEntity: options.rows,
-                ...(options.entity ? { entityFields: options.entity.split(",").map((f) => f.trim()) } : {}),
-                onProgress: bar.update,
-              });
-            } finally {
-              bar.stop();
-            }
-            const { differences, ranges, ...summary } = report;
-            await write(differences.map((d) => `${toJson(d)}\n`).join(""));
-            await write(
-              `${toJson({ differences: differences.length, ranges: ranges.length, ...summary })}\n`,
-            );
-            if (differences.length > 0) fail(`migrate validate: ${differences.length} difference(s)`, false);
-          });
+          if (options.shard) {
+            await validateOneShard(options, options.shard, fromSchema, toSchema);
+            return;
+          }
+          await withStores(options, (source, target) =>
+            reportValidation(
+              (onProgress) =>
+                validate({
+                  source,
+                  sourceSchema: fromSchema,
+                  target,
+                  targetSchema: toSchema,
+                  ranges: options.ranges,
+                  sampleEntities: options.sample,
+                  rowsPerEntity: options.rows,
+                  ...(options.entity ? { entityFields: options.entity.split(",").map((f) => f.trim()) } : {}),
+                  onProgress,
+                }),
+              ({ differences, ranges, ...summary }) => ({
+                differences,
+                count: differences.length,
+                summary: { ranges: ranges.length, ...summary },
+              }),
+            ),
+          );
         },
       ),
     );
+}
+
+/** Runs a validation with a progress bar, prints each difference then the summary; exit status 1 when any. */
+async function reportValidation<R>(
+  run: (onProgress: (rows: number) => void) => Promise<R>,
+  summarize: (report: R) => { differences: Difference[]; count: number; summary: object },
+): Promise<void> {
+  const bar = counterBar("validate");
+  let report: R;
+  try {
+    report = await run(bar.update);
+  } finally {
+    bar.stop();
+  }
+  const { differences, count, summary } = summarize(report);
+  await write(differences.map((d) => `${toJson(d)}\n`).join(""));
+  await write(`${toJson({ differences: count, ...summary })}\n`);
+  if (count > 0) fail(`migrate validate: ${count} difference(s)`, false);
+}
+
+interface ShardOptions {
+  shard?: Shard;
+  shardsFile?: string;
+}
+
+/** The shard's source key range from the plan in `file` (written from `store`'s keys if missing). */
+async function shardRangeOf(store: Store, shard: Shard, file: string) {
+  await mkdir(dirname(file), { recursive: true });
+  return shardRange(await shardPlanFor(file, store, shard.count), shard);
+}
+
+async function validateOneShard(
+  options: PairOptions & ShardOptions & { toShardsFile?: string },
+  shard: Shard,
+  fromSchema: KeySchema,
+  toSchema: KeySchema,
+): Promise<void> {
+  await withStores(options, async (source, target) => {
+    const sourceRange = await shardRangeOf(
+      source,
+      shard,
+      options.shardsFile ?? defaultShardsFile(options.from, shard.count),
+    );
+    const targetRange = await shardRangeOf(
+      target,
+      shard,
+      options.toShardsFile ?? defaultShardsFile(options.to, shard.count),
+    );
+    await reportValidation(
+      (onProgress) =>
+        validateShard({
+          source,
+          sourceSchema: fromSchema,
+          target,
+          targetSchema: toSchema,
+          shard,
+          sourceRange,
+          targetRange,
+          onProgress,
+        }),
+      ({ differences, differenceCount, ...summary }) => ({ differences, count: differenceCount, summary }),
+    );
+  });
 }
 
 /** The two schemas of a migration, once it is clear the two tables differ (every migrate command). */
@@ -213,8 +360,13 @@ async function withStores(
   }
 }
 
-function defaultCheckpoint(options: PairOptions): string {
-  return join(".keyspread", `backfill-${options.from.table}-to-${options.to.table}.json`);
+function defaultCheckpoint(options: PairOptions, shard?: Shard): string {
+  const suffix = shard ? `-shard-${shard.index}-of-${shard.count}` : "";
+  return join(".keyspread", `backfill-${options.from.table}-to-${options.to.table}${suffix}.json`);
+}
+
+function defaultShardsFile(table: StoreAddress, shards: number): string {
+  return join(".keyspread", `shards-${table.table}-${shards}.json`);
 }
 
 /** Rows/s and an ETA from the share of sampled source keys done, on a terminal only. */

@@ -1,43 +1,17 @@
+// The table commands end to end (shared helpers and stores: table-cli.testsuite.ts).
 import { spawnSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { FLEET, jsonLines, lines, points, STORES, tableCommand } from "./table-cli.testsuite.js";
 
-// End-to-end: the built bin (the test script builds before vitest runs), on the embedded store
-// in a temporary directory and on the Bigtable emulator.
-const FLEET = "examples/schemas/fleet.yaml";
-
-const lines = (...objects: unknown[]) => objects.map((o) => `${JSON.stringify(o)}\n`).join("");
-const jsonLines = (text: string) =>
-  text
-    .trim()
-    .split("\n")
-    .filter(Boolean)
-    .map((line) => JSON.parse(line));
-
-const points = Array.from({ length: 12 }, (_, i) => ({
-  key: { deviceId: `dev-${i % 3}`, metric: "cpu", ts: 1_700_000_000_000 + i * 1000 },
-  cells: { value: i },
-}));
-
-describe.each([
-  ["embedded", () => ["--store", "embedded", "--dir", mkdtempSync(join(tmpdir(), "keyspread-cli-"))]],
-  ["bigtable", () => ["--store", "bigtable", "--table", `cli${process.pid}${Date.now().toString(36)}`]],
-])("keyspread table on the %s store", (_kind, storeArgs) => {
-  const args = storeArgs();
-  const table = (command: string, extra: string[] = [], input = "") => {
-    const result = spawnSync(
-      "node",
-      ["dist/cli/main.js", "table", command, "--schema", FLEET, ...args, ...extra],
-      {
-        input,
-        encoding: "utf8",
-        env: { ...process.env, KEYSPREAD_BIGTABLE_PROJECT: "p", KEYSPREAD_BIGTABLE_INSTANCE: "i" },
-      },
-    );
-    return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-  };
+describe.each(STORES)("keyspread table on the %s store", (_kind, cliTable) => {
+  const table = tableCommand(FLEET, cliTable().args, {
+    ...process.env,
+    KEYSPREAD_BIGTABLE_PROJECT: "p",
+    KEYSPREAD_BIGTABLE_INSTANCE: "i",
+  });
 
   it("creates, writes and reads back latest-N, scans and gets", () => {
     const created = table("create");

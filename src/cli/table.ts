@@ -1,11 +1,15 @@
 /**
  * `keyspread table …`: a salted table from the shell, JSON lines in and out. Rows print as
- * `{"key", "bucket", "values", "cells"}`; cells are UTF-8 text, or `hex:…` when they are not text.
+ * `{"key", "bucket", "values", "cells"}`; a cell is its UTF-8 text, or `{"hex": "…"}` when it is
+ * not text. Tables may be shared with other code: puts set only the cells they name, reads skip
+ * rows the schema cannot decode (with a warning on stderr) unless `--strict`.
  */
 import { type Command, Option } from "commander";
 import { type KeySchema, queryFromJson, valuesFromJson, valuesToJson } from "../keys/index.js";
-import type { Query } from "../keys/types.js";
+import type { FieldValues, Query } from "../keys/types.js";
 import { openStore, STORE_KINDS, type StoreKind } from "../store/open.js";
+import { adoptTable } from "../table/adopt.js";
+import { cellsFromJson, cellsToJson } from "../table/cells-json.js";
 import {
   type PutRow,
   RowKeyError,
@@ -13,7 +17,9 @@ import {
   type TableRow,
   type TableScan,
 } from "../table/salted-table.js";
+import { bucketSplits } from "../table/splits.js";
 import {
+  argumentOf,
   defaultFormat,
   fail,
   guarded,
@@ -25,6 +31,7 @@ import {
   stdinLines,
   write,
 } from "./io.js";
+import { warnOnStderr } from "./warnings.js";
 
 interface TableOptions {
   schema: string;
@@ -32,10 +39,21 @@ interface TableOptions {
   table?: string;
   dir?: string;
   format?: KeyFormat;
+  family?: string;
+  appProfile?: string;
+}
+
+interface CreateOptions extends TableOptions {
+  maxAge?: number;
+  maxVersions?: number;
+  adopt?: boolean;
+  force?: boolean;
+  sample: number;
+  maxUndecodable: number;
 }
 
 /** Rows validated and written together; a bad line stops the input before its batch is written. */
-const PUT_BATCH = 5_000;
+const BATCH = 5_000;
 
 export function registerTableCommands(program: Command): void {
   const table = program
@@ -50,30 +68,61 @@ export function registerTableCommands(program: Command): void {
       )
       .option("--table <name>", "table name (default: the schema's name)")
       .option("--dir <directory>", "embedded store: parent directory of the tables", "./.keyspread")
+      .option(
+        "--family <name>",
+        "bigtable: the column family keyspread reads and writes (default $KEYSPREAD_BIGTABLE_FAMILY, else m)",
+      )
+      .option(
+        "--app-profile <id>",
+        "bigtable: the app profile this command's requests use (default $KEYSPREAD_BIGTABLE_APP_PROFILE)",
+      )
       .addOption(new Option("--format <format>", "how keys print").choices(["text", "hex"]));
 
   withTableOptions(table.command("create"))
-    .description("create the table and record its schema; prints the table and the schema fingerprint")
+    .description(
+      "create the table and record its schema (bigtable: pre-split at the salt's bucket boundaries), or --adopt an existing one; prints the table and the schema fingerprint",
+    )
     .option("--max-age <seconds>", "bigtable: garbage-collect cells older than this", parsePositiveInt)
-    .action(
-      guarded(async (options: TableOptions & { maxAge?: number }) => {
-        const { salted } = await open(options, { create: true, maxAgeSeconds: options.maxAge });
-        await write(
-          `${JSON.stringify({ table: salted.store.name, fingerprint: salted.schema.fingerprint, buckets: salted.schema.bucketCount })}\n`,
-        );
-        await salted.store.close();
-      }),
-    );
+    .option("--max-versions <n>", "bigtable: versions of each cell to keep (default 1)", parsePositiveInt)
+    .option(
+      "--adopt",
+      "use an existing table other code wrote: check that a sample of its keys decodes, then record the schema",
+    )
+    .option("--sample <rows>", "--adopt: rows to sample, spread over the table", parsePositiveInt, 1000)
+    .option(
+      "--max-undecodable <share>",
+      "--adopt: refuse when more than this share of sampled rows does not decode (0 to 1)",
+      argumentOf(parseShare),
+      0.01,
+    )
+    .option("--force", "--adopt: record the schema whatever the sample shows")
+    .action(guarded(create));
 
   withTableOptions(table.command("put"))
     .description(
-      'write rows from stdin, one JSON object per line: {"key": {field: value…}, "cells": {name: text}}',
+      'write rows from stdin, one JSON object per line: {"key": {field: value…}, "cells": {name: text | {"hex": "…"}}}; sets the named cells and keeps the row\'s others',
+    )
+    .option("--replace", "each row's cells become exactly the given ones (the others are deleted)")
+    .action(
+      guarded(async (options: TableOptions & { replace?: boolean }) => {
+        const { salted } = await open(options);
+        try {
+          await putLines(salted, options.replace === true);
+        } finally {
+          await salted.store.close();
+        }
+      }),
+    );
+
+  withTableOptions(table.command("delete"))
+    .description(
+      'delete rows named on stdin, one JSON object per line: {"key": {field: value…}} deletes the row, {"key": …, "cells": [name…]} only those cells',
     )
     .action(
       guarded(async (options: TableOptions) => {
         const { salted } = await open(options);
         try {
-          await putLines(salted);
+          await deleteLines(salted);
         } finally {
           await salted.store.close();
         }
@@ -103,16 +152,26 @@ export function registerTableCommands(program: Command): void {
     .option("--query <json>", 'e.g. {"eq": {"device": "d1"}, "range": {"field": "ts", "gte": 1}}', "{}")
     .option("--limit <n>", "at most this many rows", parsePositiveInt)
     .option("--deadline <ms>", "fail the read after this many milliseconds", parsePositiveInt)
-    .option("--report", "print the plan and cost (rows scanned, read amplification) on stderr")
+    .option("--strict", "fail on a row in the ranges the schema cannot decode (default: skip it and warn)")
+    .option(
+      "--report",
+      "print the plan and cost (rows scanned, read amplification, undecodable rows) on stderr",
+    )
     .action(
       guarded(
         async (
-          options: TableOptions & { query: string; limit?: number; deadline?: number; report?: boolean },
+          options: TableOptions & {
+            query: string;
+            limit?: number;
+            deadline?: number;
+            report?: boolean;
+            strict?: boolean;
+          },
         ) => {
           const { salted, format } = await open(options);
           try {
             const query = parseQuery(salted.schema, options.query, options.limit);
-            await printScan(salted.scan(query, readOptions(options.deadline)), format, options.report);
+            await printScan(salted.scan(query, readOptions(options)), format, options.report);
           } finally {
             await salted.store.close();
           }
@@ -127,17 +186,22 @@ export function registerTableCommands(program: Command): void {
     .requiredOption("--key <json>", "the entity's field values as a JSON object")
     .option("-n, --count <n>", "how many rows", parsePositiveInt, 100)
     .option("--deadline <ms>", "fail the read after this many milliseconds", parsePositiveInt)
+    .option("--strict", "fail on a row in the range the schema cannot decode (default: skip it and warn)")
     .action(
-      guarded(async (options: TableOptions & { key: string; count: number; deadline?: number }) => {
-        const { salted, format } = await open(options);
-        try {
-          const eq = cliInput("--key", () => valuesFromJson(salted.schema, parseJson(options.key)));
-          const rows = await salted.latest({ eq }, options.count, readOptions(options.deadline));
-          await write(rows.map((row) => `${JSON.stringify(rowToJson(row, format))}\n`).join(""));
-        } finally {
-          await salted.store.close();
-        }
-      }),
+      guarded(
+        async (
+          options: TableOptions & { key: string; count: number; deadline?: number; strict?: boolean },
+        ) => {
+          const { salted, format } = await open(options);
+          try {
+            const eq = cliInput("--key", () => valuesFromJson(salted.schema, parseJson(options.key)));
+            const rows = await salted.latest({ eq }, options.count, readOptions(options));
+            await write(rows.map((row) => `${JSON.stringify(rowToJson(row, format))}\n`).join(""));
+          } finally {
+            await salted.store.close();
+          }
+        },
+      ),
     );
 
   table
@@ -161,43 +225,113 @@ export function registerTableCommands(program: Command): void {
     );
 }
 
-async function open(
-  options: TableOptions,
-  create?: { create: true; maxAgeSeconds: number | undefined },
-): Promise<{ salted: SaltedTable; format: KeyFormat }> {
+async function create(options: CreateOptions): Promise<void> {
+  const schema = await loadSchema(options.schema);
+  const name = options.table ?? schema.spec.name;
+  const bigtableOnly = { maxAge: "--max-age", maxVersions: "--max-versions" } as const;
+  for (const [key, flag] of Object.entries(bigtableOnly)) {
+    if (options[key as keyof typeof bigtableOnly] !== undefined && options.store !== "bigtable") {
+      fail(`table create: ${flag} applies to --store bigtable (a Bigtable garbage-collection rule)`);
+    }
+    if (options.adopt && options[key as keyof typeof bigtableOnly] !== undefined) {
+      fail(`table create: ${flag} is set when a table is created; an adopted table keeps its rules`);
+    }
+  }
+  if (options.force && !options.adopt) fail("table create: --force applies to --adopt");
+  const splits = options.adopt ? [] : bucketSplits(schema);
+  const store = await openStore(options.store, {
+    table: name,
+    directory: options.dir,
+    bigtable: bigtableOptions(options),
+    // Adopting needs the table to be there; creating an embedded table creates its directory.
+    mustExist: options.adopt === true,
+    create: !options.adopt,
+    maxAgeSeconds: options.maxAge,
+    maxVersions: options.maxVersions,
+    splits,
+  }).catch((error: unknown) => fail(`table ${name}: ${(error as Error).message}`));
+  try {
+    const summary = {
+      table: store.name,
+      fingerprint: schema.fingerprint,
+      buckets: schema.bucketCount,
+    };
+    if (options.adopt) {
+      const report = await adoptTable(store, schema, {
+        sampleRows: options.sample,
+        maxUndecodableShare: options.maxUndecodable,
+        force: options.force === true,
+      });
+      const { table: _table, fingerprint: _fingerprint, ...adopted } = report;
+      await write(`${JSON.stringify({ ...summary, adopted })}\n`);
+    } else {
+      await SaltedTable.open(store, schema, { create: true });
+      await write(
+        `${JSON.stringify({ ...summary, ...(options.store === "bigtable" ? { splits: splits.length } : {}) })}\n`,
+      );
+    }
+  } finally {
+    await store.close();
+  }
+}
+
+async function open(options: TableOptions): Promise<{ salted: SaltedTable; format: KeyFormat }> {
   const schema = await loadSchema(options.schema);
   const name = options.table ?? schema.spec.name;
   try {
     const store = await openStore(options.store, {
       table: name,
       directory: options.dir,
-      mustExist: create === undefined,
-      ...create,
+      mustExist: true,
+      bigtable: bigtableOptions(options),
     });
-    const salted = await SaltedTable.open(store, schema, { create: create !== undefined }).catch(
-      async (error) => {
-        await store.close();
-        throw error;
-      },
-    );
+    const salted = await SaltedTable.open(store, schema, { onWarning: warnOnStderr }).catch(async (error) => {
+      await store.close();
+      throw error;
+    });
     return { salted, format: options.format ?? defaultFormat(schema) };
   } catch (error) {
     fail(`table ${name}: ${(error as Error).message}`);
   }
 }
 
-async function putLines(salted: SaltedTable): Promise<void> {
-  let batch: PutRow[] = [];
+/** `--family` and `--app-profile` route Bigtable requests; other stores have neither. */
+function bigtableOptions(options: TableOptions): { family?: string; appProfileId?: string } {
+  const flags = { family: "--family", appProfile: "--app-profile" } as const;
+  for (const [key, flag] of Object.entries(flags)) {
+    if (options[key as keyof typeof flags] !== undefined && options.store !== "bigtable") {
+      fail(`table: ${flag} applies to --store bigtable`);
+    }
+  }
+  return {
+    ...(options.family === undefined ? {} : { family: options.family }),
+    ...(options.appProfile === undefined ? {} : { appProfileId: options.appProfile }),
+  };
+}
+
+/**
+ * Reads JSON lines from stdin in batches. A line that does not parse stops the input before its
+ * batch is written (naming the line); rows the store fails are collected by line.
+ */
+async function batchedLines<T>(
+  command: string,
+  parse: (input: unknown) => T,
+  writeBatch: (batch: T[]) => Promise<{ failed: { index: number; values: FieldValues; reason: string }[] }>,
+): Promise<{
+  done: number;
+  failed: { line: number; key: Record<string, string | number>; reason: string }[];
+}> {
+  let batch: T[] = [];
   let batchLines: number[] = [];
-  let written = 0;
+  let done = 0;
   const failed: { line: number; key: Record<string, string | number>; reason: string }[] = [];
   const refuse = (line: number, reason: string): never =>
     fail(
-      `table put: line ${line}: ${reason}` +
-        ` (${written} rows before line ${batchLines[0] ?? line} were written; nothing from there on)`,
+      `table ${command}: line ${line}: ${reason}` +
+        ` (${done} rows before line ${batchLines[0] ?? line} were written; nothing from there on)`,
     );
   const flush = async () => {
-    const result = await salted.putMany(batch).catch((error) => {
+    const result = await writeBatch(batch).catch((error) => {
       if (error instanceof RowKeyError) return refuse(batchLines[error.index]!, error.reason);
       throw error;
     });
@@ -208,43 +342,76 @@ async function putLines(salted: SaltedTable): Promise<void> {
         reason: failure.reason,
       });
     }
-    written += batch.length - result.failed.length;
+    done += batch.length - result.failed.length;
     batch = [];
     batchLines = [];
   };
   for await (const { line, lineNumber } of stdinLines()) {
     try {
-      batch.push(putRowFromJson(salted.schema, parseJson(line)));
+      batch.push(parse(parseJson(line)));
       batchLines.push(lineNumber);
     } catch (error) {
       refuse(lineNumber, (error as Error).message);
     }
-    if (batch.length >= PUT_BATCH) await flush();
+    if (batch.length >= BATCH) await flush();
   }
   if (batch.length > 0) await flush();
-  await write(`${JSON.stringify({ written, failed })}\n`);
+  return { done, failed };
+}
+
+async function putLines(salted: SaltedTable, replace: boolean): Promise<void> {
+  const { done, failed } = await batchedLines(
+    "put",
+    (input) => putRowFromJson(salted.schema, input),
+    (batch) => salted.putMany(batch, { replace }),
+  );
+  await write(`${JSON.stringify({ written: done, failed })}\n`);
   if (failed.length > 0)
     fail(`table put: ${failed.length} rows failed; see "failed" for each line and why`, false);
 }
 
+async function deleteLines(salted: SaltedTable): Promise<void> {
+  const { done, failed } = await batchedLines(
+    "delete",
+    (input) => deleteFromJson(salted.schema, input),
+    (batch) => salted.deleteMany(batch),
+  );
+  await write(`${JSON.stringify({ deleted: done, failed })}\n`);
+  if (failed.length > 0)
+    fail(`table delete: ${failed.length} rows failed; see "failed" for each line and why`, false);
+}
+
 function putRowFromJson(schema: KeySchema, input: unknown): PutRow {
-  if (typeof input !== "object" || input === null || !("key" in input)) {
-    throw new Error('expected {"key": {field: value…}, "cells": {name: text…}}');
+  const { key, cells } = lineObject(
+    input,
+    ["key", "cells"],
+    '{"key": {field: value…}, "cells": {name: text…}}',
+  );
+  return { values: valuesFromJson(schema, key), cells: cellsFromJson(cells ?? {}) };
+}
+
+function deleteFromJson(schema: KeySchema, input: unknown): { values: FieldValues; cells?: string[] } {
+  const { key, cells } = lineObject(input, ["key", "cells"], '{"key": {field: value…}, "cells"?: [name…]}');
+  const values = valuesFromJson(schema, key);
+  if (cells === undefined) return { values };
+  if (!Array.isArray(cells) || cells.length === 0 || !cells.every((c) => typeof c === "string" && c !== "")) {
+    throw new Error("cells must be a non-empty list of cell names (leave it out to delete the row)");
   }
-  const { key, cells = {}, ...rest } = input as { key: unknown; cells?: unknown };
-  const extra = Object.keys(rest)[0];
-  if (extra !== undefined) throw new Error(`unknown member "${extra}"; allowed: key, cells`);
-  if (typeof cells !== "object" || cells === null || Array.isArray(cells)) {
-    throw new Error("cells must be an object of name → text");
+  return { values, cells };
+}
+
+/** A JSON line's object with a required `key` and only the allowed members. */
+function lineObject(
+  input: unknown,
+  allowed: string[],
+  shape: string,
+): Record<string, unknown> & { key: unknown } {
+  if (typeof input !== "object" || input === null || Array.isArray(input) || !("key" in input)) {
+    throw new Error(`expected ${shape}`);
   }
-  const cellMap = new Map<string, Buffer>();
-  for (const [name, value] of Object.entries(cells)) {
-    if (typeof value !== "string" && typeof value !== "number") {
-      throw new Error(`cell "${name}" is ${JSON.stringify(value)}; allowed: a string or a number`);
-    }
-    cellMap.set(name, Buffer.from(String(value)));
-  }
-  return { values: valuesFromJson(schema, key), cells: cellMap };
+  const extra = Object.keys(input).find((member) => !allowed.includes(member));
+  if (extra !== undefined) throw new Error(`unknown member "${extra}"; allowed: ${allowed.join(", ")}`);
+  return input as Record<string, unknown> & { key: unknown };
 }
 
 async function printScan(scan: TableScan, format: KeyFormat, report: boolean | undefined): Promise<void> {
@@ -263,18 +430,13 @@ async function printScan(scan: TableScan, format: KeyFormat, report: boolean | u
   }
 }
 
-const UTF8 = new TextDecoder("utf-8", { fatal: true });
-
 function rowToJson(row: TableRow, format: KeyFormat) {
-  const cells: Record<string, string> = {};
-  for (const [name, value] of row.cells) {
-    try {
-      cells[name] = UTF8.decode(value);
-    } catch {
-      cells[name] = `hex:${value.toString("hex")}`;
-    }
-  }
-  return { key: renderKey(row.key, format), bucket: row.bucket, values: valuesToJson(row.values), cells };
+  return {
+    key: renderKey(row.key, format),
+    bucket: row.bucket,
+    values: valuesToJson(row.values),
+    cells: cellsToJson(row.cells),
+  };
 }
 
 function parseQuery(schema: KeySchema, text: string, limit: number | undefined): Query {
@@ -282,8 +444,18 @@ function parseQuery(schema: KeySchema, text: string, limit: number | undefined):
   return limit === undefined ? query : { ...query, limit };
 }
 
-function readOptions(deadlineMs: number | undefined) {
-  return deadlineMs === undefined ? {} : { deadlineMs };
+function readOptions(options: { deadline?: number; strict?: boolean }) {
+  return {
+    ...(options.deadline === undefined ? {} : { deadlineMs: options.deadline }),
+    ...(options.strict ? { strict: true } : {}),
+  };
+}
+
+function parseShare(text: string): number {
+  const share = Number(text);
+  if (text.trim() === "" || !(share >= 0 && share <= 1))
+    throw new Error(`"${text}" is not a share from 0 to 1`);
+  return share;
 }
 
 /** Runs a parse of a command-line argument, failing with the option's name. */

@@ -3,6 +3,7 @@
  * caller names (parsed from their text), and the other cells as one JSON text column.
  */
 import type { CodecSpec, FieldValue, KeySchema } from "../keys/types.js";
+import { cellsToJson } from "../table/cells-json.js";
 
 export const CELL_TYPES = ["DOUBLE", "BIGINT", "VARCHAR", "BOOLEAN"] as const;
 export type CellType = (typeof CELL_TYPES)[number];
@@ -77,8 +78,6 @@ export function columnsFor(schema: KeySchema, cells: readonly CellColumn[]): Col
   ];
 }
 
-const UTF8 = new TextDecoder("utf-8", { fatal: true });
-
 /** A staging row: key values as appended, cell columns parsed from their text, other cells as JSON. */
 export function stagingRow(
   schema: KeySchema,
@@ -91,16 +90,8 @@ export function stagingRow(
     return value instanceof Date ? value.getTime() : value;
   });
   for (const column of cellColumns) row.push(parseCell(column, cells.get(column.name)));
-  const rest: Record<string, string> = {};
-  for (const [qualifier, value] of cells) {
-    if (cellColumns.some((c) => c.name === qualifier)) continue;
-    try {
-      rest[qualifier] = UTF8.decode(value);
-    } catch {
-      rest[qualifier] = `hex:${value.toString("hex")}`;
-    }
-  }
-  row.push(JSON.stringify(rest));
+  const rest = new Map([...cells].filter(([qualifier]) => !cellColumns.some((c) => c.name === qualifier)));
+  row.push(JSON.stringify(cellsToJson(rest)));
   return row;
 }
 

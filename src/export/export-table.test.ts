@@ -49,6 +49,32 @@ async function query(sql: string) {
 }
 
 describe("exportTable", () => {
+  it("skips rows the schema cannot decode, counts them and warns; strict fails naming the row", async () => {
+    const store = await fleetTable();
+    const bucket = fleet.bucketOf({ deviceId: "d1" });
+    const foreign = Buffer.from(`${bucket}#d1#not-a-number`);
+    await store.write([{ type: "put", key: foreign, cells: new Map([["value", Buffer.from("1")]]) }]);
+    const warnings: string[] = [];
+    const result = await exportTable({
+      store,
+      schema: fleet,
+      duckdbFile: join(mkdtempSync(join(tmpdir(), "keyspread-export-")), "f.duckdb"),
+      onWarning: (warning) => warnings.push(warning.message),
+    });
+    expect(result).toMatchObject({ rows: 72, rowsUndecodable: 1 });
+    expect(warnings).toEqual([
+      expect.stringMatching(/^memory:fleet: skipped 1 row\(s\) .*"\d#d1#not-a-number"/),
+    ]);
+    await expect(
+      exportTable({
+        store,
+        schema: fleet,
+        duckdbFile: join(mkdtempSync(join(tmpdir(), "keyspread-export-")), "f.duckdb"),
+        strict: true,
+      }),
+    ).rejects.toThrow(/memory:fleet: row "\d#d1#not-a-number" does not decode under schema "fleet"/);
+  });
+
   it("writes Parquet partitioned by day with typed key columns, typed and JSON cells", async () => {
     const dir = join(mkdtempSync(join(tmpdir(), "keyspread-export-")), "fleet");
     const result = await exportTable({
@@ -75,7 +101,7 @@ describe("exportTable", () => {
       seq: "20",
       ts: "2026-11-02 00:02:00",
       value: 10,
-      cells: JSON.stringify({ unit: "%", raw: "hex:ff00" }),
+      cells: JSON.stringify({ unit: "%", raw: { hex: "ff00" } }),
       day: "2026-11-02",
     });
   });

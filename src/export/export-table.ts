@@ -6,6 +6,7 @@
 import { mkdir, readdir } from "node:fs/promises";
 import type { KeySchema, Query } from "../keys/types.js";
 import type { Store } from "../store/store.js";
+import { emitTableWarning, RowDecoder, type TableWarning } from "../table/row-decoder.js";
 import { clipToData, guardRecordedSchema } from "../table/schema-guard.js";
 import { type CellColumn, columnsFor, quoteIdentifier, stagingRow } from "./columns.js";
 
@@ -24,11 +25,17 @@ export interface ExportOptions {
   cellColumns?: CellColumn[];
   /** Timestamp field the `day` partition comes from; default the schema's first timestamp field. */
   partitionField?: string;
+  /** Fail on a row in the range the schema cannot decode (default: skip it, count it, warn). */
+  strict?: boolean;
+  /** Where the warning about skipped rows goes (default: process.emitWarning). */
+  onWarning?: (warning: TableWarning) => void;
   onProgress?: (rows: number) => void;
 }
 
 export interface ExportResult {
   rows: number;
+  /** Rows in the range the schema could not decode, skipped and not exported. */
+  rowsUndecodable: number;
   /** The partition field, or null when the schema has no timestamp (then one unpartitioned file). */
   partitionedBy: string | null;
   days: number;
@@ -71,10 +78,12 @@ export async function exportTable(options: ExportOptions): Promise<ExportResult>
     const writer = DuckDBDataChunkWriter.forAppender(appender, { converter: JSToDuckDBValueConverter });
     let rows = 0;
     const ranges = schema.plan(options.query ?? {}).ranges.flatMap((range) => clipToData(range) ?? []);
+    const decoder = new RowDecoder(schema, store.name, options.strict ?? false);
     for await (const row of store.read(ranges)) {
-      const { values } = schema.decode(row.key);
+      const decoded = decoder.decode(row);
+      if (decoded === undefined) continue;
       try {
-        writer.appendRow(stagingRow(schema, cellColumns, values, row.cells));
+        writer.appendRow(stagingRow(schema, cellColumns, decoded.values, row.cells));
       } catch (error) {
         throw new Error(`row ${row.key.toString("hex")}: ${(error as Error).message}`, { cause: error });
       }
@@ -86,6 +95,8 @@ export async function exportTable(options: ExportOptions): Promise<ExportResult>
     writer.flush();
     appender.closeSync();
     options.onProgress?.(rows);
+    const warning = decoder.warning();
+    if (warning) (options.onWarning ?? emitTableWarning)(warning);
 
     const day = partitionField ? `, CAST(${quoteIdentifier(partitionField)} AS DATE) AS "day"` : "";
     await connection.run(
@@ -108,6 +119,7 @@ export async function exportTable(options: ExportOptions): Promise<ExportResult>
     if (!options.duckdbFile) await connection.run(`DROP TABLE ${table}`);
     return {
       rows,
+      rowsUndecodable: decoder.count,
       partitionedBy: partitionField ?? null,
       days,
       parquetDir: options.parquetDir ?? null,

@@ -101,10 +101,12 @@ const caseArb: fc.Arbitrary<Case> = fc
     salt: fc.option(
       fc.record({
         buckets: fc.integer({ min: 1, max: 6 }),
-        hash: fc.constantFrom("xxh32", "md5-hex4", "phoenix") as fc.Arbitrary<
-          "xxh32" | "md5-hex4" | "phoenix"
+        hash: fc.constantFrom("xxh32", "md5-hex4", "phoenix", "phoenix-legacy") as fc.Arbitrary<
+          "xxh32" | "md5-hex4" | "phoenix" | "phoenix-legacy"
         >,
         count: fc.nat(),
+        // A salt.input template over the salt fields, in reverse order with literal text around.
+        templated: fc.boolean(),
       }),
       { nil: undefined },
     ),
@@ -117,11 +119,20 @@ const caseArb: fc.Arbitrary<Case> = fc
     });
     const fields = salt && domains.slice(0, 1 + (salt.count % domains.length)).map((_, i) => `f${i}`);
     // Phoenix hashes the whole key after the salt: with every field salted it takes no trailing literal.
-    const wholeKeyHash = salt?.hash === "phoenix" && fields?.length === domains.length;
+    const wholeKeyHash =
+      salt !== undefined &&
+      !salt.templated &&
+      salt.hash.startsWith("phoenix") &&
+      fields?.length === domains.length;
     if (literals[3] && !wholeKeyHash) segments.push({ literal: literals[3]! });
     const spec: SchemaSpec = { version: 1, name: "p", ...layout, segments };
     if (salt && fields) {
       spec.salt = { buckets: salt.buckets, hash: salt.hash, fields };
+      if (salt.templated)
+        spec.salt.input = `<${[...fields]
+          .reverse()
+          .map((f) => `{${f}}`)
+          .join("{{}}")}>`;
     }
     const schema = compileSchema(spec);
     const row = fc

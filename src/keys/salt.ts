@@ -62,8 +62,44 @@ export const SALT_HASHES: Record<SaltHash, SaltHashInfo> = {
   xxh32: { bucket: xxh32Bucket, maxBuckets: 65536, oneRawByte: false, defaultFields: "leading" },
   "md5-hex4": { bucket: md5Hex4Bucket, maxBuckets: 65536, oneRawByte: false, defaultFields: "leading" },
   phoenix: { bucket: phoenixBucket, maxBuckets: 256, oneRawByte: true, defaultFields: "all" },
+  // Older Phoenix wrote HBaseWD's very formula, `(byte) (Math.abs(hash) % bucketNum)`.
+  "phoenix-legacy": { bucket: hbasewdBucket, maxBuckets: 256, oneRawByte: true, defaultFields: "all" },
   hbasewd: { bucket: hbasewdBucket, maxBuckets: 256, oneRawByte: true, defaultFields: "all" },
 };
+
+/** One piece of a `salt.input` template: literal bytes, or the encoded bytes of a field. */
+export type SaltInputPart = { literal: string } | { field: string };
+
+/**
+ * Parses a `salt.input` template: `{name}` is a field, `{{` and `}}` are literal braces. Throws
+ * an Error saying what is wrong (the caller names the path).
+ */
+export function parseSaltInput(template: string): SaltInputPart[] {
+  const parts: SaltInputPart[] = [];
+  let literal = "";
+  for (let i = 0; i < template.length; i++) {
+    const char = template[i]!;
+    if ((char === "{" || char === "}") && template[i + 1] === char) {
+      literal += char;
+      i++;
+    } else if (char === "{") {
+      const close = template.indexOf("}", i);
+      const name = close < 0 ? "" : template.slice(i + 1, close);
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+        throw new Error(`"{" at ${i} does not start a field: write {field_name}, or {{ for a literal brace`);
+      }
+      if (literal) parts.push({ literal });
+      literal = "";
+      parts.push({ field: name });
+      i = close;
+    } else if (char === "}") {
+      throw new Error(`"}" at ${i} closes nothing: write }} for a literal brace`);
+    } else literal += char;
+  }
+  if (literal) parts.push({ literal });
+  if (!parts.some((part) => "field" in part)) throw new Error("names no field; write e.g. {device_id}");
+  return parts;
+}
 
 /** The fixed-length salt at the front of every key, so bucket `1` never prefixes bucket `10`. */
 export interface SaltPrefix {

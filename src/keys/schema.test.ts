@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { KeyDecodeError, KeyTooLongError, SchemaError } from "./errors.js";
+import { textWithJavaHash } from "./java-hash.testsuite.js";
 import { compileSchema, defineSchema, parseSchema } from "./schema.js";
 import type { SchemaSpec } from "./types.js";
 
@@ -122,6 +123,93 @@ describe("compileSchema", () => {
       KeyDecodeError,
     );
     expect(() => schema.decode(Buffer.from("061_player_1_2_3_4"))).toThrow(KeyDecodeError);
+  });
+});
+
+describe("legacy and recipe salts", () => {
+  const legacy = (hash: "phoenix" | "phoenix-legacy", buckets = 10) =>
+    compileSchema({
+      version: 1,
+      name: hash,
+      layout: "binary",
+      segments: [{ field: "id", codec: { type: "string", raw: true } }],
+      salt: { buckets, hash },
+    });
+
+  it("phoenix-legacy reproduces old Phoenix's out-of-range salt byte for Integer.MIN_VALUE", () => {
+    const id = textWithJavaHash(-(2 ** 31));
+    expect(javaHashReference(Buffer.from(id))).toBe(-(2 ** 31));
+    // (byte) (Math.abs(MIN_VALUE) % 10) = (byte) -8 = 0xf8; current Phoenix: (byte) Math.abs(MIN_VALUE % 10) = 8.
+    const old = legacy("phoenix-legacy").encode({ id });
+    expect(old[0]).toBe(0xf8);
+    expect(legacy("phoenix").encode({ id })[0]).toBe(8);
+    expect(legacy("phoenix-legacy").bucketOfKey(old)).toBe(248);
+    expect(legacy("phoenix-legacy").decode(old)).toEqual({ bucket: 248, values: { id } });
+    // A table written by old Phoenix does not decode under today's formula on that key only.
+    expect(() => legacy("phoenix").decode(old)).toThrow(/salt says bucket 248 but the fields hash to 8/);
+    // N a power of two: -2^31 % 16 = 0, in range.
+    expect(legacy("phoenix-legacy", 16).encode({ id })[0]).toBe(0);
+    for (let i = 0; i < 300; i++) {
+      const other = { id: `row-${i}` };
+      expect(legacy("phoenix-legacy").encode(other)).toEqual(legacy("phoenix").encode(other));
+    }
+  });
+
+  const sensors = (input: string, extra: Partial<NonNullable<SchemaSpec["salt"]>> = {}): SchemaSpec => ({
+    version: 1,
+    name: "sensors",
+    layout: "text",
+    separator: "#",
+    segments: [
+      { literal: "farm" },
+      { field: "farm", codec: { type: "string" } },
+      { field: "sensor", codec: { type: "uint", width: 3 } },
+      { field: "ts", codec: { type: "timestamp", unit: "s" } },
+    ],
+    salt: { buckets: 50, hash: "md5-hex4", input, ...extra },
+  });
+  const md5Bucket = (text: string, n: number) =>
+    Number.parseInt(createHash("md5").update(text).digest("hex").slice(0, 4), 16) % n;
+
+  it("salt.input hashes the template filled with each field's encoded text", () => {
+    const schema = compileSchema(sensors("{farm}-{sensor}/{{x}}"));
+    expect(schema.saltFields).toEqual(["farm", "sensor"]);
+    const values = { farm: "a b", sensor: 7, ts: 1_700_000_000 };
+    const key = schema.encode(values);
+    // "a b" is encoded escaped ("a$20b"), 7 zero-padded ("007"); {{x}} is the literal "{x}".
+    const bucket = md5Bucket("a$20b-007/{x}", 50);
+    expect(key.toString()).toBe(`${String(bucket).padStart(2, "0")}#farm#a$20b#007#1700000000`);
+    expect(schema.decode(key)).toEqual({ bucket, values });
+    expect(schema.bucketOf({ farm: "a b", sensor: 7 })).toBe(bucket);
+    expect(schema.plan({ eq: { farm: "a b", sensor: 7 } }).ranges.map((r) => r.bucket)).toEqual([bucket]);
+    // Field order in the template is free; a field may repeat.
+    const swapped = compileSchema(sensors("{sensor}{farm}{sensor}"));
+    expect(swapped.decode(swapped.encode(values)).bucket).toBe(md5Bucket("007a$20b007", 50));
+    expect(compileSchema(sensors("{farm}")).saltFields).toEqual(["farm"]);
+    expect(swapped.fingerprint).not.toBe(schema.fingerprint);
+  });
+
+  it("salt.input errors name the problem", () => {
+    const error = (spec: SchemaSpec) => {
+      try {
+        compileSchema(spec);
+      } catch (e) {
+        expect(e).toBeInstanceOf(SchemaError);
+        return (e as Error).message;
+      }
+      throw new Error("compiled");
+    };
+    expect(error(sensors("{nope}"))).toMatch(/^salt\.input: unknown field "nope"; fields: farm, sensor, ts/);
+    expect(error(sensors("{sensor}"))).toMatch(
+      /^salt\.input: reads sensor, but the fields the salt reads must lead the key .*expected \[farm\]/,
+    );
+    expect(error(sensors("{farm"))).toMatch(/^salt\.input: "\{" at 0 does not start a field/);
+    expect(error(sensors("farm}"))).toMatch(/^salt\.input: "\}" at 4 closes nothing/);
+    expect(error(sensors("constant"))).toMatch(/^salt\.input: names no field/);
+    expect(error(sensors("{farm}", { fields: ["farm", "sensor"] }))).toMatch(
+      /^salt\.fields: must be the fields salt\.input reads \(\[farm\]\), or left out/,
+    );
+    expect(compileSchema(sensors("{farm}", { fields: ["farm"] })).saltFields).toEqual(["farm"]);
   });
 });
 

@@ -14,6 +14,7 @@ import {
   type BucketFunction,
   binarySaltPrefix,
   decimalSaltPrefix,
+  parseSaltInput,
   SALT_HASHES,
   type SaltPrefix,
 } from "./salt.js";
@@ -87,6 +88,12 @@ export class CompiledSchema implements KeySchema {
   readonly salt: SaltPrefix | undefined;
   readonly bucketFunction: BucketFunction | undefined;
   private readonly writer = new KeyWriter();
+  /** `salt.input`: literal bytes and salt field indexes, in template order; undefined when the key is hashed in place. */
+  private readonly saltInput: readonly (Uint8Array | number)[] | undefined;
+  /** Where each salt field's encoded bytes start and end in the key being written or read. */
+  private readonly saltFieldStarts: Int32Array;
+  private readonly saltFieldEnds: Int32Array;
+  private readonly inputWriter = new KeyWriter(256);
 
   constructor(readonly spec: NormalizedSpec) {
     this.fingerprint = fingerprintOf(spec);
@@ -115,6 +122,14 @@ export class CompiledSchema implements KeySchema {
 
     const salt = spec.salt;
     this.saltFields = salt?.fields ?? [];
+    this.saltFieldStarts = new Int32Array(this.saltFields.length);
+    this.saltFieldEnds = new Int32Array(this.saltFields.length);
+    this.saltInput =
+      salt?.input === undefined
+        ? undefined
+        : parseSaltInput(salt.input).map((part) =>
+            "field" in part ? this.saltFields.indexOf(part.field) : Buffer.from(part.literal, "utf8"),
+          );
     this.bucketCount = salt?.buckets ?? 1;
     if (salt) {
       const info = SALT_HASHES[salt.hash];
@@ -132,8 +147,7 @@ export class CompiledSchema implements KeySchema {
     const hashEnd = this.writeFields(w, values, this.fields.length);
     w.bytes(this.after);
     if (w.pos > BIGTABLE_MAX_KEY_BYTES) throw new KeyTooLongError(this.spec.name, w.pos);
-    if (this.salt)
-      this.salt.write(w.buf, this.bucketFunction!(w.buf, this.saltPrefixLength, hashEnd, this.bucketCount));
+    if (this.salt) this.salt.write(w.buf, this.hashBucket(w.buf, hashEnd));
     return w.take();
   }
 
@@ -147,13 +161,17 @@ export class CompiledSchema implements KeySchema {
     let hashEnd = -1;
     const fields = this.fields;
     const saltFieldCount = this.saltFields.length;
+    // Spans of the salt fields are needed only to fill a salt.input template.
+    const spans = this.saltInput === undefined ? 0 : saltFieldCount;
     for (let i = 0; i < count; i++) {
       const field = fields[i]!;
       if (field.before.length > 0) w.bytes(field.before);
       const value = values[field.name];
       if (value === undefined)
         throw new FieldValueError(field.name, `missing; the schema needs ${this.fieldList()}`);
+      if (i < spans) this.saltFieldStarts[i] = w.pos;
       field.coder.write(w, value);
+      if (i < spans) this.saltFieldEnds[i] = w.pos;
       if (i + 1 === saltFieldCount) hashEnd = w.pos;
     }
     return hashEnd;
@@ -161,9 +179,31 @@ export class CompiledSchema implements KeySchema {
 
   /** The bucket of a partially written key (`writeFields` returned `hashEnd`). */
   bucketAt(w: KeyWriter, hashEnd: number): number {
-    return this.bucketFunction
-      ? this.bucketFunction(w.buf, this.saltPrefixLength, hashEnd, this.bucketCount)
-      : 0;
+    return this.bucketFunction ? this.hashBucket(w.buf, hashEnd) : 0;
+  }
+
+  /**
+   * The bucket of the key in `bytes` whose salt fields end at `hashEnd`: the hash reads the key
+   * in place from after the salt, or, with `salt.input`, the template filled with the fields'
+   * encoded bytes (their positions recorded while writing or reading them).
+   */
+  private hashBucket(bytes: Uint8Array, hashEnd: number): number {
+    if (this.saltInput === undefined)
+      return this.bucketFunction!(bytes, this.saltPrefixLength, hashEnd, this.bucketCount);
+    const input = this.inputWriter;
+    input.pos = 0;
+    for (const part of this.saltInput) {
+      input.bytes(
+        typeof part === "number"
+          ? bytes.subarray(this.saltFieldStarts[part], this.saltFieldEnds[part])
+          : part,
+      );
+    }
+    return this.bucketFunction!(input.buf, 0, input.pos, this.bucketCount);
+  }
+
+  bucketOfKey(key: Buffer): number {
+    return this.salt ? this.salt.read(key) : 0;
   }
 
   bucketOf(values: FieldValues): number {
@@ -180,17 +220,20 @@ export class CompiledSchema implements KeySchema {
     }
     const values: Record<string, FieldValue> = {};
     let hashEnd = pos;
+    const saltFieldCount = this.saltFields.length;
     this.fields.forEach((field, i) => {
       pos = expectBytes(key, pos, field.before, `before field "${field.name}"`);
+      if (i < saltFieldCount) this.saltFieldStarts[i] = pos;
       const decoded = field.coder.read(key, pos);
       values[field.name] = decoded.value;
       pos = decoded.end;
-      if (i + 1 === this.saltFields.length) hashEnd = pos;
+      if (i < saltFieldCount) this.saltFieldEnds[i] = pos;
+      if (i + 1 === saltFieldCount) hashEnd = pos;
     });
     pos = expectBytes(key, pos, this.after, "after the last field");
     if (pos !== key.length) throw new KeyDecodeError(`${key.length - pos} unexpected byte(s) at byte ${pos}`);
     if (this.salt) {
-      const expected = this.bucketFunction!(key, this.saltPrefixLength, hashEnd, this.bucketCount);
+      const expected = this.hashBucket(key, hashEnd);
       if (expected !== bucket) {
         throw new KeyDecodeError(
           `salt says bucket ${bucket} but the fields hash to ${expected} (a key of another schema, or corrupted)`,

@@ -5,7 +5,7 @@
 import * as v from "valibot";
 import { uintBytes, uintWidth } from "./codec.js";
 import { BIGTABLE_MAX_KEY_BYTES, SchemaError } from "./errors.js";
-import { SALT_HASHES } from "./salt.js";
+import { parseSaltInput, SALT_HASHES } from "./salt.js";
 import type { CodecSpec, SaltSpec, SchemaSpec, SegmentSpec } from "./types.js";
 
 const positiveInt = (max: number) => v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(max));
@@ -43,8 +43,9 @@ const FieldSchema = v.strictObject({
 const SaltSchema = v.strictObject({
   buckets: positiveInt(65536),
   fields: v.optional(v.array(v.string())),
-  hash: v.optional(v.picklist(["xxh32", "md5-hex4", "phoenix", "hbasewd"])),
+  hash: v.optional(v.picklist(["xxh32", "md5-hex4", "phoenix", "phoenix-legacy", "hbasewd"])),
   width: v.optional(positiveInt(10)),
+  input: v.optional(v.pipe(v.string(), v.minLength(1))),
 });
 
 const SpecSchema = v.strictObject({
@@ -166,6 +167,16 @@ function normalizeSalt(
   }
   const names = fields.map((f) => f.field);
   let saltFields = salt.fields;
+  if (salt.input !== undefined) {
+    const read = inputFields(salt.input, names);
+    if (saltFields !== undefined && [...saltFields].sort().join() !== [...read].sort().join()) {
+      throw new SchemaError(
+        "salt.fields",
+        `must be the fields salt.input reads ([${read.join(", ")}]), or left out`,
+      );
+    }
+    saltFields = read;
+  }
   if (saltFields === undefined) {
     const firstTimestamp = fields.findIndex((f) => f.codec.type === "timestamp");
     saltFields = info.defaultFields === "all" || firstTimestamp < 0 ? names : names.slice(0, firstTimestamp);
@@ -188,7 +199,12 @@ function normalizeSalt(
     }
   });
   if (saltFields.length === 0) throw new SchemaError("salt.fields", "needs at least one field");
-  if (info.defaultFields === "all" && saltFields.length === names.length && endsInLiteral) {
+  if (
+    salt.input === undefined &&
+    info.defaultFields === "all" &&
+    saltFields.length === names.length &&
+    endsInLiteral
+  ) {
     // These tools hash every byte after the salt; our hash stops at the last field.
     throw new SchemaError(
       "segments",
@@ -201,6 +217,7 @@ function normalizeSalt(
     fields: [...saltFields],
     hash,
   };
+  if (salt.input !== undefined) normalized.input = salt.input;
   if (layout === "text" && !info.oneRawByte) {
     const minWidth = String(salt.buckets - 1).length;
     const width = salt.width ?? minWidth;
@@ -218,6 +235,35 @@ function normalizeSalt(
     );
   }
   return normalized;
+}
+
+/**
+ * The fields a `salt.input` template reads, in key order. They must lead the key, as salt fields
+ * do, so a query binding them knows the bucket.
+ */
+function inputFields(template: string, names: readonly string[]): string[] {
+  let parts: ReturnType<typeof parseSaltInput>;
+  try {
+    parts = parseSaltInput(template);
+  } catch (error) {
+    throw new SchemaError("salt.input", (error as Error).message);
+  }
+  const read = new Set<string>();
+  for (const part of parts) {
+    if (!("field" in part)) continue;
+    if (!names.includes(part.field)) {
+      throw new SchemaError("salt.input", `unknown field "${part.field}"; fields: ${names.join(", ")}`);
+    }
+    read.add(part.field);
+  }
+  const inKeyOrder = names.filter((name) => read.has(name));
+  if (inKeyOrder.some((name, i) => names[i] !== name)) {
+    throw new SchemaError(
+      "salt.input",
+      `reads ${inKeyOrder.join(", ")}, but the fields the salt reads must lead the key (so a query binding them knows its bucket): expected [${names.slice(0, inKeyOrder.length).join(", ")}]`,
+    );
+  }
+  return inKeyOrder;
 }
 
 /** Parses with valibot; the first issue becomes a SchemaError naming its path and what is allowed. */

@@ -32,6 +32,11 @@ export type SaltHash =
   | "md5-hex4"
   /** Apache Phoenix SALT_BUCKETS: one byte, Java 31-polynomial over the rest of the key. */
   | "phoenix"
+  /**
+   * Older Phoenix's SALT_BUCKETS, `(byte) (Math.abs(h) % N)`: like `phoenix` except for keys
+   * hashing to Integer.MIN_VALUE, whose salt byte lands outside [0, N) (as HBaseWD's does).
+   */
+  | "phoenix-legacy"
   /** Sematext HBaseWD RowKeyDistributorByHashPrefix: one byte prefix. */
   | "hbasewd";
 
@@ -47,6 +52,13 @@ export interface SaltSpec {
   hash?: SaltHash;
   /** Text layout: decimal digits of the salt; default is the digits of N − 1, so `1` never prefixes `10`. */
   width?: number;
+  /**
+   * The hash input as a template, for recipes that hash other text than the key holds (seed 000:
+   * `"{farm_id}_{sensor_id}"` while the key reads `farm_{farm_id}_sensor_{sensor_id}`): each
+   * `{field}` is replaced by that field's encoded bytes, the rest is literal UTF-8 (`{{`, `}}` for
+   * braces). The fields it names are the salt fields and must lead the key.
+   */
+  input?: string;
 }
 
 export interface SchemaSpec {
@@ -110,6 +122,11 @@ export interface KeySchema {
   readonly saltPrefixLength: number;
   encode(values: FieldValues): Buffer;
   decode(key: Buffer): DecodedKey;
+  /**
+   * The bucket a key's salt prefix names (0 when unsalted), without decoding the rest. For keys
+   * of the `hbasewd` and `phoenix-legacy` hashes it may lie outside [0, N): bucket scans miss them.
+   */
+  bucketOfKey(key: Buffer): number;
   bucketOf(values: FieldValues): number;
   plan(query: Query): Plan;
 }

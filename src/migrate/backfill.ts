@@ -5,11 +5,12 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { KeySchema } from "../keys/types.js";
-import type { Mutation, Row, Store } from "../store/store.js";
+import type { KeyRange, Mutation, Row, Store } from "../store/store.js";
 import { SaltedTable } from "../table/salted-table.js";
 import { guardRecordedSchema, isReserved, RESERVED_PREFIX } from "../table/schema-guard.js";
 import { type Checkpoint, readCheckpoint, writeCheckpoint } from "./checkpoint.js";
-import { readDataPage } from "./data-rows.js";
+import { ALL_DATA, readDataPage } from "./data-rows.js";
+import type { Shard } from "./shards.js";
 
 export interface BackfillOptions {
   source: Store;
@@ -27,6 +28,11 @@ export interface BackfillOptions {
   skipBadRows?: boolean;
   /** Estimate the fraction done from this many sampled source keys (default 1000; 0: no estimate). */
   estimateSamples?: number;
+  /**
+   * Copy only this shard's source key range (see shards.ts): N processes with the same shard plan
+   * and their own checkpoint files copy the table together.
+   */
+  shard?: Shard & { range: KeyRange & { end: Buffer } };
   onProgress?: (progress: BackfillProgress) => void;
   signal?: AbortSignal;
 }
@@ -73,12 +79,23 @@ export async function backfill(options: BackfillOptions): Promise<BackfillResult
   await guardRecordedSchema(source, sourceSchema);
   await SaltedTable.open(target, targetSchema, { create: true });
 
+  const range: KeyRange = options.shard?.range ?? ALL_DATA;
   const identity = {
     version: 1 as const,
     source: source.name,
     target: target.name,
     sourceFingerprint: sourceSchema.fingerprint,
     targetFingerprint: targetSchema.fingerprint,
+    ...(options.shard
+      ? {
+          shard: {
+            index: options.shard.index,
+            count: options.shard.count,
+            start: options.shard.range.start.toString("hex"),
+            end: options.shard.range.end.toString("hex"),
+          },
+        }
+      : {}),
   };
   const saved = options.checkpointFile ? await readCheckpoint(options.checkpointFile) : undefined;
   if (saved) checkResumable(saved, identity, options.checkpointFile!);
@@ -93,7 +110,9 @@ export async function backfill(options: BackfillOptions): Promise<BackfillResult
     updatedAt: new Date().toISOString(),
   };
   const resumedFrom = saved?.lastKey ? Buffer.from(saved.lastKey, "hex") : undefined;
-  const samples = state.complete ? [] : await sampleForEstimate(source, options.estimateSamples ?? 1000);
+  const samples = state.complete
+    ? []
+    : await sampleForEstimate(source, options.estimateSamples ?? 1000, range);
   const rate = options.rowsPerSecond;
   const batchSize = Math.min(options.batchSize ?? 1000, rate === undefined ? Infinity : Math.ceil(rate));
   let rowsReadThisRun = 0;
@@ -110,11 +129,11 @@ export async function backfill(options: BackfillOptions): Promise<BackfillResult
   });
 
   // The next page is read while this one is converted and written.
-  let nextPage = state.complete ? undefined : prefetch(source, after, batchSize);
+  let nextPage = state.complete ? undefined : prefetch(source, after, batchSize, range);
   while (nextPage) {
     options.signal?.throwIfAborted();
     const page = await nextPage;
-    nextPage = page.length < batchSize ? undefined : prefetch(source, page.at(-1)!.key, batchSize);
+    nextPage = page.length < batchSize ? undefined : prefetch(source, page.at(-1)!.key, batchSize, range);
     const mutations: Mutation[] = [];
     const sourceKeys: Buffer[] = [];
     for (const row of page) {
@@ -168,8 +187,8 @@ export async function backfill(options: BackfillOptions): Promise<BackfillResult
 }
 
 /** Starts reading a page; a failure surfaces when it is awaited, not as an unhandled rejection. */
-function prefetch(source: Store, after: Buffer | undefined, limit: number): Promise<Row[]> {
-  const page = readDataPage(source, after, limit);
+function prefetch(source: Store, after: Buffer | undefined, limit: number, range: KeyRange): Promise<Row[]> {
+  const page = readDataPage(source, after, limit, range);
   page.catch(() => {});
   return page;
 }
@@ -213,23 +232,31 @@ export function checkSameFields(from: KeySchema, to: KeySchema): void {
   }
 }
 
-type MigrationIdentity = Pick<Checkpoint, "source" | "target" | "sourceFingerprint" | "targetFingerprint">;
+type MigrationIdentity = Pick<
+  Checkpoint,
+  "source" | "target" | "sourceFingerprint" | "targetFingerprint" | "shard"
+>;
 
 function checkResumable(saved: Checkpoint, identity: MigrationIdentity, file: string): void {
-  for (const field of ["source", "target", "sourceFingerprint", "targetFingerprint"] as const) {
-    if (saved[field] !== identity[field]) {
+  for (const field of ["source", "target", "sourceFingerprint", "targetFingerprint", "shard"] as const) {
+    const [was, now] = [saved[field], identity[field]].map((value) =>
+      typeof value === "string" ? value : (JSON.stringify(value) ?? "none"),
+    );
+    if (was !== now) {
       throw new Error(
-        `checkpoint ${file} belongs to another migration: its ${field} is ${saved[field]}, this run's is ${identity[field]}; ` +
+        `checkpoint ${file} belongs to another migration: its ${field} is ${was}, this run's is ${now}; ` +
           "use another --checkpoint file, or delete this one to start over",
       );
     }
   }
 }
 
-async function sampleForEstimate(store: Store, count: number): Promise<Buffer[]> {
+async function sampleForEstimate(store: Store, count: number, range: KeyRange): Promise<Buffer[]> {
   if (count === 0) return [];
   const keys = await store.sampleKeys(count);
-  return keys.filter((key) => key.compare(RESERVED_PREFIX) < 0).sort(Buffer.compare);
+  return keys
+    .filter((key) => key.compare(range.start) >= 0 && key.compare(range.end ?? RESERVED_PREFIX) < 0)
+    .sort(Buffer.compare);
 }
 
 /** Share of sampled keys at or before `key`: the sample is spread evenly by rows, so this estimates rows done. */

@@ -2,10 +2,10 @@
  * A backfill's progress on disk: the last source key whose batch the target holds, with the
  * counts so far. Written atomically (temp file, fsync, rename) only after the batch is written,
  * so a killed backfill resumes after that key: nothing skipped, and the at most one batch it
- * writes again lands on the same keys (a put replaces the row), so nothing doubles.
+ * writes again sets the same cells of the same keys again, so nothing doubles.
  */
-import { readFile } from "node:fs/promises";
 import { writeFileAtomically } from "../io/write-file-atomically.js";
+import { readJsonFile } from "./json-file.js";
 
 export interface Checkpoint {
   version: 1;
@@ -14,6 +14,8 @@ export interface Checkpoint {
   target: string;
   sourceFingerprint: string;
   targetFingerprint: string;
+  /** A sharded backfill's shard and its source key range (hex, end exclusive); one checkpoint per shard. */
+  shard?: { index: number; count: number; start: string; end: string };
   /** Hex of the last source key written to the target; null before the first batch. */
   lastKey: string | null;
   rowsRead: number;
@@ -26,21 +28,8 @@ export interface Checkpoint {
 }
 
 export async function readCheckpoint(file: string): Promise<Checkpoint | undefined> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw error;
-  }
-  let parsed: Partial<Checkpoint>;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    throw new Error(
-      `checkpoint ${file} is not valid JSON (${(error as Error).message}); delete it to start over`,
-    );
-  }
+  const parsed = await readJsonFile<Checkpoint>(file, "checkpoint", "; delete it to start over");
+  if (parsed === undefined) return undefined;
   if (parsed.version !== 1 || typeof parsed.rowsRead !== "number") {
     throw new Error(`checkpoint ${file} is not a keyspread backfill checkpoint (version 1)`);
   }

@@ -38,24 +38,30 @@ export class DualWriteTable {
     readonly newTable: SaltedTable,
   ) {}
 
-  /** Writes the batch to both tables concurrently; a side that throws reports every row as failed. */
-  async putMany(rows: readonly PutRow[]): Promise<DualWriteResult> {
+  /**
+   * Writes the batch to both tables concurrently (the named cells, or with `replace` exactly
+   * these); a side that throws reports every row as failed.
+   */
+  async putMany(rows: readonly PutRow[], options: { replace?: boolean } = {}): Promise<DualWriteResult> {
     const sides = await Promise.all([
-      this.sidePut("old", this.oldTable, rows),
-      this.sidePut("new", this.newTable, rows),
+      this.sidePut("old", this.oldTable, rows, options),
+      this.sidePut("new", this.newTable, rows, options),
     ]);
     return { failed: sides.flat() };
   }
 
   /** Writes one row to both tables; throws DualWriteError naming the side(s) that failed. */
-  async put(values: FieldValues, cells: CellsInput): Promise<void> {
-    const { failed } = await this.putMany([{ values, cells }]);
+  async put(values: FieldValues, cells: CellsInput, options: { replace?: boolean } = {}): Promise<void> {
+    const { failed } = await this.putMany([{ values, cells }], options);
     if (failed.length > 0) throw new DualWriteError(failed);
   }
 
-  /** Deletes the row from both tables; throws DualWriteError naming the side(s) that failed. */
-  async delete(values: FieldValues): Promise<void> {
-    const results = await Promise.allSettled([this.oldTable.delete(values), this.newTable.delete(values)]);
+  /** Deletes the row (or its `cells`) from both tables; throws DualWriteError naming the side(s) that failed. */
+  async delete(values: FieldValues, options: { cells?: readonly string[] } = {}): Promise<void> {
+    const results = await Promise.allSettled([
+      this.oldTable.delete(values, options),
+      this.newTable.delete(values, options),
+    ]);
     const failed = results.flatMap((result, i): DualWriteFailure[] =>
       result.status === "fulfilled"
         ? []
@@ -68,9 +74,10 @@ export class DualWriteTable {
     side: Side,
     table: SaltedTable,
     rows: readonly PutRow[],
+    options: { replace?: boolean },
   ): Promise<DualWriteFailure[]> {
     try {
-      const { failed } = await table.putMany(rows);
+      const { failed } = await table.putMany(rows, options);
       return failed.map((f) => ({ side, index: f.index, values: f.values, reason: f.reason }));
     } catch (error) {
       const reason = reasonOf(error);

@@ -16,6 +16,15 @@ export {
 } from "./dual-write.js";
 export { type MigrationPlanInput, migrationPlan } from "./plan.js";
 export {
+  parseShard,
+  readShardPlan,
+  type Shard,
+  type ShardPlan,
+  shardPlanFor,
+  shardRange,
+  splitKeyspace,
+} from "./shards.js";
+export {
   formatStoreAddress,
   openStoreAt,
   parseStoreAddress,
@@ -29,3 +38,4 @@ export {
   type ValidationReport,
   validate,
 } from "./validate.js";
+export { type ShardValidateOptions, type ShardValidationReport, validateShard } from "./validate-shard.js";

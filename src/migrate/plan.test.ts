@@ -35,6 +35,34 @@ describe("migrationPlan", () => {
     expect(plan).toContain("rm -r ./data/scores");
   });
 
+  it("with shards: one shard plan, then N backfills and N validations, each with its own shard and checkpoint", () => {
+    const sharded = migrationPlan({
+      from: parseStoreAddress("bigtable:p1/i1/scores"),
+      to: parseStoreAddress("bigtable:p1/i1/scores-50"),
+      fromSchemaFile: "old.yaml",
+      toSchemaFile: "new.yaml",
+      fromSchema: from,
+      toSchema: to,
+      checkpointFile: ".keyspread/cp.json",
+      shards: 8,
+      shardsFile: "plan-old.json",
+      targetShardsFile: "plan-new.json",
+    });
+    const env = "KEYSPREAD_BIGTABLE_PROJECT=p1 KEYSPREAD_BIGTABLE_INSTANCE=i1 ";
+    expect(sharded).toContain(
+      `${env}keyspread migrate shards --from bigtable:p1/i1/scores --shards 8 --out plan-old.json`,
+    );
+    expect(sharded).toContain(
+      "--shard K/8 --shards-file plan-old.json --checkpoint .keyspread/cp-shard-K-of-8.json",
+    );
+    expect(sharded).toContain(
+      `${env}keyspread migrate shards --from bigtable:p1/i1/scores-50 --shards 8 --out plan-new.json`,
+    );
+    expect(sharded).toContain("--shard K/8 --shards-file plan-old.json --to-shards-file plan-new.json");
+    expect(sharded).not.toContain("one after another");
+    expect(plan).not.toContain("--shard");
+  });
+
   it("refuses schemas whose fields differ", () => {
     expect(() =>
       migrationPlan({

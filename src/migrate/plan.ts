@@ -21,6 +21,10 @@ export interface MigrationPlanInput {
   retentionDays?: number;
   /** Backfill rate limit to print in the command; omitted: unlimited. */
   rowsPerSecond?: number;
+  /** Backfill and validate in this many parallel processes (shards), with these shard plan files. */
+  shards?: number;
+  shardsFile?: string;
+  targetShardsFile?: string;
 }
 
 export function migrationPlan(input: MigrationPlanInput): string {
@@ -60,13 +64,7 @@ A full-table read fans out over ${fromSchema.bucketCount} → ${toSchema.bucketC
      const { failed } = await dual.putMany(rows);
    Wait until every writer runs it: rows written from then on reach both tables.
 
-3. Backfill the rows written before (resumable: after a crash, run the same command again; it
-   continues after the last checkpointed batch).
-   ${envFor(input.from, input.to)}keyspread migrate backfill ${pair} --checkpoint ${quote(input.checkpointFile)}${rate}
-
-4. Validate: counts and checksums per key range, and latest-N of sampled entities, must show zero
-   differences (rows written during the run can differ transiently: rerun to confirm).
-   ${envFor(input.from, input.to)}keyspread migrate validate ${pair}
+${input.shards === undefined ? backfillStep(input, pair, rate) : shardedBackfillStep(input, pair, rate)}
    A row updated in place while the backfill ran may hold the copy read before the update: run
    the backfill again with a new --checkpoint file (copies are idempotent), then validate again.
    A row deleted meanwhile may have been copied back: delete the extra rows validate names.
@@ -80,6 +78,47 @@ A full-table read fans out over ${fromSchema.bucketCount} → ${toSchema.bucketC
 7. After the retention window (${retention} days with no reads of the old table), delete it:
    ${deleteCommand(input.from)}
 `;
+}
+
+function backfillStep(input: MigrationPlanInput, pair: string, rate: string): string {
+  const env = envFor(input.from, input.to);
+  return `3. Backfill the rows written before (resumable: after a crash, run the same command again; it
+   continues after the last checkpointed batch).
+   ${env}keyspread migrate backfill ${pair} --checkpoint ${quote(input.checkpointFile)}${rate}
+
+4. Validate: counts and checksums per key range, and latest-N of sampled entities, must show zero
+   differences (rows written during the run can differ transiently: rerun to confirm).
+   ${env}keyspread migrate validate ${pair}`;
+}
+
+/** Steps 3 and 4 in N processes: one shard each, on its own machine if need be. */
+function shardedBackfillStep(input: MigrationPlanInput, pair: string, rate: string): string {
+  const n = input.shards!;
+  const env = envFor(input.from, input.to);
+  const plan = quote(input.shardsFile!);
+  const targetPlan = quote(input.targetShardsFile!);
+  const checkpoint = quote(input.checkpointFile.replace(/(\.json)?$/, `-shard-K-of-${n}.json`));
+  return `3. Backfill the rows written before in ${n} processes, one shard of the old table's key space
+   each (e.g. one per machine). First cut the key space once, from sampled keys, and copy the plan
+   file to every machine: every process must use the same cut, or rows between two shards are lost.
+   ${envFor(input.from)}keyspread migrate shards --from ${quote(formatStoreAddress(input.from))} --shards ${n} --out ${plan}
+   Then process K (K = 1…${n}) runs, with its own checkpoint (resumable: after a crash, run the same
+   command again):
+   ${env}keyspread migrate backfill ${pair} --shard K/${n} --shards-file ${plan} --checkpoint ${checkpoint}${rate}
+   Each prints its counts; together they read the whole table once.${
+     input.from.kind === "embedded" || input.to.kind === "embedded"
+       ? "\n   (An embedded table opens in one process at a time: there, run the shards one after another.)"
+       : ""
+   }
+
+4. Validate, also in ${n} processes: cut the new table's key space the same way, then process K checks
+   its shard row by row in both directions (every old row under its new key, every new row under
+   its old key); all ${n} must report zero differences (rows written during the run can differ
+   transiently: rerun that shard to confirm).
+   ${envFor(input.to)}keyspread migrate shards --from ${quote(formatStoreAddress(input.to))} --shards ${n} --out ${targetPlan}
+   ${env}keyspread migrate validate ${pair} --shard K/${n} --shards-file ${plan} --to-shards-file ${targetPlan}
+   The unsharded validate adds seed 003's latest-N comparison of sampled entities:
+   ${env}keyspread migrate validate ${pair}`;
 }
 
 function envFor(...addresses: StoreAddress[]): string {

@@ -1,8 +1,11 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { Bigtable } from "@google-cloud/bigtable";
 import { describe, expect, it } from "vitest";
 import { BigtableStore } from "./bigtable.js";
-import { RetryableStoreError } from "./store.js";
+import { createTableRequest, requestsOn } from "./emulator-requests.testsuite.js";
+import { RetryableStoreError, type Row } from "./store.js";
 import { describeStoreBehaviour } from "./store.testsuite.js";
+import { MAX_INITIAL_SPLITS } from "./validate.js";
 
 if (!process.env.BIGTABLE_EMULATOR_HOST) {
   throw new Error(
@@ -28,7 +31,7 @@ describe("BigtableStore", () => {
     const tableId = freshTableId();
     const store = await BigtableStore.createTable({ tableId, maxAgeSeconds: 30 * 86_400 });
     expect(store.name).toBe(`bigtable:keyspread/keyspread/${tableId}`);
-    const admin = new Bigtable({ projectId: "keyspread" });
+    const admin = new Bigtable({ projectId: "keyspread", metricsEnabled: false });
     const [metadata] = await admin.instance("keyspread").table(tableId).getMetadata();
     expect(JSON.parse(JSON.stringify(metadata.columnFamilies?.m?.gcRule))).toMatchObject({
       union: { rules: [{ maxAge: { seconds: "2592000" } }, { maxNumVersions: 1 }] },
@@ -39,6 +42,126 @@ describe("BigtableStore", () => {
     await expect(BigtableStore.createTable({ tableId: "x", maxAgeSeconds: 0 })).rejects.toThrow(
       /maxAgeSeconds is 0/,
     );
+  });
+
+  it("creates the table with its family, version and age rules and initial splits (as recorded by the emulator)", async () => {
+    const tableId = freshTableId();
+    const splits = ["01#", "02#", "03#"].map((key) => Buffer.from(key));
+    const store = await BigtableStore.createTable({
+      tableId,
+      family: "metrics",
+      maxVersions: 3,
+      maxAgeSeconds: 86_400,
+      splits,
+    });
+    expect(store.family).toBe("metrics");
+    await store.close();
+    const request = createTableRequest(tableId);
+    expect(request.initialSplits?.map((split) => Buffer.from(split.key, "base64").toString())).toEqual([
+      "01#",
+      "02#",
+      "03#",
+    ]);
+    expect(request.table?.columnFamilies?.metrics?.gcRule).toEqual({
+      union: { rules: [{ maxAge: "86400s" }, { maxNumVersions: 3 }] },
+    });
+    await expect(
+      BigtableStore.createTable({ tableId: freshTableId(), splits: [splits[1]!, splits[0]!] }),
+    ).rejects.toThrow("splits[1] is not after splits[0]; split keys must ascend");
+    await expect(
+      BigtableStore.createTable({
+        tableId: freshTableId(),
+        splits: Array.from({ length: MAX_INITIAL_SPLITS + 1 }, (_, i) => Buffer.from(String(i).padStart(5))),
+      }),
+    ).rejects.toThrow(/at most 1000/);
+    await expect(BigtableStore.createTable({ tableId: "x", maxVersions: 0 })).rejects.toThrow(
+      /maxVersions is 0/,
+    );
+  });
+
+  it("refuses to create a table that exists, pointing at adopting it", async () => {
+    const tableId = freshTableId();
+    await (await BigtableStore.createTable({ tableId })).close();
+    await expect(BigtableStore.createTable({ tableId })).rejects.toThrow(
+      /ALREADY_EXISTS.*table create --adopt/,
+    );
+  });
+
+  it("keeps what other code wrote: other families, other cells, older versions", async () => {
+    const tableId = freshTableId();
+    const admin = new Bigtable({ projectId: "keyspread", metricsEnabled: false });
+    const instance = admin.instance("keyspread");
+    await instance.createTable(tableId, { families: [{ name: "m", rule: { versions: 5 } }, "cf"] });
+    const ours = await BigtableStore.open({ tableId });
+    const theirs = await BigtableStore.open({ tableId, family: "cf" });
+    const key = Buffer.from("dev-1#0001");
+    const put = (store: BigtableStore, cells: Record<string, string>, replace?: boolean) =>
+      store.write([
+        {
+          type: "put",
+          key,
+          cells: new Map(Object.entries(cells).map(([name, value]) => [name, Buffer.from(value)])),
+          ...(replace ? { replace } : {}),
+        },
+      ]);
+    const raw = async () => {
+      const [row] = await instance.table(tableId).row(key.toString()).get();
+      const data = row.data as Record<string, Record<string, { value: string }[]>>;
+      return Object.fromEntries(
+        Object.entries(data).flatMap(([family, columns]) =>
+          Object.entries(columns).map(([column, versions]) => [
+            `${family}:${column}`,
+            versions.map((v) => v.value),
+          ]),
+        ),
+      );
+    };
+    await put(theirs, { other: "x" });
+    for (const value of ["v1", "v2", "v3"]) {
+      await put(ours, { value, [`note-${value}`]: value });
+      await sleep(3); // the next version gets a later millisecond timestamp
+    }
+    await put(ours, { value: "v4" });
+    expect(await raw()).toEqual({
+      "cf:other": ["x"],
+      "m:value": ["v4", "v3", "v2", "v1"],
+      "m:note-v1": ["v1"],
+      "m:note-v2": ["v2"],
+      "m:note-v3": ["v3"],
+    });
+    const read = (await ours.get(key)) as Row;
+    expect(Object.fromEntries([...read.cells].map(([q, v]) => [q, v.toString()]))).toEqual({
+      value: "v4",
+      "note-v1": "v1",
+      "note-v2": "v2",
+      "note-v3": "v3",
+    });
+    await ours.write([{ type: "delete", key, qualifiers: ["note-v1", "note-v2"] }]);
+    expect(Object.keys(await raw()).sort()).toEqual(["cf:other", "m:note-v3", "m:value"]);
+    await put(ours, { value: "only" }, true);
+    expect(await raw()).toEqual({ "cf:other": ["x"], "m:value": ["only"] });
+    await ours.write([{ type: "delete", key }]);
+    expect(await theirs.get(key)).toBeUndefined();
+    await Promise.all([ours.close(), theirs.close(), admin.close()]);
+  });
+
+  it("sends each request with the app profile its operation names, else the store's", async () => {
+    const tableId = freshTableId();
+    const store = await BigtableStore.createTable({ tableId, appProfileId: "default-route" });
+    const key = Buffer.from("k");
+    await store.write([{ type: "put", key, cells: new Map([["v", key]]) }]);
+    await store.write([{ type: "put", key, cells: new Map([["v", key]]) }], { appProfile: "writer" });
+    await store.get(key, { appProfile: "latest-single-cluster" });
+    for await (const _ of store.read([{ start: key, end: null }], { appProfile: "dashboards-multi" }));
+    for await (const _ of store.read([{ start: key, end: null }]));
+    expect(requestsOn(tableId)).toEqual([
+      { method: "MutateRows", appProfileId: "default-route" },
+      { method: "MutateRows", appProfileId: "writer" },
+      { method: "ReadRows", appProfileId: "latest-single-cluster" },
+      { method: "ReadRows", appProfileId: "dashboards-multi" },
+      { method: "ReadRows", appProfileId: "default-route" },
+    ]);
+    await store.close();
   });
 
   it("says which setting is missing", async () => {

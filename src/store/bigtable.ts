@@ -1,8 +1,10 @@
 /**
  * Cloud Bigtable through the official client. Keys, ranges and values stay Buffers end to end
  * (`decode: false`: the client's string handling corrupts binary keys). A row's cells are
- * qualifiers of one column family; a put replaces the row (DeleteFromRow then SetCell, atomic
- * per row) and reads keep only the latest cell version. Honours BIGTABLE_EMULATOR_HOST.
+ * qualifiers of one column family (the store's); other families belong to other code and are
+ * never read or written, except by a whole-row delete. A put sets its cells as new versions
+ * (SetCell; `replace` clears the family first, atomic per row) and reads keep only the newest
+ * version. Each request may name its app profile. Honours BIGTABLE_EMULATOR_HOST.
  */
 import { Bigtable, type BigtableOptions, type Table } from "@google-cloud/bigtable";
 import {
@@ -21,11 +23,20 @@ import {
   type Mutation,
   type ReadOptions,
   RetryableStoreError,
+  type RoutingOptions,
   type Row,
   type Store,
   type WriteResult,
 } from "./store.js";
-import { BIGTABLE_MAX_KEY_BYTES, checkKey, checkLimit, checkMutations, checkRanges } from "./validate.js";
+import {
+  BIGTABLE_MAX_KEY_BYTES,
+  checkAppProfile,
+  checkKey,
+  checkLimit,
+  checkMutations,
+  checkRanges,
+  MAX_INITIAL_SPLITS,
+} from "./validate.js";
 
 export interface BigtableStoreOptions {
   /** Default: KEYSPREAD_BIGTABLE_PROJECT; on the emulator `keyspread`. */
@@ -34,9 +45,12 @@ export interface BigtableStoreOptions {
   instanceId?: string;
   /** Default: KEYSPREAD_BIGTABLE_TABLE. */
   tableId?: string;
-  /** Default: KEYSPREAD_BIGTABLE_APP_PROFILE, else the instance's default profile. */
+  /**
+   * Default: KEYSPREAD_BIGTABLE_APP_PROFILE, else the instance's default profile. A read or write
+   * that names its own profile (`appProfile`) overrides it.
+   */
   appProfileId?: string;
-  /** Column family holding the cells (default `m`). */
+  /** Column family holding the cells. Default: KEYSPREAD_BIGTABLE_FAMILY, else `m`. */
   family?: string;
   /** Retries of a broken read stream inside the client before the read fails (client default 10). */
   readRetries?: number;
@@ -49,8 +63,15 @@ export interface BigtableStoreOptions {
 }
 
 export interface CreateBigtableTableOptions extends BigtableStoreOptions {
-  /** Garbage-collect cells older than this (seed 003's retention); also keeps one version. */
+  /** Versions of each cell to keep (garbage-collection rule; default 1: reads use the newest). */
+  maxVersions?: number;
+  /** Garbage-collect cells older than this (seed 003's retention), besides the version rule. */
   maxAgeSeconds?: number;
+  /**
+   * Initial split keys: the table starts as one tablet per range between them (a salted table's
+   * bucket boundaries, as Phoenix pre-splits), instead of one tablet that splits under load.
+   */
+  splits?: readonly Buffer[];
 }
 
 export const DEFAULT_FAMILY = "m";
@@ -76,6 +97,11 @@ const latestCellsOf = (family: string) => [{ family: `^${family}$` }, { column: 
 export class BigtableStore implements Store {
   readonly name: string;
 
+  /** Table handles per app profile named by an operation (the client reads the profile from its owner). */
+  private readonly tablesByProfile = new Map<string, Table>();
+  /** The last write timestamp: versions never go back in time, even if the clock does. */
+  private lastTimestampMicros = 0;
+
   private constructor(
     private readonly client: Bigtable,
     private readonly table: Table,
@@ -83,6 +109,11 @@ export class BigtableStore implements Store {
     private readonly limits: MutateRowsLimits,
   ) {
     this.name = `bigtable:${config.projectId}/${config.instanceId}/${config.tableId}`;
+  }
+
+  /** The column family this store reads and writes. */
+  get family(): string {
+    return this.config.family;
   }
 
   /** Opens an existing table (no admin call: data-only credentials suffice). */
@@ -109,66 +140,90 @@ export class BigtableStore implements Store {
     return new BigtableStore(client, table, config, limits);
   }
 
-  /** Creates the table with its column family and GC rule, then opens it. */
+  /** Creates the table with its column family, GC rule and initial splits, then opens it. */
   static async createTable(options: CreateBigtableTableOptions = {}): Promise<BigtableStore> {
-    const { maxAgeSeconds } = options;
+    const { maxAgeSeconds, maxVersions = 1, splits = [] } = options;
     if (maxAgeSeconds !== undefined && !(Number.isSafeInteger(maxAgeSeconds) && maxAgeSeconds > 0)) {
       throw new RangeError(`maxAgeSeconds is ${maxAgeSeconds}; allowed: a positive integer`);
     }
+    if (!(Number.isSafeInteger(maxVersions) && maxVersions > 0)) {
+      throw new RangeError(`maxVersions is ${maxVersions}; allowed: a positive integer`);
+    }
+    checkSplits(splits);
     const store = await BigtableStore.open(options);
     const rule =
       maxAgeSeconds === undefined
-        ? { versions: 1 }
-        : { age: { seconds: maxAgeSeconds }, versions: 1, union: true };
+        ? { versions: maxVersions }
+        : { age: { seconds: maxAgeSeconds }, versions: maxVersions, union: true };
     try {
-      await store.client
-        .instance(store.config.instanceId)
-        .createTable(store.config.tableId, { families: [{ name: store.config.family, rule }] });
+      await store.client.instance(store.config.instanceId).createTable(store.config.tableId, {
+        families: [{ name: store.config.family, rule }],
+        ...(splits.length > 0 ? { splits: splits as unknown as string[] } : {}),
+      });
     } catch (error) {
       await store.close();
-      throw new Error(`cannot create ${store.name}: ${describeError(error)}`, { cause: error });
+      const exists = (error as { code?: unknown }).code === 6;
+      throw new Error(
+        `cannot create ${store.name}: ${describeError(error)}${exists ? " (to use the existing table, open it; the CLI: table create --adopt)" : ""}`,
+        { cause: error },
+      );
     }
     return store;
   }
 
-  async write(mutations: readonly Mutation[]): Promise<WriteResult> {
+  async write(mutations: readonly Mutation[], options?: RoutingOptions): Promise<WriteResult> {
     checkMutations(mutations, BIGTABLE_MAX_KEY_BYTES);
+    const appProfileId = checkAppProfile(options) ?? this.config.appProfileId;
     // One timestamp per batch makes retries idempotent (a re-sent cell overwrites itself).
-    const timestampMicros = Date.now() * 1000;
-    const toEntry = (mutation: Mutation): MutateEntry => ({
-      rowKey: mutation.key,
-      mutations: [
-        { deleteFromRow: {} },
-        ...(mutation.type === "put"
-          ? [...mutation.cells].map(([qualifier, value]) => ({
-              setCell: {
-                familyName: this.config.family,
-                columnQualifier: Buffer.from(qualifier),
-                timestampMicros,
-                value,
-              },
-            }))
-          : []),
-      ],
-    });
-    return mutateRows(mutations, toEntry, this.sendMutateRows, this.limits);
+    const timestampMicros = Math.max(Date.now() * 1000, this.lastTimestampMicros);
+    this.lastTimestampMicros = timestampMicros;
+    const familyName = this.config.family;
+    const toEntry = (mutation: Mutation): MutateEntry => {
+      if (mutation.type === "delete") {
+        return {
+          rowKey: mutation.key,
+          mutations:
+            mutation.qualifiers === undefined
+              ? [{ deleteFromRow: {} }]
+              : mutation.qualifiers.map((qualifier) => ({
+                  deleteFromColumn: { familyName, columnQualifier: Buffer.from(qualifier) },
+                })),
+        };
+      }
+      const cells = [...mutation.cells].map(([qualifier, value]) => ({
+        setCell: { familyName, columnQualifier: Buffer.from(qualifier), timestampMicros, value },
+      }));
+      return {
+        rowKey: mutation.key,
+        mutations: mutation.replace ? [{ deleteFromFamily: { familyName } }, ...cells] : cells,
+      };
+    };
+    return mutateRows(
+      mutations,
+      toEntry,
+      (entries) => this.sendMutateRows(entries, appProfileId),
+      this.limits,
+    );
   }
 
-  async get(key: Buffer): Promise<Row | undefined> {
+  async get(key: Buffer, options?: RoutingOptions): Promise<Row | undefined> {
     checkKey(key, "key", BIGTABLE_MAX_KEY_BYTES);
+    const table = this.tableFor(checkAppProfile(options));
     // Read to the end rather than return at the row: an early return cancels the call, which
     // costs the client an error object and a stack trace per get.
     let found: Row | undefined;
-    for await (const row of this.stream({ keys: [key] }, undefined)) found = row;
+    for await (const row of this.stream(table, { keys: [key] }, undefined)) found = row;
     return found;
   }
 
   read(ranges: readonly KeyRange[], options?: ReadOptions): AsyncIterable<Row> {
     checkRanges(ranges, BIGTABLE_MAX_KEY_BYTES);
     const limit = checkLimit(options);
+    const table = this.tableFor(checkAppProfile(options));
     // The client reads the whole table for an empty range list and treats limit 0 as "none".
     if (ranges.length === 0 || limit === 0) return (async function* () {})();
     return this.stream(
+      table,
       { ranges: ranges.map(toClientRange), ...(Number.isFinite(limit) ? { limit } : {}) },
       options?.signal,
     );
@@ -187,12 +242,30 @@ export class BigtableStore implements Store {
     await this.client.close();
   }
 
+  /**
+   * The table handle whose requests carry `appProfile`: the client takes the profile from the
+   * Bigtable object a table belongs to, so each profile gets a view of the one client (same
+   * channels) that differs only in `appProfileId`.
+   */
+  private tableFor(appProfile: string | undefined): Table {
+    if (appProfile === undefined || appProfile === this.config.appProfileId) return this.table;
+    let table = this.tablesByProfile.get(appProfile);
+    if (table === undefined) {
+      const routed: Bigtable = Object.create(this.client, { appProfileId: { value: appProfile } });
+      table = routed.instance(this.config.instanceId).table(this.config.tableId);
+      if (this.table.maxRetries !== undefined) table.maxRetries = this.table.maxRetries;
+      this.tablesByProfile.set(appProfile, table);
+    }
+    return table;
+  }
+
   private async *stream(
+    table: Table,
     request: { keys?: Buffer[]; ranges?: object[]; limit?: number },
     signal: AbortSignal | undefined,
   ): AsyncGenerator<Row> {
     signal?.throwIfAborted();
-    const stream = this.table.createReadStream({
+    const stream = table.createReadStream({
       ...request,
       decode: false,
       filter: latestCellsOf(this.config.family),
@@ -231,15 +304,18 @@ export class BigtableStore implements Store {
     return { key: Buffer.from(row.id), cells };
   }
 
-  private readonly sendMutateRows: SendMutateRows = (entries) =>
-    new Promise((resolve) => {
+  private sendMutateRows(
+    entries: Parameters<SendMutateRows>[0],
+    appProfileId: string | undefined,
+  ): ReturnType<SendMutateRows> {
+    return new Promise((resolve) => {
       const statuses: ({ code: number; message: string } | undefined)[] = new Array(entries.length);
       const request = this.client.request({
         client: "BigtableClient",
         method: "mutateRows",
         reqOpts: {
           tableName: this.table.name,
-          appProfileId: this.config.appProfileId,
+          appProfileId,
           entries,
         },
         gaxOpts: {},
@@ -259,6 +335,7 @@ export class BigtableStore implements Store {
       );
       request.on("end", () => resolve({ statuses }));
     });
+  }
 
   private storeError(operation: string, error: unknown): Error {
     const code = (error as { code?: unknown }).code;
@@ -284,7 +361,7 @@ function resolveConfig(options: BigtableStoreOptions): ResolvedConfig {
     }
     return chosen;
   };
-  const family = options.family ?? DEFAULT_FAMILY;
+  const family = options.family ?? (env.KEYSPREAD_BIGTABLE_FAMILY || DEFAULT_FAMILY);
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(family)) {
     throw new TypeError(`family ${JSON.stringify(family)} is not valid; allowed: 1-64 of A-Z a-z 0-9 _ -`);
   }
@@ -296,6 +373,19 @@ function resolveConfig(options: BigtableStoreOptions): ResolvedConfig {
     family,
     onEmulator,
   };
+}
+
+/** Split keys must be row keys in ascending order, no more than MAX_INITIAL_SPLITS. */
+function checkSplits(splits: readonly Buffer[]): void {
+  if (splits.length > MAX_INITIAL_SPLITS) {
+    throw new RangeError(`splits has ${splits.length} keys; allowed: at most ${MAX_INITIAL_SPLITS}`);
+  }
+  splits.forEach((split, i) => {
+    checkKey(split, `splits[${i}]`, BIGTABLE_MAX_KEY_BYTES);
+    if (i > 0 && Buffer.compare(splits[i - 1]!, split) >= 0) {
+      throw new RangeError(`splits[${i}] is not after splits[${i - 1}]; split keys must ascend`);
+    }
+  });
 }
 
 /** `[start, end)` in the client's terms; an empty start or null end is left open. */

@@ -2,9 +2,11 @@ import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ClassicLevel } from "classic-level";
+import fc from "fast-check";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { EmbeddedStore } from "./embedded.js";
-import type { Store } from "./store.js";
+import { MemoryStore } from "./memory.js";
+import type { KeyRange, Mutation, Row, Store } from "./store.js";
 import { describeStoreBehaviour } from "./store.testsuite.js";
 
 const directory = await mkdtemp(join(tmpdir(), "keyspread-embedded-"));
@@ -80,5 +82,104 @@ describe("EmbeddedStore", () => {
     expect(syncs).toEqual([false, true]);
     expect((await store.get(Buffer.from("b")))?.cells.get("v")?.toString()).toBe("1");
     await store.close();
+  });
+});
+
+describe("EmbeddedStore's one entry per cell", () => {
+  const rowsOf = async (store: Store, ranges: KeyRange[], limit?: number) => {
+    const rows: string[] = [];
+    for await (const row of store.read(ranges, { limit })) rows.push(describeRow(row));
+    return rows;
+  };
+  const describeRow = (row: Row) =>
+    `${row.key.toString("hex")}:${[...row.cells]
+      .map(([q, v]) => `${q}=${v.toString("hex")}`)
+      .sort()
+      .join(",")}`;
+
+  // Keys over 00, 01 and ff exercise the escaping (00 → 00 ff) and rows that prefix each other.
+  const key = fc
+    .uint8Array({ minLength: 1, maxLength: 3 })
+    .map((bytes) => Buffer.from(bytes.map((b) => [0x00, 0x01, 0xff][b % 3]!)));
+  const qualifiers = fc.uniqueArray(fc.constantFrom("a", "b", "\u0000", "é"), { minLength: 1, maxLength: 3 });
+  const mutation: fc.Arbitrary<Mutation> = fc.oneof(
+    fc.record({
+      type: fc.constant("put" as const),
+      key,
+      cells: qualifiers.chain((names) =>
+        fc
+          .tuple(...names.map(() => fc.uint8Array({ maxLength: 2 })))
+          .map((values) => new Map(names.map((name, i) => [name, Buffer.from(values[i]!)]))),
+      ),
+      replace: fc.boolean(),
+    }),
+    fc.record({ type: fc.constant("delete" as const), key }),
+    fc.record({ type: fc.constant("delete" as const), key, qualifiers }),
+  );
+
+  it("reads back what the in-memory model holds after any mutations", async () => {
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.array(mutation, { maxLength: 8 }), { maxLength: 5 }),
+        key,
+        key,
+        fc.nat({ max: 4 }),
+        async (batches, a, b, limit) => {
+          const embedded = await EmbeddedStore.open({ directory, table: `model${run++}` });
+          const model = new MemoryStore();
+          try {
+            for (const batch of batches) {
+              await embedded.write(batch);
+              await model.write(batch);
+            }
+            const everything: KeyRange[] = [{ start: Buffer.alloc(0), end: null }];
+            expect(await rowsOf(embedded, everything)).toEqual(await rowsOf(model, everything));
+            const [start, end] = Buffer.compare(a, b) <= 0 ? [a, b] : [b, a];
+            const range: KeyRange[] = [{ start, end }];
+            expect(await rowsOf(embedded, range, limit)).toEqual(await rowsOf(model, range, limit));
+            const got = await embedded.get(a);
+            const expected = await model.get(a);
+            expect(got && describeRow(got)).toEqual(expected && describeRow(expected));
+            expect((await embedded.sampleKeys(100)).map((k) => k.toString("hex"))).toEqual(
+              (await model.sampleKeys(100)).map((k) => k.toString("hex")),
+            );
+          } finally {
+            await embedded.close();
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it("refuses a directory written in the earlier one-entry-per-row format, changing nothing", async () => {
+    const location = join(directory, "row-format");
+    const old = new ClassicLevel<Buffer, Buffer>(location, {
+      keyEncoding: "buffer",
+      valueEncoding: "buffer",
+    });
+    await old.put(Buffer.from("dev-1#9"), Buffer.from([1, 1, 0x76, 1, 0x31]));
+    await old.close();
+    await expect(EmbeddedStore.open({ directory, table: "row-format" })).rejects.toThrow(
+      /written by keyspread 0\.1 \(one entry per row\).*will not misread it/,
+    );
+    const again = new ClassicLevel<Buffer, Buffer>(location, {
+      keyEncoding: "buffer",
+      valueEncoding: "buffer",
+    });
+    expect((await again.keys().all()).map((k) => k.toString())).toEqual(["dev-1#9"]);
+    await again.close();
+  });
+
+  it("keeps its format entry out of reads and samples", async () => {
+    const store = await EmbeddedStore.open({ directory, table: "format-entry" });
+    await store.write([{ type: "put", key: Buffer.from([0]), cells: new Map([["v", Buffer.from("x")]]) }]);
+    expect(await rowsOf(store, [{ start: Buffer.alloc(0), end: null }])).toEqual(["00:v=78"]);
+    expect(await store.sampleKeys(10)).toEqual([Buffer.from([0])]);
+    await store.close();
+    const reopened = await EmbeddedStore.open({ directory, table: "format-entry" });
+    expect((await reopened.get(Buffer.from([0])))?.cells.get("v")?.toString()).toBe("x");
+    await reopened.close();
   });
 });

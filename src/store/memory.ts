@@ -10,12 +10,14 @@ import {
   type Mutation,
   type ReadOptions,
   RetryableStoreError,
+  type RoutingOptions,
   type Row,
   type Store,
   type WriteResult,
 } from "./store.js";
 import {
   BIGTABLE_MAX_KEY_BYTES,
+  checkAppProfile,
   checkKey,
   checkLimit,
   checkMutations,
@@ -59,9 +61,10 @@ export class MemoryStore implements Store {
     return this.rows.length;
   }
 
-  async write(mutations: readonly Mutation[]): Promise<WriteResult> {
+  async write(mutations: readonly Mutation[], options?: RoutingOptions): Promise<WriteResult> {
     this.checkOpen();
     checkMutations(mutations, BIGTABLE_MAX_KEY_BYTES);
+    checkAppProfile(options);
     const failed: FailedMutation[] = [];
     mutations.forEach((mutation, index) => {
       const reason = this.faults.failWrite?.(mutation.key, index);
@@ -71,20 +74,19 @@ export class MemoryStore implements Store {
       }
       const at = this.lowerBound(mutation.key);
       const found = at < this.rows.length && this.rows[at]!.key.equals(mutation.key);
-      if (mutation.type === "delete") {
+      const cells = applyMutation(found ? this.rows[at]!.cells : new Map(), mutation);
+      if (cells.size === 0) {
         if (found) this.rows.splice(at, 1);
-        return;
-      }
-      const row = copyRow({ key: mutation.key, cells: mutation.cells });
-      if (found) this.rows[at] = row;
-      else this.rows.splice(at, 0, row);
+      } else if (found) this.rows[at] = { key: this.rows[at]!.key, cells };
+      else this.rows.splice(at, 0, { key: Buffer.from(mutation.key), cells });
     });
     return { failed };
   }
 
-  async get(key: Buffer): Promise<Row | undefined> {
+  async get(key: Buffer, options?: RoutingOptions): Promise<Row | undefined> {
     this.checkOpen();
     checkKey(key, "key", BIGTABLE_MAX_KEY_BYTES);
+    checkAppProfile(options);
     const at = this.lowerBound(key);
     const row = this.rows[at];
     return row?.key.equals(key) ? copyRow(row) : undefined;
@@ -93,6 +95,7 @@ export class MemoryStore implements Store {
   read(ranges: readonly KeyRange[], options?: ReadOptions): AsyncIterable<Row> {
     this.checkOpen();
     checkRanges(ranges, BIGTABLE_MAX_KEY_BYTES);
+    checkAppProfile(options);
     const limit = checkLimit(options);
     return this.stream(ranges, limit, options?.signal, this.takeReadFault());
   }
@@ -166,6 +169,22 @@ export class MemoryStore implements Store {
   private checkOpen(): void {
     if (this.closed) throw new Error(`${this.name} is closed`);
   }
+}
+
+/**
+ * A row's cells after a mutation, as a new map (stored rows are never changed in place): a put
+ * sets its cells over the others (or replaces them all), a delete drops the named cells or all.
+ */
+export function applyMutation(cells: ReadonlyMap<string, Buffer>, mutation: Mutation): Map<string, Buffer> {
+  if (mutation.type === "delete") {
+    if (mutation.qualifiers === undefined) return new Map();
+    const kept = new Map(cells);
+    for (const qualifier of mutation.qualifiers) kept.delete(qualifier);
+    return kept;
+  }
+  const next = mutation.replace ? new Map<string, Buffer>() : new Map(cells);
+  for (const [qualifier, value] of mutation.cells) next.set(qualifier, Buffer.from(value));
+  return next;
 }
 
 function copyRow(row: Row): Row {

@@ -100,12 +100,20 @@ describe("mutateRows", () => {
     ]);
   });
 
-  it("sends only the last mutation of a repeated key and gives earlier ones its outcome", async () => {
-    const { send, requests } = server((key) => (key === "k" ? { code: 9, message: "no" } : ok));
-    const batch: Mutation[] = [put("k"), put("j"), { type: "delete", key: Buffer.from("k") }];
+  it("sends the mutations of a repeated key as one entry, in order, and gives them its outcome", async () => {
+    const entries: MutateEntry[] = [];
+    const send: SendMutateRows = async (sent) => {
+      entries.push(...sent);
+      return { statuses: sent.map((entry) => (keyOf(entry) === "k" ? { code: 9, message: "no" } : ok)) };
+    };
+    const batch: Mutation[] = [put("k"), put("j"), { type: "delete", key: Buffer.from("k") }, put("k", 2)];
     const { failed } = await mutateRows(batch, toEntry, send, limits);
-    expect(requests).toEqual([["j", "k"]]);
-    expect(failed.map((f) => f.index)).toEqual([0, 2]);
+    expect(entries.map((entry) => [keyOf(entry), entry.mutations.length])).toEqual([
+      ["k", 4],
+      ["j", 1],
+    ]);
+    expect(entries[0]!.mutations[1]).toEqual({ deleteFromRow: {} });
+    expect(failed.map((f) => f.index)).toEqual([0, 2, 3]);
   });
 
   it("caps requests in flight", async () => {
@@ -126,6 +134,6 @@ describe("mutateRows", () => {
     const { send } = server(() => ok);
     await expect(
       mutateRows([put("wide", 5)], toEntry, send, { ...limits, maxMutationsPerRequest: 4 }),
-    ).rejects.toThrow(/mutations\[0\] has 5 cells/);
+    ).rejects.toThrow(/mutations\[0\] .* has 5 mutations/);
   });
 });

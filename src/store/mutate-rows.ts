@@ -61,7 +61,7 @@ export function checkMutateRowsLimits(limits: MutateRowsLimits): void {
 /** gRPC codes worth retrying: DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED, ABORTED, UNAVAILABLE. */
 export const RETRYABLE_CODES: ReadonlySet<number> = new Set([4, 8, 10, 14]);
 
-/** The entry index, its cost and its request bytes. */
+/** The first index of the entry's key in the batch, the entry and its request bytes. */
 interface Planned {
   index: number;
   entry: MutateEntry;
@@ -74,18 +74,23 @@ export async function mutateRows(
   send: SendMutateRows,
   limits: MutateRowsLimits = DEFAULT_MUTATE_ROWS_LIMITS,
 ): Promise<WriteResult> {
-  // Bigtable may apply the entries of one request in any order, so only the last mutation of
-  // each key is sent (a put replaces the row, so it alone decides the outcome); earlier ones
-  // share its fate.
-  const lastIndexOfKey = new Map<string, number>();
-  for (const [index, mutation] of mutations.entries())
-    lastIndexOfKey.set(mutation.key.toString("latin1"), index);
-  const planned: Planned[] = [...lastIndexOfKey.values()]
-    .sort((a, b) => a - b)
-    .map((index) => {
-      const entry = toEntry(mutations[index]!);
-      return { index, entry, bytes: entryBytes(entry) };
-    });
+  // Bigtable may apply the entries of one request in any order, so the mutations of a key are
+  // sent as one entry (its mutations apply in order, atomically); they share its outcome.
+  const indexesOfKey = new Map<string, number[]>();
+  for (const [index, mutation] of mutations.entries()) {
+    const id = mutation.key.toString("latin1");
+    const indexes = indexesOfKey.get(id);
+    if (indexes === undefined) indexesOfKey.set(id, [index]);
+    else indexes.push(index);
+  }
+  const planned: Planned[] = [...indexesOfKey.values()].map((indexes) => {
+    const entries = indexes.map((index) => toEntry(mutations[index]!));
+    const entry =
+      entries.length === 1
+        ? entries[0]!
+        : { rowKey: entries[0]!.rowKey, mutations: entries.flatMap((e) => e.mutations) };
+    return { index: indexes[0]!, entry, bytes: entryBytes(entry) };
+  });
 
   const reasons = new Map<number, string>();
   const chunks = chunk(planned, limits);
@@ -100,7 +105,7 @@ export async function mutateRows(
 
   const failed: FailedMutation[] = [];
   mutations.forEach((mutation, index) => {
-    const reason = reasons.get(lastIndexOfKey.get(mutation.key.toString("latin1"))!);
+    const reason = reasons.get(indexesOfKey.get(mutation.key.toString("latin1"))![0]!);
     if (reason !== undefined) failed.push({ index, key: mutation.key, reason });
   });
   return { failed };
@@ -115,7 +120,7 @@ function chunk(planned: readonly Planned[], limits: MutateRowsLimits): Planned[]
     const cost = item.entry.mutations.length;
     if (cost > limits.maxMutationsPerRequest) {
       throw new RangeError(
-        `mutations[${item.index}] has ${cost} cells; at most ${limits.maxMutationsPerRequest} fit one request`,
+        `mutations[${item.index}] (with the batch's other mutations of its row) has ${cost} mutations; at most ${limits.maxMutationsPerRequest} fit one request`,
       );
     }
     if (

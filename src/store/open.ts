@@ -16,10 +16,14 @@ export interface OpenStoreOptions {
   mustExist?: boolean;
   /** bigtable: project, instance, app profile, family, limits, client options (else from env). */
   bigtable?: Omit<BigtableStoreOptions, "tableId">;
-  /** bigtable: create the table (with its family and GC rule) instead of opening an existing one. */
+  /** bigtable: create the table (with its family, GC rule and splits) instead of opening an existing one. */
   create?: boolean;
   /** bigtable with `create`: garbage-collect cells older than this many seconds. */
   maxAgeSeconds?: number;
+  /** bigtable with `create`: versions of each cell to keep (default 1). */
+  maxVersions?: number;
+  /** bigtable with `create`: initial split keys (a salted table's: `bucketSplits(schema)`). */
+  splits?: readonly Buffer[];
 }
 
 export async function openStore(kind: StoreKind, options: OpenStoreOptions): Promise<Store> {
@@ -35,7 +39,12 @@ export async function openStore(kind: StoreKind, options: OpenStoreOptions): Pro
     case "bigtable": {
       const bigtable = { ...options.bigtable, tableId: options.table };
       return options.create
-        ? BigtableStore.createTable({ ...bigtable, maxAgeSeconds: options.maxAgeSeconds })
+        ? BigtableStore.createTable({
+            ...bigtable,
+            maxAgeSeconds: options.maxAgeSeconds,
+            maxVersions: options.maxVersions,
+            splits: options.splits,
+          })
         : BigtableStore.open(bigtable);
     }
     default:

@@ -130,26 +130,109 @@ export function describeStoreBehaviour(
       expect(() => store.read(everything, { limit: -1 })).toThrow(/limit/);
     });
 
-    it("overwrites a row whole, deletes rows, and misses absent keys", async () => {
+    it("sets only the cells a put names, replaces on request, deletes rows, and misses absent keys", async () => {
       const store = await fresh();
-      await store.write([
-        {
-          type: "put",
-          key: text("k"),
-          cells: new Map([
-            ["a", text("1")],
-            ["b", text("2")],
-          ]),
-        },
-      ]);
-      await store.write([{ type: "put", key: text("k"), cells: new Map([["a", text("3")]]) }]);
-      expect((await store.get(text("k")))?.cells).toEqual(new Map([["a", text("3")]]));
+      const cells = (entries: Record<string, string>) =>
+        new Map(Object.entries(entries).map(([name, value]) => [name, text(value)]));
+      await store.write([{ type: "put", key: text("k"), cells: cells({ a: "1", b: "2" }) }]);
+      await store.write([{ type: "put", key: text("k"), cells: cells({ a: "3" }) }]);
+      expect((await store.get(text("k")))?.cells).toEqual(cells({ a: "3", b: "2" }));
+      await store.write([{ type: "put", key: text("k"), cells: cells({ c: "4" }), replace: true }]);
+      expect((await store.get(text("k")))?.cells).toEqual(cells({ c: "4" }));
       await store.write([put(text("gone")), { type: "delete", key: text("gone") }]);
       expect(await store.get(text("gone"))).toBeUndefined();
       expect(await store.get(text("never"))).toBeUndefined();
       expect(await store.write([])).toEqual({ failed: [] });
       await store.write([{ type: "delete", key: text("never") }]);
       expect(await keysOf(store.read(everything))).toEqual([text("k").toString("hex")]);
+    });
+
+    it("deletes named cells, and the row with its last cell", async () => {
+      const store = await fresh();
+      const key = text("row");
+      await store.write([
+        {
+          type: "put",
+          key,
+          cells: new Map([
+            ["a", text("1")],
+            ["b", text("2")],
+            ["c", text("3")],
+          ]),
+        },
+      ]);
+      await store.write([{ type: "delete", key, qualifiers: ["b", "never-there"] }]);
+      expect((await store.get(key))?.cells).toEqual(
+        new Map([
+          ["a", text("1")],
+          ["c", text("3")],
+        ]),
+      );
+      await store.write([{ type: "delete", key, qualifiers: ["a", "c"] }]);
+      expect(await store.get(key)).toBeUndefined();
+      expect(await keysOf(store.read(everything))).toEqual([]);
+      await expect(store.write([{ type: "delete", key, qualifiers: [] }])).rejects.toThrow(
+        /mutations\[0\]\.qualifiers must name at least one cell/,
+      );
+    });
+
+    it("applies the mutations of one batch to one row in order", async () => {
+      const store = await fresh();
+      const key = hex("00ff00");
+      const one = (cells: Record<string, string>, replace?: boolean): Mutation => ({
+        type: "put",
+        key,
+        cells: new Map(Object.entries(cells).map(([name, value]) => [name, text(value)])),
+        ...(replace === undefined ? {} : { replace }),
+      });
+      expect((await store.write([one({ a: "1" }), one({ b: "2" }), one({ a: "3" })])).failed).toEqual([]);
+      expect((await store.get(key))?.cells).toEqual(
+        new Map([
+          ["a", text("3")],
+          ["b", text("2")],
+        ]),
+      );
+      await store.write([one({ c: "4" }), one({ d: "5" }, true), one({ e: "6" })]);
+      expect((await store.get(key))?.cells).toEqual(
+        new Map([
+          ["d", text("5")],
+          ["e", text("6")],
+        ]),
+      );
+      await store.write([one({ f: "7" }), { type: "delete", key }, one({ g: "8" })]);
+      expect((await store.get(key))?.cells).toEqual(new Map([["g", text("8")]]));
+      await store.write([one({ h: "9" }), { type: "delete", key }]);
+      expect(await store.get(key)).toBeUndefined();
+    });
+
+    it("keeps rows that are prefixes of each other apart through every mutation", async () => {
+      const store = await fresh();
+      const keys = ["00", "0000", "0001", "00ff", "01", "0100"].map(hex);
+      await store.write(keys.map((key) => put(key)));
+      await store.write([
+        { type: "delete", key: hex("00") },
+        { type: "put", key: hex("0000"), cells: cellsOf("x"), replace: true },
+      ]);
+      expect(await keysOf(store.read(everything))).toEqual(["0000", "0001", "00ff", "01", "0100"]);
+      expect((await store.get(hex("0000")))?.cells).toEqual(cellsOf("x"));
+      expect((await store.get(hex("0001")))?.cells).toEqual(cellsOf("0001"));
+      expect(await keysOf(store.read([{ start: hex("00"), end: hex("0001") }]))).toEqual(["0000"]);
+      expect(await keysOf(store.read([{ start: hex("0000"), end: hex("00ff") }], { limit: 2 }))).toEqual([
+        "0000",
+        "0001",
+      ]);
+    });
+
+    it("accepts an app profile per operation and rejects a malformed one by name", async () => {
+      const store = await filled(["a", "b"].map(text));
+      const appProfile = "single-cluster_1.x";
+      expect((await store.write([put(text("c"))], { appProfile })).failed).toEqual([]);
+      expect((await store.get(text("c"), { appProfile }))?.key.toString()).toBe("c");
+      expect(await keysOf(store.read(everything, { appProfile }))).toHaveLength(3);
+      expect(() => store.read(everything, { appProfile: "bad profile" })).toThrow(
+        /appProfile "bad profile" is not an app profile id/,
+      );
+      await expect(store.get(text("a"), { appProfile: "" })).rejects.toThrow(/appProfile ""/);
     });
 
     it("round-trips binary keys and values that are not UTF-8", async () => {

@@ -12,15 +12,26 @@ export interface KeyRange {
   end: Buffer | null;
 }
 
-/** One row: its key and its cells (column qualifier → value), all bytes. */
+/**
+ * One row: its key and its cells (column qualifier → value), all bytes. On Bigtable these are
+ * the newest version of each cell in the store's column family.
+ */
 export interface Row {
   key: Buffer;
   cells: Map<string, Buffer>;
 }
 
+/**
+ * A table is shared with other code, so a mutation changes only what it names:
+ * - `put` sets the named cells (on Bigtable a new version of each) and keeps the row's other
+ *   cells; with `replace: true` the row's cells become exactly these (on Bigtable: the store's
+ *   column family is cleared first; other families stay).
+ * - `delete` removes the whole row, or with `qualifiers` only those cells (a row whose last cell
+ *   goes is gone).
+ */
 export type Mutation =
-  | { type: "put"; key: Buffer; cells: Map<string, Buffer> }
-  | { type: "delete"; key: Buffer };
+  | { type: "put"; key: Buffer; cells: Map<string, Buffer>; replace?: boolean }
+  | { type: "delete"; key: Buffer; qualifiers?: readonly string[] };
 
 /** A mutation the store could not apply, after its own retries, with the reason. */
 export interface FailedMutation {
@@ -35,7 +46,16 @@ export interface WriteResult {
   failed: FailedMutation[];
 }
 
-export interface WriteOptions {
+/**
+ * Bigtable routes each request by its app profile (e.g. single-cluster for read-your-writes
+ * paths, multi-cluster for dashboards). An operation's own profile wins over the store's default;
+ * stores without clusters check the name and ignore it.
+ */
+export interface RoutingOptions {
+  appProfile?: string;
+}
+
+export interface WriteOptions extends RoutingOptions {
   /**
    * Resolve only once the applied mutations survive a power loss, not just a crash of this
    * process: the embedded store syncs its log; Bigtable has made a mutation durable when it
@@ -44,7 +64,7 @@ export interface WriteOptions {
   durable?: boolean;
 }
 
-export interface ReadOptions {
+export interface ReadOptions extends RoutingOptions {
   /** Stop after this many rows (pushed down to the engine). */
   limit?: number;
   signal?: AbortSignal;
@@ -55,7 +75,7 @@ export interface Store {
   readonly name: string;
   /** Applies a batch; chunking, in-flight caps and retries are the store's job. */
   write(mutations: readonly Mutation[], options?: WriteOptions): Promise<WriteResult>;
-  get(key: Buffer): Promise<Row | undefined>;
+  get(key: Buffer, options?: RoutingOptions): Promise<Row | undefined>;
   /**
    * Streams the rows of the given ranges in ascending byte order. Ranges must be sorted and
    * non-overlapping; `limit` applies to the whole call, as in Bigtable's ReadRows.

@@ -3,10 +3,17 @@
  * whole (nothing half-written) with an error naming the field, and all stores agree on what is
  * valid: Bigtable's rules (row keys 1..4096 bytes, no empty rows).
  */
-import type { KeyRange, Mutation, ReadOptions } from "./store.js";
+import type { KeyRange, Mutation, ReadOptions, RoutingOptions } from "./store.js";
 
 /** Bigtable's row-key limit. */
 export const BIGTABLE_MAX_KEY_BYTES = 4096;
+
+/**
+ * Initial split keys a table may be created with. Bigtable documents no limit; this keeps the
+ * CreateTable request small (a table with more buckets is pre-split at evenly spaced ones and
+ * Bigtable splits further under load).
+ */
+export const MAX_INITIAL_SPLITS = 1000;
 
 export function checkKey(key: unknown, field: string, maxKeyBytes: number): asserts key is Buffer {
   const problem = keyProblem(key, maxKeyBytes);
@@ -37,11 +44,14 @@ function mutationProblem(
   const key = keyProblem(mutation?.key, maxKeyBytes);
   if (key !== undefined) return (field) => key(`${field}.key`);
   const { type } = mutation!;
-  if (type === "delete") return undefined;
+  if (type === "delete") return qualifiersProblem(mutation as Extract<Mutation, { type: "delete" }>);
   if (type !== "put") {
     return (field) => new TypeError(`${field}.type is ${JSON.stringify(type)}; allowed: "put", "delete"`);
   }
-  const { cells } = mutation as Extract<Mutation, { type: "put" }>;
+  const { cells, replace } = mutation as Extract<Mutation, { type: "put" }>;
+  if (replace !== undefined && typeof replace !== "boolean") {
+    return (field) => new TypeError(`${field}.replace is ${JSON.stringify(replace)}; allowed: true, false`);
+  }
   if (!(cells instanceof Map) || cells.size === 0) {
     return (field) =>
       new TypeError(`${field}.cells must be a non-empty Map<string, Buffer> (a row needs a cell)`);
@@ -55,6 +65,33 @@ function mutationProblem(
     }
   }
   return undefined;
+}
+
+/** A cell delete names at least one cell: an empty list must not read as "the whole row". */
+function qualifiersProblem(
+  mutation: Extract<Mutation, { type: "delete" }>,
+): ((field: string) => Error) | undefined {
+  const { qualifiers } = mutation;
+  if (qualifiers === undefined) return undefined;
+  if (!Array.isArray(qualifiers) || qualifiers.length === 0) {
+    return (field) =>
+      new TypeError(`${field}.qualifiers must name at least one cell; leave it out to delete the whole row`);
+  }
+  const bad = qualifiers.findIndex((qualifier) => typeof qualifier !== "string" || qualifier.length === 0);
+  if (bad >= 0) return (field) => new TypeError(`${field}.qualifiers[${bad}] must be a non-empty string`);
+  return undefined;
+}
+
+/** Bigtable's app profile ids: a letter, digit or `_`, then letters, digits, `_`, `-`, `.` (at most 50). */
+export function checkAppProfile(options: RoutingOptions | undefined): string | undefined {
+  const profile = options?.appProfile;
+  if (profile === undefined) return undefined;
+  if (typeof profile !== "string" || !/^[A-Za-z0-9_][A-Za-z0-9_.-]{0,49}$/.test(profile)) {
+    throw new TypeError(
+      `appProfile ${JSON.stringify(profile)} is not an app profile id; allowed: 1-50 of A-Z a-z 0-9 _ - . (not starting with - or .)`,
+    );
+  }
+  return profile;
 }
 
 /**

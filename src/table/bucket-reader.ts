@@ -1,7 +1,8 @@
 /**
  * Reads one planned range (one salt bucket) as pages, prefetching the next page while the merge
- * consumes the current one, and resuming after the last delivered key when a read fails with a
- * retryable error — so no row is lost or repeated.
+ * consumes the current one, and resuming after the last key read when a read fails with a
+ * retryable error — so no row is lost or repeated. Rows the caller's `convert` turns away (rows
+ * the schema cannot decode) do not count toward the limit: the read goes on past them.
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { LimitFunction } from "p-limit";
@@ -16,9 +17,12 @@ export interface RetryPolicy {
   baseDelayMs: number;
 }
 
-export interface BucketReaderOptions {
+export interface BucketReaderOptions<T> {
   /** Rows this bucket may deliver at most (the query's limit, pushed down). */
   limit: number;
+  /** A row as delivered, or undefined to skip it; an error thrown here ends the read as is. */
+  convert: (row: Row) => T | undefined;
+  appProfile?: string;
   pageSize: number;
   /** Shared across the buckets of one read: caps the page fetches in flight. */
   limiter: LimitFunction;
@@ -43,24 +47,27 @@ export class BucketReadError extends Error {
   }
 }
 
-export class BucketReader implements PageSource<Row> {
+export class BucketReader<T> implements PageSource<T> {
   private iterator: AsyncIterator<Row> | undefined;
+  /** The current store read's row limit, and the rows it returned so far. */
+  private iteratorLimit = Number.POSITIVE_INFINITY;
+  private iteratorRows = 0;
   private lastKey: Buffer | undefined;
   private delivered = 0;
   private exhausted = false;
-  private prefetch: Promise<Row[] | null>;
+  private prefetch: Promise<T[] | null>;
 
   constructor(
     private readonly store: Store,
     readonly range: PlannedRange,
-    private readonly options: BucketReaderOptions,
+    private readonly options: BucketReaderOptions<T>,
   ) {
     this.prefetch = this.fetchPage();
     // The merge awaits this later; until then a rejection must not count as unhandled.
     this.prefetch.catch(() => {});
   }
 
-  nextPage(): Promise<Row[] | null> {
+  nextPage(): Promise<T[] | null> {
     const page = this.prefetch;
     this.prefetch = page.then((rows) => (rows === null ? null : this.fetchPage()));
     this.prefetch.catch(() => {});
@@ -75,14 +82,14 @@ export class BucketReader implements PageSource<Row> {
     iterator?.return?.().catch(() => {});
   }
 
-  private fetchPage(): Promise<Row[] | null> {
+  private fetchPage(): Promise<T[] | null> {
     return this.options.limiter(() => this.readPage());
   }
 
-  private async readPage(): Promise<Row[] | null> {
-    const { pageSize, retry, signal } = this.options;
+  private async readPage(): Promise<T[] | null> {
+    const { pageSize, retry, signal, convert } = this.options;
     let failures = 0;
-    const page: Row[] = [];
+    const page: T[] = [];
     while (page.length < pageSize && !this.exhausted) {
       signal.throwIfAborted();
       const remaining = this.options.limit - this.delivered;
@@ -90,23 +97,20 @@ export class BucketReader implements PageSource<Row> {
         await this.close();
         break;
       }
+      let next: IteratorResult<Row>;
       try {
-        this.iterator ??= this.store
-          .read([{ start: this.resumeKey(), end: this.range.end }], {
-            signal,
-            ...(Number.isFinite(remaining) ? { limit: remaining } : {}),
-          })
-          [Symbol.asyncIterator]();
-        const next = await this.iterator.next();
-        if (next.done) {
-          this.exhausted = true;
-          this.iterator = undefined;
-          break;
+        if (this.iterator === undefined) {
+          this.iterator = this.store
+            .read([{ start: this.resumeKey(), end: this.range.end }], {
+              signal,
+              ...(Number.isFinite(remaining) ? { limit: remaining } : {}),
+              ...(this.options.appProfile === undefined ? {} : { appProfile: this.options.appProfile }),
+            })
+            [Symbol.asyncIterator]();
+          this.iteratorLimit = remaining;
+          this.iteratorRows = 0;
         }
-        page.push(next.value);
-        this.lastKey = next.value.key;
-        this.delivered++;
-        this.options.onRowsScanned(1);
+        next = await this.iterator.next();
       } catch (error) {
         this.iterator = undefined;
         if (!(error instanceof RetryableStoreError) || failures >= retry.attempts || signal.aborted) {
@@ -118,12 +122,26 @@ export class BucketReader implements PageSource<Row> {
         await sleep(retry.baseDelayMs * 2 ** (failures - 1) * (0.5 + Math.random() / 2), undefined, {
           signal,
         });
+        continue;
       }
+      if (next.done) {
+        this.iterator = undefined;
+        // A read that stopped at its limit after skipping rows has not reached the range's end.
+        if (this.iteratorRows < this.iteratorLimit) this.exhausted = true;
+        continue;
+      }
+      this.iteratorRows++;
+      this.lastKey = next.value.key;
+      this.options.onRowsScanned(1);
+      const item = convert(next.value);
+      if (item === undefined) continue;
+      page.push(item);
+      this.delivered++;
     }
     return page.length === 0 && this.exhausted ? null : page;
   }
 
-  /** The first key not yet delivered: the range start, or just after the last key returned. */
+  /** The first key not yet read: the range start, or just after the last key the store returned. */
   private resumeKey(): Buffer {
     return this.lastKey === undefined ? this.range.start : keySuccessor(this.lastKey);
   }

@@ -15,13 +15,13 @@ export interface PageSource<T> {
 }
 
 /** A row with the key it merges by. */
-export interface SortableRow {
-  row: Row;
+export interface SortableRow<R extends Row = Row> {
+  row: R;
   /** The key without its salt prefix as a latin1 string: byte order, and V8 compares strings natively. */
   sortKey: string;
 }
 
-export function bySortKey(a: SortableRow, b: SortableRow): number {
+export function bySortKey(a: { sortKey: string }, b: { sortKey: string }): number {
   return a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : 0;
 }
 

@@ -1,23 +1,41 @@
 /**
  * A table whose keys follow a schema: writes salt and encode keys, reads plan the minimum set of
- * bucket ranges, stream them in parallel and merge them back into logical key order.
+ * bucket ranges, stream them in parallel and merge them back into logical key order. The table may
+ * be shared with other code: writes change only the cells they name, and reads skip (and report)
+ * rows the schema cannot decode.
  */
 import { setMaxListeners } from "node:events";
 import { LRUCache } from "lru-cache";
 import pLimit from "p-limit";
-import type { FieldValue, FieldValues, KeySchema, Plan, Query } from "../keys/types.js";
+import type { FieldValues, KeySchema, Plan, Query } from "../keys/types.js";
 import type { Mutation, Row, Store } from "../store/store.js";
+import { checkAppProfile } from "../store/validate.js";
 import { BucketReadError, BucketReader, type RetryPolicy } from "./bucket-reader.js";
 import { bySortKey, mergeSortedPages, type PageSource, type SortableRow } from "./merge.js";
+import {
+  describeKey,
+  emitTableWarning,
+  RowDecoder,
+  type TableRow,
+  type TableWarning,
+  type UndecodableRow,
+} from "./row-decoder.js";
 import { clipToData, guardSchema, isReserved } from "./schema-guard.js";
+
+export type { TableRow, TableWarning, UndecodableRow } from "./row-decoder.js";
+export { UndecodableRowError } from "./row-decoder.js";
 
 export type CellsInput = Map<string, Buffer> | Record<string, Buffer | string>;
 
-export interface TableRow {
-  key: Buffer;
-  bucket: number;
-  values: Record<string, FieldValue>;
-  cells: Map<string, Buffer>;
+/** Read and write paths that may each route to their own Bigtable app profile. */
+export interface AppProfiles {
+  /** `latest`: seed 003's latest-N, e.g. a single-cluster profile for read-your-writes. */
+  latest?: string;
+  /** `scan` (range reads), e.g. a multi-cluster profile for dashboards. */
+  scan?: string;
+  get?: string;
+  /** put, putMany, delete. */
+  write?: string;
 }
 
 export interface SaltedTableOptions {
@@ -30,6 +48,18 @@ export interface SaltedTableOptions {
   retry?: RetryPolicy;
   /** Serve repeated `latest` reads from memory for `ttlMs` (seed 003: "cache … for a few seconds"). */
   latestCache?: { ttlMs: number; maxEntries?: number };
+  /**
+   * Reads fail on a row in their ranges that the schema cannot decode, naming it (default: such
+   * rows are skipped, counted in the report and warned about).
+   */
+  strict?: boolean;
+  /** Where warnings go: skipped rows, keys written outside the salt's buckets. Default: process.emitWarning. */
+  onWarning?: (warning: TableWarning) => void;
+  /**
+   * App profile per path (Bigtable routing; other stores ignore it). An operation's own
+   * `appProfile` wins; without either the store's default applies.
+   */
+  appProfiles?: AppProfiles;
 }
 
 export interface TableReadOptions {
@@ -38,6 +68,23 @@ export interface TableReadOptions {
   deadlineMs?: number;
   /** Return what the healthy buckets gave when a bucket fails for good, flagged in the report. */
   allowPartial?: boolean;
+  /** Overrides the table's `strict` for this read. */
+  strict?: boolean;
+  /** This read's app profile. */
+  appProfile?: string;
+}
+
+export interface TableWriteOptions {
+  /** The row's cells become exactly these (default: the named cells are set, the others kept). */
+  replace?: boolean;
+  /** This write's app profile. */
+  appProfile?: string;
+}
+
+export interface TableDeleteOptions {
+  /** Delete only these cells (the row goes with its last cell); default: the whole row. */
+  cells?: readonly string[];
+  appProfile?: string;
 }
 
 export interface ReadReport {
@@ -51,6 +98,10 @@ export interface ReadReport {
   /** True only with `allowPartial`, when some bucket failed: the rows are then incomplete. */
   partial: boolean;
   failedBuckets: { bucket: number; error: string }[];
+  /** Rows in the read's ranges the schema could not decode, skipped (only without `strict`). */
+  rowsUndecodable: number;
+  /** The first of them (key in hex, reason). */
+  undecodable: UndecodableRow[];
 }
 
 export interface PutRow {
@@ -59,7 +110,7 @@ export interface PutRow {
 }
 
 export interface PutResult {
-  /** Rows the store could not write after its retries, by their index in the batch. */
+  /** Rows the store could not write (or delete) after its retries, by their index in the batch. */
   failed: { index: number; values: FieldValues; key: Buffer; reason: string }[];
 }
 
@@ -83,6 +134,7 @@ const DEFAULT_RETRY: RetryPolicy = { attempts: 3, baseDelayMs: 20 };
 
 export class SaltedTable {
   private readonly latestCache: LRUCache<string, TableRow[]> | undefined;
+  private readonly warn: (warning: TableWarning) => void;
 
   private constructor(
     readonly store: Store,
@@ -91,9 +143,14 @@ export class SaltedTable {
   ) {
     const cache = options.latestCache;
     this.latestCache = cache && new LRUCache({ max: cache.maxEntries ?? 10_000, ttl: cache.ttlMs });
+    this.warn = options.onWarning ?? emitTableWarning;
   }
 
-  /** Opens a table, refusing one whose schema row records a different schema. */
+  /**
+   * Opens a table, refusing one whose schema row records a different schema. With `create`, a
+   * table without a schema row gets one — if it holds no rows yet (a table with rows of its own
+   * is adopted with `adoptTable`, which first checks that its keys decode).
+   */
   static async open(store: Store, schema: KeySchema, options: SaltedTableOptions = {}): Promise<SaltedTable> {
     for (const name of ["concurrency", "pageSize"] as const) {
       const value = options[name];
@@ -101,42 +158,80 @@ export class SaltedTable {
         throw new RangeError(`${name} is ${value}; allowed: a whole number ≥ 1`);
       }
     }
+    for (const [path, appProfile] of Object.entries(options.appProfiles ?? {})) {
+      try {
+        checkAppProfile({ appProfile });
+      } catch (error) {
+        throw new TypeError(`appProfiles.${path}: ${(error as Error).message}`);
+      }
+    }
     await guardSchema(store, schema, options.create ?? false);
     return new SaltedTable(store, schema, options);
   }
 
-  async put(values: FieldValues, cells: CellsInput): Promise<void> {
-    const { failed } = await this.putMany([{ values, cells }]);
+  /** The app profile an operation of `path` sends: its own, else the table's for the path. */
+  appProfileFor(path: keyof AppProfiles, own?: string): string | undefined {
+    return own ?? this.options.appProfiles?.[path];
+  }
+
+  async put(values: FieldValues, cells: CellsInput, options: TableWriteOptions = {}): Promise<void> {
+    const { failed } = await this.putMany([{ values, cells }], options);
     if (failed.length > 0)
       throw new Error(`put failed for key ${failed[0]!.key.toString("hex")}: ${failed[0]!.reason}`);
   }
 
   /**
-   * Writes a batch. Every key is encoded before anything is written, so a bad row refuses the
-   * whole batch (naming the row); rows the store fails are returned one by one.
+   * Writes a batch: each row's named cells are set (new versions on Bigtable) and its other cells
+   * kept, or with `replace` its cells become exactly these. Every key is encoded before anything
+   * is written, so a bad row refuses the whole batch (naming the row); rows the store fails are
+   * returned one by one.
    */
-  async putMany(rows: readonly PutRow[]): Promise<PutResult> {
+  async putMany(rows: readonly PutRow[], options: TableWriteOptions = {}): Promise<PutResult> {
+    const replace = options.replace === true;
     const mutations: Mutation[] = rows.map((row, index) => ({
       type: "put",
       key: this.encodeForWrite(row.values, index),
       cells: toCellMap(row.cells),
+      ...(replace ? { replace } : {}),
     }));
-    const { failed } = await this.store.write(mutations);
+    this.warnOutsideBuckets(mutations);
+    const { failed } = await this.store.write(mutations, this.routing("write", options.appProfile));
     return {
       failed: failed.map((failure) => ({ ...failure, values: rows[failure.index]!.values })),
     };
   }
 
-  async delete(values: FieldValues): Promise<void> {
-    const { failed } = await this.store.write([{ type: "delete", key: this.encodeForWrite(values, 0) }]);
+  /** Deletes the row, or with `cells` only those cells. */
+  async delete(values: FieldValues, options: TableDeleteOptions = {}): Promise<void> {
+    const { cells, ...rest } = options;
+    const { failed } = await this.deleteMany([{ values, ...(cells ? { cells } : {}) }], rest);
     if (failed.length > 0) throw new Error(`delete failed: ${failed[0]!.reason}`);
   }
 
-  async get(values: FieldValues): Promise<TableRow | undefined> {
+  /**
+   * Deletes a batch: each row whole, or only its listed `cells`. Keys are encoded before anything
+   * is deleted (a bad row refuses the batch, naming it); rows the store fails come back one by one.
+   */
+  async deleteMany(
+    rows: readonly { values: FieldValues; cells?: readonly string[] }[],
+    options: { appProfile?: string } = {},
+  ): Promise<PutResult> {
+    const mutations: Mutation[] = rows.map(({ values, cells }, index) => {
+      const key = this.encodeForWrite(values, index);
+      return cells === undefined ? { type: "delete", key } : { type: "delete", key, qualifiers: cells };
+    });
+    const { failed } = await this.store.write(mutations, this.routing("write", options.appProfile));
+    return {
+      failed: failed.map((failure) => ({ ...failure, values: rows[failure.index]!.values })),
+    };
+  }
+
+  async get(values: FieldValues, options: { appProfile?: string } = {}): Promise<TableRow | undefined> {
     const key = this.schema.encode(values);
     if (isReserved(key)) return undefined;
-    const row = await this.store.get(key);
-    return row && this.toTableRow(row);
+    const row = await this.store.get(key, this.routing("get", options.appProfile));
+    // The key was encoded from the values, so it decodes; if not, say which row and why.
+    return row && new RowDecoder(this.schema, this.store.name, true).decode(row);
   }
 
   /** The ranges a query would read, without reading. */
@@ -146,12 +241,7 @@ export class SaltedTable {
 
   /** Rows matching `query` in logical key order (salt ignored), `query.limit` at most. */
   scan(query: Query, options: TableReadOptions = {}): TableScan {
-    return new TableScan(this.store, this.schema, this.schema.plan(query), {
-      ...options,
-      concurrency: this.options.concurrency ?? 16,
-      pageSize: this.options.pageSize ?? 256,
-      retry: this.options.retry ?? DEFAULT_RETRY,
-    });
+    return this.scanWith(query, { ...options, appProfile: this.appProfileFor("scan", options.appProfile) });
   }
 
   /**
@@ -165,13 +255,34 @@ export class SaltedTable {
       this.latestCache && !options.allowPartial ? JSON.stringify([query, n], jsonReplacer) : undefined;
     const cached = cacheKey === undefined ? undefined : this.latestCache!.get(cacheKey);
     if (cached) return [...cached];
-    const rows = await this.scan({ ...query, limit: n }, options).toArray();
+    const rows = await this.scanWith(
+      { ...query, limit: n },
+      { ...options, appProfile: this.appProfileFor("latest", options.appProfile) },
+    ).toArray();
     if (cacheKey !== undefined) this.latestCache!.set(cacheKey, [...rows]);
     return rows;
   }
 
+  /** The row decoded (throws KeyDecodeError when the schema cannot decode its key). */
   toTableRow(row: Row): TableRow {
-    return tableRowOf(this.schema, row);
+    const { bucket, values } = this.schema.decode(row.key);
+    return { key: row.key, bucket, values, cells: row.cells };
+  }
+
+  private scanWith(query: Query, options: TableReadOptions): TableScan {
+    return new TableScan(this.store, this.schema, this.schema.plan(query), {
+      ...options,
+      strict: options.strict ?? this.options.strict ?? false,
+      onWarning: this.warn,
+      concurrency: this.options.concurrency ?? 16,
+      pageSize: this.options.pageSize ?? 256,
+      retry: this.options.retry ?? DEFAULT_RETRY,
+    });
+  }
+
+  private routing(path: keyof AppProfiles, own: string | undefined): { appProfile?: string } {
+    const appProfile = this.appProfileFor(path, own);
+    return appProfile === undefined ? {} : { appProfile };
   }
 
   private encodeForWrite(values: FieldValues, index: number): Buffer {
@@ -190,6 +301,34 @@ export class SaltedTable {
     return key;
   }
 
+  /**
+   * HBaseWD's and old Phoenix's hash put keys hashing to Integer.MIN_VALUE outside [0, N): they
+   * are written as those tools write them, and said so, since no bucket scan will see them.
+   */
+  private warnOutsideBuckets(mutations: readonly Mutation[]): void {
+    const { bucketCount } = this.schema;
+    const outside: { index: number; key: string; bucket: number }[] = [];
+    let count = 0;
+    mutations.forEach(({ key }, index) => {
+      const bucket = this.schema.bucketOfKey(key);
+      if (bucket < bucketCount) return;
+      count++;
+      if (outside.length < 10) outside.push({ index, key: key.toString("hex"), bucket });
+    });
+    if (count === 0) return;
+    const first = outside[0]!;
+    this.warn({
+      kind: "salt-out-of-range",
+      table: this.store.name,
+      count,
+      first: outside,
+      message:
+        `${this.store.name}: ${count} row(s) written with a salt outside buckets [0, ${bucketCount}) — hash "${this.schema.spec.salt?.hash}" ` +
+        `reproduces HBaseWD's and old Phoenix's Math.abs(Integer.MIN_VALUE) bug — so bucket scans will not see them (point reads will); ` +
+        `first: row ${first.index}, key ${describeKey(Buffer.from(first.key, "hex"))}, salt ${first.bucket}`,
+    });
+  }
+
   private checkLatestQuery(query: Omit<Query, "limit">): void {
     const eq = query.eq ?? {};
     const bound = this.schema.fields.findIndex((field) => eq[field.name] === undefined);
@@ -204,10 +343,12 @@ export class SaltedTable {
   }
 }
 
-interface ScanSettings extends TableReadOptions {
+export interface ScanSettings extends TableReadOptions {
   concurrency: number;
   pageSize: number;
   retry: RetryPolicy;
+  /** Where the warning about skipped rows goes (default: process.emitWarning). */
+  onWarning?: (warning: TableWarning) => void;
 }
 
 /** One read: iterate it for rows; `report` fills in as it goes and is final at the end. */
@@ -229,6 +370,8 @@ export class TableScan implements AsyncIterable<TableRow> {
       retries: 0,
       partial: false,
       failedBuckets: [],
+      rowsUndecodable: 0,
+      undecodable: [],
     };
   }
 
@@ -256,6 +399,11 @@ export class TableScan implements AsyncIterable<TableRow> {
     setMaxListeners(10 + 2 * plan.ranges.length, signal);
     const limiter = pLimit(this.settings.concurrency);
     const saltLength = this.schema.saltPrefixLength;
+    const decoder = new RowDecoder(this.schema, this.store.name, this.settings.strict ?? false);
+    const convert = (row: Row): SortableRow<TableRow> | undefined => {
+      const tableRow = decoder.decode(row);
+      return tableRow && { row: tableRow, sortKey: row.key.toString("latin1", saltLength) };
+    };
     const sources = plan.ranges.flatMap((range) => {
       const dataRange = clipToData(range);
       if (dataRange === undefined) return [];
@@ -265,6 +413,8 @@ export class TableScan implements AsyncIterable<TableRow> {
         limiter,
         retry: this.settings.retry,
         signal,
+        convert,
+        ...(this.settings.appProfile === undefined ? {} : { appProfile: this.settings.appProfile }),
         onRowsScanned: (count) => {
           this.report.rowsScanned += count;
         },
@@ -272,7 +422,7 @@ export class TableScan implements AsyncIterable<TableRow> {
           this.report.retries++;
         },
       });
-      return [this.sortable(reader, saltLength, signal)];
+      return [this.partialTolerant(reader, signal)];
     });
     const pages = (sources.length === 1 ? pagesOf(sources[0]!) : mergeSortedPages(sources, bySortKey))[
       Symbol.asyncIterator
@@ -281,7 +431,7 @@ export class TableScan implements AsyncIterable<TableRow> {
       for (let next = await pages.next(); !next.done; next = await pages.next()) {
         for (const { row } of next.value) {
           this.report.rowsReturned++;
-          yield tableRowOf(this.schema, row);
+          yield row;
           if (this.report.rowsReturned >= limit) return;
         }
       }
@@ -297,21 +447,25 @@ export class TableScan implements AsyncIterable<TableRow> {
       stop.abort();
       await pages.return?.();
       this.report.readAmplification = this.report.rowsScanned / Math.max(1, this.report.rowsReturned);
+      this.report.rowsUndecodable = decoder.count;
+      this.report.undecodable = [...decoder.first];
+      const warning = decoder.warning();
+      if (warning) (this.settings.onWarning ?? emitTableWarning)(warning);
     }
   }
 
   /**
-   * Adapts a bucket's pages for the merge, and absorbs its failure when partial results are
-   * allowed — but never an abort or a deadline, which end the whole read.
+   * A bucket's pages for the merge, absorbing its failure when partial results are allowed — but
+   * never an abort, a deadline or a strict read's undecodable row, which end the whole read.
    */
-  private sortable(reader: BucketReader, saltLength: number, signal: AbortSignal): PageSource<SortableRow> {
+  private partialTolerant(
+    reader: BucketReader<SortableRow<TableRow>>,
+    signal: AbortSignal,
+  ): PageSource<SortableRow<TableRow>> {
     return {
       nextPage: async () => {
         try {
-          const page = await reader.nextPage();
-          return page === null
-            ? null
-            : page.map((row) => ({ row, sortKey: row.key.toString("latin1", saltLength) }));
+          return await reader.nextPage();
         } catch (error) {
           if (!(this.settings.allowPartial && error instanceof BucketReadError) || signal.aborted)
             throw error;
@@ -331,15 +485,6 @@ async function* pagesOf<T>(source: PageSource<T>): AsyncGenerator<T[], void, und
   } finally {
     await source.close();
   }
-}
-
-/**
- * A planned range cut to the data: every key at or above eight 0xFF bytes is keyspread's own
- * (data keys there are refused), so no read reaches the schema row. Undefined when nothing is left.
- */
-function tableRowOf(schema: KeySchema, row: Row): TableRow {
-  const { bucket, values } = schema.decode(row.key);
-  return { key: row.key, bucket, values, cells: row.cells };
 }
 
 function toCellMap(cells: CellsInput): Map<string, Buffer> {

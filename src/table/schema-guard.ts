@@ -1,7 +1,8 @@
 /**
  * One row per table records the schema its keys were written with, so an app that opens the
  * table with another bucket count or hash (seed 000's "100 vs 50 buckets") is refused instead of
- * silently writing rows no reader will find.
+ * silently writing rows no reader will find. Its key is eight 0xFF bytes and `keyspread:schema`,
+ * so it sorts after every data row (tools that count rows, such as `cbt count`, see one more).
  */
 import type { KeySchema } from "../keys/types.js";
 import type { Store } from "../store/store.js";
@@ -43,30 +44,47 @@ export class SchemaMismatchError extends Error {
   }
 }
 
+/** Records `schema` in the table's schema row. */
+export async function recordSchema(store: Store, schema: KeySchema): Promise<void> {
+  const { failed } = await store.write([
+    {
+      type: "put",
+      key: SCHEMA_ROW_KEY,
+      replace: true,
+      cells: new Map([
+        ["fingerprint", Buffer.from(schema.fingerprint)],
+        ["spec", Buffer.from(JSON.stringify(schema.spec))],
+      ]),
+    },
+  ]);
+  if (failed.length > 0)
+    throw new Error(`${store.name}: could not write the schema row: ${failed[0]!.reason}`);
+}
+
+/** The table has rows but no schema row: other code wrote it, and its keys are unchecked. */
+export class UnadoptedTableError extends Error {
+  override readonly name = "UnadoptedTableError";
+}
+
 /**
- * Checks the table's schema row against `schema`; writes it when the table has none and
- * `create` is set. Throws SchemaMismatchError listing every difference.
+ * Checks the table's schema row against `schema`; with `create`, writes it when the table has
+ * none and no rows either (a table with rows is adopted instead: `adoptTable` checks its keys
+ * first). Throws SchemaMismatchError listing every difference.
  */
 export async function guardSchema(store: Store, schema: KeySchema, create: boolean): Promise<void> {
   const row = await store.get(SCHEMA_ROW_KEY);
   if (row === undefined) {
     if (!create) {
       throw new Error(
-        `${store.name} has no keyspread schema row; create the table first (table create / { create: true })`,
+        `${store.name} has no keyspread schema row; create the table first (table create / { create: true }), or adopt a table other code wrote (table create --adopt / adoptTable)`,
       );
     }
-    const { failed } = await store.write([
-      {
-        type: "put",
-        key: SCHEMA_ROW_KEY,
-        cells: new Map([
-          ["fingerprint", Buffer.from(schema.fingerprint)],
-          ["spec", Buffer.from(JSON.stringify(schema.spec))],
-        ]),
-      },
-    ]);
-    if (failed.length > 0)
-      throw new Error(`${store.name}: could not write the schema row: ${failed[0]!.reason}`);
+    for await (const _ of store.read([{ start: Buffer.alloc(0), end: RESERVED_PREFIX }], { limit: 1 })) {
+      throw new UnadoptedTableError(
+        `${store.name} has rows but no keyspread schema row (written by other code?); adopt it instead, which first checks that its keys decode under the schema: table create --adopt / adoptTable()`,
+      );
+    }
+    await recordSchema(store, schema);
     return;
   }
   const fingerprint = row.cells.get("fingerprint")?.toString();

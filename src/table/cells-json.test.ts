@@ -1,0 +1,35 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { cellsFromJson, cellsToJson } from "./cells-json.js";
+
+describe("cells as JSON", () => {
+  it("writes text as strings and other bytes as {hex}, so `hex:41` text stays text", () => {
+    const cells = new Map([
+      ["text", Buffer.from("hex:41")],
+      ["binary", Buffer.from([0xff, 0x00])],
+      ["empty", Buffer.alloc(0)],
+    ]);
+    expect(cellsToJson(cells)).toEqual({ text: "hex:41", binary: { hex: "ff00" }, empty: "" });
+    expect(cellsFromJson(JSON.parse(JSON.stringify(cellsToJson(cells))))).toEqual(cells);
+    expect(cellsFromJson({ n: 42 }).get("n")?.toString()).toBe("42");
+  });
+
+  it("round-trips any bytes", () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.string({ minLength: 1 }), fc.uint8Array()), (input) => {
+        const cells = new Map(Object.entries(input).map(([k, v]) => [k, Buffer.from(v)]));
+        expect(cellsFromJson(JSON.parse(JSON.stringify(cellsToJson(cells))))).toEqual(cells);
+      }),
+    );
+  });
+
+  it("names the cell and the allowed forms", () => {
+    expect(() => cellsFromJson({ a: true })).toThrow(
+      /cell "a" is true; allowed: a string, a number, or \{"hex"/,
+    );
+    expect(() => cellsFromJson({ a: { hex: "abc" } })).toThrow(/cell "a"/);
+    expect(() => cellsFromJson({ a: { hex: "ab", extra: 1 } })).toThrow(/cell "a"/);
+    expect(() => cellsFromJson([])).toThrow(/cells must be an object/);
+    expect(() => cellsFromJson({ "": "x" })).toThrow(/cell name is empty/);
+  });
+});

@@ -1,0 +1,105 @@
+/**
+ * A table shared with other code holds rows keyspread did not write: inside a bucket's range a
+ * key of another format, a wrong salt, a non-numeric timestamp. A read decodes each row; one that
+ * does not decode is skipped and counted (reads go on, and say so), or with `strict` fails the
+ * read naming the table, the key and the reason. Never a silent skip, never an anonymous failure.
+ */
+import { isPrintableAscii } from "../keys/bytes.js";
+import type { FieldValue, KeySchema } from "../keys/types.js";
+import type { Row } from "../store/store.js";
+
+export interface TableRow {
+  key: Buffer;
+  bucket: number;
+  values: Record<string, FieldValue>;
+  cells: Map<string, Buffer>;
+}
+
+/** A row the schema cannot decode: its key (hex) and why. */
+export interface UndecodableRow {
+  key: string;
+  reason: string;
+}
+
+/** Something a caller should hear about though the operation went on. */
+export type TableWarning =
+  | { kind: "undecodable-rows"; table: string; count: number; first: UndecodableRow[]; message: string }
+  | {
+      kind: "salt-out-of-range";
+      table: string;
+      count: number;
+      first: { index: number; key: string; bucket: number }[];
+      message: string;
+    };
+
+/** The default warning sink: Node's process warnings (stderr unless the app listens). */
+export function emitTableWarning(warning: TableWarning): void {
+  process.emitWarning(warning.message, { type: "KeyspreadWarning", code: warning.kind });
+}
+
+/** A strict read met a row it cannot decode. */
+export class UndecodableRowError extends Error {
+  override readonly name = "UndecodableRowError";
+  constructor(
+    readonly table: string,
+    readonly key: Buffer,
+    readonly reason: string,
+    schemaName: string,
+  ) {
+    super(
+      `${table}: row ${describeKey(key)} does not decode under schema "${schemaName}": ${reason} (a strict read stops here; without strict such rows are skipped and counted)`,
+    );
+  }
+}
+
+/** Rows listed in reports and warnings; the count covers them all. */
+const LISTED = 10;
+
+export class RowDecoder {
+  /** Rows skipped so far. */
+  count = 0;
+  readonly first: UndecodableRow[] = [];
+
+  constructor(
+    private readonly schema: KeySchema,
+    private readonly table: string,
+    private readonly strict: boolean,
+  ) {}
+
+  /** The row decoded, or undefined when it does not decode (counted; thrown when strict). */
+  decode(row: Row): TableRow | undefined {
+    let decoded: ReturnType<KeySchema["decode"]>;
+    try {
+      decoded = this.schema.decode(row.key);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      if (this.strict) throw new UndecodableRowError(this.table, row.key, reason, this.schema.spec.name);
+      this.count++;
+      if (this.first.length < LISTED) this.first.push({ key: row.key.toString("hex"), reason });
+      return undefined;
+    }
+    return { key: row.key, bucket: decoded.bucket, values: decoded.values, cells: row.cells };
+  }
+
+  /** The warning for the rows skipped, if any. */
+  warning(): TableWarning | undefined {
+    if (this.count === 0) return undefined;
+    const listed = this.first
+      .slice(0, 3)
+      .map(({ key, reason }) => `${describeKey(Buffer.from(key, "hex"))} (${reason})`)
+      .join("; ");
+    return {
+      kind: "undecodable-rows",
+      table: this.table,
+      count: this.count,
+      first: [...this.first],
+      message: `${this.table}: skipped ${this.count} row(s) in the read's ranges that schema "${this.schema.spec.name}" cannot decode (written by other code?); first: ${listed}. Read with strict to fail instead.`,
+    };
+  }
+}
+
+/** A key for messages: quoted text when printable ASCII, else `hex …`. */
+export function describeKey(key: Uint8Array): string {
+  const bytes = Buffer.from(key.buffer, key.byteOffset, key.byteLength);
+  return isPrintableAscii(bytes) ? JSON.stringify(bytes.toString("latin1")) : `hex ${bytes.toString("hex")}`;
+}
