@@ -1,12 +1,11 @@
 /**
  * The service's access log: one record per store row written or read. Optionally appended to a
- * JSONL file in the record format `keyspread heatmap` reads (src/viz/input/access-record.ts):
- * `{ts, key, op, bytes, latencyMs}`, keys as text or `hex:…`, one write per flush/read. The most
- * recent records also stay in memory (bounded) for the live `/heatmap` page.
+ * JSONL file in the record format `keyspread heatmap` and `keyspread replay` read
+ * (src/viz/input/access-record.ts) through the shared file sink (bounded queue, rotation). The
+ * most recent records also stay in memory (bounded) for the live `/heatmap` page.
  */
-import { createWriteStream, type WriteStream } from "node:fs";
+import { FileAccessLogSink } from "../access-log/file-sink.js";
 import type { AccessOp, AccessRecord } from "../viz/input/access-record.js";
-import { displayKey } from "../viz/input/key-text.js";
 
 export interface AccessEntry {
   key: Buffer;
@@ -16,16 +15,17 @@ export interface AccessEntry {
 }
 
 export class AccessLog {
-  private readonly stream: WriteStream | undefined;
   /** Ring of the latest records: `recent[next]` is the oldest once full. */
   private readonly recent: AccessRecord[] = [];
   private next = 0;
 
-  constructor(
-    readonly path: string | undefined,
-    private readonly keepRecent = 100_000,
-  ) {
-    this.stream = path === undefined ? undefined : createWriteStream(path, { flags: "a" });
+  private constructor(
+    private readonly file: FileAccessLogSink | undefined,
+    private readonly keepRecent: number,
+  ) {}
+
+  static async open(path: string | undefined, keepRecent = 100_000): Promise<AccessLog> {
+    return new AccessLog(path === undefined ? undefined : await FileAccessLogSink.open(path), keepRecent);
   }
 
   record(tsMs: number, entries: readonly AccessEntry[]): void {
@@ -36,14 +36,8 @@ export class AccessLog {
       if (this.recent.length < this.keepRecent) this.recent.push(record);
       else this.recent[this.next] = record;
       this.next = (this.next + 1) % this.keepRecent;
+      this.file?.write(record);
     }
-    if (this.stream === undefined) return;
-    let text = "";
-    for (const entry of entries) {
-      const latency = entry.latencyMs === undefined ? "" : `,"latencyMs":${entry.latencyMs}`;
-      text += `{"ts":${tsMs},"key":${JSON.stringify(displayKey(entry.key))},"op":"${entry.op}","bytes":${entry.bytes}${latency}}\n`;
-    }
-    this.stream.write(text);
   }
 
   /** The kept records, oldest first. */
@@ -54,10 +48,6 @@ export class AccessLog {
   }
 
   close(): Promise<void> {
-    const stream = this.stream;
-    if (stream === undefined) return Promise.resolve();
-    return new Promise((resolve, reject) =>
-      stream.end((error?: Error | null) => (error ? reject(error) : resolve())),
-    );
+    return this.file?.close() ?? Promise.resolve();
   }
 }

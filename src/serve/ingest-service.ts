@@ -166,7 +166,7 @@ export async function startIngestService(options: IngestServiceOptions): Promise
     metrics,
     log,
   );
-  const accessLog = new AccessLog(options.accessLogPath);
+  const accessLog = await AccessLog.open(options.accessLogPath);
   const turns = new CpuTurns();
   let pipeline: IngestPipeline;
   try {

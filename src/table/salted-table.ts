@@ -7,8 +7,9 @@
 import { setMaxListeners } from "node:events";
 import { LRUCache } from "lru-cache";
 import pLimit from "p-limit";
+import { type AccessLogOptions, type AccessLogSink, sampler } from "../access-log/sink.js";
 import type { FieldValues, KeySchema, Plan, Query } from "../keys/types.js";
-import type { Mutation, Row, Store } from "../store/store.js";
+import type { KeyRange, Mutation, Row, Store } from "../store/store.js";
 import { checkAppProfile } from "../store/validate.js";
 import { BucketReadError, BucketReader, type RetryPolicy } from "./bucket-reader.js";
 import { bySortKey, mergeSortedPages, type PageSource, type SortableRow } from "./merge.js";
@@ -60,6 +61,12 @@ export interface SaltedTableOptions {
    * `appProfile` wins; without either the store's default applies.
    */
   appProfiles?: AppProfiles;
+  /**
+   * Records a sample of operations in the access-log format `keyspread heatmap` and `keyspread
+   * replay` read: each row written, each get, and each range a sampled read scanned (its start and
+   * end key, rows and bytes). The sink queues or drops, never blocking the operation.
+   */
+  accessLog?: AccessLogOptions;
 }
 
 export interface TableReadOptions {
@@ -135,6 +142,7 @@ const DEFAULT_RETRY: RetryPolicy = { attempts: 3, baseDelayMs: 20 };
 export class SaltedTable {
   private readonly latestCache: LRUCache<string, TableRow[]> | undefined;
   private readonly warn: (warning: TableWarning) => void;
+  private readonly sampled: () => boolean;
 
   private constructor(
     readonly store: Store,
@@ -144,6 +152,7 @@ export class SaltedTable {
     const cache = options.latestCache;
     this.latestCache = cache && new LRUCache({ max: cache.maxEntries ?? 10_000, ttl: cache.ttlMs });
     this.warn = options.onWarning ?? emitTableWarning;
+    this.sampled = options.accessLog ? sampler(options.accessLog.sampleRate) : () => false;
   }
 
   /**
@@ -195,7 +204,9 @@ export class SaltedTable {
       ...(replace ? { replace } : {}),
     }));
     this.warnOutsideBuckets(mutations);
+    const started = performance.now();
     const { failed } = await this.store.write(mutations, this.routing("write", options.appProfile));
+    this.logWrites(mutations, started);
     return {
       failed: failed.map((failure) => ({ ...failure, values: rows[failure.index]!.values })),
     };
@@ -220,7 +231,9 @@ export class SaltedTable {
       const key = this.encodeForWrite(values, index);
       return cells === undefined ? { type: "delete", key } : { type: "delete", key, qualifiers: cells };
     });
+    const started = performance.now();
     const { failed } = await this.store.write(mutations, this.routing("write", options.appProfile));
+    this.logWrites(mutations, started);
     return {
       failed: failed.map((failure) => ({ ...failure, values: rows[failure.index]!.values })),
     };
@@ -229,7 +242,17 @@ export class SaltedTable {
   async get(values: FieldValues, options: { appProfile?: string } = {}): Promise<TableRow | undefined> {
     const key = this.schema.encode(values);
     if (isReserved(key)) return undefined;
+    const started = performance.now();
     const row = await this.store.get(key, this.routing("get", options.appProfile));
+    if (this.sampled()) {
+      this.options.accessLog!.sink.write({
+        tsMs: Date.now(),
+        key,
+        op: "read",
+        bytes: row ? rowBytes(row.cells) : 0,
+        latencyMs: performance.now() - started,
+      });
+    }
     // The key was encoded from the values, so it decodes; if not, say which row and why.
     return row && new RowDecoder(this.schema, this.store.name, true).decode(row);
   }
@@ -270,14 +293,29 @@ export class SaltedTable {
   }
 
   private scanWith(query: Query, options: TableReadOptions): TableScan {
+    const accessLog = this.options.accessLog && this.sampled() ? this.options.accessLog.sink : undefined;
     return new TableScan(this.store, this.schema, this.schema.plan(query), {
       ...options,
+      ...(accessLog ? { accessLog } : {}),
       strict: options.strict ?? this.options.strict ?? false,
       onWarning: this.warn,
       concurrency: this.options.concurrency ?? 16,
       pageSize: this.options.pageSize ?? 256,
       retry: this.options.retry ?? DEFAULT_RETRY,
     });
+  }
+
+  /** Each sampled row of a write batch, with the batch's latency. */
+  private logWrites(mutations: readonly Mutation[], started: number): void {
+    const sink = this.options.accessLog?.sink;
+    if (sink === undefined) return;
+    const tsMs = Date.now();
+    const latencyMs = performance.now() - started;
+    for (const mutation of mutations) {
+      if (!this.sampled()) continue;
+      const bytes = mutation.type === "put" ? rowBytes(mutation.cells) : 0;
+      sink.write({ tsMs, key: mutation.key, op: "write", bytes, latencyMs });
+    }
   }
 
   private routing(path: keyof AppProfiles, own: string | undefined): { appProfile?: string } {
@@ -347,6 +385,8 @@ export interface ScanSettings extends TableReadOptions {
   concurrency: number;
   pageSize: number;
   retry: RetryPolicy;
+  /** This read is sampled: each range it scans is recorded here when it ends. */
+  accessLog?: AccessLogSink;
   /** Where the warning about skipped rows goes (default: process.emitWarning). */
   onWarning?: (warning: TableWarning) => void;
 }
@@ -400,13 +440,21 @@ export class TableScan implements AsyncIterable<TableRow> {
     const limiter = pLimit(this.settings.concurrency);
     const saltLength = this.schema.saltPrefixLength;
     const decoder = new RowDecoder(this.schema, this.store.name, this.settings.strict ?? false);
-    const convert = (row: Row): SortableRow<TableRow> | undefined => {
-      const tableRow = decoder.decode(row);
-      return tableRow && { row: tableRow, sortKey: row.key.toString("latin1", saltLength) };
-    };
+    const started = { tsMs: Date.now(), at: performance.now() };
+    const scanned: { range: KeyRange; rows: number; bytes: number }[] = [];
     const sources = plan.ranges.flatMap((range) => {
       const dataRange = clipToData(range);
       if (dataRange === undefined) return [];
+      const tally = { range: dataRange, rows: 0, bytes: 0 };
+      if (this.settings.accessLog) scanned.push(tally);
+      const convert = (row: Row): SortableRow<TableRow> | undefined => {
+        if (this.settings.accessLog) {
+          tally.rows++;
+          tally.bytes += rowBytes(row.cells);
+        }
+        const tableRow = decoder.decode(row);
+        return tableRow && { row: tableRow, sortKey: row.key.toString("latin1", saltLength) };
+      };
       const reader = new BucketReader(this.store, dataRange, {
         limit,
         pageSize: Math.min(this.settings.pageSize, limit),
@@ -451,6 +499,18 @@ export class TableScan implements AsyncIterable<TableRow> {
       this.report.undecodable = [...decoder.first];
       const warning = decoder.warning();
       if (warning) (this.settings.onWarning ?? emitTableWarning)(warning);
+      const latencyMs = performance.now() - started.at;
+      for (const { range, rows, bytes } of scanned) {
+        this.settings.accessLog!.write({
+          tsMs: started.tsMs,
+          key: range.start,
+          end: range.end,
+          op: "scan",
+          rows,
+          bytes,
+          latencyMs,
+        });
+      }
     }
   }
 
@@ -500,4 +560,11 @@ function describeCodec(codec: KeySchema["fields"][number]["codec"]): string {
 
 function jsonReplacer(_key: string, value: unknown): unknown {
   return typeof value === "bigint" ? `${value}n` : value;
+}
+
+/** Bytes of a row's cells (qualifiers and values), as an access record counts them. */
+function rowBytes(cells: ReadonlyMap<string, Buffer>): number {
+  let bytes = 0;
+  for (const [qualifier, value] of cells) bytes += qualifier.length + value.length;
+  return bytes;
 }

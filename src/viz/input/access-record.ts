@@ -2,7 +2,8 @@
  * One access-log record, parsed from a JSONL line or a CSV row. Pure.
  *
  * Fields: `ts` (ISO 8601 text, or a number of epoch milliseconds), `key` (text, or `hex:` + hex
- * digits for binary keys), `op` (`read`, `write` or `scan`), optional `bytes`, `latencyMs`, `node`.
+ * digits for binary keys), `op` (`read`, `write` or `scan`), optional `bytes`, `latencyMs`, `node`,
+ * and for a scan `rows` (rows it returned) and `end` (its end key; empty or absent: open-ended).
  */
 import { parseKeyText } from "./key-text.js";
 
@@ -15,10 +16,13 @@ export interface AccessRecord {
   bytes: number;
   latencyMs?: number;
   node?: string;
+  /** A scan's rows returned and end key (null: to the end of the table). */
+  rows?: number;
+  end?: Buffer | null;
 }
 
 const OPS: ReadonlySet<string> = new Set<AccessOp>(["read", "write", "scan"]);
-const FIELDS = ["ts", "key", "op", "bytes", "latencyMs", "node"] as const;
+const FIELDS = ["ts", "key", "op", "bytes", "latencyMs", "node", "rows", "end"] as const;
 type Field = (typeof FIELDS)[number];
 
 /** Errors name the field and value; the reader prefixes the file and line. */
@@ -58,6 +62,13 @@ function toRecord(fields: Partial<Record<Field, unknown>>): AccessRecord {
   };
   const latencyMs = parseOptionalNumber(fields.latencyMs, "latencyMs");
   if (latencyMs !== undefined) record.latencyMs = latencyMs;
+  const rows = parseOptionalNumber(fields.rows, "rows");
+  if (rows !== undefined) record.rows = rows;
+  if (fields.end !== undefined) {
+    if (fields.end !== null && typeof fields.end !== "string")
+      fail(`end ${JSON.stringify(fields.end)}: expected a key (text, or hex:…), or null`);
+    record.end = fields.end === null || fields.end === "" ? null : parseKeyText(fields.end);
+  }
   if (fields.node !== undefined && fields.node !== null && fields.node !== "")
     record.node = String(fields.node);
   return record;
