@@ -1,4 +1,5 @@
 /** The library's public API. */
+export * from "./access-log/index.js";
 export * from "./advise/index.js";
 export * from "./export/index.js";
 export * from "./keys/index.js";

@@ -8,7 +8,7 @@ export interface AccessLogSink {
   write(record: AccessRecord): void;
 }
 
-export interface AccessLogOptions {
+export interface AccessLogSampling {
   sink: AccessLogSink;
   /** Share of operations recorded (0.01: one in a hundred); default 1. */
   sampleRate?: number;

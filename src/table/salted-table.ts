@@ -7,7 +7,7 @@
 import { setMaxListeners } from "node:events";
 import { LRUCache } from "lru-cache";
 import pLimit from "p-limit";
-import { type AccessLogOptions, type AccessLogSink, sampler } from "../access-log/sink.js";
+import { type AccessLogSampling, type AccessLogSink, sampler } from "../access-log/sink.js";
 import type { FieldValues, KeySchema, Plan, Query } from "../keys/types.js";
 import type { KeyRange, Mutation, Row, Store } from "../store/store.js";
 import { checkAppProfile } from "../store/validate.js";
@@ -66,7 +66,7 @@ export interface SaltedTableOptions {
    * replay` read: each row written, each get, and each range a sampled read scanned (its start and
    * end key, rows and bytes). The sink queues or drops, never blocking the operation.
    */
-  accessLog?: AccessLogOptions;
+  accessLog?: AccessLogSampling;
 }
 
 export interface TableReadOptions {
