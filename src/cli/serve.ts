@@ -39,6 +39,8 @@ interface ServeOptions {
   maxBody: number;
   maxInflight?: number;
   accessLog?: string;
+  latestAppProfile?: string;
+  rangeAppProfile?: string;
   maxAge?: number;
   alertSustain: number;
   nodes?: number;
@@ -101,6 +103,14 @@ export function registerServeCommands(program: Command): void {
     )
     .option("--access-log <file>", "append a JSONL access log (the `keyspread heatmap` format)")
     .option(
+      "--latest-app-profile <id>",
+      "Bigtable app profile for latest-N reads (e.g. single-cluster routing: they must see recent writes)",
+    )
+    .option(
+      "--range-app-profile <id>",
+      "Bigtable app profile for range reads (e.g. multi-cluster routing: dashboards can read the nearest cluster)",
+    )
+    .option(
       "--max-age <seconds>",
       "retention: Bigtable GC rule on --create; embedded/memory: periodic sweep",
       parsePositiveInt,
@@ -151,6 +161,10 @@ export function registerServeCommands(program: Command): void {
           maxInflightBodyBytes: options.maxInflight,
           idempotencyWindowMs: options.idempotencyWindow * 1000,
           accessLogPath: options.accessLog,
+          appProfiles: {
+            ...(options.latestAppProfile === undefined ? {} : { latest: options.latestAppProfile }),
+            ...(options.rangeAppProfile === undefined ? {} : { scan: options.rangeAppProfile }),
+          },
           retention:
             options.maxAge !== undefined && options.store !== "bigtable"
               ? { maxAgeMs: options.maxAge * 1000 }

@@ -5,6 +5,7 @@
  */
 import { LRUCache } from "lru-cache";
 import { keySuccessor } from "../keys/bytes.js";
+import { emitTableWarning, RowDecoder } from "../table/row-decoder.js";
 import type { SaltedTable, TableRow } from "../table/salted-table.js";
 import { clipToData } from "../table/schema-guard.js";
 import type { AccessEntry, AccessLog } from "./access-log.js";
@@ -91,17 +92,27 @@ export class DeviceReads {
     const data = clipToData(range!);
     if (data === undefined) return;
     const { end } = data;
+    const appProfile = this.table.appProfileFor("latest");
+    // A row another program wrote into the device's range is skipped and warned about, as table reads do.
+    const decoder = new RowDecoder(this.table.schema, this.table.store.name, false);
     let start = data.start;
-    for (;;) {
-      let count = 0;
-      let last = start;
-      for await (const row of this.table.store.read([{ start, end }], { limit: LATEST_PAGE_ROWS })) {
-        count++;
-        last = row.key;
-        yield this.table.toTableRow(row);
+    try {
+      for (;;) {
+        let count = 0;
+        let last = start;
+        const options = { limit: LATEST_PAGE_ROWS, ...(appProfile === undefined ? {} : { appProfile }) };
+        for await (const row of this.table.store.read([{ start, end }], options)) {
+          count++;
+          last = row.key;
+          const decoded = decoder.decode(row);
+          if (decoded) yield decoded;
+        }
+        if (count < LATEST_PAGE_ROWS) return;
+        start = keySuccessor(last);
       }
-      if (count < LATEST_PAGE_ROWS) return;
-      start = keySuccessor(last);
+    } finally {
+      const warning = decoder.warning();
+      if (warning) emitTableWarning(warning);
     }
   }
 

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BigtableStore } from "../store/bigtable.js";
 import { EmbeddedStore } from "../store/embedded.js";
+import { requestsOn } from "../store/emulator-requests.testsuite.js";
 import type { Store } from "../store/store.js";
 import { parseJsonRecord } from "../viz/input/access-record.js";
 import { type IngestService, startIngestService } from "./ingest-service.js";
@@ -136,3 +137,29 @@ describeService("Bigtable (emulator)", () =>
     maxAgeSeconds: 86_400,
   }),
 );
+
+describe("serve on Bigtable with an app profile per read path", () => {
+  it("routes latest-N and range reads through their own profiles (the emulator records them)", async () => {
+    const tableId = `serveprofiles${process.pid}_${Date.now().toString(36)}`;
+    const dir = await mkdtemp(join(tmpdir(), "keyspread-serve-profiles-"));
+    const service = await startIngestService({
+      store: await BigtableStore.createTable({ tableId }),
+      walDirectory: join(dir, "wal"),
+      latestCacheTtlMs: 0,
+      appProfiles: { latest: "single-cluster", scan: "nearest" },
+    });
+    try {
+      expect((await post(service, ndjson([point("dev-a", T0), point("dev-a", T0 + 500)]))).status).toBe(200);
+      await service.pipeline.flush();
+      expect((await get(service, "/v1/devices/dev-a/latest?tenant=acme&n=1")).body.points).toHaveLength(1);
+      expect(
+        (await get(service, `/v1/devices/dev-a/range?tenant=acme&from=${T0}&to=${T0 + 1000}`)).body.points,
+      ).toHaveLength(2);
+    } finally {
+      await service.close();
+    }
+    const reads = requestsOn(tableId).filter((request) => request.method === "ReadRows");
+    expect(reads.map((request) => request.appProfileId)).toContain("single-cluster");
+    expect(reads.map((request) => request.appProfileId)).toContain("nearest");
+  });
+});

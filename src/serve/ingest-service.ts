@@ -25,7 +25,7 @@ import type { AddressInfo } from "node:net";
 import { isIP } from "node:net";
 import type { AlertRulesConfig } from "../monitor/alerts.js";
 import type { Store } from "../store/store.js";
-import { SaltedTable } from "../table/salted-table.js";
+import { type AppProfiles, SaltedTable } from "../table/salted-table.js";
 import { SchemaMismatchError } from "../table/schema-guard.js";
 import { AccessLog } from "./access-log.js";
 import { LiveApiKeys } from "./api-key-file.js";
@@ -58,6 +58,11 @@ import type { WalFaults } from "./write-ahead-log.js";
 export interface IngestServiceOptions {
   /** An open store; the service creates its table's schema row if missing, and closes the store on close. */
   store: Store;
+  /**
+   * Bigtable app profiles: `latest` for latest-N reads (single-cluster routing, read-your-writes),
+   * `scan` for range reads (multi-cluster routing: dashboards can read the nearest cluster).
+   */
+  appProfiles?: Pick<AppProfiles, "latest" | "scan">;
   /** Write-ahead log directory (one per service instance). */
   walDirectory: string;
   /** Salt buckets of the row key (default 16). Fixed for a table. */
@@ -147,7 +152,7 @@ export async function startIngestService(options: IngestServiceOptions): Promise
       `in-flight body budget ${inflightCap} is below the largest body (${maxBodyBytes}): such a body could never be taken`,
     );
   }
-  const table = await openTable(options.store, buckets, intervalMs);
+  const table = await openTable(options.store, buckets, intervalMs, options.appProfiles);
   const metrics = new ServiceMetrics();
   const labels = new TenantLabels(
     Object.keys(options.quotas?.tenants ?? {}),
@@ -477,9 +482,17 @@ export async function startIngestService(options: IngestServiceOptions): Promise
 }
 
 /** Opens the service's table; a table from before device ids were namespaced by tenant gets a pointer to the migration. */
-async function openTable(store: Store, buckets: number, intervalMs: number): Promise<SaltedTable> {
+async function openTable(
+  store: Store,
+  buckets: number,
+  intervalMs: number,
+  appProfiles: IngestServiceOptions["appProfiles"],
+): Promise<SaltedTable> {
   try {
-    return await SaltedTable.open(store, metricsSchema(buckets, intervalMs), { create: true });
+    return await SaltedTable.open(store, metricsSchema(buckets, intervalMs), {
+      create: true,
+      ...(appProfiles ? { appProfiles } : {}),
+    });
   } catch (error) {
     if (
       error instanceof SchemaMismatchError &&
