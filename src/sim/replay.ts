@@ -34,7 +34,7 @@ export interface ReplayOptions {
   records?: number;
   stepS?: number;
   sampleS?: number;
-  /** Bytes of a row a scan returns, for records that do not say (default 1024). */
+  /** Bytes of a row a scan returns, for records that give neither rows nor bytes (default 1024). */
   rowBytes?: number;
   pricePerNodeHour?: number;
   modelEnd?: ModelEnd;
@@ -222,7 +222,8 @@ export class Replay {
           : lane.design.schema
               .plan({ eq: entityOf(lane.design.schema, values) })
               .ranges.map((range) => range.start);
-    const rows = pattern === POINT_READS ? 1 : Math.max(1, Math.round(record.bytes / this.rowBytes));
+    const rows =
+      pattern === POINT_READS ? 1 : Math.max(1, record.rows ?? Math.round(record.bytes / this.rowBytes));
     const tally = lane.fanout[pattern]!;
     const stands = this.weight * this.spread;
     tally.ranges += starts.length * stands;
