@@ -92,7 +92,7 @@ export interface PlannedRange {
 }
 
 export interface Plan {
-  /** How many ranges (buckets) the query reads: its read amplification. */
+  /** How many ranges (buckets) the query reads: its fan-out (read amplification is rows scanned per row returned). */
   fanout: number;
   /** Sorted by `start`, non-overlapping. */
   ranges: PlannedRange[];

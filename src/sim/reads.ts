@@ -1,6 +1,6 @@
 /**
  * Read patterns planned by the design's schema: a read for one entity becomes the planner's ranges,
- * so salting over a field the read does not bind multiplies its ranges (read amplification).
+ * so salting over a field the read does not bind multiplies its ranges (its fan-out).
  */
 
 import type { ReadPattern } from "./scenario.js";

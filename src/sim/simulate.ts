@@ -1,6 +1,6 @@
 /**
  * Replays a scenario's workload under each of its key designs and reports, per design, what the
- * cluster would do: node CPU over time, latency, read amplification, tablets, cost.
+ * cluster would do: node CPU over time, latency, read fan-out, tablets, cost, Google's guidance.
  */
 import { compileSchema } from "../keys/index.js";
 import type { KeySchema } from "../keys/types.js";
