@@ -11,7 +11,7 @@ import { type BeyondTheKey, beyondTheKey } from "./beyond-the-key.js";
 import { type Candidate, enumerateCandidates } from "./candidates.js";
 import { type DecisionRow, decisionTable } from "./decision-table.js";
 import { designName } from "./design-name.js";
-import { type KeyRoles, keyRoles, spreadsWrites } from "./field-roles.js";
+import { type KeyRoles, keyRoles } from "./field-roles.js";
 import { breakingRate, HEADROOM_FACTOR } from "./headroom.js";
 import { type KeyFootprint, keyFootprint } from "./key-size.js";
 import { readServices } from "./read-service.js";
@@ -139,11 +139,11 @@ export function adviseScenario(scenario: Scenario, options: AdviseOptions = {}):
   const mode = options.mode ?? "fast";
   const planned: Scenario = { ...scenario, cluster: { ...scenario.cluster, nodes, storage } };
   const writesPerS = planned.workload.groups.reduce((sum, group) => sum + group.writesPerS, 0);
-  const candidatesFor = (onNodes: number) =>
+  const candidatesFor = (onNodes: number, buckets: readonly number[] | undefined) =>
     enumerateCandidates({ ...planned, cluster: { ...planned.cluster, nodes: onNodes } }, baseline, {
       nodes: onNodes,
       ...(options.batching === undefined ? {} : { batching: options.batching }),
-      ...(options.buckets === undefined ? {} : { buckets: options.buckets }),
+      ...(buckets === undefined ? {} : { buckets }),
       ...(options.realKey === undefined ? {} : { realKey: options.realKey }),
     });
   const baselineFootprint = keyFootprint(planned, baseline);
@@ -168,8 +168,7 @@ export function adviseScenario(scenario: Scenario, options: AdviseOptions = {}):
         { ...readable, cluster: { ...readable.cluster, nodes: onNodes }, designs: [design] },
         { durationS, mode, onProgress: progressOf(design.name) },
       ).designs[0]!;
-      const spread = spreadsWrites(keyRoles(planned, design.schema), onNodes);
-      const scores = scoreDesign(result, footprint, baselineFootprint, targets, spread);
+      const scores = scoreDesign(result, footprint, baselineFootprint, targets);
       return {
         candidate,
         nodes: onNodes,
@@ -209,8 +208,7 @@ export function adviseScenario(scenario: Scenario, options: AdviseOptions = {}):
       { ...scaled, cluster: { ...scaled.cluster, nodes: evaluated.nodes }, designs: [design] },
       { durationS, mode, onProgress: progressOf(`${design.name} at ${HEADROOM_FACTOR}×`) },
     ).designs[0]!;
-    const spread = spreadsWrites(keyRoles(planned, design.schema), evaluated.nodes);
-    const scores = scoreDesign(result, keyFootprint(scaled, design), baselineFootprint, targets, spread);
+    const scores = scoreDesign(result, keyFootprint(scaled, design), baselineFootprint, targets);
     const failures: Failure[] = failedTargets(scores, targets);
     evaluated.headroom = {
       writesPerS: HEADROOM_FACTOR * writesPerS,
@@ -229,7 +227,7 @@ export function adviseScenario(scenario: Scenario, options: AdviseOptions = {}):
     return undefined;
   };
 
-  const first = candidatesFor(nodes);
+  const first = candidatesFor(nodes, options.buckets);
   expected = first.length;
   const evaluated: Evaluated[] = [];
   let recommended: Evaluated | undefined;
@@ -276,7 +274,9 @@ export function adviseScenario(scenario: Scenario, options: AdviseOptions = {}):
       const tried: Evaluated[] = [];
       // Per kind, its fewest buckets for these nodes: more buckets add fan-out, not capacity.
       const perKind = new Map<string, number>();
-      const sorted = candidatesFor(onNodes)
+      // The bucket counts asked for that cover these nodes, else the usual choices for them.
+      const covering = options.buckets?.filter((buckets) => buckets >= onNodes);
+      const sorted = candidatesFor(onNodes, covering?.length ? covering : undefined)
         .filter((candidate) => {
           const kind = kindOf(candidate);
           perKind.set(kind, (perKind.get(kind) ?? 0) + 1);
@@ -299,7 +299,9 @@ export function adviseScenario(scenario: Scenario, options: AdviseOptions = {}):
       const needed = tried
         .filter((each) => capacityBound(each) && each.headroom?.scores.nodesNeeded !== null)
         .map((each) => each.headroom?.scores.nodesNeeded ?? HEADROOM_FACTOR * each.scores!.nodesNeeded!);
-      onNodes = Math.max(Math.ceil(onNodes * MORE_NODES_GROWTH), ...needed);
+      // Nothing tried here could carry the load on more nodes: stop rather than grow without a lead.
+      if (needed.length === 0) break;
+      onNodes = Math.max(Math.ceil(onNodes * MORE_NODES_GROWTH), Math.min(...needed));
     }
     needsMoreNodes = recommended !== undefined;
   }

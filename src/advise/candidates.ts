@@ -72,7 +72,12 @@ export function describeChange(change: Change): string {
   }
 }
 
-function applyChange(spec: SchemaSpec, change: Change, roles: KeyRoles): SchemaSpec {
+function applyChange(
+  spec: SchemaSpec,
+  change: Change,
+  roles: KeyRoles,
+  realKey: RealKey | undefined,
+): SchemaSpec {
   switch (change.kind) {
     case "reverse-timestamp":
       return {
@@ -88,11 +93,20 @@ function applyChange(spec: SchemaSpec, change: Change, roles: KeyRoles): SchemaS
       const { salt: _salt, ...unsalted } = spec;
       const firstField = spec.segments.findIndex((segment) => "field" in segment);
       const promoted = roles.fields.find((field) => field.name === change.field)!;
-      const rest = spec.segments
-        .slice(firstField)
-        .filter((segment) => !("field" in segment && segment.field === change.field));
+      const at = spec.segments.findIndex((segment) => "field" in segment && segment.field === change.field);
+      // A word written right before the field's digits (`u` of `u42`) moves with it.
+      const word = spec.segments[at - 1];
+      const glued =
+        at - 1 >= firstField && word && "literal" in word && realKey?.glued[change.field] === word.literal
+          ? word
+          : undefined;
+      const rest = spec.segments.slice(firstField).filter((segment, index) => {
+        const position = firstField + index;
+        return position !== at && !(glued && position === at - 1);
+      });
       const segments: SegmentSpec[] = [
         ...spec.segments.slice(0, firstField),
+        ...(glued ? [glued] : []),
         { field: promoted.name, codec: promoted.codec },
         ...rest,
       ];
@@ -109,8 +123,13 @@ function applyChange(spec: SchemaSpec, change: Change, roles: KeyRoles): SchemaS
   }
 }
 
-function candidateOf(base: Design, changes: Change[], roles: KeyRoles): Candidate {
-  const schema = changes.reduce((spec, change) => applyChange(spec, change, roles), base.schema);
+function candidateOf(
+  base: Design,
+  changes: Change[],
+  roles: KeyRoles,
+  realKey: RealKey | undefined,
+): Candidate {
+  const schema = changes.reduce((spec, change) => applyChange(spec, change, roles, realKey), base.schema);
   const batchS = changes.find((change) => change.kind === "batch")?.intervalS ?? base.batch;
   const name = designName(changes);
   const description =
@@ -212,5 +231,5 @@ export function enumerateCandidates(
     ...keyChanges,
     ...(batch.length > 0 ? [batch, ...keyChanges.map((changes) => [...changes, ...batch])] : []),
   ];
-  return all.map((changes) => candidateOf(baseline, changes, roles));
+  return all.map((changes) => candidateOf(baseline, changes, roles, options.realKey));
 }

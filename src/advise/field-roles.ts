@@ -112,15 +112,6 @@ export function keyRoles(scenario: Scenario, spec: SchemaSpec): KeyRoles {
   };
 }
 
-/**
- * Whether the key spreads writes over at least `nodes` key ranges once the table is split: a
- * writer or picked field with that many values comes before anything that moves with time.
- */
-export function spreadsWrites(roles: KeyRoles, nodes: number): boolean {
-  const before = roles.monotonic ? roles.entityPrefix : roles.fields.filter((field) => field.inKey);
-  return before.some((field) => cardinalityOf(field) >= nodes);
-}
-
 /** Distinct values a field takes (1 for time and sequence: they are never a spreading dimension). */
 export function cardinalityOf(field: FieldInfo): number {
   return field.role.kind === "entity" || field.role.kind === "pick" ? field.role.cardinality : 1;

@@ -56,7 +56,7 @@ export function adviceMarkdown(advice: Advice, options: ReportOptions = {}): str
       .map(([kind, weight]) => `${kind} ${weight}`)
       .join(
         ", ",
-      )} (summed); ties go to fewer salt buckets, then the smaller read fan-out, then cost. The recommendation is the simplest candidate that meets every target.`,
+      )} (summed); ties go to fewer salt buckets, then the smaller read fan-out, then cost. The recommendation is the simplest candidate that meets every target, today and at ${HEADROOM_FACTOR}× the write rate.`,
     "",
   );
   const headroom = headroomLines(advice);

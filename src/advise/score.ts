@@ -62,17 +62,11 @@ export interface Scores {
   nodesNeeded: number | null;
 }
 
-/**
- * `spreadByKey`: the key spreads writes over the nodes once its table is split and balanced. The
- * simulator starts every table new, so a run that is still unbalanced at its end (an overloaded
- * cluster balances slowly) says nothing against more nodes for such a key.
- */
 export function scoreDesign(
   result: DesignResult,
   footprint: KeyFootprint,
   baseline: KeyFootprint,
   targets: Targets,
-  spreadByKey = false,
 ): Scores {
   const steady = result.timeline.slice(Math.floor(result.timeline.length / 2));
   const hottestCpu = mean(steady.map((point) => point.hottestNodeCpu));
@@ -82,14 +76,11 @@ export function scoreDesign(
   );
   const totalCpu = averageCpu * result.nodes;
   // Spread load scales with nodes; a hot range does not, so then only "enough as simulated" or "more won't help" is known.
-  const meetsCpu = hottestCpu <= targets.hottestCpu && averageCpu <= targets.averageCpu;
   const nodesNeeded =
     maxOverMedian > BALANCED_MAX_OVER_MEDIAN
-      ? meetsCpu
+      ? hottestCpu <= targets.hottestCpu && averageCpu <= targets.averageCpu
         ? result.nodes
-        : spreadByKey
-          ? Math.max(result.nodes + 1, Math.ceil(totalCpu / targets.averageCpu - 1e-9))
-          : null
+        : null
       : Math.max(
           1,
           Math.ceil(
