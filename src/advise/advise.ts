@@ -154,7 +154,7 @@ export function adviseScenario(scenario: Scenario, options: AdviseOptions = {}):
     const design = candidate.design;
     let reads: Evaluated["reads"] = [];
     try {
-      reads = readServices(planned, design);
+      reads = readServices(planned, design, baseline);
       const footprint: KeyFootprint = keyFootprint(planned, design);
       const simulatedReads = new Set(reads.filter((read) => read.status === "simulated").map((r) => r.name));
       const readable = {

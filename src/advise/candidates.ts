@@ -100,7 +100,7 @@ function applyChange(
         at - 1 >= firstField && word && "literal" in word && realKey?.glued[change.field] === word.literal
           ? word
           : undefined;
-      const rest = spec.segments.slice(firstField).filter((segment, index) => {
+      const rest = spec.segments.slice(firstField).filter((_segment, index) => {
         const position = firstField + index;
         return position !== at && !(glued && position === at - 1);
       });

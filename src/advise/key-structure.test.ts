@@ -102,6 +102,7 @@ describe("key structure", () => {
   it("keeps reverse-domain hosts whole and paths of any depth in one component", () => {
     const structure = structureOf(keys.reverseDomainKeys(400));
     expect(structure.separator).toBe("/");
+    expect(structure.components[0]).toMatchObject({ name: "host", label: "reverse-domain host" });
     expect(structure.components[0]!.examples[0]).toMatch(/^[a-z]+\.site\d+\.www$/);
     expect(structure.skipped).toBe(0);
   });

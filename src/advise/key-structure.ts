@@ -190,6 +190,8 @@ function classify(
       sequence,
     };
   const low = isLowCardinality(distinct, values.length);
+  if (values.every((value) => REVERSE_DOMAIN.test(value)))
+    return { ...base, kind: low ? "low-cardinality" : "high-cardinality", label: "reverse-domain host" };
   return {
     ...base,
     kind: low ? "low-cardinality" : "high-cardinality",
@@ -198,6 +200,9 @@ function classify(
 }
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** `com.example.www`: a top-level domain, then labels (HBase's reverse URL order). */
+const REVERSE_DOMAIN =
+  /^(?:com|org|net|edu|gov|mil|int|io|co|ai|app|dev|info|biz|[a-z]{2})(?:\.[a-z0-9-]+)+$/;
 
 const BASE_NAMES: Partial<Record<ComponentKind, string>> = {
   salt: "salt",
@@ -230,7 +235,11 @@ function nameComponents(components: Omit<Component, "name">[]): Component[] {
     const word =
       previous?.kind === "constant" ? previous.value!.replace(/[^A-Za-z0-9_]/g, "").toLowerCase() : "";
     const byKind =
-      component.kind === "time-bucket" ? bucketPeriod(component.time!) : BASE_NAMES[component.kind]!;
+      component.kind === "time-bucket"
+        ? bucketPeriod(component.time!)
+        : component.label === "reverse-domain host"
+          ? "host"
+          : BASE_NAMES[component.kind]!;
     const moving =
       MOVING_KINDS.has(component.kind) || component.kind === "salt" || component.kind === "time-bucket";
     // A word of two letters or more names the component (`sensor-0042` → sensor); `u` in `u42` does not.

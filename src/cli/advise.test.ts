@@ -51,7 +51,7 @@ describe("keyspread advise", () => {
       "--keys",
       keysFile,
       "--rates",
-      "writes=20000,range-1d=5",
+      "writes=20000,get=100",
       "--nodes",
       "6",
       "--entities",
