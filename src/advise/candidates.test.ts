@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { loadScenario } from "../sim/scenario.js";
+import { type Design, loadScenario, type Scenario } from "../sim/scenario.js";
 import { bucketChoices, enumerateCandidates, saltFields } from "./candidates.js";
 import { designName } from "./design-name.js";
 import { keyRoles } from "./field-roles.js";
@@ -11,6 +11,10 @@ const fleet = loadScenario(
 const postsScenario = loadScenario(
   readFileSync(new URL("../../examples/timestamp-first.yaml", import.meta.url), "utf8"),
 );
+
+/** Candidates on 6 nodes with 12 buckets and no batching. */
+const sixNodeCandidates = (scenario: Scenario, baseline: Design) =>
+  enumerateCandidates(scenario, baseline, { nodes: 6, buckets: [12], batching: false });
 
 describe("candidates", () => {
   it("tries 2–4 × nodes and the powers of two up to 256, never fewer buckets than nodes", () => {
@@ -53,11 +57,7 @@ describe("candidates", () => {
   });
 
   it("reverses a forward timestamp, promotes the author ahead of it and salts the whole key the time leads", () => {
-    const candidates = enumerateCandidates(postsScenario, postsScenario.designs[0]!, {
-      nodes: 6,
-      buckets: [12],
-      batching: false,
-    });
+    const candidates = sixNodeCandidates(postsScenario, postsScenario.designs[0]!);
     expect(candidates.map((candidate) => candidate.name)).toEqual([
       "as-is",
       "reverse-ts",
@@ -107,11 +107,7 @@ describe("candidates", () => {
         ],
       },
     };
-    const candidates = enumerateCandidates(fewSensors, authorFirst, {
-      nodes: 6,
-      buckets: [12],
-      batching: false,
-    });
+    const candidates = sixNodeCandidates(fewSensors, authorFirst);
     expect(candidates.map((candidate) => candidate.name)).toEqual([
       "as-is",
       "reverse-ts",

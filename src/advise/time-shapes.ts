@@ -72,6 +72,15 @@ function isoGranularity(value: string): number | undefined {
 const unitFor = (granularityS: number): TimeUnit =>
   granularityS >= 1 ? "s" : granularityS >= 1e-3 ? "ms" : "us";
 
+/** A time the real key holds as text (date digits, ISO, a time of day): keyspread reads it back as a raw string. */
+const textTime = (shape: TimeShapeKind, granularityS: number): TimeShape => ({
+  shape,
+  unit: unitFor(granularityS),
+  reverse: false,
+  granularityS,
+  realCodec: { type: "string", raw: true },
+});
+
 function epochShape(values: readonly string[]): TimeShape | undefined {
   const length = values[0]!.length;
   const numbers = values.map((value) => BigInt(value));
@@ -102,27 +111,13 @@ export function timeShape(values: readonly string[]): TimeShape | undefined {
     const epoch = epochShape(values);
     if (epoch) return epoch;
     const granularityS = DATE_DIGITS[first.length];
-    if (granularityS !== undefined && values.every(validDate))
-      return {
-        shape: "date-digits",
-        unit: unitFor(granularityS),
-        reverse: false,
-        granularityS,
-        realCodec: { type: "string", raw: true },
-      };
-    return undefined;
+    return granularityS !== undefined && values.every(validDate)
+      ? textTime("date-digits", granularityS)
+      : undefined;
   }
   const granularities = values.map(isoGranularity);
-  if (granularities.every((g) => g !== undefined)) {
-    const granularityS = Math.min(...(granularities as number[]));
-    return {
-      shape: "iso",
-      unit: unitFor(granularityS),
-      reverse: false,
-      granularityS,
-      realCodec: { type: "string", raw: true },
-    };
-  }
+  if (granularities.every((g) => g !== undefined))
+    return textTime("iso", Math.min(...(granularities as number[])));
   return undefined;
 }
 
@@ -132,13 +127,7 @@ export function timeOfDayShape(values: readonly string[]): TimeShape | undefined
   if (length !== 4 && length !== 6) return undefined;
   if (!values.every((value) => value.length === length && /^\d+$/.test(value) && validClock(value)))
     return undefined;
-  return {
-    shape: "time-of-day",
-    unit: "s",
-    reverse: false,
-    granularityS: length === 4 ? 60 : 1,
-    realCodec: { type: "string", raw: true },
-  };
+  return textTime("time-of-day", length === 4 ? 60 : 1);
 }
 
 /** 8 bytes (a binary key's component, as Latin-1) read as a big-endian epoch, plain or sign-flipped (Phoenix's BIGINT). */
