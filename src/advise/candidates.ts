@@ -82,7 +82,6 @@ function applyChange(
     case "reverse-timestamp":
       return {
         ...spec,
-        name: `${spec.name}-reverse-ts`,
         segments: spec.segments.map((segment) =>
           "field" in segment && segment.field === change.field && segment.codec.type === "timestamp"
             ? { field: segment.field, codec: { ...segment.codec, reverse: true } }
@@ -110,12 +109,11 @@ function applyChange(
         { field: promoted.name, codec: promoted.codec },
         ...rest,
       ];
-      return { ...unsalted, name: `${spec.name}-promote-${change.field}`, segments };
+      return { ...unsalted, segments };
     }
     case "salt":
       return {
         ...spec,
-        name: `${spec.name}-salt${change.buckets}-${change.fields.length}`,
         salt: { buckets: change.buckets, fields: change.fields },
       };
     case "batch":
@@ -129,7 +127,11 @@ function candidateOf(
   roles: KeyRoles,
   realKey: RealKey | undefined,
 ): Candidate {
-  const schema = changes.reduce((spec, change) => applyChange(spec, change, roles, realKey), base.schema);
+  const changed = changes.reduce((spec, change) => applyChange(spec, change, roles, realKey), base.schema);
+  // The schema is named after the key changes it implements (`device-reverse-ts-salt-64-by-deviceID`).
+  const keyChanges = changes.filter((change) => change.kind !== "batch");
+  const schema =
+    keyChanges.length > 0 ? { ...changed, name: `${base.schema.name}-${designName(keyChanges)}` } : changed;
   const batchS = changes.find((change) => change.kind === "batch")?.intervalS ?? base.batch;
   const name = designName(changes);
   const description =
@@ -190,6 +192,8 @@ function promotable(roles: KeyRoles, nodes: number): FieldInfo[] {
 export function batchInterval(scenario: Scenario, roles: KeyRoles): number | undefined {
   if (roles.monotonic?.role.kind !== "time") return undefined;
   if (roles.fields.some((field) => field.inKey && field.role.kind === "sequence")) return undefined;
+  // Without a writer in the key there is nothing to batch per: one row would take every write.
+  if (!roles.fields.some((field) => field.inKey && field.role.kind === "entity")) return undefined;
   const busiest = scenario.workload.groups.reduce((a, b) => (b.writesPerS > a.writesPerS ? b : a));
   const perEntityPerS = busiest.writesPerS / busiest.entities;
   return BATCH_INTERVALS_S.find((intervalS) => perEntityPerS * intervalS >= 2);
