@@ -78,7 +78,7 @@ export function lossReason(loser: Evaluated, chosen: Evaluated | undefined): str
       : nodesNeeded == null
         ? "more nodes would not fix it (the load sits on a key range)"
         : nodesNeeded > loser.nodes
-          ? `would need ${nodesNeeded} nodes`
+          ? `would need ${nodesNeeded} nodes at today's rate`
           : "";
     return [loser.failures.map((failure) => failure.text).join("; "), more].filter(Boolean).join("; ");
   }
