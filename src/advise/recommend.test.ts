@@ -114,7 +114,9 @@ describe("the recommendation", () => {
     });
     expect([rangeHot, unservable, average].map(capacityBound)).toEqual([false, false, true]);
     expect(lossReason(rangeHot, average)).toMatch(/more nodes would not fix it/);
-    expect(lossReason(average, undefined)).toBe("average 80% > 70%; 3% of writes shed; would need 14 nodes at today's rate");
+    expect(lossReason(average, undefined)).toBe(
+      "average 80% > 70%; 3% of writes shed; would need 14 nodes at today's rate",
+    );
     expect(lossReason(unservable, average)).toBe("latest: not a key range");
   });
 
