@@ -1,23 +1,37 @@
 /**
  * The advice as one JSON object (`keyspread advise --json`): `recommended` holds the chosen
- * design's schema and scores; every candidate follows with its scores and why it lost. Time
- * series and per-tablet load are left out (the heatmaps show them).
+ * design's schema and scores; every candidate follows with its scores, reads, headroom and why it
+ * lost. Time series and per-tablet load are left out (the heatmaps show them).
  */
-import type { Advice } from "./advise.js";
-import type { Evaluated } from "./recommend.js";
+import { type Advice, labelOf } from "./advise.js";
+import { type Evaluated, meets, meetsWithHeadroom } from "./recommend.js";
+import { realSchema } from "./schema-file.js";
 
-function candidateJson(evaluated: Evaluated) {
+function candidateJson(advice: Advice, evaluated: Evaluated) {
+  const { headroom } = evaluated;
   return {
     name: evaluated.candidate.name,
     description: evaluated.candidate.description,
     changes: evaluated.candidate.changes,
     complexity: evaluated.candidate.complexity,
     nodes: evaluated.nodes,
-    schema: evaluated.candidate.design.schema,
+    schema: realSchema(advice, evaluated),
     ...(evaluated.candidate.design.batch === undefined ? {} : { batchS: evaluated.candidate.design.batch }),
     ...(evaluated.scores ? { scores: evaluated.scores } : {}),
-    meetsTargets:
-      evaluated.error === undefined && evaluated.scores !== undefined && evaluated.failures.length === 0,
+    reads: evaluated.reads,
+    meetsTargets: meets(evaluated),
+    ...(headroom
+      ? {
+          headroom: {
+            writesPerS: headroom.writesPerS,
+            meetsTargets: meetsWithHeadroom(evaluated),
+            hottestCpu: headroom.scores.hottestCpu,
+            averageCpu: headroom.scores.averageCpu,
+            failures: headroom.failures.map((failure) => failure.text),
+            breaksAt: headroom.breaksAt,
+          },
+        }
+      : {}),
     failures: evaluated.failures.map((failure) => failure.text),
     ...(evaluated.error === undefined ? {} : { error: evaluated.error }),
   };
@@ -31,19 +45,22 @@ export function adviceToJson(advice: Advice): string {
       ...(advice.source === undefined ? {} : { source: advice.source }),
       nodes: advice.nodes,
       storage: advice.storage,
+      writesPerS: advice.writesPerS,
       simulated: { durationS: advice.durationS, mode: advice.mode },
       targets: advice.targets,
       recommended: advice.recommended
-        ? { ...candidateJson(advice.recommended), needsMoreNodes: advice.needsMoreNodes }
+        ? { ...candidateJson(advice, advice.recommended), needsMoreNodes: advice.needsMoreNodes }
         : null,
       decision: advice.decision,
       beyondTheKey: advice.beyondTheKey,
-      candidates: advice.candidates.map((evaluated) => ({
-        ...candidateJson(evaluated),
-        ...(reasons.has(evaluated.candidate.name)
-          ? { lostBecause: reasons.get(evaluated.candidate.name) }
-          : {}),
-      })),
+      notSimulated: advice.notSimulated,
+      candidates: advice.candidates.map((evaluated) => {
+        const label = labelOf(evaluated, advice.nodes);
+        return {
+          ...candidateJson(advice, evaluated),
+          ...(reasons.has(label) ? { lostBecause: reasons.get(label) } : {}),
+        };
+      }),
     },
     (_key, value) => (typeof value === "number" && !Number.isFinite(value) ? null : value),
     2,

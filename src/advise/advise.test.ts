@@ -2,47 +2,89 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { loadScenario } from "../sim/scenario.js";
 import { type Advice, adviseScenario } from "./advise.js";
-import { fleetKeys, userKeys } from "./fixtures.testsuite.js";
+import { counterKeys } from "./fixtures.testsuite.js";
 import { splitSample } from "./key-sample.js";
 import { inferKeyStructure } from "./key-structure.js";
 import { parseRates } from "./rates.js";
-import { meets, simplicityOrder } from "./recommend.js";
+import { meets, meetsWithHeadroom, simplicityOrder } from "./recommend.js";
 import { scenarioFromSample } from "./sample-scenario.js";
 
 const fleet = loadScenario(
   readFileSync(new URL("../../examples/fleet-hotspot.yaml", import.meta.url), "utf8"),
 );
 
-function fromSample(keys: string[], rates: string, nodes: number, entities: number) {
-  const sample = splitSample(keys);
+function counterScenario(writes: number, nodes: number) {
+  const sample = splitSample(counterKeys(400));
   return scenarioFromSample(sample, inferKeyStructure(sample), {
-    rates: parseRates(rates),
+    rates: parseRates(`writes=${writes}`),
     nodes,
-    entities,
-    rowBytes: 256,
+    durationS: 1800,
   });
 }
 
-/** The recommendation meets the targets whenever any candidate does, and none that meets is simpler. */
+/** The recommendation meets the targets with headroom, and no candidate that does is simpler. */
 function expectSoundRecommendation(advice: Advice): void {
-  const meeting = advice.candidates.filter(meets);
-  if (meeting.length === 0) return;
   const recommended = advice.recommended!;
-  expect(meets(recommended)).toBe(true);
-  expect(recommended.scores!.hottestCpu).toBeLessThanOrEqual(advice.targets.hottestCpu);
-  for (const other of meeting) expect(simplicityOrder(recommended, other)).toBeLessThanOrEqual(0);
+  expect(meetsWithHeadroom(recommended)).toBe(true);
+  for (const other of advice.candidates.filter(meetsWithHeadroom))
+    expect(simplicityOrder(recommended, other)).toBeLessThanOrEqual(0);
 }
 
 describe("the advisor", () => {
-  it("recommends salting the fleet's device ids with a modest bucket count (seed 003)", () => {
-    const advice = adviseScenario(fleet, { durationS: 600, buckets: [8, 24, 64] });
+  it("does not recommend a key one node carries today but not at twice the rate", () => {
+    // A counter at 8,000 writes/s: its tail node runs near 57 % today and over 100 % at 16,000/s.
+    const advice = adviseScenario(counterScenario(8000, 6), { durationS: 1800, buckets: [2, 12] });
+    const [asIs, salt2, salt12] = advice.candidates;
+    expect(meets(asIs!)).toBe(true);
+    expect(asIs!.headroom!.failures.map((failure) => failure.target)).toContain("hottestCpu");
+    expect(asIs!.headroom!.breaksAt!.writesPerS).toBeGreaterThan(8000);
+    expect(asIs!.headroom!.breaksAt!.writesPerS).toBeLessThan(16_000);
+    expect(advice.losers.find((loser) => loser.name === "as-is")?.reason).toMatch(
+      /meets the targets today but not at 2× the write rate \(16,000\/s\).*breaks at about 1\d,\d00 writes\/s/,
+    );
+    // Seed 000: buckets should match or exceed the nodes.
+    expect(salt2!.failures.map((failure) => failure.target)).toContain("buckets");
+    expect(advice.recommended).toBe(salt12);
+    expectSoundRecommendation(advice);
+  }, 60_000);
+
+  it("finds the nodes a spread design needs when nothing meets the targets on the planned ones", () => {
+    // 30,000 writes/s of 1 KB rows is over 2 nodes of work: 3 nodes have no headroom whatever the key.
+    const advice = adviseScenario(counterScenario(30_000, 3), { durationS: 1800, exhaustive: false });
+    expect(advice.needsMoreNodes).toBe(true);
+    const recommended = advice.recommended!;
+    expect(recommended.nodes).toBeGreaterThan(3);
+    expect(recommended.candidate.name).toMatch(/^salt-\d+-by-seq$/);
+    expect(recommended.scores!.buckets).toBeGreaterThanOrEqual(recommended.nodes);
+    expect(meetsWithHeadroom(recommended)).toBe(true);
+    expect(advice.losers.find((loser) => loser.name === "as-is")?.reason).toMatch(
+      /more nodes would not fix it/,
+    );
+  }, 60_000);
+
+  it("gives no recommendation when every candidate misses a target more nodes do not fix", () => {
+    const advice = adviseScenario(counterScenario(20_000, 6), {
+      durationS: 600,
+      buckets: [2],
+      batching: false,
+    });
+    expect(advice.recommended).toBeUndefined();
+    expect(advice.needsMoreNodes).toBe(false);
+    expect(advice.losers.map((loser) => loser.reason).join("\n")).toMatch(/2 buckets on 6 nodes/);
+  }, 30_000);
+
+  it("spreads seed 003's fleet by salting deviceID (reads stay one range), on the nodes 2× the writes need", () => {
+    const advice = adviseScenario(fleet, { durationS: 1800, buckets: [32], exhaustive: false });
     const recommended = advice.recommended!;
     const salt = recommended.candidate.changes.find((change) => change.kind === "salt");
     expect(salt).toMatchObject({ fields: ["deviceID"] });
-    expect(salt?.kind === "salt" ? salt.buckets : Number.NaN).toBeLessThanOrEqual(64);
-    expect(meets(recommended)).toBe(true);
-    expect(recommended.scores!.reads.every((read) => read.fanout === 1)).toBe(true);
-    expect(advice.candidates[0]!.failures.map((f) => f.target)).toContain("hottestCpu");
+    expect(salt?.kind === "salt" && salt.buckets >= recommended.nodes).toBe(true);
+    expect(recommended.reads.map((read) => [read.name, read.status, read.fanout])).toEqual([
+      ["latest-100", "simulated", 1],
+      ["dashboard-30d", "simulated", 1],
+    ]);
+    // 180,000 writes/s of 256-byte rows and 8,000 latest-100 reads/s need more than 12 nodes at twice the rate.
+    expect(advice.needsMoreNodes).toBe(true);
     expect(advice.losers.find((loser) => loser.name === "as-is")?.reason).toMatch(
       /more nodes would not fix it/,
     );
@@ -51,31 +93,8 @@ describe("the advisor", () => {
       "analytical-store",
       "dominant-tenant",
     ]);
-    expect(advice.decision.find((row) => row.factor === "Write pattern")?.pointsTo).toBe("salting");
     expectSoundRecommendation(advice);
-  }, 60_000);
-
-  it("leaves a naturally distributed key (userID#ts, range reads per user) unsalted", () => {
-    const scenario = fromSample(userKeys(1000), "writes=20000,range-1d=50,latest-10=500", 6, 50_000);
-    const advice = adviseScenario(scenario, { durationS: 600, buckets: [12] });
-    expect(advice.recommended?.candidate.name).toBe("as-is");
-    expect(advice.recommended?.scores?.buckets).toBe(1);
-    expect(advice.beyondTheKey[0]?.kind).toBe("no-change");
-    expectSoundRecommendation(advice);
-  }, 30_000);
-
-  it("models a fleet sample as the hot customer's contiguous ids plus random-looking ones", () => {
-    const scenario = fromSample(fleetKeys(2000), "writes=180000,latest-100=8000", 12, 2_400_000);
-    const [acme, others] = scenario.workload.groups;
-    expect(acme).toMatchObject({ name: "acme-<digits>", fields: { id: "acme-{i:06}" } });
-    expect(acme!.writesPerS / 180000).toBeCloseTo(0.62, 1);
-    expect(others).toMatchObject({ name: "<8 hex>", fields: { id: "{hex8:i}" } });
-    expect(scenario.workload.reads[0]).toMatchObject({ group: "acme-<digits>", limit: 100 });
-    expect(scenario.designs[0]!.schema.segments).toEqual([
-      { field: "id", codec: { type: "string", raw: true } },
-      { field: "ts", codec: { type: "timestamp", unit: "ms", reverse: true } },
-    ]);
-  });
+  }, 300_000);
 
   it("names an unknown baseline", () => {
     expect(() => adviseScenario(fleet, { baseline: "nope" })).toThrow(/baseline "nope" is not a design/);

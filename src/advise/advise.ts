@@ -1,18 +1,30 @@
 /**
  * The advisor: enumerate candidate key designs for a scenario's workload, replay the workload
  * under each with the simulator, score them against the targets and recommend the simplest that
- * meets them. Pure (the simulator is pure); the CLI reads files and writes the report.
+ * meets them with headroom (twice the write rate). When none does on the planned nodes, it finds
+ * the fewest nodes on which one does. Pure (the simulator is pure); the CLI reads files and writes
+ * the report.
  */
-import type { DesignResult } from "../sim/results.js";
 import type { Design, Scenario } from "../sim/scenario.js";
 import { type SimulationMode, simulateScenario } from "../sim/simulate.js";
 import { type BeyondTheKey, beyondTheKey } from "./beyond-the-key.js";
 import { type Candidate, enumerateCandidates } from "./candidates.js";
 import { type DecisionRow, decisionTable } from "./decision-table.js";
+import { designName } from "./design-name.js";
 import { type KeyRoles, keyRoles } from "./field-roles.js";
+import { breakingRate, HEADROOM_FACTOR } from "./headroom.js";
 import { type KeyFootprint, keyFootprint } from "./key-size.js";
-import { type Evaluated, fewestNodesCandidate, lossReason, meets, simplestMeeting } from "./recommend.js";
-import { DEFAULT_TARGETS, failedTargets, scoreDesign, type Targets } from "./score.js";
+import { readServices } from "./read-service.js";
+import { MODELLED_AS_IS, type RealKey } from "./real-key.js";
+import {
+  capacityBound,
+  type Evaluated,
+  lossReason,
+  meets,
+  meetsWithHeadroom,
+  simplicityOrder,
+} from "./recommend.js";
+import { DEFAULT_TARGETS, type Failure, failedTargets, scoreDesign, type Targets } from "./score.js";
 
 export interface AdviseOptions {
   /** The scenario design that is the current key; default the first. */
@@ -25,14 +37,22 @@ export interface AdviseOptions {
   targets?: Partial<Targets>;
   /** Whether reads allow batching points per entity into one row; default true. */
   batching?: boolean;
-  /** Salt bucket counts to try; default 2, 3 and 4 × nodes and the powers of two up to 256. */
+  /** Salt bucket counts to try; default 2, 3 and 4 × nodes and the powers of two up to 256, at least the nodes. */
   buckets?: readonly number[];
+  /**
+   * Simulate every candidate (default), for a complete table; false stops at the simplest that
+   * meets the targets with headroom (the same recommendation, fewer simulations: the rest are
+   * listed as not simulated).
+   */
+  exhaustive?: boolean;
+  /** The real key where the modelled one differs (from a key sample: `realKeyOf`); the recommended schema reads it. */
+  realKey?: RealKey;
   onProgress?: (progress: AdviceProgress) => void;
 }
 
 export interface AdviceProgress {
   candidate: string;
-  /** 0-based index of the candidate being simulated, and how many there are. */
+  /** 0-based index of the candidate being simulated, and how many there are (more may follow). */
   index: number;
   count: number;
   doneS: number;
@@ -41,26 +61,39 @@ export interface AdviceProgress {
 
 export interface Advice {
   scenario: string;
+  description?: string;
   source?: string;
   nodes: number;
   storage: "ssd" | "hdd";
   durationS: number;
   mode: SimulationMode;
   targets: Targets;
+  /** The stated write rate (points per second, all groups). */
+  writesPerS: number;
   /** What each field of the baseline key does in the workload. */
   roles: KeyRoles;
-  /** Every candidate in enumeration order (as-is first), then any run on more nodes. */
+  /** The real key where the modelled one differs; schemas in the report and JSON read it. */
+  realKey: RealKey;
+  /** Every candidate on the planned nodes in enumeration order (as-is first), then those tried on more nodes. */
   candidates: Evaluated[];
   recommended: Evaluated | undefined;
-  /** The recommendation needs more nodes than planned for (nothing met the targets on them). */
+  /** The recommendation needs more nodes than planned for (nothing met the targets with headroom on them). */
   needsMoreNodes: boolean;
   losers: { name: string; reason: string }[];
+  /** Candidates left out once a simpler one met the targets with headroom (`exhaustive: false`). */
+  notSimulated: string[];
   decision: DecisionRow[];
   beyondTheKey: BeyondTheKey[];
 }
 
-/** Verification runs on more nodes when nothing meets the targets on the planned count. */
+/** Node counts tried after the first estimate when nothing meets the targets there. */
 const MORE_NODES_ATTEMPTS = 3;
+/** Growth of the node count between attempts. */
+const MORE_NODES_GROWTH = 1.25;
+/** Bucket counts tried per kind of design on more nodes (the fewest that cover them). */
+const BUCKET_CHOICES_ON_MORE_NODES = 2;
+/** Node counts beyond this are not simulated (a workload that size needs a scenario of its own and a capacity plan). */
+const MAX_NODES = 1000;
 
 function selectBaseline(scenario: Scenario, name: string | undefined): Design {
   if (name === undefined) return scenario.designs[0]!;
@@ -72,6 +105,25 @@ function selectBaseline(scenario: Scenario, name: string | undefined): Design {
   }
   return design;
 }
+
+const withWrites = (scenario: Scenario, factor: number): Scenario => ({
+  ...scenario,
+  workload: {
+    ...scenario.workload,
+    groups: scenario.workload.groups.map((group) => ({ ...group, writesPerS: group.writesPerS * factor })),
+  },
+});
+
+const bucketsOf = (candidate: Candidate) =>
+  candidate.changes.find((change) => change.kind === "salt")?.buckets ??
+  candidate.design.schema.salt?.buckets ??
+  1;
+
+/** The changes of a candidate without bucket counts: salts over the same fields are one kind of design. */
+const kindOf = (candidate: Candidate) =>
+  designName(
+    candidate.changes.map((change) => (change.kind === "salt" ? { ...change, buckets: 0 } : change)),
+  );
 
 export function adviseScenario(scenario: Scenario, options: AdviseOptions = {}): Advice {
   const {
@@ -86,88 +138,216 @@ export function adviseScenario(scenario: Scenario, options: AdviseOptions = {}):
   const durationS = options.durationS ?? scenario.duration;
   const mode = options.mode ?? "fast";
   const planned: Scenario = { ...scenario, cluster: { ...scenario.cluster, nodes, storage } };
-  const candidates = enumerateCandidates(planned, baseline, {
-    nodes,
-    ...(options.batching === undefined ? {} : { batching: options.batching }),
-    ...(options.buckets === undefined ? {} : { buckets: options.buckets }),
-  });
-  const baselineFootprint = keyFootprint(planned, baseline);
-
-  const evaluate = (candidate: Candidate, index: number, count: number, onNodes = nodes): Evaluated => {
-    let result: DesignResult;
-    let footprint: KeyFootprint;
-    try {
-      footprint = keyFootprint(planned, candidate.design);
-      result = simulateScenario(
-        { ...planned, cluster: { ...planned.cluster, nodes: onNodes }, designs: [candidate.design] },
-        {
-          durationS,
-          mode,
-          onProgress: (progress) =>
-            options.onProgress?.({
-              candidate: candidate.name,
-              index,
-              count,
-              doneS: progress.doneS,
-              totalS: progress.totalS,
-            }),
-        },
-      ).designs[0]!;
-    } catch (error) {
-      const message = (error as Error).message;
-      return { candidate, nodes: onNodes, failures: [], error: message };
-    }
-    const scores = scoreDesign(result, footprint, baselineFootprint, targets);
-    return {
-      candidate,
+  const writesPerS = planned.workload.groups.reduce((sum, group) => sum + group.writesPerS, 0);
+  const candidatesFor = (onNodes: number, buckets: readonly number[] | undefined) =>
+    enumerateCandidates({ ...planned, cluster: { ...planned.cluster, nodes: onNodes } }, baseline, {
       nodes: onNodes,
-      result,
+      ...(options.batching === undefined ? {} : { batching: options.batching }),
+      ...(buckets === undefined ? {} : { buckets }),
+      ...(options.realKey === undefined ? {} : { realKey: options.realKey }),
+    });
+  const baselineFootprint = keyFootprint(planned, baseline);
+  let simulated = 0;
+  let expected = 0;
+
+  const evaluate = (candidate: Candidate, onNodes: number): Evaluated => {
+    const design = candidate.design;
+    let reads: Evaluated["reads"] = [];
+    try {
+      reads = readServices(planned, design, baseline);
+      const footprint: KeyFootprint = keyFootprint(planned, design);
+      const simulatedReads = new Set(reads.filter((read) => read.status === "simulated").map((r) => r.name));
+      const readable = {
+        ...planned,
+        workload: {
+          ...planned.workload,
+          reads: planned.workload.reads.filter((read) => simulatedReads.has(read.name)),
+        },
+      };
+      const result = simulateScenario(
+        { ...readable, cluster: { ...readable.cluster, nodes: onNodes }, designs: [design] },
+        { durationS, mode, onProgress: progressOf(design.name) },
+      ).designs[0]!;
+      const scores = scoreDesign(result, footprint, baselineFootprint, targets);
+      return {
+        candidate,
+        nodes: onNodes,
+        result,
+        scores,
+        reads,
+        failures: [...keyFailures(candidate, reads, onNodes), ...failedTargets(scores, targets)],
+      };
+    } catch (error) {
+      return { candidate, nodes: onNodes, failures: [], reads, error: (error as Error).message };
+    }
+  };
+
+  const progressOf = (name: string) => {
+    const index = simulated++;
+    return (progress: { doneS: number; totalS: number }) =>
+      options.onProgress?.({
+        candidate: name,
+        index,
+        count: Math.max(expected, simulated),
+        doneS: progress.doneS,
+        totalS: progress.totalS,
+      });
+  };
+
+  /** Runs a design that meets the targets at twice the write rate (without the reads it cannot place). */
+  const checkHeadroom = (evaluated: Evaluated): void => {
+    if (!meets(evaluated) || evaluated.headroom) return;
+    const doubled = { ...planned, workload: { ...planned.workload } };
+    const simulatedReads = new Set(
+      evaluated.reads.filter((r) => r.status === "simulated").map((r) => r.name),
+    );
+    doubled.workload.reads = planned.workload.reads.filter((read) => simulatedReads.has(read.name));
+    const scaled = withWrites(doubled, HEADROOM_FACTOR);
+    const design = evaluated.candidate.design;
+    const result = simulateScenario(
+      { ...scaled, cluster: { ...scaled.cluster, nodes: evaluated.nodes }, designs: [design] },
+      { durationS, mode, onProgress: progressOf(`${design.name} at ${HEADROOM_FACTOR}×`) },
+    ).designs[0]!;
+    const scores = scoreDesign(result, keyFootprint(scaled, design), baselineFootprint, targets);
+    const failures: Failure[] = failedTargets(scores, targets);
+    evaluated.headroom = {
+      writesPerS: HEADROOM_FACTOR * writesPerS,
       scores,
-      failures: failedTargets(scores, targets),
+      failures,
+      breaksAt: breakingRate(writesPerS, evaluated.scores!, scores, targets),
     };
   };
 
-  const evaluated = candidates.map((candidate, index) => evaluate(candidate, index, candidates.length));
-  let recommended = simplestMeeting(evaluated);
-  let needsMoreNodes = false;
-  if (!recommended) {
-    const fallback = fewestNodesCandidate(evaluated);
-    let onNodes = fallback?.scores?.nodesNeeded ?? 0;
-    for (let attempt = 0; fallback && onNodes > nodes && attempt < MORE_NODES_ATTEMPTS; attempt++) {
-      const name = `${fallback.candidate.name}-on-${onNodes}-nodes`;
-      const candidate: Candidate = {
-        ...fallback.candidate,
-        name,
-        description: `${fallback.candidate.description}; on ${onNodes} nodes`,
-        design: { ...fallback.candidate.design, name },
-      };
-      const verified = evaluate(candidate, evaluated.length, evaluated.length + 1, onNodes);
-      evaluated.push(verified);
-      if (meets(verified)) {
-        recommended = verified;
-        needsMoreNodes = true;
-        break;
-      }
-      onNodes = Math.max(onNodes + 1, Math.ceil(onNodes * 1.25));
+  /** The simplest design meeting the targets with headroom, checking headroom in simplicity order. */
+  const simplestWithHeadroom = (evaluated: readonly Evaluated[]): Evaluated | undefined => {
+    for (const each of evaluated.filter(meets).sort(simplicityOrder)) {
+      checkHeadroom(each);
+      if (meetsWithHeadroom(each)) return each;
     }
+    return undefined;
+  };
+
+  const first = candidatesFor(nodes, options.buckets);
+  expected = first.length;
+  const evaluated: Evaluated[] = [];
+  let recommended: Evaluated | undefined;
+  // Simplest first, a tier (complexity and bucket count) at a time, so a lazy walk stops where the simplicity order would.
+  const tiers = new Map<string, Candidate[]>();
+  for (const candidate of [...first].sort(
+    (a, b) => a.complexity - b.complexity || bucketsOf(a) - bucketsOf(b),
+  )) {
+    const tier = `${candidate.complexity}/${bucketsOf(candidate)}`;
+    tiers.set(tier, [...(tiers.get(tier) ?? []), candidate]);
+  }
+  const skipped: Candidate[] = [];
+  for (const tier of tiers.values()) {
+    if (recommended && options.exhaustive === false) {
+      skipped.push(...tier);
+      continue;
+    }
+    evaluated.push(...tier.map((candidate) => evaluate(candidate, nodes)));
+    recommended ??= simplestWithHeadroom(evaluated);
+  }
+  evaluated.sort((a, b) => first.indexOf(a.candidate) - first.indexOf(b.candidate));
+  // The current key's headroom is reported even when it is not the recommendation.
+  if (meets(evaluated[0]!)) checkHeadroom(evaluated[0]!);
+  let needsMoreNodes = false;
+
+  if (!recommended) {
+    // More nodes help designs whose load is spread; try their kinds on the fewest nodes that could carry twice the writes.
+    const spread = evaluated.filter(
+      (each) =>
+        capacityBound(each) && (each.headroom === undefined || each.headroom.scores.nodesNeeded !== null),
+    );
+    const kinds = new Set(spread.map((each) => kindOf(each.candidate)));
+    const estimate = Math.min(
+      ...spread.map(
+        (each) => each.headroom?.scores.nodesNeeded ?? HEADROOM_FACTOR * each.scores!.nodesNeeded!,
+      ),
+    );
+    let onNodes = Math.max(nodes + 1, estimate);
+    for (
+      let attempt = 0;
+      kinds.size > 0 && attempt <= MORE_NODES_ATTEMPTS && onNodes <= MAX_NODES;
+      attempt++
+    ) {
+      const tried: Evaluated[] = [];
+      // Per kind, its fewest buckets for these nodes: more buckets add fan-out, not capacity.
+      const perKind = new Map<string, number>();
+      // The bucket counts asked for that cover these nodes, else the usual choices for them.
+      const covering = options.buckets?.filter((buckets) => buckets >= onNodes);
+      const sorted = candidatesFor(onNodes, covering?.length ? covering : undefined)
+        .filter((candidate) => {
+          const kind = kindOf(candidate);
+          perKind.set(kind, (perKind.get(kind) ?? 0) + 1);
+          return kinds.has(kind) && perKind.get(kind)! <= BUCKET_CHOICES_ON_MORE_NODES;
+        })
+        .sort((a, b) => a.complexity - b.complexity);
+      for (const candidate of sorted) {
+        expected = simulated + 1;
+        const each = evaluate(candidate, onNodes);
+        tried.push(each);
+        evaluated.push(each);
+        if (!meets(each)) continue;
+        checkHeadroom(each);
+        if (meetsWithHeadroom(each)) {
+          recommended = each;
+          break;
+        }
+      }
+      if (recommended) break;
+      const needed = tried
+        .filter((each) => capacityBound(each) && each.headroom?.scores.nodesNeeded !== null)
+        .map((each) => each.headroom?.scores.nodesNeeded ?? HEADROOM_FACTOR * each.scores!.nodesNeeded!);
+      // Nothing tried here could carry the load on more nodes: stop rather than grow without a lead.
+      if (needed.length === 0) break;
+      onNodes = Math.max(Math.ceil(onNodes * MORE_NODES_GROWTH), Math.min(...needed));
+    }
+    needsMoreNodes = recommended !== undefined;
   }
   const asIs = evaluated[0]!;
   return {
     scenario: scenario.name,
+    ...(scenario.description === undefined ? {} : { description: scenario.description }),
     ...(scenario.source === undefined ? {} : { source: scenario.source }),
     nodes,
     storage,
     durationS,
     mode,
     targets,
+    writesPerS,
     roles: keyRoles(planned, baseline.schema),
+    realKey: options.realKey ?? MODELLED_AS_IS,
     candidates: evaluated,
     recommended,
     needsMoreNodes,
     losers: evaluated
       .filter((each) => each !== recommended)
-      .map((each) => ({ name: each.candidate.name, reason: lossReason(each, recommended) })),
+      .map((each) => ({ name: labelOf(each, nodes), reason: lossReason(each, recommended) })),
+    notSimulated: skipped.map((candidate) => candidate.name),
     decision: decisionTable(planned, asIs, evaluated),
     beyondTheKey: beyondTheKey(planned, asIs, recommended, targets),
   };
+}
+
+/** A candidate's name, with its node count when it differs from the planned one. */
+export function labelOf(evaluated: Evaluated, plannedNodes: number): string {
+  return evaluated.nodes === plannedNodes
+    ? evaluated.candidate.name
+    : `${evaluated.candidate.name} on ${evaluated.nodes} nodes`;
+}
+
+/** Failures of the key itself, whatever the load: reads it cannot serve, too few salt buckets. */
+function keyFailures(candidate: Candidate, reads: Evaluated["reads"], nodes: number): Failure[] {
+  const failures: Failure[] = reads
+    .filter((read) => read.status === "cannot-serve")
+    .map((read) => ({ target: "read", text: `${read.name}: ${read.reason}` }));
+  for (const change of candidate.changes) {
+    if (change.kind === "salt" && change.buckets < nodes)
+      failures.push({
+        target: "buckets",
+        text: `${change.buckets} buckets on ${nodes} nodes: fewer buckets than nodes leave nodes without writes (seed 000: the buckets should match or exceed the nodes)`,
+      });
+  }
+  return failures;
 }

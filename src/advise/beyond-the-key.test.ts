@@ -48,7 +48,7 @@ function asIs(scores: Partial<Scores>, failures: Failure[]): Evaluated {
     reads: [],
     ...scores,
   };
-  return { candidate, nodes: 4, scores: full as Scores, failures };
+  return { candidate, nodes: 4, scores: full as Scores, reads: [], failures };
 }
 
 describe("beyond the key", () => {

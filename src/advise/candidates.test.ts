@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { loadScenario } from "../sim/scenario.js";
+import { type Design, loadScenario, type Scenario } from "../sim/scenario.js";
 import { bucketChoices, enumerateCandidates, saltFields } from "./candidates.js";
+import { designName } from "./design-name.js";
 import { keyRoles } from "./field-roles.js";
 
 const fleet = loadScenario(
@@ -11,10 +12,15 @@ const postsScenario = loadScenario(
   readFileSync(new URL("../../examples/timestamp-first.yaml", import.meta.url), "utf8"),
 );
 
+/** Candidates on 6 nodes with 12 buckets and no batching. */
+const sixNodeCandidates = (scenario: Scenario, baseline: Design) =>
+  enumerateCandidates(scenario, baseline, { nodes: 6, buckets: [12], batching: false });
+
 describe("candidates", () => {
-  it("tries 2–4 × nodes and the powers of two up to 256", () => {
-    expect(bucketChoices(12)).toEqual([2, 4, 8, 16, 24, 32, 36, 48, 64, 128, 256]);
-    expect(bucketChoices(100)).toEqual([2, 4, 8, 16, 32, 64, 128, 200, 256, 300, 400]);
+  it("tries 2–4 × nodes and the powers of two up to 256, never fewer buckets than nodes", () => {
+    expect(bucketChoices(12)).toEqual([16, 24, 32, 36, 48, 64, 128, 256]);
+    expect(bucketChoices(100)).toEqual([128, 200, 256, 300, 400]);
+    expect(bucketChoices(1)).toEqual([2, 3, 4, 8, 16, 32, 64, 128, 256]);
   });
 
   it("reads the fleet key's roles: device id, then a reversed time; shard is a workload field to promote", () => {
@@ -33,12 +39,12 @@ describe("candidates", () => {
     expect(candidates.map((candidate) => candidate.name)).toEqual([
       "as-is",
       "promote-shard",
-      "salt-16",
-      "salt-64",
+      "salt-16-by-deviceID",
+      "salt-64-by-deviceID",
       "batch-2s",
-      "promote-shard_batch-2s",
-      "salt-16_batch-2s",
-      "salt-64_batch-2s",
+      "promote-shard+batch-2s",
+      "salt-16-by-deviceID+batch-2s",
+      "salt-64-by-deviceID+batch-2s",
     ]);
     const salted = candidates[2]!;
     expect(salted.design.schema.salt).toEqual({ buckets: 16, fields: ["deviceID"] });
@@ -50,24 +56,64 @@ describe("candidates", () => {
     expect(candidates[7]!).toMatchObject({ complexity: 5, design: { batch: 2 } });
   });
 
-  it("reverses a forward timestamp, promotes the author ahead of it and salts over the time it leads with", () => {
-    const candidates = enumerateCandidates(postsScenario, postsScenario.designs[0]!, {
-      nodes: 6,
-      buckets: [12],
-      batching: false,
-    });
+  it("reverses a forward timestamp, promotes the author ahead of it and salts the whole key the time leads", () => {
+    const candidates = sixNodeCandidates(postsScenario, postsScenario.designs[0]!);
     expect(candidates.map((candidate) => candidate.name)).toEqual([
       "as-is",
       "reverse-ts",
       "promote-author",
-      "salt-12",
+      "salt-12-by-ts+author",
     ]);
     expect(candidates[2]!.design.schema.segments.map((s) => ("field" in s ? s.field : s.literal))).toEqual([
       "post",
       "author",
       "ts",
     ]);
-    expect(candidates[3]!.design.schema.salt?.fields).toEqual(["ts"]);
+    expect(candidates[3]!.design.schema.salt?.fields).toEqual(["ts", "author"]);
+  });
+
+  it("names designs by their changes, one scheme for the advisor, the lab and simulate", () => {
+    expect(designName([])).toBe("as-is");
+    expect(designName([{ kind: "salt", buckets: 64, fields: ["deviceID"] }])).toBe("salt-64-by-deviceID");
+    expect(designName([{ kind: "salt", buckets: 16, fields: ["deviceID", "ts"] }])).toBe(
+      "salt-16-by-deviceID+ts",
+    );
+    expect(
+      designName([
+        { kind: "promote", field: "shard" },
+        { kind: "batch", intervalS: 2 },
+      ]),
+    ).toBe("promote-shard+batch-2s");
+    expect(designName([{ kind: "reverse-timestamp", field: "ts" }])).toBe("reverse-ts");
+  });
+
+  it("also salts over the entity and the time when one entity writes too much for one node", () => {
+    const fewSensors = {
+      ...postsScenario,
+      workload: {
+        ...postsScenario.workload,
+        groups: postsScenario.workload.groups.map((group) => ({ ...group, entities: 3, writesPerS: 20_000 })),
+      },
+    };
+    const authorFirst = {
+      name: "author-first",
+      schema: {
+        version: 1 as const,
+        name: "author-ts",
+        layout: "text" as const,
+        segments: [
+          { field: "author", codec: { type: "string" as const } },
+          { field: "ts", codec: { type: "timestamp" as const, unit: "ms" as const } },
+        ],
+      },
+    };
+    const candidates = sixNodeCandidates(fewSensors, authorFirst);
+    expect(candidates.map((candidate) => candidate.name)).toEqual([
+      "as-is",
+      "reverse-ts",
+      "salt-12-by-author",
+      "salt-12-by-author+ts",
+    ]);
   });
 
   it("rejects a bucket count out of range", () => {

@@ -5,14 +5,13 @@
  * simulator replays the same workload under it.
  */
 import type { SchemaSpec, SegmentSpec } from "../keys/types.js";
+import { defaultCapacity } from "../sim/model.js";
 import type { Design, Scenario } from "../sim/scenario.js";
+import { type Change, designName } from "./design-name.js";
 import { cardinalityOf, type FieldInfo, type KeyRoles, keyRoles } from "./field-roles.js";
+import type { RealKey } from "./real-key.js";
 
-export type Change =
-  | { kind: "reverse-timestamp"; field: string }
-  | { kind: "promote"; field: string }
-  | { kind: "salt"; buckets: number; fields: string[] }
-  | { kind: "batch"; intervalS: number };
+export type { Change } from "./design-name.js";
 
 /**
  * How much a change costs the people who run the table (docs/advisor.md, "simplicity order"):
@@ -43,16 +42,21 @@ export interface CandidateOptions {
   batching?: boolean;
   /** Salt bucket counts to try instead of `bucketChoices(nodes)`. */
   buckets?: readonly number[];
+  /** The real key where the model differs (a time the real key holds as text cannot be stored reversed by a codec flag). */
+  realKey?: RealKey;
 }
 
 /** Batch intervals tried, shortest first: the shortest that puts ≥ 2 points in a row is used. */
 export const BATCH_INTERVALS_S = [1, 2, 5, 10, 15, 30, 60] as const;
 
-/** Bucket counts tried: 2, 3 and 4 × nodes (seed 000's guidance) and the powers of two up to 256. */
+/**
+ * Bucket counts tried: 2, 3 and 4 × nodes and the powers of two up to 256 — those that match or
+ * exceed the nodes (seed 000: fewer buckets than nodes leave nodes without writes).
+ */
 export function bucketChoices(nodes: number): number[] {
   const choices = new Set([2 * nodes, 3 * nodes, 4 * nodes]);
   for (let buckets = 2; buckets <= 256; buckets *= 2) choices.add(buckets);
-  return [...choices].filter((n) => n >= 2 && n <= 65536).sort((a, b) => a - b);
+  return [...choices].filter((n) => n >= Math.max(2, nodes) && n <= 65536).sort((a, b) => a - b);
 }
 
 export function describeChange(change: Change): string {
@@ -68,25 +72,16 @@ export function describeChange(change: Change): string {
   }
 }
 
-function changeName(change: Change): string {
-  switch (change.kind) {
-    case "reverse-timestamp":
-      return "reverse-ts";
-    case "promote":
-      return `promote-${change.field}`;
-    case "salt":
-      return `salt-${change.buckets}`;
-    case "batch":
-      return `batch-${change.intervalS}s`;
-  }
-}
-
-function applyChange(spec: SchemaSpec, change: Change, roles: KeyRoles): SchemaSpec {
+function applyChange(
+  spec: SchemaSpec,
+  change: Change,
+  roles: KeyRoles,
+  realKey: RealKey | undefined,
+): SchemaSpec {
   switch (change.kind) {
     case "reverse-timestamp":
       return {
         ...spec,
-        name: `${spec.name}-reverse-ts`,
         segments: spec.segments.map((segment) =>
           "field" in segment && segment.field === change.field && segment.codec.type === "timestamp"
             ? { field: segment.field, codec: { ...segment.codec, reverse: true } }
@@ -97,20 +92,28 @@ function applyChange(spec: SchemaSpec, change: Change, roles: KeyRoles): SchemaS
       const { salt: _salt, ...unsalted } = spec;
       const firstField = spec.segments.findIndex((segment) => "field" in segment);
       const promoted = roles.fields.find((field) => field.name === change.field)!;
-      const rest = spec.segments
-        .slice(firstField)
-        .filter((segment) => !("field" in segment && segment.field === change.field));
+      const at = spec.segments.findIndex((segment) => "field" in segment && segment.field === change.field);
+      // A word written right before the field's digits (`u` of `u42`) moves with it.
+      const word = spec.segments[at - 1];
+      const glued =
+        at - 1 >= firstField && word && "literal" in word && realKey?.glued[change.field] === word.literal
+          ? word
+          : undefined;
+      const rest = spec.segments.slice(firstField).filter((_segment, index) => {
+        const position = firstField + index;
+        return position !== at && !(glued && position === at - 1);
+      });
       const segments: SegmentSpec[] = [
         ...spec.segments.slice(0, firstField),
+        ...(glued ? [glued] : []),
         { field: promoted.name, codec: promoted.codec },
         ...rest,
       ];
-      return { ...unsalted, name: `${spec.name}-promote-${change.field}`, segments };
+      return { ...unsalted, segments };
     }
     case "salt":
       return {
         ...spec,
-        name: `${spec.name}-salt${change.buckets}`,
         salt: { buckets: change.buckets, fields: change.fields },
       };
     case "batch":
@@ -118,10 +121,19 @@ function applyChange(spec: SchemaSpec, change: Change, roles: KeyRoles): SchemaS
   }
 }
 
-function candidateOf(base: Design, changes: Change[], roles: KeyRoles): Candidate {
-  const schema = changes.reduce((spec, change) => applyChange(spec, change, roles), base.schema);
+function candidateOf(
+  base: Design,
+  changes: Change[],
+  roles: KeyRoles,
+  realKey: RealKey | undefined,
+): Candidate {
+  const changed = changes.reduce((spec, change) => applyChange(spec, change, roles, realKey), base.schema);
+  // The schema is named after the key changes it implements (`device-reverse-ts-salt-64-by-deviceID`).
+  const keyChanges = changes.filter((change) => change.kind !== "batch");
+  const schema =
+    keyChanges.length > 0 ? { ...changed, name: `${base.schema.name}-${designName(keyChanges)}` } : changed;
   const batchS = changes.find((change) => change.kind === "batch")?.intervalS ?? base.batch;
-  const name = changes.length === 0 ? "as-is" : changes.map(changeName).join("_");
+  const name = designName(changes);
   const description =
     changes.length === 0 ? (base.description ?? "the current key") : changes.map(describeChange).join("; ");
   return {
@@ -135,12 +147,34 @@ function candidateOf(base: Design, changes: Change[], roles: KeyRoles): Candidat
 
 /**
  * Salt over the entity fields that lead the key, so one entity stays in one bucket and its reads
- * read one range; with no entity field before the moving one, over the leading fields through it.
+ * read one range; with no entity field before the moving one, over the whole key, so every write
+ * is hashed on its own (as Apache Phoenix salts: a time or counter alone would put all writes of
+ * one instant in one bucket).
  */
 export function saltFields(roles: KeyRoles): string[] {
   const key = roles.fields.filter((field) => field.inKey);
-  const through = roles.entityPrefix.at(-1) ?? roles.monotonic ?? key.at(-1)!;
+  const through = roles.entityPrefix.at(-1) ?? key.at(-1)!;
   return key.slice(0, key.indexOf(through) + 1).map((field) => field.name);
+}
+
+/**
+ * One entity's writes stay in its bucket under an entity salt: when the busiest entity alone
+ * would write more than this share of a node's capacity at twice the rate, salts over the entity
+ * and the time are tried too (they spread one entity over the buckets, and its reads fan out).
+ */
+const ENTITY_SHARE_OF_NODE = 0.25;
+
+/** Salt over the entity prefix and the moving field, when one entity writes too much for one node. */
+function timeSaltFields(scenario: Scenario, roles: KeyRoles): string[] | undefined {
+  if (roles.entityPrefix.length === 0 || roles.monotonic === undefined) return undefined;
+  const busiest = scenario.workload.groups.reduce((a, b) =>
+    b.writesPerS / b.entities > a.writesPerS / a.entities ? b : a,
+  );
+  const perEntityPerS = busiest.writesPerS / busiest.entities;
+  if (2 * perEntityPerS < ENTITY_SHARE_OF_NODE * defaultCapacity(scenario.cluster.storage).writesPerS)
+    return undefined;
+  const key = roles.fields.filter((field) => field.inKey);
+  return key.slice(0, key.indexOf(roles.monotonic) + 1).map((field) => field.name);
 }
 
 /** Fields worth promoting: spreading ones with at least as many values as nodes, not already first. */
@@ -158,6 +192,8 @@ function promotable(roles: KeyRoles, nodes: number): FieldInfo[] {
 export function batchInterval(scenario: Scenario, roles: KeyRoles): number | undefined {
   if (roles.monotonic?.role.kind !== "time") return undefined;
   if (roles.fields.some((field) => field.inKey && field.role.kind === "sequence")) return undefined;
+  // Without a writer in the key there is nothing to batch per: one row would take every write.
+  if (!roles.fields.some((field) => field.inKey && field.role.kind === "entity")) return undefined;
   const busiest = scenario.workload.groups.reduce((a, b) => (b.writesPerS > a.writesPerS ? b : a));
   const perEntityPerS = busiest.writesPerS / busiest.entities;
   return BATCH_INTERVALS_S.find((intervalS) => perEntityPerS * intervalS >= 2);
@@ -172,17 +208,25 @@ export function enumerateCandidates(
   const keyChanges: Change[][] = [];
   const time = roles.fields.find(
     (field) =>
-      field.inKey && field.role.kind === "time" && !field.role.reverse && field.codec.type === "timestamp",
+      field.inKey &&
+      field.role.kind === "time" &&
+      !field.role.reverse &&
+      field.codec.type === "timestamp" &&
+      (options.realKey?.codecs[field.name] ?? field.codec).type === "timestamp",
   );
   if (time) keyChanges.push([{ kind: "reverse-timestamp", field: time.name }]);
   for (const field of promotable(roles, options.nodes))
     keyChanges.push([{ kind: "promote", field: field.name }]);
-  const fields = saltFields(roles);
-  for (const buckets of options.buckets ?? bucketChoices(options.nodes)) {
-    if (!Number.isInteger(buckets) || buckets < 2 || buckets > 65536)
-      throw new Error(`buckets: ${buckets} is not a whole number from 2 to 65536`);
-    if (baseline.schema.salt?.buckets === buckets) continue;
-    keyChanges.push([{ kind: "salt", buckets, fields }]);
+  const saltings = [saltFields(roles), timeSaltFields(scenario, roles)].filter(
+    (fields): fields is string[] => fields !== undefined,
+  );
+  for (const fields of saltings) {
+    for (const buckets of options.buckets ?? bucketChoices(options.nodes)) {
+      if (!Number.isInteger(buckets) || buckets < 2 || buckets > 65536)
+        throw new Error(`buckets: ${buckets} is not a whole number from 2 to 65536`);
+      if (baseline.schema.salt?.buckets === buckets) continue;
+      keyChanges.push([{ kind: "salt", buckets, fields }]);
+    }
   }
   const interval = options.batching === false || baseline.batch ? undefined : batchInterval(scenario, roles);
   const batch: Change[] = interval === undefined ? [] : [{ kind: "batch", intervalS: interval }];
@@ -191,5 +235,5 @@ export function enumerateCandidates(
     ...keyChanges,
     ...(batch.length > 0 ? [batch, ...keyChanges.map((changes) => [...changes, ...batch])] : []),
   ];
-  return all.map((changes) => candidateOf(baseline, changes, roles));
+  return all.map((changes) => candidateOf(baseline, changes, roles, options.realKey));
 }

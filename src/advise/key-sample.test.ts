@@ -24,12 +24,50 @@ describe("key samples", () => {
     expect(detectSeparator(["txn0001", "txn0002"])).toBeUndefined();
   });
 
-  it("splits separator-less keys of one prefix and digits (seed 000's txn00001)", () => {
-    expect(splitSample(["txn00001", "txn00002"]).rows).toEqual([
+  it("splits a word and its digits (seed 000's txn00001, sensor-0042), marking the digits as glued", () => {
+    const txn = splitSample(["txn00001", "txn00002"]);
+    expect(txn.rows).toEqual([
       ["txn", "00001"],
       ["txn", "00002"],
     ]);
+    expect(txn.glued).toEqual([1]);
     expect(splitSample(["txn00001", "abc00002"]).rows).toEqual([["txn00001"], ["abc00002"]]);
+    expect(splitSample(["1#sensor-0042", "2#sensor-0007"]).rows).toEqual([
+      ["1", "sensor-", "0042"],
+      ["2", "sensor-", "0007"],
+    ]);
+  });
+
+  it("keeps UUIDs and ISO times whole though they hold separator characters", () => {
+    const sample = splitSample([
+      "2025-11-24T16:00:00.123Z-550e8400-e29b-41d4-a716-446655440000",
+      "2025-11-24T16:00:01.456Z-6ba7b810-9dad-11d1-80b4-00c04fd430c8",
+    ]);
+    expect(sample.separator).toBe("-");
+    expect(sample.rows[0]).toEqual(["2025-11-24T16:00:00.123Z", "550e8400-e29b-41d4-a716-446655440000"]);
+  });
+
+  it("splits paths of varying depth at the first separator, the rest in the last component", () => {
+    const sample = splitSample(["com.a.www/x", "com.b.www/x/y", "org.c.www/x/y/z", "com.d.www/q"]);
+    expect(sample.separator).toBe("/");
+    expect(sample.rows).toEqual([
+      ["com.a.www", "x"],
+      ["com.b.www", "x/y"],
+      ["org.c.www", "x/y/z"],
+      ["com.d.www", "q"],
+    ]);
+  });
+
+  it("peels a binary key's salt byte and trailing 8-byte time, then splits the rest on NUL", () => {
+    const time = Buffer.alloc(8);
+    time.writeBigUInt64BE(1_764_000_000_000n + 2n ** 63n);
+    const keys = Array.from({ length: 64 }, (_, k) =>
+      Buffer.concat([Buffer.of(k % 4), Buffer.from(`d${k}`), Buffer.of(0), time]).toString("latin1"),
+    );
+    const sample = splitSample(keys);
+    expect(sample.binary).toBe(true);
+    expect(sample.saltByte?.buckets).toBe(4);
+    expect(sample.rows[5]).toEqual(["\u0001", "d", "5", time.toString("latin1")]);
   });
 
   it("keeps the keys with the usual number of components", () => {

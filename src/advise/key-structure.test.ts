@@ -1,47 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { fleetKeys, postKeys, userKeys } from "./fixtures.testsuite.js";
-import { splitSample } from "./key-sample.js";
-import { inferKeyStructure, looksHashed, saltPrefixBuckets, timestampShape } from "./key-structure.js";
+import * as keys from "./fixtures.testsuite.js";
+import { parseKeyLines, splitSample } from "./key-sample.js";
+import { inferKeyStructure, looksHashed, sequenceShape } from "./key-structure.js";
 
-const structureOf = (keys: string[]) => inferKeyStructure(splitSample(keys));
-
-describe("timestamps", () => {
-  it("reads epoch seconds, milliseconds and microseconds", () => {
-    expect(timestampShape(["1764000000", "1764000005"])).toEqual({
-      unit: "s",
-      reverse: false,
-      shape: "epoch",
-    });
-    expect(timestampShape(["1764000000000"])).toMatchObject({ unit: "ms", reverse: false });
-    expect(timestampShape(["1764000000000000"])).toMatchObject({ unit: "us", reverse: false });
-  });
-
-  it("reads reversed times: 9-complement and Long.MAX_VALUE − ms", () => {
-    expect(timestampShape([String(9_999_999_999_999 - 1_764_000_000_000)])).toMatchObject({
-      unit: "ms",
-      reverse: true,
-    });
-    expect(timestampShape([String(9_223_372_036_854_775_807n - 1_764_000_000_000n)])).toMatchObject({
-      unit: "ms",
-      reverse: true,
-    });
-  });
-
-  it("reads YYYYMMDDHHMMSS digits and rejects numbers that are no time", () => {
-    expect(timestampShape(["20240315080000", "20240315080500"])).toEqual({
-      unit: "s",
-      reverse: false,
-      shape: "date",
-    });
-    expect(timestampShape(["12345", "67890"])).toBeUndefined();
-    expect(timestampShape(["20241315080000"])).toBeUndefined();
-  });
-});
+const structureOf = (sample: string[]) => inferKeyStructure(splitSample(sample));
+const shape = (sample: string[]) => structureOf(sample).components.map((c) => [c.name, c.kind]);
 
 describe("key structure", () => {
   it("sees a user id before the time: writes spread, nothing sequential", () => {
-    const structure = structureOf(userKeys(500));
-    expect(structure.components.map((c) => [c.name, c.kind])).toEqual([
+    const structure = structureOf(keys.userKeys(500));
+    expect(shape(keys.userKeys(500))).toEqual([
       ["id", "high-cardinality"],
       ["ts", "timestamp"],
     ]);
@@ -50,65 +18,122 @@ describe("key structure", () => {
   });
 
   it("finds the timestamp that makes writes sequential behind a constant", () => {
-    const structure = structureOf(postKeys(500));
-    expect(structure.components.map((c) => c.kind)).toEqual(["constant", "timestamp", "high-cardinality"]);
+    const structure = structureOf(keys.postKeys(500));
+    expect(structure.components.map((c) => c.kind)).toEqual([
+      "constant",
+      "timestamp",
+      "constant",
+      "high-cardinality",
+    ]);
     expect(structure.sequential?.name).toBe("ts");
-    expect(structure.explanation).toMatch(/Writes are sequential: ts/);
+    expect(structure.explanation).toMatch(/Writes are sequential: ts \(epoch ms\) leads the key/);
   });
 
   it("reads seed 003's reversed device key", () => {
-    const ts = structureOf(fleetKeys(500)).components[1]!;
-    expect(ts).toMatchObject({ kind: "timestamp", timestamp: { unit: "ms", reverse: true } });
+    const ts = structureOf(keys.fleetKeys(500)).components[1]!;
+    expect(ts).toMatchObject({ kind: "timestamp", time: { unit: "ms", reverse: true } });
   });
 
-  it("names a component after the constant word before it, and finds sequences and low cardinality", () => {
-    const keys = Array.from(
+  it("names components after the word before them, and finds low cardinality", () => {
+    const sample = Array.from(
       { length: 400 },
-      (_, k) => `farm_${String((k * 13) % 31).padStart(4, "0")}_sensor_${k % 7}_x${1000 + k}`,
+      (_, k) =>
+        `farm_${String((k * 13) % 31).padStart(4, "0")}_sensor_${k % 7}_x${1000 + ((k * 7919) % 9000)}`,
     );
-    const structure = structureOf(keys);
-    expect(structure.components.map((c) => [c.name, c.kind])).toEqual([
+    expect(shape(sample)).toEqual([
       ["", "constant"],
       ["farm", "low-cardinality"],
       ["", "constant"],
       ["sensor", "low-cardinality"],
+      ["", "constant"],
       ["id", "high-cardinality"],
     ]);
-    const ids = structureOf(Array.from({ length: 400 }, (_, k) => `txn#${String(k + 1).padStart(10, "0")}`));
-    expect(ids.components[1]!.kind).toBe("sequence");
-    expect(ids.sequential?.name).toBe("seq");
+  });
+
+  it("reads counters of any width, glued to their word or not, and Snowflake ids even out of order", () => {
+    expect(shape(keys.counterKeys(400))).toEqual([
+      ["", "constant"],
+      ["seq", "sequence"],
+    ]);
+    const txn = structureOf(keys.counterKeys(400)).components[1]!;
+    expect(txn).toMatchObject({ glued: true, sequence: { width: 5, max: 400n } });
+    expect(structureOf(keys.counterKeys(400, "txn#", 10)).components[1]!.glued).toBeUndefined();
+    expect(structureOf(keys.snowflakeKeys(400)).components[0]).toMatchObject({
+      kind: "sequence",
+      label: "Snowflake-style id (time in the top bits)",
+    });
+    // Random decimal ids are no sequence: they neither ascend nor sit in a narrow band.
+    const random = keys.random(3);
+    const ids = Array.from({ length: 400 }, () => String(Math.floor(random() * 1e9)).padStart(9, "0"));
+    expect(sequenceShape(ids, new Set(ids).size, 0.5)).toBeUndefined();
+  });
+
+  it("reads ISO times, dates, hours and times of day", () => {
+    expect(shape(keys.isoKeys(400))).toEqual([
+      ["ts", "timestamp"],
+      ["", "constant"],
+      ["device", "high-cardinality"],
+    ]);
+    expect(shape(keys.dayCounterKeys(400))).toEqual([
+      ["", "constant"],
+      ["day", "time-bucket"],
+      ["seq", "sequence"],
+    ]);
+    expect(shape(keys.patientKeys(400))).toEqual([
+      ["", "constant"],
+      ["patient", "high-cardinality"],
+      ["day", "time-bucket"],
+      ["ts", "timestamp"],
+    ]);
+    expect(structureOf(keys.dayRandomKeys(400)).explanation).toMatch(
+      /day turns every day: each new one starts as one tablet/,
+    );
+  });
+
+  it("reads generated ids: UUID v4 spreads, v1, v7 and ULID move with time", () => {
+    expect(shape(keys.uuidV4Keys(400))).toEqual([["hash", "hashed"]]);
+    for (const sample of [keys.uuidV1Keys(400), keys.uuidV7Keys(400), keys.ulidKeys(400)]) {
+      const structure = structureOf(sample);
+      expect(structure.components.map((c) => c.kind)).toEqual(["time-ordered-id"]);
+      expect(structure.sequential?.name).toBe("id");
+    }
+  });
+
+  it("keeps reverse-domain hosts whole and paths of any depth in one component", () => {
+    const structure = structureOf(keys.reverseDomainKeys(400));
+    expect(structure.separator).toBe("/");
+    expect(structure.components[0]).toMatchObject({ name: "host", label: "reverse-domain host" });
+    expect(structure.components[0]!.examples[0]).toMatch(/^[a-z]+\.site\d+\.www$/);
+    expect(structure.skipped).toBe(0);
+  });
+
+  it("recognises salts already in the key: decimal, hex, and Phoenix's byte", () => {
+    expect(structureOf(keys.decimalSaltedKeys(600)).components[0]).toMatchObject({
+      kind: "salt",
+      name: "salt",
+      salt: { buckets: 100, format: "decimal" },
+    });
+    expect(structureOf(keys.hexSaltedKeys(400)).components[0]).toMatchObject({
+      kind: "salt",
+      salt: { buckets: 256, format: "hex" },
+    });
+    const phoenix = inferKeyStructure(
+      splitSample(parseKeyLines(keys.phoenixSaltedHexLines(400).join("\n"), "hex")),
+    );
+    expect(phoenix.binary).toBe(true);
+    expect(phoenix.components.map((c) => c.kind)).toEqual([
+      "salt",
+      "constant",
+      "high-cardinality",
+      "timestamp",
+    ]);
+    expect(phoenix.components[0]!.salt).toEqual({ format: "byte", buckets: 16, width: 1 });
+    expect(phoenix.components[3]!.time).toMatchObject({ unit: "ms", realCodec: { type: "int64" } });
   });
 
   it("recognises hashed hex", () => {
-    const hashes = userKeys(300).map((key) => key.slice(1, 9));
+    const hashes = keys.userKeys(300).map((key) => key.slice(1, 9));
     expect(looksHashed(hashes)).toBe(true);
-    expect(
-      looksHashed([
-        "00000001",
-        "00000002",
-        "00000003",
-        "00000004",
-        "00000005",
-        "00000006",
-        "00000007",
-        "00000008",
-      ]),
-    ).toBe(false);
-  });
-
-  it("recognises a salt already in the key (seed 000's 061_player_…) and keeps it in the model", () => {
-    const keys = Array.from(
-      { length: 600 },
-      (_, k) =>
-        `${String((k * 37) % 100).padStart(3, "0")}_player_${100000 + ((k * 7919) % 800000)}_20240315${String(140000 + (k % 60)).padStart(6, "0")}`,
-    );
-    const structure = structureOf(keys);
-    expect(structure.components[0]).toMatchObject({ kind: "hashed", name: "salt", saltBuckets: 100 });
-    expect(
-      saltPrefixBuckets(["001", "002", "001", "002", "003", "003", "001", "002", "003", "001", "002", "003"]),
-    ).toBeUndefined();
-    expect(
-      saltPrefixBuckets(["0", "1", "2", "3", "0", "1", "2", "3", "0", "1", "2", "3", "3", "2", "1", "0"]),
-    ).toBe(4);
+    expect(looksHashed(Array.from({ length: 8 }, (_, k) => String(k + 1).padStart(8, "0")))).toBe(false);
   });
 });

@@ -1,25 +1,41 @@
 /**
- * Infers a key's structure from a sample: what each component is (constant, low or high
- * cardinality, a timestamp, a sequence id, an already hashed value) and which component makes
- * writes sequential. Pure.
+ * Infers a key's structure from a sample: what each component is (a constant, a salt already in
+ * the key, a time, a sequence or time-ordered id, a hash or random id, a value of low or high
+ * cardinality) and which component makes writes sequential. Pure.
  */
-import type { TimeUnit } from "../keys/types.js";
+import { type IdShape, idShape } from "./id-formats.js";
 import type { SplitSample } from "./key-sample.js";
+import { type SaltPrefix, saltPrefix } from "./salt-prefix.js";
+import { binaryTimeShape, type TimeShape, timeOfDayShape, timeShape } from "./time-shapes.js";
 
 export type ComponentKind =
   | "constant"
+  /** A bucket number already in front of the key. */
+  | "salt"
+  /** A time finer than an hour: moves with every write. */
   | "timestamp"
+  /** A date or hour: constant within it, so writes spread over what follows until it turns. */
+  | "time-bucket"
+  /** A counter or a time-ordered decimal id (Snowflake-style): moves with every write. */
   | "sequence"
+  /** ULID, UUID v1/v6/v7: ids whose text sorts by creation time. */
+  | "time-ordered-id"
+  /** A hash or a random id (hex, UUID v4): spreads writes. */
   | "hashed"
   | "low-cardinality"
   | "high-cardinality";
 
-export interface TimestampShape {
-  unit: TimeUnit;
-  /** Stored so the newest sorts first (9-complement, or Java's Long.MAX_VALUE − t). */
-  reverse: boolean;
-  /** `epoch`: digits of a Unix time; `date`: YYYYMMDD[HHMM[SS]] digits. */
-  shape: "epoch" | "date";
+/** Kinds whose value moves with time, so the key's writes land next to the last ones. */
+export const MOVING_KINDS: ReadonlySet<ComponentKind> = new Set(["timestamp", "sequence", "time-ordered-id"]);
+/** Kinds whose values spread writes over the key space. */
+const SPREADING_KINDS: ReadonlySet<ComponentKind> = new Set(["salt", "hashed", "high-cardinality"]);
+
+export interface SequenceShape {
+  /** Digits when every value has the same number of them (zero-padded); undefined when they vary. */
+  width: number | undefined;
+  /** The sample's largest value. */
+  max: bigint;
+  snowflake: boolean;
 }
 
 export interface Component {
@@ -27,81 +43,42 @@ export interface Component {
   /** A field name for the schema (from a constant word before it when there is one). */
   name: string;
   kind: ComponentKind;
+  /** What the component is, in words (`epoch ms, reversed`, `ULID`, `4 salt buckets (hex)`). */
+  label: string;
   distinct: number;
   /** Share of consecutive sample keys in which the value grew (1 = strictly ascending in sample order). */
   ascending: number;
   examples: string[];
   /** The value, for a constant. */
   value?: string;
-  /** For a leading `hashed` component that is a bucket number: the salt's bucket count. */
-  saltBuckets?: number;
-  timestamp?: TimestampShape;
+  /** Written right after the component before it, with no separator (the digits of `txn00001`). */
+  glued?: boolean;
+  salt?: SaltPrefix;
+  time?: TimeShape;
+  id?: IdShape;
+  sequence?: SequenceShape;
 }
 
 export interface KeyStructure {
   separator: string | undefined;
+  binary: boolean;
   sampleSize: number;
   skipped: number;
   components: Component[];
-  /** The component that makes writes sequential: a timestamp or sequence no high-cardinality component precedes. */
+  /** The component that makes writes sequential: a moving one no spreading component precedes. */
   sequential: Component | undefined;
   /** In words: why writes are (or are not) sequential. */
   explanation: string;
 }
 
-const YEAR_2000_S = 946_684_800;
-const YEAR_2100_S = 4_102_444_800;
-const EPOCH_UNITS: readonly { digits: number; unit: TimeUnit; scale: bigint }[] = [
-  { digits: 10, unit: "s", scale: 1n },
-  { digits: 13, unit: "ms", scale: 1000n },
-  { digits: 16, unit: "us", scale: 1_000_000n },
-];
-const JAVA_LONG_MAX = 9_223_372_036_854_775_807n;
 /** A sequence id or timestamp grows in at least this share of consecutive sample keys. */
 const ASCENDING = 0.9;
-
-const inEpochRange = (value: bigint, scale: bigint) =>
-  value >= BigInt(YEAR_2000_S) * scale && value <= BigInt(YEAR_2100_S) * scale;
-
-function validDate(digits: string): boolean {
-  const year = Number(digits.slice(0, 4));
-  const month = Number(digits.slice(4, 6));
-  const day = Number(digits.slice(6, 8));
-  const hour = digits.length >= 12 ? Number(digits.slice(8, 10)) : 0;
-  const minute = digits.length >= 12 ? Number(digits.slice(10, 12)) : 0;
-  const second = digits.length === 14 ? Number(digits.slice(12, 14)) : 0;
-  return (
-    year >= 1990 &&
-    year <= 2100 &&
-    month >= 1 &&
-    month <= 12 &&
-    day >= 1 &&
-    day <= 31 &&
-    hour < 24 &&
-    minute < 60 &&
-    second < 60
-  );
-}
-
-/** How a column of same-length digit strings reads as a time, if it does. */
-export function timestampShape(values: readonly string[]): TimestampShape | undefined {
-  if (values.length === 0 || !values.every((value) => /^\d+$/.test(value))) return undefined;
-  const length = values[0]!.length;
-  if (!values.every((value) => value.length === length)) return undefined;
-  const numbers = values.map((value) => BigInt(value));
-  for (const { digits, unit, scale } of EPOCH_UNITS) {
-    if (length !== digits) continue;
-    if (numbers.every((n) => inEpochRange(n, scale))) return { unit, reverse: false, shape: "epoch" };
-    const complement = 10n ** BigInt(digits) - 1n;
-    if (numbers.every((n) => inEpochRange(complement - n, scale)))
-      return { unit, reverse: true, shape: "epoch" };
-  }
-  if (length === 19 && numbers.every((n) => inEpochRange(JAVA_LONG_MAX - n, 1000n)))
-    return { unit: "ms", reverse: true, shape: "epoch" };
-  if ((length === 8 || length === 12 || length === 14) && values.every(validDate))
-    return { unit: "s", reverse: false, shape: "date" };
-  return undefined;
-}
+/** A sequence: nearly every sampled key has its own value (one per write). */
+const DISTINCT_PER_WRITE = 0.98;
+/** …and the values sit in a narrow band of the width's range (new ids are near the last ones), or ascend. */
+const NARROW_BAND = 0.02;
+/** Times that turn at most hourly are buckets: within one, writes spread over what follows. */
+const BUCKET_GRANULARITY_S = 3600;
 
 function ascendingShare(values: readonly string[]): number {
   if (values.length < 2) return 0;
@@ -131,53 +108,119 @@ export function looksHashed(values: readonly string[]): boolean {
   );
 }
 
-/**
- * A leading bucket number — zero-padded digits covering (nearly) all of 0..N−1 about evenly, such
- * as seed 000's `061_player_…` — is a salt already in the key: its N, else undefined.
- */
-export function saltPrefixBuckets(values: readonly string[]): number | undefined {
-  const width = values[0]!.length;
-  if (width > 5 || !values.every((value) => value.length === width && /^\d+$/.test(value))) return undefined;
-  const counts = new Map<number, number>();
-  for (const value of values) counts.set(Number(value), (counts.get(Number(value)) ?? 0) + 1);
-  const buckets = Math.max(...counts.keys()) + 1;
-  // Coverage only shows with a few keys per bucket.
-  if (buckets < 2 || values.length < 4 * buckets || counts.size < 0.9 * buckets) return undefined;
-  const mean = values.length / buckets;
-  return [...counts.values()].every((count) => count < 3 * mean) ? buckets : undefined;
-}
-
 /** Low cardinality: few enough values that they repeat across the sample (≤ 256, ≤ a tenth of the keys). */
 export function isLowCardinality(distinct: number, sampleSize: number): boolean {
   return distinct <= Math.max(2, Math.min(256, sampleSize / 10));
 }
 
-function classify(values: readonly string[], index: number): Omit<Component, "index" | "name"> {
+/**
+ * Decimal ids that are new with (nearly) every write and either ascend in sample order or sit in a
+ * narrow band of their width's range (a counter or a Snowflake id near "now", even in a shuffled sample).
+ */
+export function sequenceShape(
+  values: readonly string[],
+  distinct: number,
+  ascending: number,
+): SequenceShape | undefined {
+  if (values.length < 8 || !values.every((value) => /^\d+$/.test(value))) return undefined;
+  if (distinct < DISTINCT_PER_WRITE * values.length) return undefined;
+  const numbers = values.map((value) => BigInt(value));
+  let [min, max] = [numbers[0]!, numbers[0]!];
+  for (const n of numbers) {
+    if (n < min) min = n;
+    if (n > max) max = n;
+  }
+  const length = values[0]!.length;
+  const fixed = values.every((value) => value.length === length);
+  const space = 10n ** BigInt(String(max).length);
+  const narrow = Number(max - min) / Number(space) <= NARROW_BAND;
+  if (ascending < ASCENDING && !narrow) return undefined;
+  return { width: fixed ? length : undefined, max, snowflake: String(max).length >= 17 };
+}
+
+const timeLabel = (time: TimeShape) =>
+  `${
+    {
+      epoch: `epoch ${time.unit === "us" ? "µs" : time.unit}`,
+      "java-reverse": "Long.MAX_VALUE − epoch ms",
+      "date-digits": "date digits",
+      iso: "ISO-8601",
+      "time-of-day": "time of day",
+      binary: `8-byte epoch ${time.unit === "us" ? "µs" : time.unit}`,
+    }[time.shape]
+  }${time.reverse ? ", reversed" : ""}`;
+
+type Classified = Omit<Component, "index" | "name">;
+
+function classify(
+  values: readonly string[],
+  index: number,
+  previous: Classified | undefined,
+  binary: boolean,
+): Classified {
   const distinct = new Set(values).size;
   const ascending = ascendingShare(values);
   const examples = [...new Set(values)].slice(0, 3);
   const base = { distinct, ascending, examples };
-  if (distinct === 1) return { ...base, kind: "constant", value: values[0]! };
-  const timestamp = timestampShape(values);
-  if (timestamp) return { ...base, kind: "timestamp", timestamp };
-  if (looksHashed(values)) return { ...base, kind: "hashed" };
-  const saltBuckets = index === 0 ? saltPrefixBuckets(values) : undefined;
-  if (saltBuckets !== undefined) return { ...base, kind: "hashed", saltBuckets };
-  if (
-    values.every((value) => /^\d+$/.test(value)) &&
-    ascending >= ASCENDING &&
-    !isLowCardinality(distinct, values.length)
-  )
-    return { ...base, kind: "sequence" };
+  const time = (binary ? binaryTimeShape(values) : undefined) ?? timeShape(values);
+  if (distinct === 1) {
+    return time && time.granularityS >= BUCKET_GRANULARITY_S
+      ? { ...base, kind: "time-bucket", label: `${timeLabel(time)} (one in the sample)`, time }
+      : { ...base, kind: "constant", label: "constant", value: values[0]! };
+  }
+  const salt = index === 0 ? saltPrefix(values) : undefined;
+  if (salt) return { ...base, kind: "salt", label: `${salt.buckets} salt buckets (${salt.format})`, salt };
+  const id = idShape(values);
+  if (id) return { ...base, kind: id.timeOrdered ? "time-ordered-id" : "hashed", label: id.note, id };
+  if (time)
+    return time.granularityS >= BUCKET_GRANULARITY_S
+      ? { ...base, kind: "time-bucket", label: timeLabel(time), time }
+      : { ...base, kind: "timestamp", label: timeLabel(time), time };
+  const timeOfDay = previous?.kind === "time-bucket" ? timeOfDayShape(values) : undefined;
+  if (timeOfDay) return { ...base, kind: "timestamp", label: timeLabel(timeOfDay), time: timeOfDay };
+  if (looksHashed(values)) return { ...base, kind: "hashed", label: "hex hash" };
+  const sequence = sequenceShape(values, distinct, ascending);
+  if (sequence)
+    return {
+      ...base,
+      kind: "sequence",
+      label: sequence.snowflake
+        ? "Snowflake-style id (time in the top bits)"
+        : `counter${sequence.width === undefined ? "" : `, ${sequence.width} digits`}`,
+      sequence,
+    };
+  const low = isLowCardinality(distinct, values.length);
+  if (values.every((value) => REVERSE_DOMAIN.test(value)))
+    return { ...base, kind: low ? "low-cardinality" : "high-cardinality", label: "reverse-domain host" };
   return {
     ...base,
-    kind: isLowCardinality(distinct, values.length) ? "low-cardinality" : "high-cardinality",
+    kind: low ? "low-cardinality" : "high-cardinality",
+    label: low ? "few values" : "many values",
   };
 }
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** `com.example.www`: a top-level domain, then labels (HBase's reverse URL order). */
+const REVERSE_DOMAIN =
+  /^(?:com|org|net|edu|gov|mil|int|io|co|ai|app|dev|info|biz|[a-z]{2})(?:\.[a-z0-9-]+)+$/;
 
-/** Field names: `ts`, `seq`, `hash`, or the constant word before the component, else `id`, `id2`, …, `part`. */
+const BASE_NAMES: Partial<Record<ComponentKind, string>> = {
+  salt: "salt",
+  timestamp: "ts",
+  sequence: "seq",
+  "time-ordered-id": "id",
+  hashed: "hash",
+  "low-cardinality": "part",
+  "high-cardinality": "id",
+};
+
+/** What a time bucket's turn is: `year`, `month`, `day` or `hour`. */
+export function bucketPeriod(time: TimeShape): string {
+  const g = time.granularityS;
+  return g >= 365 * 86400 ? "year" : g >= 28 * 86400 ? "month" : g >= 86400 ? "day" : "hour";
+}
+
+/** Field names: the constant word before the component, else by kind (`ts`, `seq`, `id`, …), unique. */
 function nameComponents(components: Omit<Component, "name">[]): Component[] {
   const used = new Set<string>(["bucket"]);
   const unique = (base: string) => {
@@ -191,49 +234,69 @@ function nameComponents(components: Omit<Component, "name">[]): Component[] {
     const previous = components[index - 1];
     const word =
       previous?.kind === "constant" ? previous.value!.replace(/[^A-Za-z0-9_]/g, "").toLowerCase() : "";
-    const base =
-      component.kind === "timestamp"
-        ? "ts"
-        : component.kind === "sequence"
-          ? "seq"
-          : IDENTIFIER.test(word)
-            ? word
-            : component.kind === "low-cardinality"
-              ? "part"
-              : component.kind === "hashed"
-                ? component.saltBuckets
-                  ? "salt"
-                  : "hash"
-                : "id";
-    return { ...component, name: unique(base) };
+    const byKind =
+      component.kind === "time-bucket"
+        ? bucketPeriod(component.time!)
+        : component.label === "reverse-domain host"
+          ? "host"
+          : BASE_NAMES[component.kind]!;
+    const moving =
+      MOVING_KINDS.has(component.kind) || component.kind === "salt" || component.kind === "time-bucket";
+    // A word of two letters or more names the component (`sensor-0042` → sensor); `u` in `u42` does not.
+    return {
+      ...component,
+      name: unique(!moving && word.length >= 2 && IDENTIFIER.test(word) ? word : byKind),
+    };
   });
+}
+
+function explain(components: readonly Component[], moving: Component | undefined, leads: boolean): string {
+  const buckets = components.filter((c) => c.kind === "time-bucket");
+  const turning = buckets.length
+    ? ` ${buckets.map((c) => c.name).join(", ")} turns every ${bucketPeriod(buckets[0]!.time!)}: each new one starts as one tablet on one node.`
+    : "";
+  if (!moving)
+    return `No component moves with every write: writes land wherever their values sort.${turning}`;
+  const what = `${moving.name} (${moving.label})`;
+  if (leads) {
+    const before = moving.index > 0 && components.slice(0, moving.index).some((c) => c.kind !== "constant");
+    return `Writes are sequential: ${what} leads the key${before ? " after constant or low-cardinality components" : ""}, so every new row sorts next to the last one and one tablet takes the writes.${turning}`;
+  }
+  const spreading = components.slice(0, moving.index).filter((c) => SPREADING_KINDS.has(c.kind));
+  return `Writes spread over the values of ${spreading.map((c) => c.name).join(", ")}; ${what} only orders rows within each of them.${turning}`;
 }
 
 export function inferKeyStructure(sample: SplitSample): KeyStructure {
   const width = sample.rows[0]?.length ?? 0;
   const columns = Array.from({ length: width }, (_, column) => sample.rows.map((row) => row[column]!));
-  const components = nameComponents(columns.map((values, index) => ({ index, ...classify(values, index) })));
-  const spreading = (component: Component) =>
-    component.kind === "high-cardinality" || component.kind === "hashed";
-  const firstMoving = components.find(
-    (component) => component.kind === "timestamp" || component.kind === "sequence",
-  );
-  const leads = firstMoving && !components.slice(0, firstMoving.index).some(spreading);
-  const explanation = !firstMoving
-    ? "No component moves with time: writes land wherever their values sort."
-    : leads
-      ? `Writes are sequential: ${firstMoving.name} (${firstMoving.kind}) leads the key${firstMoving.index > 0 ? " after constant or low-cardinality components" : ""}, so every new row sorts next to the last one and one tablet takes the writes.`
-      : `Writes spread over the values of ${components
-          .slice(0, firstMoving.index)
-          .filter(spreading)
-          .map((component) => component.name)
-          .join(", ")}; ${firstMoving.name} only orders rows within each of them.`;
+  const classified: Omit<Component, "name">[] = [];
+  columns.forEach((values, index) => {
+    const component =
+      index === 0 && sample.saltByte
+        ? {
+            distinct: new Set(values).size,
+            ascending: ascendingShare(values),
+            examples: [...new Set(values)]
+              .slice(0, 3)
+              .map((value) => `0x${value.charCodeAt(0).toString(16).padStart(2, "0")}`),
+            kind: "salt" as const,
+            label: `${sample.saltByte.buckets} salt buckets (one byte, as Apache Phoenix)`,
+            salt: sample.saltByte,
+          }
+        : classify(values, index, classified[index - 1], sample.binary);
+    classified.push({ index, ...component, ...(sample.glued.includes(index) ? { glued: true } : {}) });
+  });
+  const components = nameComponents(classified);
+  const moving = components.find((component) => MOVING_KINDS.has(component.kind));
+  const leads =
+    moving !== undefined && !components.slice(0, moving.index).some((c) => SPREADING_KINDS.has(c.kind));
   return {
     separator: sample.separator,
+    binary: sample.binary,
     sampleSize: sample.rows.length,
     skipped: sample.skipped,
     components,
-    sequential: leads ? firstMoving : undefined,
-    explanation,
+    sequential: leads ? moving : undefined,
+    explanation: explain(components, moving, leads),
   };
 }

@@ -2,8 +2,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Candidate, Change } from "./candidates.js";
 import {
+  capacityBound,
   type Evaluated,
-  fewestNodesCandidate,
   lossReason,
   meets,
   simplestMeeting,
@@ -44,7 +44,16 @@ function evaluated(
     ],
     nodesNeeded: options.nodesNeeded === undefined ? 12 : options.nodesNeeded,
   } as Scores;
-  return { candidate, nodes: 12, scores, failures: options.failures ?? [] };
+  const reads = [
+    {
+      name: "latest",
+      kind: "latest" as const,
+      perS: 1,
+      status: "simulated" as const,
+      fanout: options.fanout ?? 1,
+    },
+  ];
+  return { candidate, nodes: 12, scores, reads, failures: options.failures ?? [] };
 }
 
 const hot: Failure = { target: "hottestCpu", text: "hottest node 150% > 90%" };
@@ -90,20 +99,37 @@ describe("the recommendation", () => {
     expect(lossReason(salt16, asIs)).toMatch(/bigger change \(complexity 3 vs 0\)/);
   });
 
-  it("falls back to the design needing the fewest nodes, only among those more nodes can fix", () => {
+  it("knows which designs more nodes can fix: spread load, missing only CPU targets", () => {
     const rangeHot = evaluated("as-is", 0, { failures: [hot], nodesNeeded: null });
-    const warmUp = evaluated("salt-8", 3, {
-      buckets: 8,
-      nodesNeeded: 13,
-      failures: [{ target: "warmUpCpu", text: "warms up at 125%" }],
+    const unservable = evaluated("promote-x", 2, {
+      failures: [{ target: "read", text: "latest: not a key range" }],
     });
     const average = evaluated("salt-24", 3, {
       buckets: 24,
       nodesNeeded: 14,
-      failures: [{ target: "averageCpu", text: "average 80% > 70%" }],
+      failures: [
+        { target: "averageCpu", text: "average 80% > 70%" },
+        { target: "shed", text: "3% of writes shed" },
+      ],
     });
-    expect(fewestNodesCandidate([rangeHot, warmUp, average])?.candidate.name).toBe("salt-24");
+    expect([rangeHot, unservable, average].map(capacityBound)).toEqual([false, false, true]);
     expect(lossReason(rangeHot, average)).toMatch(/more nodes would not fix it/);
-    expect(lossReason(average, undefined)).toBe("average 80% > 70%; would need 14 nodes");
+    expect(lossReason(average, undefined)).toBe(
+      "average 80% > 70%; 3% of writes shed; would need 14 nodes at today's rate",
+    );
+    expect(lossReason(unservable, average)).toBe("latest: not a key range");
+  });
+
+  it("says a design that meets the targets today loses on headroom, and where it breaks", () => {
+    const salt2 = evaluated("salt-2", 3, { buckets: 2 });
+    salt2.headroom = {
+      writesPerS: 40_000,
+      scores: salt2.scores!,
+      failures: [hot],
+      breaksAt: { writesPerS: 26_100, target: "hottestCpu" },
+    };
+    expect(lossReason(salt2, undefined)).toBe(
+      "meets the targets today but not at 2× the write rate (40,000/s): hottest node 150% > 90%; it breaks at about 26,000 writes/s",
+    );
   });
 });

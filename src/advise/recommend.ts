@@ -5,6 +5,8 @@
  */
 import type { DesignResult } from "../sim/results.js";
 import type { Candidate } from "./candidates.js";
+import { HEADROOM_FACTOR, type Headroom, roughRate } from "./headroom.js";
+import type { ReadService } from "./read-service.js";
 import type { Failure, Scores } from "./score.js";
 
 export interface Evaluated {
@@ -15,15 +17,24 @@ export interface Evaluated {
   scores?: Scores;
   /** Targets missed; empty when the design meets them all. */
   failures: Failure[];
-  /** Why the simulator could not replay the workload under this design (e.g. a read is no key range). */
+  /** Every declared read: simulated, not simulated (with its planned fan-out), or not servable as key ranges. */
+  reads: ReadService[];
+  /** The run at twice the write rate, for designs that meet the targets and were checked for headroom. */
+  headroom?: Headroom;
+  /** Why the simulator could not replay the workload under this design. */
   error?: string;
 }
 
 export const meets = (evaluated: Evaluated) =>
   evaluated.error === undefined && evaluated.scores !== undefined && evaluated.failures.length === 0;
 
-const worstFanout = (evaluated: Evaluated) =>
-  Math.max(1, ...(evaluated.scores?.reads.map((read) => read.fanout) ?? []));
+/** Meets the targets at the stated rate and at twice it. */
+export const meetsWithHeadroom = (evaluated: Evaluated) =>
+  meets(evaluated) && evaluated.headroom !== undefined && evaluated.headroom.failures.length === 0;
+
+/** The widest fan-out of any declared read (simulated or planned). */
+export const worstFanout = (evaluated: Evaluated) =>
+  Math.max(1, ...evaluated.reads.map((read) => read.fanout ?? 1));
 
 /** Negative when `a` is simpler than `b`. */
 export function simplicityOrder(a: Evaluated, b: Evaluated): number {
@@ -41,36 +52,39 @@ export function simplestMeeting(evaluated: readonly Evaluated[]): Evaluated | un
   return evaluated.filter(meets).sort(simplicityOrder)[0];
 }
 
-/** Targets more nodes help with, when the load is spread (warm-up and shedding are the key's doing). */
-const CAPACITY_TARGETS: ReadonlySet<Failure["target"]> = new Set(["hottestCpu", "averageCpu"]);
+/** Targets more nodes help with when the load is spread (unservable reads and too few buckets are the key's doing). */
+const CAPACITY_TARGETS: ReadonlySet<Failure["target"]> = new Set([
+  "hottestCpu",
+  "averageCpu",
+  "warmUpCpu",
+  "shed",
+  "headroom",
+]);
 
-/**
- * When nothing meets the targets on the given nodes: the candidate that would on the fewest nodes
- * (its load spread evenly, so more nodes lower its hottest node, and it misses only CPU targets),
- * simplest first among equals.
- */
-export function fewestNodesCandidate(evaluated: readonly Evaluated[]): Evaluated | undefined {
-  return evaluated
-    .filter(
-      (each) =>
-        each.scores?.nodesNeeded != null &&
-        each.failures.every((failure) => CAPACITY_TARGETS.has(failure.target)),
-    )
-    .sort((a, b) => a.scores!.nodesNeeded! - b.scores!.nodesNeeded! || simplicityOrder(a, b))[0];
-}
+/** Whether more nodes would make this design meet the targets: its load is spread and it misses only CPU targets. */
+export const capacityBound = (evaluated: Evaluated) =>
+  evaluated.error === undefined &&
+  evaluated.scores?.nodesNeeded != null &&
+  evaluated.failures.every((failure) => CAPACITY_TARGETS.has(failure.target));
 
 /** Why `loser` is not the recommendation, in one sentence. */
 export function lossReason(loser: Evaluated, chosen: Evaluated | undefined): string {
-  if (loser.error !== undefined) return `cannot serve the workload: ${loser.error}`;
+  if (loser.error !== undefined) return `could not be simulated: ${loser.error}`;
   if (!meets(loser)) {
     const nodesNeeded = loser.scores?.nodesNeeded;
-    const more =
-      nodesNeeded == null
+    const capacityOnly = loser.failures.every((failure) => CAPACITY_TARGETS.has(failure.target));
+    const more = !capacityOnly
+      ? ""
+      : nodesNeeded == null
         ? "more nodes would not fix it (the load sits on a key range)"
         : nodesNeeded > loser.nodes
-          ? `would need ${nodesNeeded} nodes`
+          ? `would need ${nodesNeeded} nodes at today's rate`
           : "";
     return [loser.failures.map((failure) => failure.text).join("; "), more].filter(Boolean).join("; ");
+  }
+  if (loser.headroom && loser.headroom.failures.length > 0) {
+    const breaks = loser.headroom.breaksAt;
+    return `meets the targets today but not at ${HEADROOM_FACTOR}× the write rate (${roughRate(loser.headroom.writesPerS)}/s): ${loser.headroom.failures.map((failure) => failure.text).join("; ")}${breaks ? `; it breaks at about ${roughRate(breaks.writesPerS)} writes/s` : ""}`;
   }
   if (!chosen) return "meets the targets";
   const a = loser.candidate;
@@ -81,5 +95,7 @@ export function lossReason(loser: Evaluated, chosen: Evaluated | undefined): str
     return `meets the targets with more salt buckets (${loser.scores?.buckets} vs ${chosen.scores?.buckets}): more read fan-out risk and key bytes for no gain`;
   if (worstFanout(loser) !== worstFanout(chosen))
     return `meets the targets but reads fan out wider (×${worstFanout(loser)} vs ×${worstFanout(chosen)})`;
+  if (loser.nodes !== chosen.nodes)
+    return `meets the targets on ${loser.nodes} nodes; the recommendation needs ${chosen.nodes}`;
   return "meets the targets but costs more or ties later in the simplicity order";
 }

@@ -6,16 +6,20 @@
 import { matrixFromSteps } from "../viz/matrix/steps-matrix.js";
 import { escapeHtml } from "../viz/render/escape-html.js";
 import { renderHeatmapHtml } from "../viz/render/html.js";
-import type { Advice } from "./advise.js";
+import { type Advice, labelOf } from "./advise.js";
+import { HEADROOM_FACTOR } from "./headroom.js";
 import type { KeyStructure } from "./key-structure.js";
 import {
   CANDIDATE_COLUMNS,
   CANDIDATE_LEGEND,
   candidateRows,
   headline,
+  headroomLines,
   heatmapCandidates,
+  loserLines,
   simulatedAgainst,
   structureTable,
+  unsimulatedReads,
 } from "./report-table.js";
 import { recommendedSchemaFile } from "./schema-file.js";
 
@@ -42,12 +46,25 @@ function table(
   return `<table><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>`;
 }
 
+/** A titled bullet list (Markdown bold rendered), or nothing when empty. */
+function list(title: string, lines: readonly string[]): string[] {
+  if (lines.length === 0) return [];
+  const item = (line: string) => escapeHtml(line).replace(/\*\*(.+?)\*\*/g, "<b>$1</b>");
+  return [
+    `<h2>${escapeHtml(title)}</h2>`,
+    `<ul>${lines.map((line) => `<li>${item(line)}</li>`).join("\n")}</ul>`,
+  ];
+}
+
 /** The viz side-by-side page for the shown candidates, inlined as an iframe's srcdoc. */
 function heatmapFrame(advice: Advice): string {
   const shown = heatmapCandidates(advice);
   if (shown.length === 0) return "<p>No candidate could be simulated, so there is no heatmap.</p>";
   const page = renderHeatmapHtml(
-    shown.map((each) => ({ name: each.candidate.name, matrix: matrixFromSteps(each.result!.loadSteps) })),
+    shown.map((each) => ({
+      name: labelOf(each, advice.nodes),
+      matrix: matrixFromSteps(each.result!.loadSteps),
+    })),
     { title: `${advice.scenario}: key-space load`, height: HEATMAP_CANVAS_HEIGHT },
   );
   // The page lays the panels out two abreast; the frame is tall enough to show them all.
@@ -56,7 +73,7 @@ function heatmapFrame(advice: Advice): string {
 }
 
 export function adviceHtml(advice: Advice, options: HtmlReportOptions = {}): string {
-  const chosen = advice.recommended?.candidate.name;
+  const chosen = advice.recommended ? labelOf(advice.recommended, advice.nodes) : undefined;
   const schema = recommendedSchemaFile(advice);
   const structure = options.structure ? structureTable(options.structure) : undefined;
   const sections = [
@@ -67,12 +84,14 @@ export function adviceHtml(advice: Advice, options: HtmlReportOptions = {}): str
       ? [
           "<h2>The key, from the sample</h2>",
           table(structure.header, structure.rows),
-          `<p>${escapeHtml(options.structure.explanation)}</p>`,
+          `<p>${escapeHtml(advice.description ?? options.structure.explanation)}</p>`,
         ]
       : []),
     "<h2>Candidates</h2>",
     table(CANDIDATE_COLUMNS, candidateRows(advice), (row) => row[0] === chosen),
     `<p class="legend">${escapeHtml(CANDIDATE_LEGEND)}</p>`,
+    ...list(`Headroom (${HEADROOM_FACTOR}× the write rate)`, headroomLines(advice)),
+    ...list("Reads not simulated", unsimulatedReads(advice)),
     "<h2>The decision, in seed 000's terms</h2>",
     table(
       ["factor", "this workload", "points to"],
@@ -85,7 +104,12 @@ export function adviceHtml(advice: Advice, options: HtmlReportOptions = {}): str
         ]
       : []),
     "<h2>Why the others lose</h2>",
-    `<ul>${advice.losers.map((loser) => `<li><b>${escapeHtml(loser.name)}</b>: ${escapeHtml(loser.reason)}</li>`).join("\n")}</ul>`,
+    `<ul>${loserLines(advice)
+      .map(
+        (loser) =>
+          `<li>${loser.name ? `<b>${escapeHtml(loser.name)}</b>: ` : ""}${escapeHtml(loser.reason)}</li>`,
+      )
+      .join("\n")}</ul>`,
     "<h2>Heatmaps, side by side</h2>",
     heatmapFrame(advice),
     ...(schema ? ["<h2>Recommended schema</h2>", `<pre>${escapeHtml(schema)}</pre>`] : []),

@@ -1,14 +1,18 @@
 /** The advisor's report as Markdown (pure: the CLI writes it). */
 import type { Advice } from "./advise.js";
 import { CHANGE_COMPLEXITY } from "./candidates.js";
+import { HEADROOM_FACTOR } from "./headroom.js";
 import type { KeyStructure } from "./key-structure.js";
 import {
   CANDIDATE_COLUMNS,
   CANDIDATE_LEGEND,
   candidateRows,
   headline,
+  headroomLines,
+  loserLines,
   simulatedAgainst,
   structureTable,
+  unsimulatedReads,
 } from "./report-table.js";
 import { recommendedSchemaFile } from "./schema-file.js";
 
@@ -43,7 +47,7 @@ export function adviceMarkdown(advice: Advice, options: ReportOptions = {}): str
       `${options.structure.sampleSize} keys${options.structure.skipped ? ` (${options.structure.skipped} with another shape skipped)` : ""}, separator ${options.structure.separator === undefined ? "none" : `\`${options.structure.separator}\``}.`,
       "",
     );
-    out.push(tableOf(header, rows), "", options.structure.explanation, "");
+    out.push(tableOf(header, rows), "", advice.description ?? options.structure.explanation, "");
   }
   out.push("## Candidates", "");
   out.push(tableOf(CANDIDATE_COLUMNS, candidateRows(advice)), "", CANDIDATE_LEGEND, "");
@@ -52,9 +56,20 @@ export function adviceMarkdown(advice: Advice, options: ReportOptions = {}): str
       .map(([kind, weight]) => `${kind} ${weight}`)
       .join(
         ", ",
-      )} (summed); ties go to fewer salt buckets, then the smaller read fan-out, then cost. The recommendation is the simplest candidate that meets every target.`,
+      )} (summed); ties go to fewer salt buckets, then the smaller read fan-out, then cost. The recommendation is the simplest candidate that meets every target, today and at ${HEADROOM_FACTOR}× the write rate.`,
     "",
   );
+  const headroom = headroomLines(advice);
+  if (headroom.length > 0)
+    out.push(
+      `## Headroom (${HEADROOM_FACTOR}× the write rate)`,
+      "",
+      ...headroom.map((line) => `- ${line}`),
+      "",
+    );
+  const unsimulated = unsimulatedReads(advice);
+  if (unsimulated.length > 0)
+    out.push("## Reads not simulated", "", ...unsimulated.map((line) => `- ${line}`), "");
   out.push("## The decision, in seed 000's terms", "");
   out.push(
     tableOf(
@@ -73,7 +88,9 @@ export function adviceMarkdown(advice: Advice, options: ReportOptions = {}): str
   out.push(
     "## Why the others lose",
     "",
-    ...advice.losers.map((loser) => `- **${loser.name}**: ${loser.reason}`),
+    ...loserLines(advice).map((loser) =>
+      loser.name ? `- **${loser.name}**: ${loser.reason}` : `- ${loser.reason}`,
+    ),
     "",
   );
   if (options.heatmapImages && options.heatmapImages.length > 0) {

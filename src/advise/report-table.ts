@@ -6,8 +6,9 @@
 import { formatBytes } from "../format/bytes.js";
 import { formatDuration } from "../sim/duration.js";
 import { formatMs } from "../sim/report.js";
-import type { Advice } from "./advise.js";
+import { type Advice, labelOf } from "./advise.js";
 import { describeChange } from "./candidates.js";
+import { HEADROOM_FACTOR, headroomText, roughRate } from "./headroom.js";
 import type { KeyStructure } from "./key-structure.js";
 import { type Evaluated, meets, simplicityOrder } from "./recommend.js";
 import { percent } from "./score.js";
@@ -26,24 +27,51 @@ export const CANDIDATE_COLUMNS = [
   "key storage Δ/day",
   "$/hour",
   "nodes needed",
+  `at ${HEADROOM_FACTOR}× writes`,
+  "breaks at (writes/s)",
   "verdict",
 ] as const;
 
 /** Read under the candidate table, so nobody takes a warm-up p99 for the steady state. */
-export const CANDIDATE_LEGEND =
-  "Hottest node, average node and max/median are the steady state (second half of the run). Warm-up peak, write p99 and read p99 cover the whole run, a new table's warm-up included (the simulator starts an unsalted table on one node, a salted one pre-split over all nodes). Key storage Δ/day: key bytes written per day against as-is.";
+export const CANDIDATE_LEGEND = `Hottest node, average node and max/median are the steady state (second half of the run). Warm-up peak, write p99 and read p99 cover the whole run, a new table's warm-up included (the simulator starts an unsalted table on one node, a salted one pre-split over all nodes). Key storage Δ/day: key bytes written per day against as-is. At ${HEADROOM_FACTOR}× writes: the steady state with twice the write rate, checked for designs that meet the targets, simplest first; breaks at: where the hottest or average node reaches its target (a straight line through the two runs).`;
 
 function verdict(advice: Advice, evaluated: Evaluated): string {
   if (evaluated === advice.recommended) return "recommended";
-  if (evaluated.error !== undefined) return "cannot serve the workload";
-  return meets(evaluated) ? "meets the targets" : "misses";
+  if (evaluated.error !== undefined) return "could not be simulated";
+  if (evaluated.failures.some((failure) => failure.target === "read")) return "cannot serve a read";
+  if (!meets(evaluated)) return "misses";
+  if (evaluated.headroom && evaluated.headroom.failures.length > 0)
+    return `meets today, not at ${HEADROOM_FACTOR}×`;
+  return "meets the targets";
+}
+
+/** Each declared read under a design: fan-out and p99 when simulated, else how it is served. */
+function readCells(evaluated: Evaluated): string {
+  const simulated = new Map(evaluated.scores?.reads.map((read) => [read.name, read]));
+  return (
+    evaluated.reads
+      .map((read) => {
+        if (read.status === "cannot-serve") return `${read.name}: not a key range`;
+        const run = simulated.get(read.name);
+        if (run) return `${read.name} ×${run.fanout} ${formatMs(run.p99Ms)}`;
+        return `${read.name} ×${read.fanout ?? "?"} (not simulated)`;
+      })
+      .join("; ") || "–"
+  );
+}
+
+function headroomCells(evaluated: Evaluated): [string, string] {
+  const headroom = evaluated.headroom;
+  if (!headroom) return ["–", "–"];
+  const at2 = `${headroom.failures.length === 0 ? "meets" : "misses"}: hottest ${percent(headroom.scores.hottestCpu)}, average ${percent(headroom.scores.averageCpu)}`;
+  return [at2, headroom.breaksAt ? `≈ ${roughRate(headroom.breaksAt.writesPerS)}` : "–"];
 }
 
 /** One row of cells per candidate, in the order of CANDIDATE_COLUMNS. */
 export function candidateRows(advice: Advice): string[][] {
   return advice.candidates.map((evaluated) => {
     const scores = evaluated.scores;
-    const name = evaluated.candidate.name;
+    const name = labelOf(evaluated, advice.nodes);
     if (!scores) {
       const blank = CANDIDATE_COLUMNS.slice(3, -1).map(() => "–");
       return [
@@ -63,11 +91,12 @@ export function candidateRows(advice: Advice): string[][] {
       `${scores.maxOverMedian.toFixed(1)}×`,
       percent(scores.peakHottestCpu),
       formatMs(scores.writeP99Ms),
-      scores.reads.map((read) => `${read.name} ×${read.fanout} ${formatMs(read.p99Ms)}`).join("; ") || "–",
+      readCells(evaluated),
       scores.keyBytesPerRow.toFixed(1),
       formatBytes(scores.keyOverheadBytesPerDay),
       `$${scores.costPerHour.toFixed(2)}`,
       scores.nodesNeeded === null ? "more won't help" : String(scores.nodesNeeded),
+      ...headroomCells(evaluated),
       verdict(advice, evaluated),
     ];
   });
@@ -76,21 +105,33 @@ export function candidateRows(advice: Advice): string[][] {
 /** What was simulated and what the targets are, in one paragraph. */
 export function simulatedAgainst(advice: Advice): string {
   const { targets } = advice;
-  return `Simulated ${formatDuration(advice.durationS)} per candidate (${advice.mode} engine) on ${advice.nodes} ${advice.storage} nodes${advice.source ? `; workload from ${advice.source}` : ""}. Targets (Google's guidance): hottest node ≤ ${percent(targets.hottestCpu)} and average ≤ ${percent(targets.averageCpu)} after warm-up (the second half of the run), no writes shed, and a new salted table's hottest node ≤ ${percent(targets.warmUpCpu)} while it warms up.`;
+  return `Simulated ${formatDuration(advice.durationS)} per candidate (${advice.mode} engine) on ${advice.nodes} ${advice.storage} nodes at ${roughRate(advice.writesPerS)} writes/s${advice.source ? `; workload from ${advice.source}` : ""}. Targets (Google's guidance): hottest node ≤ ${percent(targets.hottestCpu)} and average ≤ ${percent(targets.averageCpu)} after warm-up (the second half of the run), no writes shed, a new salted table's hottest node ≤ ${percent(targets.warmUpCpu)} while it warms up, at least as many salt buckets as nodes, every declared read served as key ranges — and all of it still at ${HEADROOM_FACTOR}× the write rate (headroom for growth and peaks).`;
 }
 
 /** One sentence: what to do. */
 export function headline(advice: Advice): string {
   const chosen = advice.recommended;
-  if (!chosen) {
-    return `No candidate meets the targets (hottest node ≤ ${percent(advice.targets.hottestCpu)}, average ≤ ${percent(advice.targets.averageCpu)}) on ${advice.nodes} nodes or on the node counts tried; see why each loses below.`;
-  }
+  if (!chosen) return `No recommendation: ${whyNothing(advice)}`;
   const changes = chosen.candidate.changes;
   const what = changes.length === 0 ? "keep the current key" : changes.map(describeChange).join(", then ");
-  const nodes = advice.needsMoreNodes
-    ? ` on ${chosen.nodes} nodes (nothing meets the targets on ${advice.nodes})`
-    : ` on ${chosen.nodes} nodes`;
-  return `Recommended: ${chosen.candidate.name} — ${what}${nodes}. Hottest node ${percent(chosen.scores!.hottestCpu)}, average ${percent(chosen.scores!.averageCpu)} after warm-up.`;
+  const lead = advice.needsMoreNodes
+    ? `Nothing meets the targets with headroom on ${advice.nodes} nodes; ${chosen.candidate.name} needs ${chosen.nodes} nodes — ${what}.`
+    : `Recommended: ${chosen.candidate.name} — ${what} on ${chosen.nodes} nodes.`;
+  const headroom = chosen.headroom ? ` It ${headroomText(chosen.headroom, advice.writesPerS)}.` : "";
+  return `${lead} Hottest node ${percent(chosen.scores!.hottestCpu)}, average ${percent(chosen.scores!.averageCpu)} after warm-up.${headroom}`;
+}
+
+/** Why nothing is recommended, from what the candidates miss. */
+function whyNothing(advice: Advice): string {
+  const candidates = advice.candidates;
+  const unservable = advice.candidates[0]!.reads.filter((read) =>
+    candidates.every((each) => each.reads.some((r) => r.name === read.name && r.status === "cannot-serve")),
+  );
+  if (unservable.length > 0)
+    return `no candidate serves ${unservable.map((read) => read.name).join(", ")} as key ranges (${unservable[0]!.reason}); change the read or describe the workload in a scenario file.`;
+  if (candidates.every((each) => each.error !== undefined))
+    return `no candidate could be simulated (${candidates[0]!.error}).`;
+  return `nothing meets the targets with headroom on ${advice.nodes} nodes, and more nodes would not fix the candidates that miss them (their load sits on a key range, or they miss a target more nodes do not help with); see why each loses below.`;
 }
 
 /** Designs shown as heatmaps: the current key, the recommendation, and the two simplest other designs simulated. */
@@ -110,15 +151,48 @@ export function heatmapCandidates(advice: Advice): Evaluated[] {
 /** The inferred key components as a table. */
 export function structureTable(structure: KeyStructure): { rows: string[][]; header: string[] } {
   return {
-    header: ["#", "component", "kind", "distinct in sample", "examples"],
+    header: ["#", "component", "kind", "what it is", "distinct in sample", "examples"],
     rows: structure.components.map((component) => [
       String(component.index),
       component.name || "(literal)",
-      component.timestamp
-        ? `timestamp (${component.timestamp.unit}${component.timestamp.reverse ? ", reversed" : ""}${component.timestamp.shape === "date" ? ", date digits" : ""})`
-        : component.kind,
+      component.kind,
+      component.label,
       String(component.distinct),
       component.examples.join(", "),
     ]),
   };
+}
+
+/** Per design checked at twice the write rate: whether it still meets the targets, and where it breaks. */
+export function headroomLines(advice: Advice): string[] {
+  return advice.candidates.flatMap((each) =>
+    each.headroom
+      ? [`**${labelOf(each, advice.nodes)}** ${headroomText(each.headroom, advice.writesPerS)}.`]
+      : [],
+  );
+}
+
+/** Declared reads a design serves as key ranges that the simulator does not place, with why (once per read and reason). */
+export function unsimulatedReads(advice: Advice): string[] {
+  const seen = new Set<string>();
+  for (const each of advice.candidates)
+    for (const read of each.reads)
+      if (read.status === "not-simulated")
+        seen.add(`${read.name}: ${read.reason} (their fan-out is in the table)`);
+  return [...seen];
+}
+
+/** Why-the-others-lose lines: one per simulated loser, one for those not simulated. */
+export function loserLines(advice: Advice): { name?: string; reason: string }[] {
+  const skipped = advice.notSimulated;
+  return [
+    ...advice.losers,
+    ...(skipped.length > 0 && advice.recommended
+      ? [
+          {
+            reason: `Not simulated, because ${advice.recommended.candidate.name} is simpler and meets the targets with headroom: ${skipped.join(", ")}.`,
+          },
+        ]
+      : []),
+  ];
 }

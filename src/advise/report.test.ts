@@ -17,7 +17,7 @@ import { recommendedSchemaFile } from "./schema-file.js";
 const posts = loadScenario(
   readFileSync(new URL("../../examples/timestamp-first.yaml", import.meta.url), "utf8"),
 );
-const advice = adviseScenario(posts, { durationS: 300, buckets: [12], batching: false });
+const advice = adviseScenario(posts, { durationS: 1800, buckets: [12], batching: false });
 
 describe("the advisor's reports", () => {
   it("recommends promoting the author ahead of the time", () => {
@@ -36,12 +36,18 @@ describe("the advisor's reports", () => {
     expect(markdown).toContain(
       "**Recommended: promote-author — author promoted to the front of the key on 6 nodes.",
     );
+    expect(markdown).toMatch(
+      /It still meets the targets at 2× the write rate \(40,000 writes\/s\).*breaks at about/,
+    );
     expect(markdown).toContain("| candidate | complexity | nodes | hottest node |");
-    expect(markdown).toMatch(/\| promote-author \| 2 \| 6 \| .* \| recommended \|/);
+    expect(markdown).toMatch(
+      /\| promote-author \| 2 \| 6 \| .* \| meets: hottest \d+%, average \d+% \| ≈ [\d,]+ \| recommended \|/,
+    );
+    expect(markdown).toContain("## Headroom (2× the write rate)");
     for (const factor of ["Write pattern", "Read pattern", "Data volume", "Cluster size", "Query complexity"])
       expect(markdown).toContain(`| ${factor} |`);
     expect(markdown).toMatch(/- \*\*as-is\*\*: hottest node \d+% > 90%/);
-    expect(markdown).toContain("| 1 | ts | timestamp (ms) |");
+    expect(markdown).toContain("| 1 | ts | timestamp | epoch ms |");
     expect(markdown).toContain("![as-is](heatmap-as-is.png)");
     expect(markdown).toContain("keyspread table create --schema recommended-schema.yaml");
   });

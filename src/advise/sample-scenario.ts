@@ -1,12 +1,14 @@
 /**
  * Turns an inferred key structure plus rates into a simulator scenario: the sampled key as the
  * baseline design, and workload groups that reproduce where the sample's writes land — one group
- * per family of entity ids (`acme-000042`-like, hex-like, …) with its share of the writes.
+ * per family of writers (a tenant, `acme-000042`-like ids, random-looking ids, …) with its share of
+ * the writes. Times and time-ordered ids become the simulator's time, counters its sequences.
  */
-import type { SegmentSpec } from "../keys/types.js";
+import type { SaltSpec, SegmentSpec } from "../keys/types.js";
+import { formatDuration } from "../sim/duration.js";
 import { parseScenario, type Scenario } from "../sim/scenario.js";
 import type { SplitSample } from "./key-sample.js";
-import type { Component, KeyStructure } from "./key-structure.js";
+import { type Component, type KeyStructure, MOVING_KINDS } from "./key-structure.js";
 import type { WorkloadRates } from "./rates.js";
 
 export interface SampleWorkload {
@@ -18,6 +20,8 @@ export interface SampleWorkload {
   /** Distinct writers in the whole table; default estimated from the sample's repeats (Chao1). */
   entities?: number;
   durationS?: number;
+  /** The simulator's step (default its 1 s): coarser steps simulate faster, at the cost of detail in splits. */
+  stepS?: number;
   name?: string;
 }
 
@@ -41,9 +45,18 @@ export function estimatePopulation(values: readonly string[]): number {
   return Math.round(counts.size + (once * (once - 1)) / (2 * (twice + 1)));
 }
 
-/** Families under this share of the sample merge into one `<other>` family (spread like hex ids). */
+/** Families under this share of the sample merge into one family of other ids (spread like hex ids). */
 const MIN_FAMILY_SHARE = 0.01;
 const MAX_FAMILIES = 8;
+/** The model's time runs this many times the stated write rate at most (the headroom check doubles it). */
+const RATE_ROOM = 2.5;
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+const randomIds = (values: string[]): Family => ({
+  label: "other ids",
+  template: (op) => `{hex8:i${op}}`,
+  values,
+});
 
 /**
  * Values grouped by shape: a stem, then a body of ≥ 4 hex or decimal digits (`acme-` + 6 digits,
@@ -84,24 +97,160 @@ export function familiesOf(values: readonly string[]): Family[] {
     families.push(
       group.hex
         ? {
-            label: `${stem}<${width} hex>`,
+            label: stem ? `${stem}… ids (hex)` : `${width}-hex-digit ids`,
             template: (op) => `${stem}{hex${Math.min(8, width)}:i${op}}`,
             values: group.values,
           }
         : {
-            label: `${stem}<digits>`,
+            label: stem ? `${stem}… ids` : "numeric ids",
             template: (op) => `${stem}{i${op}${group.padded ? `:0${width}` : ""}}`,
             values: group.values,
           },
     );
   }
-  if (other.length > 0) families.push({ label: "<other>", template: (op) => `{hex8:i${op}}`, values: other });
+  if (other.length > 0) families.push(randomIds(other));
   return families.sort((a, b) => b.values.length - a.values.length);
 }
 
-/** Template of a second entity component (`{i%d}`), from its most common shape. */
+/** Each frequent value of a low-cardinality writer component (a tenant) is a family of its own. */
+function valueFamilies(name: string, values: readonly string[]): Family[] {
+  const counts = new Map<string, string[]>();
+  for (const value of values) counts.set(value, [...(counts.get(value) ?? []), value]);
+  const sorted = [...counts.entries()].sort((a, b) => b[1].length - a[1].length);
+  const families: Family[] = [];
+  const other: string[] = [];
+  for (const [index, [value, rows]] of sorted.entries()) {
+    if (index >= MAX_FAMILIES || rows.length < values.length * MIN_FAMILY_SHARE || /[{}]/.test(value))
+      other.push(...rows);
+    else families.push({ label: `${name} ${value}`, template: () => value, values: rows });
+  }
+  if (other.length > 0)
+    families.push({ ...familiesOf(other)[0]!, label: `other ${name} values`, values: other });
+  return families;
+}
+
+/** Template of a writer component after the first (`{i%d}`), from its most common shape. */
 function innerTemplate(values: readonly string[], cardinality: number): string {
   return familiesOf(values)[0]!.template(`%${cardinality}`);
+}
+
+/** The components that identify a writer: ids, hashes, and low-cardinality parts before the moving one. */
+export function writerComponents(structure: KeyStructure): Component[] {
+  const moving = structure.components.find((component) => MOVING_KINDS.has(component.kind));
+  return structure.components.filter(
+    (component) =>
+      component.kind === "high-cardinality" ||
+      component.kind === "hashed" ||
+      (component.kind === "low-cardinality" && (!moving || component.index < moving.index)),
+  );
+}
+
+/** Digits the model's sequence needs to run the simulated time at the headroom rate without overflowing. */
+function sequenceModel(component: Component, workload: SampleWorkload) {
+  const { width, max } = component.sequence!;
+  const start = max < MAX_SAFE / 2n ? Number(max) + 1 : 1;
+  const last = start + RATE_ROOM * workload.rates.writesPerS * (workload.durationS ?? 3600);
+  const sampleWidth = width ?? String(max).length;
+  return { start, width: Math.max(sampleWidth, String(Math.ceil(last)).length), sampleWidth };
+}
+
+/** The schema segment and (for non-time fields) the workload generator that model a component. */
+function modelOf(
+  component: Component,
+  column: string[],
+  role: { writer: boolean; afterWriter: boolean },
+  workload: SampleWorkload,
+): { segment?: SegmentSpec; generator?: unknown } {
+  const field = component.name;
+  switch (component.kind) {
+    case "time-bucket":
+      // After the writer it only orders one writer's rows (a time, so time windows are key ranges);
+      // before it, it is constant for a day or an hour while writes spread over what follows.
+      return role.afterWriter
+        ? { segment: { field, codec: { type: "timestamp", unit: "s" } } }
+        : {
+            segment: { field, codec: { type: "string", raw: true } },
+            generator: { oneOf: [...new Set(column)].sort() },
+          };
+    case "constant":
+      return component.value === "" ? {} : { segment: { literal: component.value! } };
+    case "salt":
+      return {};
+    case "timestamp": {
+      const { unit, reverse } = component.time!;
+      return { segment: { field, codec: { type: "timestamp", unit, ...(reverse ? { reverse } : {}) } } };
+    }
+    case "time-ordered-id":
+      return {
+        segment: {
+          field,
+          codec: { type: "timestamp", unit: component.id!.format === "uuid-v1" ? "us" : "ms" },
+        },
+      };
+    case "sequence": {
+      const { start, width } = sequenceModel(component, workload);
+      return { segment: { field, codec: { type: "uint", width } }, generator: { sequence: { start } } };
+    }
+    default:
+      // Raw: the sampled text as is (it never holds the separator), so encoded keys look like the real ones.
+      return {
+        segment: { field, codec: { type: "string", raw: true } },
+        ...(role.writer ? {} : { generator: { oneOf: [...new Set(column)].sort() } }),
+      };
+  }
+}
+
+/** Writers seen more than once that must keep their bucket before the salt is taken to be over the writer. */
+const SALT_EVIDENCE = 3;
+
+/**
+ * The salt already in the key: over each writer's fields when writers seen more than once keep
+ * their bucket, else over the whole key (as Phoenix, HBaseWD and seed 000's recipe hash it).
+ */
+function keptSalt(
+  structure: KeyStructure,
+  sample: SplitSample,
+  segments: readonly SegmentSpec[],
+  writers: readonly Component[],
+): SaltSpec | undefined {
+  const salt = structure.components.find((component) => component.kind === "salt");
+  if (!salt) return undefined;
+  const fields = segments.flatMap((segment) => ("field" in segment ? [segment.field] : []));
+  const moving = structure.components.find((component) => MOVING_KINDS.has(component.kind));
+  const leading = writers.filter((writer) => !moving || writer.index < moving.index);
+  const bucketOf = new Map<string, string>();
+  let kept = 0;
+  let moved = false;
+  for (const row of sample.rows) {
+    const writer = leading.map((component) => row[component.index]).join("\u0000");
+    const bucket = row[salt.index]!;
+    const seen = bucketOf.get(writer);
+    if (seen !== undefined && seen !== bucket) moved = true;
+    else if (seen !== undefined) kept++;
+    bucketOf.set(writer, bucket);
+  }
+  const perWriter = leading.length > 0 && !moved && kept >= SALT_EVIDENCE;
+  const through = perWriter ? fields.indexOf(leading.at(-1)!.name) + 1 : fields.length;
+  return {
+    buckets: salt.salt!.buckets,
+    fields: fields.slice(0, through),
+    ...(structure.binary || salt.salt!.format !== "decimal" ? {} : { width: salt.salt!.width }),
+  };
+}
+
+/** What the model changes about the sampled key, in words (a counter that outgrows its digits). */
+function modelNotes(structure: KeyStructure, workload: SampleWorkload): string[] {
+  const notes: string[] = [];
+  for (const component of structure.components) {
+    if (component.kind !== "sequence" || component.sequence!.snowflake) continue;
+    const { start, width, sampleWidth } = sequenceModel(component, workload);
+    if (width === sampleWidth) continue;
+    const seconds = (10 ** sampleWidth - start) / workload.rates.writesPerS;
+    notes.push(
+      `${component.name} has ${sampleWidth} digits in the sample; at ${workload.rates.writesPerS.toLocaleString("en-US")} writes/s it passes ${"9".repeat(sampleWidth)} ${seconds < 1 ? "within a second" : `in ${formatDuration(Math.max(1, Math.round(seconds)))}`}, and from then on keys are a digit longer (modelled as ${width} digits: each new id still lands next to the last one).`,
+    );
+  }
+  return notes;
 }
 
 export function scenarioFromSample(
@@ -110,46 +259,37 @@ export function scenarioFromSample(
   workload: SampleWorkload,
 ): Scenario {
   const column = (component: Component) => sample.rows.map((row) => row[component.index]!);
-  const moving = structure.components.find((c) => c.kind === "timestamp" || c.kind === "sequence");
-  const salt = structure.components.find((component) => component.saltBuckets !== undefined);
-  const isEntity = (component: Component) =>
-    (component.kind === "high-cardinality" && component !== salt) ||
-    (component.kind === "hashed" && component !== salt) ||
-    (component.kind === "low-cardinality" && (!moving || component.index < moving.index));
-  const entityComponents = structure.components.filter(isEntity);
-  if (entityComponents.length > 2) {
-    throw new Error(
-      `key sample: ${entityComponents.length} components identify a writer (${entityComponents.map((c) => c.name).join(", ")}); the advisor models at most two from a sample — describe the workload in a scenario file instead`,
-    );
-  }
+  const writers = writerComponents(structure);
   const segments: SegmentSpec[] = [];
   const shared: Record<string, unknown> = {};
   for (const component of structure.components) {
-    if (component === salt) continue;
-    if (component.kind === "constant") {
-      if (component.value !== "") segments.push({ literal: component.value! });
-    } else if (component.kind === "timestamp") {
-      const { unit, reverse } = component.timestamp!;
-      segments.push({
-        field: component.name,
-        codec: { type: "timestamp", unit, ...(reverse ? { reverse } : {}) },
-      });
-    } else if (component.kind === "sequence") {
-      segments.push({ field: component.name, codec: { type: "uint", width: component.examples[0]!.length } });
-      shared[component.name] = { sequence: { start: 1 } };
-    } else {
-      // Raw: the sampled text as is (it never holds the separator), so encoded keys look like the real ones.
-      segments.push({ field: component.name, codec: { type: "string", raw: true } });
-      if (!isEntity(component)) shared[component.name] = { oneOf: [...new Set(column(component))].sort() };
-    }
+    const { segment, generator } = modelOf(
+      component,
+      column(component),
+      {
+        writer: writers.includes(component),
+        afterWriter: writers.length > 0 && writers[0]!.index < component.index,
+      },
+      workload,
+    );
+    if (segment) segments.push(segment);
+    if (generator !== undefined) shared[component.name] = generator;
   }
   if (!segments.some((segment) => "field" in segment))
     throw new Error("key sample: every key is the same; there is nothing to model");
 
-  const [outer, inner] = entityComponents;
-  const innerCardinality = inner ? inner.distinct : 1;
-  const families = outer ? familiesOf(column(outer)) : [];
-  const estimates = families.map((family) => estimatePopulation(family.values) * innerCardinality);
+  const [outer, ...inner] = writers;
+  const families = !outer
+    ? []
+    : outer.kind === "low-cardinality"
+      ? valueFamilies(outer.name, column(outer))
+      : familiesOf(column(outer));
+  const rowsOf = (family: Family) => {
+    const members = new Set(family.values);
+    return sample.rows.filter((row) => members.has(row[outer!.index]!));
+  };
+  const writerKey = (row: string[]) => writers.map((component) => row[component.index]).join("\u0000");
+  const estimates = families.map((family) => estimatePopulation(rowsOf(family).map(writerKey)));
   const estimated = estimates.reduce((sum, n) => sum + n, 0);
   const rows = sample.rows.length;
   const groups =
@@ -159,11 +299,22 @@ export function scenarioFromSample(
           const entities = workload.entities
             ? Math.max(1, Math.round((workload.entities * estimates[index]!) / estimated))
             : estimates[index]!;
+          const familyRows = rowsOf(family);
+          const outerValues = estimatePopulation(familyRows.map((row) => row[outer!.index]!));
+          const perOuter = Math.max(1, Math.round(entities / outerValues));
           const fields: Record<string, unknown> = {
             ...shared,
-            [outer!.name]: family.template(inner ? `/${innerCardinality}` : ""),
+            [outer!.name]: family.template(inner.length > 0 && perOuter > 1 ? `/${perOuter}` : ""),
           };
-          if (inner) fields[inner.name] = innerTemplate(column(inner), innerCardinality);
+          // The second writer component takes the index's remainder (so the pair is unique); later ones their own values.
+          inner.forEach((component, position) => {
+            const values = familyRows.map((row) => row[component.index]!);
+            const distinct = new Set(values).size;
+            fields[component.name] = innerTemplate(
+              values,
+              position === 0 ? Math.max(perOuter, distinct) : distinct,
+            );
+          });
           return {
             name: family.label,
             entities,
@@ -185,11 +336,16 @@ export function scenarioFromSample(
             ...(read.windowS === undefined ? {} : { window: read.windowS }),
           },
   );
+  const salt = keptSalt(structure, sample, segments, writers);
   return parseScenario({
     name: workload.name ?? "key-sample",
-    description: `Inferred from ${rows} sampled keys: ${structure.explanation}`,
+    description: [
+      `Inferred from ${rows} sampled keys: ${structure.explanation}`,
+      ...modelNotes(structure, workload),
+    ].join(" "),
     source: "key sample",
     duration: workload.durationS ?? 3600,
+    ...(workload.stepS === undefined ? {} : { step: workload.stepS }),
     cluster: { nodes: workload.nodes, storage: workload.storage ?? "ssd" },
     workload: { ...(workload.rowBytes ? { rowBytes: workload.rowBytes } : {}), groups, reads },
     designs: [
@@ -199,11 +355,11 @@ export function scenarioFromSample(
         schema: {
           version: 1,
           name: "sampled-key",
-          layout: "text",
-          separator: structure.separator ?? "#",
+          layout: structure.binary ? "binary" : "text",
+          ...(structure.binary ? {} : { separator: structure.separator ?? "#" }),
           segments,
-          // The key's own salt, re-modelled with keyspread's hash over the fields before the time.
-          ...(salt ? { salt: { buckets: salt.saltBuckets!, width: salt.examples[0]!.length } } : {}),
+          // The key's own salt, re-modelled with keyspread's hash over the same fields.
+          ...(salt ? { salt } : {}),
         },
       },
     ],

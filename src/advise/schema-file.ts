@@ -1,7 +1,15 @@
 /** The recommended key schema as a YAML file for `keyspread keys --schema` and `keyspread table --schema`. */
 import { stringify } from "yaml";
+import type { SchemaSpec } from "../keys/types.js";
 import type { Advice } from "./advise.js";
 import { describeChange } from "./candidates.js";
+import { realSchemaOf } from "./real-key.js";
+import type { Evaluated } from "./recommend.js";
+
+/** A design's schema as the real key holds it (text ids and times, counters that grow). */
+export function realSchema(advice: Pick<Advice, "realKey">, evaluated: Evaluated): SchemaSpec {
+  return realSchemaOf(evaluated.candidate.design.schema, advice.realKey);
+}
 
 /** The file's text, with a comment saying where it comes from and what else the design needs; undefined without a recommendation. */
 export function recommendedSchemaFile(advice: Advice): string | undefined {
@@ -15,5 +23,5 @@ export function recommendedSchemaFile(advice: Advice): string | undefined {
       ? []
       : [`Not in the key: the ingest tier batches each entity's points of ${design.batch} s into one row.`]),
   ];
-  return `${lines.map((line) => `# ${line}`).join("\n")}\n${stringify(design.schema)}`;
+  return `${lines.map((line) => `# ${line}`).join("\n")}\n${stringify(realSchema(advice, chosen))}`;
 }

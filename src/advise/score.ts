@@ -122,7 +122,11 @@ export function scoreDesign(
 export const percent = (share: number) => `${Math.round(share * 100)}%`;
 
 export interface Failure {
-  target: keyof Targets | "shed";
+  /**
+   * `shed`: writes shed in the steady state; `headroom`: misses a target at twice the write rate;
+   * `buckets`: fewer salt buckets than nodes; `read`: a declared read is not a key range.
+   */
+  target: keyof Targets | "shed" | "headroom" | "buckets" | "read";
   text: string;
 }
 

@@ -1,9 +1,9 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { postKeys } from "../advise/fixtures.testsuite.js";
+import { counterKeys, postKeys } from "../advise/fixtures.testsuite.js";
 
 // End-to-end: the built bin (the test script builds before vitest runs).
 function keyspread(args: string[], input?: string) {
@@ -21,8 +21,6 @@ describe("keyspread advise", () => {
       "advise",
       "--scenario",
       "examples/timestamp-first.yaml",
-      "--duration",
-      "5m",
       "--buckets",
       "12",
       "--no-batching",
@@ -42,7 +40,7 @@ describe("keyspread advise", () => {
       "as-is",
       "reverse-ts",
       "promote-author",
-      "salt-12",
+      "salt-12-by-ts+author",
     ]);
   });
 
@@ -53,13 +51,11 @@ describe("keyspread advise", () => {
       "--keys",
       keysFile,
       "--rates",
-      "writes=20000,range-1d=5",
+      "writes=20000,get=100",
       "--nodes",
       "6",
       "--entities",
       "200000",
-      "--duration",
-      "5m",
       "--buckets",
       "12",
       "--no-batching",
@@ -67,9 +63,15 @@ describe("keyspread advise", () => {
       out,
     ]);
     expect(code).toBe(0);
-    expect(stdout).toContain("**Recommended: promote-id");
-    expect(stdout).toContain("Writes are sequential: ts (timestamp) leads the key");
-    expect(stderr).toMatch(/^wrote .*advice\.json, .*recommended-schema\.yaml, .*report\.md, .*report\.html/);
+    expect(stderr).toBe("");
+    // The report is in the files; stdout is the verdict and the paths.
+    expect(stdout).toMatch(/^Recommended: promote-id — id promoted to the front of the key on 6 nodes\./);
+    expect(stdout).toMatch(
+      /wrote:\n {2}.*advice\.json\n {2}.*recommended-schema\.yaml\n {2}.*report\.md\n {2}.*report\.html\n/,
+    );
+    expect(stdout.split("\n").length).toBeLessThan(20);
+    const report = readFileSync(join(out, "report.md"), "utf8");
+    expect(report).toContain("Writes are sequential: ts (epoch ms) leads the key");
     for (const file of [
       "advice.json",
       "report.md",
@@ -83,6 +85,31 @@ describe("keyspread advise", () => {
       '{"id":"u42","ts":1764000000000}\n',
     );
     expect(encoded.stdout).toBe("post_u42_1764000000000\n");
+  });
+
+  it("exits 2 when nothing is recommended, and says why; --help documents the exit codes", () => {
+    const counter = join(dir, "txn.txt");
+    writeFileSync(counter, `${counterKeys(400).join("\n")}\n`);
+    const { code, stdout } = keyspread([
+      "advise",
+      "--keys",
+      counter,
+      "--rates",
+      "writes=20000",
+      "--nodes",
+      "6",
+      "--duration",
+      "10m",
+      "--buckets",
+      "2",
+      "--no-batching",
+    ]);
+    expect(code).toBe(2);
+    expect(stdout).toMatch(/\*\*No recommendation: nothing meets the targets with headroom on 6 nodes/);
+    expect(stdout).toMatch(/salt-2-by-seq\*\*: 2 buckets on 6 nodes: fewer buckets than nodes/);
+    const help = keyspread(["advise", "--help"]);
+    expect(help.stdout).toMatch(/Exit codes:\n {2}0 {2}a design is recommended/);
+    expect(help.stdout).toMatch(/ {2}2 {2}no design is recommended/);
   });
 
   it("names what is missing", () => {

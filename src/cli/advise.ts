@@ -8,13 +8,14 @@ import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type Command, Option } from "commander";
 import { adviceToJson } from "../advise/advice-json.js";
-import { adviseScenario } from "../advise/advise.js";
+import { adviseScenario, labelOf } from "../advise/advise.js";
 import { type KeySampleFormat, parseKeyLines, splitSample } from "../advise/key-sample.js";
 import { inferKeyStructure, type KeyStructure } from "../advise/key-structure.js";
 import { parseRates } from "../advise/rates.js";
+import { type RealKey, realKeyOf } from "../advise/real-key.js";
 import { adviceHtml } from "../advise/report-html.js";
 import { adviceMarkdown } from "../advise/report-markdown.js";
-import { heatmapCandidates } from "../advise/report-table.js";
+import { headline, heatmapCandidates } from "../advise/report-table.js";
 import { scenarioFromSample } from "../advise/sample-scenario.js";
 import { recommendedSchemaFile } from "../advise/schema-file.js";
 import { writeFileAtomically } from "../io/write-file-atomically.js";
@@ -47,6 +48,17 @@ interface AdviseCliOptions {
 
 const DEFAULT_DURATION = "30m";
 
+/** `advise` exits with this when no design is recommended (nothing meets the targets, even on more nodes). */
+export const EXIT_NO_RECOMMENDATION = 2;
+
+const EXIT_CODES = `
+Exit codes:
+  0  a design is recommended (on the planned nodes, or on more nodes: the headline and
+     advice.json's recommended.needsMoreNodes say so)
+  1  bad input or an error (the message names it)
+  ${EXIT_NO_RECOMMENDATION}  no design is recommended: nothing meets the targets with headroom, even on more
+     nodes (the report says why each candidate loses)`;
+
 async function readText(file: string, what: string): Promise<string> {
   try {
     return await readFile(file, "utf8");
@@ -58,7 +70,7 @@ async function readText(file: string, what: string): Promise<string> {
 async function scenarioFromKeyFile(
   options: AdviseCliOptions,
   durationS: number,
-): Promise<{ scenario: Scenario; structure: KeyStructure }> {
+): Promise<{ scenario: Scenario; structure: KeyStructure; realKey: RealKey }> {
   if (options.rates === undefined)
     throw new Error("--keys needs --rates, e.g. --rates writes=20000,latest-10=500,range-1d=5");
   const nodes = options.nodes;
@@ -77,7 +89,7 @@ async function scenarioFromKeyFile(
     ...(rowBytes === undefined ? {} : { rowBytes }),
     ...(entities === undefined ? {} : { entities }),
   });
-  return { scenario, structure };
+  return { scenario, structure, realKey: realKeyOf(structure) };
 }
 
 export function registerAdviseCommands(program: Command): void {
@@ -123,17 +135,22 @@ export function registerAdviseCommands(program: Command): void {
     .option("--no-batching", "reads need every point at once: do not batch points per entity")
     .option(
       "--out <dir>",
-      "write report.md, report.html, recommended-schema.yaml, advice.json and heatmaps here",
+      "write report.md, report.html, recommended-schema.yaml, advice.json and heatmaps here (stdout: the verdict and the paths)",
     )
     .option("--json", "print one JSON object (recommended design with schema and scores, every candidate)")
+    .addHelpText("after", EXIT_CODES)
     .action(
       guarded(async (options: AdviseCliOptions) => {
         if ((options.scenario === undefined) === (options.keys === undefined))
           throw new Error("give exactly one of --scenario FILE or --keys FILE");
         const durationS = parseDuration(options.duration, "--duration");
-        const { scenario, structure } =
+        const { scenario, structure, realKey } =
           options.keys === undefined
-            ? { scenario: await readScenarioFile(options.scenario!), structure: undefined }
+            ? {
+                scenario: await readScenarioFile(options.scenario!),
+                structure: undefined,
+                realKey: undefined,
+              }
             : await scenarioFromKeyFile(options, durationS);
         const nodes = options.scenario === undefined ? undefined : options.nodes;
         const { buckets } = options;
@@ -148,11 +165,13 @@ export function registerAdviseCommands(program: Command): void {
             ...(nodes === undefined ? {} : { nodes }),
             ...(buckets === undefined ? {} : { buckets }),
             ...(options.baseline === undefined ? {} : { baseline: options.baseline }),
+            ...(realKey === undefined ? {} : { realKey }),
           });
         } finally {
           bar.stop();
         }
         const json = adviceToJson(advice);
+        if (!advice.recommended) process.exitCode = EXIT_NO_RECOMMENDATION;
         if (options.out === undefined) {
           process.stdout.write(
             options.json ? `${json}\n` : adviceMarkdown(advice, structure ? { structure } : {}),
@@ -165,7 +184,7 @@ export function registerAdviseCommands(program: Command): void {
           shown.length === 0
             ? undefined
             : await writeHeatmaps(
-                shown.map((each) => ({ name: each.candidate.name, steps: each.result!.loadSteps })),
+                shown.map((each) => ({ name: labelOf(each, advice.nodes), steps: each.result!.loadSteps })),
                 options.out,
               );
         const schema = recommendedSchemaFile(advice);
@@ -191,12 +210,16 @@ export function registerAdviseCommands(program: Command): void {
           ["report.html", adviceHtml(advice, structure ? { structure } : {})],
         );
         for (const [name, content] of files) await writeFileAtomically(join(options.out, name), content);
-        process.stdout.write(options.json ? `${json}\n` : markdown);
         const written = [
           ...files.map(([name]) => join(options.out!, name)),
           ...(heatmaps ? [...heatmaps.designs.flatMap((design) => design.images), heatmaps.html] : []),
         ];
-        process.stderr.write(`wrote ${written.join(", ")}\n`);
+        // The report is in the files: stdout gets the verdict and where to read the rest.
+        process.stdout.write(
+          options.json
+            ? `${json}\n`
+            : `${headline(advice)}\n\nwrote:\n${written.map((path) => `  ${path}\n`).join("")}`,
+        );
       }),
     );
 }

@@ -6,7 +6,6 @@
 import { type CostModel, rangeReadCost, scanMs, writeCost } from "./cluster.js";
 import { KeyBounds, KeyReservoir, RecentKeys } from "./key-samples.js";
 import type { DynamicSink, LoadGenerator, ReadSample } from "./load.js";
-import type { Layer } from "./split-point.js";
 import { COST, QUANTITIES, STORED, type TabletMap } from "./tablets.js";
 
 export type Operation =
