@@ -73,23 +73,21 @@ describe("the advisor", () => {
     expect(advice.losers.map((loser) => loser.reason).join("\n")).toMatch(/2 buckets on 6 nodes/);
   }, 30_000);
 
-  it("spreads seed 003's fleet by salting deviceID (reads stay one range), on the nodes 2× the writes need", () => {
+  it("finds seed 003's fleet short of capacity once warm, and keeps its reads at one range", () => {
+    // Where the model and seed 003 part: 90,000 devices are many keys, which splits and the balancer
+    // spread within their rebalance time (docs/simulator.md), so once warm the incident key is even
+    // and the cluster is short of nodes; no key change removes work (batching can).
     const advice = adviseScenario(fleet, { durationS: 1800, buckets: [32], exhaustive: false });
     const recommended = advice.recommended!;
-    const salt = recommended.candidate.changes.find((change) => change.kind === "salt");
-    expect(salt).toMatchObject({ fields: ["deviceID"] });
-    expect(salt?.kind === "salt" && salt.buckets >= recommended.nodes).toBe(true);
     expect(recommended.reads.map((read) => [read.name, read.status, read.fanout])).toEqual([
       ["latest-100", "simulated", 1],
       ["dashboard-30d", "simulated", 1],
     ]);
     // 180,000 writes/s of 256-byte rows and 8,000 latest-100 reads/s need more than 12 nodes at twice the rate.
     expect(advice.needsMoreNodes).toBe(true);
-    expect(advice.losers.find((loser) => loser.name === "as-is")?.reason).toMatch(
-      /more nodes would not fix it/,
-    );
+    expect(advice.losers.find((loser) => loser.name === "as-is")?.reason).toMatch(/would need \d+ nodes/);
     expect(advice.beyondTheKey.map((note) => note.kind)).toEqual([
-      "more-nodes-do-not-help",
+      "capacity",
       "analytical-store",
       "dominant-tenant",
     ]);
