@@ -141,7 +141,15 @@ function candidateOf(
     description,
     changes,
     complexity: changes.reduce((sum, change) => sum + CHANGE_COMPLEXITY[change.kind], 0),
-    design: { name, description, schema, ...(batchS === undefined ? {} : { batch: batchS }) },
+    design: {
+      name,
+      description,
+      schema,
+      ...(batchS === undefined ? {} : { batch: batchS }),
+      // The current key is a table that exists, split and balanced by its load; a key change is a
+      // new table, written from scratch (re-keying), so it warms up.
+      ...(keyChanges.length === 0 ? { table: "existing" as const } : {}),
+    },
   };
 }
 

@@ -33,7 +33,7 @@ export const CANDIDATE_COLUMNS = [
 ] as const;
 
 /** Read under the candidate table, so nobody takes a warm-up p99 for the steady state. */
-export const CANDIDATE_LEGEND = `Hottest node, average node and max/median are the steady state (second half of the run). Warm-up peak, write p99 and read p99 cover the whole run, a new table's warm-up included (the simulator starts an unsalted table on one node, a salted one pre-split over all nodes). Key storage Δ/day: key bytes written per day against as-is. At ${HEADROOM_FACTOR}× writes: the steady state with twice the write rate, checked for designs that meet the targets, simplest first; breaks at: where the hottest or average node reaches its target (a straight line through the two runs).`;
+export const CANDIDATE_LEGEND = `Hottest node, average node and max/median are the steady state (second half of the run). Warm-up peak, write p99 and read p99 cover the whole run, a new table's warm-up included (the current key is a table already split and balanced; a key change starts as a new table: unsalted on one node, salted pre-split over all nodes). Key storage Δ/day: key bytes written per day against as-is. At ${HEADROOM_FACTOR}× writes: the steady state with twice the write rate, checked for designs that meet the targets, simplest first; breaks at: where the hottest or average node reaches its target (a straight line through the two runs).`;
 
 function verdict(advice: Advice, evaluated: Evaluated): string {
   if (evaluated === advice.recommended) return "recommended";

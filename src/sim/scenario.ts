@@ -179,6 +179,12 @@ const DesignSchema = v.strictObject({
   storage: v.optional(StorageSchema),
   /** Batch each entity's points of this long into one row (fewer, larger writes). */
   batch: v.optional(duration("batch")),
+  /**
+   * `new` (default): a new table, as a re-key writes — one tablet on one node, or a salted table
+   * pre-split at its buckets. `existing`: a table already split by its load and balanced over the
+   * nodes, as a long-running table is (its steady state from the first step).
+   */
+  table: v.optional(v.picklist(["new", "existing"], 'table must be "new" or "existing"')),
 });
 
 export const ScenarioSchema = v.strictObject({

@@ -154,6 +154,33 @@ describe("simulateScenario", () => {
     expect(result!.summary.guidance.meets).toBe(false);
   });
 
+  it("starts an existing table split by its load and balanced: a spread key is flat from the start, a tail stays one node", () => {
+    const scenario = fleet(
+      [
+        { name: "existing", schema: deviceKey, table: "existing" },
+        { name: "tail", schema: timeFirst, table: "existing" },
+      ],
+      { duration: "10m" },
+    );
+    const [existing, tail] = simulateScenario(scenario).designs;
+    expect(existing!.summary.settledAfterS).toBe(0);
+    expect(existing!.summary.hottestNodeCpu.first).toBeLessThan(1.3 * existing!.summary.averageNodeCpu.mean);
+    expect(tail!.summary.settledAfterS).toBeNull();
+    expect(tail!.summary.hottestNodeCpu.first).toBeGreaterThan(1.9);
+  });
+
+  it("plans a get of a time-first key as one point read", () => {
+    const scenario = fleet([{ name: "time-first", schema: timeFirst }], {
+      duration: "2m",
+      workload: {
+        groups: [{ name: "devices", entities: 1000, fields: { deviceID: "d{i:04}" }, writesPerS: 500 }],
+        reads: [{ name: "get", kind: "get", group: "devices", perS: 100, window: "1h" }],
+      },
+    });
+    const [result] = simulateScenario(scenario).designs;
+    expect(result!.summary.reads[0]).toMatchObject({ name: "get", fanout: 1, rowsReturnedPerRead: 1 });
+  });
+
   it("names the design it cannot find", () => {
     expect(() => simulateScenario(fleet([{ name: "a", schema: deviceKey }]), { design: "b" })).toThrow(
       /design "b" is not in scenario "test-fleet"; designs: a/,

@@ -112,7 +112,10 @@ function simulateDesign(
   if (mode === "exact") assertExactBudget(design.name, groups, reads, durationS);
   const generator: LoadGenerator =
     mode === "fast" ? new FastLoad(groups, reads, model.cost) : new ExactLoad(groups, reads, model.cost);
-  const tablets = initialTablets(schema, generator, model.tablets.initial, nodes);
+  const tablets =
+    design.table === "existing"
+      ? existingTablets(generator, nodes)
+      : initialTablets(schema, generator, model.tablets.initial, nodes);
   const engine = runEngine({
     tablets,
     generator,
@@ -180,6 +183,27 @@ function assertExactBudget(
       `design "${design}": the exact engine would generate ${operations.toLocaleString("en-US")} operations (limit ${MAX_EXACT_OPERATIONS.toLocaleString("en-US")}); use the fast engine or a shorter duration`,
     );
   }
+}
+
+/** Tablets per node of a table already split by its load. */
+const EXISTING_TABLETS_PER_NODE = 4;
+
+/**
+ * A long-running table: split at quantiles of its load into a few tablets per node, dealt
+ * round-robin, so each node carries about the same load from the first step. Load on one key (a
+ * time-first key's tail) stays one tablet, as it would in a real table.
+ */
+function existingTablets(generator: LoadGenerator, nodes: number): TabletMap {
+  const ones = new Float64Array(generator.channels).fill(1);
+  const layers = generator.layers(ones, ones, Buffer.alloc(0), null);
+  const count = EXISTING_TABLETS_PER_NODE * nodes;
+  const boundaries: Buffer[] = [];
+  for (let k = 1; k < count; k++) {
+    const point = findSplitPoint(Buffer.alloc(0), null, layers.load, layers, k / count);
+    const previous = boundaries[boundaries.length - 1];
+    if (point && (!previous || Buffer.compare(previous, point.key) < 0)) boundaries.push(point.key);
+  }
+  return new TabletMap(boundaries, (index) => index % nodes, generator.channels, false);
 }
 
 /**
