@@ -43,10 +43,10 @@ function timed(label: string, scenario: Scenario, options: SimulateOptions & { d
   return { wallS, design: result.designs[0]! };
 }
 
-const fleetRun = timed("fleet, fast, 1 h", fleet, { design: "current", durationS: FLEET_S, mode: "fast" });
+const fleetRun = timed("fleet, fast, 1 h", fleet, { design: "as-is", durationS: FLEET_S, mode: "fast" });
 const scaleRun = timed("scale, fast, 3 h", scale, { durationS: SCALE_S, mode: "fast" });
 const exactRun = timed(`fleet, exact, ${EXACT_S} s`, fleet, {
-  design: "current",
+  design: "as-is",
   durationS: EXACT_S,
   mode: "exact",
 });
@@ -56,14 +56,14 @@ const exactRate = EXACT_S / exactRun.wallS;
 const tablets = scaleRun.design.summary.tablets;
 
 console.log(
-  `fleet-hotspot/current, fast engine: ${FLEET_S} simulated s in ${fleetRun.wallS.toFixed(2)} s wall`,
+  `fleet-hotspot/as-is, fast engine: ${FLEET_S} simulated s in ${fleetRun.wallS.toFixed(2)} s wall`,
 );
 console.log(
   `scale (10 M devices, 1 M writes/s, 100 nodes): ${SCALE_S} simulated s in ${scaleRun.wallS.toFixed(2)} s wall, ` +
     `${tablets.initial} → ${tablets.final} tablets (${tablets.loadSplits} load and ${tablets.sizeSplits} size splits, ${tablets.moves} moves), peak RSS ${Math.round(rssMb)} MB`,
 );
 console.log(
-  `fleet-hotspot/current, exact engine: ${EXACT_S} simulated s in ${exactRun.wallS.toFixed(2)} s wall`,
+  `fleet-hotspot/as-is, exact engine: ${EXACT_S} simulated s in ${exactRun.wallS.toFixed(2)} s wall`,
 );
 console.log(
   `bench sim: fleet_wall_s=${fleetRun.wallS.toFixed(2)} scale_wall_s=${scaleRun.wallS.toFixed(2)} ` +

@@ -95,7 +95,7 @@ describe("the fleet incident: one customer's 90,000 devices in one key range", (
   const designs = run("fleet-hotspot.yaml", { durationS: 3600 });
 
   it("shows the customer's contiguous range as a hot band on saturated nodes while the new table warms up", () => {
-    const [current] = simulateScenario(fleetScenario, { design: "current", durationS: 300 }).designs;
+    const [current] = simulateScenario(fleetScenario, { design: "as-is", durationS: 300 }).designs;
     const bands = detectPatterns(matrixFromSteps(current!.loadSteps)).filter(
       (finding) => finding.kind === "hot-band",
     );
@@ -106,7 +106,7 @@ describe("the fleet incident: one customer's 90,000 devices in one key range", (
   });
 
   it("is not fixed in its first half hour by twice the nodes: both shed on one hot node", () => {
-    for (const name of ["current", "current-24-nodes"]) {
+    for (const name of ["as-is", "as-is-on-24-nodes"]) {
       const cpu = designs[name]!.summary.hottestNodeCpu;
       expect(cpu.first, name).toBeGreaterThan(5);
       expect(cpu.first30m, name).toBeGreaterThan(1);
@@ -114,7 +114,7 @@ describe("the fleet incident: one customer's 90,000 devices in one key range", (
   });
 
   it("is flat from the start when salted by device", () => {
-    const salted = designs["salt-64-by-device"]!.summary;
+    const salted = designs["salt-64-by-deviceID"]!.summary;
     expect(salted.settledAfterS).toBe(0);
     expect(salted.maxOverMedian.first).toBeLessThan(1.5);
   });
@@ -130,13 +130,13 @@ describe("the farm sensors: a burst on one or two nodes becomes a burst on all t
     );
 
   it("puts the unsalted new table's first burst on one node, and never spreads it over all ten", () => {
-    expect(busyNodes(designs.unsalted!, 60)).toBe(1);
+    expect(busyNodes(designs["as-is"]!, 60)).toBe(1);
     // A burst is about a third of one node: load splits cut it into a few tablets, no more.
-    expect(busyNodes(designs.unsalted!)).toBeLessThan(10);
+    expect(busyNodes(designs["as-is"]!)).toBeLessThan(10);
   });
 
   it("puts every burst of the salted table on all ten nodes", () => {
-    const salted = designs["salted-50"]!;
+    const salted = designs["salt-50-by-farm+sensor"]!;
     expect(busyNodes(salted)).toBe(10);
     for (const point of salted.timeline.filter((each) => each.averageNodeCpu > 0.001)) {
       expect(point.nodeCpu.every((cpu) => cpu > 0)).toBe(true);

@@ -24,6 +24,7 @@ import {
   meetsWithHeadroom,
   simplicityOrder,
 } from "./recommend.js";
+import { scenarioCandidates } from "./scenario-candidates.js";
 import { DEFAULT_TARGETS, type Failure, failedTargets, scoreDesign, type Targets } from "./score.js";
 
 export interface AdviseOptions {
@@ -47,6 +48,11 @@ export interface AdviseOptions {
   exhaustive?: boolean;
   /** The real key where the modelled one differs (from a key sample: `realKeyOf`); the recommended schema reads it. */
   realKey?: RealKey;
+  /**
+   * `generated` (default): the advisor's own candidates for the baseline key. `scenario`: the
+   * scenario's designs, judged by the same rules (the lab), each on its own node count.
+   */
+  candidates?: "generated" | "scenario";
   onProgress?: (progress: AdviceProgress) => void;
 }
 
@@ -139,13 +145,25 @@ export function adviseScenario(scenario: Scenario, options: AdviseOptions = {}):
   const mode = options.mode ?? "fast";
   const planned: Scenario = { ...scenario, cluster: { ...scenario.cluster, nodes, storage } };
   const writesPerS = planned.workload.groups.reduce((sum, group) => sum + group.writesPerS, 0);
-  const candidatesFor = (onNodes: number, buckets: readonly number[] | undefined) =>
-    enumerateCandidates({ ...planned, cluster: { ...planned.cluster, nodes: onNodes } }, baseline, {
-      nodes: onNodes,
-      ...(options.batching === undefined ? {} : { batching: options.batching }),
-      ...(buckets === undefined ? {} : { buckets }),
-      ...(options.realKey === undefined ? {} : { realKey: options.realKey }),
-    });
+  const fromScenario = options.candidates === "scenario";
+  const ownDesigns = scenarioCandidates(scenario.designs, selectBaseline(scenario, options.baseline));
+  const candidatesFor = (onNodes: number, buckets: readonly number[] | undefined): Candidate[] =>
+    fromScenario
+      ? onNodes === nodes
+        ? ownDesigns
+        : // On more nodes, each design without a node count of its own.
+          ownDesigns.map((candidate) => {
+            const { nodes: _own, ...design } = candidate.design;
+            return { ...candidate, design };
+          })
+      : enumerateCandidates({ ...planned, cluster: { ...planned.cluster, nodes: onNodes } }, baseline, {
+          nodes: onNodes,
+          ...(options.batching === undefined ? {} : { batching: options.batching }),
+          ...(buckets === undefined ? {} : { buckets }),
+          ...(options.realKey === undefined ? {} : { realKey: options.realKey }),
+        });
+  /** A scenario's design runs on its own node count, where it has one. */
+  const nodesOf = (candidate: Candidate, onNodes: number) => candidate.design.nodes ?? onNodes;
   const baselineFootprint = keyFootprint(planned, baseline);
   let simulated = 0;
   let expected = 0;
@@ -245,7 +263,7 @@ export function adviseScenario(scenario: Scenario, options: AdviseOptions = {}):
       skipped.push(...tier);
       continue;
     }
-    evaluated.push(...tier.map((candidate) => evaluate(candidate, nodes)));
+    evaluated.push(...tier.map((candidate) => evaluate(candidate, nodesOf(candidate, nodes))));
     recommended ??= simplestWithHeadroom(evaluated);
   }
   evaluated.sort((a, b) => first.indexOf(a.candidate) - first.indexOf(b.candidate));
@@ -332,7 +350,8 @@ export function adviseScenario(scenario: Scenario, options: AdviseOptions = {}):
 
 /** A candidate's name, with its node count when it differs from the planned one. */
 export function labelOf(evaluated: Evaluated, plannedNodes: number): string {
-  return evaluated.nodes === plannedNodes
+  // A scenario's design with a node count of its own is named for it already (`as-is-on-24-nodes`).
+  return evaluated.nodes === plannedNodes || evaluated.candidate.design.nodes !== undefined
     ? evaluated.candidate.name
     : `${evaluated.candidate.name} on ${evaluated.nodes} nodes`;
 }

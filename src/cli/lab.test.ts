@@ -18,14 +18,14 @@ describe("keyspread lab", () => {
     expect(result.status, result.stderr).toBe(0);
     expect(result.stderr).toBe("");
     const designs = [
-      "current",
-      "current-24-nodes",
-      "salt-16",
-      "salt-64",
-      "salt-256",
-      "salt-64-by-device",
-      "field-promotion",
-      "batched-2s",
+      "as-is",
+      "as-is-on-24-nodes",
+      "salt-16-by-deviceID+ts",
+      "salt-64-by-deviceID+ts",
+      "salt-256-by-deviceID+ts",
+      "salt-64-by-deviceID",
+      "promote-shard",
+      "batch-2s",
     ];
     const library = result.stdout.slice(result.stdout.indexOf("Through the library"));
     for (const design of designs) {

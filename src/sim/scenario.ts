@@ -172,7 +172,7 @@ const SchemaSpecSchema = v.custom<SchemaSpec>(
 );
 
 const DesignSchema = v.strictObject({
-  name: v.pipe(v.string(), v.regex(/^[A-Za-z0-9._-]+$/, "design names use letters, digits, . _ -")),
+  name: v.pipe(v.string(), v.regex(/^[A-Za-z0-9._+-]+$/, "design names use letters, digits, . _ - +")),
   description: v.optional(v.string()),
   schema: SchemaSpecSchema,
   nodes: v.optional(positiveInt("nodes")),
