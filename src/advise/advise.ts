@@ -5,8 +5,10 @@
  * the fewest nodes on which one does. Pure (the simulator is pure); the CLI reads files and writes
  * the report.
  */
+import type { ModelEnd } from "../sim/model-constants.js";
+import type { DesignResult } from "../sim/results.js";
 import type { Design, Scenario } from "../sim/scenario.js";
-import { type SimulationMode, simulateScenario } from "../sim/simulate.js";
+import { type SimulationMode, type SimulationProgress, simulateScenario } from "../sim/simulate.js";
 import { type BeyondTheKey, beyondTheKey } from "./beyond-the-key.js";
 import { type Candidate, enumerateCandidates } from "./candidates.js";
 import { type DecisionRow, decisionTable } from "./decision-table.js";
@@ -14,7 +16,7 @@ import { designName } from "./design-name.js";
 import { type KeyRoles, keyRoles } from "./field-roles.js";
 import { breakingRate, HEADROOM_FACTOR } from "./headroom.js";
 import { type KeyFootprint, keyFootprint } from "./key-size.js";
-import { readServices } from "./read-service.js";
+import { type ReadService, readServices } from "./read-service.js";
 import { MODELLED_AS_IS, type RealKey } from "./real-key.js";
 import {
   capacityBound,
@@ -174,18 +176,11 @@ export function adviseScenario(scenario: Scenario, options: AdviseOptions = {}):
     try {
       reads = readServices(planned, design, baseline);
       const footprint: KeyFootprint = keyFootprint(planned, design);
-      const simulatedReads = new Set(reads.filter((read) => read.status === "simulated").map((r) => r.name));
-      const readable = {
-        ...planned,
-        workload: {
-          ...planned.workload,
-          reads: planned.workload.reads.filter((read) => simulatedReads.has(read.name)),
-        },
-      };
-      const result = simulateScenario(
-        { ...readable, cluster: { ...readable.cluster, nodes: onNodes }, designs: [design] },
-        { durationS, mode, onProgress: progressOf(design.name) },
-      ).designs[0]!;
+      const result = simulateScenario(candidateScenario(planned, design, reads, onNodes), {
+        durationS,
+        mode,
+        onProgress: progressOf(design.name),
+      }).designs[0]!;
       const scores = scoreDesign(result, footprint, baselineFootprint, targets);
       return {
         candidate,
@@ -215,17 +210,13 @@ export function adviseScenario(scenario: Scenario, options: AdviseOptions = {}):
   /** Runs a design that meets the targets at twice the write rate (without the reads it cannot place). */
   const checkHeadroom = (evaluated: Evaluated): void => {
     if (!meets(evaluated) || evaluated.headroom) return;
-    const doubled = { ...planned, workload: { ...planned.workload } };
-    const simulatedReads = new Set(
-      evaluated.reads.filter((r) => r.status === "simulated").map((r) => r.name),
-    );
-    doubled.workload.reads = planned.workload.reads.filter((read) => simulatedReads.has(read.name));
-    const scaled = withWrites(doubled, HEADROOM_FACTOR);
+    const scaled = withWrites(planned, HEADROOM_FACTOR);
     const design = evaluated.candidate.design;
-    const result = simulateScenario(
-      { ...scaled, cluster: { ...scaled.cluster, nodes: evaluated.nodes }, designs: [design] },
-      { durationS, mode, onProgress: progressOf(`${design.name} at ${HEADROOM_FACTOR}×`) },
-    ).designs[0]!;
+    const result = simulateScenario(candidateScenario(scaled, design, evaluated.reads, evaluated.nodes), {
+      durationS,
+      mode,
+      onProgress: progressOf(`${design.name} at ${HEADROOM_FACTOR}×`),
+    }).designs[0]!;
     const scores = scoreDesign(result, keyFootprint(scaled, design), baselineFootprint, targets);
     const failures: Failure[] = failedTargets(scores, targets);
     evaluated.headroom = {
@@ -346,6 +337,51 @@ export function adviseScenario(scenario: Scenario, options: AdviseOptions = {}):
     decision: decisionTable(planned, asIs, evaluated),
     beyondTheKey: beyondTheKey(planned, asIs, recommended, targets),
   };
+}
+
+/**
+ * The planned scenario as one candidate is simulated: on its nodes, with only the declared reads
+ * the simulator places for it (the others are scored from their planned fan-out).
+ */
+function candidateScenario(
+  planned: Scenario,
+  design: Design,
+  reads: readonly ReadService[],
+  nodes: number,
+): Scenario {
+  const simulated = new Set(reads.filter((read) => read.status === "simulated").map((read) => read.name));
+  return {
+    ...planned,
+    cluster: { ...planned.cluster, nodes },
+    workload: {
+      ...planned.workload,
+      reads: planned.workload.reads.filter((read) => simulated.has(read.name)),
+    },
+    designs: [design],
+  };
+}
+
+/**
+ * Re-runs a simulated candidate of `advice` with the model's constants at `modelEnd`, as the
+ * advisor ran it (for the lab's ranges over the model's uncertainty).
+ */
+export function simulateCandidateAt(
+  scenario: Scenario,
+  advice: Advice,
+  evaluated: Evaluated,
+  modelEnd: ModelEnd,
+  onProgress?: (progress: SimulationProgress) => void,
+): DesignResult {
+  const planned = { ...scenario, cluster: { ...scenario.cluster, storage: advice.storage } };
+  return simulateScenario(
+    candidateScenario(planned, evaluated.candidate.design, evaluated.reads, evaluated.nodes),
+    {
+      durationS: advice.durationS,
+      mode: advice.mode,
+      modelEnd,
+      ...(onProgress ? { onProgress } : {}),
+    },
+  ).designs[0]!;
 }
 
 /** A candidate's name, with its node count when it differs from the planned one. */

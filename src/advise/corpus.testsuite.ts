@@ -297,7 +297,7 @@ export const SAMPLE_SIZE = 400;
 export const CORPUS_ENTITIES = 5000;
 /**
  * The CLI's default: a new unsalted table takes up to ~20 minutes under load to split and spread
- * (Google; the simulator agrees), and the steady state is scored over the second half.
+ * (Google; the simulator agrees), and the steady state is scored after the model's warm-up window.
  */
 export const CORPUS_DURATION_S = 1800;
 /**

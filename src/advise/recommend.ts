@@ -58,10 +58,11 @@ const CAPACITY_TARGETS: ReadonlySet<Failure["target"]> = new Set([
   "averageCpu",
   "warmUpCpu",
   "shed",
+  "storage",
   "headroom",
 ]);
 
-/** Whether more nodes would make this design meet the targets: its load is spread and it misses only CPU targets. */
+/** Whether more nodes would make this design meet the targets: its load is spread and it misses only capacity targets (CPU, storage). */
 export const capacityBound = (evaluated: Evaluated) =>
   evaluated.error === undefined &&
   evaluated.scores?.nodesNeeded != null &&

@@ -33,7 +33,7 @@ export const CANDIDATE_COLUMNS = [
 ] as const;
 
 /** Read under the candidate table, so nobody takes a warm-up p99 for the steady state. */
-export const CANDIDATE_LEGEND = `Hottest node, average node and max/median are the steady state (second half of the run). Warm-up peak, write p99 and read p99 cover the whole run, a new table's warm-up included (the current key is a table already split and balanced; a key change starts as a new table: unsalted on one node, salted pre-split over all nodes). Key storage Δ/day: key bytes written per day against as-is. At ${HEADROOM_FACTOR}× writes: the steady state with twice the write rate, checked for designs that meet the targets, simplest first; breaks at: where the hottest or average node reaches its target (a straight line through the two runs).`;
+export const CANDIDATE_LEGEND = `Hottest node, average node and max/median are the steady state, after the model's warm-up window (the hottest node is the 95th percentile of the intervals). Warm-up peak, write p99 and read p99 cover the whole run, a new table's warm-up included (the current key is a table already split and balanced; a key change starts as a new table: unsalted on one node, salted pre-split over all nodes). Key storage Δ/day: key bytes written per day against as-is. At ${HEADROOM_FACTOR}× writes: the steady state with twice the write rate, checked for designs that meet the targets, simplest first; breaks at: where the hottest or average node reaches its target (a straight line through the two runs).`;
 
 function verdict(advice: Advice, evaluated: Evaluated): string {
   if (evaluated === advice.recommended) return "recommended";
@@ -105,7 +105,7 @@ export function candidateRows(advice: Advice): string[][] {
 /** What was simulated and what the targets are, in one paragraph. */
 export function simulatedAgainst(advice: Advice): string {
   const { targets } = advice;
-  return `Simulated ${formatDuration(advice.durationS)} per candidate (${advice.mode} engine) on ${advice.nodes} ${advice.storage} nodes at ${roughRate(advice.writesPerS)} writes/s${advice.source ? `; workload from ${advice.source}` : ""}. Targets (Google's guidance): hottest node ≤ ${percent(targets.hottestCpu)} and average ≤ ${percent(targets.averageCpu)} after warm-up (the second half of the run), no writes shed, a new salted table's hottest node ≤ ${percent(targets.warmUpCpu)} while it warms up, at least as many salt buckets as nodes, every declared read served as key ranges — and all of it still at ${HEADROOM_FACTOR}× the write rate (headroom for growth and peaks).`;
+  return `Simulated ${formatDuration(advice.durationS)} per candidate (${advice.mode} engine) on ${advice.nodes} ${advice.storage} nodes at ${roughRate(advice.writesPerS)} writes/s${advice.source ? `; workload from ${advice.source}` : ""}. Targets (Google's guidance): hottest node ≤ ${percent(targets.hottestCpu)} and average ≤ ${percent(targets.averageCpu)} after the model's warm-up window, no writes shed, storage within its planned share of a node, a new salted table's hottest node ≤ ${percent(targets.warmUpCpu)} while it warms up, at least as many salt buckets as nodes, every declared read served as key ranges — and all of it still at ${HEADROOM_FACTOR}× the write rate (headroom for growth and peaks).`;
 }
 
 /** One sentence: what to do. */

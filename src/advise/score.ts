@@ -1,11 +1,13 @@
 /**
- * Scores one simulated design against Google's CPU guidance (average ≤ 70 %, hottest node ≤ 90 %)
- * after warm-up: over the second half of the run, once splits and the balancer have acted (a short
- * test misjudges Bigtable, seed 004; a new table's warm-up is a one-off, its steady state is not).
+ * Scores one simulated design against Google's guidance (average ≤ 70 %, hottest node ≤ 90 %,
+ * storage within its planned share of a node) in the simulator's steady state: after the model's
+ * warm-up window, once splits and the balancer have acted (a short test misjudges Bigtable, seed
+ * 004; a new table's warm-up is a one-off, its steady state is not). The same figures as
+ * `simulate` and `lab` show, so every command judges a design alike.
  * Latency follows node CPU in the simulator, so p99s are reported, not targeted.
  */
 import type { DesignResult, ReadSummary } from "../sim/results.js";
-import { mean } from "../stats/mean.js";
+import { SETTLED_RATIO } from "../sim/summary.js";
 import type { KeyFootprint } from "./key-size.js";
 
 export interface Targets {
@@ -25,7 +27,7 @@ export interface Targets {
 export const DEFAULT_TARGETS: Targets = { averageCpu: 0.7, hottestCpu: 0.9, warmUpCpu: 1 };
 
 /** Above this hottest/median ratio the load sits on a key range, and more nodes do not lower the hottest. */
-export const BALANCED_MAX_OVER_MEDIAN = 1.5;
+export const BALANCED_MAX_OVER_MEDIAN = SETTLED_RATIO;
 /** Shed writes above this share (steady state) fail a design whatever its CPU. */
 const MAX_SHED_SHARE = 0.01;
 const MEDIAN_FLOOR = 0.01;
@@ -39,7 +41,7 @@ export interface Scores {
   nodes: number;
   costPerHour: number;
   buckets: number;
-  /** Steady state (second half of the run): hottest node, mean node, hottest / median. */
+  /** Steady state (after the model's warm-up): hottest node (95th percentile), mean node, hottest / median. */
   hottestCpu: number;
   averageCpu: number;
   maxOverMedian: number;
@@ -49,6 +51,8 @@ export interface Scores {
   writeP99Ms: number;
   /** Steady state. */
   writeShedShare: number;
+  /** Bytes stored per node (over the retention) as a share of the planned part of a node's limit. */
+  storagePerNode: number;
   reads: ReadScore[];
   keyBytesPerRow: number;
   saltBytesPerRow: number;
@@ -68,21 +72,18 @@ export function scoreDesign(
   baseline: KeyFootprint,
   targets: Targets,
 ): Scores {
-  const steady = result.timeline.slice(Math.floor(result.timeline.length / 2));
-  const hottestCpu = mean(steady.map((point) => point.hottestNodeCpu));
-  const averageCpu = mean(steady.map((point) => mean(point.nodeCpu)));
-  const maxOverMedian = mean(
-    steady.map((point) => point.hottestNodeCpu / Math.max(point.medianNodeCpu, MEDIAN_FLOOR)),
-  );
+  const steady = result.summary.steadyState;
+  const { hottestNodeCpu: hottestCpu, averageNodeCpu: averageCpu, maxOverMedian } = steady;
   const totalCpu = averageCpu * result.nodes;
+  const storageNodes = result.summary.guidance.nodesNeeded.storage;
   // Spread load scales with nodes; a hot range does not, so then only "enough as simulated" or "more won't help" is known.
   const nodesNeeded =
     maxOverMedian > BALANCED_MAX_OVER_MEDIAN
       ? hottestCpu <= targets.hottestCpu && averageCpu <= targets.averageCpu
-        ? result.nodes
+        ? Math.max(result.nodes, storageNodes)
         : null
       : Math.max(
-          1,
+          storageNodes,
           Math.ceil(
             Math.max(
               totalCpu / targets.averageCpu,
@@ -100,7 +101,9 @@ export function scoreDesign(
     maxOverMedian,
     peakHottestCpu: result.summary.hottestNodeCpu.max,
     writeP99Ms: result.summary.writes.p99Ms,
-    writeShedShare: mean(steady.map((point) => point.shedWriteShare)),
+    writeShedShare: steady.shedWriteShare,
+    storagePerNode:
+      result.summary.guidance.storage.perNode.value / result.summary.guidance.storage.perNode.limit,
     reads: result.summary.reads.map(({ name, kind, perS, fanout, p99Ms, rowsReadPerRead, shedShare }) => ({
       name,
       kind,
@@ -123,10 +126,10 @@ export const percent = (share: number) => `${Math.round(share * 100)}%`;
 
 export interface Failure {
   /**
-   * `shed`: writes shed in the steady state; `headroom`: misses a target at twice the write rate;
+   * `shed`: writes shed in the steady state; `storage`: more bytes per node than planned; `headroom`: misses a target at twice the write rate;
    * `buckets`: fewer salt buckets than nodes; `read`: a declared read is not a key range.
    */
-  target: keyof Targets | "shed" | "headroom" | "buckets" | "read";
+  target: keyof Targets | "shed" | "storage" | "headroom" | "buckets" | "read";
   text: string;
 }
 
@@ -150,5 +153,10 @@ export function failedTargets(scores: Scores, targets: Targets): Failure[] {
     });
   if (scores.writeShedShare > MAX_SHED_SHARE)
     failures.push({ target: "shed", text: `${percent(scores.writeShedShare)} of writes shed` });
+  if (scores.storagePerNode > 1)
+    failures.push({
+      target: "storage",
+      text: `stores ${percent(scores.storagePerNode)} of the planned storage per node`,
+    });
   return failures;
 }

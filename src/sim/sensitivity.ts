@@ -4,7 +4,7 @@
  * (model-constants.ts), and each headline figure is reported as the range the ends span. A verdict
  * against Google's guidance that differs between the ends is said in words.
  */
-import type { ModelEnd } from "./model-constants.js";
+import { MODEL_ENDS, type ModelEnd } from "./model-constants.js";
 import type { DesignResult, SimulationResult } from "./results.js";
 import type { Scenario } from "./scenario.js";
 import { type SimulateOptions, type SimulationProgress, simulateScenario } from "./simulate.js";
@@ -37,13 +37,11 @@ export interface SensitivityResult {
   designs: DesignSensitivity[];
 }
 
-const ENDS = ["default", "pessimistic", "optimistic"] as const;
-
 export function simulateSensitivity(
   scenario: Scenario,
   options: Omit<SimulateOptions, "modelEnd"> = {},
 ): SensitivityResult {
-  const [result, pessimistic, optimistic] = ENDS.map((end, pass) =>
+  const [result, pessimistic, optimistic] = MODEL_ENDS.map((end, pass) =>
     simulateScenario(scenario, {
       ...options,
       modelEnd: end,
@@ -51,7 +49,7 @@ export function simulateSensitivity(
         options.onProgress?.({
           ...progress,
           designIndex: pass * progress.designCount + progress.designIndex,
-          designCount: ENDS.length * progress.designCount,
+          designCount: MODEL_ENDS.length * progress.designCount,
         }),
     }),
   ) as [SimulationResult, SimulationResult, SimulationResult];
@@ -63,7 +61,8 @@ export function simulateSensitivity(
   };
 }
 
-function compareEnds(
+/** One design's figures at the model's ends, and whether its verdict against Google's guidance flips between them. */
+export function compareEnds(
   base: DesignResult,
   pessimistic: DesignResult,
   optimistic: DesignResult,
@@ -96,9 +95,9 @@ function compareEnds(
 }
 
 function flips(meets: Record<ModelEnd, boolean>, runs: Record<ModelEnd, DesignResult>): { flips?: string } {
-  const passing = ENDS.filter((end) => meets[end]);
-  if (passing.length === 0 || passing.length === ENDS.length) return {};
-  const failing = ENDS.filter((end) => !meets[end]);
+  const passing = MODEL_ENDS.filter((end) => meets[end]);
+  if (passing.length === 0 || passing.length === MODEL_ENDS.length) return {};
+  const failing = MODEL_ENDS.filter((end) => !meets[end]);
   const why = failing.map((end) => `${end}: ${misses(runs[end]!)}`).join("; ");
   return {
     flips: `meets Google's guidance at the ${list(passing)} end${passing.length > 1 ? "s" : ""} of the model's constants but not at the ${list(failing)} end${failing.length > 1 ? "s" : ""} (${why})`,

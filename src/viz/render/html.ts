@@ -31,6 +31,8 @@ export interface HeatmapDesign {
 
 export interface HtmlOptions extends ScaleOptions {
   title?: string;
+  /** Paragraphs under the title (e.g. the lab's verdict). */
+  intro?: readonly string[];
   /** Charts shown above the heatmaps (e.g. hottest-node CPU of each design over time). */
   charts?: readonly LineChart[];
   /** Shown first; default ops. */
@@ -111,6 +113,7 @@ export function renderHeatmapHtml(designs: readonly HeatmapDesign[], options: Ht
   header { display: flex; gap: 16px; align-items: center; flex-wrap: wrap; margin-bottom: 8px; }
   h1 { font-size: 17px; margin: 0; }
   h2 { font-size: 14px; margin: 4px 0; }
+  p.intro { max-width: 1100px; margin: 4px 0 8px; }
   p.notes { font-size: 12px; margin: 2px 0 6px; color: #ccc; }
   figure.chart { margin: 8px 0 16px; }
   figure.chart figcaption { margin-bottom: 4px; }
@@ -139,6 +142,7 @@ export function renderHeatmapHtml(designs: readonly HeatmapDesign[], options: Ht
   <button id="reset" type="button">Reset zoom</button>
   <span>drag to zoom · double-click to reset · hover for details</span>
 </header>
+${(options.intro ?? []).map((paragraph) => `<p class="intro">${escapeHtml(paragraph)}</p>`).join("\n")}
 <div id="legend">
   <div id="colorbar" role="img" aria-label="colour scale"><canvas width="320" height="12"></canvas></div>
   <span id="scale-note"></span>
