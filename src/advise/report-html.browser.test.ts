@@ -3,15 +3,14 @@
  * playwright-core): it loads without console errors, states the verdict, highlights the
  * recommended design, and every heatmap panel in its side-by-side frame is drawn.
  */
-import { existsSync, readFileSync } from "node:fs";
-import { type Browser, chromium, type Frame, type Page } from "playwright-core";
+import { readFileSync } from "node:fs";
+import type { Browser, Frame, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { drawnPanels, launchChromium, watchedPage } from "../../test/chromium.js";
 import { loadScenario } from "../sim/scenario.js";
 import { type Advice, adviseScenario, labelOf } from "./advise.js";
 import { adviceHtml } from "./report-html.js";
 import { heatmapCandidates } from "./report-table.js";
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 let browser: Browser;
 let page: Page;
@@ -19,31 +18,13 @@ let advice: Advice;
 const problems: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `Chromium not found at ${CHROMIUM}: install the Debian package "chromium" (or set CHROMIUM_PATH)`,
-    );
-  }
   // Seed 000's time-first posts: four candidates, so the report shows four heatmap panels.
   const posts = loadScenario(
     readFileSync(new URL("../../examples/timestamp-first.yaml", import.meta.url), "utf8"),
   );
   advice = adviseScenario(posts, { durationS: 1800, buckets: [12], batching: false });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--no-first-run",
-      "--disable-background-networking",
-    ],
-  });
-  page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  page.on("console", (message) => {
-    if (message.type() === "error" || message.type() === "warning") problems.push(message.text());
-  });
-  page.on("pageerror", (error) => problems.push(error.message));
+  browser = await launchChromium();
+  page = await watchedPage(browser, problems);
   await page.setContent(adviceHtml(advice), { waitUntil: "load" });
 }, 120_000);
 
@@ -51,12 +32,10 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** The side-by-side heatmap page inside the report's iframe, once its panels are drawn. */
+/** The side-by-side heatmap page inside the report's iframe. */
 async function heatmapFrame(): Promise<Frame> {
   const handle = await page.locator('iframe[title="heatmaps"]').elementHandle();
-  const frame = (await handle!.contentFrame())!;
-  await frame.waitForSelector("canvas[data-design]");
-  return frame;
+  return (await handle!.contentFrame())!;
 }
 
 describe("the advisor's HTML report in Chromium", () => {
@@ -75,35 +54,7 @@ describe("the advisor's HTML report in Chromium", () => {
     const frame = await heatmapFrame();
     const expected = heatmapCandidates(advice).map((each) => labelOf(each, advice.nodes));
     expect(expected).toHaveLength(4);
-    const panels = await frame.locator("canvas[data-design]").evaluateAll((canvases) =>
-      canvases.map((element) => {
-        const canvas = element as unknown as {
-          dataset: Record<string, string>;
-          width: number;
-          height: number;
-          getContext(kind: "2d"): {
-            getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray };
-          };
-        };
-        const [left, top, width, height] = ["plotLeft", "plotTop", "plotWidth", "plotHeight"].map((key) =>
-          Math.round(Number(canvas.dataset[key])),
-        );
-        // A drawn plot area is opaque (a canvas nobody drew on is transparent); a hot spot adds colours.
-        const pixels = canvas.getContext("2d").getImageData(left!, top!, width!, height!).data;
-        const colours = new Set<number>();
-        let opaque = 0;
-        for (let i = 0; i < pixels.length; i += 4) {
-          if (pixels[i + 3] === 255) opaque++;
-          colours.add((pixels[i]! << 16) | (pixels[i + 1]! << 8) | pixels[i + 2]!);
-        }
-        return {
-          design: canvas.dataset.design,
-          plotWidth: width,
-          opaque: opaque / (pixels.length / 4),
-          colours: colours.size,
-        };
-      }),
-    );
+    const panels = await drawnPanels(frame);
     expect(panels.map((panel) => panel.design)).toEqual(expected);
     for (const panel of panels) {
       expect(panel.plotWidth, panel.design).toBeGreaterThan(50);

@@ -35,13 +35,13 @@ export const CANDIDATE_COLUMNS = [
 /** Read under the candidate table, so nobody takes a warm-up p99 for the steady state. */
 export const CANDIDATE_LEGEND = `Hottest node, average node and max/median are the steady state, after the model's warm-up window (the hottest node is the 95th percentile of the intervals). Warm-up peak, write p99 and read p99 cover the whole run, a new table's warm-up included (the current key is a table already split and balanced; a key change starts as a new table: unsalted on one node, salted pre-split over all nodes). Key storage Δ/day: key bytes written per day against as-is. At ${HEADROOM_FACTOR}× writes: the steady state with twice the write rate, checked for designs that meet the targets, simplest first; breaks at: where the hottest or average node reaches its target (a straight line through the two runs).`;
 
-function verdict(advice: Advice, evaluated: Evaluated): string {
+/** The verdict on one candidate in a few words (the table's last column). */
+export function candidateVerdict(advice: Advice, evaluated: Evaluated): string {
   if (evaluated === advice.recommended) return "recommended";
   if (evaluated.error !== undefined) return "could not be simulated";
   if (evaluated.failures.some((failure) => failure.target === "read")) return "cannot serve a read";
   if (!meets(evaluated)) return "misses";
-  if (evaluated.headroom && evaluated.headroom.failures.length > 0)
-    return `meets today, not at ${HEADROOM_FACTOR}×`;
+  if (evaluated.headroom && evaluated.headroom.failures.length > 0) return `misses at ${HEADROOM_FACTOR}×`;
   return "meets the targets";
 }
 
@@ -79,7 +79,7 @@ export function candidateRows(advice: Advice): string[][] {
         String(evaluated.candidate.complexity),
         String(evaluated.nodes),
         ...blank,
-        verdict(advice, evaluated),
+        candidateVerdict(advice, evaluated),
       ];
     }
     return [
@@ -97,7 +97,7 @@ export function candidateRows(advice: Advice): string[][] {
       `$${scores.costPerHour.toFixed(2)}`,
       scores.nodesNeeded === null ? "more won't help" : String(scores.nodesNeeded),
       ...headroomCells(evaluated),
-      verdict(advice, evaluated),
+      candidateVerdict(advice, evaluated),
     ];
   });
 }

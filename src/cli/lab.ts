@@ -1,20 +1,32 @@
 /**
- * `keyspread lab`: the main job. Simulates every candidate key design of a scenario (by default
- * seed 003's fleet), writes the comparison and heatmaps, then writes and reads a sample of the
- * scenario's rows through the library on the embedded store, and prints both.
+ * `keyspread lab`: the main job. Judges every key design of a scenario (by default the fleet
+ * incident) with the advisor's rules, at the model's defaults and at both ends of its constants;
+ * writes the reports, results and heatmaps; writes and reads a sample of the scenario's rows
+ * through the library on the embedded store; and prints a summary that fits 120 columns.
  */
-import { rm } from "node:fs/promises";
+import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
-import { alignColumns } from "../format/columns.js";
+import { adviceToJson } from "../advise/advice-json.js";
+import { labelOf } from "../advise/advise.js";
+import { lossReason } from "../advise/recommend.js";
+import { adviceHtml } from "../advise/report-html.js";
+import { adviceMarkdown } from "../advise/report-markdown.js";
+import { candidateVerdict } from "../advise/report-table.js";
+import { writeFileAtomically } from "../io/write-file-atomically.js";
+import { type JudgeProgress, judgeScenario, type LabVerdict } from "../lab/judge.js";
+import { labIntro, labReport } from "../lab/lab-report.js";
 import { checkDesign, type DesignCheck } from "../lab/library-check.js";
 import { parseDuration } from "../sim/duration.js";
-import { formatComparison } from "../sim/report.js";
+import { guidanceLine } from "../sim/report.js";
+import { resultToJson } from "../sim/result-json.js";
+import type { Scenario } from "../sim/scenario.js";
 import { openStore } from "../store/open.js";
+import { writeHeatmaps } from "../viz/render/write-heatmaps.js";
 import { guarded, parsePositiveInt, write } from "./io.js";
-import { fractionBar } from "./progress.js";
-import { readScenarioFile, simulateWithProgress, writeSimulationOutputs } from "./simulate.js";
+import { fractionBar, simulationQueueBar } from "./progress.js";
+import { readScenarioFile } from "./simulate.js";
 
 const FLEET_SCENARIO = fileURLToPath(new URL("../../examples/fleet-hotspot.yaml", import.meta.url));
 
@@ -23,55 +35,43 @@ interface LabOptions {
   duration?: string;
   out: string;
   rows: number;
+  wide?: boolean;
+  sensitivity: boolean;
+  series?: boolean;
 }
 
 export function registerLabCommands(program: Command): void {
   program
     .command("lab")
     .description(
-      "simulate every key design of a scenario (default: seed 003's fleet), draw the heatmaps, and write/read a sample through the library on the embedded store",
+      "judge every key design of a scenario (default: the fleet incident) as the advisor does, at the model's defaults and at both ends of its constants; write the reports and heatmaps; write and read a sample through the library on the embedded store",
     )
     .option("--scenario <file>", "scenario file", FLEET_SCENARIO)
     .option("--duration <duration>", "simulated time, e.g. 30m or 3h (default: the scenario's)")
-    .option("--out <dir>", "where results, heatmaps and the sample tables go", "./keyspread-lab")
+    .option("--out <dir>", "where the reports, results, heatmaps and sample tables go", "./keyspread-lab")
     .option("--rows <n>", "sample rows per design written through the library", parsePositiveInt, 20_000)
+    .option("--wide", "print the advisor's full table (wider than 120 columns)")
+    .option("--no-sensitivity", "skip the reruns at the ends of the model's constants (no ranges)")
+    .option("--series", "include each design's time series in results.json")
     .action(
       guarded(async (options: LabOptions) => {
         const scenario = await readScenarioFile(options.scenario);
         const durationS =
           options.duration === undefined ? undefined : parseDuration(options.duration, "--duration");
-        const { result } = simulateWithProgress(scenario, durationS === undefined ? {} : { durationS });
-        const comparison = formatComparison(result);
-        const { written, findings } = await writeSimulationOutputs(result, comparison, options.out);
-
-        const directory = join(options.out, "tables");
-        await rm(directory, { recursive: true, force: true });
-        const checks: DesignCheck[] = [];
-        const bar = fractionBar("library check: {name}");
-        for (const [index, design] of scenario.designs.entries()) {
-          bar.update(index, scenario.designs.length, { name: design.name });
-          const store = await openStore("embedded", { table: design.name, directory });
-          try {
-            checks.push(await checkDesign(scenario, design.name, store, { rows: options.rows }));
-          } finally {
-            await store.close();
-          }
-        }
-        bar.stop();
-
+        const verdict = judgeWithProgress(scenario, {
+          sensitivity: options.sensitivity,
+          ...(durationS === undefined ? {} : { durationS }),
+        });
+        const written = await writeLabFiles(verdict, options);
+        const tables = join(options.out, "tables");
+        const checks = await checkThroughLibrary(scenario, tables, options.rows);
         await write(
           [
-            `keyspread lab — ${scenario.name}${scenario.description ? `: ${scenario.description}` : ""}`,
+            ...labReport(verdict, checks, { rows: options.rows, ...(options.wide ? { wide: true } : {}) }),
             "",
-            comparison,
-            "",
-            findings,
-            "",
-            `Through the library on the embedded store (${options.rows.toLocaleString("en")} sample rows of distinct entities per design, plus the entities read back):`,
-            formatChecks(checks),
-            "",
-            `Wrote ${written.join(", ")}`,
-            `Sample tables in ${directory}`,
+            `Wrote ${written.length} files to ${options.out}:`,
+            ...written.map((path) => `  ${path}`),
+            `Sample tables in ${tables}`,
             "",
           ].join("\n"),
         );
@@ -79,37 +79,100 @@ export function registerLabCommands(program: Command): void {
     );
 }
 
-function formatChecks(checks: DesignCheck[]): string {
-  const header = [
-    "design",
-    "buckets",
-    "rows",
-    "write rows/s",
-    "bucket max/mean",
-    "latest-N",
-    "fan-out",
-    "ms/read",
-    "correct",
+function judgeWithProgress(scenario: Scenario, options: Parameters<typeof judgeScenario>[1]): LabVerdict {
+  // One bar per phase, the first stopped when the second starts (two live bars garble a terminal).
+  let phase: JudgeProgress["phase"] | undefined;
+  let bar: ReturnType<typeof simulationQueueBar> | undefined;
+  try {
+    return judgeScenario(scenario, {
+      ...options,
+      onProgress: (progress: JudgeProgress) => {
+        if (progress.phase !== phase) {
+          bar?.stop();
+          phase = progress.phase;
+          bar = simulationQueueBar(`lab: ${phase}`);
+        }
+        bar!.update(progress);
+      },
+    });
+  } finally {
+    bar?.stop();
+  }
+}
+
+/**
+ * The advisor's reports on the scenario's designs, the simulation summaries (with the ranges over
+ * the model's ends) and a heatmap per design with its verdict; returns the paths written.
+ */
+async function writeLabFiles(verdict: LabVerdict, options: LabOptions): Promise<string[]> {
+  const { advice, ends } = verdict;
+  const out = options.out;
+  await mkdir(out, { recursive: true });
+  const simulated = advice.candidates.filter((each) => each.result !== undefined);
+  const heatmaps = await writeHeatmaps(
+    simulated.map((each) => ({
+      name: labelOf(each, advice.nodes),
+      steps: each.result!.loadSteps,
+      notes: [
+        each === advice.recommended
+          ? "recommended"
+          : `${candidateVerdict(advice, each)}: ${lossReason(each, advice.recommended)}`,
+        guidanceLine(each.result!),
+      ],
+    })),
+    out,
+    { title: `keyspread lab: ${advice.scenario}`, intro: labIntro(verdict) },
+  );
+  const results = {
+    scenario: advice.scenario,
+    ...(advice.description === undefined ? {} : { description: advice.description }),
+    durationS: advice.durationS,
+    designs: simulated.map((each) => ({ ...each.result!, design: labelOf(each, advice.nodes) })),
+  };
+  const sensitivity = simulated.map((each) => ends.get(each)).filter((each) => each !== undefined);
+  const files: [string, string][] = [
+    ["report.md", adviceMarkdown(advice, { heatmapPage: "heatmaps.html" })],
+    ["report.html", adviceHtml(advice)],
+    ["advice.json", `${adviceToJson(advice)}\n`],
+    [
+      "results.json",
+      resultToJson(results, {
+        ...(options.series ? { series: true } : {}),
+        ...(sensitivity.length === simulated.length ? { sensitivity } : {}),
+      }),
+    ],
   ];
-  const rows = checks.map((check) => {
-    const latest = check.latest;
-    const reads =
-      "unavailable" in latest
-        ? [`n/a (${latest.unavailable})`, "", "", ""]
-        : [
-            `latest-${latest.n} × ${latest.entities}`,
-            String(latest.fanout),
-            latest.meanMs.toFixed(2),
-            latest.correct ? "yes" : "NO",
-          ];
-    return [
-      check.design,
-      String(check.buckets),
-      String(check.rowsWritten),
-      Math.round(check.writeRowsPerS).toLocaleString("en"),
-      check.bucketSkew.toFixed(2),
-      ...reads,
-    ];
-  });
-  return alignColumns([header, ...rows]).join("\n");
+  for (const [name, content] of files) await writeFileAtomically(join(out, name), content);
+  return [
+    ...files.map(([name]) => join(out, name)),
+    heatmaps.html,
+    ...heatmaps.designs.flatMap((design) => design.images),
+  ];
+}
+
+/** Writes and reads a sample of every design's rows through SaltedTable on the embedded store. */
+async function checkThroughLibrary(
+  scenario: Scenario,
+  directory: string,
+  rows: number,
+): Promise<DesignCheck[]> {
+  await rm(directory, { recursive: true, force: true });
+  const checks: DesignCheck[] = [];
+  const bar = fractionBar("lab: library check {name}");
+  try {
+    for (const [index, design] of scenario.designs.entries()) {
+      bar.update(index, scenario.designs.length, { name: design.name });
+      // Bigtable's table ids (and the embedded store's) allow letters, digits, "_", "-" and ".".
+      const table = design.name.replace(/[^A-Za-z0-9._-]+/g, "_");
+      const store = await openStore("embedded", { table, directory });
+      try {
+        checks.push(await checkDesign(scenario, design.name, store, { rows }));
+      } finally {
+        await store.close();
+      }
+    }
+  } finally {
+    bar.stop();
+  }
+  return checks;
 }

@@ -14,7 +14,7 @@ import type { ModelEnd } from "./model-constants.js";
 import { CompiledRead } from "./reads.js";
 import type { DesignResult, SimulationResult } from "./results.js";
 import { type Design, findDesign, type Scenario } from "./scenario.js";
-import { findSplitPoint } from "./split-point.js";
+import { findSplitPoints } from "./split-point.js";
 import { summarize, warmUp } from "./summary.js";
 import { TabletMap } from "./tablets.js";
 import { CompiledGroup } from "./workload.js";
@@ -196,13 +196,7 @@ const EXISTING_TABLETS_PER_NODE = 4;
 function existingTablets(generator: LoadGenerator, nodes: number): TabletMap {
   const ones = new Float64Array(generator.channels).fill(1);
   const layers = generator.layers(ones, ones, Buffer.alloc(0), null);
-  const count = EXISTING_TABLETS_PER_NODE * nodes;
-  const boundaries: Buffer[] = [];
-  for (let k = 1; k < count; k++) {
-    const point = findSplitPoint(Buffer.alloc(0), null, layers.load, layers, k / count);
-    const previous = boundaries[boundaries.length - 1];
-    if (point && (!previous || Buffer.compare(previous, point.key) < 0)) boundaries.push(point.key);
-  }
+  const boundaries = loadQuantiles(layers, EXISTING_TABLETS_PER_NODE * nodes);
   return new TabletMap(boundaries, (index) => index % nodes, generator.channels, false);
 }
 
@@ -226,15 +220,19 @@ function initialTablets(
       true,
     );
   }
-  const boundaries: Buffer[] = [];
-  if (initial > 1) {
-    const ones = new Float64Array(generator.channels).fill(1);
-    const layers = generator.layers(ones, ones, Buffer.alloc(0), null);
-    for (let k = 1; k < initial; k++) {
-      const point = findSplitPoint(Buffer.alloc(0), null, layers.load, layers, k / initial);
-      const previous = boundaries[boundaries.length - 1];
-      if (point && (!previous || Buffer.compare(previous, point.key) < 0)) boundaries.push(point.key);
-    }
-  }
+  const ones = new Float64Array(generator.channels).fill(1);
+  const boundaries =
+    initial > 1 ? loadQuantiles(generator.layers(ones, ones, Buffer.alloc(0), null), initial) : [];
   return new TabletMap(boundaries, () => 0, generator.channels, false);
+}
+
+/** Keys cutting the key space into `count` parts of equal load (fewer where load sits on one key). */
+function loadQuantiles(layers: ReturnType<LoadGenerator["layers"]>, count: number): Buffer[] {
+  const fractions = Array.from({ length: count - 1 }, (_, k) => (k + 1) / count);
+  const boundaries: Buffer[] = [];
+  for (const point of findSplitPoints(Buffer.alloc(0), null, layers.load, layers, fractions)) {
+    const previous = boundaries[boundaries.length - 1];
+    if (point && (!previous || Buffer.compare(previous, point.key) < 0)) boundaries.push(point.key);
+  }
+  return boundaries;
 }

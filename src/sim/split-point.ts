@@ -33,31 +33,44 @@ export function findSplitPoint(
   shares: { load: readonly Layer[]; bytes: readonly Layer[] },
   fraction = 0.5,
 ): SplitPoint | null {
+  return findSplitPoints(start, end, by, shares, [fraction])[0]!;
+}
+
+/** `findSplitPoint` at several fractions, sorting the range's sampled keys once. */
+export function findSplitPoints(
+  start: Buffer,
+  end: Buffer | null,
+  by: readonly Layer[],
+  shares: { load: readonly Layer[]; bytes: readonly Layer[] },
+  fractions: readonly number[],
+): (SplitPoint | null)[] {
   const weighing = by.filter(carriesWeight);
   const below = (key: Buffer | null) => weightBelow(weighing, key);
   const low = below(start);
   const total = below(end) - low;
-  if (!(total > 0)) return null;
-  const target = low + total * fraction;
+  if (!(total > 0)) return fractions.map(() => null);
   const candidates = sortedDistinctKeys(weighing.flatMap((layer) => layer.density.keysInside(start, end)));
-  // The first candidate at or past the middle; the crossing lies after the candidate before it.
-  let first = 0;
-  let last = candidates.length;
-  while (first < last) {
-    const middle = (first + last) >> 1;
-    if (below(candidates[middle]!) >= target) last = middle;
-    else first = middle + 1;
-  }
-  const from = first > 0 ? candidates[first - 1]! : start;
-  const to = first < candidates.length ? candidates[first]! : end;
-  const key = crossing(from, to, start, end, target, low, total, below);
-  if (key === null) return null;
-  const loadShare = share(shares.load, start, end, key);
-  return {
-    key,
-    loadShare: loadShare ?? 0.5,
-    bytesShare: share(shares.bytes, start, end, key) ?? loadShare ?? 0.5,
-  };
+  return fractions.map((fraction) => {
+    const target = low + total * fraction;
+    // The first candidate at or past the target; the crossing lies after the candidate before it.
+    let first = 0;
+    let last = candidates.length;
+    while (first < last) {
+      const middle = (first + last) >> 1;
+      if (below(candidates[middle]!) >= target) last = middle;
+      else first = middle + 1;
+    }
+    const from = first > 0 ? candidates[first - 1]! : start;
+    const to = first < candidates.length ? candidates[first]! : end;
+    const key = crossing(from, to, start, end, target, low, total, below);
+    if (key === null) return null;
+    const loadShare = share(shares.load, start, end, key);
+    return {
+      key,
+      loadShare: loadShare ?? 0.5,
+      bytesShare: share(shares.bytes, start, end, key) ?? loadShare ?? 0.5,
+    };
+  });
 }
 
 /** The key in `(from, to]` where the weight crosses `target`, strictly inside `(start, end)`. */

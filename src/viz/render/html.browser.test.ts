@@ -3,13 +3,13 @@
  * it loads without console errors, hovering a hot cell shows its key range, drag-zoom and the
  * metric switch work; a run's page shows the colour bar on the images' scale and every design.
  */
-import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium, watchedPage } from "../../../test/chromium.js";
 import { syntheticAccess } from "../input/synthetic-access.js";
 import { matrixFromRecords } from "../matrix/records-matrix.js";
 import { sharedScale } from "./color-scale.js";
@@ -18,37 +18,14 @@ import { heatmapLayout } from "./layout.js";
 import { fixtureMatrix, fixtureRun, HOT_ROW } from "./render.fixture.js";
 import { writeHeatmaps } from "./write-heatmaps.js";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-
 let browser: Browser;
 let page: Page;
 const problems: string[] = [];
 const simulated = fixtureMatrix();
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `Chromium not found at ${CHROMIUM}: install the Debian package "chromium" (or set CHROMIUM_PATH)`,
-    );
-  }
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
-  page = await browser.newPage({ viewport: { width: 1400, height: 800 } });
-  page.on("console", (message) => {
-    if (message.type() === "error" || message.type() === "warning") problems.push(message.text());
-  });
-  page.on("pageerror", (error) => problems.push(error.message));
+  browser = await launchChromium();
+  page = await watchedPage(browser, problems, { width: 1400, height: 800 });
   const html = renderHeatmapHtml([
     { name: "simulated", matrix: simulated },
     {
@@ -137,12 +114,8 @@ describe("a run's heatmap page (simulate --out, lab) in Chromium", () => {
   it("shows the colour bar on the images' scale and renders every design panel", async () => {
     runDir = await mkdtemp(join(tmpdir(), "keyspread-heatmap-page-"));
     const written = await writeHeatmaps(fixtureRun(), runDir);
-    const runPage = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     const errors: string[] = [];
-    runPage.on("console", (message) => {
-      if (message.type() === "error" || message.type() === "warning") errors.push(message.text());
-    });
-    runPage.on("pageerror", (error) => errors.push(error.message));
+    const runPage = await watchedPage(browser, errors);
     await runPage.goto(pathToFileURL(written.html).href);
     // Read now: the checks below read pixels back, which Chromium itself warns about.
     expect(errors).toEqual([]);

@@ -1,0 +1,179 @@
+/**
+ * What `keyspread lab` prints: the designs in a table that fits 120 columns (the advisor's full
+ * table with `wide`), the verdict block — the winner and why, what each other design loses on, and
+ * what the model's uncertainty could change — and the check through the library. Pure text.
+ */
+import { labelOf } from "../advise/advise.js";
+import type { Evaluated } from "../advise/recommend.js";
+import {
+  CANDIDATE_COLUMNS,
+  CANDIDATE_LEGEND,
+  candidateRows,
+  candidateVerdict,
+  headline,
+  loserLines,
+  simulatedAgainst,
+} from "../advise/report-table.js";
+import { percent } from "../advise/score.js";
+import { alignColumns } from "../format/columns.js";
+import { wrapText } from "../format/wrap.js";
+import { formatMs } from "../sim/report.js";
+import type { DesignSensitivity, Span } from "../sim/sensitivity.js";
+import type { LabVerdict } from "./judge.js";
+import type { DesignCheck } from "./library-check.js";
+
+/** Default width of everything the lab prints. */
+export const LAB_COLUMNS = 120;
+
+export interface LabReportOptions {
+  /** The advisor's full candidate table instead of the compact one (wider than 120 columns). */
+  wide?: boolean;
+  /** Sample rows per design written through the library. */
+  rows: number;
+}
+
+const wrap = (text: string, first = "", rest = first) => wrapText(text, LAB_COLUMNS, first, rest);
+
+/** `80% (62–95%)`: the figure at the model's defaults and the range its ends span. */
+function ranged(value: number, span: Span | undefined): string {
+  const ends = [span?.optimistic, span?.pessimistic].filter((end): end is number => end != null);
+  const low = Math.min(value, ...ends);
+  const high = Math.max(value, ...ends);
+  return percent(low) === percent(high)
+    ? percent(value)
+    : `${percent(value)} (${percent(low).slice(0, -1)}–${percent(high).slice(0, -1)})`;
+}
+
+/** The widest fan-out and the slowest p99 of the design's declared reads. */
+function readsCell(evaluated: Evaluated): string {
+  if (evaluated.reads.some((read) => read.status === "cannot-serve")) return "not a key range";
+  const reads = evaluated.scores?.reads ?? [];
+  if (reads.length === 0) return "–";
+  const fanout = Math.max(...reads.map((read) => read.fanout));
+  return `×${fanout}, ${formatMs(Math.max(...reads.map((read) => read.p99Ms)))}`;
+}
+
+function compactTable(verdict: LabVerdict): string[] {
+  const { advice, ends } = verdict;
+  const rows = advice.candidates.map((each) => {
+    const scores = each.scores;
+    const span = ends.get(each);
+    return [
+      labelOf(each, advice.nodes),
+      String(each.nodes),
+      scores ? ranged(scores.hottestCpu, span?.hottestNodeCpu) : "–",
+      scores ? ranged(scores.averageCpu, span?.averageNodeCpu) : "–",
+      scores ? percent(scores.writeShedShare) : "–",
+      scores ? formatMs(scores.writeP99Ms) : "–",
+      readsCell(each),
+      candidateVerdict(advice, each),
+    ];
+  });
+  const header = [
+    "design",
+    "nodes",
+    "hottest",
+    "average",
+    "shed",
+    "write p99",
+    "read fan-out, p99",
+    "verdict",
+  ];
+  const legend = `Hottest node (95th percentile) and average node CPU in the steady state, after the model's warm-up window, at its constants' defaults; in brackets, the range between their optimistic and pessimistic ends. Shed: writes shed in the steady state. Write p99 and read p99 (the widest fan-out and the slowest p99 of the declared reads) cover the whole run, a new table's warm-up included. The current key is the table that exists; a key change starts as a new table.`;
+  return [
+    ...alignColumns([header, ...rows]),
+    ...wrap(ends.size > 0 ? legend : legend.replace(/; in brackets[^.]*/, "")),
+  ];
+}
+
+function wideTable(verdict: LabVerdict): string[] {
+  const { advice, ends } = verdict;
+  const header = [...CANDIDATE_COLUMNS, "hottest, model ends", "average, model ends"];
+  const rows = candidateRows(advice).map((cells, index) => {
+    const span: DesignSensitivity | undefined = ends.get(advice.candidates[index]!);
+    const range = (value: Span | undefined) =>
+      value ? `${percent(value.optimistic ?? 0)}–${percent(value.pessimistic ?? 0)}` : "–";
+    return [...cells, range(span?.hottestNodeCpu), range(span?.averageNodeCpu)];
+  });
+  return [...alignColumns([header, ...rows]), ...wrap(CANDIDATE_LEGEND)];
+}
+
+/** Designs whose verdict against Google's guidance differs between the model's ends, in words. */
+function uncertaintyLines(verdict: LabVerdict): string[] {
+  const { advice, ends } = verdict;
+  if (ends.size === 0) return [];
+  const flipping = [...ends].filter(([, span]) => span.flips !== undefined);
+  if (flipping.length === 0)
+    return wrap(
+      "Model uncertainty: every design meets or misses Google's guidance alike at both ends of the model's constants (docs/simulator.md lists them with their sources).",
+    );
+  return [
+    "Model uncertainty (docs/simulator.md lists the constants with their sources):",
+    ...flipping.flatMap(([each, span]) =>
+      wrap(`${labelOf(each, advice.nodes)} ${span.flips}.`, "  - ", "    "),
+    ),
+  ];
+}
+
+function verdictBlock(verdict: LabVerdict): string[] {
+  const { advice } = verdict;
+  return [
+    ...wrap(headline(advice), "Verdict: ", "  "),
+    "Why the others lose:",
+    ...loserLines(advice).flatMap((loser) =>
+      wrap(loser.name ? `${loser.name}: ${loser.reason}` : loser.reason, "  - ", "    "),
+    ),
+    ...uncertaintyLines(verdict),
+  ];
+}
+
+function libraryChecks(checks: readonly DesignCheck[], rows: number): string[] {
+  const reasons: string[] = [];
+  const table = checks.map((check) => {
+    const latest = check.latest;
+    if ("unavailable" in latest) reasons.push(`${check.design}: ${latest.unavailable}`);
+    return [
+      check.design,
+      String(check.buckets),
+      check.rowsWritten.toLocaleString("en"),
+      check.bucketSkew.toFixed(2),
+      ...("unavailable" in latest
+        ? ["not served", "–"]
+        : [`latest-${latest.n} × ${latest.entities}, ×${latest.fanout}`, latest.correct ? "yes" : "NO"]),
+    ];
+  });
+  return [
+    ...wrap(
+      `Through the library on the embedded store: ${rows.toLocaleString("en")} sample rows of distinct entities per design, plus the newest rows of a few entities read back and compared with what was written.`,
+    ),
+    ...alignColumns([
+      ["design", "buckets", "rows written", "bucket max/mean", "latest-N read, fan-out", "correct"],
+      ...table,
+    ]),
+    ...reasons.flatMap((reason) => wrap(reason, "  not served: ", "    ")),
+  ];
+}
+
+/** The lab's report for the terminal: every line within 120 columns unless `wide`. */
+export function labReport(
+  verdict: LabVerdict,
+  checks: readonly DesignCheck[],
+  options: LabReportOptions,
+): string[] {
+  const { advice } = verdict;
+  return [
+    ...wrap(`keyspread lab — ${advice.scenario}${advice.description ? `: ${advice.description}` : ""}`),
+    ...wrap(simulatedAgainst(advice)),
+    "",
+    ...(options.wide ? wideTable(verdict) : compactTable(verdict)),
+    "",
+    ...verdictBlock(verdict),
+    "",
+    ...libraryChecks(checks, options.rows),
+  ];
+}
+
+/** The verdict in a few paragraphs, for the top of the lab's heatmap page. */
+export function labIntro(verdict: LabVerdict): string[] {
+  return [headline(verdict.advice), simulatedAgainst(verdict.advice)];
+}
