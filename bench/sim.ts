@@ -9,17 +9,17 @@
  */
 import { readFileSync } from "node:fs";
 import { SingleBar } from "cli-progress";
-import { loadScenario, parseScenario, type Scenario } from "../src/sim/scenario.js";
+import { parseScenario, type Scenario, validateScenario } from "../src/sim/scenario.js";
 import { deviceKey } from "../src/sim/schemas.fixture.js";
 import { type SimulateOptions, simulateScenario } from "../src/sim/simulate.js";
 
 // Benchmarks run from the repository root (npm run bench:sim).
-const fleet = loadScenario(readFileSync("examples/fleet-hotspot.yaml", "utf8"));
+const fleet = parseScenario(readFileSync("examples/fleet-hotspot.yaml", "utf8"));
 const FLEET_S = 3600;
 const SCALE_S = 3 * 3600;
 const EXACT_S = 5;
 
-const scale = parseScenario({
+const scale = validateScenario({
   name: "scale",
   cluster: { nodes: 100 },
   workload: {

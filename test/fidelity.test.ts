@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { MODEL_CONSTANTS } from "../src/sim/model-constants.js";
 import type { DesignResult } from "../src/sim/results.js";
-import { loadScenario } from "../src/sim/scenario.js";
+import { parseScenario } from "../src/sim/scenario.js";
 import { simulateScenario } from "../src/sim/simulate.js";
 import { matrixFromSteps } from "../src/viz/matrix/steps-matrix.js";
 import { detectPatterns } from "../src/viz/patterns/detect-patterns.js";
@@ -18,7 +18,7 @@ import { detectPatterns } from "../src/viz/patterns/detect-patterns.js";
 const LONG = 120_000;
 
 const scenarioFile = (file: string) =>
-  loadScenario(readFileSync(new URL(`../examples/${file}`, import.meta.url), "utf8"));
+  parseScenario(readFileSync(new URL(`../examples/${file}`, import.meta.url), "utf8"));
 
 function run(
   file: string,

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { loadScenario } from "../sim/scenario.js";
+import { parseScenario } from "../sim/scenario.js";
 import { type Advice, adviseScenario } from "./advise.js";
 import { counterKeys } from "./fixtures.testsuite.js";
 import { splitSample } from "./key-sample.js";
@@ -9,7 +9,7 @@ import { parseRates } from "./rates.js";
 import { meets, meetsWithHeadroom, simplicityOrder } from "./recommend.js";
 import { scenarioFromSample } from "./sample-scenario.js";
 
-const fleet = loadScenario(
+const fleet = parseScenario(
   readFileSync(new URL("../../examples/fleet-hotspot.yaml", import.meta.url), "utf8"),
 );
 

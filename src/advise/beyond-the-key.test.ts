@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { parseScenario } from "../sim/scenario.js";
+import { validateScenario } from "../sim/scenario.js";
 import { beyondTheKey } from "./beyond-the-key.js";
 import type { Candidate } from "./candidates.js";
 import { decisionTable } from "./decision-table.js";
 import type { Evaluated } from "./recommend.js";
 import { DEFAULT_TARGETS, type Failure, type Scores } from "./score.js";
 
-const scenario = parseScenario({
+const scenario = validateScenario({
   name: "tenants",
   cluster: { nodes: 4 },
   workload: {

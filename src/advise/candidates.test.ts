@@ -1,14 +1,14 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { type Design, loadScenario, type Scenario } from "../sim/scenario.js";
+import { type Design, parseScenario, type Scenario } from "../sim/scenario.js";
 import { bucketChoices, enumerateCandidates, saltFields } from "./candidates.js";
 import { designName } from "./design-name.js";
 import { keyRoles } from "./field-roles.js";
 
-const fleet = loadScenario(
+const fleet = parseScenario(
   readFileSync(new URL("../../examples/fleet-hotspot.yaml", import.meta.url), "utf8"),
 );
-const postsScenario = loadScenario(
+const postsScenario = parseScenario(
   readFileSync(new URL("../../examples/timestamp-first.yaml", import.meta.url), "utf8"),
 );
 

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import type { Browser, Frame, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { drawnPanels, launchChromium, watchedPage } from "../../test/chromium.js";
-import { loadScenario } from "../sim/scenario.js";
+import { parseScenario } from "../sim/scenario.js";
 import { type Advice, adviseScenario, labelOf } from "./advise.js";
 import { adviceHtml } from "./report-html.js";
 import { heatmapCandidates } from "./report-table.js";
@@ -19,7 +19,7 @@ const problems: string[] = [];
 
 beforeAll(async () => {
   // Seed 000's time-first posts: four candidates, so the report shows four heatmap panels.
-  const posts = loadScenario(
+  const posts = parseScenario(
     readFileSync(new URL("../../examples/timestamp-first.yaml", import.meta.url), "utf8"),
   );
   advice = adviseScenario(posts, { durationS: 1800, buckets: [12], batching: false });

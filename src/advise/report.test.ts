@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { formatBytes } from "../format/bytes.js";
 import { compileSchema } from "../keys/index.js";
-import { loadScenario } from "../sim/scenario.js";
+import { parseScenario } from "../sim/scenario.js";
 import { adviceToJson } from "./advice-json.js";
 import { adviseScenario } from "./advise.js";
 import { postKeys } from "./fixtures.testsuite.js";
@@ -14,7 +14,7 @@ import { adviceMarkdown } from "./report-markdown.js";
 import { recommendedSchemaFile } from "./schema-file.js";
 
 // Seed 000's post_<ts>_<author>: field promotion (author first) fixes the tail hotspot.
-const posts = loadScenario(
+const posts = parseScenario(
   readFileSync(new URL("../../examples/timestamp-first.yaml", import.meta.url), "utf8"),
 );
 const advice = adviseScenario(posts, { durationS: 1800, buckets: [12], batching: false });

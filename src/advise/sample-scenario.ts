@@ -6,7 +6,7 @@
  */
 import type { SaltSpec, SegmentSpec } from "../keys/types.js";
 import { formatDuration } from "../sim/duration.js";
-import { parseScenario, type Scenario } from "../sim/scenario.js";
+import { type Scenario, validateScenario } from "../sim/scenario.js";
 import type { SplitSample } from "./key-sample.js";
 import { type Component, type KeyStructure, MOVING_KINDS } from "./key-structure.js";
 import type { WorkloadRates } from "./rates.js";
@@ -337,7 +337,7 @@ export function scenarioFromSample(
           },
   );
   const salt = keptSalt(structure, sample, segments, writers);
-  return parseScenario({
+  return validateScenario({
     name: workload.name ?? "key-sample",
     description: [
       `Inferred from ${rows} sampled keys: ${structure.explanation}`,

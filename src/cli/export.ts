@@ -7,7 +7,7 @@ import { type CellColumn, parseCellColumn } from "../export/columns.js";
 import { exportTable } from "../export/export-table.js";
 import { queryFromJson } from "../keys/json.js";
 import { openStoreAt, parseStoreAddress, type StoreAddress } from "../migrate/store-address.js";
-import { argumentOf, guarded, loadSchema, parseJson, write } from "./io.js";
+import { argumentOf, guarded, parseJson, readSchemaFile, write } from "./io.js";
 import { counterBar } from "./progress.js";
 import { warnOnStderr } from "./warnings.js";
 
@@ -55,7 +55,7 @@ export function registerExportCommands(program: Command): void {
       guarded(async (options: ExportCliOptions) => {
         if (!options.parquet && !options.duckdb)
           throw new Error("export: give --parquet DIR, --duckdb FILE, or both");
-        const schema = await loadSchema(options.schema);
+        const schema = await readSchemaFile(options.schema);
         const query =
           options.query === undefined ? undefined : queryFromJson(schema, parseJson(options.query));
         if (query?.limit !== undefined)

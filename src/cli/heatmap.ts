@@ -13,7 +13,7 @@ import { detectPatterns } from "../viz/patterns/detect-patterns.js";
 import type { ScaleKind } from "../viz/render/color-scale.js";
 import { renderHeatmapHtml } from "../viz/render/html.js";
 import { heatmapFormatOf, writeHeatmapFile } from "../viz/render/write-heatmaps.js";
-import { guarded, loadSchema, parsePositiveInt, wholeNumberIn } from "./io.js";
+import { guarded, parsePositiveInt, readSchemaFile, wholeNumberIn } from "./io.js";
 import { fractionBar } from "./progress.js";
 
 interface HeatmapOptions {
@@ -74,7 +74,7 @@ export function registerHeatmapCommands(program: Command): void {
           throw new Error(
             `--out ${options.out}: ${options.from.length} logs side by side need an .html page (one colour scale, one panel each)`,
           );
-        const schema = options.schema ? await loadSchema(options.schema) : undefined;
+        const schema = options.schema ? await readSchemaFile(options.schema) : undefined;
         const logs: { name: string; matrix: HeatMatrix }[] = [];
         for (const [index, from] of options.from.entries()) {
           const bar = fractionBar(`reading ${from}, pass {pass}/2`);

@@ -7,7 +7,7 @@ import { type KeySchema, parseHex, parseSchema } from "../keys/index.js";
 
 export type KeyFormat = "text" | "hex";
 
-export async function loadSchema(file: string): Promise<KeySchema> {
+export async function readSchemaFile(file: string): Promise<KeySchema> {
   const ext = extname(file).toLowerCase();
   const format = ext === ".json" ? "json" : ext === ".yaml" || ext === ".yml" ? "yaml" : undefined;
   try {

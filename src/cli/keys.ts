@@ -17,9 +17,9 @@ import {
   defaultFormat,
   fail,
   type KeyFormat,
-  loadSchema,
   parseJson,
   parseKey,
+  readSchemaFile,
   renderKey,
   stdinLines,
   write,
@@ -41,7 +41,7 @@ export function registerKeysCommands(program: Command): void {
     .addOption(schemaOption())
     .addOption(formatOption())
     .action(async (options: { schema: string; format?: KeyFormat }) => {
-      const schema = await loadSchema(options.schema);
+      const schema = await readSchemaFile(options.schema);
       const format = options.format ?? defaultFormat(schema);
       await eachLine(
         "encode",
@@ -55,7 +55,7 @@ export function registerKeysCommands(program: Command): void {
     .addOption(schemaOption())
     .addOption(formatOption())
     .action(async (options: { schema: string; format?: KeyFormat }) => {
-      const schema = await loadSchema(options.schema);
+      const schema = await readSchemaFile(options.schema);
       const format = options.format ?? defaultFormat(schema);
       await eachLine("decode", (line) => {
         const { bucket, values } = schema.decode(parseKey(line, format));
@@ -70,7 +70,7 @@ export function registerKeysCommands(program: Command): void {
     .addOption(formatOption())
     .requiredOption("--query <json>", 'e.g. {"eq": {"deviceId": "d1"}, "range": {"field": "ts", "gte": 0}}')
     .action(async (options: { schema: string; format?: KeyFormat; query: string }) => {
-      const schema = await loadSchema(options.schema);
+      const schema = await readSchemaFile(options.schema);
       const format = options.format ?? defaultFormat(schema);
       await run("plan", () => {
         const plan = schema.plan(queryFromJson(schema, parseJson(options.query)));
@@ -88,7 +88,7 @@ export function registerKeysCommands(program: Command): void {
     .addOption(schemaOption())
     .option("--json", "print the report as JSON")
     .action(async (options: { schema: string; json?: boolean }) => {
-      const schema = await loadSchema(options.schema);
+      const schema = await readSchemaFile(options.schema);
       const counts = new Array<number>(schema.bucketCount).fill(0);
       // Keys are at most 4096 bytes: a count per length gives exact percentiles in constant memory.
       const lengths = new Array<number>(BIGTABLE_MAX_KEY_BYTES + 1).fill(0);

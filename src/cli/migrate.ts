@@ -21,7 +21,7 @@ import {
 import { type Difference, validate } from "../migrate/validate.js";
 import { validateShard } from "../migrate/validate-shard.js";
 import type { Store } from "../store/store.js";
-import { argumentOf, fail, guarded, loadSchema, parsePositiveInt, wholeNumberIn, write } from "./io.js";
+import { argumentOf, fail, guarded, parsePositiveInt, readSchemaFile, wholeNumberIn, write } from "./io.js";
 import { counterBar } from "./progress.js";
 
 interface PairOptions {
@@ -339,7 +339,10 @@ async function loadPair(options: PairOptions): Promise<{ fromSchema: KeySchema; 
       `--from and --to name the same table (${formatStoreAddress(options.from)}); re-keying writes a new table`,
     );
   }
-  return { fromSchema: await loadSchema(options.fromSchema), toSchema: await loadSchema(options.toSchema) };
+  return {
+    fromSchema: await readSchemaFile(options.fromSchema),
+    toSchema: await readSchemaFile(options.toSchema),
+  };
 }
 
 /** Opens both tables, runs `action`, and closes them whatever happens. */

@@ -14,7 +14,7 @@ import { formatComparison, guidanceLine } from "../sim/report.js";
 import { HOTTEST_CPU_LIMIT } from "../sim/summary.js";
 import { scanAccessLog } from "../viz/input/access-log.js";
 import { writeHeatmaps } from "../viz/render/write-heatmaps.js";
-import { guarded, loadSchema, parsePositiveInt } from "./io.js";
+import { guarded, parsePositiveInt, readSchemaFile } from "./io.js";
 import { fractionBar } from "./progress.js";
 
 interface ReplayOptions {
@@ -43,7 +43,7 @@ function sampleRate(value: string): number {
 
 /** Names for the designs: each schema's name, made distinct. */
 async function designs(current: string, candidates: string[]): Promise<[ReplayDesign, ReplayDesign[]]> {
-  const loaded = await Promise.all([current, ...candidates].map(loadSchema));
+  const loaded = await Promise.all([current, ...candidates].map(readSchemaFile));
   const seen = new Map<string, number>();
   const named = loaded.map((schema) => {
     const base = schema.spec.name;

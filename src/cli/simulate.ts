@@ -10,7 +10,7 @@ import { parseDuration } from "../sim/duration.js";
 import { formatComparison, guidanceLine } from "../sim/report.js";
 import { type JsonOptions, resultToJson } from "../sim/result-json.js";
 import type { SimulationResult } from "../sim/results.js";
-import { loadScenario, type Scenario } from "../sim/scenario.js";
+import { parseScenario, type Scenario } from "../sim/scenario.js";
 import { type SensitivityResult, simulateSensitivity } from "../sim/sensitivity.js";
 import {
   type SimulationMode,
@@ -38,7 +38,7 @@ export async function readScenarioFile(file: string): Promise<Scenario> {
   } catch (error) {
     throw new Error(`scenario ${file}: ${(error as Error).message}`);
   }
-  return loadScenario(text);
+  return parseScenario(text);
 }
 
 /**

@@ -24,9 +24,9 @@ import {
   fail,
   guarded,
   type KeyFormat,
-  loadSchema,
   parseJson,
   parsePositiveInt,
+  readSchemaFile,
   renderKey,
   stdinLines,
   write,
@@ -212,7 +212,7 @@ export function registerTableCommands(program: Command): void {
     .addOption(new Option("--format <format>", "how keys print").choices(["text", "hex"]))
     .action(
       guarded(async (options: { schema: string; query: string; format?: KeyFormat }) => {
-        const schema = await loadSchema(options.schema);
+        const schema = await readSchemaFile(options.schema);
         const format = options.format ?? defaultFormat(schema);
         const plan = schema.plan(parseQuery(schema, options.query, undefined));
         const ranges = plan.ranges.map((range) => ({
@@ -226,7 +226,7 @@ export function registerTableCommands(program: Command): void {
 }
 
 async function create(options: CreateOptions): Promise<void> {
-  const schema = await loadSchema(options.schema);
+  const schema = await readSchemaFile(options.schema);
   const name = options.table ?? schema.spec.name;
   const bigtableOnly = { maxAge: "--max-age", maxVersions: "--max-versions" } as const;
   for (const [key, flag] of Object.entries(bigtableOnly)) {
@@ -276,7 +276,7 @@ async function create(options: CreateOptions): Promise<void> {
 }
 
 async function open(options: TableOptions): Promise<{ salted: SaltedTable; format: KeyFormat }> {
-  const schema = await loadSchema(options.schema);
+  const schema = await readSchemaFile(options.schema);
   const name = options.table ?? schema.spec.name;
   try {
     const store = await openStore(options.store, {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseScenario } from "../sim/scenario.js";
+import { validateScenario } from "../sim/scenario.js";
 import { MemoryStore } from "../store/memory.js";
 import { checkDesign } from "./library-check.js";
 
@@ -13,7 +13,7 @@ const deviceKey = {
   ],
 };
 
-const scenario = parseScenario({
+const scenario = validateScenario({
   name: "check",
   cluster: { nodes: 2 },
   workload: {

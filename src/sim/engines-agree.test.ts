@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { DesignResult } from "./results.js";
-import { parseScenario } from "./scenario.js";
+import { validateScenario } from "./scenario.js";
 import { deviceKey, saltedDeviceKey } from "./schemas.fixture.js";
 import { simulateScenario } from "./simulate.js";
 
@@ -14,7 +14,7 @@ function steadyNodeCpu(design: DesignResult): number[] {
   ).sort((a, b) => b - a);
 }
 
-const scenario = parseScenario({
+const scenario = validateScenario({
   name: "agree",
   duration: "12m",
   cluster: { nodes: 4 },

@@ -14,10 +14,10 @@ export { type SampleRow, type SampleRowsOptions, sampleRows } from "./sample-row
 export {
   type Design,
   findDesign,
-  loadScenario,
   parseScenario,
   type ReadPattern,
   type Scenario,
+  validateScenario,
   type WorkloadGroup,
 } from "./scenario.js";
 export {

@@ -13,7 +13,7 @@ import { resolveModel } from "./model.js";
 import type { ModelEnd } from "./model-constants.js";
 import { type Operation, OperationLoad } from "./operation-load.js";
 import type { DesignResult, ReadSummary } from "./results.js";
-import { parseScenario } from "./scenario.js";
+import { validateScenario } from "./scenario.js";
 import { summarize, warmUp } from "./summary.js";
 import { TabletMap } from "./tablets.js";
 
@@ -113,7 +113,7 @@ export class Replay {
     this.weight = 1 / sampleRate / this.spread;
     this.rowBytes = options.rowBytes ?? 1024;
     // The model's constants come from a scenario of the replay's cluster (no workload of its own).
-    const scenario = parseScenario({
+    const scenario = validateScenario({
       name: "replay",
       cluster: { nodes: options.nodes, storage: options.storage ?? "ssd" },
       workload: { groups: [{ name: "log", entities: 1, fields: {}, writesPerS: 1 }] },

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { compileSchema } from "../keys/index.js";
 import { sampleRows } from "./sample-rows.js";
-import { parseScenario } from "./scenario.js";
+import { validateScenario } from "./scenario.js";
 import { saltedDeviceKey } from "./schemas.fixture.js";
 
-const scenario = parseScenario({
+const scenario = validateScenario({
   name: "rows",
   cluster: { nodes: 2 },
   workload: {

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { loadScenario, parseScenario } from "./scenario.js";
+import { parseScenario, validateScenario } from "./scenario.js";
 import { simulateScenario } from "./simulate.js";
 
 const minimal = {
@@ -20,9 +20,9 @@ const minimal = {
   ],
 };
 
-describe("parseScenario", () => {
+describe("validateScenario", () => {
   it("fills in the documented defaults and leaves the model's constants to the model", () => {
-    const scenario = parseScenario(minimal);
+    const scenario = validateScenario(minimal);
     expect(scenario).toMatchObject({ duration: 3600, step: 1, sample: 60, start: "2026-01-01T00:00:00Z" });
     expect(scenario.cluster).toEqual({ nodes: 2, storage: "ssd", pricePerNodeHour: 0.65, capacity: {} });
     expect(scenario.tablets).toEqual({ initial: 1 });
@@ -31,35 +31,35 @@ describe("parseScenario", () => {
   });
 
   it("keeps the constants a scenario sets, and says what replaced the tablet-count throttle", () => {
-    const scenario = parseScenario({
+    const scenario = validateScenario({
       ...minimal,
       cluster: { nodes: 2, capacity: { writesPerS: 9000 }, fixedCostShare: 1 },
       tablets: { rebalanceTime: "20m", splitBytes: 1e9 },
     });
     expect(scenario.cluster.capacity).toEqual({ writesPerS: 9000 });
     expect(scenario.tablets).toMatchObject({ rebalanceTime: 1200, splitBytes: 1e9 });
-    expect(() => parseScenario({ ...minimal, tablets: { movesPerPeriod: 4 } })).toThrow(
+    expect(() => validateScenario({ ...minimal, tablets: { movesPerPeriod: 4 } })).toThrow(
       /movesPerPeriod is gone: the balancer now moves load.*rebalanceTime/,
     );
   });
 
   it("reads durations in scenario fields", () => {
-    const scenario = parseScenario({ ...minimal, duration: "1h30m", step: "2s" });
+    const scenario = validateScenario({ ...minimal, duration: "1h30m", step: "2s" });
     expect([scenario.duration, scenario.step]).toEqual([5400, 2]);
-    expect(() => parseScenario({ ...minimal, duration: "soon" })).toThrow(
+    expect(() => validateScenario({ ...minimal, duration: "soon" })).toThrow(
       /duration: "soon" is not a duration/,
     );
   });
 
   it("names the field and what is allowed", () => {
-    expect(() => parseScenario({ ...minimal, cluster: { nodes: 0 } })).toThrow(
+    expect(() => validateScenario({ ...minimal, cluster: { nodes: 0 } })).toThrow(
       /cluster\.nodes must be at least 1/,
     );
-    expect(() => parseScenario({ ...minimal, cluster: { nodes: 2, storage: "nvme" } })).toThrow(
+    expect(() => validateScenario({ ...minimal, cluster: { nodes: 2, storage: "nvme" } })).toThrow(
       /storage must be "ssd" or "hdd"/,
     );
     expect(() =>
-      parseScenario({
+      validateScenario({
         ...minimal,
         workload: {
           ...minimal.workload,
@@ -67,13 +67,13 @@ describe("parseScenario", () => {
         },
       }),
     ).toThrow(/reads "r" names group "nope"; groups are g/);
-    expect(() => parseScenario({ ...minimal, designs: [minimal.designs[0], minimal.designs[0]] })).toThrow(
+    expect(() => validateScenario({ ...minimal, designs: [minimal.designs[0], minimal.designs[0]] })).toThrow(
       /design name "d" is used twice/,
     );
   });
 
   it("reports a key field no group can fill", () => {
-    const scenario = parseScenario({
+    const scenario = validateScenario({
       ...minimal,
       designs: [
         {
@@ -98,7 +98,7 @@ describe("parseScenario", () => {
 
 describe("reads a design cannot plan", () => {
   it("are rejected with the design and the reason", () => {
-    const scenario = parseScenario({
+    const scenario = validateScenario({
       ...minimal,
       workload: {
         ...minimal.workload,
@@ -141,7 +141,7 @@ describe("the shipped examples", () => {
   });
 
   it.each(files)("%s parses and every design runs", (file) => {
-    const scenario = loadScenario(readFileSync(new URL(file, dir), "utf8"));
+    const scenario = parseScenario(readFileSync(new URL(file, dir), "utf8"));
     expect(scenario.designs.length).toBeGreaterThan(1);
     const result = simulateScenario(scenario, { durationS: 20 });
     expect(result.designs.map((design) => design.design)).toEqual(

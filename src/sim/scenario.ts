@@ -226,7 +226,7 @@ export type LatencyOverrides = Scenario["latency"];
 export type Storage = Scenario["cluster"]["storage"];
 
 /** Validates a scenario object; errors name the field and what is allowed. */
-export function parseScenario(input: unknown): Scenario {
+export function validateScenario(input: unknown): Scenario {
   const result = v.safeParse(ScenarioSchema, withoutExtensions(input));
   if (!result.success) throw new Error(`invalid scenario:\n${v.summarize(result.issues)}`);
   const scenario = result.output;
@@ -265,12 +265,12 @@ function withoutExtensions(input: unknown): unknown {
 }
 
 /** Parses scenario text (YAML with `<<` merge keys, or JSON) and validates it. */
-export function loadScenario(text: string): Scenario {
+export function parseScenario(text: string): Scenario {
   let document: unknown;
   try {
     document = parseYaml(text, { merge: true });
   } catch (error) {
     throw new Error(`scenario is not valid YAML: ${(error as Error).message}`);
   }
-  return parseScenario(document);
+  return validateScenario(document);
 }

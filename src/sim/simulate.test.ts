@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { SchemaSpec } from "../keys/types.js";
-import { parseScenario } from "./scenario.js";
+import { validateScenario } from "./scenario.js";
 import { deviceKey, saltedDeviceKey } from "./schemas.fixture.js";
 import { simulateScenario } from "./simulate.js";
 
@@ -16,7 +16,7 @@ const timeFirst: SchemaSpec = {
 
 /** A fleet where one customer's contiguous id range makes most of the writes. */
 function fleet(designs: unknown[], overrides: Record<string, unknown> = {}) {
-  return parseScenario({
+  return validateScenario({
     name: "test-fleet",
     duration: "30m",
     cluster: { nodes: 6 },
