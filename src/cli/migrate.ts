@@ -1,7 +1,8 @@
 /**
  * `keyspread migrate …`: re-key a table into a new one. Tables are named by store address
  * (`embedded:DIR/TABLE`, `bigtable:TABLE`, `bigtable:PROJECT/INSTANCE/TABLE`). Results print as
- * JSON on stdout; progress shows on stderr when it is a terminal.
+ * JSON on stdout; progress shows on stderr when it is a terminal. With `--migration FILE`, the
+ * table is the one a running `keyspread serve` writes (`migrate-live.ts`).
  */
 import { mkdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
@@ -20,16 +21,18 @@ import {
 } from "../migrate/store-address.js";
 import { type Difference, validate } from "../migrate/validate.js";
 import { validateShard } from "../migrate/validate-shard.js";
+import { checkServiceRekeying } from "../serve/migration-follower.js";
 import type { Store } from "../store/store.js";
 import { argumentOf, fail, guarded, parsePositiveInt, readSchemaFile, wholeNumberIn, write } from "./io.js";
+import {
+  backfillThroughService,
+  type PairInput,
+  registerLiveMigrationCommands,
+  validateThroughService,
+} from "./migrate-live.js";
 import { counterBar } from "./progress.js";
 
-interface PairOptions {
-  from: StoreAddress;
-  fromSchema: string;
-  to: StoreAddress;
-  toSchema: string;
-}
+type PairOptions = PairInput;
 
 const ADDRESS_HELP =
   "embedded:DIR/TABLE, embedded:TABLE (in ./.keyspread), bigtable:TABLE or bigtable:PROJECT/INSTANCE/TABLE";
@@ -37,7 +40,9 @@ const ADDRESS_HELP =
 export function registerMigrateCommands(program: Command): void {
   const migrate = program
     .command("migrate")
-    .description("re-key a table into a new one: plan, backfill (resumable), validate");
+    .description(
+      "re-key a table into a new one: plan, backfill (resumable), validate; live under keyspread serve: begin, advance, status",
+    );
 
   const withPair = (command: Command) =>
     command
@@ -45,10 +50,25 @@ export function registerMigrateCommands(program: Command): void {
       .requiredOption("--from-schema <file>", "the old table's key schema (.json, .yaml)")
       .requiredOption("--to <store>", "the new table, same forms as --from", argumentOf(parseStoreAddress))
       .requiredOption("--to-schema <file>", "the new table's key schema");
+  /** The pair, or (backfill, validate) `--migration FILE` naming a live re-keying whose record names the tables. */
+  const withPairOrMigration = (command: Command, what: string) =>
+    command
+      .option("--from <store>", `the old table: ${ADDRESS_HELP}`, argumentOf(parseStoreAddress))
+      .option("--from-schema <file>", "the old table's key schema (.json, .yaml)")
+      .option("--to <store>", "the new table, same forms as --from", argumentOf(parseStoreAddress))
+      .option("--to-schema <file>", "the new table's key schema")
+      .option(
+        "--migration <file>",
+        `the record of a live re-keying of a running keyspread serve: the service ${what} (instead of --from … --to-schema)`,
+      );
 
   withPair(migrate.command("plan"))
     .description(
       "print the cut-over runbook: create, dual-write, backfill, validate, cut reads, cut writes, delete",
+    )
+    .option(
+      "--migration <file>",
+      "the table is written by a running keyspread serve following this migration record: the runbook's steps are its commands",
     )
     .option(
       "--checkpoint <file>",
@@ -74,11 +94,14 @@ export function registerMigrateCommands(program: Command): void {
             rate?: number;
             retentionDays: number;
             shards?: number;
+            migration?: string;
           },
         ) => {
           const { fromSchema, toSchema } = await loadPair(options);
+          if (options.migration !== undefined) checkServiceRekeying(fromSchema, toSchema);
           await write(
             migrationPlan({
+              ...(options.migration === undefined ? {} : { migrationFile: options.migration }),
               from: options.from,
               to: options.to,
               fromSchemaFile: options.fromSchema,
@@ -126,7 +149,7 @@ export function registerMigrateCommands(program: Command): void {
       }),
     );
 
-  withPair(migrate.command("backfill"))
+  withPairOrMigration(migrate.command("backfill"), "copies (resuming after a restart)")
     .description("copy every row of the old table into the new one under the new keys, resumably")
     .option(
       "--checkpoint <file>",
@@ -135,6 +158,10 @@ export function registerMigrateCommands(program: Command): void {
     .option("--batch <rows>", "rows per batch and per checkpoint", parsePositiveInt, 1000)
     .option("--rate <rows/s>", "at most this many rows per second", parsePositiveInt)
     .option("--skip-bad-rows", "record rows the new schema cannot key and go on (default: stop at the first)")
+    .option(
+      "--reverse",
+      "--migration: copy the new table into the old one (the rows it lacks after a rollback from writes-on-new)",
+    )
     .option(
       "--shard <K/N>",
       "copy only shard K of N (run N processes, e.g. one per machine); each keeps its own checkpoint",
@@ -147,9 +174,23 @@ export function registerMigrateCommands(program: Command): void {
     .action(
       guarded(
         async (
-          options: PairOptions &
-            ShardOptions & { checkpoint?: string; batch: number; rate?: number; skipBadRows?: boolean },
+          given: MaybePair &
+            ShardOptions & {
+              checkpoint?: string;
+              batch: number;
+              rate?: number;
+              skipBadRows?: boolean;
+              reverse?: boolean;
+            },
         ) => {
+          if (given.reverse && given.migration === undefined)
+            throw new Error("--reverse goes with --migration (otherwise swap --from and --to)");
+          if (given.migration !== undefined) {
+            refuseWithMigration(given, ["checkpoint", "shard", "shardsFile", "skipBadRows"]);
+            await backfillThroughService(given.migration, given);
+            return;
+          }
+          const options = requirePair(given);
           const { fromSchema, toSchema } = await loadPair(options);
           const checkpointFile = options.checkpoint ?? defaultCheckpoint(options, options.shard);
           await mkdir(dirname(checkpointFile), { recursive: true });
@@ -195,7 +236,7 @@ export function registerMigrateCommands(program: Command): void {
       ),
     );
 
-  withPair(migrate.command("validate"))
+  withPairOrMigration(migrate.command("validate"), "compares the rows written before its cut")
     .description(
       "compare the tables: count and checksum per key range, latest-N of sampled entities; prints each difference",
     )
@@ -229,7 +270,7 @@ export function registerMigrateCommands(program: Command): void {
     .action(
       guarded(
         async (
-          options: PairOptions &
+          given: MaybePair &
             ShardOptions & {
               ranges: number;
               sample: number;
@@ -238,6 +279,12 @@ export function registerMigrateCommands(program: Command): void {
               toShardsFile?: string;
             },
         ) => {
+          if (given.migration !== undefined) {
+            refuseWithMigration(given, ["entity", "shard", "shardsFile", "toShardsFile"]);
+            await validateThroughService(given.migration, given);
+            return;
+          }
+          const options = requirePair(given);
           const { fromSchema, toSchema } = await loadPair(options);
           if (options.shard) {
             await validateOneShard(options, options.shard, fromSchema, toSchema);
@@ -267,6 +314,39 @@ export function registerMigrateCommands(program: Command): void {
         },
       ),
     );
+
+  registerLiveMigrationCommands(migrate, withPair, loadPair);
+}
+
+type MaybePair = Partial<PairOptions> & { migration?: string };
+
+/** The four table options, each required without --migration. */
+function requirePair<T extends MaybePair>(options: T): T & PairOptions {
+  const missing = (["from", "fromSchema", "to", "toSchema"] as const).filter(
+    (name) => options[name] === undefined,
+  );
+  if (missing.length > 0) {
+    throw new Error(
+      `missing ${missing.map(flagOf).join(", ")}: name both tables and their schemas, or a live re-keying's --migration FILE`,
+    );
+  }
+  return options as T & PairOptions;
+}
+
+/** With --migration the record names the tables and the service does the work: table options would be ignored. */
+function refuseWithMigration(options: MaybePair & object, alsoRefused: readonly string[]): void {
+  const given = ["from", "fromSchema", "to", "toSchema", ...alsoRefused].filter(
+    (name) => (options as Record<string, unknown>)[name] !== undefined,
+  );
+  if (given.length > 0) {
+    throw new Error(
+      `--migration names the tables and the running service does the work; drop ${given.map(flagOf).join(", ")}`,
+    );
+  }
+}
+
+function flagOf(name: string): string {
+  return `--${name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
 }
 
 /** Runs a validation with a progress bar, prints each difference then the summary; exit status 1 when any. */
@@ -333,7 +413,7 @@ async function validateOneShard(
 }
 
 /** The two schemas of a migration, once it is clear the two tables differ (every migrate command). */
-async function loadPair(options: PairOptions): Promise<{ fromSchema: KeySchema; toSchema: KeySchema }> {
+async function loadPair(options: PairInput): Promise<{ fromSchema: KeySchema; toSchema: KeySchema }> {
   if (sameTable(options.from, options.to)) {
     throw new Error(
       `--from and --to name the same table (${formatStoreAddress(options.from)}); re-keying writes a new table`,

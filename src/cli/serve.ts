@@ -5,8 +5,13 @@
  *
  * `keyspread serve keys add|list|revoke --auth FILE` manages the API keys a service started with
  * `--auth FILE` checks (it picks changes up while running); `keyspread serve migrate` copies a
- * table from before device ids were namespaced by tenant.
+ * table from before device ids were namespaced by tenant; `keyspread serve schema` prints the
+ * service's row key as a schema file (for `table create` and `migrate` when re-keying it live).
+ *
+ * The service follows the live migration in `--migration FILE` (default `<dir>/<table>.migration.json`),
+ * which `keyspread migrate begin|advance` write while it runs.
  */
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type Command, Option } from "commander";
@@ -14,11 +19,14 @@ import { openStoreAt, parseStoreAddress } from "../migrate/store-address.js";
 import { readKeyFile, updateKeyFile } from "../serve/api-key-file.js";
 import { newApiKey, parseScopes, SCOPES } from "../serve/api-keys.js";
 import { startIngestService } from "../serve/ingest-service.js";
-import { DEFAULT_BUCKETS, DEFAULT_INTERVAL_MS } from "../serve/metrics-schema.js";
+import { DEFAULT_BUCKETS, DEFAULT_INTERVAL_MS, metricsSchema } from "../serve/metrics-schema.js";
+import { usesOld } from "../serve/migration-phases.js";
+import { readMigration } from "../serve/migration-record.js";
 import { parseQuotas } from "../serve/tenant-admission.js";
 import { DEFAULT_MAX_TENANTS } from "../serve/tenant-labels.js";
 import { migrateToTenantKeys } from "../serve/tenant-namespace-migration.js";
 import { openStore, STORE_KINDS, type StoreKind } from "../store/open.js";
+import type { Store } from "../store/store.js";
 import { argumentOf, guarded, parsePositiveInt, wholeNumberIn, write } from "./io.js";
 import { counterBar } from "./progress.js";
 
@@ -29,6 +37,7 @@ interface ServeOptions {
   table: string;
   dir: string;
   wal?: string;
+  migration?: string;
   create?: boolean;
   host: string;
   port: number;
@@ -61,6 +70,10 @@ export function registerServeCommands(program: Command): void {
     .option("--table <name>", "table name", "metrics")
     .option("--dir <directory>", "embedded store: parent directory of the tables", "./.keyspread")
     .option("--wal <directory>", "write-ahead log directory (default: <dir>/<table>.wal)")
+    .option(
+      "--migration <file>",
+      "follow the live migration recorded here (keyspread migrate begin|advance) (default: <dir>/<table>.migration.json)",
+    )
     .option("--create", "bigtable: create the table (with the --max-age GC rule) instead of opening it")
     .option(
       "--host <address>",
@@ -142,14 +155,11 @@ export function registerServeCommands(program: Command): void {
           options.tlsCert === undefined
             ? undefined
             : { cert: await readFile(options.tlsCert), key: await readFile(options.tlsKey!) };
-        const store = await openStore(options.store, {
-          table: options.table,
-          directory: options.dir,
-          create: options.create,
-          maxAgeSeconds: options.maxAge,
-        });
+        const migration = options.migration ?? join(options.dir, `${options.table}.migration.json`);
+        const store = await openServiceStore(options, migration);
         const service = await startIngestService({
           store,
+          migration: { file: migration },
           walDirectory: options.wal ?? join(options.dir, `${options.table}.wal`),
           host: options.host,
           port: options.port,
@@ -191,6 +201,60 @@ export function registerServeCommands(program: Command): void {
     );
   registerKeyCommands(serve);
   registerMigrateCommand(serve);
+  registerSchemaCommand(serve);
+}
+
+/**
+ * The service's own table. Once a migration moved writes to the new table the service no longer
+ * uses it, and an embedded table may have been dropped: it is then not recreated empty, only named
+ * (for the log's identity).
+ */
+async function openServiceStore(options: ServeOptions, migration: string): Promise<Store> {
+  const location = join(options.dir, options.table);
+  if (
+    options.store === "embedded" &&
+    !existsSync(location) &&
+    !usesOld((await readMigration(migration))?.phase ?? "single")
+  ) {
+    return droppedStore(`embedded:${location}`);
+  }
+  return openStore(options.store, {
+    table: options.table,
+    directory: options.dir,
+    create: options.create,
+    maxAgeSeconds: options.maxAge,
+  });
+}
+
+function droppedStore(name: string): Store {
+  const dropped = () => {
+    throw new Error(`${name} was dropped after its migration was done`);
+  };
+  return {
+    name,
+    write: dropped,
+    get: dropped,
+    read: dropped,
+    sampleKeys: dropped,
+    close: async () => {},
+  };
+}
+
+function registerSchemaCommand(serve: Command): void {
+  serve
+    .command("schema")
+    .description(
+      "print the service's row key as a schema file (JSON) for --buckets and --interval: the old or new table of a live re-keying",
+    )
+    // Declared for the help only: serve's own --interval/--buckets take the values (see keyFileOf).
+    .option("--interval <ms>", `aggregation interval (default ${DEFAULT_INTERVAL_MS})`)
+    .option("--buckets <n>", `salt buckets (default ${DEFAULT_BUCKETS})`)
+    .action(
+      guarded(async (_options: unknown, command: Command) => {
+        const { interval, buckets } = command.optsWithGlobals() as { interval: number; buckets: number };
+        await write(`${JSON.stringify(metricsSchema(buckets, interval).spec, null, 2)}\n`);
+      }),
+    );
 }
 
 function registerKeyCommands(serve: Command): void {

@@ -33,6 +33,8 @@ export interface BackfillOptions {
    * and their own checkpoint files copy the table together.
    */
   shard?: Shard & { range: KeyRange & { end: Buffer } };
+  /** Each batch survives a power loss before its checkpoint is written (see `WriteOptions.durable`). */
+  durable?: boolean;
   onProgress?: (progress: BackfillProgress) => void;
   signal?: AbortSignal;
 }
@@ -153,7 +155,7 @@ export async function backfill(options: BackfillOptions): Promise<BackfillResult
       sourceKeys.push(row.key);
     }
     if (mutations.length > 0) {
-      const { failed } = await target.write(mutations);
+      const { failed } = await target.write(mutations, { durable: options.durable ?? false });
       if (failed.length > 0) {
         throw new BackfillWriteError(
           target.name,

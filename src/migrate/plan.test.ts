@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { metricsSchema } from "../serve/metrics-schema.js";
 import { MIGRATIONS } from "./fixtures.testsuite.js";
 import { migrationPlan } from "./plan.js";
 import { parseStoreAddress, sameTable } from "./store-address.js";
@@ -61,6 +62,59 @@ describe("migrationPlan", () => {
     expect(sharded).toContain("--shard K/8 --shards-file plan-old.json --to-shards-file plan-new.json");
     expect(sharded).not.toContain("one after another");
     expect(plan).not.toContain("--shard");
+  });
+
+  it("with a migration record: the live runbook, every step the command the running service follows", () => {
+    const live = (from: string, to: string) =>
+      migrationPlan({
+        from: parseStoreAddress(from),
+        to: parseStoreAddress(to),
+        fromSchemaFile: "old.json",
+        toSchemaFile: "new.json",
+        fromSchema: metricsSchema(1, 2000),
+        toSchema: metricsSchema(16, 2000),
+        checkpointFile: "cp.json",
+        migrationFile: "m.json",
+        rowsPerSecond: 500,
+      });
+    const embedded = live("embedded:./d/metrics", "embedded:./d/metrics-v2");
+    const steps = [...embedded.matchAll(/^(\d)\. (\w+)/gm)].map((m) => `${m[1]} ${m[2]}`);
+    expect(steps).toEqual([
+      "1 Create",
+      "2 Record",
+      "3 Dual",
+      "4 Backfill",
+      "5 Validate",
+      "6 Cut",
+      "7 Cut",
+      "8 Done",
+      "9 After",
+    ]);
+    for (const line of [
+      "keyspread serve --dir ./d --table metrics --buckets 1 --interval 2000 --migration m.json",
+      "keyspread serve schema --buckets 16 --interval 2000 > new.json",
+      "keyspread table create --schema new.json --store embedded --dir ./d --table metrics-v2",
+      "keyspread migrate begin --migration m.json --from embedded:./d/metrics --from-schema old.json --to embedded:./d/metrics-v2 --to-schema new.json",
+      "keyspread migrate advance --migration m.json --from single --to dual-write",
+      "Rollback: keyspread migrate advance --migration m.json --from dual-write --to single",
+      "keyspread migrate backfill --migration m.json --rate 500",
+      "keyspread migrate validate --migration m.json",
+      "keyspread migrate advance --migration m.json --from dual-write --to reads-on-new",
+      "Rollback: keyspread migrate advance --migration m.json --from reads-on-new --to dual-write",
+      "keyspread migrate advance --migration m.json --from reads-on-new --to writes-on-new",
+      "Rollback: keyspread migrate advance --migration m.json --from writes-on-new --to reads-on-new",
+      "keyspread migrate backfill --migration m.json --reverse",
+      "keyspread migrate advance --migration m.json --from writes-on-new --to done",
+      "rm -r ./d/metrics",
+    ])
+      expect(embedded).toContain(line);
+    expect(embedded).not.toContain("--shard");
+    const bigtable = live("bigtable:p/i/metrics", "bigtable:p/i/metrics-v2");
+    expect(bigtable).toContain(
+      "KEYSPREAD_BIGTABLE_PROJECT=p KEYSPREAD_BIGTABLE_INSTANCE=i keyspread serve --store bigtable --table metrics --buckets 1 --interval 2000 --migration m.json",
+    );
+    expect(bigtable).toContain("--shard K/N --checkpoint cp-shard-K-of-N.json --rate 500");
+    expect(bigtable).toContain("gcloud bigtable instances tables delete metrics --instance=i --project=p");
   });
 
   it("refuses schemas whose fields differ", () => {

@@ -1,7 +1,8 @@
 /**
  * The cut-over runbook for one re-keying (seed 003: "dual-write … compare latest-100 … cut reads
  * over, then writes, then delete the old table after the retention window"), with the exact
- * command for every step that has one.
+ * command for every step that has one. With `migrationFile`, the table is the one a running
+ * `keyspread serve` writes, and the steps are the commands it follows (docs/migrate.md, Live).
  */
 import type { KeySchema } from "../keys/types.js";
 import { diffJson } from "../table/schema-guard.js";
@@ -25,6 +26,8 @@ export interface MigrationPlanInput {
   shards?: number;
   shardsFile?: string;
   targetShardsFile?: string;
+  /** The migration record a running `keyspread serve` follows: the runbook of a live re-keying. */
+  migrationFile?: string;
 }
 
 export function migrationPlan(input: MigrationPlanInput): string {
@@ -32,31 +35,41 @@ export function migrationPlan(input: MigrationPlanInput): string {
   checkSameFields(fromSchema, toSchema);
   const from = formatStoreAddress(input.from);
   const to = formatStoreAddress(input.to);
-  const pair = [
-    `--from ${quote(from)} --from-schema ${quote(input.fromSchemaFile)}`,
-    `--to ${quote(to)} --to-schema ${quote(input.toSchemaFile)}`,
-  ].join(" ");
-  const reversePair = [
-    `--from ${quote(to)} --from-schema ${quote(input.toSchemaFile)}`,
-    `--to ${quote(from)} --to-schema ${quote(input.fromSchemaFile)}`,
-  ].join(" ");
+  const parts = {
+    pair: pairOptions(input.from, input.fromSchemaFile, input.to, input.toSchemaFile),
+    reversePair: pairOptions(input.to, input.toSchemaFile, input.from, input.fromSchemaFile),
+    retention: input.retentionDays ?? 30,
+    rate: input.rowsPerSecond === undefined ? "" : ` --rate ${input.rowsPerSecond}`,
+  };
   const changes = diffJson(fromSchema.spec, toSchema.spec, "");
-  const retention = input.retentionDays ?? 30;
-  const rate = input.rowsPerSecond === undefined ? "" : ` --rate ${input.rowsPerSecond}`;
   const describe = (schema: KeySchema) =>
     `"${schema.spec.name}" (${schema.bucketCount === 1 ? "unsalted" : `${schema.bucketCount} buckets, ${schema.spec.salt?.hash ?? "xxh32"}`}, ${schema.fingerprint})`;
+  const header = `Schema ${describe(fromSchema)} → ${describe(toSchema)}
+${changes.map((change) => `  - ${change.replace("table has", "old").replace("schema has", "new")}`).join("\n") || "  (no change)"}`;
+  const createStep = `1. Create the new table (records its schema; on Bigtable pre-split at the new salt's bucket boundaries).
+   ${envFor(input.to)}keyspread table create --schema ${quote(input.toSchemaFile)} ${tableCommandOptions(input.to).map(quote).join(" ")}
+`;
+  if (input.migrationFile !== undefined)
+    return livePlan(
+      input,
+      input.migrationFile,
+      `# Re-keying ${from} → ${to} under a running keyspread serve
+
+${header}
+`,
+      createStep,
+      parts,
+    );
+  const { pair, reversePair, retention, rate } = parts;
 
   return `# Re-keying ${from} → ${to}
 
-Schema ${describe(fromSchema)} → ${describe(toSchema)}
-${changes.map((change) => `  - ${change.replace("table has", "old").replace("schema has", "new")}`).join("\n") || "  (no change)"}
+${header}
 Bigtable keys are immutable: the new keys go to a new table, filled by a resumable backfill while
 the app writes to both tables.
 A full-table read fans out over ${fromSchema.bucketCount} → ${toSchema.bucketCount} bucket range(s).
 
-1. Create the new table (records its schema; the backfill also does this if it is missing).
-   ${envFor(input.to)}keyspread table create --schema ${quote(input.toSchemaFile)} ${tableCommandOptions(input.to).map(quote).join(" ")}
-
+${createStep.replace("(records its schema;", "(records its schema; the backfill also does this if it is missing;")}
 2. Turn dual-write on: deploy the writers with DualWriteTable, writing both tables; a failure on
    either side comes back with its side and rows, so retry or alert on it.
      const dual = new DualWriteTable(await SaltedTable.open(oldStore, oldSchema),
@@ -78,6 +91,107 @@ ${input.shards === undefined ? backfillStep(input, pair, rate) : shardedBackfill
 7. After the retention window (${retention} days with no reads of the old table), delete it:
    ${deleteCommand(input.from)}
 `;
+}
+
+/** The runbook of a live re-keying: every step a command that changes the record the service follows. */
+function livePlan(
+  input: MigrationPlanInput,
+  file: string,
+  header: string,
+  createStep: string,
+  { pair, retention, rate }: { pair: string; retention: number; rate: string },
+): string {
+  const record = `--migration ${quote(file)}`;
+  const advance = (from: string, to: string) =>
+    `keyspread migrate advance ${record} --from ${from} --to ${to}`;
+  const env = envFor(input.from, input.to);
+  const embedded = input.from.kind === "embedded" || input.to.kind === "embedded";
+  const newTable = input.to.table;
+  const interval = /^interval-(\d+)ms$/.exec(
+    input.fromSchema.spec.segments.map((segment) => ("literal" in segment ? segment.literal : "")).join(""),
+  )?.[1];
+  const serve = [
+    ...serveStoreOptions(input.from),
+    "--buckets",
+    String(input.fromSchema.bucketCount),
+    ...(interval === undefined ? [] : ["--interval", interval]),
+    "--migration",
+    file,
+  ];
+  return `${header}
+The service runs with the old table and follows ${file}:
+   ${envFor(input.from)}keyspread serve ${serve.map(quote).join(" ")} …
+(by default each service follows <dir>/<table>.migration.json). Every step below changes that
+record under its lock and waits until the running service applied it: no restart, and no
+acknowledged point is lost. keyspread migrate status ${record} shows where it stands; every
+phase can be rolled back one step. The schema files are the service's row key:
+   keyspread serve schema --buckets ${input.fromSchema.bucketCount}${interval === undefined ? "" : ` --interval ${interval}`} > ${quote(input.fromSchemaFile)}
+   keyspread serve schema --buckets ${input.toSchema.bucketCount}${interval === undefined ? "" : ` --interval ${interval}`} > ${quote(input.toSchemaFile)}
+
+${createStep}
+2. Record the migration (phase single: nothing changes yet).
+   ${env}keyspread migrate begin ${record} ${pair}
+
+3. Dual-write: every flush writes both tables, and a failure on either side keeps its log segment
+   and retries that side. Returns once every row flushed before is in the old table.
+   ${advance("single", "dual-write")}
+   Rollback: ${advance("dual-write", "single")}
+   (the new table then misses the rows written meanwhile: backfill again after the next dual-write)
+
+4. Backfill the rows written before. The service copies them; a restarted service resumes from
+   its checkpoint.
+   keyspread migrate backfill ${record}${rate}${
+     embedded
+       ? ""
+       : `
+   Or, for a large table, in N processes on other machines (see docs/migrate.md, --shard):
+   ${env}keyspread migrate backfill ${pair} --shard K/N --checkpoint ${quote(input.checkpointFile.replace(/(\.json)?$/, "-shard-K-of-N.json"))}${rate}`
+   }
+
+5. Validate: the service compares the tables over the rows of every log segment below its cut
+   (rows written while it runs are left out): count and checksum per range of intervals, and the
+   latest 100 rows of 100 sampled devices. Zero differences required: step 6 refuses otherwise.
+   keyspread migrate validate ${record}
+
+6. Cut reads over: device reads come from the new table; both tables are still written.
+   ${advance("dual-write", "reads-on-new")}
+   Rollback: ${advance("reads-on-new", "dual-write")}
+
+7. Cut writes over: flushes write only the new table.
+   ${advance("reads-on-new", "writes-on-new")}
+   Rollback: ${advance("writes-on-new", "reads-on-new")}
+   The old table then lacks the rows written meanwhile: before reads move back to it (step 6's
+   rollback refuses until then), the service copies them back (idempotent), and validate:
+   keyspread migrate backfill ${record} --reverse
+   keyspread migrate validate ${record}
+
+8. Done: the service lets go of the old table and never opens it again, even after a restart.
+   ${advance("writes-on-new", "done")}
+
+9. After the retention window (${retention} days with no reads of the old table), delete it:
+   ${deleteCommand(input.from)}
+   At a convenient restart, serve the new table directly: stop the service with SIGTERM (it flushes
+   its log), then start it with --table ${quote(newTable)} and the new --buckets.
+`;
+}
+
+/** `keyspread serve`'s options for the table at `address`. */
+function serveStoreOptions(address: StoreAddress): string[] {
+  return address.kind === "embedded"
+    ? ["--dir", address.directory, "--table", address.table]
+    : ["--store", "bigtable", "--table", address.table];
+}
+
+function pairOptions(
+  from: StoreAddress,
+  fromSchemaFile: string,
+  to: StoreAddress,
+  toSchemaFile: string,
+): string {
+  return [
+    `--from ${quote(formatStoreAddress(from))} --from-schema ${quote(fromSchemaFile)}`,
+    `--to ${quote(formatStoreAddress(to))} --to-schema ${quote(toSchemaFile)}`,
+  ].join(" ");
 }
 
 function backfillStep(input: MigrationPlanInput, pair: string, rate: string): string {

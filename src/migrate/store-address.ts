@@ -48,6 +48,29 @@ export function sameTable(a: StoreAddress, b: StoreAddress): boolean {
   return formatStoreAddress(a) === formatStoreAddress(b);
 }
 
+/** The address with an embedded table's directory made absolute, so processes in other directories agree on it. */
+export function absoluteAddress(address: StoreAddress): StoreAddress {
+  return address.kind === "embedded" ? { ...address, directory: resolve(address.directory) } : address;
+}
+
+/** Whether an open store (by its `name`) is the table at `address`; a Bigtable address without project and instance matches any. */
+export function isStoreAt(storeName: string, address: StoreAddress): boolean {
+  if (address.kind === "embedded") {
+    return (
+      storeName.startsWith("embedded:") &&
+      resolve(storeName.slice("embedded:".length)) === resolve(address.directory, address.table)
+    );
+  }
+  const [project, instance, table] = storeName.startsWith("bigtable:")
+    ? storeName.slice("bigtable:".length).split("/")
+    : [];
+  return (
+    table === address.table &&
+    (address.projectId ?? project) === project &&
+    (address.instanceId ?? instance) === instance
+  );
+}
+
 /** The same table as `keyspread table` options: `--store … --table … [--dir …]`. */
 export function tableCommandOptions(address: StoreAddress): string[] {
   return address.kind === "embedded"

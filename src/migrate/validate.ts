@@ -26,6 +26,14 @@ export interface ValidateOptions {
   rowsPerEntity?: number;
   /** Fields naming an entity; they must lead both schemas. Default: those before the source's reverse timestamp. */
   entityFields?: string[];
+  /** The field whose value ranges are checksummed separately (default: the source's first field). */
+  rangeField?: string;
+  /**
+   * Rows to compare (default: all). Rows it rejects are left out of both checks on both sides —
+   * during dual-write, those written while validate runs (see `validateLive`).
+   */
+  include?: (values: Record<string, FieldValue>) => boolean;
+  signal?: AbortSignal;
   onProgress?: (rowsChecked: number) => void;
 }
 
@@ -56,9 +64,9 @@ export type Difference =
   | { kind: "row"; sourceKey: string; targetKey: string; source: string; target: string };
 
 export interface ValidationReport {
-  /** Rows decoded and checksummed, and rows whose key the side's schema could not decode. */
-  source: { rows: number; checksum: string; undecodable: number };
-  target: { rows: number; checksum: string; undecodable: number };
+  /** Rows decoded and checksummed, rows whose key the side's schema could not decode, rows `include` left out. */
+  source: { rows: number; checksum: string; undecodable: number; excluded: number };
+  target: { rows: number; checksum: string; undecodable: number; excluded: number };
   ranges: RangeSummary[];
   entities: { fields: string[]; compared: number; rowsPerEntity: number } | { skipped: string };
   differences: Difference[];
@@ -71,8 +79,15 @@ const MAX_UNDECODABLE_LISTED = 100;
 
 export async function validate(options: ValidateOptions): Promise<ValidationReport> {
   const { source, sourceSchema, target, targetSchema } = options;
-  const rangeField = sourceSchema.fields[0]!.name;
-  const boundaries = await rangeBoundaries(source, sourceSchema, options.ranges ?? 16);
+  const rangeField = options.rangeField ?? sourceSchema.fields[0]!.name;
+  for (const schema of [sourceSchema, targetSchema]) {
+    if (!schema.fields.some((field) => field.name === rangeField))
+      throw new Error(
+        `range field ${JSON.stringify(rangeField)} is not a field of schema "${schema.spec.name}"`,
+      );
+  }
+  const include = options.include ?? (() => true);
+  const boundaries = await rangeBoundaries(source, sourceSchema, rangeField, options.ranges ?? 16);
   const differences: Difference[] = [];
   const entityPlan = entityFieldsFor(sourceSchema, targetSchema, options.entityFields);
   const sampleSize = options.sampleEntities ?? 100;
@@ -84,7 +99,9 @@ export async function validate(options: ValidateOptions): Promise<ValidationRepo
     const perRange = boundaries.map(() => new RowSet()).concat(new RowSet());
     const whole = new RowSet();
     let undecodable = 0;
+    let excluded = 0;
     for await (const page of dataPages(store, PAGE)) {
+      options.signal?.throwIfAborted();
       for (const row of page) {
         let values: Record<string, FieldValue>;
         try {
@@ -100,6 +117,10 @@ export async function validate(options: ValidateOptions): Promise<ValidationRepo
             });
           continue;
         }
+        if (!include(values)) {
+          excluded++;
+          continue;
+        }
         const digest = rowDigest(values, row.cells);
         whole.add(digest);
         perRange[rangeIndex(boundaries, values[rangeField]!)]!.add(digest);
@@ -108,7 +129,7 @@ export async function validate(options: ValidateOptions): Promise<ValidationRepo
       checked += page.length;
       options.onProgress?.(checked);
     }
-    return { side: { rows: whole.rows, checksum: whole.checksum, undecodable }, perRange };
+    return { side: { rows: whole.rows, checksum: whole.checksum, undecodable, excluded }, perRange };
   };
 
   const [sourceTally, targetTally] = await Promise.all([
@@ -135,7 +156,12 @@ export async function validate(options: ValidateOptions): Promise<ValidationRepo
     const sampled = reservoir.entities();
     const limit = pLimit(ENTITY_READS_AT_ONCE);
     const compared = await Promise.all(
-      sampled.map((entity) => limit(() => compareEntity(options, entity, rowsPerEntity))),
+      sampled.map((entity) =>
+        limit(() => {
+          options.signal?.throwIfAborted();
+          return compareEntity(options, entity, rowsPerEntity);
+        }),
+      ),
     );
     for (const difference of compared) if (difference) differences.push(difference);
     entities = { fields: entityPlan, compared: sampled.length, rowsPerEntity };
@@ -150,11 +176,15 @@ export async function validate(options: ValidateOptions): Promise<ValidationRepo
 }
 
 /** Up to `count − 1` distinct first-field values spread over the source, from its sampled keys. */
-async function rangeBoundaries(store: Store, schema: KeySchema, count: number): Promise<FieldValue[]> {
+async function rangeBoundaries(
+  store: Store,
+  schema: KeySchema,
+  field: string,
+  count: number,
+): Promise<FieldValue[]> {
   if (!Number.isInteger(count) || count < 1)
     throw new RangeError(`ranges is ${count}; allowed: an integer ≥ 1`);
   if (count === 1) return [];
-  const field = schema.fields[0]!.name;
   const values: FieldValue[] = [];
   for (const key of await store.sampleKeys(count * 8)) {
     if (key.compare(RESERVED_PREFIX) >= 0) continue;
@@ -244,9 +274,10 @@ async function compareEntity(
   entity: FieldValues,
   n: number,
 ): Promise<Difference | undefined> {
+  const include = options.include ?? (() => true);
   const [sourceRows, targetRows] = await Promise.all([
-    firstRows(options.source, options.sourceSchema, entity, n),
-    firstRows(options.target, options.targetSchema, entity, n),
+    firstRows(options.source, options.sourceSchema, entity, n, include),
+    firstRows(options.target, options.targetSchema, entity, n, include),
   ]);
   for (let index = 0; index < Math.max(sourceRows.length, targetRows.length); index++) {
     if (sourceRows[index] !== targetRows[index]) {
@@ -262,9 +293,15 @@ async function compareEntity(
   return undefined;
 }
 
-/** The entity's first `n` rows in logical order, as canonical text. */
-async function firstRows(store: Store, schema: KeySchema, entity: FieldValues, n: number): Promise<string[]> {
-  const scan = new TableScan(store, schema, schema.plan({ eq: entity, limit: n }), {
+/** The entity's first `n` included rows in logical order, as canonical text. */
+async function firstRows(
+  store: Store,
+  schema: KeySchema,
+  entity: FieldValues,
+  n: number,
+  include: (values: Record<string, FieldValue>) => boolean,
+): Promise<string[]> {
+  const scan = new TableScan(store, schema, schema.plan({ eq: entity }), {
     concurrency: 16,
     pageSize: Math.min(n, 256),
     retry: { attempts: 3, baseDelayMs: 20 },
@@ -272,6 +309,10 @@ async function firstRows(store: Store, schema: KeySchema, entity: FieldValues, n
     onWarning: () => {},
   });
   const rows: string[] = [];
-  for await (const row of scan) rows.push(canonicalRow(row.values, row.cells));
+  for await (const row of scan) {
+    if (!include(row.values)) continue;
+    rows.push(canonicalRow(row.values, row.cells));
+    if (rows.length === n) break;
+  }
   return rows;
 }

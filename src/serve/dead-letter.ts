@@ -14,6 +14,8 @@ export type DeadLetter =
   | {
       segment: number;
       reason: string;
+      /** The table (store) that refused it: during a migration, the other table may have taken it. */
+      table: string;
       /** A row the store refused (or whose key could not be encoded), with its points. */
       row: { tenant: string; deviceId: string; interval: number; points: readonly MetricPoint[] };
     }

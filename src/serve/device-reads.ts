@@ -2,6 +2,7 @@
  * Reads of one device's points, expanded from its aggregated rows: seed 003's hot latest-N (one
  * bucket, newest rows first, with a few-seconds cache) and the dashboard's time range, paged by an
  * exact cursor. A device is always read within its tenant: the tenant is part of the row key.
+ * During a live migration the table read follows the phase: it is asked for at every read.
  */
 import { LRUCache } from "lru-cache";
 import { keySuccessor } from "../keys/bytes.js";
@@ -48,13 +49,20 @@ interface Placed {
 
 export class DeviceReads {
   private readonly cache: LRUCache<string, MetricPoint[]> | undefined;
+  private readonly tableNow: () => SaltedTable;
 
+  /** `table`: the table read, or a function naming it at each read (a migration moves reads). */
   constructor(
-    private readonly table: SaltedTable,
+    table: SaltedTable | (() => SaltedTable),
     private readonly options: DeviceReadsOptions,
   ) {
+    this.tableNow = typeof table === "function" ? table : () => table;
     const ttl = options.cacheTtlMs ?? 2000;
     this.cache = ttl > 0 ? new LRUCache({ max: 10_000, ttl }) : undefined;
+  }
+
+  private get table(): SaltedTable {
+    return this.tableNow();
   }
 
   /**
@@ -62,13 +70,14 @@ export class DeviceReads {
    * interleave in time (one per flush), so reading stops only after the interval that completed `n`.
    */
   async latest(tenant: string, deviceId: string, n: number): Promise<MetricPoint[]> {
-    const cacheKey = `${n}\n${tenant}\n${deviceId}`;
+    const table = this.table;
+    const cacheKey = `${table.store.name}\n${n}\n${tenant}\n${deviceId}`;
     const cached = this.cache?.get(cacheKey);
     if (cached) return cached;
     const points: MetricPoint[] = [];
     const read: TableRow[] = [];
     let lastInterval: number | undefined;
-    for await (const row of this.rowsNewestFirst(tenant, deviceId)) {
+    for await (const row of this.rowsNewestFirst(table, tenant, deviceId)) {
       const interval = row.values.interval as number;
       if (points.length >= n && interval !== lastInterval) break;
       read.push(row);
@@ -87,21 +96,25 @@ export class DeviceReads {
    * latest-100 needs about five rows, where a table scan fetches 256-row pages (on Bigtable, a
    * device with 30 days of data would send all 256 for every read).
    */
-  private async *rowsNewestFirst(tenant: string, deviceId: string): AsyncGenerator<TableRow> {
-    const [range] = this.table.explain({ eq: { tenant, deviceId } }).ranges;
+  private async *rowsNewestFirst(
+    table: SaltedTable,
+    tenant: string,
+    deviceId: string,
+  ): AsyncGenerator<TableRow> {
+    const [range] = table.explain({ eq: { tenant, deviceId } }).ranges;
     const data = clipToData(range!);
     if (data === undefined) return;
     const { end } = data;
-    const appProfile = this.table.appProfileFor("latest");
+    const appProfile = table.appProfileFor("latest");
     // A row another program wrote into the device's range is skipped and warned about, as table reads do.
-    const decoder = new RowDecoder(this.table.schema, this.table.store.name, false);
+    const decoder = new RowDecoder(table.schema, table.store.name, false);
     let start = data.start;
     try {
       for (;;) {
         let count = 0;
         let last = start;
         const options = { limit: LATEST_PAGE_ROWS, ...(appProfile === undefined ? {} : { appProfile }) };
-        for await (const row of this.table.store.read([{ start, end }], options)) {
+        for await (const row of table.store.read([{ start, end }], options)) {
           count++;
           last = row.key;
           const decoded = decoder.decode(row);

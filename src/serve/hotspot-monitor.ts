@@ -33,7 +33,7 @@ export class HotspotMonitor {
   private readonly topN: number;
 
   constructor(
-    private readonly options: HotspotMonitorOptions,
+    private options: HotspotMonitorOptions,
     private readonly metrics: ServiceMetrics,
     private readonly log: (line: string) => void,
   ) {
@@ -47,6 +47,13 @@ export class HotspotMonitor {
   /** Points per device-id prefix of one request (pre-aggregated, offered once each). */
   observePrefixes(counts: ReadonlyMap<string, number>): void {
     for (const [prefix, count] of counts) this.prefixes.offer(prefix, count);
+  }
+
+  /** The table written changed its bucket count (a migration moved writes to a re-keyed table): start the window afresh. */
+  useBuckets(buckets: number): void {
+    if (buckets === this.bucketLoad.length) return;
+    this.options = { ...this.options, buckets };
+    this.bucketLoad = new Array(buckets).fill(0);
   }
 
   observeBucket(bucket: number, points: number): void {

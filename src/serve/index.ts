@@ -18,6 +18,9 @@ export {
 } from "./ingest-body.js";
 export { type IngestService, type IngestServiceOptions, startIngestService } from "./ingest-service.js";
 export { DEFAULT_BUCKETS, deviceKeyedMetricsSchema, metricsSchema } from "./metrics-schema.js";
+export { type AdvanceResult, advance } from "./migration-advance.js";
+export { PHASES, type Phase, readsOf, writesOf } from "./migration-phases.js";
+export { type MigrationRecord, readMigration, updateMigration } from "./migration-record.js";
 export type { MetricPoint } from "./point.js";
 export { decodePoints, encodePoints, POINTS_QUALIFIER } from "./point-codec.js";
 export { parseQuotas, type Quota, type QuotaConfig, TenantAdmission } from "./tenant-admission.js";

@@ -186,3 +186,109 @@ describe("IngestPipeline and poison", () => {
     await pipeline.close();
   });
 });
+
+describe("IngestPipeline writing two tables (a live migration's dual-write)", () => {
+  async function twoTables() {
+    const oldStore = new MemoryStore({ name: "old" });
+    const newStore = new MemoryStore({ name: "new" });
+    return {
+      oldStore,
+      newStore,
+      old: await SaltedTable.open(oldStore, metricsSchema(1), { create: true }),
+      new: await SaltedTable.open(newStore, metricsSchema(16), { create: true }),
+    };
+  }
+
+  it("keeps the segment while the new table refuses, writes only that side again, then lets it go", async () => {
+    const directory = await mkdtemp(join(tmpdir(), "pipeline-dual-"));
+    const wal = join(directory, "wal");
+    const tables = await twoTables();
+    const attempts = { old: 0 };
+    tables.oldStore.faults.failWrite = () => {
+      attempts.old++;
+      return undefined;
+    };
+    tables.newStore.faults.failWrite = () => "new table unavailable";
+    const { pipeline, lines } = await openPipeline(tables.old, wal, {
+      writeTables: () => [tables.old, tables.new],
+    });
+    await pipeline.accept(request([point("d", T0 + 1), point("e", T0 + 2)]));
+    const segment = pipeline.openSegmentId;
+    await pipeline.flush();
+    expect(await storedTimes(tables.old)).toEqual([1]);
+    expect(await storedTimes(tables.new)).toEqual([]);
+    // Not lost on either side: the acknowledged points' segment stays until the new table has them.
+    expect(await segmentsIn(wal)).toContain(`${String(segment).padStart(13, "0")}.wal`);
+    expect(pipeline.completeBelow()).toBe(segment);
+    expect(pipeline.pendingPoints).toBe(2);
+    await expect
+      .poll(() => lines.filter((line) => line.includes('"event":"store-write-retry"')).length, {
+        timeout: 10_000,
+      })
+      .toBeGreaterThan(0);
+    expect(lines.find((line) => line.includes("store-write-retry"))).toContain('"table":"memory:new"');
+    const oldWrites = attempts.old;
+
+    tables.newStore.faults.failWrite = undefined;
+    await pipeline.settle();
+    expect(await storedTimes(tables.new)).toEqual([1]);
+    expect(await storedTimes(tables.new, "e")).toEqual([2]);
+    // The old table was written once: its rows were not retried with the new table's.
+    expect(attempts.old).toBe(oldWrites);
+    expect(pipeline.pendingPoints).toBe(0);
+    expect(pipeline.completeBelow()).toBeGreaterThan(segment);
+    await pipeline.close();
+    expect(await segmentsIn(wal)).toHaveLength(1);
+  });
+
+  it("replays a segment a crash left between the two writes into both tables, each row once", async () => {
+    const directory = await mkdtemp(join(tmpdir(), "pipeline-dual-crash-"));
+    const wal = join(directory, "wal");
+    const tables = await twoTables();
+    tables.newStore.faults.failWrite = () => "down";
+    const first = await openPipeline(tables.old, wal, {
+      writeTables: () => [tables.old, tables.new],
+      closeTimeoutMs: 0,
+    });
+    await first.pipeline.accept(request([0, 1, 2].map((i) => point("d", T0 + i))));
+    await first.pipeline.close(); // as a crash would: the old table has the rows, the new one not
+    expect(first.lines.some((line) => line.includes('"event":"left-in-log"'))).toBe(true);
+    expect(await storedTimes(tables.old)).toEqual([2, 1, 0]);
+    expect(await segmentsIn(wal)).toHaveLength(2);
+
+    tables.newStore.faults.failWrite = undefined;
+    const second = await openPipeline(tables.old, wal, { writeTables: () => [tables.old, tables.new] });
+    await second.pipeline.close();
+    for (const table of [tables.old, tables.new]) {
+      expect(await storedTimes(table)).toEqual([2, 1, 0]);
+      expect(await table.scan({}).toArray()).toHaveLength(1);
+    }
+  });
+
+  it("stops retrying a table the phase no longer writes, and drains what was flushed before a switch", async () => {
+    const directory = await mkdtemp(join(tmpdir(), "pipeline-dual-drop-"));
+    const wal = join(directory, "wal");
+    const tables = await twoTables();
+    let writing = [tables.old, tables.new];
+    tables.newStore.faults.failWrite = () => "new table broken";
+    const { pipeline, lines } = await openPipeline(tables.old, wal, { writeTables: () => writing });
+    await pipeline.accept(request([point("d", T0 + 1)]));
+    await pipeline.flush();
+    let drained = false;
+    const drain = pipeline.drain().then(() => {
+      drained = true;
+    });
+    expect(drained).toBe(false);
+    // Rolled back to the old table alone: the segment no longer waits for the new one.
+    writing = [tables.old];
+    await drain;
+    expect(lines.some((line) => line.includes('"event":"table-no-longer-written"'))).toBe(true);
+    expect(pipeline.pendingPoints).toBe(0);
+    expect(await storedTimes(tables.old)).toEqual([1]);
+    // A segment rotated out after the call is not waited for.
+    await pipeline.accept(request([point("d", T0 + 2)]));
+    await pipeline.drain();
+    expect(pipeline.pendingPoints).toBe(1);
+    await pipeline.close();
+  });
+});

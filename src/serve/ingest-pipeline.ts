@@ -15,6 +15,12 @@
  * Segment ids are epoch milliseconds, strictly increasing across restarts: the newest segment file
  * is never deleted (only older ones, after their flush), so a restarted service always knows the
  * last id even if the clock went back.
+ *
+ * During a live migration a flush writes two tables (`writeTables`): a segment goes only once every
+ * row is in both (a failure on either side keeps it, and retries that side). The tables are read
+ * when a segment's flush starts and again before every retry: a table no longer listed (a phase
+ * that stopped writing it) is no longer written. `completeBelow` is the migration's cut: every
+ * segment below it is written to all its tables.
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Mutation } from "../store/store.js";
@@ -33,7 +39,15 @@ import type { ServiceMetrics } from "./service-metrics.js";
 import { type RecoveredSegment, type WalFaults, type WalSegment, WriteAheadLog } from "./write-ahead-log.js";
 
 export interface IngestPipelineOptions {
+  /** The service's table: it names the log (a log of another table is refused), and is written unless `writeTables` says otherwise. */
   table: SaltedTable;
+  /**
+   * The tables a flush writes now (default: `table`), asked when a segment's flush starts and before
+   * each retry. The first is the primary: its writes feed the metrics, the monitor and the access log.
+   */
+  writeTables?: () => readonly SaltedTable[];
+  /** What the log's target file names (default: the table's store and schema). */
+  walTarget?: string;
   walDirectory: string;
   intervalMs: number;
   metrics: ServiceMetrics;
@@ -80,10 +94,20 @@ interface FlushingSegment {
   points: number;
   keys: IdempotencyRecord[];
   letters: DeadLetter[];
+  /** The tables its rows go to (those listed when its flush started). */
+  tables: readonly SaltedTable[];
 }
 
+/** A segment rotated out of the log's head and not yet written everywhere; `done` settles when it is (or is left in the log). */
+interface UnfinishedSegment {
+  done: Promise<void>;
+  settle: () => void;
+}
+
+/** One row on its way to one table. */
 interface PendingRow {
   row: AggregatedRow;
+  table: SaltedTable;
   mutation: Mutation;
   attempts: number;
   reason: string;
@@ -108,15 +132,19 @@ export class IngestPipeline {
   private readonly background = new Set<Promise<void>>();
   private closed = false;
   private closeDeadlineMs: number | undefined;
-  /** Store write calls that took at least one row. */
-  private writeSuccesses = 0;
+  /** Store write calls that took at least one row, per table. */
+  private readonly writeSuccesses = new Map<SaltedTable, number>();
+  /** Segments rotated out and not yet written to every table, by id. */
+  private readonly unfinished = new Map<number, UnfinishedSegment>();
   private deadLettersInWindow = 0;
   private readonly deadLetters: DeadLetterFile;
   readonly idempotency: IdempotencyKeys;
   /** Acknowledged points not yet in the store (plus those of requests being appended now). */
   pendingPoints = 0;
-  /** Store write calls, rows and points written since start (the bench's points per write). */
+  /** Store write calls, rows and points written to the primary table since start (the bench's points per write). */
   readonly totals = { storeWrites: 0, rowsWritten: 0, pointsWritten: 0 };
+  /** The first segment this process opened: every later one is flushed by it. */
+  readonly firstSegmentId: number;
 
   private constructor(
     private readonly options: IngestPipelineOptions,
@@ -124,6 +152,7 @@ export class IngestPipeline {
     segment: WalSegment,
   ) {
     this.current = this.openSegment(segment);
+    this.firstSegmentId = segment.id;
     this.deadLetters = new DeadLetterFile(`${wal.directory}/dead-letter.jsonl`);
     this.idempotency = new IdempotencyKeys(wal.journal, options.idempotencyWindowMs);
   }
@@ -133,13 +162,14 @@ export class IngestPipeline {
     const { table } = options;
     const { wal, recovered } = await WriteAheadLog.open(
       options.walDirectory,
-      `${table.store.name} (schema ${table.schema.fingerprint})`,
+      options.walTarget ?? `${table.store.name} (schema ${table.schema.fingerprint})`,
       { faults: options.walFaults },
     );
     let pipeline: IngestPipeline;
     try {
       const lastId = recovered.at(-1)?.id ?? 0;
       pipeline = new IngestPipeline(options, wal, await wal.createSegment(Math.max(Date.now(), lastId + 1)));
+      for (const segment of recovered) pipeline.rotatedOut(segment.id);
       await pipeline.expireKeys();
       for (const segment of recovered) await pipeline.replay(segment);
     } catch (error) {
@@ -209,6 +239,26 @@ export class IngestPipeline {
     while (this.background.size > 0) await Promise.all(this.background);
   }
 
+  /**
+   * Every log segment below this id is written to each of its tables (or dead-lettered): the oldest
+   * segment still being written, else the one being appended to. It only grows, across restarts too.
+   */
+  completeBelow(): number {
+    let lowest = this.current.segment.id;
+    for (const id of this.unfinished.keys()) lowest = Math.min(lowest, id);
+    return lowest;
+  }
+
+  /** The segment appended to now: every row of it and of later segments is written to the tables listed when it is flushed. */
+  get openSegmentId(): number {
+    return this.current.segment.id;
+  }
+
+  /** Resolves once every segment rotated out before the call is written everywhere (or left in the log at close). */
+  async drain(): Promise<void> {
+    await Promise.all([...this.unfinished.values()].map((segment) => segment.done));
+  }
+
   /** Rows and records dead-lettered since the last call (the alert rule's input). */
   takeDeadLetters(): number {
     const count = this.deadLettersInWindow;
@@ -237,10 +287,19 @@ export class IngestPipeline {
     return { segment, buffer: new IntervalBuffer(this.options.intervalMs), appends: new Set(), keys: [] };
   }
 
+  private rotatedOut(id: number): void {
+    let settle = () => {};
+    const done = new Promise<void>((resolve) => {
+      settle = resolve;
+    });
+    this.unfinished.set(id, { done, settle });
+  }
+
   private async flushOnce(): Promise<void> {
     const open = this.current;
     if (open.buffer.points === 0 && open.appends.size === 0 && !open.segment.failed) return;
     this.current = this.openSegment(await this.wal.createSegment(Math.max(Date.now(), open.segment.id + 1)));
+    this.rotatedOut(open.segment.id);
     await Promise.all(open.appends);
     await open.segment.close();
     await this.writeSegment(open.segment.id, open.buffer, open.keys, []);
@@ -302,7 +361,7 @@ export class IngestPipeline {
     keys: IdempotencyRecord[],
     letters: DeadLetter[],
   ): Promise<void> {
-    const segment: FlushingSegment = { id, points: buffer.points, keys, letters };
+    const segment: FlushingSegment = { id, points: buffer.points, keys, letters, tables: this.writeTables() };
     const failed: PendingRow[] = [];
     const rows = buffer.rows(id);
     for (;;) {
@@ -342,33 +401,57 @@ export class IngestPipeline {
     void tracked.then(() => this.background.delete(tracked));
   }
 
-  /** Encodes the rows' keys (a row that cannot be encoded is dead-lettered) and writes them once; returns the failed ones. */
-  private writeRows(segment: FlushingSegment, rows: readonly AggregatedRow[]): Promise<PendingRow[]> {
-    const pending: PendingRow[] = [];
-    for (const row of rows) {
-      try {
-        const key = this.options.table.schema.encode(row.values);
-        pending.push({
-          row,
-          mutation: { type: "put", key, cells: row.cells },
-          attempts: 0,
-          reason: "",
-          successesAtFirstFailure: 0,
-        });
-      } catch (error) {
-        this.deadLetterRow(segment, row, `row key: ${(error as Error).message}`);
-      }
-    }
-    return this.attempt(segment.id, pending);
+  private writeTables(): readonly SaltedTable[] {
+    return this.options.writeTables?.() ?? [this.options.table];
   }
 
   /**
-   * One durable store write of the rows; returns those that failed. A call the store throws on
-   * (it refused the batch as a whole) is split in halves until the rows it refuses are alone.
+   * Encodes the rows' keys for each of the segment's tables (a row that cannot be encoded is
+   * dead-lettered) and writes them once, the tables at once; returns the failed ones.
    */
-  private async attempt(id: number, rows: PendingRow[]): Promise<PendingRow[]> {
+  private async writeRows(segment: FlushingSegment, rows: readonly AggregatedRow[]): Promise<PendingRow[]> {
+    const perTable = segment.tables.map((table) => {
+      const pending: PendingRow[] = [];
+      for (const row of rows) {
+        try {
+          const key = table.schema.encode(row.values);
+          pending.push({
+            row,
+            table,
+            mutation: { type: "put", key, cells: row.cells },
+            attempts: 0,
+            reason: "",
+            successesAtFirstFailure: 0,
+          });
+        } catch (error) {
+          this.deadLetterRow(segment, row, table, `row key: ${(error as Error).message}`);
+        }
+      }
+      return pending;
+    });
+    return (await Promise.all(perTable.map((pending) => this.attempt(pending)))).flat();
+  }
+
+  /** Writes each table's rows at once; returns those that failed. */
+  private async attemptAll(rows: readonly PendingRow[]): Promise<PendingRow[]> {
+    const perTable = new Map<SaltedTable, PendingRow[]>();
+    for (const row of rows) {
+      const list = perTable.get(row.table);
+      if (list) list.push(row);
+      else perTable.set(row.table, [row]);
+    }
+    return (await Promise.all([...perTable.values()].map((pending) => this.attempt(pending)))).flat();
+  }
+
+  /**
+   * One durable store write of rows bound for one table; returns those that failed. A call the
+   * store throws on (it refused the batch as a whole) is split in halves until the rows it refuses
+   * are alone.
+   */
+  private async attempt(rows: PendingRow[]): Promise<PendingRow[]> {
     if (rows.length === 0) return [];
-    const { table, metrics } = this.options;
+    const { metrics } = this.options;
+    const table = rows[0]!.table;
     const started = performance.now();
     let failures: Map<number, string>;
     try {
@@ -380,15 +463,16 @@ export class IngestPipeline {
     } catch (error) {
       if (rows.length > 1) {
         const half = rows.length >> 1;
-        return [
-          ...(await this.attempt(id, rows.slice(0, half))),
-          ...(await this.attempt(id, rows.slice(half))),
-        ];
+        return [...(await this.attempt(rows.slice(0, half))), ...(await this.attempt(rows.slice(half)))];
       }
       failures = new Map([[0, `the store refused the write: ${(error as Error).message}`]]);
     }
-    metrics.storeWrites.inc();
-    this.totals.storeWrites++;
+    const primary = table === this.writeTables()[0];
+    if (primary) {
+      metrics.storeWrites.inc();
+      this.totals.storeWrites++;
+    }
+    const successes = this.writeSuccesses.get(table) ?? 0;
     const written: PendingRow[] = [];
     const failed: PendingRow[] = [];
     rows.forEach((pending, index) => {
@@ -397,21 +481,22 @@ export class IngestPipeline {
         written.push(pending);
         return;
       }
-      if (pending.attempts === 0) pending.successesAtFirstFailure = this.writeSuccesses;
+      if (pending.attempts === 0) pending.successesAtFirstFailure = successes;
       pending.attempts++;
       pending.reason = reason;
       failed.push(pending);
     });
     if (written.length > 0) {
-      this.writeSuccesses++;
-      this.recordWritten(written, performance.now() - started);
+      this.writeSuccesses.set(table, successes + 1);
+      if (primary) this.recordWritten(table, written, performance.now() - started);
     }
     return failed;
   }
 
-  private recordWritten(rows: readonly PendingRow[], writeMs: number): void {
-    const { table, metrics, monitor, accessLog } = this.options;
+  private recordWritten(table: SaltedTable, rows: readonly PendingRow[], writeMs: number): void {
+    const { metrics, monitor, accessLog } = this.options;
     metrics.writeLatency.observe(writeMs / 1000);
+    monitor.useBuckets(table.schema.bucketCount);
     const entries: AccessEntry[] = new Array(rows.length);
     rows.forEach(({ row, mutation }, index) => {
       const bucket = table.schema.bucketOf(row.values);
@@ -435,9 +520,15 @@ export class IngestPipeline {
     const limit = this.options.deadLetterAfterAttempts ?? 8;
     let pending = failed;
     for (let attempt = 0; ; attempt++) {
-      pending = pending.filter((row) => {
-        if (row.attempts < limit || this.writeSuccesses <= row.successesAtFirstFailure) return true;
-        this.deadLetterRow(segment, row.row, `the store refused it ${row.attempts} times: ${row.reason}`);
+      pending = this.stillWritten(segment, pending).filter((row) => {
+        if (row.attempts < limit || (this.writeSuccesses.get(row.table) ?? 0) <= row.successesAtFirstFailure)
+          return true;
+        this.deadLetterRow(
+          segment,
+          row.row,
+          row.table,
+          `the store refused it ${row.attempts} times: ${row.reason}`,
+        );
         return false;
       });
       if (
@@ -456,6 +547,7 @@ export class IngestPipeline {
       }
       if (this.closeDeadlineMs !== undefined && Date.now() > this.closeDeadlineMs) {
         this.options.log(JSON.stringify({ event: "left-in-log", segment: segment.id, rows: pending.length }));
+        this.unfinished.get(segment.id)?.settle();
         return;
       }
       if (pending.length > 0) {
@@ -464,13 +556,32 @@ export class IngestPipeline {
             event: "store-write-retry",
             segment: segment.id,
             failedRows: pending.length,
+            table: pending[0]!.table.store.name,
             reason: pending[0]!.reason,
           }),
         );
       }
       await sleep(Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** attempt));
-      if (pending.length > 0) pending = await this.attempt(segment.id, pending);
+      if (pending.length > 0) pending = await this.attemptAll(this.stillWritten(segment, pending));
     }
+  }
+
+  /** The rows whose table is still written: a phase that stopped writing a table drops its retries. */
+  private stillWritten(segment: FlushingSegment, pending: PendingRow[]): PendingRow[] {
+    const tables = new Set(this.writeTables());
+    const kept = pending.filter((row) => tables.has(row.table));
+    if (kept.length < pending.length) {
+      const dropped = pending.filter((row) => !tables.has(row.table));
+      this.options.log(
+        JSON.stringify({
+          event: "table-no-longer-written",
+          segment: segment.id,
+          table: dropped[0]!.table.store.name,
+          rows: dropped.length,
+        }),
+      );
+    }
+    return kept;
   }
 
   /** Dead letters fsynced, Idempotency-Keys journaled, then the segment's file deleted. */
@@ -480,18 +591,36 @@ export class IngestPipeline {
     await this.wal.journal.put(segment.keys);
     this.idempotency.journaled(segment.keys);
     await this.wal.removeSegment(segment.id);
+    this.unfinished.get(segment.id)?.settle();
+    this.unfinished.delete(segment.id);
     this.pendingPoints -= segment.points;
     segment.points = 0;
     this.options.metrics.pendingPoints.set(this.pendingPoints);
   }
 
-  private deadLetterRow(segment: FlushingSegment, row: AggregatedRow, reason: string): void {
+  private deadLetterRow(
+    segment: FlushingSegment,
+    row: AggregatedRow,
+    table: SaltedTable,
+    reason: string,
+  ): void {
     const { tenant, deviceId, interval } = row.values;
     const points = decodePoints(row.cells.get(POINTS_QUALIFIER)!, deviceId, interval);
-    segment.letters.push({ segment: segment.id, reason, row: { tenant, deviceId, interval, points } });
+    segment.letters.push({
+      segment: segment.id,
+      reason,
+      table: table.store.name,
+      row: { tenant, deviceId, interval, points },
+    });
     this.countDeadLetter("row");
     this.options.log(
-      JSON.stringify({ event: "dead-letter", segment: segment.id, points: points.length, reason }),
+      JSON.stringify({
+        event: "dead-letter",
+        segment: segment.id,
+        table: table.store.name,
+        points: points.length,
+        reason,
+      }),
     );
   }
 

@@ -13,6 +13,10 @@
  * points' tenant, the device namespace read) and the scopes. Without it, the tenant is what the
  * body (or the read's `tenant` parameter) says, and the service refuses to listen beyond loopback
  * unless told `insecure`.
+ *
+ * With `migration`, the service follows a live re-keying of its table (`migration-follower.ts`):
+ * which tables a flush writes and which one reads come from change with the record's phase, while
+ * it runs.
  */
 import {
   createServer as createHttpServer,
@@ -23,6 +27,7 @@ import {
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { isIP } from "node:net";
+import type { KeySchema } from "../keys/types.js";
 import type { AlertRulesConfig } from "../monitor/alerts.js";
 import type { Store } from "../store/store.js";
 import { type AppProfiles, SaltedTable } from "../table/salted-table.js";
@@ -44,6 +49,7 @@ import { IngestPipeline } from "./ingest-pipeline.js";
 import { renderLiveHeatmap } from "./live-heatmap.js";
 import type { IdempotencyRecord } from "./logged-request.js";
 import { DEFAULT_BUCKETS, DEFAULT_INTERVAL_MS, metricsSchema } from "./metrics-schema.js";
+import { MigrationFollower } from "./migration-follower.js";
 import type { MetricPoint } from "./point.js";
 import { decodeRangeCursor } from "./range-cursor.js";
 import { type Caller, RequestAuth } from "./request-auth.js";
@@ -58,6 +64,12 @@ import type { WalFaults } from "./write-ahead-log.js";
 export interface IngestServiceOptions {
   /** An open store; the service creates its table's schema row if missing, and closes the store on close. */
   store: Store;
+  /**
+   * Follow the live migration recorded in `file` (`keyspread migrate begin|advance`), whose old
+   * table must be `store`; the record may appear while the service runs. `openStore` opens the
+   * other table by its address (default: `openStoreAt`).
+   */
+  migration?: { file: string; openStore?: (address: string) => Promise<Store> };
   /**
    * Bigtable app profiles: `latest` for latest-N reads (single-cluster routing, read-your-writes),
    * `scan` for range reads (multi-cluster routing: dashboards can read the nearest cluster).
@@ -114,6 +126,7 @@ export interface IngestService {
   readonly url: string;
   readonly metrics: ServiceMetrics;
   readonly pipeline: IngestPipeline;
+  /** The table device reads come from now (during a migration, the phase's). */
   readonly table: SaltedTable;
   /** Request body bytes held in memory, against the in-flight cap. */
   readonly bodyBudget: BodyBudget;
@@ -152,7 +165,23 @@ export async function startIngestService(options: IngestServiceOptions): Promise
       `in-flight body budget ${inflightCap} is below the largest body (${maxBodyBytes}): such a body could never be taken`,
     );
   }
-  const table = await openTable(options.store, buckets, intervalMs, options.appProfiles);
+  const schema = metricsSchema(buckets, intervalMs);
+  const openHome = () => openTable(options.store, schema, options.appProfiles);
+  const follower =
+    options.migration &&
+    (await MigrationFollower.open({
+      file: options.migration.file,
+      homeStore: options.store,
+      homeSchema: schema,
+      openHome,
+      ...(options.migration.openStore ? { openStore: options.migration.openStore } : {}),
+      ...(options.appProfiles ? { appProfiles: options.appProfiles } : {}),
+      walDirectory: options.walDirectory,
+      log,
+    }));
+  const home = follower ? undefined : await openTable(options.store, schema, options.appProfiles);
+  const writeTables = () => follower?.writeTables() ?? [home!];
+  const readTable = () => follower?.readTable() ?? home!;
   const metrics = new ServiceMetrics();
   const labels = new TenantLabels(
     Object.keys(options.quotas?.tenants ?? {}),
@@ -167,7 +196,12 @@ export async function startIngestService(options: IngestServiceOptions): Promise
             labels.setKnown([...Object.keys(options.quotas?.tenants ?? {}), ...verifier.tenants()]),
         });
   const monitor = new HotspotMonitor(
-    { buckets, prefixLength: options.prefixLength, rules: options.alertRules, nodes: options.simulatedNodes },
+    {
+      buckets: writeTables()[0]!.schema.bucketCount,
+      prefixLength: options.prefixLength,
+      rules: options.alertRules,
+      nodes: options.simulatedNodes,
+    },
     metrics,
     log,
   );
@@ -176,7 +210,9 @@ export async function startIngestService(options: IngestServiceOptions): Promise
   let pipeline: IngestPipeline;
   try {
     pipeline = await IngestPipeline.open({
-      table,
+      table: writeTables()[0]!,
+      writeTables,
+      walTarget: `${options.store.name} (schema ${schema.fingerprint})`,
       walDirectory: options.walDirectory,
       intervalMs,
       metrics,
@@ -191,13 +227,15 @@ export async function startIngestService(options: IngestServiceOptions): Promise
   } catch (error) {
     apiKeys?.close();
     await accessLog.close();
+    await follower?.abandon();
     throw error;
   }
-  const reads = new DeviceReads(table, { intervalMs, cacheTtlMs: options.latestCacheTtlMs, accessLog });
+  const reads = new DeviceReads(readTable, { intervalMs, cacheTtlMs: options.latestCacheTtlMs, accessLog });
   const admission = new TenantAdmission(options.quotas ?? {}, Date.now, labels);
   const auth = new RequestAuth(apiKeys, metrics);
   const budget = new BodyBudget(inflightCap, (bytes) => metrics.inflightBodyBytes.set(bytes));
-  const sweeper = options.retention && new RetentionSweeper(table, { ...options.retention, log });
+  const sweeper = options.retention && new RetentionSweeper(writeTables, { ...options.retention, log });
+  await follower?.start({ pipeline, sweeperIdle: () => sweeper?.idle() ?? Promise.resolve() });
   const monitorTimer = setInterval(
     () => monitor.endWindow(Date.now(), admission.takeRefused(), pipeline.takeDeadLetters()),
     options.monitorWindowMs ?? 10_000,
@@ -446,6 +484,7 @@ export async function startIngestService(options: IngestServiceOptions): Promise
     await sweeper?.stop();
     apiKeys?.close();
     await pipeline.close();
+    await follower?.close();
     await accessLog.close();
     throw error;
   }
@@ -465,7 +504,9 @@ export async function startIngestService(options: IngestServiceOptions): Promise
     url: `${options.tls ? "https" : "http"}://${shown}:${address.port}`,
     metrics,
     pipeline,
-    table,
+    get table() {
+      return readTable();
+    },
     bodyBudget: budget,
     async close() {
       clearInterval(monitorTimer);
@@ -476,7 +517,9 @@ export async function startIngestService(options: IngestServiceOptions): Promise
       await pipeline.close();
       await closed;
       await accessLog.close();
-      await options.store.close();
+      // The follower closes every table it used, the service's own included.
+      if (follower) await follower.close();
+      else await options.store.close();
     },
   };
 }
@@ -484,12 +527,11 @@ export async function startIngestService(options: IngestServiceOptions): Promise
 /** Opens the service's table; a table from before device ids were namespaced by tenant gets a pointer to the migration. */
 async function openTable(
   store: Store,
-  buckets: number,
-  intervalMs: number,
+  schema: KeySchema,
   appProfiles: IngestServiceOptions["appProfiles"],
 ): Promise<SaltedTable> {
   try {
-    return await SaltedTable.open(store, metricsSchema(buckets, intervalMs), {
+    return await SaltedTable.open(store, schema, {
       create: true,
       ...(appProfiles ? { appProfiles } : {}),
     });

@@ -4,7 +4,7 @@
  * its key range, so each device costs one seek to its first expired row plus the expired rows
  * themselves; devices are found by skipping from one device's range to the next, never by reading
  * live rows. On Bigtable the same rule is the column family's max-age GC policy, set when the table
- * is created.
+ * is created. During a live migration it sweeps every table the service writes.
  */
 import type { SaltedTable } from "../table/salted-table.js";
 import { SCHEMA_ROW_KEY } from "../table/schema-guard.js";
@@ -23,10 +23,14 @@ export class RetentionSweeper {
   private readonly timer: NodeJS.Timeout;
   private running: Promise<number> = Promise.resolve(0);
 
+  private readonly tablesNow: () => readonly SaltedTable[];
+
+  /** `tables`: the table swept, or a function naming the tables at each sweep. */
   constructor(
-    private readonly table: SaltedTable,
+    tables: SaltedTable | (() => readonly SaltedTable[]),
     private readonly options: RetentionOptions,
   ) {
+    this.tablesNow = typeof tables === "function" ? tables : () => [tables];
     if (!(options.maxAgeMs > 0)) throw new RangeError(`retention maxAgeMs ${options.maxAgeMs}: expected > 0`);
     const every = options.sweepEveryMs ?? Math.max(1000, options.maxAgeMs / 10);
     this.timer = setInterval(() => {
@@ -42,8 +46,20 @@ export class RetentionSweeper {
 
   /** Deletes every expired row now; returns how many. */
   async sweep(): Promise<number> {
-    const { store, schema } = this.table;
     const cutoff = (this.options.now ?? Date.now)() - this.options.maxAgeMs;
+    let deleted = 0;
+    for (const table of this.tablesNow()) deleted += await this.sweepTable(table, cutoff);
+    if (deleted > 0) this.options.log(JSON.stringify({ event: "retention", deleted, cutoffMs: cutoff }));
+    return deleted;
+  }
+
+  /** Resolves once the sweep under way (if any) has ended. */
+  async idle(): Promise<void> {
+    await this.running;
+  }
+
+  private async sweepTable(table: SaltedTable, cutoff: number): Promise<number> {
+    const { store, schema } = table;
     let deleted = 0;
     let batch: Buffer[] = [];
     const drain = async () => {
@@ -63,7 +79,7 @@ export class RetentionSweeper {
         if (first === undefined) break;
         const { tenant, deviceId } = schema.decode(first).values;
         const device = { tenant: tenant as string, deviceId: deviceId as string };
-        const expired = this.table.scan({
+        const expired = table.scan({
           eq: device,
           range: { field: "interval", lt: Math.max(0, cutoff) },
         });
@@ -77,7 +93,6 @@ export class RetentionSweeper {
       }
     }
     await drain();
-    if (deleted > 0) this.options.log(JSON.stringify({ event: "retention", deleted, cutoffMs: cutoff }));
     return deleted;
   }
 

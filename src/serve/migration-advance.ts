@@ -1,0 +1,109 @@
+/**
+ * Changing a migration record's phase: `keyspread migrate advance --from A --to B`, a
+ * check-and-set (the record must be in A) taken under the record's lock, one step at a time, with
+ * the guards an unlucky operator needs:
+ * - forward only once the service applied the current phase, and while it runs (a typo in the
+ *   file name, a service that is down or could not open the new table: nothing would follow);
+ * - reads move to the new table only after a validation of the current dual-write period found
+ *   zero differences;
+ * - reads move back to the old table after writes had left it only once a validation (after the
+ *   reverse backfill) proves the old table whole again.
+ * `force` skips the guards, never the check-and-set. Advancing to the phase the record is already
+ * in, by the same step, is a no-op (a retried command), not an error.
+ */
+import { checkStep, type Phase } from "./migration-phases.js";
+import type { MigrationRecord } from "./migration-record.js";
+
+export interface AdvanceResult {
+  record: MigrationRecord;
+  /** The record was already in `to`, reached by this very step. */
+  already: boolean;
+}
+
+export function advance(
+  record: MigrationRecord | undefined,
+  from: Phase,
+  to: Phase,
+  options: {
+    force?: boolean;
+    now?: Date;
+    file: string;
+    /** Whether the service that last reported is still running (false: known to be gone). */
+    serviceRunning?: (service: NonNullable<MigrationRecord["service"]>) => boolean;
+  },
+): AdvanceResult {
+  const { file } = options;
+  if (record === undefined) {
+    throw new Error(
+      `no migration record ${file}: start one with keyspread migrate begin --migration ${file} …`,
+    );
+  }
+  const step = checkStep(from, to);
+  const last = record.history.at(-1);
+  if (record.phase === to && last?.from === from && last.to === to) return { record, already: true };
+  if (record.phase !== from) {
+    throw new Error(
+      `migration ${file} is in phase ${record.phase}, not ${from} (revision ${record.revision}${last ? `, set ${last.at}` : ""}); nothing changed`,
+    );
+  }
+  if (!options.force) {
+    const refusal =
+      step === "forward" ? forwardRefusal(record, to, options.serviceRunning) : rollbackRefusal(record, to);
+    if (refusal) throw new Error(`${from} → ${to} refused: ${refusal} (--force to move anyway)`);
+  }
+  const revision = record.revision + 1;
+  const at = (options.now ?? new Date()).toISOString();
+  record.history.push({ revision, from, to, at, ...(options.force ? { forced: true } : {}) });
+  return { record: { ...record, phase: to, revision }, already: false };
+}
+
+function forwardRefusal(
+  record: MigrationRecord,
+  to: Phase,
+  running: ((service: NonNullable<MigrationRecord["service"]>) => boolean) | undefined,
+): string | undefined {
+  const service = record.service;
+  if (service === undefined) {
+    return "no service follows this record yet (start keyspread serve with --migration naming this file)";
+  }
+  if (running?.(service) === false) {
+    return `the service that follows this record (pid ${service.pid} on ${service.host}) is not running: start it, then advance`;
+  }
+  if (service.revision !== record.revision || !service.applied) {
+    return `the service (pid ${service.pid}) has not applied ${record.phase} yet${service.error ? `: ${service.error}` : ""}`;
+  }
+  if (to === "reads-on-new" && !provenWhole(record)) {
+    return `reads move to the new table only after keyspread migrate validate found 0 differences in this dual-write period (${validationState(record)})`;
+  }
+  return undefined;
+}
+
+function rollbackRefusal(record: MigrationRecord, to: Phase): string | undefined {
+  if (to === "dual-write" && record.service?.oldMissesFrom !== undefined && !provenWhole(record)) {
+    return (
+      `writes left the old table at segment ${record.service.oldMissesFrom}, so it lacks rows; copy them back ` +
+      `(the reverse backfill in keyspread migrate plan) and validate with 0 differences first (${validationState(record)})`
+    );
+  }
+  return undefined;
+}
+
+/** A validation of the current dual-write period found no difference. */
+function provenWhole(record: MigrationRecord): boolean {
+  const { validation, service } = record;
+  return (
+    validation?.state === "complete" &&
+    validation.differences === 0 &&
+    service?.dualWriteFrom !== undefined &&
+    validation.dualWriteFrom === service.dualWriteFrom
+  );
+}
+
+function validationState(record: MigrationRecord): string {
+  const { validation, service } = record;
+  if (validation === undefined) return "no validation yet";
+  if (validation.state !== "complete") return `the last validation is ${validation.state}`;
+  if (validation.dualWriteFrom !== service?.dualWriteFrom)
+    return "the last validation belongs to an earlier dual-write period";
+  return `the last validation found ${validation.differences} difference(s)`;
+}
