@@ -1,8 +1,9 @@
 import { readFileSync } from "node:fs";
+import { load as parseYaml } from "js-yaml";
 import { describe, expect, it } from "vitest";
-import { parse as parseYaml } from "yaml";
 import { formatBytes } from "../format/bytes.js";
 import { compileSchema } from "../keys/index.js";
+import type { SchemaSpec } from "../keys/types.js";
 import { parseScenario } from "../sim/scenario.js";
 import { adviceToJson } from "./advice-json.js";
 import { adviseScenario } from "./advise.js";
@@ -82,7 +83,7 @@ describe("the advisor's reports", () => {
     expect(file).toMatch(
       /^# Recommended by `keyspread advise` for timestamp-first: promote-author on 6 nodes\./,
     );
-    expect(compileSchema(parseYaml(file)).spec.segments[1]).toMatchObject({
+    expect(compileSchema(parseYaml(file) as SchemaSpec).spec.segments[1]).toMatchObject({
       field: "author",
       codec: { type: "string" },
     });

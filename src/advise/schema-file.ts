@@ -1,5 +1,5 @@
 /** The recommended key schema as a YAML file for `keyspread keys --schema` and `keyspread table --schema`. */
-import { stringify } from "yaml";
+import { dump as stringify } from "js-yaml";
 import type { SchemaSpec } from "../keys/types.js";
 import type { Advice } from "./advise.js";
 import { describeChange } from "./candidates.js";

@@ -1,17 +1,11 @@
 #!/usr/bin/env node
-/** The `keyspread` command: parses arguments and hands off to one module per command group. */
+/**
+ * The `keyspread` command: parses arguments and hands off to one module per command group. Only
+ * the group named on the command line is loaded (a cold start pays for what it runs: `keys encode`
+ * never loads gRPC, LevelDB or the simulator); help and unknown commands load every group.
+ */
 import { createRequire } from "node:module";
 import { Command } from "commander";
-import { registerAdviseCommands } from "./advise.js";
-import { registerExportCommands } from "./export.js";
-import { registerHeatmapCommands } from "./heatmap.js";
-import { registerKeysCommands } from "./keys.js";
-import { registerLabCommands } from "./lab.js";
-import { registerMigrateCommands } from "./migrate.js";
-import { registerReplayCommands } from "./replay.js";
-import { registerServeCommands } from "./serve.js";
-import { registerSimulateCommands } from "./simulate.js";
-import { registerTableCommands } from "./table.js";
 
 const { version } = createRequire(import.meta.url)("../../package.json") as { version: string };
 
@@ -27,16 +21,27 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
-// Each command group registers itself here (one line each).
-registerKeysCommands(program);
-registerHeatmapCommands(program);
-registerTableCommands(program);
-registerSimulateCommands(program);
-registerReplayCommands(program);
-registerMigrateCommands(program);
-registerExportCommands(program);
-registerServeCommands(program);
-registerLabCommands(program);
-registerAdviseCommands(program);
+type Register = (program: Command) => void;
+
+// Each command group, by the name it registers (one line each).
+const COMMAND_GROUPS: Record<string, () => Promise<Register>> = {
+  keys: async () => (await import("./keys.js")).registerKeysCommands,
+  heatmap: async () => (await import("./heatmap.js")).registerHeatmapCommands,
+  table: async () => (await import("./table.js")).registerTableCommands,
+  simulate: async () => (await import("./simulate.js")).registerSimulateCommands,
+  replay: async () => (await import("./replay.js")).registerReplayCommands,
+  migrate: async () => (await import("./migrate.js")).registerMigrateCommands,
+  export: async () => (await import("./export.js")).registerExportCommands,
+  serve: async () => (await import("./serve.js")).registerServeCommands,
+  lab: async () => (await import("./lab.js")).registerLabCommands,
+  advise: async () => (await import("./advise.js")).registerAdviseCommands,
+};
+
+const named = process.argv[2];
+const groups =
+  named !== undefined && Object.hasOwn(COMMAND_GROUPS, named)
+    ? [COMMAND_GROUPS[named]!]
+    : Object.values(COMMAND_GROUPS);
+for (const register of await Promise.all(groups.map((load) => load()))) register(program);
 
 await program.parseAsync(process.argv);

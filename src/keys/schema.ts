@@ -1,6 +1,6 @@
 /** Compiles a SchemaSpec into a KeySchema: a specialised encoder/decoder, its salt, its fingerprint. */
 import { hash as digest } from "node:crypto";
-import { parse as parseYaml } from "yaml";
+import { load as parseYaml } from "js-yaml";
 import { type FieldCodec, KeyWriter, makeFieldCodec } from "./codec.js";
 import {
   BIGTABLE_MAX_KEY_BYTES,

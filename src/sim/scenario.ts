@@ -2,8 +2,9 @@
  * The scenario file format (YAML or JSON): a cluster, a workload and the candidate key designs to
  * replay it under. Parsing is pure (text in, validated object out); reading the file is the CLI's job.
  */
+
+import { CORE_SCHEMA, mergeTag, load as parseYaml } from "js-yaml";
 import * as v from "valibot";
-import { parse as parseYaml } from "yaml";
 import type { SchemaSpec } from "../keys/types.js";
 import { parseDuration } from "./duration.js";
 
@@ -264,11 +265,14 @@ function withoutExtensions(input: unknown): unknown {
   return Object.fromEntries(Object.entries(input).filter(([key]) => !key.startsWith("x-")));
 }
 
+/** YAML 1.2's core schema with `<<` merge keys, which scenarios use to share a schema between designs. */
+const SCENARIO_YAML = CORE_SCHEMA.withTags(mergeTag);
+
 /** Parses scenario text (YAML with `<<` merge keys, or JSON) and validates it. */
 export function parseScenario(text: string): Scenario {
   let document: unknown;
   try {
-    document = parseYaml(text, { merge: true });
+    document = parseYaml(text, { schema: SCENARIO_YAML });
   } catch (error) {
     throw new Error(`scenario is not valid YAML: ${(error as Error).message}`);
   }

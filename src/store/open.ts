@@ -1,6 +1,8 @@
-/** One way for the CLI (and users) to open any store by kind. */
-import { BigtableStore, type BigtableStoreOptions } from "./bigtable.js";
-import { EmbeddedStore } from "./embedded.js";
+/**
+ * One way for the CLI (and users) to open any store by kind. Each backend is imported when it is
+ * opened: the embedded store never loads gRPC, Bigtable never loads LevelDB.
+ */
+import type { BigtableStoreOptions } from "./bigtable.js";
 import { MemoryStore } from "./memory.js";
 import type { Store } from "./store.js";
 
@@ -30,13 +32,16 @@ export async function openStore(kind: StoreKind, options: OpenStoreOptions): Pro
   switch (kind) {
     case "memory":
       return new MemoryStore({ name: options.table });
-    case "embedded":
+    case "embedded": {
+      const { EmbeddedStore } = await import("./embedded.js");
       return EmbeddedStore.open({
         table: options.table,
         directory: options.directory,
         mustExist: options.mustExist,
       });
+    }
     case "bigtable": {
+      const { BigtableStore } = await import("./bigtable.js");
       const bigtable = { ...options.bigtable, tableId: options.table };
       return options.create
         ? BigtableStore.createTable({
