@@ -5,24 +5,21 @@
  * advice.json and the heatmaps.
  */
 import { mkdir, readFile } from "node:fs/promises";
-import { join } from "node:path";
 import { type Command, Option } from "commander";
 import { adviceToJson } from "../advise/advice-json.js";
-import { adviseScenario, labelOf } from "../advise/advise.js";
+import { type Advice, type AdviseOptions, adviseScenario, labelOf } from "../advise/advise.js";
 import { type KeySampleFormat, parseKeyLines, splitSample } from "../advise/key-sample.js";
 import { inferKeyStructure, type KeyStructure } from "../advise/key-structure.js";
 import { parseRates } from "../advise/rates.js";
 import { type RealKey, realKeyOf } from "../advise/real-key.js";
-import { adviceHtml } from "../advise/report-html.js";
 import { adviceMarkdown } from "../advise/report-markdown.js";
 import { headline, heatmapCandidates } from "../advise/report-table.js";
 import { scenarioFromSample } from "../advise/sample-scenario.js";
-import { recommendedSchemaFile } from "../advise/schema-file.js";
-import { writeFileAtomically } from "../io/write-file-atomically.js";
 import { parseDuration } from "../sim/duration.js";
 import type { Scenario } from "../sim/scenario.js";
 import type { SimulationMode } from "../sim/simulate.js";
 import { writeHeatmaps } from "../viz/render/write-heatmaps.js";
+import { writeAdviceFiles } from "./advice-files.js";
 import { guarded, parsePositiveInt } from "./io.js";
 import { simulationQueueBar } from "./progress.js";
 import { readScenarioFile } from "./simulate.js";
@@ -139,87 +136,77 @@ export function registerAdviseCommands(program: Command): void {
     )
     .option("--json", "print one JSON object (recommended design with schema and scores, every candidate)")
     .addHelpText("after", EXIT_CODES)
-    .action(
-      guarded(async (options: AdviseCliOptions) => {
-        if ((options.scenario === undefined) === (options.keys === undefined))
-          throw new Error("give exactly one of --scenario FILE or --keys FILE");
-        const durationS = parseDuration(options.duration, "--duration");
-        const { scenario, structure, realKey } =
-          options.keys === undefined
-            ? {
-                scenario: await readScenarioFile(options.scenario!),
-                structure: undefined,
-                realKey: undefined,
-              }
-            : await scenarioFromKeyFile(options, durationS);
-        const nodes = options.scenario === undefined ? undefined : options.nodes;
-        const { buckets } = options;
-        const bar = simulationQueueBar("advising:");
-        let advice: ReturnType<typeof adviseScenario>;
-        try {
-          advice = adviseScenario(scenario, {
-            durationS,
-            mode: options.mode,
-            batching: options.batching,
-            onProgress: (progress) => bar.update({ ...progress, name: progress.candidate }),
-            ...(nodes === undefined ? {} : { nodes }),
-            ...(buckets === undefined ? {} : { buckets }),
-            ...(options.baseline === undefined ? {} : { baseline: options.baseline }),
-            ...(realKey === undefined ? {} : { realKey }),
-          });
-        } finally {
-          bar.stop();
-        }
-        const json = adviceToJson(advice);
-        if (!advice.recommended) process.exitCode = EXIT_NO_RECOMMENDATION;
-        if (options.out === undefined) {
-          process.stdout.write(
-            options.json ? `${json}\n` : adviceMarkdown(advice, structure ? { structure } : {}),
-          );
-          return;
-        }
-        await mkdir(options.out, { recursive: true });
-        const shown = heatmapCandidates(advice);
-        const heatmaps =
-          shown.length === 0
-            ? undefined
-            : await writeHeatmaps(
-                shown.map((each) => ({ name: labelOf(each, advice.nodes), steps: each.result!.loadSteps })),
-                options.out,
-              );
-        const schema = recommendedSchemaFile(advice);
-        const files: [string, string][] = [
-          ["advice.json", `${json}\n`],
-          ...(schema ? ([["recommended-schema.yaml", schema]] as [string, string][]) : []),
-        ];
-        const markdown = adviceMarkdown(advice, {
-          ...(structure ? { structure } : {}),
-          ...(schema ? { schemaFileName: "recommended-schema.yaml" } : {}),
-          ...(heatmaps
-            ? {
-                heatmapPage: "heatmaps.html",
-                heatmapImages: heatmaps.designs.map((design) => ({
-                  name: design.name,
-                  path: design.images[0]!.slice(options.out!.length + 1),
-                })),
-              }
-            : {}),
-        });
-        files.push(
-          ["report.md", markdown],
-          ["report.html", adviceHtml(advice, structure ? { structure } : {})],
-        );
-        for (const [name, content] of files) await writeFileAtomically(join(options.out, name), content);
-        const written = [
-          ...files.map(([name]) => join(options.out!, name)),
-          ...(heatmaps ? [...heatmaps.designs.flatMap((design) => design.images), heatmaps.html] : []),
-        ];
-        // The report is in the files: stdout gets the verdict and where to read the rest.
-        process.stdout.write(
-          options.json
-            ? `${json}\n`
-            : `${headline(advice)}\n\nwrote:\n${written.map((path) => `  ${path}\n`).join("")}`,
-        );
-      }),
+    .action(guarded(adviseCommand));
+}
+
+async function adviseCommand(options: AdviseCliOptions): Promise<void> {
+  if ((options.scenario === undefined) === (options.keys === undefined))
+    throw new Error("give exactly one of --scenario FILE or --keys FILE");
+  const durationS = parseDuration(options.duration, "--duration");
+  const { scenario, structure, realKey } =
+    options.keys === undefined
+      ? { scenario: await readScenarioFile(options.scenario!), structure: undefined, realKey: undefined }
+      : await scenarioFromKeyFile(options, durationS);
+  const nodes = options.scenario === undefined ? undefined : options.nodes;
+  const { buckets } = options;
+  const advice = adviseWithProgress(scenario, {
+    durationS,
+    mode: options.mode,
+    batching: options.batching,
+    ...(nodes === undefined ? {} : { nodes }),
+    ...(buckets === undefined ? {} : { buckets }),
+    ...(options.baseline === undefined ? {} : { baseline: options.baseline }),
+    ...(realKey === undefined ? {} : { realKey }),
+  });
+  if (!advice.recommended) process.exitCode = EXIT_NO_RECOMMENDATION;
+  if (options.out === undefined) {
+    process.stdout.write(
+      options.json ? `${adviceToJson(advice)}\n` : adviceMarkdown(advice, structure ? { structure } : {}),
     );
+    return;
+  }
+  const written = await writeAdviceOutputs(advice, options.out, structure);
+  // The report is in the files: stdout gets the verdict and where to read the rest.
+  process.stdout.write(
+    options.json
+      ? `${adviceToJson(advice)}\n`
+      : `${headline(advice)}\n\nwrote:\n${written.map((path) => `  ${path}\n`).join("")}`,
+  );
+}
+
+function adviseWithProgress(scenario: Scenario, options: Omit<AdviseOptions, "onProgress">): Advice {
+  const bar = simulationQueueBar("advising:");
+  try {
+    return adviseScenario(scenario, {
+      ...options,
+      onProgress: (progress) => bar.update({ ...progress, name: progress.candidate }),
+    });
+  } finally {
+    bar.stop();
+  }
+}
+
+/** The heatmaps of the designs worth seeing, then the reports that link them; returns the paths. */
+async function writeAdviceOutputs(
+  advice: Advice,
+  out: string,
+  structure: KeyStructure | undefined,
+): Promise<string[]> {
+  await mkdir(out, { recursive: true });
+  const shown = heatmapCandidates(advice);
+  const heatmaps =
+    shown.length === 0
+      ? undefined
+      : await writeHeatmaps(
+          shown.map((each) => ({ name: labelOf(each, advice.nodes), steps: each.result!.loadSteps })),
+          out,
+        );
+  const reports = await writeAdviceFiles(advice, out, {
+    ...(structure ? { structure } : {}),
+    ...(heatmaps ? { heatmaps } : {}),
+  });
+  return [
+    ...reports,
+    ...(heatmaps ? [...heatmaps.designs.flatMap((design) => design.images), heatmaps.html] : []),
+  ];
 }

@@ -10,6 +10,7 @@ import type { HeatMatrix } from "../viz/matrix/heat-matrix.js";
 import { METRICS, type Metric } from "../viz/matrix/heat-matrix.js";
 import { readAccessLog } from "../viz/matrix/log-matrix.js";
 import { detectPatterns } from "../viz/patterns/detect-patterns.js";
+import type { PatternFinding } from "../viz/patterns/finding.js";
 import type { ScaleKind } from "../viz/render/color-scale.js";
 import { renderHeatmapHtml } from "../viz/render/html.js";
 import { heatmapFormatOf, writeHeatmapFile } from "../viz/render/write-heatmaps.js";
@@ -65,73 +66,91 @@ export function registerHeatmapCommands(program: Command): void {
     .option("--height <px>", "image height (200..16000)", wholeNumberIn(200, 16_000), 600)
     .option("--title <text>", "title (default: metric and scale)")
     .option("--json", "print the patterns as JSON lines instead of sentences")
-    .action(
-      guarded(async (options: HeatmapOptions) => {
-        const format = heatmapFormatOf(options.out);
-        if (options.metric === "cpu")
-          throw new Error('metric "cpu": node CPU comes from simulations, not access logs');
-        if (options.from.length > 1 && format !== "html")
-          throw new Error(
-            `--out ${options.out}: ${options.from.length} logs side by side need an .html page (one colour scale, one panel each)`,
-          );
-        const schema = options.schema ? await readSchemaFile(options.schema) : undefined;
-        const logs: { name: string; matrix: HeatMatrix }[] = [];
-        for (const [index, from] of options.from.entries()) {
-          const bar = fractionBar(`reading ${from}, pass {pass}/2`);
-          const matrix = await readAccessLog(from, {
-            maxRows: options.rows,
-            maxColumns: options.columns,
-            ...(schema ? { schema } : {}),
-            ...(options.separator ? { separator: options.separator } : {}),
-            ...(options.format ? { format: options.format } : {}),
-            onProgress: (pass, bytes, total) => bar.update((pass - 1) * total + bytes, 2 * total, { pass }),
-          }).finally(bar.stop);
-          logs.push({ name: distinctName(from, index, options.from), matrix });
-        }
-        const designs = logs.map((log) => ({ ...log, patterns: detectPatterns(log.matrix, options.metric) }));
-        const image = {
-          metric: options.metric,
-          clipPercentile: options.clip,
-          width: options.width,
-          height: options.height,
-          ...(options.scale ? { scale: options.scale } : {}),
-          ...(options.title ? { title: options.title } : {}),
-        };
-        if (designs.length === 1) {
-          const [only] = designs;
-          await writeHeatmapFile(only!.matrix, options.out, {
-            ...image,
-            name: only!.name,
-            patterns: only!.patterns,
-          });
-        } else {
-          await writeFileAtomically(options.out, renderHeatmapHtml(designs, image));
-        }
-        if (options.json) {
-          for (const design of designs) {
-            for (const { kind, summary, rule, keys, start, end, fromS, toS } of design.patterns) {
-              const range = { start: start.toString("hex"), end: end?.toString("hex") ?? null };
-              const log = designs.length > 1 ? { log: design.name } : {};
-              process.stdout.write(
-                `${JSON.stringify({ ...log, kind, summary, rule, keys, ...range, fromS, toS })}\n`,
-              );
-            }
-          }
-          return;
-        }
-        for (const design of designs) {
-          const { matrix, patterns } = design;
-          const label = designs.length > 1 ? `${options.out} [${design.name}]` : options.out;
-          process.stdout.write(
-            `${label}: ${matrix.rows.length} key rows × ${matrix.time.columns} columns of ${matrix.time.columnS} s\n`,
-          );
-          if (patterns.length === 0)
-            process.stdout.write("No known pattern: uneven load without a clear shape.\n");
-          for (const pattern of patterns)
-            process.stdout.write(`- ${pattern.summary}\n  rule: ${pattern.rule}\n`);
-        }
-      }),
+    .action(guarded(heatmapCommand));
+}
+
+interface LogPanel {
+  name: string;
+  matrix: HeatMatrix;
+  patterns: PatternFinding[];
+}
+
+async function heatmapCommand(options: HeatmapOptions): Promise<void> {
+  const format = heatmapFormatOf(options.out);
+  if (options.metric === "cpu")
+    throw new Error('metric "cpu": node CPU comes from simulations, not access logs');
+  if (options.from.length > 1 && format !== "html")
+    throw new Error(
+      `--out ${options.out}: ${options.from.length} logs side by side need an .html page (one colour scale, one panel each)`,
     );
+  const panels = await readLogs(options);
+  const image = {
+    metric: options.metric,
+    clipPercentile: options.clip,
+    width: options.width,
+    height: options.height,
+    ...(options.scale ? { scale: options.scale } : {}),
+    ...(options.title ? { title: options.title } : {}),
+  };
+  if (panels.length === 1) {
+    const [only] = panels;
+    await writeHeatmapFile(only!.matrix, options.out, {
+      ...image,
+      name: only!.name,
+      patterns: only!.patterns,
+    });
+  } else {
+    await writeFileAtomically(options.out, renderHeatmapHtml(panels, image));
+  }
+  process.stdout.write(options.json ? patternsAsJsonLines(panels) : patternsInWords(panels, options.out));
+}
+
+/** Each log as a matrix and its patterns, with a progress bar per log on a TTY. */
+async function readLogs(options: HeatmapOptions): Promise<LogPanel[]> {
+  const schema = options.schema ? await readSchemaFile(options.schema) : undefined;
+  const panels: LogPanel[] = [];
+  for (const [index, from] of options.from.entries()) {
+    const bar = fractionBar(`reading ${from}, pass {pass}/2`);
+    const matrix = await readAccessLog(from, {
+      maxRows: options.rows,
+      maxColumns: options.columns,
+      ...(schema ? { schema } : {}),
+      ...(options.separator ? { separator: options.separator } : {}),
+      ...(options.format ? { format: options.format } : {}),
+      onProgress: (pass, bytes, total) => bar.update((pass - 1) * total + bytes, 2 * total, { pass }),
+    }).finally(bar.stop);
+    panels.push({
+      name: distinctName(from, index, options.from),
+      matrix,
+      patterns: detectPatterns(matrix, options.metric),
+    });
+  }
+  return panels;
+}
+
+function patternsAsJsonLines(panels: readonly LogPanel[]): string {
+  return panels
+    .flatMap((panel) =>
+      panel.patterns.map(({ kind, summary, rule, keys, start, end, fromS, toS }) => {
+        const range = { start: start.toString("hex"), end: end?.toString("hex") ?? null };
+        const log = panels.length > 1 ? { log: panel.name } : {};
+        return `${JSON.stringify({ ...log, kind, summary, rule, keys, ...range, fromS, toS })}\n`;
+      }),
+    )
+    .join("");
+}
+
+function patternsInWords(panels: readonly LogPanel[], out: string): string {
+  return panels
+    .map(({ name, matrix, patterns }) => {
+      const label = panels.length > 1 ? `${out} [${name}]` : out;
+      return [
+        `${label}: ${matrix.rows.length} key rows × ${matrix.time.columns} columns of ${matrix.time.columnS} s\n`,
+        patterns.length === 0 ? "No known pattern: uneven load without a clear shape.\n" : "",
+        ...patterns.map((pattern) => `- ${pattern.summary}\n  rule: ${pattern.rule}\n`),
+      ].join("");
+    })
+    .join("");
 }
 
 /** A log's panel name: its file name, or its whole path when two logs share a file name. */

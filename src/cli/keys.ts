@@ -40,28 +40,14 @@ export function registerKeysCommands(program: Command): void {
     .description("JSON objects of field values on stdin (one per line) → one key per line")
     .addOption(schemaOption())
     .addOption(formatOption())
-    .action(async (options: { schema: string; format?: KeyFormat }) => {
-      const schema = await readSchemaFile(options.schema);
-      const format = options.format ?? defaultFormat(schema);
-      await eachLine(
-        "encode",
-        (line) => `${renderKey(schema.encode(valuesFromJson(schema, parseJson(line))), format)}\n`,
-      );
-    });
+    .action(encodeCommand);
 
   keys
     .command("decode")
     .description("keys on stdin (one per line) → JSON objects with their bucket and field values")
     .addOption(schemaOption())
     .addOption(formatOption())
-    .action(async (options: { schema: string; format?: KeyFormat }) => {
-      const schema = await readSchemaFile(options.schema);
-      const format = options.format ?? defaultFormat(schema);
-      await eachLine("decode", (line) => {
-        const { bucket, values } = schema.decode(parseKey(line, format));
-        return `${JSON.stringify({ bucket, ...valuesToJson(values) })}\n`;
-      });
-    });
+    .action(decodeCommand);
 
   keys
     .command("plan")
@@ -69,37 +55,59 @@ export function registerKeysCommands(program: Command): void {
     .addOption(schemaOption())
     .addOption(formatOption())
     .requiredOption("--query <json>", 'e.g. {"eq": {"deviceId": "d1"}, "range": {"field": "ts", "gte": 0}}')
-    .action(async (options: { schema: string; format?: KeyFormat; query: string }) => {
-      const schema = await readSchemaFile(options.schema);
-      const format = options.format ?? defaultFormat(schema);
-      await run("plan", () => {
-        const plan = schema.plan(queryFromJson(schema, parseJson(options.query)));
-        const ranges = plan.ranges.map((r) => ({
-          start: renderKey(r.start, format),
-          end: r.end === null ? null : renderKey(r.end, format),
-        }));
-        process.stdout.write(`${JSON.stringify({ fanout: plan.fanout, ranges })}\n`);
-      });
-    });
+    .action(planCommand);
 
   keys
     .command("inspect")
     .description("field values on stdin → bucket histogram, skew, chi-square p, key lengths, salt overhead")
     .addOption(schemaOption())
     .option("--json", "print the report as JSON")
-    .action(async (options: { schema: string; json?: boolean }) => {
-      const schema = await readSchemaFile(options.schema);
-      const counts = new Array<number>(schema.bucketCount).fill(0);
-      // Keys are at most 4096 bytes: a count per length gives exact percentiles in constant memory.
-      const lengths = new Array<number>(BIGTABLE_MAX_KEY_BYTES + 1).fill(0);
-      const ok = await eachLine("inspect", (line) => {
-        const key = schema.encode(valuesFromJson(schema, parseJson(line)));
-        counts[schema.decode(key).bucket]! += 1;
-        lengths[key.length]! += 1;
-        return "";
-      });
-      if (ok) process.stdout.write(inspectReport(schema, counts, lengths, options.json === true));
-    });
+    .action(inspectCommand);
+}
+
+async function encodeCommand(options: { schema: string; format?: KeyFormat }): Promise<void> {
+  const schema = await readSchemaFile(options.schema);
+  const format = options.format ?? defaultFormat(schema);
+  await eachLine(
+    "encode",
+    (line) => `${renderKey(schema.encode(valuesFromJson(schema, parseJson(line))), format)}\n`,
+  );
+}
+
+async function decodeCommand(options: { schema: string; format?: KeyFormat }): Promise<void> {
+  const schema = await readSchemaFile(options.schema);
+  const format = options.format ?? defaultFormat(schema);
+  await eachLine("decode", (line) => {
+    const { bucket, values } = schema.decode(parseKey(line, format));
+    return `${JSON.stringify({ bucket, ...valuesToJson(values) })}\n`;
+  });
+}
+
+async function planCommand(options: { schema: string; format?: KeyFormat; query: string }): Promise<void> {
+  const schema = await readSchemaFile(options.schema);
+  const format = options.format ?? defaultFormat(schema);
+  await run("plan", () => {
+    const plan = schema.plan(queryFromJson(schema, parseJson(options.query)));
+    const ranges = plan.ranges.map((r) => ({
+      start: renderKey(r.start, format),
+      end: r.end === null ? null : renderKey(r.end, format),
+    }));
+    process.stdout.write(`${JSON.stringify({ fanout: plan.fanout, ranges })}\n`);
+  });
+}
+
+async function inspectCommand(options: { schema: string; json?: boolean }): Promise<void> {
+  const schema = await readSchemaFile(options.schema);
+  const counts = new Array<number>(schema.bucketCount).fill(0);
+  // Keys are at most 4096 bytes: a count per length gives exact percentiles in constant memory.
+  const lengths = new Array<number>(BIGTABLE_MAX_KEY_BYTES + 1).fill(0);
+  const ok = await eachLine("inspect", (line) => {
+    const key = schema.encode(valuesFromJson(schema, parseJson(line)));
+    counts[schema.decode(key).bucket]! += 1;
+    lengths[key.length]! += 1;
+    return "";
+  });
+  if (ok) process.stdout.write(inspectReport(schema, counts, lengths, options.json === true));
 }
 
 /**

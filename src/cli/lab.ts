@@ -8,11 +8,8 @@ import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
-import { adviceToJson } from "../advise/advice-json.js";
 import { labelOf } from "../advise/advise.js";
 import { lossReason } from "../advise/recommend.js";
-import { adviceHtml } from "../advise/report-html.js";
-import { adviceMarkdown } from "../advise/report-markdown.js";
 import { candidateVerdict } from "../advise/report-table.js";
 import { writeFileAtomically } from "../io/write-file-atomically.js";
 import { type JudgeProgress, judgeScenario, type LabVerdict } from "../lab/judge.js";
@@ -24,6 +21,7 @@ import { resultToJson } from "../sim/result-json.js";
 import type { Scenario } from "../sim/scenario.js";
 import { openStore } from "../store/open.js";
 import { writeHeatmaps } from "../viz/render/write-heatmaps.js";
+import { writeAdviceFiles } from "./advice-files.js";
 import { guarded, parsePositiveInt, write } from "./io.js";
 import { fractionBar, simulationQueueBar } from "./progress.js";
 import { readScenarioFile } from "./simulate.js";
@@ -130,21 +128,17 @@ async function writeLabFiles(verdict: LabVerdict, options: LabOptions): Promise<
     designs: simulated.map((each) => ({ ...each.result!, design: labelOf(each, advice.nodes) })),
   };
   const sensitivity = simulated.map((each) => ends.get(each)).filter((each) => each !== undefined);
-  const files: [string, string][] = [
-    ["report.md", adviceMarkdown(advice, { heatmapPage: "heatmaps.html" })],
-    ["report.html", adviceHtml(advice)],
-    ["advice.json", `${adviceToJson(advice)}\n`],
-    [
-      "results.json",
-      resultToJson(results, {
-        ...(options.series ? { series: true } : {}),
-        ...(sensitivity.length === simulated.length ? { sensitivity } : {}),
-      }),
-    ],
-  ];
-  for (const [name, content] of files) await writeFileAtomically(join(out, name), content);
+  const resultsPath = join(out, "results.json");
+  await writeFileAtomically(
+    resultsPath,
+    resultToJson(results, {
+      ...(options.series ? { series: true } : {}),
+      ...(sensitivity.length === simulated.length ? { sensitivity } : {}),
+    }),
+  );
   return [
-    ...files.map(([name]) => join(out, name)),
+    ...(await writeAdviceFiles(advice, out, { heatmaps })),
+    resultsPath,
     heatmaps.html,
     ...heatmaps.designs.flatMap((design) => design.images),
   ];

@@ -59,25 +59,30 @@ export function registerTableCommands(program: Command): void {
   const table = program
     .command("table")
     .description("create, write and read a salted table (embedded store by default, or Cloud Bigtable)");
+  registerCreateCommand(table);
+  registerWriteCommands(table);
+  registerReadCommands(table);
+}
 
-  const withTableOptions = (command: Command) =>
-    command
-      .requiredOption("--schema <file>", "key schema file (.json, .yaml)")
-      .addOption(
-        new Option("--store <kind>", "where the table lives").choices(STORE_KINDS).default("embedded"),
-      )
-      .option("--table <name>", "table name (default: the schema's name)")
-      .option("--dir <directory>", "embedded store: parent directory of the tables", "./.keyspread")
-      .option(
-        "--family <name>",
-        "bigtable: the column family keyspread reads and writes (default $KEYSPREAD_BIGTABLE_FAMILY, else m)",
-      )
-      .option(
-        "--app-profile <id>",
-        "bigtable: the app profile this command's requests use (default $KEYSPREAD_BIGTABLE_APP_PROFILE)",
-      )
-      .addOption(new Option("--format <format>", "how keys print").choices(["text", "hex"]));
+/** The options every command on a stored table takes. */
+function withTableOptions(command: Command): Command {
+  return command
+    .requiredOption("--schema <file>", "key schema file (.json, .yaml)")
+    .addOption(new Option("--store <kind>", "where the table lives").choices(STORE_KINDS).default("embedded"))
+    .option("--table <name>", "table name (default: the schema's name)")
+    .option("--dir <directory>", "embedded store: parent directory of the tables", "./.keyspread")
+    .option(
+      "--family <name>",
+      "bigtable: the column family keyspread reads and writes (default $KEYSPREAD_BIGTABLE_FAMILY, else m)",
+    )
+    .option(
+      "--app-profile <id>",
+      "bigtable: the app profile this command's requests use (default $KEYSPREAD_BIGTABLE_APP_PROFILE)",
+    )
+    .addOption(new Option("--format <format>", "how keys print").choices(["text", "hex"]));
+}
 
+function registerCreateCommand(table: Command): void {
   withTableOptions(table.command("create"))
     .description(
       "create the table and record its schema (bigtable: pre-split at the salt's bucket boundaries), or --adopt an existing one; prints the table and the schema fingerprint",
@@ -96,56 +101,29 @@ export function registerTableCommands(program: Command): void {
       0.01,
     )
     .option("--force", "--adopt: record the schema whatever the sample shows")
-    .action(guarded(create));
+    .action(guarded(createCommand));
+}
 
+function registerWriteCommands(table: Command): void {
   withTableOptions(table.command("put"))
     .description(
       'write rows from stdin, one JSON object per line: {"key": {field: value…}, "cells": {name: text | {"hex": "…"}}}; sets the named cells and keeps the row\'s others',
     )
     .option("--replace", "each row's cells become exactly the given ones (the others are deleted)")
-    .action(
-      guarded(async (options: TableOptions & { replace?: boolean }) => {
-        const { salted } = await open(options);
-        try {
-          await putLines(salted, options.replace === true);
-        } finally {
-          await salted.store.close();
-        }
-      }),
-    );
+    .action(guarded(withOpenTable(putCommand)));
 
   withTableOptions(table.command("delete"))
     .description(
       'delete rows named on stdin, one JSON object per line: {"key": {field: value…}} deletes the row, {"key": …, "cells": [name…]} only those cells',
     )
-    .action(
-      guarded(async (options: TableOptions) => {
-        const { salted } = await open(options);
-        try {
-          await deleteLines(salted);
-        } finally {
-          await salted.store.close();
-        }
-      }),
-    );
+    .action(guarded(withOpenTable(deleteCommand)));
+}
 
+function registerReadCommands(table: Command): void {
   withTableOptions(table.command("get"))
     .description("read one row by its field values")
     .requiredOption("--key <json>", "the row's field values as a JSON object")
-    .action(
-      guarded(async (options: TableOptions & { key: string }) => {
-        const { salted, format } = await open(options);
-        try {
-          const row = await salted.get(
-            cliInput("--key", () => valuesFromJson(salted.schema, parseJson(options.key))),
-          );
-          if (row === undefined) fail("table get: no such row", false);
-          else await write(`${JSON.stringify(rowToJson(row, format))}\n`);
-        } finally {
-          await salted.store.close();
-        }
-      }),
-    );
+    .action(guarded(withOpenTable(getCommand)));
 
   withTableOptions(table.command("scan"))
     .description("rows matching a query, in logical key order (salt ignored)")
@@ -157,27 +135,7 @@ export function registerTableCommands(program: Command): void {
       "--report",
       "print the plan and cost (rows scanned, read amplification, undecodable rows) on stderr",
     )
-    .action(
-      guarded(
-        async (
-          options: TableOptions & {
-            query: string;
-            limit?: number;
-            deadline?: number;
-            report?: boolean;
-            strict?: boolean;
-          },
-        ) => {
-          const { salted, format } = await open(options);
-          try {
-            const query = parseQuery(salted.schema, options.query, options.limit);
-            await printScan(salted.scan(query, readOptions(options)), format, options.report);
-          } finally {
-            await salted.store.close();
-          }
-        },
-      ),
-    );
+    .action(guarded(withOpenTable(scanCommand)));
 
   withTableOptions(table.command("latest"))
     .description(
@@ -187,22 +145,7 @@ export function registerTableCommands(program: Command): void {
     .option("-n, --count <n>", "how many rows", parsePositiveInt, 100)
     .option("--deadline <ms>", "fail the read after this many milliseconds", parsePositiveInt)
     .option("--strict", "fail on a row in the range the schema cannot decode (default: skip it and warn)")
-    .action(
-      guarded(
-        async (
-          options: TableOptions & { key: string; count: number; deadline?: number; strict?: boolean },
-        ) => {
-          const { salted, format } = await open(options);
-          try {
-            const eq = cliInput("--key", () => valuesFromJson(salted.schema, parseJson(options.key)));
-            const rows = await salted.latest({ eq }, options.count, readOptions(options));
-            await write(rows.map((row) => `${JSON.stringify(rowToJson(row, format))}\n`).join(""));
-          } finally {
-            await salted.store.close();
-          }
-        },
-      ),
-    );
+    .action(guarded(withOpenTable(latestCommand)));
 
   table
     .command("explain")
@@ -210,22 +153,88 @@ export function registerTableCommands(program: Command): void {
     .requiredOption("--schema <file>", "key schema file (.json, .yaml)")
     .requiredOption("--query <json>", 'e.g. {"eq": {"device": "d1"}, "limit": 100}')
     .addOption(new Option("--format <format>", "how keys print").choices(["text", "hex"]))
-    .action(
-      guarded(async (options: { schema: string; query: string; format?: KeyFormat }) => {
-        const schema = await readSchemaFile(options.schema);
-        const format = options.format ?? defaultFormat(schema);
-        const plan = schema.plan(parseQuery(schema, options.query, undefined));
-        const ranges = plan.ranges.map((range) => ({
-          bucket: range.bucket,
-          start: renderKey(range.start, format),
-          end: range.end === null ? null : renderKey(range.end, format),
-        }));
-        await write(`${JSON.stringify({ fanout: plan.fanout, limit: plan.limit ?? null, ranges })}\n`);
-      }),
-    );
+    .action(guarded(explainCommand));
 }
 
-async function create(options: CreateOptions): Promise<void> {
+interface ReadCommandOptions {
+  deadline?: number;
+  strict?: boolean;
+}
+
+/** An action on the opened table; the store is closed whatever the action does. */
+function withOpenTable<O>(
+  action: (opened: OpenedTable, options: O) => Promise<void>,
+): (options: TableOptions & O) => Promise<void> {
+  return async (options) => {
+    const opened = await open(options);
+    try {
+      await action(opened, options);
+    } finally {
+      await opened.salted.store.close();
+    }
+  };
+}
+
+async function putCommand({ salted }: OpenedTable, options: { replace?: boolean }): Promise<void> {
+  const { done, failed } = await batchedLines(
+    "put",
+    (input) => putRowFromJson(salted.schema, input),
+    (batch) => salted.putMany(batch, { replace: options.replace === true }),
+  );
+  await write(`${JSON.stringify({ written: done, failed })}\n`);
+  if (failed.length > 0)
+    fail(`table put: ${failed.length} rows failed; see "failed" for each line and why`, false);
+}
+
+async function deleteCommand({ salted }: OpenedTable): Promise<void> {
+  const { done, failed } = await batchedLines(
+    "delete",
+    (input) => deleteFromJson(salted.schema, input),
+    (batch) => salted.deleteMany(batch),
+  );
+  await write(`${JSON.stringify({ deleted: done, failed })}\n`);
+  if (failed.length > 0)
+    fail(`table delete: ${failed.length} rows failed; see "failed" for each line and why`, false);
+}
+
+async function getCommand({ salted, format }: OpenedTable, options: { key: string }): Promise<void> {
+  const row = await salted.get(
+    cliInput("--key", () => valuesFromJson(salted.schema, parseJson(options.key))),
+  );
+  if (row === undefined) fail("table get: no such row", false);
+  else await write(`${JSON.stringify(rowToJson(row, format))}\n`);
+}
+
+async function scanCommand(
+  { salted, format }: OpenedTable,
+  options: ReadCommandOptions & { query: string; limit?: number; report?: boolean },
+): Promise<void> {
+  const query = parseQuery(salted.schema, options.query, options.limit);
+  await printScan(salted.scan(query, readOptions(options)), format, options.report);
+}
+
+async function latestCommand(
+  { salted, format }: OpenedTable,
+  options: ReadCommandOptions & { key: string; count: number },
+): Promise<void> {
+  const eq = cliInput("--key", () => valuesFromJson(salted.schema, parseJson(options.key)));
+  const rows = await salted.latest({ eq }, options.count, readOptions(options));
+  await write(rows.map((row) => `${JSON.stringify(rowToJson(row, format))}\n`).join(""));
+}
+
+async function explainCommand(options: { schema: string; query: string; format?: KeyFormat }): Promise<void> {
+  const schema = await readSchemaFile(options.schema);
+  const format = options.format ?? defaultFormat(schema);
+  const plan = schema.plan(parseQuery(schema, options.query, undefined));
+  const ranges = plan.ranges.map((range) => ({
+    bucket: range.bucket,
+    start: renderKey(range.start, format),
+    end: range.end === null ? null : renderKey(range.end, format),
+  }));
+  await write(`${JSON.stringify({ fanout: plan.fanout, limit: plan.limit ?? null, ranges })}\n`);
+}
+
+async function createCommand(options: CreateOptions): Promise<void> {
   const schema = await readSchemaFile(options.schema);
   const name = options.table ?? schema.spec.name;
   const bigtableOnly = { maxAge: "--max-age", maxVersions: "--max-versions" } as const;
@@ -275,7 +284,12 @@ async function create(options: CreateOptions): Promise<void> {
   }
 }
 
-async function open(options: TableOptions): Promise<{ salted: SaltedTable; format: KeyFormat }> {
+interface OpenedTable {
+  salted: SaltedTable;
+  format: KeyFormat;
+}
+
+async function open(options: TableOptions): Promise<OpenedTable> {
   const schema = await readSchemaFile(options.schema);
   const name = options.table ?? schema.spec.name;
   try {
@@ -359,28 +373,6 @@ async function batchedLines<T>(
   return { done, failed };
 }
 
-async function putLines(salted: SaltedTable, replace: boolean): Promise<void> {
-  const { done, failed } = await batchedLines(
-    "put",
-    (input) => putRowFromJson(salted.schema, input),
-    (batch) => salted.putMany(batch, { replace }),
-  );
-  await write(`${JSON.stringify({ written: done, failed })}\n`);
-  if (failed.length > 0)
-    fail(`table put: ${failed.length} rows failed; see "failed" for each line and why`, false);
-}
-
-async function deleteLines(salted: SaltedTable): Promise<void> {
-  const { done, failed } = await batchedLines(
-    "delete",
-    (input) => deleteFromJson(salted.schema, input),
-    (batch) => salted.deleteMany(batch),
-  );
-  await write(`${JSON.stringify({ deleted: done, failed })}\n`);
-  if (failed.length > 0)
-    fail(`table delete: ${failed.length} rows failed; see "failed" for each line and why`, false);
-}
-
 function putRowFromJson(schema: KeySchema, input: unknown): PutRow {
   const { key, cells } = lineObject(
     input,
@@ -444,7 +436,7 @@ function parseQuery(schema: KeySchema, text: string, limit: number | undefined):
   return limit === undefined ? query : { ...query, limit };
 }
 
-function readOptions(options: { deadline?: number; strict?: boolean }) {
+function readOptions(options: ReadCommandOptions) {
   return {
     ...(options.deadline === undefined ? {} : { deadlineMs: options.deadline }),
     ...(options.strict ? { strict: true } : {}),

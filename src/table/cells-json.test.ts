@@ -14,6 +14,16 @@ describe("cells as JSON", () => {
     expect(cellsFromJson({ n: 42 }).get("n")?.toString()).toBe("42");
   });
 
+  it("keeps a cell named __proto__ (or constructor) as a cell", () => {
+    const cells = new Map([
+      ["__proto__", Buffer.from("x")],
+      ["constructor", Buffer.from([0xff])],
+    ]);
+    const json = JSON.stringify(cellsToJson(cells));
+    expect(json).toBe('{"__proto__":"x","constructor":{"hex":"ff"}}');
+    expect(cellsFromJson(JSON.parse(json))).toEqual(cells);
+  });
+
   it("round-trips any bytes", () => {
     fc.assert(
       fc.property(fc.dictionary(fc.string({ minLength: 1 }), fc.uint8Array()), (input) => {

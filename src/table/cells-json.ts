@@ -9,7 +9,8 @@ export type CellJson = string | { hex: string };
 const UTF8 = new TextDecoder("utf-8", { fatal: true });
 
 export function cellsToJson(cells: ReadonlyMap<string, Buffer>): Record<string, CellJson> {
-  const out: Record<string, CellJson> = {};
+  // No prototype: a cell named "__proto__" is a cell like any other, not the object's prototype.
+  const out: Record<string, CellJson> = Object.create(null);
   for (const [name, value] of cells) {
     try {
       out[name] = UTF8.decode(value);
