@@ -56,6 +56,9 @@ describe("keyspread replay", () => {
     }
     const page = readFileSync(join(out, "heatmaps.html"), "utf8");
     expect(page).toContain("Hottest node CPU over time (before and after)");
+    // The difference view: a candidate minus the current key, below zero where it runs cooler.
+    expect(page).toContain("Hottest node CPU, candidate minus current key");
+    expect(page).toMatch(/<text[^>]*>-\d+<\/text>/);
   }, 120_000);
 
   it("prints JSON with each design's summary and the verdict", () => {

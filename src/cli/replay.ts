@@ -13,6 +13,7 @@ import { replayVerdict } from "../sim/replay-verdict.js";
 import { formatComparison, guidanceLine } from "../sim/report.js";
 import { HOTTEST_CPU_LIMIT } from "../sim/summary.js";
 import { scanAccessLog } from "../viz/input/access-log.js";
+import type { LineChart } from "../viz/render/line-chart.js";
 import { writeHeatmaps } from "../viz/render/write-heatmaps.js";
 import { guarded, parsePositiveInt, readSchemaFile } from "./io.js";
 import { fractionBar } from "./progress.js";
@@ -78,88 +79,100 @@ export function registerReplayCommands(program: Command): void {
     )
     .option("--out <dir>", "also write results.json, comparison.txt and the heatmaps side by side here")
     .option("--json", 'print {"designs": [{"name", "summary"}], "verdict", …} as JSON')
-    .action(
-      guarded(async (options: ReplayOptions) => {
-        if (options.candidate.length === 0)
-          throw new Error("--candidate: give at least one candidate key schema");
-        const [current, candidates] = await designs(options.schema, options.candidate);
-        const stepS = parseDuration(options.step, "--step");
-        const result = await replayLog(options, current, candidates, stepS);
-        const verdict = replayVerdict(result.designs);
-        const simulation = {
-          scenario: `replay of ${options.log}`,
-          durationS: result.designs[0]!.durationS,
-          designs: result.designs,
-        };
-        const comparison = formatComparison(simulation);
-        const summary = [
-          `${options.log}: ${result.records.toLocaleString("en-US")} records over ${formatDuration(simulation.durationS)}` +
-            (options.sampleRate < 1
-              ? ` (a ${options.sampleRate * 100} % sample: each stands for ${Math.round(1 / options.sampleRate)} operations)`
-              : ""),
-          ...(result.late > 0
-            ? [
-                `${result.late.toLocaleString("en-US")} records came out of time order and counted in the step being replayed`,
-              ]
-            : []),
-          ...undecodableLines(result),
-        ];
-        if (options.json) {
-          process.stdout.write(
-            `${JSON.stringify(
-              {
-                designs: result.designs.map((design) => ({ name: design.design, summary: design.summary })),
-                verdict,
-                records: result.records,
-                late: result.late,
-                undecodable: result.undecodable,
-              },
-              null,
-              2,
-            )}\n`,
-          );
-        } else {
-          process.stdout.write(
-            `${[...summary, "", comparison, "", "Verdict:", ...verdict.lines.map((line) => `  ${line}`)].join("\n")}\n`,
-          );
-        }
-        if (options.out === undefined) return;
-        await mkdir(options.out, { recursive: true });
-        const written = [join(options.out, "results.json"), join(options.out, "comparison.txt")];
-        await writeFileAtomically(
-          written[0]!,
-          `${JSON.stringify({ ...simulation, designs: result.designs.map(({ loadSteps, ...design }) => design), verdict }, null, 2)}\n`,
-        );
-        await writeFileAtomically(
-          written[1]!,
-          `${[...summary, "", comparison, "", "Verdict:", ...verdict.lines].join("\n")}\n`,
-        );
-        const heatmaps = await writeHeatmaps(
-          result.designs.map((design) => ({
-            name: design.design,
-            steps: design.loadSteps,
-            notes: [guidanceLine(design)],
-          })),
-          options.out,
+    .action(guarded(replayCommand));
+}
+
+async function replayCommand(options: ReplayOptions): Promise<void> {
+  if (options.candidate.length === 0) throw new Error("--candidate: give at least one candidate key schema");
+  const [current, candidates] = await designs(options.schema, options.candidate);
+  const result = await replayLog(options, current, candidates, parseDuration(options.step, "--step"));
+  const verdict = replayVerdict(result.designs);
+  const simulation = {
+    scenario: `replay of ${options.log}`,
+    durationS: result.designs[0]!.durationS,
+    designs: result.designs,
+  };
+  const report = [
+    ...replaySummary(options, result, simulation.durationS),
+    "",
+    formatComparison(simulation),
+    "",
+    "Verdict:",
+  ];
+  process.stdout.write(
+    options.json
+      ? `${JSON.stringify(
           {
-            title: `replay of ${options.log}: ${result.designs.map((design) => design.design).join(" vs ")}`,
-            charts: [
-              {
-                title: "Hottest node CPU over time (before and after)",
-                unit: "percent",
-                limit: { value: HOTTEST_CPU_LIMIT, label: "Google: hottest ≤ 90 %" },
-                series: result.designs.map((design) => ({
-                  name: design.design,
-                  points: design.timeline.map((point) => ({ t: point.t, value: point.hottestNodeCpu })),
-                })),
-              },
-            ],
+            designs: result.designs.map((design) => ({ name: design.design, summary: design.summary })),
+            verdict,
+            records: result.records,
+            late: result.late,
+            undecodable: result.undecodable,
           },
-        );
-        written.push(...heatmaps.designs.flatMap((design) => design.images), heatmaps.html);
-        (options.json ? process.stderr : process.stdout).write(`\nwrote ${written.join(", ")}\n`);
-      }),
-    );
+          null,
+          2,
+        )}\n`
+      : `${[...report, ...verdict.lines.map((line) => `  ${line}`)].join("\n")}\n`,
+  );
+  if (options.out === undefined) return;
+  const written = await writeReplayFiles(options.out, options.log, result, {
+    results: `${JSON.stringify({ ...simulation, designs: result.designs.map(({ loadSteps, ...design }) => design), verdict }, null, 2)}\n`,
+    comparison: `${[...report, ...verdict.lines].join("\n")}\n`,
+  });
+  (options.json ? process.stderr : process.stdout).write(`\nwrote ${written.join(", ")}\n`);
+}
+
+/** How much the log held and what could not be replayed, in a few lines. */
+function replaySummary(options: ReplayOptions, result: ReplayResult, durationS: number): string[] {
+  return [
+    `${options.log}: ${result.records.toLocaleString("en-US")} records over ${formatDuration(durationS)}` +
+      (options.sampleRate < 1
+        ? ` (a ${options.sampleRate * 100} % sample: each stands for ${Math.round(1 / options.sampleRate)} operations)`
+        : ""),
+    ...(result.late > 0
+      ? [
+          `${result.late.toLocaleString("en-US")} records came out of time order and counted in the step being replayed`,
+        ]
+      : []),
+    ...undecodableLines(result),
+  ];
+}
+
+/** results.json, comparison.txt, and the heatmaps side by side under a hottest-node chart; returns the paths. */
+async function writeReplayFiles(
+  out: string,
+  log: string,
+  result: ReplayResult,
+  texts: { results: string; comparison: string },
+): Promise<string[]> {
+  await mkdir(out, { recursive: true });
+  const written = [join(out, "results.json"), join(out, "comparison.txt")];
+  await writeFileAtomically(written[0]!, texts.results);
+  await writeFileAtomically(written[1]!, texts.comparison);
+  const heatmaps = await writeHeatmaps(
+    result.designs.map((design) => ({
+      name: design.design,
+      steps: design.loadSteps,
+      notes: [guidanceLine(design)],
+    })),
+    out,
+    {
+      title: `replay of ${log}: ${result.designs.map((design) => design.design).join(" vs ")}`,
+      charts: [
+        {
+          title: "Hottest node CPU over time (before and after)",
+          unit: "percent",
+          limit: { value: HOTTEST_CPU_LIMIT, label: "Google: hottest ≤ 90 %" },
+          series: result.designs.map((design) => ({
+            name: design.design,
+            points: design.timeline.map((point) => ({ t: point.t, value: point.hottestNodeCpu })),
+          })),
+        },
+        hottestDifferenceChart(result.designs),
+      ],
+    },
+  );
+  return [...written, ...heatmaps.designs.flatMap((design) => design.images), heatmaps.html];
 }
 
 async function replayLog(
@@ -202,6 +215,22 @@ async function replayLog(
     bar.stop();
   }
   return replay!.finish();
+}
+
+/** The difference view: each candidate's hottest node minus the current key's, interval by interval (below zero: cooler). */
+function hottestDifferenceChart(designs: ReplayResult["designs"]): LineChart {
+  const [current, ...candidates] = designs;
+  return {
+    title: "Hottest node CPU, candidate minus current key (percentage points; below zero is cooler)",
+    unit: "points",
+    series: candidates.map((design) => ({
+      name: `${design.design} − ${current!.design}`,
+      points: design.timeline.map((point, index) => ({
+        t: point.t,
+        value: point.hottestNodeCpu - (current!.timeline[index]?.hottestNodeCpu ?? 0),
+      })),
+    })),
+  };
 }
 
 function undecodableLines(result: ReplayResult): string[] {

@@ -10,6 +10,7 @@ import {
   parseCsvHeader,
   parseCsvRecord,
   parseJsonRecord,
+  quickCsvTimeAndKey,
   quickJsonTimeAndKey,
 } from "./access-record.js";
 
@@ -26,15 +27,15 @@ export interface ScanOptions {
 async function forEachRecordLine<R extends Pick<AccessRecord, "tsMs" | "key">>(
   path: string,
   format: AccessLogFormat,
-  parseJson: (line: string) => R,
-  handle: (record: R | AccessRecord) => void,
+  parsers: { json: (line: string) => R; csv: (line: string, columns: CsvColumns) => R },
+  handle: (record: R) => void,
   onBytes: (bytesRead: number) => void,
 ): Promise<void> {
   let columns: CsvColumns | undefined;
   const parseLine = (line: string) => {
-    if (format === "jsonl") handle(parseJson(line));
+    if (format === "jsonl") handle(parsers.json(line));
     else if (columns === undefined) columns = parseCsvHeader(line);
-    else handle(parseCsvRecord(line, columns));
+    else handle(parsers.csv(line, columns));
   };
   let lineNumber = 0;
   let pending = "";
@@ -66,8 +67,9 @@ async function forEachRecordLine<R extends Pick<AccessRecord, "tsMs" | "key">>(
 }
 
 /**
- * Reads the log twice, streaming: pass 1 gives `first` each record's time and key (a quick parse of
- * JSONL), then `second()` is asked for pass 2's consumer of whole records. Both are the caller's:
+ * Reads the log twice, streaming: pass 1 gives `first` each record's time and key (a quick parse
+ * of the two fields), then `second()` is asked for pass 2's consumer of whole records, which
+ * validates every field of every line. Both are the caller's:
  * `readAccessLog` (matrix/log-matrix.ts) samples keys, then bins records.
  */
 export async function scanAccessLog(
@@ -87,7 +89,7 @@ export async function scanAccessLog(
   await forEachRecordLine(
     path,
     format,
-    quickJsonTimeAndKey,
+    { json: quickJsonTimeAndKey, csv: quickCsvTimeAndKey },
     (record) => {
       records++;
       first(record);
@@ -96,11 +98,7 @@ export async function scanAccessLog(
   );
   if (records === 0) throw new Error(`${path}: no access records`);
   const consume = second();
-  await forEachRecordLine(
-    path,
-    format,
-    parseJsonRecord,
-    (record) => consume(record as AccessRecord),
-    (bytes) => options.onProgress?.(2, bytes, totalBytes),
+  await forEachRecordLine(path, format, { json: parseJsonRecord, csv: parseCsvRecord }, consume, (bytes) =>
+    options.onProgress?.(2, bytes, totalBytes),
   );
 }

@@ -102,6 +102,14 @@ export function quickJsonTimeAndKey(line: string): { tsMs: number; key: Buffer }
   return parseJsonRecord(line);
 }
 
+/** Just `ts` and `key` of a CSV row, for the sampling pass (the counting pass validates every field). */
+export function quickCsvTimeAndKey(line: string, columns: CsvColumns): { tsMs: number; key: Buffer } {
+  const cells = line.split(",");
+  const key = cells[columns.key!]?.trim();
+  if (key === undefined || line.includes('"')) return parseCsvRecord(line, columns);
+  return { tsMs: parseTs(cells[columns.ts!]?.trim()), key: parseKeyText(key) };
+}
+
 /** Column positions from a CSV header such as `ts,key,op,bytes,latencyMs,node` (any order). */
 export type CsvColumns = Partial<Record<Field, number>>;
 
