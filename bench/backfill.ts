@@ -1,5 +1,5 @@
 /**
- * bench:backfill — re-keying one Bigtable table (seed 003: unsalted → 16 buckets) on the emulator
+ * bench:backfill — re-keying one Bigtable table (the fleet incident: unsalted → 16 buckets) on the emulator
  * with a 2 ms sleep per RPC standing in for the network: one backfill process against SHARDS
  * backfills of one shard each running at once (`migrate backfill --shard K/N`), in the same run,
  * alternating, best of ROUNDS. Every run must copy every row exactly once.

@@ -1,5 +1,5 @@
 /**
- * bench:export — seed 003's 30-day dashboard (per-device hourly averages of one tenant) answered
+ * bench:export — the fleet incident's 30-day dashboard (per-device hourly averages of one tenant) answered
  * by DuckDB over our day-partitioned Parquet export, against the baseline of scatter-gather range
  * scans on the embedded store (SaltedTable.scan over every bucket, aggregated in JS). Both answers
  * must agree. Each side's time is the median of three runs; the export itself is timed apart.

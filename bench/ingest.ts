@@ -5,10 +5,10 @@
  * comes first. Load: 10,000 devices of 10 tenants, each reporting ~20 times/s (200k points/s),
  * 3 metrics per point.
  *
- * Baseline (seed 003 before the fix): the same points written as one row per point
+ * Baseline (the fleet incident before the fix): the same points written as one row per point
  * (`deviceId#reverseTs`) straight to the embedded store in 10k-row batches — no HTTP, no log.
  *
- * While the load runs, a probe on its own connection reads seed 003's hot read (latest-100 of a
+ * While the load runs, a probe on its own connection reads the fleet incident's hot read (latest-100 of a
  * random device) every 10 ms, to measure how reads fare beside a full-speed ingest
  * (read_p99_under_ingest_ms) without turning into a second load.
  *
@@ -35,7 +35,7 @@ const POINTS_PER_BODY = 5_000;
 const BODIES = 40;
 const CONNECTIONS = 8;
 const BASELINE_POINTS = 200_000;
-/** Then seed 003's hot read, latest-100 of random devices, for this long (its target: 8,000/s). */
+/** Then the fleet incident's hot read, latest-100 of random devices, for this long (its target: 8,000/s). */
 const READ_MS = 3_000;
 /** The read probe during the ingest: one read per this many ms, counted once the first interval has been flushed. */
 const PROBE_EVERY_MS = 10;
@@ -194,7 +194,7 @@ async function runService(directory: string) {
   return { pointsPerS: acked / elapsedS, latencies, totals, refused, acked, readsPerS, readLatencies };
 }
 
-/** Seed 003's write path: one row per point. */
+/** The fleet incident's write path: one row per point. */
 async function runBaseline(directory: string): Promise<number> {
   const schema = compileSchema({
     version: 1,

@@ -1,6 +1,6 @@
 /**
  * Keys/s of a 3-field salted schema (entity, metric, reverse timestamp) against, in the same run,
- * (a) seed 000's recipe written naively (template string + node:crypto md5, bucket from the first
+ * (a) the game-studio recipe written naively (template string + node:crypto md5, bucket from the first
  * 4 hex digits) and (b) an unsalted template string. Every variant returns the key as a Buffer.
  * Ratios are throughput ratios: ours / baseline (vs_unsalted ≥ 0.5 means at most 2× slower).
  */

@@ -2,7 +2,7 @@
  * Latest-100 for one device with 16 buckets, on the embedded store and on Google's Bigtable
  * emulator with 0 ms and 5 ms of injected per-RPC latency (standing in for the real service):
  * - salt bound by the query (1 range) vs unbound (16 ranges);
- * - our parallel scatter-gather vs seed 000's sequential per-bucket loop (read each bucket in
+ * - our parallel scatter-gather vs the salting guide's sequential per-bucket loop (read each bucket in
  *   turn, then sort client-side);
  * - the heap merge alone at 256 buckets, without I/O, against a linear min-scan per row.
  */
@@ -63,7 +63,7 @@ async function timeMs(reps: number, task: (device: string) => Promise<unknown>):
   return (performance.now() - start) / reps;
 }
 
-/** Seed 000's read: every bucket's range in turn, then one client-side sort. */
+/** The salting guide's read: every bucket's range in turn, then one client-side sort. */
 async function sequentialLatest(store: Store, schema: KeySchema, device: string): Promise<Row[]> {
   const plan = schema.plan({ eq: { device }, limit: N });
   const rows: Row[] = [];
