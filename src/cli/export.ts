@@ -1,6 +1,6 @@
 /**
  * `keyspread export`: a table's rows (all, or a key range) as day-partitioned Parquet and/or a
- * DuckDB table, so dashboard scans run there instead of on Bigtable (seed 003).
+ * DuckDB table, so dashboard scans run there instead of on Bigtable (the fleet incident).
  */
 import type { Command } from "commander";
 import { type CellColumn, parseCellColumn } from "../export/columns.js";

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 
 // End-to-end: the built bin (the test script builds before vitest runs).
 const FLEET = "examples/schemas/fleet.yaml";
-const SEED = "examples/schemas/seed000-md5.yaml";
+const GAME_STUDIO = "examples/schemas/game-studio-md5.yaml";
 
 function keyspread(args: string[], input = "") {
   const result = spawnSync("node", ["dist/cli/main.js", "keys", ...args], { input, encoding: "utf8" });
@@ -16,14 +16,14 @@ function keyspread(args: string[], input = "") {
 const lines = (...objects: unknown[]) => objects.map((o) => `${JSON.stringify(o)}\n`).join("");
 
 describe("keyspread keys encode/decode", () => {
-  it("reproduces seed 000's key and decodes it with its bucket", () => {
+  it("reproduces the game-studio recipe's key and decodes it with its bucket", () => {
     const encoded = keyspread(
-      ["encode", "--schema", SEED],
+      ["encode", "--schema", GAME_STUDIO],
       lines({ player: "456789", action: "purchase", timestamp: "20240315143022" }),
     );
     expect(encoded).toMatchObject({ code: 0, stderr: "" });
     expect(encoded.stdout).toBe("061_player_456789_purchase_20240315143022\n");
-    const decoded = keyspread(["decode", "--schema", SEED], encoded.stdout);
+    const decoded = keyspread(["decode", "--schema", GAME_STUDIO], encoded.stdout);
     expect(JSON.parse(decoded.stdout)).toEqual({
       bucket: 61,
       player: "456789",
@@ -80,7 +80,7 @@ describe("keyspread keys encode/decode", () => {
 
   it("rejects the separator inside a raw value, naming line and field", () => {
     const result = keyspread(
-      ["encode", "--schema", SEED],
+      ["encode", "--schema", GAME_STUDIO],
       lines({ player: "4_5", action: "a", timestamp: "1" }),
     );
     expect(result.code).not.toBe(0);
@@ -90,7 +90,7 @@ describe("keyspread keys encode/decode", () => {
 
   it("decode names the line of a key of another schema", () => {
     const result = keyspread(
-      ["decode", "--schema", SEED],
+      ["decode", "--schema", GAME_STUDIO],
       "061_player_456789_purchase_20240315143022\n062_player_1_a_b\n",
     );
     expect(result.code).not.toBe(0);

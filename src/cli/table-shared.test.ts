@@ -79,7 +79,7 @@ describe.each(STORES)("keyspread table writes on the %s store", (_kind, cliTable
 });
 
 describe("keyspread table on a Bigtable table other code shares", () => {
-  const SENSORS = "examples/schemas/seed000-sensors.yaml";
+  const SENSORS = "examples/schemas/farm-sensors.yaml";
   const env = {
     ...process.env,
     KEYSPREAD_BIGTABLE_PROJECT: "keyspread",
@@ -95,8 +95,8 @@ describe("keyspread table on a Bigtable table other code shares", () => {
       const admin = new Bigtable({ projectId: "keyspread", metricsEnabled: false });
       const instance = admin.instance("keyspread");
       await instance.createTable(tableId, { families: [{ name: "m", rule: { versions: 3 } }, "cf"] });
-      // Rows as seed 000's recipe writes them, a cell of another family, and one foreign row.
-      const recipe = readFileSync("src/keys/fixtures/seed000-sensor-keys.jsonl", "utf8")
+      // Rows as the farm-sensor recipe writes them, a cell of another family, and one foreign row.
+      const recipe = readFileSync("src/keys/fixtures/farm-sensor-keys.jsonl", "utf8")
         .split("\n")
         .filter(Boolean)
         .map((line) => JSON.parse(line).key as string);
@@ -117,7 +117,7 @@ describe("keyspread table on a Bigtable table other code shares", () => {
       const strictAdopt = table("create", ["--adopt", "--max-undecodable", "0"]);
       expect(strictAdopt.code).toBe(1);
       expect(strictAdopt.stderr).toMatch(
-        /1 of 247 sampled rows .* do not decode under schema "seed000-sensors".*"42_farm_0042_bad"/,
+        /1 of 247 sampled rows .* do not decode under schema "farm-sensors".*"42_farm_0042_bad"/,
       );
       const adopted = table("create", ["--adopt"]);
       expect(adopted.code, adopted.stderr).toBe(0);
@@ -152,7 +152,7 @@ describe("keyspread table on a Bigtable table other code shares", () => {
       expect(strict.code).toBe(1);
       expect(strict.stderr).toMatch(
         new RegExp(
-          `keyspread: bigtable:keyspread/keyspread/${tableId}: row "42_farm_0042_bad" does not decode under schema "seed000-sensors": `,
+          `keyspread: bigtable:keyspread/keyspread/${tableId}: row "42_farm_0042_bad" does not decode under schema "farm-sensors": `,
         ),
       );
       await Promise.all([ours.close(), theirs.close(), admin.close()]);

@@ -95,7 +95,7 @@ describe("keyspread table explain", () => {
         { encoding: "utf8", input: "" },
       );
     expect(run(FLEET, "create").status).toBe(0);
-    const other = run("examples/schemas/seed000-md5.yaml", "put");
+    const other = run("examples/schemas/game-studio-md5.yaml", "put");
     expect(other.status).toBe(1);
     expect(other.stderr).toMatch(/different key schema/);
   });

@@ -1,5 +1,5 @@
 /**
- * Seed 003's fix for 40-second dashboard scans: move them off Bigtable. A key range (or the whole
+ * The fleet incident's fix for 40-second dashboard scans: move them off Bigtable. A key range (or the whole
  * table) is read once, decoded, and written as Parquet partitioned by day — the key fields as
  * typed columns — and/or loaded into a DuckDB database, where range scans are columnar.
  */

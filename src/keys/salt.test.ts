@@ -35,7 +35,7 @@ describe("salt hashes", () => {
     expect(phoenixBucket(b, 0, b.length, 16)).toBe(Math.abs(java % 16));
   });
 
-  it("md5-hex4 is seed 000's recipe: parseInt(md5 hex[0..4], 16) % N", () => {
+  it("md5-hex4 is the game-studio recipe: parseInt(md5 hex[0..4], 16) % N", () => {
     const input = "player_456789_purchase_20240315143022";
     const expected = Number.parseInt(createHash("md5").update(input).digest("hex").slice(0, 4), 16) % 100;
     expect(md5Hex4Bucket(bytes(input), 0, input.length, 100)).toBe(expected);

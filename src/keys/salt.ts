@@ -15,7 +15,7 @@ export type BucketFunction = (bytes: Uint8Array, start: number, end: number, buc
 export const xxh32Bucket: BucketFunction = (bytes, start, end, buckets) =>
   xxHash32(bytes, start, end) % buckets;
 
-/** Seed 000's recipe: the first 4 hex digits of the MD5 digest (its first two bytes, big-endian), mod N. */
+/** The game-studio recipe: the first 4 hex digits of the MD5 digest (its first two bytes, big-endian), mod N. */
 export const md5Hex4Bucket: BucketFunction = (bytes, start, end, buckets) => {
   const md5 = digest("md5", bytes.subarray(start, end), "buffer");
   return ((md5[0]! << 8) | md5[1]!) % buckets;

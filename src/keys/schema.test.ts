@@ -7,8 +7,8 @@ import { textWithJavaHash } from "./java-hash.testsuite.js";
 import { compileSchema, defineSchema, parseSchema } from "./schema.js";
 import type { SchemaSpec } from "./types.js";
 
-/** Seed 000's create_salted_row_key, computed independently: md5 hex, first 4 digits, mod 100, 3 digits. */
-function seedRecipe(playerId: string, actionType: string, timestamp: string): string {
+/** The game-studio recipe's create_salted_row_key, computed independently: md5 hex, first 4 digits, mod 100, 3 digits. */
+function gameStudioRecipe(playerId: string, actionType: string, timestamp: string): string {
   const originalKey = `${playerId}_${actionType}_${timestamp}`;
   const bucket = Number.parseInt(createHash("md5").update(originalKey).digest("hex").slice(0, 4), 16) % 100;
   return `${String(bucket).padStart(3, "0")}_${originalKey}`;
@@ -16,7 +16,7 @@ function seedRecipe(playerId: string, actionType: string, timestamp: string): st
 
 // The shipped example; the player id "player_456789" contains the separator, so it spells the
 // constant part as a literal.
-const SEED_000 = parseSchema(readFileSync("examples/schemas/seed000-md5.yaml", "utf8"));
+const GAME_STUDIO = parseSchema(readFileSync("examples/schemas/game-studio-md5.yaml", "utf8"));
 
 /** Java's `h = 31 * h + b` over signed bytes from 1, in BigInt arithmetic (an independent reference). */
 function javaHashReference(bytes: Uint8Array): number {
@@ -26,12 +26,12 @@ function javaHashReference(bytes: Uint8Array): number {
 }
 
 describe("compileSchema", () => {
-  it("reproduces seed 000's create_salted_row_key exactly", () => {
-    const schema = SEED_000;
+  it("reproduces the game-studio recipe's create_salted_row_key exactly", () => {
+    const schema = GAME_STUDIO;
     const key = schema
       .encode({ player: "456789", action: "purchase", timestamp: "20240315143022" })
       .toString();
-    expect(key).toBe(seedRecipe("player_456789", "purchase", "20240315143022"));
+    expect(key).toBe(gameStudioRecipe("player_456789", "purchase", "20240315143022"));
     expect(key).toBe("061_player_456789_purchase_20240315143022");
     for (let i = 0; i < 50; i++) {
       const values = {
@@ -39,7 +39,7 @@ describe("compileSchema", () => {
         action: i % 2 ? "login" : "purchase",
         timestamp: `2024031514${i}`,
       };
-      const expected = seedRecipe(`player_${values.player}`, values.action, values.timestamp);
+      const expected = gameStudioRecipe(`player_${values.player}`, values.action, values.timestamp);
       expect(schema.encode(values).toString()).toBe(expected);
       expect(schema.decode(Buffer.from(expected))).toEqual({ bucket: Number(expected.slice(0, 3)), values });
     }
@@ -115,7 +115,7 @@ describe("compileSchema", () => {
   });
 
   it("decode rejects keys of another schema", () => {
-    const schema = SEED_000;
+    const schema = GAME_STUDIO;
     expect(() => schema.decode(Buffer.from("062_player_456789_purchase_20240315143022"))).toThrow(
       /salt says bucket 62 but the fields hash to 61/,
     );

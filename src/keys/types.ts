@@ -28,7 +28,7 @@ export type SegmentSpec = { literal: string } | { field: string; codec: CodecSpe
 export type SaltHash =
   /** Default: xxHash32 (seed 0) over the salt fields' canonical bytes, unsigned mod N. */
   | "xxh32"
-  /** Seed 000's recipe: parseInt(md5(hex)[0..4], 16) mod N over the salt fields' text joined by the separator. */
+  /** The game-studio recipe: parseInt(md5(hex)[0..4], 16) mod N over the salt fields' text joined by the separator. */
   | "md5-hex4"
   /** Apache Phoenix SALT_BUCKETS: one byte, Java 31-polynomial over the rest of the key. */
   | "phoenix"
@@ -53,7 +53,7 @@ export interface SaltSpec {
   /** Text layout: decimal digits of the salt; default is the digits of N − 1, so `1` never prefixes `10`. */
   width?: number;
   /**
-   * The hash input as a template, for recipes that hash other text than the key holds (seed 000:
+   * The hash input as a template, for recipes that hash other text than the key holds (the farm-sensor recipe:
    * `"{farm_id}_{sensor_id}"` while the key reads `farm_{farm_id}_sensor_{sensor_id}`): each
    * `{field}` is replaced by that field's encoded bytes, the rest is literal UTF-8 (`{{`, `}}` for
    * braces). The fields it names are the salt fields and must lead the key.
@@ -65,7 +65,7 @@ export interface SchemaSpec {
   /** Format version of this spec; 1 today. */
   version: 1;
   name: string;
-  /** `text`: human-readable like the seeds' keys; `binary`: compact salt bytes and binary ints. */
+  /** `text`: human-readable like the case studies' keys; `binary`: compact salt bytes and binary ints. */
   layout: "text" | "binary";
   /** Text layout: the segment separator (one ASCII char), default `#`. */
   separator?: string;

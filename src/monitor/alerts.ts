@@ -1,7 +1,7 @@
 /**
- * Seed 003's alert rules, evaluated on snapshots the caller takes (no clock, no I/O):
+ * The fleet incident's alert rules, evaluated on snapshots the caller takes (no clock, no I/O):
  * - `bucket-hot` / `node-hot`: a salt bucket, or a simulated node, above `factor` × the median
- *   load for `sustainMs` (seed 003: 2× for 15 minutes);
+ *   load for `sustainMs` (the fleet incident: 2× for 15 minutes);
  * - `prefix-shift`: the hottest prefixes' share of traffic moved by ≥ `shiftThreshold` (total
  *   variation distance) between consecutive windows;
  * - `tenant-over-quota`: a tenant's admission was refused in the window;
@@ -16,9 +16,9 @@ import { concentrationShift, type PrefixShares } from "./concentration-shift.js"
 export type AlertRule = "bucket-hot" | "node-hot" | "prefix-shift" | "tenant-over-quota" | "dead-letter";
 
 export interface AlertRulesConfig {
-  /** A bucket is hot above this multiple of the median (seed 003: 2). */
+  /** A bucket is hot above this multiple of the median (the fleet incident: 2). */
   bucketFactor: number;
-  /** ...for this long (seed 003: 15 minutes); tests use seconds. */
+  /** ...for this long (the fleet incident: 15 minutes); tests use seconds. */
   sustainMs: number;
   /** Windows with less total bucket load than this are not judged (too little traffic). */
   minWindowLoad: number;

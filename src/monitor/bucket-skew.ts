@@ -1,4 +1,4 @@
-/** How unevenly load falls on salt buckets (or nodes): the numbers seed 003's dashboards lacked. Pure. */
+/** How unevenly load falls on salt buckets (or nodes): the numbers the fleet incident's dashboards lacked. Pure. */
 import { median } from "../stats/median.js";
 
 export interface BucketSkew {

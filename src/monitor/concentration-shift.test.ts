@@ -11,7 +11,7 @@ describe("concentrationShift", () => {
     expect(concentrationShift(mix, new Map([["c", 1]]))).toBe(1);
   });
 
-  it("sees one prefix taking over (seed 003's 62 % customer)", () => {
+  it("sees one prefix taking over (the fleet incident's 62 % customer)", () => {
     const before = new Map([
       ["acme", 0.1],
       ["beta", 0.1],

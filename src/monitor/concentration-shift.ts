@@ -1,5 +1,5 @@
 /**
- * Prefix concentration shift, seed 003's "leading indicator": how far the share of traffic among
+ * Prefix concentration shift, the fleet incident's "leading indicator": how far the share of traffic among
  * the hottest key prefixes moved between two windows, as the total variation distance (0 = same
  * mix, 1 = disjoint). Traffic outside the tracked prefixes counts as one "other" share. Pure.
  */

@@ -191,7 +191,7 @@ const DesignSchema = v.strictObject({
 export const ScenarioSchema = v.strictObject({
   name: v.string(),
   description: v.optional(v.string()),
-  /** Where the numbers come from (e.g. a seed file). */
+  /** Where the numbers come from (e.g. a case study in docs/case-studies.md). */
   source: v.optional(v.string()),
   start: v.optional(
     v.pipe(v.string(), v.isoTimestamp("start must be an ISO timestamp")),

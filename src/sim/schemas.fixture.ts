@@ -1,7 +1,7 @@
 /** Key schemas the simulator's tests replay workloads under. */
 import type { SchemaSpec } from "../keys/types.js";
 
-/** Seed 003's key: `deviceID#reverseTs`. */
+/** The fleet incident's key: `deviceID#reverseTs`. */
 export const deviceKey: SchemaSpec = {
   version: 1,
   name: "device-reverse-ts",

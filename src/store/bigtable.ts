@@ -65,7 +65,7 @@ export interface BigtableStoreOptions {
 export interface CreateBigtableTableOptions extends BigtableStoreOptions {
   /** Versions of each cell to keep (garbage-collection rule; default 1: reads use the newest). */
   maxVersions?: number;
-  /** Garbage-collect cells older than this (seed 003's retention), besides the version rule. */
+  /** Garbage-collect cells older than this (the fleet incident's retention), besides the version rule. */
   maxAgeSeconds?: number;
   /**
    * Initial split keys: the table starts as one tablet per range between them (a salted table's

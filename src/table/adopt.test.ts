@@ -7,10 +7,10 @@ import { AdoptRefusedError, adoptTable } from "./adopt.js";
 import { SaltedTable } from "./salted-table.js";
 import { RESERVED_PREFIX, SchemaMismatchError, UnadoptedTableError } from "./schema-guard.js";
 
-// A table written by seed 000's sensor recipe itself (keys from the vectors of the recipe run as
+// A table written by the farm-sensor recipe itself (keys from the vectors of the recipe run as
 // written), then adopted with the schema that reproduces it.
-const SENSORS = parseSchema(readFileSync("examples/schemas/seed000-sensors.yaml", "utf8"));
-const RECIPE_KEYS: string[] = readFileSync("src/keys/fixtures/seed000-sensor-keys.jsonl", "utf8")
+const SENSORS = parseSchema(readFileSync("examples/schemas/farm-sensors.yaml", "utf8"));
+const RECIPE_KEYS: string[] = readFileSync("src/keys/fixtures/farm-sensor-keys.jsonl", "utf8")
   .split("\n")
   .filter(Boolean)
   .map((line) => JSON.parse(line).key);
@@ -85,7 +85,7 @@ describe("adoptTable", () => {
     const refused = await adoptTable(store, SENSORS).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(AdoptRefusedError);
     expect((refused as Error).message).toMatch(
-      /^memory:sensors: 4 of 250 sampled rows \(1\.6 %\) do not decode under schema "seed000-sensors", more than the 1\.0 % allowed; first: "07_farm_x" \(/,
+      /^memory:sensors: 4 of 250 sampled rows \(1\.6 %\) do not decode under schema "farm-sensors", more than the 1\.0 % allowed; first: "07_farm_x" \(/,
     );
     expect((refused as AdoptRefusedError).report.undecodable.map((row) => row.key)).toHaveLength(4);
     await expect(SaltedTable.open(store, SENSORS)).rejects.toThrow(/no keyspread schema row/);

@@ -1,5 +1,5 @@
 /**
- * Adopting a table keyspread did not create (an HBase/Phoenix import, seed 000's recipe written by
+ * Adopting a table keyspread did not create (an HBase/Phoenix import, the farm-sensor recipe written by
  * hand): before its schema row is recorded, a sample of its rows, spread over the key space, must
  * decode under the schema — a wrong bucket count or hash would otherwise hide every row.
  */

@@ -30,7 +30,7 @@ export type CellsInput = Map<string, Buffer> | Record<string, Buffer | string>;
 
 /** Read and write paths that may each route to their own Bigtable app profile. */
 export interface AppProfiles {
-  /** `latest`: seed 003's latest-N, e.g. a single-cluster profile for read-your-writes. */
+  /** `latest`: the fleet incident's latest-N, e.g. a single-cluster profile for read-your-writes. */
   latest?: string;
   /** `scan` (range reads), e.g. a multi-cluster profile for dashboards. */
   scan?: string;
@@ -47,7 +47,7 @@ export interface SaltedTableOptions {
   /** Rows fetched per bucket per round trip of the merge. Default 256. */
   pageSize?: number;
   retry?: RetryPolicy;
-  /** Serve repeated `latest` reads from memory for `ttlMs` (seed 003: "cache … for a few seconds"). */
+  /** Serve repeated `latest` reads from memory for `ttlMs` (the fleet incident: "cache … for a few seconds"). */
   latestCache?: { ttlMs: number; maxEntries?: number };
   /**
    * Reads fail on a row in their ranges that the schema cannot decode, naming it (default: such
@@ -268,7 +268,7 @@ export class SaltedTable {
   }
 
   /**
-   * The newest `n` rows of the entity `query.eq` binds (seed 003's latest-100): the field after the
+   * The newest `n` rows of the entity `query.eq` binds (the fleet incident's latest-100): the field after the
    * bound ones must be a reverse timestamp, so newest-first is key order and the limit pushes down.
    */
   async latest(query: Omit<Query, "limit">, n: number, options: TableReadOptions = {}): Promise<TableRow[]> {

@@ -1,6 +1,6 @@
 /**
  * One row per table records the schema its keys were written with, so an app that opens the
- * table with another bucket count or hash (seed 000's "100 vs 50 buckets") is refused instead of
+ * table with another bucket count or hash (the game-studio recipe's "100 vs 50 buckets") is refused instead of
  * silently writing rows no reader will find. Its key is eight 0xFF bytes and `keyspread:schema`,
  * so it sorts after every data row (tools that count rows, such as `cbt count`, see one more).
  */

@@ -44,7 +44,7 @@ describe("key prefixes", () => {
 });
 
 describe("key prefixes from a real schema", () => {
-  it("labels seed 003's salted device keys by bucket, device and metric", () => {
+  it("labels the fleet incident's salted device keys by bucket, device and metric", () => {
     const schema = parseSchema(readFileSync("examples/schemas/fleet.yaml", "utf8"), "yaml");
     const key = schema.encode({ deviceId: "dev-1", metric: "cpu", ts: 1_700_000_000_000 });
     const bucket = String(schema.decode(key).bucket).padStart(2, "0");

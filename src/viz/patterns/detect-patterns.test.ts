@@ -50,7 +50,7 @@ describe("detectPatterns on synthetic access logs", () => {
 });
 
 describe("detectPatterns on simulator output", () => {
-  it("sees seed 003's one contiguous dark band in an unsalted design", () => {
+  it("sees the fleet incident's one contiguous dark band in an unsalted design", () => {
     const tablets = 24;
     const steps: LoadStep[] = Array.from({ length: 60 }, (_, t) => ({
       t,
@@ -137,7 +137,7 @@ describe("detectPatterns on simulator output", () => {
     expect(finding!.rule).toMatch(/≥ 90 % CPU in ≥ 80 % of the active columns/);
   });
 
-  it("names seed 003's bright band by its prefix, not the dim ranges whose nodes it saturates", () => {
+  it("names the fleet incident's bright band by its prefix, not the dim ranges whose nodes it saturates", () => {
     // The fleet's `current` design: hashed device ids around one customer's `acme-` ids, which
     // hold 60 % of the data and carry 10× the load per byte. The nodes that stay saturated are
     // the ones serving hashed ranges (beside acme tablets); acme's own tablets move between nodes.

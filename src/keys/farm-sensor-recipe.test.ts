@@ -2,19 +2,19 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parseSchema } from "./schema.js";
 
-// Vectors from seed 000's create_sensor_row_key run as written (python3, hashlib); see
-// fixtures/seed000-sensor-keys.py for the recipe and how to regenerate them.
+// Vectors from the farm-sensor recipe's create_sensor_row_key run as written (python3, hashlib); see
+// fixtures/farm-sensor-keys.py for the recipe and how to regenerate them.
 const VECTORS: { farm_id: string; sensor_id: string; timestamp: string; key: string }[] = readFileSync(
-  "src/keys/fixtures/seed000-sensor-keys.jsonl",
+  "src/keys/fixtures/farm-sensor-keys.jsonl",
   "utf8",
 )
   .split("\n")
   .filter(Boolean)
   .map((line) => JSON.parse(line));
 
-const SENSORS = parseSchema(readFileSync("examples/schemas/seed000-sensors.yaml", "utf8"));
+const SENSORS = parseSchema(readFileSync("examples/schemas/farm-sensors.yaml", "utf8"));
 
-describe("seed 000's sensor recipe (salt.input)", () => {
+describe("the farm-sensor recipe (salt.input)", () => {
   it("encodes every vector byte for byte and decodes it back", () => {
     expect(VECTORS.length).toBeGreaterThan(200);
     expect(VECTORS[0]!.key).toBe("42_farm_0042_sensor_12_20240315080000");
