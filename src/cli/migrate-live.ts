@@ -32,19 +32,14 @@ const POLL_MS = 100;
 export function registerLiveMigrationCommands(
   migrate: Command,
   withPair: (command: Command) => Command,
-  loadPair: (options: PairInput) => Promise<{ fromSchema: KeySchema; toSchema: KeySchema }>,
+  loadPair: LoadPair,
 ): void {
   withPair(migrate.command("begin"))
     .description(
       "record a live re-keying of the table a running `keyspread serve` writes (its --migration file; phase single)",
     )
     .requiredOption("--migration <file>", "the migration record the service follows")
-    .action(
-      guarded(async (options: PairInput & { migration: string }) => {
-        const record = await begin(options, loadPair);
-        await write(`${JSON.stringify(summary(options.migration, record))}\n`);
-      }),
-    );
+    .action(guarded((options: PairInput & { migration: string }) => runBeginCommand(options, loadPair)));
 
   migrate
     .command("advance")
@@ -64,42 +59,53 @@ export function registerLiveMigrationCommands(
       wholeNumberIn(0, 86_400),
       60,
     )
-    .action(
-      guarded(
-        async (options: { migration: string; from: Phase; to: Phase; force?: boolean; wait: number }) => {
-          const file = options.migration;
-          let already = false;
-          const record = (await updateMigration(file, (current) => {
-            const result = advance(current, options.from, options.to, {
-              force: options.force,
-              file,
-              serviceRunning: (service) => service.host !== hostname() || isAlive(service.pid),
-            });
-            already = result.already;
-            return result.record;
-          }))!;
-          if (already)
-            process.stderr.write(
-              `keyspread: migration ${file} is already in ${options.to}; nothing changed\n`,
-            );
-          const applied =
-            options.wait > 0 ? await waitForService(file, record.revision, options.wait) : record;
-          await write(`${JSON.stringify(summary(file, applied))}\n`);
-        },
-      ),
-    );
+    .action(guarded(runAdvanceCommand));
 
   migrate
     .command("status")
     .description("print a live re-keying's record: phase, what the service applied, backfill, validation")
     .requiredOption("--migration <file>", "the migration record")
-    .action(
-      guarded(async (options: { migration: string }) => {
-        const record = await readMigration(options.migration);
-        if (record === undefined) throw new Error(`no migration record ${options.migration}`);
-        await write(`${JSON.stringify(record)}\n`);
-      }),
-    );
+    .action(guarded(runStatusCommand));
+}
+
+type LoadPair = (options: PairInput) => Promise<{ fromSchema: KeySchema; toSchema: KeySchema }>;
+
+async function runBeginCommand(
+  options: PairInput & { migration: string },
+  loadPair: LoadPair,
+): Promise<void> {
+  const record = await begin(options, loadPair);
+  await write(`${JSON.stringify(summary(options.migration, record))}\n`);
+}
+
+async function runAdvanceCommand(options: {
+  migration: string;
+  from: Phase;
+  to: Phase;
+  force?: boolean;
+  wait: number;
+}): Promise<void> {
+  const file = options.migration;
+  let already = false;
+  const record = (await updateMigration(file, (current) => {
+    const result = advance(current, options.from, options.to, {
+      force: options.force,
+      file,
+      serviceRunning: (service) => service.host !== hostname() || isAlive(service.pid),
+    });
+    already = result.already;
+    return result.record;
+  }))!;
+  if (already)
+    process.stderr.write(`keyspread: migration ${file} is already in ${options.to}; nothing changed\n`);
+  const applied = options.wait > 0 ? await waitForService(file, record.revision, options.wait) : record;
+  await write(`${JSON.stringify(summary(file, applied))}\n`);
+}
+
+async function runStatusCommand(options: { migration: string }): Promise<void> {
+  const record = await readMigration(options.migration);
+  if (record === undefined) throw new Error(`no migration record ${options.migration}`);
+  await write(`${JSON.stringify(record)}\n`);
 }
 
 export interface PairInput {
@@ -111,7 +117,7 @@ export interface PairInput {
 
 async function begin(
   options: PairInput & { migration: string },
-  loadPair: (options: PairInput) => Promise<{ fromSchema: KeySchema; toSchema: KeySchema }>,
+  loadPair: LoadPair,
 ): Promise<MigrationRecord> {
   const file = options.migration;
   const { fromSchema, toSchema } = await loadPair(options);
