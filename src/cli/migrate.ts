@@ -9,7 +9,7 @@ import { dirname, join } from "node:path";
 import { SingleBar } from "cli-progress";
 import type { Command } from "commander";
 import type { KeySchema } from "../keys/types.js";
-import { type BackfillProgress, backfill } from "../migrate/backfill.js";
+import { type BackfillProgress, backfillTable } from "../migrate/backfill.js";
 import { migrationPlan } from "../migrate/plan.js";
 import { parseShard, type Shard, shardPlanFor, shardRange } from "../migrate/shards.js";
 import {
@@ -235,7 +235,7 @@ async function backfillPair(
   };
   const bar = backfillBar();
   try {
-    const result = await backfill({
+    const result = await backfillTable({
       source,
       sourceSchema: fromSchema,
       target,

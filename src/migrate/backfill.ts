@@ -71,7 +71,7 @@ export class BackfillWriteError extends Error {
 
 const MAX_LISTED_SKIPS = 100;
 
-export async function backfill(options: BackfillOptions): Promise<BackfillResult> {
+export async function backfillTable(options: BackfillOptions): Promise<BackfillResult> {
   const { source, sourceSchema, target, targetSchema } = options;
   const started = performance.now();
   await checkTables(options);

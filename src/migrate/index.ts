@@ -4,7 +4,7 @@ export {
   type BackfillProgress,
   type BackfillResult,
   BackfillWriteError,
-  backfill,
+  backfillTable,
 } from "./backfill.js";
 export { type Checkpoint, readCheckpoint } from "./checkpoint.js";
 export {

@@ -7,7 +7,7 @@ import { EmbeddedStore } from "../store/embedded.js";
 import { MemoryStore } from "../store/memory.js";
 import type { KeyRange, Store } from "../store/store.js";
 import { RESERVED_PREFIX } from "../table/schema-guard.js";
-import { backfill } from "./backfill.js";
+import { backfillTable } from "./backfill.js";
 import { readCheckpoint } from "./checkpoint.js";
 import { dataPages } from "./data-rows.js";
 import { fillSource, MIGRATIONS } from "./fixtures.testsuite.js";
@@ -136,7 +136,7 @@ describe("sharded backfill and validation", () => {
         const stop = new AbortController();
         let batches = 0;
         await expect(
-          backfill({
+          backfillTable({
             ...shardOptions(index),
             signal: stop.signal,
             onProgress: () => {
@@ -153,9 +153,9 @@ describe("sharded backfill and validation", () => {
     );
     // A shard's checkpoint does not resume another shard, nor an unsharded run.
     await expect(
-      backfill({ ...shardOptions(2), checkpointFile: shardOptions(1).checkpointFile }),
+      backfillTable({ ...shardOptions(2), checkpointFile: shardOptions(1).checkpointFile }),
     ).rejects.toThrow(/belongs to another migration: its shard is \{"index":1/);
-    const results = await Promise.all([1, 2, 3, 4].map((index) => backfill(shardOptions(index))));
+    const results = await Promise.all([1, 2, 3, 4].map((index) => backfillTable(shardOptions(index))));
     expect(results.reduce((sum, r) => sum + r.rowsRead, 0)).toBe(ROWS);
     expect(results.every((r) => r.rowsReadThisRun === r.rowsRead - 80)).toBe(true);
 
@@ -172,7 +172,7 @@ describe("sharded backfill and validation", () => {
     const source = new MemoryStore({ name: "old" });
     const target = new MemoryStore({ name: "new" });
     await fillSource(source, from, row, 200);
-    await backfill({ source, sourceSchema: from, target, targetSchema: to });
+    await backfillTable({ source, sourceSchema: from, target, targetSchema: to });
     const at = (i: number) => to.encode(row(i).values);
     await target.write([
       { type: "put", key: at(3), cells: new Map([["value", Buffer.from("changed")]]) },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { MemoryStore } from "../store/memory.js";
 import { SaltedTable } from "../table/salted-table.js";
-import { backfill } from "./backfill.js";
+import { backfillTable } from "./backfill.js";
 import { fillSource, MIGRATIONS } from "./fixtures.testsuite.js";
 import { validate } from "./validate.js";
 
@@ -11,7 +11,7 @@ async function migrated(rows: number) {
   const source = new MemoryStore({ name: "old" });
   const target = new MemoryStore({ name: "new" });
   await fillSource(source, from, row, rows);
-  await backfill({ source, sourceSchema: from, target, targetSchema: to });
+  await backfillTable({ source, sourceSchema: from, target, targetSchema: to });
   return { source, target, newTable: await SaltedTable.open(target, to) };
 }
 
