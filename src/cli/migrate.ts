@@ -19,7 +19,7 @@ import {
   type StoreAddress,
   sameTable,
 } from "../migrate/store-address.js";
-import { type Difference, validate } from "../migrate/validate.js";
+import { type MigrationDifference, validateMigration } from "../migrate/validate.js";
 import { validateShard } from "../migrate/validate-shard.js";
 import { checkServiceRekeying } from "../serve/migration-follower.js";
 import type { Store } from "../store/store.js";
@@ -319,7 +319,7 @@ async function runValidateCommand(given: ValidateCommandOptions): Promise<void> 
   await withStores(options, (source, target) =>
     reportValidation(
       (onProgress) =>
-        validate({
+        validateMigration({
           source,
           sourceSchema: fromSchema,
           target,
@@ -373,7 +373,7 @@ function flagOf(name: string): string {
 /** Runs a validation with a progress bar, prints each difference then the summary; exit status 1 when any. */
 async function reportValidation<R>(
   run: (onProgress: (rows: number) => void) => Promise<R>,
-  summarize: (report: R) => { differences: Difference[]; count: number; summary: object },
+  summarize: (report: R) => { differences: MigrationDifference[]; count: number; summary: object },
 ): Promise<void> {
   const bar = counterBar("validate");
   let report: R;

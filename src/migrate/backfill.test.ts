@@ -7,7 +7,7 @@ import { SchemaMismatchError } from "../table/schema-guard.js";
 import { BackfillWriteError, backfillTable, fractionOfKeySpace } from "./backfill.js";
 import { readCheckpoint } from "./checkpoint.js";
 import { fillSource, MIGRATIONS } from "./fixtures.testsuite.js";
-import { validate } from "./validate.js";
+import { validateMigration } from "./validate.js";
 
 const ROWS = 500;
 const checkpointIn = () => join(mkdtempSync(join(tmpdir(), "keyspread-backfill-")), "checkpoint.json");
@@ -26,7 +26,7 @@ describe.each(MIGRATIONS)("backfill $name", ({ from, to, row }) => {
     });
     expect(result).toMatchObject({ rowsRead: ROWS, rowsWritten: ROWS, rowsSkipped: 0, fractionDone: 1 });
     expect(target.size).toBe(ROWS + 1); // + the schema row
-    const report = await validate({
+    const report = await validateMigration({
       source,
       sourceSchema: from,
       target,
@@ -70,7 +70,7 @@ describe.each(MIGRATIONS)("backfill $name", ({ from, to, row }) => {
     const resumed = await backfillTable(options);
     expect(resumed).toMatchObject({ rowsRead: ROWS, rowsWritten: ROWS, rowsReadThisRun: ROWS - 150 });
     expect(resumed.resumedFrom).toBeInstanceOf(Buffer);
-    const report = await validate({ source, sourceSchema: from, target, targetSchema: to });
+    const report = await validateMigration({ source, sourceSchema: from, target, targetSchema: to });
     expect(report.differences).toEqual([]);
     expect(report.target.rows).toBe(ROWS);
   });
@@ -109,9 +109,9 @@ describe("backfill", () => {
         checkpointFile,
       }),
     ).toMatchObject({ rowsWritten: 100 });
-    expect((await validate({ source, sourceSchema: from, target, targetSchema: to })).differences).toEqual(
-      [],
-    );
+    expect(
+      (await validateMigration({ source, sourceSchema: from, target, targetSchema: to })).differences,
+    ).toEqual([]);
   });
 
   it("refuses a checkpoint of another migration", async () => {

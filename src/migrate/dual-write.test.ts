@@ -4,7 +4,7 @@ import { SaltedTable } from "../table/salted-table.js";
 import { backfillTable } from "./backfill.js";
 import { DualWriteError, DualWriteTable } from "./dual-write.js";
 import { MIGRATIONS } from "./fixtures.testsuite.js";
-import { validate } from "./validate.js";
+import { validateMigration } from "./validate.js";
 
 const { from, to, row } = MIGRATIONS[0]!;
 
@@ -72,7 +72,7 @@ describe("the migration window", () => {
       expect(failed).toEqual([]);
     }
     await backfilled;
-    const report = await validate({
+    const report = await validateMigration({
       source: oldStore,
       sourceSchema: from,
       target: newStore,

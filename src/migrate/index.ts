@@ -32,10 +32,10 @@ export {
   sameTable,
 } from "./store-address.js";
 export {
-  type Difference,
-  type RangeSummary,
-  type ValidateOptions,
-  type ValidationReport,
-  validate,
+  type MigrationDifference,
+  type MigrationRangeSummary,
+  type MigrationValidationReport,
+  type ValidateMigrationOptions,
+  validateMigration,
 } from "./validate.js";
 export { type ShardValidateOptions, type ShardValidationReport, validateShard } from "./validate-shard.js";

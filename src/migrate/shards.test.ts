@@ -12,7 +12,7 @@ import { readCheckpoint } from "./checkpoint.js";
 import { dataPages } from "./data-rows.js";
 import { fillSource, MIGRATIONS } from "./fixtures.testsuite.js";
 import { parseShard, type ShardPlan, shardPlanFor, shardRange, splitKeyspace } from "./shards.js";
-import { validate } from "./validate.js";
+import { validateMigration } from "./validate.js";
 import { validateShard } from "./validate-shard.js";
 
 const dir = mkdtempSync(join(tmpdir(), "keyspread-shards-"));
@@ -159,7 +159,7 @@ describe("sharded backfill and validation", () => {
     expect(results.reduce((sum, r) => sum + r.rowsRead, 0)).toBe(ROWS);
     expect(results.every((r) => r.rowsReadThisRun === r.rowsRead - 80)).toBe(true);
 
-    const whole = await validate({ source, sourceSchema: from, target, targetSchema: to });
+    const whole = await validateMigration({ source, sourceSchema: from, target, targetSchema: to });
     expect(whole.differences).toEqual([]);
     expect(whole.target.rows).toBe(ROWS);
     const byShard = await validateEveryShard(source, target, 4);

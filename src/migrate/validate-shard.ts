@@ -11,7 +11,7 @@ import type { KeyRange, Row, Store } from "../store/store.js";
 import { dataPages } from "./data-rows.js";
 import { canonicalRow } from "./row-digest.js";
 import type { Shard } from "./shards.js";
-import type { Difference } from "./validate.js";
+import type { MigrationDifference } from "./validate.js";
 
 export interface ShardValidateOptions {
   source: Store;
@@ -32,7 +32,7 @@ export interface ShardValidationReport {
   target: { rows: number; undecodable: number };
   /** How many differences there are; `differences` lists the first MAX_LISTED. */
   differenceCount: number;
-  differences: Difference[];
+  differences: MigrationDifference[];
 }
 
 const PAGE = 1000;
@@ -168,7 +168,7 @@ function otherSideOf(side: SourceOrTarget): SourceOrTarget {
 }
 
 /** Counts a difference; lists it while fewer than MAX_LISTED are. */
-function differ(report: ShardValidationReport, difference: Difference): void {
+function differ(report: ShardValidationReport, difference: MigrationDifference): void {
   report.differenceCount++;
   if (report.differences.length < MAX_LISTED) report.differences.push(difference);
 }

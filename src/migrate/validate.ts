@@ -13,7 +13,7 @@ import { RESERVED_PREFIX } from "../table/schema-guard.js";
 import { dataPages } from "./data-rows.js";
 import { canonicalRow, canonicalValue, RowSet, rowDigest } from "./row-digest.js";
 
-export interface ValidateOptions {
+export interface ValidateMigrationOptions {
   source: Store;
   sourceSchema: KeySchema;
   target: Store;
@@ -37,7 +37,7 @@ export interface ValidateOptions {
   onProgress?: (rowsChecked: number) => void;
 }
 
-export interface RangeSummary {
+export interface MigrationRangeSummary {
   field: string;
   /** Inclusive lower bound; undefined from the start. */
   from?: FieldValue;
@@ -47,8 +47,8 @@ export interface RangeSummary {
   target: { rows: number; checksum: string };
 }
 
-export type Difference =
-  | ({ kind: "range" } & RangeSummary)
+export type MigrationDifference =
+  | ({ kind: "range" } & MigrationRangeSummary)
   | {
       kind: "entity";
       entity: FieldValues;
@@ -63,13 +63,13 @@ export type Difference =
   /** Sharded validation: the row is on both sides with different cells. */
   | { kind: "row"; sourceKey: string; targetKey: string; source: string; target: string };
 
-export interface ValidationReport {
+export interface MigrationValidationReport {
   /** Rows decoded and checksummed, rows whose key the side's schema could not decode, rows `include` left out. */
   source: { rows: number; checksum: string; undecodable: number; excluded: number };
   target: { rows: number; checksum: string; undecodable: number; excluded: number };
-  ranges: RangeSummary[];
+  ranges: MigrationRangeSummary[];
   entities: { fields: string[]; compared: number; rowsPerEntity: number } | { skipped: string };
-  differences: Difference[];
+  differences: MigrationDifference[];
 }
 
 const PAGE = 1000;
@@ -77,7 +77,9 @@ const PAGE = 1000;
 const ENTITY_READS_AT_ONCE = 4;
 const MAX_UNDECODABLE_LISTED = 100;
 
-export async function validate(options: ValidateOptions): Promise<ValidationReport> {
+export async function validateMigration(
+  options: ValidateMigrationOptions,
+): Promise<MigrationValidationReport> {
   const { source, sourceSchema, target, targetSchema } = options;
   const rangeField = options.rangeField ?? sourceSchema.fields[0]!.name;
   for (const schema of [sourceSchema, targetSchema]) {
@@ -116,14 +118,14 @@ export async function validate(options: ValidateOptions): Promise<ValidationRepo
 
 /** What the two sides' full passes share: the ranges, the entity sample, the differences and rows checked so far. */
 interface FullPass {
-  options: ValidateOptions;
+  options: ValidateMigrationOptions;
   rangeField: string;
   boundaries: FieldValue[];
   include: (values: Record<string, FieldValue>) => boolean;
   /** The entity fields, or why entities are not compared. */
   entityPlan: string[] | string;
   reservoir: EntityReservoir;
-  differences: Difference[];
+  differences: MigrationDifference[];
   checked: number;
   undecodableListed: number;
 }
@@ -171,11 +173,11 @@ async function tally(pass: FullPass, side: "source" | "target", store: Store, sc
 }
 
 /** Each range's rows and checksum on both sides; a range that differs is a difference. */
-function compareRanges(pass: FullPass, sourceSets: RowSet[], targetSets: RowSet[]): RangeSummary[] {
+function compareRanges(pass: FullPass, sourceSets: RowSet[], targetSets: RowSet[]): MigrationRangeSummary[] {
   const { boundaries } = pass;
   return sourceSets.map((sourceSet, i) => {
     const targetSet = targetSets[i]!;
-    const summary: RangeSummary = {
+    const summary: MigrationRangeSummary = {
       field: pass.rangeField,
       ...(i > 0 ? { from: boundaries[i - 1] } : {}),
       ...(i < boundaries.length ? { to: boundaries[i] } : {}),
@@ -188,7 +190,7 @@ function compareRanges(pass: FullPass, sourceSets: RowSet[], targetSets: RowSet[
 }
 
 /** The sampled entities' latest-N rows compared side by side, a few entities at once. */
-async function compareSampledEntities(pass: FullPass): Promise<ValidationReport["entities"]> {
+async function compareSampledEntities(pass: FullPass): Promise<MigrationValidationReport["entities"]> {
   const { options, entityPlan } = pass;
   if (typeof entityPlan === "string") return { skipped: entityPlan };
   const rowsPerEntity = options.rowsPerEntity ?? 100;
@@ -301,10 +303,10 @@ class EntityReservoir {
 }
 
 async function compareEntity(
-  options: ValidateOptions,
+  options: ValidateMigrationOptions,
   entity: FieldValues,
   n: number,
-): Promise<Difference | undefined> {
+): Promise<MigrationDifference | undefined> {
   const include = options.include ?? (() => true);
   const [sourceRows, targetRows] = await Promise.all([
     firstRows(options.source, options.sourceSchema, entity, n, include),

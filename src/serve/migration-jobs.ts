@@ -5,7 +5,7 @@
  */
 import { writeFileAtomically } from "../io/write-file-atomically.js";
 import { type BackfillProgress, backfillTable } from "../migrate/backfill.js";
-import { validate } from "../migrate/validate.js";
+import { validateMigration } from "../migrate/validate.js";
 import type { SaltedTable } from "../table/salted-table.js";
 import type { BackfillJob, ValidationJob } from "./migration-record.js";
 
@@ -61,7 +61,7 @@ export async function runValidation(
   cut: number,
   signal: AbortSignal,
 ): Promise<LiveValidation> {
-  const report = await validate({
+  const report = await validateMigration({
     source: tables.old.store,
     sourceSchema: tables.old.schema,
     target: tables.new.store,
