@@ -20,7 +20,7 @@ import {
   sameTable,
 } from "../migrate/store-address.js";
 import { type MigrationDifference, validateMigration } from "../migrate/validate.js";
-import { validateShard } from "../migrate/validate-shard.js";
+import { validateMigrationShard } from "../migrate/validate-shard.js";
 import { checkServiceRekeying } from "../serve/migration-follower.js";
 import type { Store } from "../store/store.js";
 import { argumentOf, fail, guarded, parsePositiveInt, readSchemaFile, wholeNumberIn, write } from "./io.js";
@@ -418,7 +418,7 @@ async function validateOneShard(
     );
     await reportValidation(
       (onProgress) =>
-        validateShard({
+        validateMigrationShard({
           source,
           sourceSchema: fromSchema,
           target,

@@ -38,4 +38,8 @@ export {
   type ValidateMigrationOptions,
   validateMigration,
 } from "./validate.js";
-export { type ShardValidateOptions, type ShardValidationReport, validateShard } from "./validate-shard.js";
+export {
+  type MigrationShardValidationReport,
+  type ValidateMigrationShardOptions,
+  validateMigrationShard,
+} from "./validate-shard.js";

@@ -13,7 +13,7 @@ import { dataPages } from "./data-rows.js";
 import { fillSource, MIGRATIONS } from "./fixtures.testsuite.js";
 import { parseShard, type ShardPlan, shardPlanFor, shardRange, splitKeyspace } from "./shards.js";
 import { validateMigration } from "./validate.js";
-import { validateShard } from "./validate-shard.js";
+import { validateMigrationShard } from "./validate-shard.js";
 
 const dir = mkdtempSync(join(tmpdir(), "keyspread-shards-"));
 let files = 0;
@@ -102,7 +102,7 @@ describe("sharded backfill and validation", () => {
     const targetPlan = await shardPlanFor(fileIn("target-plan.json"), target, count);
     return Promise.all(
       Array.from({ length: count }, (_, i) =>
-        validateShard({
+        validateMigrationShard({
           source,
           sourceSchema: from,
           target,

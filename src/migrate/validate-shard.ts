@@ -13,7 +13,7 @@ import { canonicalRow } from "./row-digest.js";
 import type { Shard } from "./shards.js";
 import type { MigrationDifference } from "./validate.js";
 
-export interface ShardValidateOptions {
+export interface ValidateMigrationShardOptions {
   source: Store;
   sourceSchema: KeySchema;
   target: Store;
@@ -25,7 +25,7 @@ export interface ShardValidateOptions {
   onProgress?: (rowsChecked: number) => void;
 }
 
-export interface ShardValidationReport {
+export interface MigrationShardValidationReport {
   shard: Shard;
   /** Rows read in the shard's range on each side, and those the side's schema could not decode. */
   source: { rows: number; undecodable: number };
@@ -38,7 +38,9 @@ export interface ShardValidationReport {
 const PAGE = 1000;
 const MAX_LISTED = 1000;
 
-export async function validateShard(options: ShardValidateOptions): Promise<ShardValidationReport> {
+export async function validateMigrationShard(
+  options: ValidateMigrationShardOptions,
+): Promise<MigrationShardValidationReport> {
   const run: ShardRun = {
     options,
     report: {
@@ -56,8 +58,8 @@ export async function validateShard(options: ShardValidateOptions): Promise<Shar
 
 /** What both sides' passes share: the options, the report they fill, the rows checked so far. */
 interface ShardRun {
-  options: ShardValidateOptions;
-  report: ShardValidationReport;
+  options: ValidateMigrationShardOptions;
+  report: MigrationShardValidationReport;
   checked: number;
 }
 
@@ -92,7 +94,7 @@ async function checkSide(run: ShardRun, side: SourceOrTarget): Promise<void> {
 
 /** The page's rows with their keys on the other side; a row that does not decode, or has no key there, is a difference. */
 function keysOnOtherSide(
-  report: ShardValidationReport,
+  report: MigrationShardValidationReport,
   side: SourceOrTarget,
   page: Row[],
   schema: KeySchema,
@@ -135,7 +137,7 @@ function keysOnOtherSide(
 
 /** A wanted row the other side lacks is missing there; from the source side, one whose cells differ is a row difference. */
 function compareFound(
-  report: ShardValidationReport,
+  report: MigrationShardValidationReport,
   side: SourceOrTarget,
   wanted: Wanted[],
   found: Map<string, Row>,
@@ -168,7 +170,7 @@ function otherSideOf(side: SourceOrTarget): SourceOrTarget {
 }
 
 /** Counts a difference; lists it while fewer than MAX_LISTED are. */
-function differ(report: ShardValidationReport, difference: MigrationDifference): void {
+function differ(report: MigrationShardValidationReport, difference: MigrationDifference): void {
   report.differenceCount++;
   if (report.differences.length < MAX_LISTED) report.differences.push(difference);
 }
