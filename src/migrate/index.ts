@@ -12,7 +12,7 @@ export {
   type DualWriteFailure,
   type DualWriteResult,
   DualWriteTable,
-  type Side,
+  type MigrationSide,
 } from "./dual-write.js";
 export { type MigrationPlanInput, migrationPlan } from "./plan.js";
 export {

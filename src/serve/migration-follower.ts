@@ -16,6 +16,7 @@
  */
 import { hostname } from "node:os";
 import type { KeySchema } from "../keys/types.js";
+import type { MigrationSide } from "../migrate/dual-write.js";
 import { isStoreAt, openStoreAt, parseStoreAddress } from "../migrate/store-address.js";
 import type { Store } from "../store/store.js";
 import { type AppProfiles, SaltedTable } from "../table/salted-table.js";
@@ -23,7 +24,7 @@ import { FileChanges, fileVersion } from "./file-changes.js";
 import { isAlive } from "./file-lock.js";
 import type { IngestPipeline } from "./ingest-pipeline.js";
 import { runBackfill, runValidation } from "./migration-jobs.js";
-import { type Phase, readsOf, type Side, usesOld, writesBoth, writesOf } from "./migration-phases.js";
+import { type Phase, readsOf, usesOld, writesBoth, writesOf } from "./migration-phases.js";
 import {
   type MigrationRecord,
   readMigration,
@@ -190,7 +191,7 @@ export class MigrationFollower {
     await this.closeTables();
   }
 
-  private tableOf(side: Side): SaltedTable {
+  private tableOf(side: MigrationSide): SaltedTable {
     const table = side === "old" ? this.oldTable : this.newTable;
     if (table === undefined) throw new Error(`the ${side} table is not open in phase ${this.phase}`);
     return table;
@@ -287,7 +288,7 @@ export class MigrationFollower {
     await this.publish();
   }
 
-  private async openTable(record: MigrationRecord, side: Side): Promise<SaltedTable> {
+  private async openTable(record: MigrationRecord, side: MigrationSide): Promise<SaltedTable> {
     const ref = record[side];
     // An embedded table is never created here: a missing one was not created yet, or was dropped.
     const open =

@@ -4,12 +4,12 @@
  * allowed: one step forward, or one step back (a rollback). Skipping a step is refused: each
  * phase's guarantee rests on the one before it.
  */
+import type { MigrationSide } from "../migrate/dual-write.js";
 
 export const PHASES = ["single", "dual-write", "reads-on-new", "writes-on-new", "done"] as const;
 export type Phase = (typeof PHASES)[number];
-export type Side = "old" | "new";
 
-const WRITES: Record<Phase, readonly Side[]> = {
+const WRITES: Record<Phase, readonly MigrationSide[]> = {
   single: ["old"],
   "dual-write": ["old", "new"],
   "reads-on-new": ["old", "new"],
@@ -18,12 +18,12 @@ const WRITES: Record<Phase, readonly Side[]> = {
 };
 
 /** The tables every flushed row must reach before its log segment may go. */
-export function writesOf(phase: Phase): readonly Side[] {
+export function writesOf(phase: Phase): readonly MigrationSide[] {
   return WRITES[phase];
 }
 
 /** The table device reads come from. */
-export function readsOf(phase: Phase): Side {
+export function readsOf(phase: Phase): MigrationSide {
   return PHASES.indexOf(phase) >= PHASES.indexOf("reads-on-new") ? "new" : "old";
 }
 
