@@ -16,7 +16,7 @@ import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Bigtable } from "@google-cloud/bigtable";
 import { describe, expect, it } from "vitest";
-import { readCheckpoint } from "../migrate/checkpoint.js";
+import { readBackfillCheckpoint } from "../migrate/checkpoint.js";
 import { openStoreAt, parseStoreAddress } from "../migrate/store-address.js";
 import { metricsSchema } from "../serve/metrics-schema.js";
 import { readMigration } from "../serve/migration-record.js";
@@ -260,7 +260,7 @@ describe.each([
         );
         await waitFor(
           "backfill progress",
-          async () => ((await readCheckpoint(checkpoint))?.rowsRead ?? 0) >= 45 || undefined,
+          async () => ((await readBackfillCheckpoint(checkpoint))?.rowsRead ?? 0) >= 45 || undefined,
         );
         await restart(); // the service dies mid-backfill; the restarted one resumes it from its checkpoint
         const done = await follower;
@@ -273,11 +273,11 @@ describe.each([
         const child = spawn(process.execPath, [BIN, ...args, "--rate", "100"], { stdio: "ignore" });
         await waitFor(
           "backfill progress",
-          async () => ((await readCheckpoint(checkpoint))?.rowsRead ?? 0) >= 45 || undefined,
+          async () => ((await readBackfillCheckpoint(checkpoint))?.rowsRead ?? 0) >= 45 || undefined,
         );
         child.kill("SIGKILL");
         expect(await exited(child)).toBe("SIGKILL");
-        const killedAt = (await readCheckpoint(checkpoint))!;
+        const killedAt = (await readBackfillCheckpoint(checkpoint))!;
         expect(killedAt.complete).toBe(false);
         backfilled = lastJson(await ok(args));
         expect(backfilled).toMatchObject({ resumedFrom: killedAt.lastKey });

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { MemoryStore } from "../store/memory.js";
 import { SchemaMismatchError } from "../table/schema-guard.js";
 import { BackfillWriteError, backfillTable, fractionOfKeySpace } from "./backfill.js";
-import { readCheckpoint } from "./checkpoint.js";
+import { readBackfillCheckpoint } from "./checkpoint.js";
 import { fillSource, MIGRATIONS } from "./fixtures.testsuite.js";
 import { validateMigration } from "./validate.js";
 
@@ -61,7 +61,7 @@ describe.each(MIGRATIONS)("backfill $name", ({ from, to, row }) => {
       },
     });
     await expect(first).rejects.toThrow();
-    expect(await readCheckpoint(options.checkpointFile)).toMatchObject({
+    expect(await readBackfillCheckpoint(options.checkpointFile)).toMatchObject({
       rowsRead: 150,
       rowsWritten: 150,
       complete: false,
@@ -97,7 +97,7 @@ describe("backfill", () => {
     expect(error).toBeInstanceOf(BackfillWriteError);
     expect(error.failed).toEqual([expect.objectContaining({ reason: "injected" })]);
     // The schema row was write 1, batch 1 was write 2; batch 2 failed.
-    expect(await readCheckpoint(checkpointFile)).toMatchObject({ rowsRead: 20, rowsWritten: 20 });
+    expect(await readBackfillCheckpoint(checkpointFile)).toMatchObject({ rowsRead: 20, rowsWritten: 20 });
     target.faults = {};
     expect(
       await backfillTable({

@@ -8,7 +8,7 @@ import type { KeySchema } from "../keys/types.js";
 import type { KeyRange, Mutation, Row, Store } from "../store/store.js";
 import { SaltedTable } from "../table/salted-table.js";
 import { guardRecordedSchema, isReserved, RESERVED_PREFIX } from "../table/schema-guard.js";
-import { type Checkpoint, readCheckpoint, writeCheckpoint } from "./checkpoint.js";
+import { type BackfillCheckpoint, readBackfillCheckpoint, writeBackfillCheckpoint } from "./checkpoint.js";
 import { ALL_DATA, readDataPage } from "./data-rows.js";
 import type { Shard } from "./shards.js";
 
@@ -113,7 +113,7 @@ export async function backfillTable(options: BackfillOptions): Promise<BackfillR
       state.lastKey = last.toString("hex");
     }
     state.updatedAt = new Date().toISOString();
-    if (options.checkpointFile) await writeCheckpoint(options.checkpointFile, state);
+    if (options.checkpointFile) await writeBackfillCheckpoint(options.checkpointFile, state);
     options.onProgress?.(progress());
     if (rate !== undefined && !state.complete) {
       const due = pacingStart + (rowsReadThisRun / rate) * 1000;
@@ -138,7 +138,7 @@ async function checkTables(options: BackfillOptions): Promise<void> {
 /** The checkpoint this run resumes from (when its file belongs to this migration), else a fresh one. */
 async function startingCheckpoint(
   options: BackfillOptions,
-): Promise<{ state: Checkpoint; resumedFrom: Buffer | undefined }> {
+): Promise<{ state: BackfillCheckpoint; resumedFrom: Buffer | undefined }> {
   const { source, sourceSchema, target, targetSchema, shard } = options;
   const identity = {
     version: 1 as const,
@@ -157,9 +157,9 @@ async function startingCheckpoint(
         }
       : {}),
   };
-  const saved = options.checkpointFile ? await readCheckpoint(options.checkpointFile) : undefined;
+  const saved = options.checkpointFile ? await readBackfillCheckpoint(options.checkpointFile) : undefined;
   if (saved) checkResumable(saved, identity, options.checkpointFile!);
-  const state: Checkpoint = saved ?? {
+  const state: BackfillCheckpoint = saved ?? {
     ...identity,
     lastKey: null,
     rowsRead: 0,
@@ -177,7 +177,7 @@ function rekeyPage(
   page: Row[],
   sourceSchema: KeySchema,
   targetSchema: KeySchema,
-  state: Checkpoint,
+  state: BackfillCheckpoint,
   skipBadRows: boolean | undefined,
 ): { mutations: Mutation[]; sourceKeys: Buffer[] } {
   const mutations: Mutation[] = [];
@@ -269,11 +269,11 @@ export function checkSameFields(from: KeySchema, to: KeySchema): void {
 }
 
 type MigrationIdentity = Pick<
-  Checkpoint,
+  BackfillCheckpoint,
   "source" | "target" | "sourceFingerprint" | "targetFingerprint" | "shard"
 >;
 
-function checkResumable(saved: Checkpoint, identity: MigrationIdentity, file: string): void {
+function checkResumable(saved: BackfillCheckpoint, identity: MigrationIdentity, file: string): void {
   for (const field of ["source", "target", "sourceFingerprint", "targetFingerprint", "shard"] as const) {
     const [was, now] = [saved[field], identity[field]].map((value) =>
       typeof value === "string" ? value : (JSON.stringify(value) ?? "none"),

@@ -6,7 +6,7 @@ export {
   BackfillWriteError,
   backfillTable,
 } from "./backfill.js";
-export { type Checkpoint, readCheckpoint } from "./checkpoint.js";
+export { type BackfillCheckpoint, readBackfillCheckpoint } from "./checkpoint.js";
 export {
   DualWriteError,
   type DualWriteFailure,

@@ -8,7 +8,7 @@ import { MemoryStore } from "../store/memory.js";
 import type { KeyRange, Store } from "../store/store.js";
 import { RESERVED_PREFIX } from "../table/schema-guard.js";
 import { backfillTable } from "./backfill.js";
-import { readCheckpoint } from "./checkpoint.js";
+import { readBackfillCheckpoint } from "./checkpoint.js";
 import { dataPages } from "./data-rows.js";
 import { fillSource, MIGRATIONS } from "./fixtures.testsuite.js";
 import { parseShard, type ShardPlan, shardPlanFor, shardRange, splitKeyspace } from "./shards.js";
@@ -144,7 +144,7 @@ describe("sharded backfill and validation", () => {
             },
           }),
         ).rejects.toThrow();
-        expect(await readCheckpoint(shardOptions(index).checkpointFile)).toMatchObject({
+        expect(await readBackfillCheckpoint(shardOptions(index).checkpointFile)).toMatchObject({
           rowsRead: 80,
           complete: false,
           shard: { index, count: 4 },
