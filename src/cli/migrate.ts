@@ -14,10 +14,10 @@ import { migrationPlan } from "../migrate/plan.js";
 import { parseShard, type Shard, shardPlanFor, shardRange } from "../migrate/shards.js";
 import {
   formatStoreAddress,
+  namesSameTable,
   openStoreAt,
   parseStoreAddress,
   type StoreAddress,
-  sameTable,
 } from "../migrate/store-address.js";
 import { type MigrationDifference, validateMigration } from "../migrate/validate.js";
 import { validateMigrationShard } from "../migrate/validate-shard.js";
@@ -435,7 +435,7 @@ async function validateOneShard(
 
 /** The two schemas of a migration, once it is clear the two tables differ (every migrate command). */
 async function loadPair(options: PairInput): Promise<{ fromSchema: KeySchema; toSchema: KeySchema }> {
-  if (sameTable(options.from, options.to)) {
+  if (namesSameTable(options.from, options.to)) {
     throw new Error(
       `--from and --to name the same table (${formatStoreAddress(options.from)}); re-keying writes a new table`,
     );

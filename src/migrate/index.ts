@@ -26,10 +26,10 @@ export {
 } from "./shards.js";
 export {
   formatStoreAddress,
+  namesSameTable,
   openStoreAt,
   parseStoreAddress,
   type StoreAddress,
-  sameTable,
 } from "./store-address.js";
 export {
   type MigrationDifference,
