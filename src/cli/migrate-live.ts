@@ -19,7 +19,7 @@ import {
   type StoreAddress,
 } from "../migrate/store-address.js";
 import { isAlive } from "../serve/file-lock.js";
-import { advance } from "../serve/migration-advance.js";
+import { advanceMigration } from "../serve/migration-advance.js";
 import { checkServiceRekeying } from "../serve/migration-follower.js";
 import { type Phase, parsePhase, writesBoth } from "../serve/migration-phases.js";
 import { type MigrationRecord, readMigration, tableRef, updateMigration } from "../serve/migration-record.js";
@@ -88,7 +88,7 @@ async function runAdvanceCommand(options: {
   const file = options.migration;
   let already = false;
   const record = (await updateMigration(file, (current) => {
-    const result = advance(current, options.from, options.to, {
+    const result = advanceMigration(current, options.from, options.to, {
       force: options.force,
       file,
       serviceRunning: (service) => service.host !== hostname() || isAlive(service.pid),

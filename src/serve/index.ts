@@ -18,7 +18,7 @@ export {
 } from "./ingest-body.js";
 export { type IngestService, type IngestServiceOptions, startIngestService } from "./ingest-service.js";
 export { DEFAULT_BUCKETS, deviceKeyedMetricsSchema, metricsSchema } from "./metrics-schema.js";
-export { type AdvanceResult, advance } from "./migration-advance.js";
+export { advanceMigration, type MigrationAdvanceResult } from "./migration-advance.js";
 export { PHASES, type Phase, readsOf, writesOf } from "./migration-phases.js";
 export { type MigrationRecord, readMigration, updateMigration } from "./migration-record.js";
 export type { MetricPoint } from "./point.js";

@@ -14,7 +14,7 @@ import { SaltedTable } from "../table/salted-table.js";
 import { DeviceReads } from "./device-reads.js";
 import { type IngestService, startIngestService } from "./ingest-service.js";
 import { metricsSchema } from "./metrics-schema.js";
-import { advance } from "./migration-advance.js";
+import { advanceMigration } from "./migration-advance.js";
 import type { Phase } from "./migration-phases.js";
 import { type MigrationRecord, readMigration, tableRef, updateMigration } from "./migration-record.js";
 import { encodePoints } from "./point-codec.js";
@@ -67,7 +67,7 @@ async function applied(file: string, options: { error?: RegExp } = {}): Promise<
 }
 
 async function move(file: string, from: Phase, to: Phase): Promise<MigrationRecord> {
-  await updateMigration(file, (record) => advance(record, from, to, { file }).record);
+  await updateMigration(file, (record) => advanceMigration(record, from, to, { file }).record);
   return applied(file);
 }
 
@@ -309,10 +309,13 @@ describe("a service following a live migration", () => {
     try {
       await begin(file, oldAddress, `embedded:${directory}/new`);
       await applied(file);
-      await updateMigration(file, (record) => advance(record, "single", "dual-write", { file }).record);
+      await updateMigration(
+        file,
+        (record) => advanceMigration(record, "single", "dual-write", { file }).record,
+      );
       const failed = await applied(file, { error: /no such table/ });
       expect(failed.service).toMatchObject({ phase: "single", applied: false });
-      expect(() => advance(failed, "dual-write", "reads-on-new", { file })).toThrow(
+      expect(() => advanceMigration(failed, "dual-write", "reads-on-new", { file })).toThrow(
         /has not applied dual-write yet: no such table/,
       );
       await ingest(service, "d", T0 + 1);

@@ -14,13 +14,13 @@
 import { checkStep, type Phase } from "./migration-phases.js";
 import type { MigrationRecord } from "./migration-record.js";
 
-export interface AdvanceResult {
+export interface MigrationAdvanceResult {
   record: MigrationRecord;
   /** The record was already in `to`, reached by this very step. */
   already: boolean;
 }
 
-export function advance(
+export function advanceMigration(
   record: MigrationRecord | undefined,
   from: Phase,
   to: Phase,
@@ -31,7 +31,7 @@ export function advance(
     /** Whether the service that last reported is still running (false: known to be gone). */
     serviceRunning?: (service: NonNullable<MigrationRecord["service"]>) => boolean;
   },
-): AdvanceResult {
+): MigrationAdvanceResult {
   const { file } = options;
   if (record === undefined) {
     throw new Error(
