@@ -21,7 +21,7 @@ import {
 import { isAlive } from "../serve/file-lock.js";
 import { advanceMigration } from "../serve/migration-advance.js";
 import { checkServiceRekeying } from "../serve/migration-follower.js";
-import { type Phase, parsePhase, writesBoth } from "../serve/migration-phases.js";
+import { type MigrationPhase, parsePhase, writesBoth } from "../serve/migration-phases.js";
 import { type MigrationRecord, readMigration, tableRef, updateMigration } from "../serve/migration-record.js";
 import { SaltedTable } from "../table/salted-table.js";
 import { argumentOf, fail, guarded, wholeNumberIn, write } from "./io.js";
@@ -80,8 +80,8 @@ async function runBeginCommand(
 
 async function runAdvanceCommand(options: {
   migration: string;
-  from: Phase;
-  to: Phase;
+  from: MigrationPhase;
+  to: MigrationPhase;
   force?: boolean;
   wait: number;
 }): Promise<void> {

@@ -19,7 +19,7 @@ export {
 export { type IngestService, type IngestServiceOptions, startIngestService } from "./ingest-service.js";
 export { DEFAULT_BUCKETS, deviceKeyedMetricsSchema, metricsSchema } from "./metrics-schema.js";
 export { advanceMigration, type MigrationAdvanceResult } from "./migration-advance.js";
-export { PHASES, type Phase, readsOf, writesOf } from "./migration-phases.js";
+export { MIGRATION_PHASES, type MigrationPhase, phaseReadSide, phaseWriteSides } from "./migration-phases.js";
 export { type MigrationRecord, readMigration, updateMigration } from "./migration-record.js";
 export type { MetricPoint } from "./point.js";
 export { decodePoints, encodePoints, POINTS_QUALIFIER } from "./point-codec.js";

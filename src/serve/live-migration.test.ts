@@ -15,7 +15,7 @@ import { DeviceReads } from "./device-reads.js";
 import { type IngestService, startIngestService } from "./ingest-service.js";
 import { metricsSchema } from "./metrics-schema.js";
 import { advanceMigration } from "./migration-advance.js";
-import type { Phase } from "./migration-phases.js";
+import type { MigrationPhase } from "./migration-phases.js";
 import { type MigrationRecord, readMigration, tableRef, updateMigration } from "./migration-record.js";
 import { encodePoints } from "./point-codec.js";
 import { ndjson, point, T0 } from "./points.testsuite.js";
@@ -66,7 +66,7 @@ async function applied(file: string, options: { error?: RegExp } = {}): Promise<
   return record!;
 }
 
-async function move(file: string, from: Phase, to: Phase): Promise<MigrationRecord> {
+async function move(file: string, from: MigrationPhase, to: MigrationPhase): Promise<MigrationRecord> {
   await updateMigration(file, (record) => advanceMigration(record, from, to, { file }).record);
   return applied(file);
 }

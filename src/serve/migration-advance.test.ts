@@ -1,13 +1,19 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { advanceMigration } from "./migration-advance.js";
-import { checkStep, PHASES, type Phase, readsOf, writesOf } from "./migration-phases.js";
+import {
+  checkStep,
+  MIGRATION_PHASES,
+  type MigrationPhase,
+  phaseReadSide,
+  phaseWriteSides,
+} from "./migration-phases.js";
 import type { MigrationRecord, ServiceStatus } from "./migration-record.js";
 
 const file = "m.json";
 const table = (address: string) => ({ address, spec: {}, fingerprint: `fp-${address}` });
 
-function record(phase: Phase, service: Partial<ServiceStatus> | null = {}): MigrationRecord {
+function record(phase: MigrationPhase, service: Partial<ServiceStatus> | null = {}): MigrationRecord {
   return {
     format: "keyspread-migration/1",
     old: table("embedded:/t/old"),
@@ -17,7 +23,7 @@ function record(phase: Phase, service: Partial<ServiceStatus> | null = {}): Migr
     history: [
       {
         revision: 3,
-        from: PHASES[Math.max(0, PHASES.indexOf(phase) - 1)]!,
+        from: MIGRATION_PHASES[Math.max(0, MIGRATION_PHASES.indexOf(phase) - 1)]!,
         to: phase,
         at: "2026-01-01T00:00:00.000Z",
       },
@@ -56,19 +62,21 @@ const cleanValidation = {
 
 describe("migration phases", () => {
   it("write both tables from dual-write until writes move, and read the new one from reads-on-new", () => {
-    expect(PHASES.map((phase) => [writesOf(phase).join("+"), readsOf(phase)])).toEqual([
-      ["old", "old"],
-      ["old+new", "old"],
-      ["old+new", "new"],
-      ["new", "new"],
-      ["new", "new"],
-    ]);
+    expect(MIGRATION_PHASES.map((phase) => [phaseWriteSides(phase).join("+"), phaseReadSide(phase)])).toEqual(
+      [
+        ["old", "old"],
+        ["old+new", "old"],
+        ["old+new", "new"],
+        ["new", "new"],
+        ["new", "new"],
+      ],
+    );
   });
 
   it("move one step at a time, either way; skipping a step is refused naming what it skips", () => {
     fc.assert(
-      fc.property(fc.constantFrom(...PHASES), fc.constantFrom(...PHASES), (from, to) => {
-        const distance = PHASES.indexOf(to) - PHASES.indexOf(from);
+      fc.property(fc.constantFrom(...MIGRATION_PHASES), fc.constantFrom(...MIGRATION_PHASES), (from, to) => {
+        const distance = MIGRATION_PHASES.indexOf(to) - MIGRATION_PHASES.indexOf(from);
         if (Math.abs(distance) === 1) expect(checkStep(from, to)).toBe(distance > 0 ? "forward" : "rollback");
         else
           expect(() => checkStep(from, to)).toThrow(distance === 0 ? /both/ : /skips .*one phase at a time/);

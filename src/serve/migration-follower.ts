@@ -24,7 +24,13 @@ import { FileChanges, fileVersion } from "./file-changes.js";
 import { isAlive } from "./file-lock.js";
 import type { IngestPipeline } from "./ingest-pipeline.js";
 import { runBackfill, runValidation } from "./migration-jobs.js";
-import { type Phase, readsOf, usesOld, writesBoth, writesOf } from "./migration-phases.js";
+import {
+  type MigrationPhase,
+  phaseReadSide,
+  phaseWriteSides,
+  usesOld,
+  writesBoth,
+} from "./migration-phases.js";
 import {
   type MigrationRecord,
   readMigration,
@@ -67,7 +73,7 @@ interface RunningJob {
 
 export class MigrationFollower {
   private record: MigrationRecord | undefined;
-  private phase: Phase = "single";
+  private phase: MigrationPhase = "single";
   private revision = 0;
   private applied = true;
   private error: string | undefined;
@@ -127,12 +133,12 @@ export class MigrationFollower {
 
   /** The tables a flush writes now. */
   writeTables(): SaltedTable[] {
-    return writesOf(this.phase).map((side) => this.tableOf(side));
+    return phaseWriteSides(this.phase).map((side) => this.tableOf(side));
   }
 
   /** The table device reads come from now. */
   readTable(): SaltedTable {
-    return this.tableOf(readsOf(this.phase));
+    return this.tableOf(phaseReadSide(this.phase));
   }
 
   /** Starts following: reports the phase applied, then watches the record and runs its jobs. */
@@ -269,7 +275,7 @@ export class MigrationFollower {
     this.error = undefined;
     if (writesBoth(to) && !writesBoth(from)) this.dualWriteFrom = pipeline.openSegmentId;
     if (!writesBoth(to)) this.dualWriteFrom = undefined;
-    if (writesOf(from).includes("old") && !writesOf(to).includes("old"))
+    if (phaseWriteSides(from).includes("old") && !phaseWriteSides(to).includes("old"))
       this.oldMissesFrom ??= pipeline.completeBelow();
     this.phase = to;
     if (to !== from) {

@@ -16,9 +16,9 @@ import { compileSchema } from "../keys/schema.js";
 import type { KeySchema, SchemaSpec } from "../keys/types.js";
 import { readJsonFile } from "../migrate/json-file.js";
 import { withFileLock } from "./file-lock.js";
-import { PHASES } from "./migration-phases.js";
+import { MIGRATION_PHASES } from "./migration-phases.js";
 
-const PHASE = v.picklist(PHASES);
+const PHASE = v.picklist(MIGRATION_PHASES);
 const COUNT = v.pipe(v.number(), v.integer(), v.minValue(0));
 const SEGMENT = v.pipe(v.number(), v.integer(), v.minValue(0));
 
