@@ -22,7 +22,7 @@ import { type IngestServiceOptions, startIngestService } from "../serve/ingest-s
 import { DEFAULT_BUCKETS, DEFAULT_INTERVAL_MS, metricsSchema } from "../serve/metrics-schema.js";
 import { usesOld } from "../serve/migration-phases.js";
 import { readMigration } from "../serve/migration-record.js";
-import { parseQuotas } from "../serve/tenant-admission.js";
+import { parseTenantQuotas } from "../serve/tenant-admission.js";
 import { DEFAULT_MAX_TENANTS } from "../serve/tenant-labels.js";
 import { migrateToTenantKeys } from "../serve/tenant-namespace-migration.js";
 import { openStore, STORE_KINDS, type StoreKind } from "../store/open.js";
@@ -217,7 +217,7 @@ function serviceOptions(
     port: options.port,
     intervalMs: options.interval,
     buckets: options.buckets,
-    quotas: options.quota === undefined ? undefined : parseQuotas(options.quota),
+    quotas: options.quota === undefined ? undefined : parseTenantQuotas(options.quota),
     maxTenants: options.maxTenants,
     maxBodyBytes: options.maxBody,
     maxInflightBodyBytes: options.maxInflight,

@@ -23,5 +23,10 @@ export { MIGRATION_PHASES, type MigrationPhase, phaseReadSide, phaseWriteSides }
 export { type MigrationRecord, readMigration, updateMigration } from "./migration-record.js";
 export type { MetricPoint } from "./point.js";
 export { decodePoints, encodePoints, POINTS_QUALIFIER } from "./point-codec.js";
-export { parseQuotas, type Quota, type QuotaConfig, TenantAdmission } from "./tenant-admission.js";
+export {
+  parseTenantQuotas,
+  TenantAdmission,
+  type TenantQuota,
+  type TenantQuotaConfig,
+} from "./tenant-admission.js";
 export { migrateToTenantKeys, type TenantMigrationProgress } from "./tenant-namespace-migration.js";

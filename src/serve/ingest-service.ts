@@ -48,7 +48,7 @@ import { RequestAuth } from "./request-auth.js";
 import { BodyBudget } from "./request-body.js";
 import { RetentionSweeper } from "./retention-sweeper.js";
 import { ServiceMetrics } from "./service-metrics.js";
-import { type QuotaConfig, TenantAdmission } from "./tenant-admission.js";
+import { TenantAdmission, type TenantQuotaConfig } from "./tenant-admission.js";
 import { DEFAULT_MAX_TENANTS, TenantLabels } from "./tenant-labels.js";
 import type { WalFaults } from "./write-ahead-log.js";
 
@@ -81,7 +81,7 @@ export interface IngestServiceOptions {
   maxInflightBodyBytes?: number;
   /** Acknowledged-but-unflushed points above which ingest answers 503 (default 2,000,000). */
   maxPendingPoints?: number;
-  quotas?: QuotaConfig;
+  quotas?: TenantQuotaConfig;
   /** Tenants tracked by name beyond those in `quotas` and `auth` (default 1000); the rest are `(other)`. */
   maxTenants?: number;
   /** How long a latest-N answer is cached (default 2000 ms). */
