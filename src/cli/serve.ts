@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { type Command, Option } from "commander";
 import { openStoreAt, parseStoreAddress, type StoreAddress } from "../migrate/store-address.js";
 import { readKeyFile, updateKeyFile } from "../serve/api-key-file.js";
-import { newApiKey, parseScopes, SCOPES } from "../serve/api-keys.js";
+import { API_KEY_SCOPES, newApiKey, parseApiKeyScopes } from "../serve/api-keys.js";
 import { type IngestServiceOptions, startIngestService } from "../serve/ingest-service.js";
 import { DEFAULT_BUCKETS, DEFAULT_INTERVAL_MS, metricsSchema } from "../serve/metrics-schema.js";
 import { usesOld } from "../serve/migration-phases.js";
@@ -302,7 +302,11 @@ function registerKeyCommands(serve: Command): void {
     .description("create a key for one tenant; prints it once (the file keeps only its SHA-256)")
     .addOption(authOption())
     .requiredOption("--tenant <tenant>", "the tenant the key acts for")
-    .requiredOption("--scopes <list>", `comma-separated: ${SCOPES.join(", ")}`, argumentOf(parseScopes))
+    .requiredOption(
+      "--scopes <list>",
+      `comma-separated: ${API_KEY_SCOPES.join(", ")}`,
+      argumentOf(parseApiKeyScopes),
+    )
     .action(guarded(runAddKeyCommand));
   keys
     .command("list")
@@ -318,7 +322,7 @@ function registerKeyCommands(serve: Command): void {
 }
 
 async function runAddKeyCommand(
-  options: { tenant: string; scopes: ReturnType<typeof parseScopes> },
+  options: { tenant: string; scopes: ReturnType<typeof parseApiKeyScopes> },
   command: Command,
 ): Promise<void> {
   const { key, entry } = newApiKey(options.tenant, options.scopes);

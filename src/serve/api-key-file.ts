@@ -6,7 +6,7 @@
  */
 import { chmod, readFile } from "node:fs/promises";
 import { writeFileAtomically } from "../io/write-file-atomically.js";
-import { type ApiKeyFile, ApiKeyVerifier, emptyKeyFile, parseKeyFile } from "./api-keys.js";
+import { type ApiKeyFile, ApiKeyVerifier, emptyApiKeyFile, parseApiKeyFile } from "./api-keys.js";
 import { FileChanges, fileVersion } from "./file-changes.js";
 import { withFileLock } from "./file-lock.js";
 
@@ -15,10 +15,10 @@ export async function readKeyFile(path: string, options: { mustExist: boolean })
   try {
     text = await readFile(path, "utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT" && !options.mustExist) return emptyKeyFile();
+    if ((error as NodeJS.ErrnoException).code === "ENOENT" && !options.mustExist) return emptyApiKeyFile();
     throw new Error(`API key file ${path}: ${(error as Error).message}`);
   }
-  return parseKeyFile(text, path);
+  return parseApiKeyFile(text, path);
 }
 
 /** Reads the file (empty when missing), applies `change`, and writes the result atomically, under the file's lock. */

@@ -10,12 +10,12 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryStore } from "../store/memory.js";
 import { updateKeyFile } from "./api-key-file.js";
-import { newApiKey, type Scope } from "./api-keys.js";
+import { type ApiKeyScope, newApiKey } from "./api-keys.js";
 import { type IngestService, type IngestServiceOptions, startIngestService } from "./ingest-service.js";
 
 const T0 = 1_764_484_000_000;
 
-async function addKey(path: string, tenant: string, scopes: Scope[]) {
+async function addKey(path: string, tenant: string, scopes: ApiKeyScope[]) {
   const { key, entry } = newApiKey(tenant, scopes);
   await updateKeyFile(path, (file) => file.keys.push(entry));
   return { key, id: entry.id, sha256: entry.sha256 };

@@ -1,12 +1,12 @@
 /** The metrics ingest service (seed 003) as a library: `keyspread serve` starts it. */
 export { LiveApiKeys, readKeyFile, updateKeyFile } from "./api-key-file.js";
 export {
+  API_KEY_SCOPES,
   type ApiKeyEntry,
   type ApiKeyFile,
+  type ApiKeyScope,
   ApiKeyVerifier,
   newApiKey,
-  SCOPES,
-  type Scope,
 } from "./api-keys.js";
 export {
   type BodyFormat,
