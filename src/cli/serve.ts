@@ -16,7 +16,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type Command, Option } from "commander";
 import { openStoreAt, parseStoreAddress, type StoreAddress } from "../migrate/store-address.js";
-import { readKeyFile, updateKeyFile } from "../serve/api-key-file.js";
+import { readApiKeyFile, updateApiKeyFile } from "../serve/api-key-file.js";
 import { API_KEY_SCOPES, newApiKey, parseApiKeyScopes } from "../serve/api-keys.js";
 import { type IngestServiceOptions, startIngestService } from "../serve/ingest-service.js";
 import { DEFAULT_BUCKETS, DEFAULT_INTERVAL_MS, metricsSchema } from "../serve/metrics-schema.js";
@@ -326,20 +326,20 @@ async function runAddKeyCommand(
   command: Command,
 ): Promise<void> {
   const { key, entry } = newApiKey(options.tenant, options.scopes);
-  await updateKeyFile(keyFileOf(command), (file) => file.keys.push(entry));
+  await updateApiKeyFile(keyFileOf(command), (file) => file.keys.push(entry));
   await write(`${JSON.stringify({ id: entry.id, tenant: entry.tenant, scopes: entry.scopes, key })}\n`);
   process.stderr.write("keyspread: store this key now; it cannot be shown again\n");
 }
 
 async function runListKeysCommand(_options: unknown, command: Command): Promise<void> {
-  const file = await readKeyFile(keyFileOf(command), { mustExist: true });
+  const file = await readApiKeyFile(keyFileOf(command), { mustExist: true });
   await write(file.keys.map(({ sha256: _, ...shown }) => `${JSON.stringify(shown)}\n`).join(""));
 }
 
 async function runRevokeKeyCommand(id: string, _options: unknown, command: Command): Promise<void> {
   const revokedAt = new Date().toISOString();
   const path = keyFileOf(command);
-  await updateKeyFile(path, (file) => {
+  await updateApiKeyFile(path, (file) => {
     const entry = file.keys.find((candidate) => candidate.id === id);
     if (entry === undefined) throw new Error(`no key ${JSON.stringify(id)} in ${path} (see keys list)`);
     entry.revokedAt ??= revokedAt;

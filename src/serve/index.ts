@@ -1,5 +1,5 @@
 /** The metrics ingest service (seed 003) as a library: `keyspread serve` starts it. */
-export { LiveApiKeys, readKeyFile, updateKeyFile } from "./api-key-file.js";
+export { LiveApiKeys, readApiKeyFile, updateApiKeyFile } from "./api-key-file.js";
 export {
   API_KEY_SCOPES,
   type ApiKeyEntry,
