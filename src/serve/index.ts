@@ -9,10 +9,10 @@ export {
   newApiKey,
 } from "./api-keys.js";
 export {
-  type BodyFormat,
-  type BodyProblem,
-  BodyRejected,
-  bodyFormatOf,
+  type IngestBodyFormat,
+  type IngestBodyProblem,
+  IngestBodyRejected,
+  ingestBodyFormatOf,
   parseIngestBody,
   parseIngestBuffer,
 } from "./ingest-body.js";

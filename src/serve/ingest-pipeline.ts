@@ -30,7 +30,7 @@ import type { CpuTurns } from "./cpu-turns.js";
 import { type DeadLetter, DeadLetterFile, recordLetter } from "./dead-letter.js";
 import type { HotspotMonitor } from "./hotspot-monitor.js";
 import { IdempotencyKeys } from "./idempotency.js";
-import { type BodyFormat, parseIngestBuffer } from "./ingest-body.js";
+import { type IngestBodyFormat, parseIngestBuffer } from "./ingest-body.js";
 import { type AggregatedRow, IntervalBuffer } from "./interval-buffer.js";
 import { decodeLoggedRequest, encodeLoggedRequest, type IdempotencyRecord } from "./logged-request.js";
 import type { MetricPoint } from "./point.js";
@@ -72,7 +72,7 @@ export interface IngestPipelineOptions {
 /** A request the service validated and admitted. */
 export interface AcceptedRequest {
   points: readonly MetricPoint[];
-  format: BodyFormat;
+  format: IngestBodyFormat;
   body: Buffer;
   /** The authenticated tenant (kept so a replay reads the body the same way). */
   tenant?: string;

@@ -9,7 +9,12 @@ import { type DeviceReads, MAX_RANGE_LIMIT } from "./device-reads.js";
 import type { HotspotMonitor } from "./hotspot-monitor.js";
 import { HttpError, json, RETRY_SOON } from "./http-error.js";
 import { parseIdempotencyKey, requestFingerprint, scopedIdempotencyKey } from "./idempotency.js";
-import { type BodyFormat, BodyRejected, bodyFormatOf, parseIngestBufferFairly } from "./ingest-body.js";
+import {
+  type IngestBodyFormat,
+  IngestBodyRejected,
+  ingestBodyFormatOf,
+  parseIngestBufferFairly,
+} from "./ingest-body.js";
 import type { IngestPipeline } from "./ingest-pipeline.js";
 import { renderLiveHeatmap } from "./live-heatmap.js";
 import type { IdempotencyRecord } from "./logged-request.js";
@@ -161,7 +166,7 @@ export class IngestRoutes {
   /** Parses, admits and logs one request body; answers 200 only once it is durable. */
   private async acceptBody(
     res: ServerResponse,
-    format: BodyFormat,
+    format: IngestBodyFormat,
     body: Buffer,
     caller: Caller,
     idempotency: Pick<IdempotencyRecord, "key" | "fingerprint"> | undefined,
@@ -205,12 +210,12 @@ export class IngestRoutes {
   }
 
   /** The body's points, parsed in a CPU turn shared fairly between requests; a bad body is a 4xx with its problems. */
-  private async parseBody(body: Buffer, format: BodyFormat, caller: Caller): Promise<MetricPoint[]> {
+  private async parseBody(body: Buffer, format: IngestBodyFormat, caller: Caller): Promise<MetricPoint[]> {
     try {
       await this.context.turns.take();
       return await parseIngestBufferFairly(body, format, { tenant: caller?.tenant });
     } catch (error) {
-      if (!(error instanceof BodyRejected)) throw error;
+      if (!(error instanceof IngestBodyRejected)) throw error;
       throw new HttpError(error.status, error.message, {
         problems: error.problems,
         problemCount: error.problemCount,
@@ -277,8 +282,8 @@ export class IngestRoutes {
 function ingestHeaders(
   req: IncomingMessage,
   caller: Caller,
-): { format: BodyFormat; idempotencyKey: string | undefined } {
-  const format = bodyFormatOf(req.headers["content-type"]);
+): { format: IngestBodyFormat; idempotencyKey: string | undefined } {
+  const format = ingestBodyFormatOf(req.headers["content-type"]);
   if (format === undefined) {
     throw new HttpError(
       415,
