@@ -19,7 +19,11 @@ import { openStoreAt, parseStoreAddress, type StoreAddress } from "../migrate/st
 import { readApiKeyFile, updateApiKeyFile } from "../serve/api-key-file.js";
 import { API_KEY_SCOPES, newApiKey, parseApiKeyScopes } from "../serve/api-keys.js";
 import { type IngestServiceOptions, startIngestService } from "../serve/ingest-service.js";
-import { DEFAULT_BUCKETS, DEFAULT_INTERVAL_MS, metricsSchema } from "../serve/metrics-schema.js";
+import {
+  DEFAULT_METRICS_BUCKETS,
+  DEFAULT_METRICS_INTERVAL_MS,
+  metricsSchema,
+} from "../serve/metrics-schema.js";
 import { usesOld } from "../serve/migration-phases.js";
 import { readMigration } from "../serve/migration-record.js";
 import { parseTenantQuotas } from "../serve/tenant-admission.js";
@@ -115,9 +119,9 @@ function withIngestOptions(serve: Command): void {
       "--interval <ms>",
       "aggregation interval: one row per device per interval",
       wholeNumberIn(10, 3_600_000),
-      DEFAULT_INTERVAL_MS,
+      DEFAULT_METRICS_INTERVAL_MS,
     )
-    .option("--buckets <n>", "salt buckets of the row key", wholeNumberIn(1, 65_536), DEFAULT_BUCKETS)
+    .option("--buckets <n>", "salt buckets of the row key", wholeNumberIn(1, 65_536), DEFAULT_METRICS_BUCKETS)
     .option("--quota <list>", "per-tenant points/s: default=RATE,TENANT=RATE[:BURST],…")
     .option(
       "--max-tenants <n>",
@@ -284,8 +288,8 @@ function registerSchemaCommand(serve: Command): void {
       "print the service's row key as a schema file (JSON) for --buckets and --interval: the old or new table of a live re-keying",
     )
     // Declared for the help only: serve's own --interval/--buckets take the values (see keyFileOf).
-    .option("--interval <ms>", `aggregation interval (default ${DEFAULT_INTERVAL_MS})`)
-    .option("--buckets <n>", `salt buckets (default ${DEFAULT_BUCKETS})`)
+    .option("--interval <ms>", `aggregation interval (default ${DEFAULT_METRICS_INTERVAL_MS})`)
+    .option("--buckets <n>", `salt buckets (default ${DEFAULT_METRICS_BUCKETS})`)
     .action(guarded(runSchemaCommand));
 }
 
@@ -369,8 +373,11 @@ function registerMigrateCommand(serve: Command): void {
     )
     .requiredOption("--to <store>", "the new table (created)", argumentOf(parseStoreAddress))
     // Declared for the help only: serve's own --interval/--buckets take the values (see keyFileOf).
-    .option("--interval <ms>", `the old table's aggregation interval (default ${DEFAULT_INTERVAL_MS})`)
-    .option("--buckets <n>", `the old table's salt buckets (default ${DEFAULT_BUCKETS})`)
+    .option(
+      "--interval <ms>",
+      `the old table's aggregation interval (default ${DEFAULT_METRICS_INTERVAL_MS})`,
+    )
+    .option("--buckets <n>", `the old table's salt buckets (default ${DEFAULT_METRICS_BUCKETS})`)
     .action(guarded(runServeMigrateCommand));
 }
 

@@ -17,7 +17,7 @@ export {
   parseIngestBuffer,
 } from "./ingest-body.js";
 export { type IngestService, type IngestServiceOptions, startIngestService } from "./ingest-service.js";
-export { DEFAULT_BUCKETS, deviceKeyedMetricsSchema, metricsSchema } from "./metrics-schema.js";
+export { DEFAULT_METRICS_BUCKETS, deviceKeyedMetricsSchema, metricsSchema } from "./metrics-schema.js";
 export { advanceMigration, type MigrationAdvanceResult } from "./migration-advance.js";
 export { MIGRATION_PHASES, type MigrationPhase, phaseReadSide, phaseWriteSides } from "./migration-phases.js";
 export { type MigrationRecord, readMigration, updateMigration } from "./migration-record.js";

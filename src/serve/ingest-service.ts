@@ -42,7 +42,7 @@ import { HotspotMonitor } from "./hotspot-monitor.js";
 import { DEFAULT_IDEMPOTENCY_WINDOW_MS } from "./idempotency.js";
 import { IngestPipeline } from "./ingest-pipeline.js";
 import { IngestRoutes } from "./ingest-routes.js";
-import { DEFAULT_BUCKETS, DEFAULT_INTERVAL_MS, metricsSchema } from "./metrics-schema.js";
+import { DEFAULT_METRICS_BUCKETS, DEFAULT_METRICS_INTERVAL_MS, metricsSchema } from "./metrics-schema.js";
 import { MigrationFollower } from "./migration-follower.js";
 import { RequestAuth } from "./request-auth.js";
 import { BodyBudget } from "./request-body.js";
@@ -184,14 +184,14 @@ function serviceSettings(options: IngestServiceOptions): ServiceSettings {
         "give --auth FILE (keys from `keyspread serve keys add`), or --insecure to accept that",
     );
   }
-  const intervalMs = options.intervalMs ?? DEFAULT_INTERVAL_MS;
+  const intervalMs = options.intervalMs ?? DEFAULT_METRICS_INTERVAL_MS;
   if (
     options.simulatedNodes !== undefined &&
     !(Number.isInteger(options.simulatedNodes) && options.simulatedNodes >= 1)
   ) {
     throw new RangeError(`simulatedNodes ${options.simulatedNodes}: expected a whole number ≥ 1`);
   }
-  const buckets = options.buckets ?? DEFAULT_BUCKETS;
+  const buckets = options.buckets ?? DEFAULT_METRICS_BUCKETS;
   const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024 * 1024;
   const maxPendingPoints = options.maxPendingPoints ?? 2_000_000;
   const inflightCap = options.maxInflightBodyBytes ?? 4 * maxBodyBytes;
