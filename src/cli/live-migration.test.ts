@@ -19,7 +19,7 @@ import { describe, expect, it } from "vitest";
 import { readBackfillCheckpoint } from "../migrate/checkpoint.js";
 import { openStoreAt, parseStoreAddress } from "../migrate/store-address.js";
 import { metricsSchema } from "../serve/metrics-schema.js";
-import { readMigration } from "../serve/migration-record.js";
+import { readMigrationRecord } from "../serve/migration-record.js";
 import { decodePoints, POINTS_QUALIFIER } from "../serve/point-codec.js";
 import { createTableRequest } from "../store/emulator-requests.testsuite.js";
 import { openStore } from "../store/open.js";
@@ -240,7 +240,7 @@ describe.each([
       });
 
       // 4. Backfill, killed once with SIGKILL and resumed.
-      const oldRows = (await readMigration(migration))!.service!.dualWriteFrom;
+      const oldRows = (await readMigrationRecord(migration))!.service!.dualWriteFrom;
       expect(oldRows).toBeGreaterThan(0);
       let backfilled: { rowsRead: number };
       if (store === "embedded") {
@@ -256,7 +256,7 @@ describe.each([
         ]);
         const checkpoint = await waitFor(
           "the service's backfill",
-          async () => (await readMigration(migration))?.backfill?.checkpoint,
+          async () => (await readMigrationRecord(migration))?.backfill?.checkpoint,
         );
         await waitFor(
           "backfill progress",

@@ -22,7 +22,12 @@ import { isAlive } from "../serve/file-lock.js";
 import { advanceMigration } from "../serve/migration-advance.js";
 import { checkServiceRekeying } from "../serve/migration-follower.js";
 import { type MigrationPhase, parsePhase, writesBoth } from "../serve/migration-phases.js";
-import { type MigrationRecord, readMigration, tableRef, updateMigration } from "../serve/migration-record.js";
+import {
+  type MigrationRecord,
+  readMigrationRecord,
+  tableRef,
+  updateMigrationRecord,
+} from "../serve/migration-record.js";
 import { SaltedTable } from "../table/salted-table.js";
 import { argumentOf, fail, guarded, wholeNumberIn, write } from "./io.js";
 import { counterBar } from "./progress.js";
@@ -87,7 +92,7 @@ async function runAdvanceCommand(options: {
 }): Promise<void> {
   const file = options.migration;
   let already = false;
-  const record = (await updateMigration(file, (current) => {
+  const record = (await updateMigrationRecord(file, (current) => {
     const result = advanceMigration(current, options.from, options.to, {
       force: options.force,
       file,
@@ -103,7 +108,7 @@ async function runAdvanceCommand(options: {
 }
 
 async function runStatusCommand(options: { migration: string }): Promise<void> {
-  const record = await readMigration(options.migration);
+  const record = await readMigrationRecord(options.migration);
   if (record === undefined) throw new Error(`no migration record ${options.migration}`);
   await write(`${JSON.stringify(record)}\n`);
 }
@@ -130,7 +135,7 @@ async function begin(
     record.old.fingerprint === old.fingerprint &&
     record.new.address === next.address &&
     record.new.fingerprint === next.fingerprint;
-  const existing = await readMigration(file);
+  const existing = await readMigrationRecord(file);
   if (existing !== undefined) {
     if (same(existing)) return existing;
     throw differentMigration(file, existing);
@@ -142,7 +147,7 @@ async function begin(
   } finally {
     await store.close();
   }
-  return (await updateMigration(file, (record) => {
+  return (await updateMigrationRecord(file, (record) => {
     if (record !== undefined) {
       if (same(record)) return record;
       throw differentMigration(file, record);
@@ -162,7 +167,7 @@ async function waitForService(file: string, revision: number, seconds: number): 
   const deadline = Date.now() + seconds * 1000;
   let reported: string | undefined;
   for (;;) {
-    const record = (await readMigration(file))!;
+    const record = (await readMigrationRecord(file))!;
     const service = record.service;
     if (record.revision !== revision) {
       throw new Error(
@@ -222,7 +227,7 @@ async function dualWritingRecord(
   file: string,
   what: string,
 ): Promise<MigrationRecord & { service: { dualWriteFrom: number } }> {
-  const record = await readMigration(file);
+  const record = await readMigrationRecord(file);
   if (record === undefined) throw new Error(`no migration record ${file}`);
   const service = record.service;
   if (
@@ -251,7 +256,7 @@ export async function backfillThroughService(
   const period = record.service.dualWriteFrom;
   const reverse = options.reverse ?? false;
   const now = new Date().toISOString();
-  await updateMigration(file, (latest) => {
+  await updateMigrationRecord(file, (latest) => {
     if (latest === undefined) return latest;
     const job = latest.backfill;
     const ours = job?.dualWriteFrom === period && (job.reverse ?? false) === reverse;
@@ -279,7 +284,7 @@ export async function backfillThroughService(
   const bar = counterBar("backfill");
   try {
     for (;;) {
-      const job = (await readMigration(file))?.backfill;
+      const job = (await readMigrationRecord(file))?.backfill;
       if (job?.dualWriteFrom !== period || (job.reverse ?? false) !== reverse)
         throw new Error(`migration ${file}: the backfill request went away`);
       bar.update(job.rowsRead);
@@ -310,7 +315,7 @@ export async function validateThroughService(
   await dualWritingRecord(file, "a live validation");
   const id = randomBytes(6).toString("hex");
   const now = new Date().toISOString();
-  await updateMigration(file, (latest) => {
+  await updateMigrationRecord(file, (latest) => {
     if (latest === undefined) return latest;
     latest.validation = {
       id,
@@ -324,7 +329,7 @@ export async function validateThroughService(
     return latest;
   });
   for (;;) {
-    const job = (await readMigration(file))?.validation;
+    const job = (await readMigrationRecord(file))?.validation;
     if (job?.id !== id)
       throw new Error(`migration ${file}: the validation was replaced by another (${job?.id})`);
     if (job.state === "failed") throw new Error(`the service's validation failed: ${job.error}`);

@@ -25,7 +25,7 @@ import {
   metricsSchema,
 } from "../serve/metrics-schema.js";
 import { usesOld } from "../serve/migration-phases.js";
-import { readMigration } from "../serve/migration-record.js";
+import { readMigrationRecord } from "../serve/migration-record.js";
 import { parseTenantQuotas } from "../serve/tenant-admission.js";
 import { DEFAULT_MAX_TENANTS } from "../serve/tenant-labels.js";
 import { migrateToTenantKeys } from "../serve/tenant-namespace-migration.js";
@@ -255,7 +255,7 @@ async function openServiceStore(options: ServeOptions, migration: string): Promi
   if (
     options.store === "embedded" &&
     !existsSync(location) &&
-    !usesOld((await readMigration(migration))?.phase ?? "single")
+    !usesOld((await readMigrationRecord(migration))?.phase ?? "single")
   ) {
     return droppedStore(`embedded:${location}`);
   }

@@ -20,7 +20,7 @@ export { type IngestService, type IngestServiceOptions, startIngestService } fro
 export { DEFAULT_METRICS_BUCKETS, deviceKeyedMetricsSchema, metricsSchema } from "./metrics-schema.js";
 export { advanceMigration, type MigrationAdvanceResult } from "./migration-advance.js";
 export { MIGRATION_PHASES, type MigrationPhase, phaseReadSide, phaseWriteSides } from "./migration-phases.js";
-export { type MigrationRecord, readMigration, updateMigration } from "./migration-record.js";
+export { type MigrationRecord, readMigrationRecord, updateMigrationRecord } from "./migration-record.js";
 export type { MetricPoint } from "./point.js";
 export { decodePoints, encodePoints, POINTS_QUALIFIER } from "./point-codec.js";
 export {

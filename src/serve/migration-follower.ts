@@ -33,10 +33,10 @@ import {
 } from "./migration-phases.js";
 import {
   type MigrationRecord,
-  readMigration,
+  readMigrationRecord,
   type ServiceStatus,
   schemaOf,
-  updateMigration,
+  updateMigrationRecord,
 } from "./migration-record.js";
 
 export interface MigrationFollowerOptions {
@@ -106,7 +106,7 @@ export class MigrationFollower {
   static async open(options: MigrationFollowerOptions): Promise<MigrationFollower> {
     const follower = new MigrationFollower(options);
     follower.openedVersion = await fileVersion(options.file);
-    const record = await readMigration(options.file);
+    const record = await readMigrationRecord(options.file);
     if (record === undefined) follower.oldTable = await options.openHome();
     else {
       follower.checkRecord(record);
@@ -219,7 +219,7 @@ export class MigrationFollower {
     if (this.closed) return;
     let record: MigrationRecord | undefined;
     try {
-      record = await readMigration(this.options.file);
+      record = await readMigrationRecord(this.options.file);
     } catch (error) {
       this.options.log(JSON.stringify({ event: "migration-unreadable", error: (error as Error).message }));
       return;
@@ -378,7 +378,7 @@ export class MigrationFollower {
           completeBelow,
           updatedAt: new Date().toISOString(),
         };
-        await updateMigration(this.options.file, (record) => record && { ...record, service: status });
+        await updateMigrationRecord(this.options.file, (record) => record && { ...record, service: status });
         this.publishedCut = completeBelow;
       })
       .catch((error: unknown) => {
@@ -441,7 +441,7 @@ export class MigrationFollower {
         ? job
         : undefined;
     };
-    const started = await updateMigration(file, (record) => {
+    const started = await updateMigrationRecord(file, (record) => {
       const job = current(record);
       if (job === undefined || record === undefined) return record;
       job.state = "running";
@@ -457,7 +457,7 @@ export class MigrationFollower {
     const tables = { old: this.tableOf("old"), new: this.tableOf("new") };
     let lastReport = 0;
     const report = (changes: Partial<typeof job>) =>
-      updateMigration(file, (record) => {
+      updateMigrationRecord(file, (record) => {
         const latest = current(record);
         if (latest === undefined || record === undefined) return record;
         Object.assign(latest, changes, { updatedAt: new Date().toISOString() });
@@ -488,7 +488,7 @@ export class MigrationFollower {
     const dualWriteFrom = this.dualWriteFrom;
     const reportFile = `${file}.validation-${id}.jsonl`;
     const update = (change: (job: NonNullable<MigrationRecord["validation"]>) => void) =>
-      updateMigration(file, (record) => {
+      updateMigrationRecord(file, (record) => {
         if (record?.validation?.id !== id) return record;
         change(record.validation);
         record.validation.updatedAt = new Date().toISOString();
