@@ -20,7 +20,7 @@ import { readBackfillCheckpoint } from "../migrate/checkpoint.js";
 import { openStoreAt, parseStoreAddress } from "../migrate/store-address.js";
 import { metricsSchema } from "../serve/metrics-schema.js";
 import { readMigrationRecord } from "../serve/migration-record.js";
-import { decodePoints, POINTS_QUALIFIER } from "../serve/point-codec.js";
+import { decodeMetricPoints, METRIC_POINTS_QUALIFIER } from "../serve/point-codec.js";
 import { createTableRequest } from "../store/emulator-requests.testsuite.js";
 import { openStore } from "../store/open.js";
 import { SaltedTable } from "../table/salted-table.js";
@@ -135,8 +135,8 @@ async function pointsIn(address: string, buckets: number): Promise<Map<string, n
     const table = await SaltedTable.open(store, metricsSchema(buckets, INTERVAL));
     for await (const row of table.scan({})) {
       const deviceId = row.values.deviceId as string;
-      for (const point of decodePoints(
-        row.cells.get(POINTS_QUALIFIER)!,
+      for (const point of decodeMetricPoints(
+        row.cells.get(METRIC_POINTS_QUALIFIER)!,
         deviceId,
         row.values.interval as number,
       )) {

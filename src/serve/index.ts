@@ -22,7 +22,7 @@ export { advanceMigration, type MigrationAdvanceResult } from "./migration-advan
 export { MIGRATION_PHASES, type MigrationPhase, phaseReadSide, phaseWriteSides } from "./migration-phases.js";
 export { type MigrationRecord, readMigrationRecord, updateMigrationRecord } from "./migration-record.js";
 export type { MetricPoint } from "./point.js";
-export { decodePoints, encodePoints, POINTS_QUALIFIER } from "./point-codec.js";
+export { decodeMetricPoints, encodeMetricPoints, METRIC_POINTS_QUALIFIER } from "./point-codec.js";
 export {
   parseTenantQuotas,
   TenantAdmission,

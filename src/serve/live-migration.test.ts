@@ -22,7 +22,7 @@ import {
   tableRef,
   updateMigrationRecord,
 } from "./migration-record.js";
-import { encodePoints } from "./point-codec.js";
+import { encodeMetricPoints } from "./point-codec.js";
 import { ndjson, point, T0 } from "./points.testsuite.js";
 
 const INTERVAL = 100;
@@ -194,7 +194,7 @@ describe("a service following a live migration", () => {
         table.putMany([
           {
             values: { tenant: "t", deviceId: "d", interval: T0, segment: 1 },
-            cells: new Map([["p", encodePoints([point("d", T0 + 9)], T0)]]),
+            cells: new Map([["p", encodeMetricPoints([point("d", T0 + 9)], T0)]]),
           },
         ]),
       );
