@@ -281,6 +281,12 @@ function checkPoint(
       `${describe(ts)}: expected epoch milliseconds, an integer from 0 to ${POINT_LIMITS.maxTs}`,
     );
   }
+  checkMetrics(metrics, line, problems);
+  return problems.count === before;
+}
+
+/** Adds the problems of a point's `metrics`: an object of 1 to POINT_LIMITS.metricsPerPoint well-named finite numbers. */
+function checkMetrics(metrics: unknown, line: number, problems: Problems): void {
   if (typeof metrics !== "object" || metrics === null || Array.isArray(metrics)) {
     problems.add(line, "metrics", `${describe(metrics)}: expected an object of metric name → number`);
   } else {
@@ -308,7 +314,6 @@ function checkPoint(
       problems.add(line, "metrics", `${count} metrics: at most ${POINT_LIMITS.metricsPerPoint} per point`);
     }
   }
-  return problems.count === before;
 }
 
 /** A short, always printable description of a client's value (never serialises a whole object). */
