@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { compileSchema } from "../src/keys/schema.js";
 import type { SchemaSpec } from "../src/keys/types.js";
-import { backfill } from "../src/migrate/backfill.js";
+import { backfillTable } from "../src/migrate/backfill.js";
 import { shardPlanFor, shardRange } from "../src/migrate/shards.js";
 import { BigtableStore } from "../src/store/bigtable.js";
 import { SaltedTable } from "../src/table/salted-table.js";
@@ -68,12 +68,12 @@ try {
     };
     const runs = sharded
       ? Array.from({ length: SHARDS }, (_, i) =>
-          backfill({
+          backfillTable({
             ...common,
             shard: { index: i + 1, count: SHARDS, range: shardRange(plan, { index: i + 1, count: SHARDS }) },
           }),
         )
-      : [backfill(common)];
+      : [backfillTable(common)];
     const results = await Promise.all(runs);
     const seconds = (performance.now() - started) / 1000;
     await target.close();

@@ -51,37 +51,36 @@ export function registerExportCommands(program: Command): void {
       "timestamp field giving the day (default: the schema's first timestamp)",
     )
     .option("--strict", "fail on a row in the range the schema cannot decode (default: skip it and warn)")
-    .action(
-      guarded(async (options: ExportCliOptions) => {
-        if (!options.parquet && !options.duckdb)
-          throw new Error("export: give --parquet DIR, --duckdb FILE, or both");
-        const schema = await readSchemaFile(options.schema);
-        const query =
-          options.query === undefined ? undefined : queryFromJson(schema, parseJson(options.query));
-        if (query?.limit !== undefined)
-          throw new Error("export: --query takes no limit; it exports the whole range");
-        const store = await openStoreAt(options.from, { mustExist: true });
-        const bar = counterBar("export");
-        try {
-          const result = await exportTable({
-            store,
-            schema,
-            ...(query ? { query } : {}),
-            ...(options.parquet ? { parquetDir: options.parquet } : {}),
-            ...(options.duckdb ? { duckdbFile: options.duckdb } : {}),
-            ...(options.tableName ? { tableName: options.tableName } : {}),
-            ...(options.partitionField ? { partitionField: options.partitionField } : {}),
-            cellColumns: options.cell,
-            strict: options.strict === true,
-            onWarning: warnOnStderr,
-            onProgress: bar.update,
-          });
-          bar.stop();
-          await write(`${JSON.stringify(result)}\n`);
-        } finally {
-          bar.stop();
-          await store.close();
-        }
-      }),
-    );
+    .action(guarded(runExportCommand));
+}
+
+async function runExportCommand(options: ExportCliOptions): Promise<void> {
+  if (!options.parquet && !options.duckdb)
+    throw new Error("export: give --parquet DIR, --duckdb FILE, or both");
+  const schema = await readSchemaFile(options.schema);
+  const query = options.query === undefined ? undefined : queryFromJson(schema, parseJson(options.query));
+  if (query?.limit !== undefined)
+    throw new Error("export: --query takes no limit; it exports the whole range");
+  const store = await openStoreAt(options.from, { mustExist: true });
+  const bar = counterBar("export");
+  try {
+    const result = await exportTable({
+      store,
+      schema,
+      ...(query ? { query } : {}),
+      ...(options.parquet ? { parquetDir: options.parquet } : {}),
+      ...(options.duckdb ? { duckdbFile: options.duckdb } : {}),
+      ...(options.tableName ? { tableName: options.tableName } : {}),
+      ...(options.partitionField ? { partitionField: options.partitionField } : {}),
+      cellColumns: options.cell,
+      strict: options.strict === true,
+      onWarning: warnOnStderr,
+      onProgress: bar.update,
+    });
+    bar.stop();
+    await write(`${JSON.stringify(result)}\n`);
+  } finally {
+    bar.stop();
+    await store.close();
+  }
 }

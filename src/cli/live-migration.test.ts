@@ -16,11 +16,11 @@ import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Bigtable } from "@google-cloud/bigtable";
 import { describe, expect, it } from "vitest";
-import { readCheckpoint } from "../migrate/checkpoint.js";
+import { readBackfillCheckpoint } from "../migrate/checkpoint.js";
 import { openStoreAt, parseStoreAddress } from "../migrate/store-address.js";
 import { metricsSchema } from "../serve/metrics-schema.js";
-import { readMigration } from "../serve/migration-record.js";
-import { decodePoints, POINTS_QUALIFIER } from "../serve/point-codec.js";
+import { readMigrationRecord } from "../serve/migration-record.js";
+import { decodeMetricPoints, METRIC_POINTS_QUALIFIER } from "../serve/point-codec.js";
 import { createTableRequest } from "../store/emulator-requests.testsuite.js";
 import { openStore } from "../store/open.js";
 import { SaltedTable } from "../table/salted-table.js";
@@ -135,8 +135,8 @@ async function pointsIn(address: string, buckets: number): Promise<Map<string, n
     const table = await SaltedTable.open(store, metricsSchema(buckets, INTERVAL));
     for await (const row of table.scan({})) {
       const deviceId = row.values.deviceId as string;
-      for (const point of decodePoints(
-        row.cells.get(POINTS_QUALIFIER)!,
+      for (const point of decodeMetricPoints(
+        row.cells.get(METRIC_POINTS_QUALIFIER)!,
         deviceId,
         row.values.interval as number,
       )) {
@@ -240,7 +240,7 @@ describe.each([
       });
 
       // 4. Backfill, killed once with SIGKILL and resumed.
-      const oldRows = (await readMigration(migration))!.service!.dualWriteFrom;
+      const oldRows = (await readMigrationRecord(migration))!.service!.dualWriteFrom;
       expect(oldRows).toBeGreaterThan(0);
       let backfilled: { rowsRead: number };
       if (store === "embedded") {
@@ -256,11 +256,11 @@ describe.each([
         ]);
         const checkpoint = await waitFor(
           "the service's backfill",
-          async () => (await readMigration(migration))?.backfill?.checkpoint,
+          async () => (await readMigrationRecord(migration))?.backfill?.checkpoint,
         );
         await waitFor(
           "backfill progress",
-          async () => ((await readCheckpoint(checkpoint))?.rowsRead ?? 0) >= 45 || undefined,
+          async () => ((await readBackfillCheckpoint(checkpoint))?.rowsRead ?? 0) >= 45 || undefined,
         );
         await restart(); // the service dies mid-backfill; the restarted one resumes it from its checkpoint
         const done = await follower;
@@ -273,11 +273,11 @@ describe.each([
         const child = spawn(process.execPath, [BIN, ...args, "--rate", "100"], { stdio: "ignore" });
         await waitFor(
           "backfill progress",
-          async () => ((await readCheckpoint(checkpoint))?.rowsRead ?? 0) >= 45 || undefined,
+          async () => ((await readBackfillCheckpoint(checkpoint))?.rowsRead ?? 0) >= 45 || undefined,
         );
         child.kill("SIGKILL");
         expect(await exited(child)).toBe("SIGKILL");
-        const killedAt = (await readCheckpoint(checkpoint))!;
+        const killedAt = (await readBackfillCheckpoint(checkpoint))!;
         expect(killedAt.complete).toBe(false);
         backfilled = lastJson(await ok(args));
         expect(backfilled).toMatchObject({ resumedFrom: killedAt.lastKey });

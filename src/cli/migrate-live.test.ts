@@ -13,10 +13,10 @@ import { describe, expect, it } from "vitest";
 import { metricsSchema } from "../serve/metrics-schema.js";
 import {
   type MigrationRecord,
-  readMigration,
+  readMigrationRecord,
   type ServiceStatus,
   tableRef,
-  updateMigration,
+  updateMigrationRecord,
 } from "../serve/migration-record.js";
 import { EmbeddedStore } from "../store/embedded.js";
 import { SaltedTable } from "../table/salted-table.js";
@@ -50,7 +50,7 @@ async function recordIn(
   service: Partial<ServiceStatus> = {},
 ): Promise<string> {
   const file = fresh("m.json");
-  await updateMigration(file, () => ({
+  await updateMigrationRecord(file, () => ({
     format: "keyspread-migration/1",
     old: tableRef(`embedded:${dir}/old`, metricsSchema(1, 300)),
     new: tableRef(`embedded:${dir}/new`, metricsSchema(16, 300)),
@@ -101,12 +101,12 @@ describe("keyspread migrate advance", () => {
     let rewrites = 0;
     const service = (async () => {
       while (serving) {
-        const record = await updateMigration(file, (current) => ({
+        const record = await updateMigrationRecord(file, (current) => ({
           ...current!,
           service: status(current!.service!.revision, current!.service!.phase, { completeBelow: ++rewrites }),
         }));
         expect(record?.format).toBe("keyspread-migration/1");
-        expect(await readMigration(file)).toBeDefined();
+        expect(await readMigrationRecord(file)).toBeDefined();
       }
     })();
     const same = await Promise.all(
@@ -114,12 +114,12 @@ describe("keyspread migrate advance", () => {
     );
     expect(same.map((run) => run.code)).toEqual([0, 0, 0, 0, 0, 0]);
     expect(same.filter((run) => /already in dual-write; nothing changed/.test(run.stderr))).toHaveLength(5);
-    let record = (await readMigration(file))!;
+    let record = (await readMigrationRecord(file))!;
     expect(record).toMatchObject({ phase: "dual-write", revision: 1 });
     expect(record.history).toHaveLength(1);
 
     // The service applies it; then a rollback and a forward step race: exactly one of them happens.
-    await updateMigration(file, (current) => ({ ...current!, service: status(1, "dual-write") }));
+    await updateMigrationRecord(file, (current) => ({ ...current!, service: status(1, "dual-write") }));
     const racing = await Promise.all([
       ...Array.from({ length: 3 }, () => cli(advanceArgs(file, "dual-write", "single", "--wait", "0"))),
       ...Array.from({ length: 3 }, () =>
@@ -129,7 +129,7 @@ describe("keyspread migrate advance", () => {
     serving = false;
     await service;
     expect(rewrites).toBeGreaterThan(5);
-    record = (await readMigration(file))!;
+    record = (await readMigrationRecord(file))!;
     expect(record.revision).toBe(2);
     expect(record.history).toHaveLength(2);
     const [back, forth] = [racing.slice(0, 3), racing.slice(3)].map((runs) => runs.map((run) => run.code));
@@ -147,7 +147,7 @@ describe("keyspread migrate advance", () => {
     await writeFile(`${file}.lock`, `${dead}\n`);
     const run = await cli(advanceArgs(file, "single", "dual-write", "--wait", "0"));
     expect(run.code, run.stderr).toBe(0);
-    expect((await readMigration(file))!.phase).toBe("dual-write");
+    expect((await readMigrationRecord(file))!.phase).toBe("dual-write");
   }, 120_000);
 
   it("refuses to move forward for a service that is gone, and waits for one that does not apply, then says so", async () => {
@@ -158,7 +158,7 @@ describe("keyspread migrate advance", () => {
     expect(refused.stderr).toMatch(
       new RegExp(`\\(pid ${dead} on .*\\) is not running: start it, then advance`),
     );
-    expect((await readMigration(gone))!.revision).toBe(0);
+    expect((await readMigrationRecord(gone))!.revision).toBe(0);
 
     const stuck = await recordIn("single");
     const waited = await cli(advanceArgs(stuck, "single", "dual-write", "--wait", "1"));

@@ -19,10 +19,15 @@ import {
   type StoreAddress,
 } from "../migrate/store-address.js";
 import { isAlive } from "../serve/file-lock.js";
-import { advance } from "../serve/migration-advance.js";
+import { advanceMigration } from "../serve/migration-advance.js";
 import { checkServiceRekeying } from "../serve/migration-follower.js";
-import { type Phase, parsePhase, writesBoth } from "../serve/migration-phases.js";
-import { type MigrationRecord, readMigration, tableRef, updateMigration } from "../serve/migration-record.js";
+import { type MigrationPhase, parsePhase, writesBoth } from "../serve/migration-phases.js";
+import {
+  type MigrationRecord,
+  readMigrationRecord,
+  tableRef,
+  updateMigrationRecord,
+} from "../serve/migration-record.js";
 import { SaltedTable } from "../table/salted-table.js";
 import { argumentOf, fail, guarded, wholeNumberIn, write } from "./io.js";
 import { counterBar } from "./progress.js";
@@ -32,19 +37,14 @@ const POLL_MS = 100;
 export function registerLiveMigrationCommands(
   migrate: Command,
   withPair: (command: Command) => Command,
-  loadPair: (options: PairInput) => Promise<{ fromSchema: KeySchema; toSchema: KeySchema }>,
+  loadPair: LoadPair,
 ): void {
   withPair(migrate.command("begin"))
     .description(
       "record a live re-keying of the table a running `keyspread serve` writes (its --migration file; phase single)",
     )
     .requiredOption("--migration <file>", "the migration record the service follows")
-    .action(
-      guarded(async (options: PairInput & { migration: string }) => {
-        const record = await begin(options, loadPair);
-        await write(`${JSON.stringify(summary(options.migration, record))}\n`);
-      }),
-    );
+    .action(guarded((options: PairInput & { migration: string }) => runBeginCommand(options, loadPair)));
 
   migrate
     .command("advance")
@@ -64,42 +64,53 @@ export function registerLiveMigrationCommands(
       wholeNumberIn(0, 86_400),
       60,
     )
-    .action(
-      guarded(
-        async (options: { migration: string; from: Phase; to: Phase; force?: boolean; wait: number }) => {
-          const file = options.migration;
-          let already = false;
-          const record = (await updateMigration(file, (current) => {
-            const result = advance(current, options.from, options.to, {
-              force: options.force,
-              file,
-              serviceRunning: (service) => service.host !== hostname() || isAlive(service.pid),
-            });
-            already = result.already;
-            return result.record;
-          }))!;
-          if (already)
-            process.stderr.write(
-              `keyspread: migration ${file} is already in ${options.to}; nothing changed\n`,
-            );
-          const applied =
-            options.wait > 0 ? await waitForService(file, record.revision, options.wait) : record;
-          await write(`${JSON.stringify(summary(file, applied))}\n`);
-        },
-      ),
-    );
+    .action(guarded(runAdvanceCommand));
 
   migrate
     .command("status")
     .description("print a live re-keying's record: phase, what the service applied, backfill, validation")
     .requiredOption("--migration <file>", "the migration record")
-    .action(
-      guarded(async (options: { migration: string }) => {
-        const record = await readMigration(options.migration);
-        if (record === undefined) throw new Error(`no migration record ${options.migration}`);
-        await write(`${JSON.stringify(record)}\n`);
-      }),
-    );
+    .action(guarded(runStatusCommand));
+}
+
+type LoadPair = (options: PairInput) => Promise<{ fromSchema: KeySchema; toSchema: KeySchema }>;
+
+async function runBeginCommand(
+  options: PairInput & { migration: string },
+  loadPair: LoadPair,
+): Promise<void> {
+  const record = await begin(options, loadPair);
+  await write(`${JSON.stringify(summary(options.migration, record))}\n`);
+}
+
+async function runAdvanceCommand(options: {
+  migration: string;
+  from: MigrationPhase;
+  to: MigrationPhase;
+  force?: boolean;
+  wait: number;
+}): Promise<void> {
+  const file = options.migration;
+  let already = false;
+  const record = (await updateMigrationRecord(file, (current) => {
+    const result = advanceMigration(current, options.from, options.to, {
+      force: options.force,
+      file,
+      serviceRunning: (service) => service.host !== hostname() || isAlive(service.pid),
+    });
+    already = result.already;
+    return result.record;
+  }))!;
+  if (already)
+    process.stderr.write(`keyspread: migration ${file} is already in ${options.to}; nothing changed\n`);
+  const applied = options.wait > 0 ? await waitForService(file, record.revision, options.wait) : record;
+  await write(`${JSON.stringify(summary(file, applied))}\n`);
+}
+
+async function runStatusCommand(options: { migration: string }): Promise<void> {
+  const record = await readMigrationRecord(options.migration);
+  if (record === undefined) throw new Error(`no migration record ${options.migration}`);
+  await write(`${JSON.stringify(record)}\n`);
 }
 
 export interface PairInput {
@@ -111,7 +122,7 @@ export interface PairInput {
 
 async function begin(
   options: PairInput & { migration: string },
-  loadPair: (options: PairInput) => Promise<{ fromSchema: KeySchema; toSchema: KeySchema }>,
+  loadPair: LoadPair,
 ): Promise<MigrationRecord> {
   const file = options.migration;
   const { fromSchema, toSchema } = await loadPair(options);
@@ -124,7 +135,7 @@ async function begin(
     record.old.fingerprint === old.fingerprint &&
     record.new.address === next.address &&
     record.new.fingerprint === next.fingerprint;
-  const existing = await readMigration(file);
+  const existing = await readMigrationRecord(file);
   if (existing !== undefined) {
     if (same(existing)) return existing;
     throw differentMigration(file, existing);
@@ -136,7 +147,7 @@ async function begin(
   } finally {
     await store.close();
   }
-  return (await updateMigration(file, (record) => {
+  return (await updateMigrationRecord(file, (record) => {
     if (record !== undefined) {
       if (same(record)) return record;
       throw differentMigration(file, record);
@@ -156,7 +167,7 @@ async function waitForService(file: string, revision: number, seconds: number): 
   const deadline = Date.now() + seconds * 1000;
   let reported: string | undefined;
   for (;;) {
-    const record = (await readMigration(file))!;
+    const record = (await readMigrationRecord(file))!;
     const service = record.service;
     if (record.revision !== revision) {
       throw new Error(
@@ -216,7 +227,7 @@ async function dualWritingRecord(
   file: string,
   what: string,
 ): Promise<MigrationRecord & { service: { dualWriteFrom: number } }> {
-  const record = await readMigration(file);
+  const record = await readMigrationRecord(file);
   if (record === undefined) throw new Error(`no migration record ${file}`);
   const service = record.service;
   if (
@@ -245,7 +256,7 @@ export async function backfillThroughService(
   const period = record.service.dualWriteFrom;
   const reverse = options.reverse ?? false;
   const now = new Date().toISOString();
-  await updateMigration(file, (latest) => {
+  await updateMigrationRecord(file, (latest) => {
     if (latest === undefined) return latest;
     const job = latest.backfill;
     const ours = job?.dualWriteFrom === period && (job.reverse ?? false) === reverse;
@@ -273,7 +284,7 @@ export async function backfillThroughService(
   const bar = counterBar("backfill");
   try {
     for (;;) {
-      const job = (await readMigration(file))?.backfill;
+      const job = (await readMigrationRecord(file))?.backfill;
       if (job?.dualWriteFrom !== period || (job.reverse ?? false) !== reverse)
         throw new Error(`migration ${file}: the backfill request went away`);
       bar.update(job.rowsRead);
@@ -304,7 +315,7 @@ export async function validateThroughService(
   await dualWritingRecord(file, "a live validation");
   const id = randomBytes(6).toString("hex");
   const now = new Date().toISOString();
-  await updateMigration(file, (latest) => {
+  await updateMigrationRecord(file, (latest) => {
     if (latest === undefined) return latest;
     latest.validation = {
       id,
@@ -318,7 +329,7 @@ export async function validateThroughService(
     return latest;
   });
   for (;;) {
-    const job = (await readMigration(file))?.validation;
+    const job = (await readMigrationRecord(file))?.validation;
     if (job?.id !== id)
       throw new Error(`migration ${file}: the validation was replaced by another (${job?.id})`);
     if (job.state === "failed") throw new Error(`the service's validation failed: ${job.error}`);

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
-import { readCheckpoint } from "../migrate/checkpoint.js";
+import { readBackfillCheckpoint } from "../migrate/checkpoint.js";
 import { fillSource, MIGRATIONS } from "../migrate/fixtures.testsuite.js";
 import { openStoreAt, parseStoreAddress } from "../migrate/store-address.js";
 import { openStore } from "../store/open.js";
@@ -64,15 +64,15 @@ describe.each(MIGRATIONS.map((migration, i) => ({ ...migration, pair: PAIRS[i]! 
       });
       const exited = new Promise((resolve) => child.once("exit", (_code, signal) => resolve(signal)));
       for (
-        let saved = await readCheckpoint(checkpoint);
+        let saved = await readBackfillCheckpoint(checkpoint);
         (saved?.rowsRead ?? 0) < 300;
-        saved = await readCheckpoint(checkpoint)
+        saved = await readBackfillCheckpoint(checkpoint)
       ) {
         await sleep(20);
       }
       child.kill("SIGKILL");
       expect(await exited).toBe("SIGKILL");
-      const killedAt = await readCheckpoint(checkpoint);
+      const killedAt = await readBackfillCheckpoint(checkpoint);
       expect(killedAt).toMatchObject({ complete: false });
       expect(killedAt!.rowsRead).toBeLessThan(ROWS);
 
@@ -237,15 +237,15 @@ describe("keyspread migrate backfill --shard", () => {
         });
         const exited = new Promise((resolve) => child.once("exit", (_code, signal) => resolve(signal)));
         for (
-          let saved = await readCheckpoint(checkpoints[k - 1]!);
+          let saved = await readBackfillCheckpoint(checkpoints[k - 1]!);
           (saved?.rowsRead ?? 0) < 30;
-          saved = await readCheckpoint(checkpoints[k - 1]!)
+          saved = await readBackfillCheckpoint(checkpoints[k - 1]!)
         ) {
           await sleep(20);
         }
         child.kill("SIGKILL");
         expect(await exited).toBe("SIGKILL");
-        return (await readCheckpoint(checkpoints[k - 1]!))!;
+        return (await readBackfillCheckpoint(checkpoints[k - 1]!))!;
       }),
     );
     for (const [i, checkpoint] of killed.entries()) {

@@ -9,18 +9,18 @@ import { dirname, join } from "node:path";
 import { SingleBar } from "cli-progress";
 import type { Command } from "commander";
 import type { KeySchema } from "../keys/types.js";
-import { type BackfillProgress, backfill } from "../migrate/backfill.js";
+import { type BackfillProgress, backfillTable } from "../migrate/backfill.js";
 import { migrationPlan } from "../migrate/plan.js";
 import { parseShard, type Shard, shardPlanFor, shardRange } from "../migrate/shards.js";
 import {
   formatStoreAddress,
+  namesSameTable,
   openStoreAt,
   parseStoreAddress,
   type StoreAddress,
-  sameTable,
 } from "../migrate/store-address.js";
-import { type Difference, validate } from "../migrate/validate.js";
-import { validateShard } from "../migrate/validate-shard.js";
+import { type MigrationDifference, validateMigration } from "../migrate/validate.js";
+import { validateMigrationShard } from "../migrate/validate-shard.js";
 import { checkServiceRekeying } from "../serve/migration-follower.js";
 import type { Store } from "../store/store.js";
 import { argumentOf, fail, guarded, parsePositiveInt, readSchemaFile, wholeNumberIn, write } from "./io.js";
@@ -43,25 +43,36 @@ export function registerMigrateCommands(program: Command): void {
     .description(
       "re-key a table into a new one: plan, backfill (resumable), validate; live under keyspread serve: begin, advance, status",
     );
+  registerPlanCommand(migrate);
+  registerShardsCommand(migrate);
+  registerBackfillCommand(migrate);
+  registerValidateCommand(migrate);
+  registerLiveMigrationCommands(migrate, withPair, loadPair);
+}
 
-  const withPair = (command: Command) =>
-    command
-      .requiredOption("--from <store>", `the old table: ${ADDRESS_HELP}`, argumentOf(parseStoreAddress))
-      .requiredOption("--from-schema <file>", "the old table's key schema (.json, .yaml)")
-      .requiredOption("--to <store>", "the new table, same forms as --from", argumentOf(parseStoreAddress))
-      .requiredOption("--to-schema <file>", "the new table's key schema");
-  /** The pair, or (backfill, validate) `--migration FILE` naming a live re-keying whose record names the tables. */
-  const withPairOrMigration = (command: Command, what: string) =>
-    command
-      .option("--from <store>", `the old table: ${ADDRESS_HELP}`, argumentOf(parseStoreAddress))
-      .option("--from-schema <file>", "the old table's key schema (.json, .yaml)")
-      .option("--to <store>", "the new table, same forms as --from", argumentOf(parseStoreAddress))
-      .option("--to-schema <file>", "the new table's key schema")
-      .option(
-        "--migration <file>",
-        `the record of a live re-keying of a running keyspread serve: the service ${what} (instead of --from … --to-schema)`,
-      );
+/** The two tables and their schemas, all required. */
+function withPair(command: Command): Command {
+  return command
+    .requiredOption("--from <store>", `the old table: ${ADDRESS_HELP}`, argumentOf(parseStoreAddress))
+    .requiredOption("--from-schema <file>", "the old table's key schema (.json, .yaml)")
+    .requiredOption("--to <store>", "the new table, same forms as --from", argumentOf(parseStoreAddress))
+    .requiredOption("--to-schema <file>", "the new table's key schema");
+}
 
+/** The pair, or (backfill, validate) `--migration FILE` naming a live re-keying whose record names the tables. */
+function withPairOrMigration(command: Command, what: string): Command {
+  return command
+    .option("--from <store>", `the old table: ${ADDRESS_HELP}`, argumentOf(parseStoreAddress))
+    .option("--from-schema <file>", "the old table's key schema (.json, .yaml)")
+    .option("--to <store>", "the new table, same forms as --from", argumentOf(parseStoreAddress))
+    .option("--to-schema <file>", "the new table's key schema")
+    .option(
+      "--migration <file>",
+      `the record of a live re-keying of a running keyspread serve: the service ${what} (instead of --from … --to-schema)`,
+    );
+}
+
+function registerPlanCommand(migrate: Command): void {
   withPair(migrate.command("plan"))
     .description(
       "print the cut-over runbook: create, dual-write, backfill, validate, cut reads, cut writes, delete",
@@ -86,44 +97,44 @@ export function registerMigrateCommands(program: Command): void {
       "backfill and validate in N parallel processes (one per machine), each its own shard",
       wholeNumberIn(1, 10_000),
     )
-    .action(
-      guarded(
-        async (
-          options: PairOptions & {
-            checkpoint?: string;
-            rate?: number;
-            retentionDays: number;
-            shards?: number;
-            migration?: string;
-          },
-        ) => {
-          const { fromSchema, toSchema } = await loadPair(options);
-          if (options.migration !== undefined) checkServiceRekeying(fromSchema, toSchema);
-          await write(
-            migrationPlan({
-              ...(options.migration === undefined ? {} : { migrationFile: options.migration }),
-              from: options.from,
-              to: options.to,
-              fromSchemaFile: options.fromSchema,
-              toSchemaFile: options.toSchema,
-              fromSchema,
-              toSchema,
-              checkpointFile: options.checkpoint ?? defaultCheckpoint(options),
-              retentionDays: options.retentionDays,
-              ...(options.rate === undefined ? {} : { rowsPerSecond: options.rate }),
-              ...(options.shards === undefined || options.shards === 1
-                ? {}
-                : {
-                    shards: options.shards,
-                    shardsFile: defaultShardsFile(options.from, options.shards),
-                    targetShardsFile: defaultShardsFile(options.to, options.shards),
-                  }),
-            }),
-          );
-        },
-      ),
-    );
+    .action(guarded(runPlanCommand));
+}
 
+interface PlanOptions extends PairOptions {
+  checkpoint?: string;
+  rate?: number;
+  retentionDays: number;
+  shards?: number;
+  migration?: string;
+}
+
+async function runPlanCommand(options: PlanOptions): Promise<void> {
+  const { fromSchema, toSchema } = await loadPair(options);
+  if (options.migration !== undefined) checkServiceRekeying(fromSchema, toSchema);
+  await write(
+    migrationPlan({
+      ...(options.migration === undefined ? {} : { migrationFile: options.migration }),
+      from: options.from,
+      to: options.to,
+      fromSchemaFile: options.fromSchema,
+      toSchemaFile: options.toSchema,
+      fromSchema,
+      toSchema,
+      checkpointFile: options.checkpoint ?? defaultCheckpoint(options),
+      retentionDays: options.retentionDays,
+      ...(options.rate === undefined ? {} : { rowsPerSecond: options.rate }),
+      ...(options.shards === undefined || options.shards === 1
+        ? {}
+        : {
+            shards: options.shards,
+            shardsFile: defaultShardsFile(options.from, options.shards),
+            targetShardsFile: defaultShardsFile(options.to, options.shards),
+          }),
+    }),
+  );
+}
+
+function registerShardsCommand(migrate: Command): void {
   migrate
     .command("shards")
     .description(
@@ -135,20 +146,26 @@ export function registerMigrateCommands(program: Command): void {
       "--out <file>",
       "the shard plan file (default: .keyspread/shards-TABLE-N.json); an existing one is kept",
     )
-    .action(
-      guarded(async (options: { from: StoreAddress; shards: number; out?: string }) => {
-        const file = options.out ?? defaultShardsFile(options.from, options.shards);
-        await mkdir(dirname(file), { recursive: true });
-        const store = await openStoreAt(options.from, { mustExist: true });
-        try {
-          const plan = await shardPlanFor(file, store, options.shards);
-          await write(`${JSON.stringify({ file, ...plan })}\n`);
-        } finally {
-          await store.close();
-        }
-      }),
-    );
+    .action(guarded(runShardsCommand));
+}
 
+async function runShardsCommand(options: {
+  from: StoreAddress;
+  shards: number;
+  out?: string;
+}): Promise<void> {
+  const file = options.out ?? defaultShardsFile(options.from, options.shards);
+  await mkdir(dirname(file), { recursive: true });
+  const store = await openStoreAt(options.from, { mustExist: true });
+  try {
+    const plan = await shardPlanFor(file, store, options.shards);
+    await write(`${JSON.stringify({ file, ...plan })}\n`);
+  } finally {
+    await store.close();
+  }
+}
+
+function registerBackfillCommand(migrate: Command): void {
   withPairOrMigration(migrate.command("backfill"), "copies (resuming after a restart)")
     .description("copy every row of the old table into the new one under the new keys, resumably")
     .option(
@@ -171,71 +188,79 @@ export function registerMigrateCommands(program: Command): void {
       "--shards-file <file>",
       "--shard: the shard plan every process uses (default .keyspread/shards-OLD-N.json; created from sampled keys if missing — copy it to every machine)",
     )
-    .action(
-      guarded(
-        async (
-          given: MaybePair &
-            ShardOptions & {
-              checkpoint?: string;
-              batch: number;
-              rate?: number;
-              skipBadRows?: boolean;
-              reverse?: boolean;
-            },
-        ) => {
-          if (given.reverse && given.migration === undefined)
-            throw new Error("--reverse goes with --migration (otherwise swap --from and --to)");
-          if (given.migration !== undefined) {
-            refuseWithMigration(given, ["checkpoint", "shard", "shardsFile", "skipBadRows"]);
-            await backfillThroughService(given.migration, given);
-            return;
-          }
-          const options = requirePair(given);
-          const { fromSchema, toSchema } = await loadPair(options);
-          const checkpointFile = options.checkpoint ?? defaultCheckpoint(options, options.shard);
-          await mkdir(dirname(checkpointFile), { recursive: true });
-          await withStores(options, async (source, target) => {
-            const shard = options.shard && {
-              ...options.shard,
-              range: await shardRangeOf(
-                source,
-                options.shard,
-                options.shardsFile ?? defaultShardsFile(options.from, options.shard.count),
-              ),
-            };
-            const bar = backfillBar();
-            try {
-              const result = await backfill({
-                source,
-                sourceSchema: fromSchema,
-                target,
-                targetSchema: toSchema,
-                checkpointFile,
-                batchSize: options.batch,
-                ...(options.rate === undefined ? {} : { rowsPerSecond: options.rate }),
-                skipBadRows: options.skipBadRows ?? false,
-                ...(shard ? { shard } : {}),
-                // Sampling the keys costs a key-only pass; only a terminal shows the estimate.
-                estimateSamples: process.stderr.isTTY ? 1000 : 0,
-                onProgress: bar.update,
-              });
-              bar.stop();
-              await write(
-                `${JSON.stringify({ ...result, resumedFrom: result.resumedFrom?.toString("hex") ?? null, checkpoint: checkpointFile })}\n`,
-              );
-              if (result.rowsSkipped > 0)
-                fail(
-                  `migrate backfill: ${result.rowsSkipped} rows could not be re-keyed; see "skipped"`,
-                  false,
-                );
-            } finally {
-              bar.stop();
-            }
-          });
-        },
-      ),
-    );
+    .action(guarded(runBackfillCommand));
+}
 
+type BackfillCommandOptions = MaybePair &
+  ShardOptions & {
+    checkpoint?: string;
+    batch: number;
+    rate?: number;
+    skipBadRows?: boolean;
+    reverse?: boolean;
+  };
+
+async function runBackfillCommand(given: BackfillCommandOptions): Promise<void> {
+  if (given.reverse && given.migration === undefined)
+    throw new Error("--reverse goes with --migration (otherwise swap --from and --to)");
+  if (given.migration !== undefined) {
+    refuseWithMigration(given, ["checkpoint", "shard", "shardsFile", "skipBadRows"]);
+    await backfillThroughService(given.migration, given);
+    return;
+  }
+  const options = requirePair(given);
+  const schemas = await loadPair(options);
+  const checkpointFile = options.checkpoint ?? defaultCheckpoint(options, options.shard);
+  await mkdir(dirname(checkpointFile), { recursive: true });
+  await withStores(options, (source, target) =>
+    backfillPair(source, target, schemas, checkpointFile, options),
+  );
+}
+
+/** Copies the old table (or the shard of it) into the new one and prints the result; exit status 1 when rows were skipped. */
+async function backfillPair(
+  source: Store,
+  target: Store,
+  { fromSchema, toSchema }: { fromSchema: KeySchema; toSchema: KeySchema },
+  checkpointFile: string,
+  options: BackfillCommandOptions & PairOptions,
+): Promise<void> {
+  const shard = options.shard && {
+    ...options.shard,
+    range: await shardRangeOf(
+      source,
+      options.shard,
+      options.shardsFile ?? defaultShardsFile(options.from, options.shard.count),
+    ),
+  };
+  const bar = backfillBar();
+  try {
+    const result = await backfillTable({
+      source,
+      sourceSchema: fromSchema,
+      target,
+      targetSchema: toSchema,
+      checkpointFile,
+      batchSize: options.batch,
+      ...(options.rate === undefined ? {} : { rowsPerSecond: options.rate }),
+      skipBadRows: options.skipBadRows ?? false,
+      ...(shard ? { shard } : {}),
+      // Sampling the keys costs a key-only pass; only a terminal shows the estimate.
+      estimateSamples: process.stderr.isTTY ? 1000 : 0,
+      onProgress: bar.update,
+    });
+    bar.stop();
+    await write(
+      `${JSON.stringify({ ...result, resumedFrom: result.resumedFrom?.toString("hex") ?? null, checkpoint: checkpointFile })}\n`,
+    );
+    if (result.rowsSkipped > 0)
+      fail(`migrate backfill: ${result.rowsSkipped} rows could not be re-keyed; see "skipped"`, false);
+  } finally {
+    bar.stop();
+  }
+}
+
+function registerValidateCommand(migrate: Command): void {
   withPairOrMigration(migrate.command("validate"), "compares the rows written before its cut")
     .description(
       "compare the tables: count and checksum per key range, latest-N of sampled entities; prints each difference",
@@ -267,55 +292,51 @@ export function registerMigrateCommands(program: Command): void {
       "--to-shards-file <file>",
       "--shard: the new table's shard plan (default .keyspread/shards-NEW-N.json; created if missing)",
     )
-    .action(
-      guarded(
-        async (
-          given: MaybePair &
-            ShardOptions & {
-              ranges: number;
-              sample: number;
-              rows: number;
-              entity?: string;
-              toShardsFile?: string;
-            },
-        ) => {
-          if (given.migration !== undefined) {
-            refuseWithMigration(given, ["entity", "shard", "shardsFile", "toShardsFile"]);
-            await validateThroughService(given.migration, given);
-            return;
-          }
-          const options = requirePair(given);
-          const { fromSchema, toSchema } = await loadPair(options);
-          if (options.shard) {
-            await validateOneShard(options, options.shard, fromSchema, toSchema);
-            return;
-          }
-          await withStores(options, (source, target) =>
-            reportValidation(
-              (onProgress) =>
-                validate({
-                  source,
-                  sourceSchema: fromSchema,
-                  target,
-                  targetSchema: toSchema,
-                  ranges: options.ranges,
-                  sampleEntities: options.sample,
-                  rowsPerEntity: options.rows,
-                  ...(options.entity ? { entityFields: options.entity.split(",").map((f) => f.trim()) } : {}),
-                  onProgress,
-                }),
-              ({ differences, ranges, ...summary }) => ({
-                differences,
-                count: differences.length,
-                summary: { ranges: ranges.length, ...summary },
-              }),
-            ),
-          );
-        },
-      ),
-    );
+    .action(guarded(runValidateCommand));
+}
 
-  registerLiveMigrationCommands(migrate, withPair, loadPair);
+type ValidateCommandOptions = MaybePair &
+  ShardOptions & {
+    ranges: number;
+    sample: number;
+    rows: number;
+    entity?: string;
+    toShardsFile?: string;
+  };
+
+async function runValidateCommand(given: ValidateCommandOptions): Promise<void> {
+  if (given.migration !== undefined) {
+    refuseWithMigration(given, ["entity", "shard", "shardsFile", "toShardsFile"]);
+    await validateThroughService(given.migration, given);
+    return;
+  }
+  const options = requirePair(given);
+  const { fromSchema, toSchema } = await loadPair(options);
+  if (options.shard) {
+    await validateOneShard(options, options.shard, fromSchema, toSchema);
+    return;
+  }
+  await withStores(options, (source, target) =>
+    reportValidation(
+      (onProgress) =>
+        validateMigration({
+          source,
+          sourceSchema: fromSchema,
+          target,
+          targetSchema: toSchema,
+          ranges: options.ranges,
+          sampleEntities: options.sample,
+          rowsPerEntity: options.rows,
+          ...(options.entity ? { entityFields: options.entity.split(",").map((f) => f.trim()) } : {}),
+          onProgress,
+        }),
+      ({ differences, ranges, ...summary }) => ({
+        differences,
+        count: differences.length,
+        summary: { ranges: ranges.length, ...summary },
+      }),
+    ),
+  );
 }
 
 type MaybePair = Partial<PairOptions> & { migration?: string };
@@ -352,7 +373,7 @@ function flagOf(name: string): string {
 /** Runs a validation with a progress bar, prints each difference then the summary; exit status 1 when any. */
 async function reportValidation<R>(
   run: (onProgress: (rows: number) => void) => Promise<R>,
-  summarize: (report: R) => { differences: Difference[]; count: number; summary: object },
+  summarize: (report: R) => { differences: MigrationDifference[]; count: number; summary: object },
 ): Promise<void> {
   const bar = counterBar("validate");
   let report: R;
@@ -397,7 +418,7 @@ async function validateOneShard(
     );
     await reportValidation(
       (onProgress) =>
-        validateShard({
+        validateMigrationShard({
           source,
           sourceSchema: fromSchema,
           target,
@@ -414,7 +435,7 @@ async function validateOneShard(
 
 /** The two schemas of a migration, once it is clear the two tables differ (every migrate command). */
 async function loadPair(options: PairInput): Promise<{ fromSchema: KeySchema; toSchema: KeySchema }> {
-  if (sameTable(options.from, options.to)) {
+  if (namesSameTable(options.from, options.to)) {
     throw new Error(
       `--from and --to name the same table (${formatStoreAddress(options.from)}); re-keying writes a new table`,
     );

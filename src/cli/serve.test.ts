@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { describe, expect, it, vi } from "vitest";
 import { deviceKeyedMetricsSchema } from "../serve/metrics-schema.js";
-import { encodePoints } from "../serve/point-codec.js";
+import { encodeMetricPoints } from "../serve/point-codec.js";
 import { EmbeddedStore } from "../store/embedded.js";
 import { SaltedTable } from "../table/salted-table.js";
 
@@ -231,7 +231,7 @@ describe("keyspread serve (built bin)", () => {
     await old.putMany([
       {
         values: { deviceId: "d", interval: T0, segment: 1 },
-        cells: new Map([["p", encodePoints(points, T0)]]),
+        cells: new Map([["p", encodeMetricPoints(points, T0)]]),
       },
     ]);
     await old.store.close();

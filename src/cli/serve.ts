@@ -15,14 +15,18 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type Command, Option } from "commander";
-import { openStoreAt, parseStoreAddress } from "../migrate/store-address.js";
-import { readKeyFile, updateKeyFile } from "../serve/api-key-file.js";
-import { newApiKey, parseScopes, SCOPES } from "../serve/api-keys.js";
-import { startIngestService } from "../serve/ingest-service.js";
-import { DEFAULT_BUCKETS, DEFAULT_INTERVAL_MS, metricsSchema } from "../serve/metrics-schema.js";
+import { openStoreAt, parseStoreAddress, type StoreAddress } from "../migrate/store-address.js";
+import { readApiKeyFile, updateApiKeyFile } from "../serve/api-key-file.js";
+import { API_KEY_SCOPES, newApiKey, parseApiKeyScopes } from "../serve/api-keys.js";
+import { type IngestServiceOptions, startIngestService } from "../serve/ingest-service.js";
+import {
+  DEFAULT_METRICS_BUCKETS,
+  DEFAULT_METRICS_INTERVAL_MS,
+  metricsSchema,
+} from "../serve/metrics-schema.js";
 import { usesOld } from "../serve/migration-phases.js";
-import { readMigration } from "../serve/migration-record.js";
-import { parseQuotas } from "../serve/tenant-admission.js";
+import { readMigrationRecord } from "../serve/migration-record.js";
+import { parseTenantQuotas } from "../serve/tenant-admission.js";
 import { DEFAULT_MAX_TENANTS } from "../serve/tenant-labels.js";
 import { migrateToTenantKeys } from "../serve/tenant-namespace-migration.js";
 import { openStore, STORE_KINDS, type StoreKind } from "../store/open.js";
@@ -65,7 +69,20 @@ interface ServeOptions {
 export function registerServeCommands(program: Command): void {
   const serve = program
     .command("serve")
-    .description("run the metrics ingest service (POST /v1/ingest, latest/range reads, /metrics, /heatmap)")
+    .description("run the metrics ingest service (POST /v1/ingest, latest/range reads, /metrics, /heatmap)");
+  withStoreOptions(serve);
+  withListenOptions(serve);
+  withIngestOptions(serve);
+  withReadAndMonitorOptions(serve);
+  serve.action(guarded(runServeCommand));
+  registerKeyCommands(serve);
+  registerMigrateCommand(serve);
+  registerSchemaCommand(serve);
+}
+
+/** Where the table, its write-ahead log and its migration record live. */
+function withStoreOptions(serve: Command): void {
+  serve
     .addOption(new Option("--store <kind>", "where the table lives").choices(STORE_KINDS).default("embedded"))
     .option("--table <name>", "table name", "metrics")
     .option("--dir <directory>", "embedded store: parent directory of the tables", "./.keyspread")
@@ -74,7 +91,12 @@ export function registerServeCommands(program: Command): void {
       "--migration <file>",
       "follow the live migration recorded here (keyspread migrate begin|advance) (default: <dir>/<table>.migration.json)",
     )
-    .option("--create", "bigtable: create the table (with the --max-age GC rule) instead of opening it")
+    .option("--create", "bigtable: create the table (with the --max-age GC rule) instead of opening it");
+}
+
+/** The address, and who may call it. */
+function withListenOptions(serve: Command): void {
+  serve
     .option(
       "--host <address>",
       "address to bind (beyond loopback only with --auth or --insecure)",
@@ -87,14 +109,19 @@ export function registerServeCommands(program: Command): void {
     )
     .option("--insecure", "without --auth, listen beyond loopback anyway (any client may act as any tenant)")
     .option("--tls-cert <file>", "serve HTTPS with this PEM certificate (chain); needs --tls-key")
-    .option("--tls-key <file>", "the PEM private key of --tls-cert")
+    .option("--tls-key <file>", "the PEM private key of --tls-cert");
+}
+
+/** The row key, and the limits on what ingest takes. */
+function withIngestOptions(serve: Command): void {
+  serve
     .option(
       "--interval <ms>",
       "aggregation interval: one row per device per interval",
       wholeNumberIn(10, 3_600_000),
-      DEFAULT_INTERVAL_MS,
+      DEFAULT_METRICS_INTERVAL_MS,
     )
-    .option("--buckets <n>", "salt buckets of the row key", wholeNumberIn(1, 65_536), DEFAULT_BUCKETS)
+    .option("--buckets <n>", "salt buckets of the row key", wholeNumberIn(1, 65_536), DEFAULT_METRICS_BUCKETS)
     .option("--quota <list>", "per-tenant points/s: default=RATE,TENANT=RATE[:BURST],…")
     .option(
       "--max-tenants <n>",
@@ -113,7 +140,12 @@ export function registerServeCommands(program: Command): void {
       "how long an Idempotency-Key is remembered",
       parsePositiveInt,
       86_400,
-    )
+    );
+}
+
+/** Access log, read routing, retention, hotspot alerts and the latest-N cache. */
+function withReadAndMonitorOptions(serve: Command): void {
+  serve
     .option("--access-log <file>", "append a JSONL access log (the `keyspread heatmap` format)")
     .option(
       "--latest-app-profile <id>",
@@ -140,68 +172,77 @@ export function registerServeCommands(program: Command): void {
       parsePositiveInt,
       10_000,
     )
-    .option("--cache-ttl <ms>", "latest-N cache time to live (0: off)", nonNegative, 2000)
-    .action(
-      guarded(async (options: ServeOptions) => {
-        if (options.store === "bigtable" && options.maxAge !== undefined && !options.create) {
-          throw new Error(
-            "--max-age with --store bigtable needs --create: the GC rule is set when the table is created",
-          );
-        }
-        if ((options.tlsCert === undefined) !== (options.tlsKey === undefined)) {
-          throw new Error("--tls-cert and --tls-key go together: give both, or neither for plain HTTP");
-        }
-        const tls =
-          options.tlsCert === undefined
-            ? undefined
-            : { cert: await readFile(options.tlsCert), key: await readFile(options.tlsKey!) };
-        const migration = options.migration ?? join(options.dir, `${options.table}.migration.json`);
-        const store = await openServiceStore(options, migration);
-        const service = await startIngestService({
-          store,
-          migration: { file: migration },
-          walDirectory: options.wal ?? join(options.dir, `${options.table}.wal`),
-          host: options.host,
-          port: options.port,
-          intervalMs: options.interval,
-          buckets: options.buckets,
-          quotas: options.quota === undefined ? undefined : parseQuotas(options.quota),
-          maxTenants: options.maxTenants,
-          maxBodyBytes: options.maxBody,
-          maxInflightBodyBytes: options.maxInflight,
-          idempotencyWindowMs: options.idempotencyWindow * 1000,
-          accessLogPath: options.accessLog,
-          appProfiles: {
-            ...(options.latestAppProfile === undefined ? {} : { latest: options.latestAppProfile }),
-            ...(options.rangeAppProfile === undefined ? {} : { scan: options.rangeAppProfile }),
-          },
-          retention:
-            options.maxAge !== undefined && options.store !== "bigtable"
-              ? { maxAgeMs: options.maxAge * 1000 }
-              : undefined,
-          alertRules: { sustainMs: options.alertSustain * 1000 },
-          simulatedNodes: options.nodes,
-          monitorWindowMs: options.monitorWindow,
-          latestCacheTtlMs: options.cacheTtl,
-          authFile: options.auth,
-          insecure: options.insecure,
-          tls,
-        }).catch(async (error: unknown) => {
-          await store.close();
-          throw error;
-        });
-        await write(`${JSON.stringify({ url: service.url, store: store.name })}\n`);
-        await new Promise<void>((resolve) => {
-          const stop = () => resolve();
-          process.once("SIGTERM", stop);
-          process.once("SIGINT", stop);
-        });
-        await service.close();
-      }),
+    .option("--cache-ttl <ms>", "latest-N cache time to live (0: off)", nonNegative, 2000);
+}
+
+/** Serves until SIGTERM or SIGINT, then flushes and closes. */
+async function runServeCommand(options: ServeOptions): Promise<void> {
+  if (options.store === "bigtable" && options.maxAge !== undefined && !options.create) {
+    throw new Error(
+      "--max-age with --store bigtable needs --create: the GC rule is set when the table is created",
     );
-  registerKeyCommands(serve);
-  registerMigrateCommand(serve);
-  registerSchemaCommand(serve);
+  }
+  if ((options.tlsCert === undefined) !== (options.tlsKey === undefined)) {
+    throw new Error("--tls-cert and --tls-key go together: give both, or neither for plain HTTP");
+  }
+  const tls =
+    options.tlsCert === undefined
+      ? undefined
+      : { cert: await readFile(options.tlsCert), key: await readFile(options.tlsKey!) };
+  const migration = options.migration ?? join(options.dir, `${options.table}.migration.json`);
+  const store = await openServiceStore(options, migration);
+  const service = await startIngestService(serviceOptions(options, store, migration, tls)).catch(
+    async (error: unknown) => {
+      await store.close();
+      throw error;
+    },
+  );
+  await write(`${JSON.stringify({ url: service.url, store: store.name })}\n`);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once("SIGTERM", stop);
+    process.once("SIGINT", stop);
+  });
+  await service.close();
+}
+
+/** The command line's options as the service's. */
+function serviceOptions(
+  options: ServeOptions,
+  store: Store,
+  migration: string,
+  tls: IngestServiceOptions["tls"],
+): IngestServiceOptions {
+  return {
+    store,
+    migration: { file: migration },
+    walDirectory: options.wal ?? join(options.dir, `${options.table}.wal`),
+    host: options.host,
+    port: options.port,
+    intervalMs: options.interval,
+    buckets: options.buckets,
+    quotas: options.quota === undefined ? undefined : parseTenantQuotas(options.quota),
+    maxTenants: options.maxTenants,
+    maxBodyBytes: options.maxBody,
+    maxInflightBodyBytes: options.maxInflight,
+    idempotencyWindowMs: options.idempotencyWindow * 1000,
+    accessLogPath: options.accessLog,
+    appProfiles: {
+      ...(options.latestAppProfile === undefined ? {} : { latest: options.latestAppProfile }),
+      ...(options.rangeAppProfile === undefined ? {} : { scan: options.rangeAppProfile }),
+    },
+    retention:
+      options.maxAge !== undefined && options.store !== "bigtable"
+        ? { maxAgeMs: options.maxAge * 1000 }
+        : undefined,
+    alertRules: { sustainMs: options.alertSustain * 1000 },
+    simulatedNodes: options.nodes,
+    monitorWindowMs: options.monitorWindow,
+    latestCacheTtlMs: options.cacheTtl,
+    authFile: options.auth,
+    insecure: options.insecure,
+    tls,
+  };
 }
 
 /**
@@ -214,7 +255,7 @@ async function openServiceStore(options: ServeOptions, migration: string): Promi
   if (
     options.store === "embedded" &&
     !existsSync(location) &&
-    !usesOld((await readMigration(migration))?.phase ?? "single")
+    !usesOld((await readMigrationRecord(migration))?.phase ?? "single")
   ) {
     return droppedStore(`embedded:${location}`);
   }
@@ -247,14 +288,14 @@ function registerSchemaCommand(serve: Command): void {
       "print the service's row key as a schema file (JSON) for --buckets and --interval: the old or new table of a live re-keying",
     )
     // Declared for the help only: serve's own --interval/--buckets take the values (see keyFileOf).
-    .option("--interval <ms>", `aggregation interval (default ${DEFAULT_INTERVAL_MS})`)
-    .option("--buckets <n>", `salt buckets (default ${DEFAULT_BUCKETS})`)
-    .action(
-      guarded(async (_options: unknown, command: Command) => {
-        const { interval, buckets } = command.optsWithGlobals() as { interval: number; buckets: number };
-        await write(`${JSON.stringify(metricsSchema(buckets, interval).spec, null, 2)}\n`);
-      }),
-    );
+    .option("--interval <ms>", `aggregation interval (default ${DEFAULT_METRICS_INTERVAL_MS})`)
+    .option("--buckets <n>", `salt buckets (default ${DEFAULT_METRICS_BUCKETS})`)
+    .action(guarded(runSchemaCommand));
+}
+
+async function runSchemaCommand(_options: unknown, command: Command): Promise<void> {
+  const { interval, buckets } = command.optsWithGlobals() as { interval: number; buckets: number };
+  await write(`${JSON.stringify(metricsSchema(buckets, interval).spec, null, 2)}\n`);
 }
 
 function registerKeyCommands(serve: Command): void {
@@ -265,46 +306,49 @@ function registerKeyCommands(serve: Command): void {
     .description("create a key for one tenant; prints it once (the file keeps only its SHA-256)")
     .addOption(authOption())
     .requiredOption("--tenant <tenant>", "the tenant the key acts for")
-    .requiredOption("--scopes <list>", `comma-separated: ${SCOPES.join(", ")}`, argumentOf(parseScopes))
-    .action(
-      guarded(
-        async (options: { tenant: string; scopes: ReturnType<typeof parseScopes> }, command: Command) => {
-          const { key, entry } = newApiKey(options.tenant, options.scopes);
-          await updateKeyFile(keyFileOf(command), (file) => file.keys.push(entry));
-          await write(
-            `${JSON.stringify({ id: entry.id, tenant: entry.tenant, scopes: entry.scopes, key })}\n`,
-          );
-          process.stderr.write("keyspread: store this key now; it cannot be shown again\n");
-        },
-      ),
-    );
+    .requiredOption(
+      "--scopes <list>",
+      `comma-separated: ${API_KEY_SCOPES.join(", ")}`,
+      argumentOf(parseApiKeyScopes),
+    )
+    .action(guarded(runAddKeyCommand));
   keys
     .command("list")
     .description("one JSON line per key: id, tenant, scopes, created and revoked times (never the key)")
     .addOption(authOption())
-    .action(
-      guarded(async (_options: unknown, command: Command) => {
-        const file = await readKeyFile(keyFileOf(command), { mustExist: true });
-        await write(file.keys.map(({ sha256: _, ...shown }) => `${JSON.stringify(shown)}\n`).join(""));
-      }),
-    );
+    .action(guarded(runListKeysCommand));
   keys
     .command("revoke")
     .description("revoke a key by its id; a running service refuses it within a second")
     .argument("<id>", "the key's id (keys list)")
     .addOption(authOption())
-    .action(
-      guarded(async (id: string, _options: unknown, command: Command) => {
-        const revokedAt = new Date().toISOString();
-        const path = keyFileOf(command);
-        await updateKeyFile(path, (file) => {
-          const entry = file.keys.find((candidate) => candidate.id === id);
-          if (entry === undefined) throw new Error(`no key ${JSON.stringify(id)} in ${path} (see keys list)`);
-          entry.revokedAt ??= revokedAt;
-        });
-        await write(`${JSON.stringify({ id, revokedAt })}\n`);
-      }),
-    );
+    .action(guarded(runRevokeKeyCommand));
+}
+
+async function runAddKeyCommand(
+  options: { tenant: string; scopes: ReturnType<typeof parseApiKeyScopes> },
+  command: Command,
+): Promise<void> {
+  const { key, entry } = newApiKey(options.tenant, options.scopes);
+  await updateApiKeyFile(keyFileOf(command), (file) => file.keys.push(entry));
+  await write(`${JSON.stringify({ id: entry.id, tenant: entry.tenant, scopes: entry.scopes, key })}\n`);
+  process.stderr.write("keyspread: store this key now; it cannot be shown again\n");
+}
+
+async function runListKeysCommand(_options: unknown, command: Command): Promise<void> {
+  const file = await readApiKeyFile(keyFileOf(command), { mustExist: true });
+  await write(file.keys.map(({ sha256: _, ...shown }) => `${JSON.stringify(shown)}\n`).join(""));
+}
+
+async function runRevokeKeyCommand(id: string, _options: unknown, command: Command): Promise<void> {
+  const revokedAt = new Date().toISOString();
+  const path = keyFileOf(command);
+  await updateApiKeyFile(path, (file) => {
+    const entry = file.keys.find((candidate) => candidate.id === id);
+    if (entry === undefined) throw new Error(`no key ${JSON.stringify(id)} in ${path} (see keys list)`);
+    entry.revokedAt ??= revokedAt;
+  });
+  await write(`${JSON.stringify({ id, revokedAt })}\n`);
 }
 
 /**
@@ -329,34 +373,35 @@ function registerMigrateCommand(serve: Command): void {
     )
     .requiredOption("--to <store>", "the new table (created)", argumentOf(parseStoreAddress))
     // Declared for the help only: serve's own --interval/--buckets take the values (see keyFileOf).
-    .option("--interval <ms>", `the old table's aggregation interval (default ${DEFAULT_INTERVAL_MS})`)
-    .option("--buckets <n>", `the old table's salt buckets (default ${DEFAULT_BUCKETS})`)
-    .action(
-      guarded(
-        async (
-          options: { from: ReturnType<typeof parseStoreAddress>; to: ReturnType<typeof parseStoreAddress> },
-          command: Command,
-        ) => {
-          const { interval, buckets } = command.optsWithGlobals() as { interval: number; buckets: number };
-          const source = await openStoreAt(options.from, { mustExist: true });
-          const target = await openStoreAt(options.to);
-          const bar = counterBar("serve migrate");
-          try {
-            const result = await migrateToTenantKeys({
-              source,
-              target,
-              buckets,
-              intervalMs: interval,
-              onProgress: (progress) => bar.update(progress.rowsRead),
-            });
-            bar.stop();
-            await write(`${JSON.stringify(result)}\n`);
-          } finally {
-            bar.stop();
-            await source.close();
-            await target.close();
-          }
-        },
-      ),
-    );
+    .option(
+      "--interval <ms>",
+      `the old table's aggregation interval (default ${DEFAULT_METRICS_INTERVAL_MS})`,
+    )
+    .option("--buckets <n>", `the old table's salt buckets (default ${DEFAULT_METRICS_BUCKETS})`)
+    .action(guarded(runServeMigrateCommand));
+}
+
+async function runServeMigrateCommand(
+  options: { from: StoreAddress; to: StoreAddress },
+  command: Command,
+): Promise<void> {
+  const { interval, buckets } = command.optsWithGlobals() as { interval: number; buckets: number };
+  const source = await openStoreAt(options.from, { mustExist: true });
+  const target = await openStoreAt(options.to);
+  const bar = counterBar("serve migrate");
+  try {
+    const result = await migrateToTenantKeys({
+      source,
+      target,
+      buckets,
+      intervalMs: interval,
+      onProgress: (progress) => bar.update(progress.rowsRead),
+    });
+    bar.stop();
+    await write(`${JSON.stringify(result)}\n`);
+  } finally {
+    bar.stop();
+    await source.close();
+    await target.close();
+  }
 }

@@ -354,51 +354,58 @@ interface UnsignedFormat {
 function unsignedFormat(repr: Representation, complement: boolean, big?: boolean): UnsignedFormat {
   const max = "digits" in repr ? 10n ** BigInt(repr.digits) - 1n : 2n ** BigInt(8 * repr.bytes) - 1n;
   big ??= max > MAX_SAFE;
-  if ("digits" in repr) {
-    const width = repr.digits;
-    const flip = complement ? 9 : 0;
-    // Digit d is written as the byte zero + step × d: "0" + d, or "9" − d when complemented.
-    const zero = complement ? 0x39 : DIGIT_0;
-    const step = complement ? -1 : 1;
-    return {
-      big,
-      max,
-      length: width,
-      write(w, u) {
-        w.ensure(width);
-        const buf = w.buf;
-        const last = w.pos + width - 1;
-        if (typeof u === "number") {
-          // Two int32 halves of 8 digits each keep the loop in integer arithmetic (u < 2^53).
-          const high = Math.floor(u / 1e8);
-          let part = u - high * 1e8;
-          for (let i = 0; i < width; i++) {
-            if (i === 8) part = high;
-            const quotient = (part / 10) | 0;
-            buf[last - i] = zero + step * (part - quotient * 10);
-            part = quotient;
-          }
-        } else {
-          const text = u.toString().padStart(width, "0");
-          for (let i = 0; i < width; i++)
-            buf[last - width + 1 + i] = zero + step * (text.charCodeAt(i) - DIGIT_0);
+  return "digits" in repr
+    ? decimalFormat(repr.digits, complement, big, max)
+    : binaryFormat(repr.bytes, complement, big, max);
+}
+
+/** u as `width` decimal digits (each "9" − d when complemented). */
+function decimalFormat(width: number, complement: boolean, big: boolean, max: bigint): UnsignedFormat {
+  const flip = complement ? 9 : 0;
+  // Digit d is written as the byte zero + step × d: "0" + d, or "9" − d when complemented.
+  const zero = complement ? 0x39 : DIGIT_0;
+  const step = complement ? -1 : 1;
+  return {
+    big,
+    max,
+    length: width,
+    write(w, u) {
+      w.ensure(width);
+      const buf = w.buf;
+      const last = w.pos + width - 1;
+      if (typeof u === "number") {
+        // Two int32 halves of 8 digits each keep the loop in integer arithmetic (u < 2^53).
+        const high = Math.floor(u / 1e8);
+        let part = u - high * 1e8;
+        for (let i = 0; i < width; i++) {
+          if (i === 8) part = high;
+          const quotient = (part / 10) | 0;
+          buf[last - i] = zero + step * (part - quotient * 10);
+          part = quotient;
         }
-        w.pos = last + 1;
-      },
-      read(key, pos, field) {
-        let text = "";
-        for (let i = pos; i < pos + width; i++) {
-          const digit = (key[i] ?? 0) - DIGIT_0;
-          if (!(digit >= 0 && digit <= 9)) {
-            throw new KeyDecodeError(`field "${field}": expected ${width} decimal digits at byte ${pos}`);
-          }
-          text += String(Math.abs(flip - digit));
+      } else {
+        const text = u.toString().padStart(width, "0");
+        for (let i = 0; i < width; i++)
+          buf[last - width + 1 + i] = zero + step * (text.charCodeAt(i) - DIGIT_0);
+      }
+      w.pos = last + 1;
+    },
+    read(key, pos, field) {
+      let text = "";
+      for (let i = pos; i < pos + width; i++) {
+        const digit = (key[i] ?? 0) - DIGIT_0;
+        if (!(digit >= 0 && digit <= 9)) {
+          throw new KeyDecodeError(`field "${field}": expected ${width} decimal digits at byte ${pos}`);
         }
-        return big ? BigInt(text) : Number(text);
-      },
-    };
-  }
-  const bytes = repr.bytes;
+        text += String(Math.abs(flip - digit));
+      }
+      return big ? BigInt(text) : Number(text);
+    },
+  };
+}
+
+/** u as `bytes` big-endian bytes (each inverted when complemented). */
+function binaryFormat(bytes: number, complement: boolean, big: boolean, max: bigint): UnsignedFormat {
   const mask = complement ? 0xff : 0;
   const wordMask = complement ? 0xffffffff : 0;
   return {

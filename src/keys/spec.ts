@@ -166,39 +166,7 @@ function normalizeSalt(
     );
   }
   const names = fields.map((f) => f.field);
-  let saltFields = salt.fields;
-  if (salt.input !== undefined) {
-    const read = inputFields(salt.input, names);
-    if (saltFields !== undefined && [...saltFields].sort().join() !== [...read].sort().join()) {
-      throw new SchemaError(
-        "salt.fields",
-        `must be the fields salt.input reads ([${read.join(", ")}]), or left out`,
-      );
-    }
-    saltFields = read;
-  }
-  if (saltFields === undefined) {
-    const firstTimestamp = fields.findIndex((f) => f.codec.type === "timestamp");
-    saltFields = info.defaultFields === "all" || firstTimestamp < 0 ? names : names.slice(0, firstTimestamp);
-    if (saltFields.length === 0) {
-      throw new SchemaError(
-        "salt.fields",
-        "the first field is a timestamp; list the fields that feed the salt",
-      );
-    }
-  }
-  saltFields.forEach((name, i) => {
-    if (!names.includes(name)) {
-      throw new SchemaError(`salt.fields[${i}]`, `unknown field "${name}"; fields: ${names.join(", ")}`);
-    }
-    if (names[i] !== name) {
-      throw new SchemaError(
-        "salt.fields",
-        `must be the leading fields in key order (the hash covers the key from its start through the last salt field): expected [${names.slice(0, saltFields.length).join(", ")}], got [${saltFields.join(", ")}]`,
-      );
-    }
-  });
-  if (saltFields.length === 0) throw new SchemaError("salt.fields", "needs at least one field");
+  const saltFields = saltFieldsOf(salt, fields, info);
   if (
     salt.input === undefined &&
     info.defaultFields === "all" &&
@@ -235,6 +203,49 @@ function normalizeSalt(
     );
   }
   return normalized;
+}
+
+/** The fields that feed the salt: given, read by `salt.input`, or the hash's default; they must lead the key. */
+function saltFieldsOf(
+  salt: v.InferOutput<typeof SaltSchema>,
+  fields: readonly Extract<SegmentSpec, { field: string }>[],
+  info: (typeof SALT_HASHES)[keyof typeof SALT_HASHES],
+): string[] {
+  const names = fields.map((f) => f.field);
+  let saltFields = salt.fields;
+  if (salt.input !== undefined) {
+    const read = inputFields(salt.input, names);
+    if (saltFields !== undefined && [...saltFields].sort().join() !== [...read].sort().join()) {
+      throw new SchemaError(
+        "salt.fields",
+        `must be the fields salt.input reads ([${read.join(", ")}]), or left out`,
+      );
+    }
+    saltFields = read;
+  }
+  if (saltFields === undefined) {
+    const firstTimestamp = fields.findIndex((f) => f.codec.type === "timestamp");
+    saltFields = info.defaultFields === "all" || firstTimestamp < 0 ? names : names.slice(0, firstTimestamp);
+    if (saltFields.length === 0) {
+      throw new SchemaError(
+        "salt.fields",
+        "the first field is a timestamp; list the fields that feed the salt",
+      );
+    }
+  }
+  saltFields.forEach((name, i) => {
+    if (!names.includes(name)) {
+      throw new SchemaError(`salt.fields[${i}]`, `unknown field "${name}"; fields: ${names.join(", ")}`);
+    }
+    if (names[i] !== name) {
+      throw new SchemaError(
+        "salt.fields",
+        `must be the leading fields in key order (the hash covers the key from its start through the last salt field): expected [${names.slice(0, saltFields.length).join(", ")}], got [${saltFields.join(", ")}]`,
+      );
+    }
+  });
+  if (saltFields.length === 0) throw new SchemaError("salt.fields", "needs at least one field");
+  return saltFields;
 }
 
 /**

@@ -4,10 +4,10 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MemoryStore } from "../store/memory.js";
 import { SchemaMismatchError } from "../table/schema-guard.js";
-import { BackfillWriteError, backfill, fractionOfKeySpace } from "./backfill.js";
-import { readCheckpoint } from "./checkpoint.js";
+import { BackfillWriteError, backfillTable, fractionOfKeySpace } from "./backfill.js";
+import { readBackfillCheckpoint } from "./checkpoint.js";
 import { fillSource, MIGRATIONS } from "./fixtures.testsuite.js";
-import { validate } from "./validate.js";
+import { validateMigration } from "./validate.js";
 
 const ROWS = 500;
 const checkpointIn = () => join(mkdtempSync(join(tmpdir(), "keyspread-backfill-")), "checkpoint.json");
@@ -17,10 +17,16 @@ describe.each(MIGRATIONS)("backfill $name", ({ from, to, row }) => {
     const source = new MemoryStore({ name: "old" });
     const target = new MemoryStore({ name: "new" });
     await fillSource(source, from, row, ROWS);
-    const result = await backfill({ source, sourceSchema: from, target, targetSchema: to, batchSize: 64 });
+    const result = await backfillTable({
+      source,
+      sourceSchema: from,
+      target,
+      targetSchema: to,
+      batchSize: 64,
+    });
     expect(result).toMatchObject({ rowsRead: ROWS, rowsWritten: ROWS, rowsSkipped: 0, fractionDone: 1 });
     expect(target.size).toBe(ROWS + 1); // + the schema row
-    const report = await validate({
+    const report = await validateMigration({
       source,
       sourceSchema: from,
       target,
@@ -47,7 +53,7 @@ describe.each(MIGRATIONS)("backfill $name", ({ from, to, row }) => {
     };
     const stop = new AbortController();
     let batches = 0;
-    const first = backfill({
+    const first = backfillTable({
       ...options,
       signal: stop.signal,
       onProgress: () => {
@@ -55,16 +61,16 @@ describe.each(MIGRATIONS)("backfill $name", ({ from, to, row }) => {
       },
     });
     await expect(first).rejects.toThrow();
-    expect(await readCheckpoint(options.checkpointFile)).toMatchObject({
+    expect(await readBackfillCheckpoint(options.checkpointFile)).toMatchObject({
       rowsRead: 150,
       rowsWritten: 150,
       complete: false,
     });
 
-    const resumed = await backfill(options);
+    const resumed = await backfillTable(options);
     expect(resumed).toMatchObject({ rowsRead: ROWS, rowsWritten: ROWS, rowsReadThisRun: ROWS - 150 });
     expect(resumed.resumedFrom).toBeInstanceOf(Buffer);
-    const report = await validate({ source, sourceSchema: from, target, targetSchema: to });
+    const report = await validateMigration({ source, sourceSchema: from, target, targetSchema: to });
     expect(report.differences).toEqual([]);
     expect(report.target.rows).toBe(ROWS);
   });
@@ -80,7 +86,7 @@ describe("backfill", () => {
     const checkpointFile = checkpointIn();
     let writes = 0;
     target.faults.failWrite = (_key, index) => (index === 0 && ++writes === 3 ? "injected" : undefined);
-    const error = await backfill({
+    const error = await backfillTable({
       source,
       sourceSchema: from,
       target,
@@ -91,21 +97,28 @@ describe("backfill", () => {
     expect(error).toBeInstanceOf(BackfillWriteError);
     expect(error.failed).toEqual([expect.objectContaining({ reason: "injected" })]);
     // The schema row was write 1, batch 1 was write 2; batch 2 failed.
-    expect(await readCheckpoint(checkpointFile)).toMatchObject({ rowsRead: 20, rowsWritten: 20 });
+    expect(await readBackfillCheckpoint(checkpointFile)).toMatchObject({ rowsRead: 20, rowsWritten: 20 });
     target.faults = {};
     expect(
-      await backfill({ source, sourceSchema: from, target, targetSchema: to, batchSize: 20, checkpointFile }),
+      await backfillTable({
+        source,
+        sourceSchema: from,
+        target,
+        targetSchema: to,
+        batchSize: 20,
+        checkpointFile,
+      }),
     ).toMatchObject({ rowsWritten: 100 });
-    expect((await validate({ source, sourceSchema: from, target, targetSchema: to })).differences).toEqual(
-      [],
-    );
+    expect(
+      (await validateMigration({ source, sourceSchema: from, target, targetSchema: to })).differences,
+    ).toEqual([]);
   });
 
   it("refuses a checkpoint of another migration", async () => {
     const source = new MemoryStore({ name: "s" });
     await fillSource(source, from, row, 10);
     const checkpointFile = checkpointIn();
-    await backfill({
+    await backfillTable({
       source,
       sourceSchema: from,
       target: new MemoryStore({ name: "a" }),
@@ -113,7 +126,7 @@ describe("backfill", () => {
       checkpointFile,
     });
     await expect(
-      backfill({
+      backfillTable({
         source,
         sourceSchema: from,
         target: new MemoryStore({ name: "b" }),
@@ -127,11 +140,11 @@ describe("backfill", () => {
     const source = new MemoryStore({ name: "s" });
     await fillSource(source, to, row, 10);
     await expect(
-      backfill({ source, sourceSchema: from, target: new MemoryStore(), targetSchema: to }),
+      backfillTable({ source, sourceSchema: from, target: new MemoryStore(), targetSchema: to }),
     ).rejects.toThrow(SchemaMismatchError);
     const other = MIGRATIONS[1]!.to;
     await expect(
-      backfill({ source, sourceSchema: to, target: new MemoryStore(), targetSchema: other }),
+      backfillTable({ source, sourceSchema: to, target: new MemoryStore(), targetSchema: other }),
     ).rejects.toThrow(
       /must have the same fields; only in the source: deviceId, ts; only in the target: player, action, timestamp/,
     );
@@ -147,10 +160,10 @@ describe("backfill", () => {
     await source.write([
       { type: "put", key: Buffer.from("000_player_1_a_b_c"), cells: new Map([["amount", Buffer.from("1")]]) },
     ]);
-    await expect(backfill({ source, sourceSchema: from8, target, targetSchema: to8 })).rejects.toThrow(
+    await expect(backfillTable({ source, sourceSchema: from8, target, targetSchema: to8 })).rejects.toThrow(
       /source row 3030305f.* cannot be re-keyed/,
     );
-    const result = await backfill({
+    const result = await backfillTable({
       source,
       sourceSchema: from8,
       target,
@@ -165,7 +178,7 @@ describe("backfill", () => {
     const source = new MemoryStore({ name: "s" });
     await fillSource(source, from, row, 30);
     const seen: number[] = [];
-    const result = await backfill({
+    const result = await backfillTable({
       source,
       sourceSchema: from,
       target: new MemoryStore({ name: "t" }),
@@ -181,10 +194,10 @@ describe("backfill", () => {
     const source = new MemoryStore({ name: "s" });
     const target = new MemoryStore({ name: "t" });
     await expect(
-      backfill({ source, sourceSchema: from, target, targetSchema: to, batchSize: 0 }),
+      backfillTable({ source, sourceSchema: from, target, targetSchema: to, batchSize: 0 }),
     ).rejects.toThrow("batchSize is 0; allowed: an integer > 0");
     await expect(
-      backfill({ source, sourceSchema: from, target, targetSchema: to, rowsPerSecond: -5 }),
+      backfillTable({ source, sourceSchema: from, target, targetSchema: to, rowsPerSecond: -5 }),
     ).rejects.toThrow("rowsPerSecond is -5; allowed: a number > 0");
   });
 

@@ -8,7 +8,7 @@ import type { KeySchema } from "../keys/types.js";
 import type { KeyRange, Mutation, Row, Store } from "../store/store.js";
 import { SaltedTable } from "../table/salted-table.js";
 import { guardRecordedSchema, isReserved, RESERVED_PREFIX } from "../table/schema-guard.js";
-import { type Checkpoint, readCheckpoint, writeCheckpoint } from "./checkpoint.js";
+import { type BackfillCheckpoint, readBackfillCheckpoint, writeBackfillCheckpoint } from "./checkpoint.js";
 import { ALL_DATA, readDataPage } from "./data-rows.js";
 import type { Shard } from "./shards.js";
 
@@ -71,47 +71,12 @@ export class BackfillWriteError extends Error {
 
 const MAX_LISTED_SKIPS = 100;
 
-export async function backfill(options: BackfillOptions): Promise<BackfillResult> {
+export async function backfillTable(options: BackfillOptions): Promise<BackfillResult> {
   const { source, sourceSchema, target, targetSchema } = options;
   const started = performance.now();
-  checkPositive("batchSize", options.batchSize, Number.isSafeInteger);
-  checkPositive("rowsPerSecond", options.rowsPerSecond, Number.isFinite);
-  checkSameFields(sourceSchema, targetSchema);
-  if (source.name === target.name) throw new Error(`source and target are the same table (${source.name})`);
-  await guardRecordedSchema(source, sourceSchema);
-  await SaltedTable.open(target, targetSchema, { create: true });
-
+  await checkTables(options);
   const range: KeyRange = options.shard?.range ?? ALL_DATA;
-  const identity = {
-    version: 1 as const,
-    source: source.name,
-    target: target.name,
-    sourceFingerprint: sourceSchema.fingerprint,
-    targetFingerprint: targetSchema.fingerprint,
-    ...(options.shard
-      ? {
-          shard: {
-            index: options.shard.index,
-            count: options.shard.count,
-            start: options.shard.range.start.toString("hex"),
-            end: options.shard.range.end.toString("hex"),
-          },
-        }
-      : {}),
-  };
-  const saved = options.checkpointFile ? await readCheckpoint(options.checkpointFile) : undefined;
-  if (saved) checkResumable(saved, identity, options.checkpointFile!);
-  const state: Checkpoint = saved ?? {
-    ...identity,
-    lastKey: null,
-    rowsRead: 0,
-    rowsWritten: 0,
-    rowsSkipped: 0,
-    skipped: [],
-    complete: false,
-    updatedAt: new Date().toISOString(),
-  };
-  const resumedFrom = saved?.lastKey ? Buffer.from(saved.lastKey, "hex") : undefined;
+  const { state, resumedFrom } = await startingCheckpoint(options);
   const samples = state.complete
     ? []
     : await sampleForEstimate(source, options.estimateSamples ?? 1000, range);
@@ -136,37 +101,8 @@ export async function backfill(options: BackfillOptions): Promise<BackfillResult
     options.signal?.throwIfAborted();
     const page = await nextPage;
     nextPage = page.length < batchSize ? undefined : prefetch(source, page.at(-1)!.key, batchSize, range);
-    const mutations: Mutation[] = [];
-    const sourceKeys: Buffer[] = [];
-    for (const row of page) {
-      const converted = rekey(row, sourceSchema, targetSchema);
-      if (typeof converted === "string") {
-        if (!options.skipBadRows) {
-          throw new Error(
-            `source row ${row.key.toString("hex")} cannot be re-keyed: ${converted} (rerun with skipBadRows / --skip-bad-rows to record such rows and go on)`,
-          );
-        }
-        state.rowsSkipped++;
-        if (state.skipped.length < MAX_LISTED_SKIPS)
-          state.skipped.push({ key: row.key.toString("hex"), reason: converted });
-        continue;
-      }
-      mutations.push(converted);
-      sourceKeys.push(row.key);
-    }
-    if (mutations.length > 0) {
-      const { failed } = await target.write(mutations, { durable: options.durable ?? false });
-      if (failed.length > 0) {
-        throw new BackfillWriteError(
-          target.name,
-          failed.map((f) => ({
-            sourceKey: sourceKeys[f.index]!.toString("hex"),
-            targetKey: f.key.toString("hex"),
-            reason: f.reason,
-          })),
-        );
-      }
-    }
+    const { mutations, sourceKeys } = rekeyPage(page, sourceSchema, targetSchema, state, options.skipBadRows);
+    await writePage(target, mutations, sourceKeys, options.durable ?? false);
     rowsReadThisRun += page.length;
     state.rowsRead += page.length;
     state.rowsWritten += mutations.length;
@@ -177,7 +113,7 @@ export async function backfill(options: BackfillOptions): Promise<BackfillResult
       state.lastKey = last.toString("hex");
     }
     state.updatedAt = new Date().toISOString();
-    if (options.checkpointFile) await writeCheckpoint(options.checkpointFile, state);
+    if (options.checkpointFile) await writeBackfillCheckpoint(options.checkpointFile, state);
     options.onProgress?.(progress());
     if (rate !== undefined && !state.complete) {
       const due = pacingStart + (rowsReadThisRun / rate) * 1000;
@@ -186,6 +122,104 @@ export async function backfill(options: BackfillOptions): Promise<BackfillResult
     }
   }
   return { ...progress(), skipped: state.skipped, seconds: (performance.now() - started) / 1000 };
+}
+
+/** Checks the options and both tables' schemas; creates the target with its schema when new. */
+async function checkTables(options: BackfillOptions): Promise<void> {
+  const { source, sourceSchema, target, targetSchema } = options;
+  checkPositive("batchSize", options.batchSize, Number.isSafeInteger);
+  checkPositive("rowsPerSecond", options.rowsPerSecond, Number.isFinite);
+  checkSameFields(sourceSchema, targetSchema);
+  if (source.name === target.name) throw new Error(`source and target are the same table (${source.name})`);
+  await guardRecordedSchema(source, sourceSchema);
+  await SaltedTable.open(target, targetSchema, { create: true });
+}
+
+/** The checkpoint this run resumes from (when its file belongs to this migration), else a fresh one. */
+async function startingCheckpoint(
+  options: BackfillOptions,
+): Promise<{ state: BackfillCheckpoint; resumedFrom: Buffer | undefined }> {
+  const { source, sourceSchema, target, targetSchema, shard } = options;
+  const identity = {
+    version: 1 as const,
+    source: source.name,
+    target: target.name,
+    sourceFingerprint: sourceSchema.fingerprint,
+    targetFingerprint: targetSchema.fingerprint,
+    ...(shard
+      ? {
+          shard: {
+            index: shard.index,
+            count: shard.count,
+            start: shard.range.start.toString("hex"),
+            end: shard.range.end.toString("hex"),
+          },
+        }
+      : {}),
+  };
+  const saved = options.checkpointFile ? await readBackfillCheckpoint(options.checkpointFile) : undefined;
+  if (saved) checkResumable(saved, identity, options.checkpointFile!);
+  const state: BackfillCheckpoint = saved ?? {
+    ...identity,
+    lastKey: null,
+    rowsRead: 0,
+    rowsWritten: 0,
+    rowsSkipped: 0,
+    skipped: [],
+    complete: false,
+    updatedAt: new Date().toISOString(),
+  };
+  return { state, resumedFrom: saved?.lastKey ? Buffer.from(saved.lastKey, "hex") : undefined };
+}
+
+/** The page's rows under the target schema; a row that cannot be re-keyed stops the run, or (`skipBadRows`) is recorded in `state`. */
+function rekeyPage(
+  page: Row[],
+  sourceSchema: KeySchema,
+  targetSchema: KeySchema,
+  state: BackfillCheckpoint,
+  skipBadRows: boolean | undefined,
+): { mutations: Mutation[]; sourceKeys: Buffer[] } {
+  const mutations: Mutation[] = [];
+  const sourceKeys: Buffer[] = [];
+  for (const row of page) {
+    const converted = rekey(row, sourceSchema, targetSchema);
+    if (typeof converted === "string") {
+      if (!skipBadRows) {
+        throw new Error(
+          `source row ${row.key.toString("hex")} cannot be re-keyed: ${converted} (rerun with skipBadRows / --skip-bad-rows to record such rows and go on)`,
+        );
+      }
+      state.rowsSkipped++;
+      if (state.skipped.length < MAX_LISTED_SKIPS)
+        state.skipped.push({ key: row.key.toString("hex"), reason: converted });
+      continue;
+    }
+    mutations.push(converted);
+    sourceKeys.push(row.key);
+  }
+  return { mutations, sourceKeys };
+}
+
+/** Writes one re-keyed page; rows the target refuses fail the batch, named by their source keys. */
+async function writePage(
+  target: Store,
+  mutations: Mutation[],
+  sourceKeys: Buffer[],
+  durable: boolean,
+): Promise<void> {
+  if (mutations.length === 0) return;
+  const { failed } = await target.write(mutations, { durable });
+  if (failed.length > 0) {
+    throw new BackfillWriteError(
+      target.name,
+      failed.map((f) => ({
+        sourceKey: sourceKeys[f.index]!.toString("hex"),
+        targetKey: f.key.toString("hex"),
+        reason: f.reason,
+      })),
+    );
+  }
 }
 
 /** Starts reading a page; a failure surfaces when it is awaited, not as an unhandled rejection. */
@@ -235,11 +269,11 @@ export function checkSameFields(from: KeySchema, to: KeySchema): void {
 }
 
 type MigrationIdentity = Pick<
-  Checkpoint,
+  BackfillCheckpoint,
   "source" | "target" | "sourceFingerprint" | "targetFingerprint" | "shard"
 >;
 
-function checkResumable(saved: Checkpoint, identity: MigrationIdentity, file: string): void {
+function checkResumable(saved: BackfillCheckpoint, identity: MigrationIdentity, file: string): void {
   for (const field of ["source", "target", "sourceFingerprint", "targetFingerprint", "shard"] as const) {
     const [was, now] = [saved[field], identity[field]].map((value) =>
       typeof value === "string" ? value : (JSON.stringify(value) ?? "none"),

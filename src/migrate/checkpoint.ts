@@ -7,7 +7,7 @@
 import { writeFileAtomically } from "../io/write-file-atomically.js";
 import { readJsonFile } from "./json-file.js";
 
-export interface Checkpoint {
+export interface BackfillCheckpoint {
   version: 1;
   /** Store names and schema fingerprints: a checkpoint only resumes the same migration. */
   source: string;
@@ -27,16 +27,16 @@ export interface Checkpoint {
   updatedAt: string;
 }
 
-export async function readCheckpoint(file: string): Promise<Checkpoint | undefined> {
-  const parsed = await readJsonFile<Checkpoint>(file, "checkpoint", "; delete it to start over");
+export async function readBackfillCheckpoint(file: string): Promise<BackfillCheckpoint | undefined> {
+  const parsed = await readJsonFile<BackfillCheckpoint>(file, "checkpoint", "; delete it to start over");
   if (parsed === undefined) return undefined;
   if (parsed.version !== 1 || typeof parsed.rowsRead !== "number") {
     throw new Error(`checkpoint ${file} is not a keyspread backfill checkpoint (version 1)`);
   }
-  return parsed as Checkpoint;
+  return parsed as BackfillCheckpoint;
 }
 
 /** Replaces the checkpoint in one step: a crash leaves the old file or the new one, never half of one. */
-export async function writeCheckpoint(file: string, checkpoint: Checkpoint): Promise<void> {
+export async function writeBackfillCheckpoint(file: string, checkpoint: BackfillCheckpoint): Promise<void> {
   await writeFileAtomically(file, `${JSON.stringify(checkpoint, null, 2)}\n`, { durable: true });
 }

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { MemoryStore } from "../store/memory.js";
 import { SaltedTable } from "../table/salted-table.js";
-import { backfill } from "./backfill.js";
+import { backfillTable } from "./backfill.js";
 import { DualWriteError, DualWriteTable } from "./dual-write.js";
 import { MIGRATIONS } from "./fixtures.testsuite.js";
-import { validate } from "./validate.js";
+import { validateMigration } from "./validate.js";
 
 const { from, to, row } = MIGRATIONS[0]!;
 
@@ -60,7 +60,7 @@ describe("the migration window", () => {
   it("backfill while the app dual-writes new rows: validate finds no difference", async () => {
     const { oldStore, newStore, dual } = await tables();
     await dual.oldTable.putMany(Array.from({ length: 300 }, (_, i) => row(i)));
-    const backfilled = backfill({
+    const backfilled = backfillTable({
       source: oldStore,
       sourceSchema: from,
       target: newStore,
@@ -72,7 +72,7 @@ describe("the migration window", () => {
       expect(failed).toEqual([]);
     }
     await backfilled;
-    const report = await validate({
+    const report = await validateMigration({
       source: oldStore,
       sourceSchema: from,
       target: newStore,

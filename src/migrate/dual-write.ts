@@ -6,10 +6,10 @@
 import type { FieldValues } from "../keys/types.js";
 import type { CellsInput, PutRow, SaltedTable } from "../table/salted-table.js";
 
-export type Side = "old" | "new";
+export type MigrationSide = "old" | "new";
 
 export interface DualWriteFailure {
-  side: Side;
+  side: MigrationSide;
   /** Position of the row in the batch. */
   index: number;
   values: FieldValues;
@@ -71,7 +71,7 @@ export class DualWriteTable {
   }
 
   private async sidePut(
-    side: Side,
+    side: MigrationSide,
     table: SaltedTable,
     rows: readonly PutRow[],
     options: { replace?: boolean },

@@ -4,15 +4,15 @@ export {
   type BackfillProgress,
   type BackfillResult,
   BackfillWriteError,
-  backfill,
+  backfillTable,
 } from "./backfill.js";
-export { type Checkpoint, readCheckpoint } from "./checkpoint.js";
+export { type BackfillCheckpoint, readBackfillCheckpoint } from "./checkpoint.js";
 export {
   DualWriteError,
   type DualWriteFailure,
   type DualWriteResult,
   DualWriteTable,
-  type Side,
+  type MigrationSide,
 } from "./dual-write.js";
 export { type MigrationPlanInput, migrationPlan } from "./plan.js";
 export {
@@ -26,16 +26,20 @@ export {
 } from "./shards.js";
 export {
   formatStoreAddress,
+  namesSameTable,
   openStoreAt,
   parseStoreAddress,
   type StoreAddress,
-  sameTable,
 } from "./store-address.js";
 export {
-  type Difference,
-  type RangeSummary,
-  type ValidateOptions,
-  type ValidationReport,
-  validate,
+  type MigrationDifference,
+  type MigrationRangeSummary,
+  type MigrationValidationReport,
+  type ValidateMigrationOptions,
+  validateMigration,
 } from "./validate.js";
-export { type ShardValidateOptions, type ShardValidationReport, validateShard } from "./validate-shard.js";
+export {
+  type MigrationShardValidationReport,
+  type ValidateMigrationShardOptions,
+  validateMigrationShard,
+} from "./validate-shard.js";

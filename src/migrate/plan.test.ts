@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { metricsSchema } from "../serve/metrics-schema.js";
 import { MIGRATIONS } from "./fixtures.testsuite.js";
 import { migrationPlan } from "./plan.js";
-import { parseStoreAddress, sameTable } from "./store-address.js";
+import { namesSameTable, parseStoreAddress } from "./store-address.js";
 
 const { from, to } = MIGRATIONS[1]!;
 
@@ -145,8 +145,8 @@ describe("parseStoreAddress", () => {
     });
     expect(parseStoreAddress("bigtable:fleet")).toEqual({ kind: "bigtable", table: "fleet" });
     expect(() => parseStoreAddress("bigtable:a/b")).toThrow(/bigtable:PROJECT\/INSTANCE\/TABLE/);
-    expect(sameTable(parseStoreAddress("embedded:./a/t"), parseStoreAddress("embedded:a/t"))).toBe(true);
-    expect(sameTable(parseStoreAddress("bigtable:t"), parseStoreAddress("embedded:t"))).toBe(false);
+    expect(namesSameTable(parseStoreAddress("embedded:./a/t"), parseStoreAddress("embedded:a/t"))).toBe(true);
+    expect(namesSameTable(parseStoreAddress("bigtable:t"), parseStoreAddress("embedded:t"))).toBe(false);
     expect(() => parseStoreAddress("memory:x")).toThrow(
       /unknown kind "memory"; allowed: embedded:DIR\/TABLE/,
     );

@@ -107,27 +107,8 @@ function livePlan(
   const env = envFor(input.from, input.to);
   const embedded = input.from.kind === "embedded" || input.to.kind === "embedded";
   const newTable = input.to.table;
-  const interval = /^interval-(\d+)ms$/.exec(
-    input.fromSchema.spec.segments.map((segment) => ("literal" in segment ? segment.literal : "")).join(""),
-  )?.[1];
-  const serve = [
-    ...serveStoreOptions(input.from),
-    "--buckets",
-    String(input.fromSchema.bucketCount),
-    ...(interval === undefined ? [] : ["--interval", interval]),
-    "--migration",
-    file,
-  ];
   return `${header}
-The service runs with the old table and follows ${file}:
-   ${envFor(input.from)}keyspread serve ${serve.map(quote).join(" ")} …
-(by default each service follows <dir>/<table>.migration.json). Every step below changes that
-record under its lock and waits until the running service applied it: no restart, and no
-acknowledged point is lost. keyspread migrate status ${record} shows where it stands; every
-phase can be rolled back one step. The schema files are the service's row key:
-   keyspread serve schema --buckets ${input.fromSchema.bucketCount}${interval === undefined ? "" : ` --interval ${interval}`} > ${quote(input.fromSchemaFile)}
-   keyspread serve schema --buckets ${input.toSchema.bucketCount}${interval === undefined ? "" : ` --interval ${interval}`} > ${quote(input.toSchemaFile)}
-
+${liveIntro(input, file, record)}
 ${createStep}
 2. Record the migration (phase single: nothing changes yet).
    ${env}keyspread migrate begin ${record} ${pair}
@@ -172,6 +153,30 @@ ${createStep}
    ${deleteCommand(input.from)}
    At a convenient restart, serve the new table directly: stop the service with SIGTERM (it flushes
    its log), then start it with --table ${quote(newTable)} and the new --buckets.
+`;
+}
+
+/** How the service runs during a live re-keying, and the commands that write the schema files. */
+function liveIntro(input: MigrationPlanInput, file: string, record: string): string {
+  const interval = /^interval-(\d+)ms$/.exec(
+    input.fromSchema.spec.segments.map((segment) => ("literal" in segment ? segment.literal : "")).join(""),
+  )?.[1];
+  const serve = [
+    ...serveStoreOptions(input.from),
+    "--buckets",
+    String(input.fromSchema.bucketCount),
+    ...(interval === undefined ? [] : ["--interval", interval]),
+    "--migration",
+    file,
+  ];
+  return `The service runs with the old table and follows ${file}:
+   ${envFor(input.from)}keyspread serve ${serve.map(quote).join(" ")} …
+(by default each service follows <dir>/<table>.migration.json). Every step below changes that
+record under its lock and waits until the running service applied it: no restart, and no
+acknowledged point is lost. keyspread migrate status ${record} shows where it stands; every
+phase can be rolled back one step. The schema files are the service's row key:
+   keyspread serve schema --buckets ${input.fromSchema.bucketCount}${interval === undefined ? "" : ` --interval ${interval}`} > ${quote(input.fromSchemaFile)}
+   keyspread serve schema --buckets ${input.toSchema.bucketCount}${interval === undefined ? "" : ` --interval ${interval}`} > ${quote(input.toSchemaFile)}
 `;
 }
 

@@ -7,13 +7,13 @@ import { EmbeddedStore } from "../store/embedded.js";
 import { MemoryStore } from "../store/memory.js";
 import type { KeyRange, Store } from "../store/store.js";
 import { RESERVED_PREFIX } from "../table/schema-guard.js";
-import { backfill } from "./backfill.js";
-import { readCheckpoint } from "./checkpoint.js";
+import { backfillTable } from "./backfill.js";
+import { readBackfillCheckpoint } from "./checkpoint.js";
 import { dataPages } from "./data-rows.js";
 import { fillSource, MIGRATIONS } from "./fixtures.testsuite.js";
 import { parseShard, type ShardPlan, shardPlanFor, shardRange, splitKeyspace } from "./shards.js";
-import { validate } from "./validate.js";
-import { validateShard } from "./validate-shard.js";
+import { validateMigration } from "./validate.js";
+import { validateMigrationShard } from "./validate-shard.js";
 
 const dir = mkdtempSync(join(tmpdir(), "keyspread-shards-"));
 let files = 0;
@@ -102,7 +102,7 @@ describe("sharded backfill and validation", () => {
     const targetPlan = await shardPlanFor(fileIn("target-plan.json"), target, count);
     return Promise.all(
       Array.from({ length: count }, (_, i) =>
-        validateShard({
+        validateMigrationShard({
           source,
           sourceSchema: from,
           target,
@@ -136,7 +136,7 @@ describe("sharded backfill and validation", () => {
         const stop = new AbortController();
         let batches = 0;
         await expect(
-          backfill({
+          backfillTable({
             ...shardOptions(index),
             signal: stop.signal,
             onProgress: () => {
@@ -144,7 +144,7 @@ describe("sharded backfill and validation", () => {
             },
           }),
         ).rejects.toThrow();
-        expect(await readCheckpoint(shardOptions(index).checkpointFile)).toMatchObject({
+        expect(await readBackfillCheckpoint(shardOptions(index).checkpointFile)).toMatchObject({
           rowsRead: 80,
           complete: false,
           shard: { index, count: 4 },
@@ -153,13 +153,13 @@ describe("sharded backfill and validation", () => {
     );
     // A shard's checkpoint does not resume another shard, nor an unsharded run.
     await expect(
-      backfill({ ...shardOptions(2), checkpointFile: shardOptions(1).checkpointFile }),
+      backfillTable({ ...shardOptions(2), checkpointFile: shardOptions(1).checkpointFile }),
     ).rejects.toThrow(/belongs to another migration: its shard is \{"index":1/);
-    const results = await Promise.all([1, 2, 3, 4].map((index) => backfill(shardOptions(index))));
+    const results = await Promise.all([1, 2, 3, 4].map((index) => backfillTable(shardOptions(index))));
     expect(results.reduce((sum, r) => sum + r.rowsRead, 0)).toBe(ROWS);
     expect(results.every((r) => r.rowsReadThisRun === r.rowsRead - 80)).toBe(true);
 
-    const whole = await validate({ source, sourceSchema: from, target, targetSchema: to });
+    const whole = await validateMigration({ source, sourceSchema: from, target, targetSchema: to });
     expect(whole.differences).toEqual([]);
     expect(whole.target.rows).toBe(ROWS);
     const byShard = await validateEveryShard(source, target, 4);
@@ -172,7 +172,7 @@ describe("sharded backfill and validation", () => {
     const source = new MemoryStore({ name: "old" });
     const target = new MemoryStore({ name: "new" });
     await fillSource(source, from, row, 200);
-    await backfill({ source, sourceSchema: from, target, targetSchema: to });
+    await backfillTable({ source, sourceSchema: from, target, targetSchema: to });
     const at = (i: number) => to.encode(row(i).values);
     await target.write([
       { type: "put", key: at(3), cells: new Map([["value", Buffer.from("changed")]]) },

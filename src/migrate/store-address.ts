@@ -42,7 +42,7 @@ export function formatStoreAddress(address: StoreAddress): string {
 }
 
 /** Whether two addresses name one table (embedded paths compared resolved). */
-export function sameTable(a: StoreAddress, b: StoreAddress): boolean {
+export function namesSameTable(a: StoreAddress, b: StoreAddress): boolean {
   if (a.kind === "embedded" && b.kind === "embedded")
     return resolve(a.directory, a.table) === resolve(b.directory, b.table);
   return formatStoreAddress(a) === formatStoreAddress(b);

@@ -11,9 +11,9 @@ import type { KeyRange, Row, Store } from "../store/store.js";
 import { dataPages } from "./data-rows.js";
 import { canonicalRow } from "./row-digest.js";
 import type { Shard } from "./shards.js";
-import type { Difference } from "./validate.js";
+import type { MigrationDifference } from "./validate.js";
 
-export interface ShardValidateOptions {
+export interface ValidateMigrationShardOptions {
   source: Store;
   sourceSchema: KeySchema;
   target: Store;
@@ -25,104 +25,154 @@ export interface ShardValidateOptions {
   onProgress?: (rowsChecked: number) => void;
 }
 
-export interface ShardValidationReport {
+export interface MigrationShardValidationReport {
   shard: Shard;
   /** Rows read in the shard's range on each side, and those the side's schema could not decode. */
   source: { rows: number; undecodable: number };
   target: { rows: number; undecodable: number };
   /** How many differences there are; `differences` lists the first MAX_LISTED. */
   differenceCount: number;
-  differences: Difference[];
+  differences: MigrationDifference[];
 }
 
 const PAGE = 1000;
 const MAX_LISTED = 1000;
 
-export async function validateShard(options: ShardValidateOptions): Promise<ShardValidationReport> {
-  const { source, sourceSchema, target, targetSchema } = options;
-  const report: ShardValidationReport = {
-    shard: options.shard,
-    source: { rows: 0, undecodable: 0 },
-    target: { rows: 0, undecodable: 0 },
-    differenceCount: 0,
-    differences: [],
+export async function validateMigrationShard(
+  options: ValidateMigrationShardOptions,
+): Promise<MigrationShardValidationReport> {
+  const run: ShardRun = {
+    options,
+    report: {
+      shard: options.shard,
+      source: { rows: 0, undecodable: 0 },
+      target: { rows: 0, undecodable: 0 },
+      differenceCount: 0,
+      differences: [],
+    },
+    checked: 0,
   };
-  const differ = (difference: Difference) => {
-    report.differenceCount++;
-    if (report.differences.length < MAX_LISTED) report.differences.push(difference);
-  };
-  let checked = 0;
+  await Promise.all([checkSide(run, "source"), checkSide(run, "target")]);
+  return run.report;
+}
 
-  // Each side's rows of the shard, looked up on the other side under the other schema.
-  const pass = async (side: "source" | "target") => {
-    const [store, schema, other, otherSchema, range] =
-      side === "source"
-        ? [source, sourceSchema, target, targetSchema, options.sourceRange]
-        : [target, targetSchema, source, sourceSchema, options.targetRange];
-    const otherSide = side === "source" ? "target" : "source";
-    for await (const page of dataPages(store, PAGE, range)) {
-      const wanted: { row: Row; values: Record<string, FieldValue>; otherKey: Buffer }[] = [];
-      for (const row of page) {
-        report[side].rows++;
-        let values: Record<string, FieldValue>;
-        try {
-          values = schema.decode(row.key).values;
-        } catch (error) {
-          report[side].undecodable++;
-          differ({
-            kind: "undecodable",
-            side,
-            key: row.key.toString("hex"),
-            reason: (error as Error).message,
-          });
-          continue;
-        }
-        let otherKey: Buffer;
-        try {
-          otherKey = otherSchema.encode(values);
-        } catch (error) {
-          differ({
-            kind: "missing",
-            side: otherSide,
-            key: row.key.toString("hex"),
-            row: canonicalRow(values, row.cells),
-            reason: `the ${otherSide} schema cannot key it: ${(error as Error).message}`,
-          });
-          continue;
-        }
-        wanted.push({ row, values, otherKey });
-      }
-      const found = await readKeys(
-        other,
-        wanted.map((w) => w.otherKey),
-      );
-      for (const { row, values, otherKey } of wanted) {
-        const match = found.get(otherKey.toString("latin1"));
-        const text = canonicalRow(values, row.cells);
-        if (match === undefined) {
-          differ({ kind: "missing", side: otherSide, key: row.key.toString("hex"), row: text });
-          continue;
-        }
-        // Contents are compared once, from the source side.
-        if (side === "source") {
-          const targetText = canonicalRow(values, match.cells);
-          if (targetText !== text) {
-            differ({
-              kind: "row",
-              sourceKey: row.key.toString("hex"),
-              targetKey: otherKey.toString("hex"),
-              source: text,
-              target: targetText,
-            });
-          }
-        }
-      }
-      checked += page.length;
-      options.onProgress?.(checked);
+/** What both sides' passes share: the options, the report they fill, the rows checked so far. */
+interface ShardRun {
+  options: ValidateMigrationShardOptions;
+  report: MigrationShardValidationReport;
+  checked: number;
+}
+
+type SourceOrTarget = "source" | "target";
+
+/** A row of `side` decoded, with its key under the other side's schema. */
+interface Wanted {
+  row: Row;
+  values: Record<string, FieldValue>;
+  otherKey: Buffer;
+}
+
+/** Each of one side's rows of the shard, looked up on the other side under the other schema. */
+async function checkSide(run: ShardRun, side: SourceOrTarget): Promise<void> {
+  const { options } = run;
+  const { source, sourceSchema, target, targetSchema } = options;
+  const [store, schema, other, otherSchema, range] =
+    side === "source"
+      ? [source, sourceSchema, target, targetSchema, options.sourceRange]
+      : [target, targetSchema, source, sourceSchema, options.targetRange];
+  for await (const page of dataPages(store, PAGE, range)) {
+    const wanted = keysOnOtherSide(run.report, side, page, schema, otherSchema);
+    const found = await readKeys(
+      other,
+      wanted.map((w) => w.otherKey),
+    );
+    compareFound(run.report, side, wanted, found);
+    run.checked += page.length;
+    options.onProgress?.(run.checked);
+  }
+}
+
+/** The page's rows with their keys on the other side; a row that does not decode, or has no key there, is a difference. */
+function keysOnOtherSide(
+  report: MigrationShardValidationReport,
+  side: SourceOrTarget,
+  page: Row[],
+  schema: KeySchema,
+  otherSchema: KeySchema,
+): Wanted[] {
+  const otherSide = otherSideOf(side);
+  const wanted: Wanted[] = [];
+  for (const row of page) {
+    report[side].rows++;
+    let values: Record<string, FieldValue>;
+    try {
+      values = schema.decode(row.key).values;
+    } catch (error) {
+      report[side].undecodable++;
+      differ(report, {
+        kind: "undecodable",
+        side,
+        key: row.key.toString("hex"),
+        reason: (error as Error).message,
+      });
+      continue;
     }
-  };
-  await Promise.all([pass("source"), pass("target")]);
-  return report;
+    let otherKey: Buffer;
+    try {
+      otherKey = otherSchema.encode(values);
+    } catch (error) {
+      differ(report, {
+        kind: "missing",
+        side: otherSide,
+        key: row.key.toString("hex"),
+        row: canonicalRow(values, row.cells),
+        reason: `the ${otherSide} schema cannot key it: ${(error as Error).message}`,
+      });
+      continue;
+    }
+    wanted.push({ row, values, otherKey });
+  }
+  return wanted;
+}
+
+/** A wanted row the other side lacks is missing there; from the source side, one whose cells differ is a row difference. */
+function compareFound(
+  report: MigrationShardValidationReport,
+  side: SourceOrTarget,
+  wanted: Wanted[],
+  found: Map<string, Row>,
+): void {
+  for (const { row, values, otherKey } of wanted) {
+    const match = found.get(otherKey.toString("latin1"));
+    const text = canonicalRow(values, row.cells);
+    if (match === undefined) {
+      differ(report, { kind: "missing", side: otherSideOf(side), key: row.key.toString("hex"), row: text });
+      continue;
+    }
+    // Contents are compared once, from the source side.
+    if (side === "source") {
+      const targetText = canonicalRow(values, match.cells);
+      if (targetText !== text) {
+        differ(report, {
+          kind: "row",
+          sourceKey: row.key.toString("hex"),
+          targetKey: otherKey.toString("hex"),
+          source: text,
+          target: targetText,
+        });
+      }
+    }
+  }
+}
+
+function otherSideOf(side: SourceOrTarget): SourceOrTarget {
+  return side === "source" ? "target" : "source";
+}
+
+/** Counts a difference; lists it while fewer than MAX_LISTED are. */
+function differ(report: MigrationShardValidationReport, difference: MigrationDifference): void {
+  report.differenceCount++;
+  if (report.differences.length < MAX_LISTED) report.differences.push(difference);
 }
 
 /** The rows at exactly these keys (one read of single-key ranges), by key as latin1. */

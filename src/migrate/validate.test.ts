@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { MemoryStore } from "../store/memory.js";
 import { SaltedTable } from "../table/salted-table.js";
-import { backfill } from "./backfill.js";
+import { backfillTable } from "./backfill.js";
 import { fillSource, MIGRATIONS } from "./fixtures.testsuite.js";
-import { validate } from "./validate.js";
+import { validateMigration } from "./validate.js";
 
 const { from, to, row } = MIGRATIONS[0]!;
 
@@ -11,7 +11,7 @@ async function migrated(rows: number) {
   const source = new MemoryStore({ name: "old" });
   const target = new MemoryStore({ name: "new" });
   await fillSource(source, from, row, rows);
-  await backfill({ source, sourceSchema: from, target, targetSchema: to });
+  await backfillTable({ source, sourceSchema: from, target, targetSchema: to });
   return { source, target, newTable: await SaltedTable.open(target, to) };
 }
 
@@ -19,7 +19,7 @@ describe("validate", () => {
   it("names the range and the entity where a cell changed", async () => {
     const { source, target, newTable } = await migrated(70);
     await newTable.put(row(3).values, { value: "changed" });
-    const report = await validate({
+    const report = await validateMigration({
       source,
       sourceSchema: from,
       target,
@@ -45,7 +45,13 @@ describe("validate", () => {
     const { source, target, newTable } = await migrated(70);
     await newTable.delete(row(69).values); // dev-6's newest row
     await newTable.put({ deviceId: "dev-new", ts: 1 }, { value: "1" });
-    const report = await validate({ source, sourceSchema: from, target, targetSchema: to, ranges: 1 });
+    const report = await validateMigration({
+      source,
+      sourceSchema: from,
+      target,
+      targetSchema: to,
+      ranges: 1,
+    });
     expect(report.ranges).toHaveLength(1);
     expect(report.target.rows).toBe(70);
     expect(report.differences.find((d) => d.kind === "range")).toMatchObject({
@@ -64,7 +70,7 @@ describe("validate", () => {
     await target.write([
       { type: "put", key: Buffer.from("not-a-salted-key"), cells: new Map([["v", Buffer.from("1")]]) },
     ]);
-    const report = await validate({
+    const report = await validateMigration({
       source,
       sourceSchema: from,
       target,
@@ -85,7 +91,7 @@ describe("validate", () => {
   it("refuses entity fields that do not lead both schemas", async () => {
     const { source, target } = await migrated(5);
     await expect(
-      validate({ source, sourceSchema: from, target, targetSchema: to, entityFields: ["ts"] }),
+      validateMigration({ source, sourceSchema: from, target, targetSchema: to, entityFields: ["ts"] }),
     ).rejects.toThrow(
       /entity fields ts must be the leading fields of both schemas; "metrics" starts with deviceId, ts/,
     );

@@ -13,7 +13,7 @@ import { RESERVED_PREFIX } from "../table/schema-guard.js";
 import { dataPages } from "./data-rows.js";
 import { canonicalRow, canonicalValue, RowSet, rowDigest } from "./row-digest.js";
 
-export interface ValidateOptions {
+export interface ValidateMigrationOptions {
   source: Store;
   sourceSchema: KeySchema;
   target: Store;
@@ -37,7 +37,7 @@ export interface ValidateOptions {
   onProgress?: (rowsChecked: number) => void;
 }
 
-export interface RangeSummary {
+export interface MigrationRangeSummary {
   field: string;
   /** Inclusive lower bound; undefined from the start. */
   from?: FieldValue;
@@ -47,8 +47,8 @@ export interface RangeSummary {
   target: { rows: number; checksum: string };
 }
 
-export type Difference =
-  | ({ kind: "range" } & RangeSummary)
+export type MigrationDifference =
+  | ({ kind: "range" } & MigrationRangeSummary)
   | {
       kind: "entity";
       entity: FieldValues;
@@ -63,13 +63,13 @@ export type Difference =
   /** Sharded validation: the row is on both sides with different cells. */
   | { kind: "row"; sourceKey: string; targetKey: string; source: string; target: string };
 
-export interface ValidationReport {
+export interface MigrationValidationReport {
   /** Rows decoded and checksummed, rows whose key the side's schema could not decode, rows `include` left out. */
   source: { rows: number; checksum: string; undecodable: number; excluded: number };
   target: { rows: number; checksum: string; undecodable: number; excluded: number };
-  ranges: RangeSummary[];
+  ranges: MigrationRangeSummary[];
   entities: { fields: string[]; compared: number; rowsPerEntity: number } | { skipped: string };
-  differences: Difference[];
+  differences: MigrationDifference[];
 }
 
 const PAGE = 1000;
@@ -77,7 +77,9 @@ const PAGE = 1000;
 const ENTITY_READS_AT_ONCE = 4;
 const MAX_UNDECODABLE_LISTED = 100;
 
-export async function validate(options: ValidateOptions): Promise<ValidationReport> {
+export async function validateMigration(
+  options: ValidateMigrationOptions,
+): Promise<MigrationValidationReport> {
   const { source, sourceSchema, target, targetSchema } = options;
   const rangeField = options.rangeField ?? sourceSchema.fields[0]!.name;
   for (const schema of [sourceSchema, targetSchema]) {
@@ -86,93 +88,124 @@ export async function validate(options: ValidateOptions): Promise<ValidationRepo
         `range field ${JSON.stringify(rangeField)} is not a field of schema "${schema.spec.name}"`,
       );
   }
-  const include = options.include ?? (() => true);
   const boundaries = await rangeBoundaries(source, sourceSchema, rangeField, options.ranges ?? 16);
-  const differences: Difference[] = [];
   const entityPlan = entityFieldsFor(sourceSchema, targetSchema, options.entityFields);
-  const sampleSize = options.sampleEntities ?? 100;
-  const reservoir = new EntityReservoir(typeof entityPlan === "string" ? 0 : sampleSize);
-  let checked = 0;
-  let undecodableListed = 0;
-
-  const tally = async (side: "source" | "target", store: Store, schema: KeySchema) => {
-    const perRange = boundaries.map(() => new RowSet()).concat(new RowSet());
-    const whole = new RowSet();
-    let undecodable = 0;
-    let excluded = 0;
-    for await (const page of dataPages(store, PAGE)) {
-      options.signal?.throwIfAborted();
-      for (const row of page) {
-        let values: Record<string, FieldValue>;
-        try {
-          values = schema.decode(row.key).values;
-        } catch (error) {
-          undecodable++;
-          if (undecodableListed++ < MAX_UNDECODABLE_LISTED)
-            differences.push({
-              kind: "undecodable",
-              side,
-              key: row.key.toString("hex"),
-              reason: (error as Error).message,
-            });
-          continue;
-        }
-        if (!include(values)) {
-          excluded++;
-          continue;
-        }
-        const digest = rowDigest(values, row.cells);
-        whole.add(digest);
-        perRange[rangeIndex(boundaries, values[rangeField]!)]!.add(digest);
-        if (side === "source" && typeof entityPlan !== "string") reservoir.offer(entityPlan, values);
-      }
-      checked += page.length;
-      options.onProgress?.(checked);
-    }
-    return { side: { rows: whole.rows, checksum: whole.checksum, undecodable, excluded }, perRange };
+  const pass: FullPass = {
+    options,
+    rangeField,
+    boundaries,
+    include: options.include ?? (() => true),
+    entityPlan,
+    reservoir: new EntityReservoir(typeof entityPlan === "string" ? 0 : (options.sampleEntities ?? 100)),
+    differences: [],
+    checked: 0,
+    undecodableListed: 0,
   };
-
   const [sourceTally, targetTally] = await Promise.all([
-    tally("source", source, sourceSchema),
-    tally("target", target, targetSchema),
+    tally(pass, "source", source, sourceSchema),
+    tally(pass, "target", target, targetSchema),
   ]);
-  const ranges = sourceTally.perRange.map((sourceSet, i) => {
-    const targetSet = targetTally.perRange[i]!;
-    const summary: RangeSummary = {
-      field: rangeField,
-      ...(i > 0 ? { from: boundaries[i - 1] } : {}),
-      ...(i < boundaries.length ? { to: boundaries[i] } : {}),
-      source: { rows: sourceSet.rows, checksum: sourceSet.checksum },
-      target: { rows: targetSet.rows, checksum: targetSet.checksum },
-    };
-    if (!sourceSet.equals(targetSet)) differences.push({ kind: "range", ...summary });
-    return summary;
-  });
-
-  let entities: ValidationReport["entities"];
-  if (typeof entityPlan === "string") entities = { skipped: entityPlan };
-  else {
-    const rowsPerEntity = options.rowsPerEntity ?? 100;
-    const sampled = reservoir.entities();
-    const limit = pLimit(ENTITY_READS_AT_ONCE);
-    const compared = await Promise.all(
-      sampled.map((entity) =>
-        limit(() => {
-          options.signal?.throwIfAborted();
-          return compareEntity(options, entity, rowsPerEntity);
-        }),
-      ),
-    );
-    for (const difference of compared) if (difference) differences.push(difference);
-    entities = { fields: entityPlan, compared: sampled.length, rowsPerEntity };
-  }
+  const ranges = compareRanges(pass, sourceTally.perRange, targetTally.perRange);
+  const entities = await compareSampledEntities(pass);
   return {
     source: sourceTally.side,
     target: targetTally.side,
     ranges,
     entities,
-    differences,
+    differences: pass.differences,
   };
+}
+
+/** What the two sides' full passes share: the ranges, the entity sample, the differences and rows checked so far. */
+interface FullPass {
+  options: ValidateMigrationOptions;
+  rangeField: string;
+  boundaries: FieldValue[];
+  include: (values: Record<string, FieldValue>) => boolean;
+  /** The entity fields, or why entities are not compared. */
+  entityPlan: string[] | string;
+  reservoir: EntityReservoir;
+  differences: MigrationDifference[];
+  checked: number;
+  undecodableListed: number;
+}
+
+/**
+ * Every row of one side: its digest into the whole table's and its range's checksum; undecodable
+ * rows listed as differences; the source's rows offered to the entity sample.
+ */
+async function tally(pass: FullPass, side: "source" | "target", store: Store, schema: KeySchema) {
+  const { options, boundaries, rangeField, include, entityPlan } = pass;
+  const perRange = boundaries.map(() => new RowSet()).concat(new RowSet());
+  const whole = new RowSet();
+  let undecodable = 0;
+  let excluded = 0;
+  for await (const page of dataPages(store, PAGE)) {
+    options.signal?.throwIfAborted();
+    for (const row of page) {
+      let values: Record<string, FieldValue>;
+      try {
+        values = schema.decode(row.key).values;
+      } catch (error) {
+        undecodable++;
+        if (pass.undecodableListed++ < MAX_UNDECODABLE_LISTED)
+          pass.differences.push({
+            kind: "undecodable",
+            side,
+            key: row.key.toString("hex"),
+            reason: (error as Error).message,
+          });
+        continue;
+      }
+      if (!include(values)) {
+        excluded++;
+        continue;
+      }
+      const digest = rowDigest(values, row.cells);
+      whole.add(digest);
+      perRange[rangeIndex(boundaries, values[rangeField]!)]!.add(digest);
+      if (side === "source" && typeof entityPlan !== "string") pass.reservoir.offer(entityPlan, values);
+    }
+    pass.checked += page.length;
+    options.onProgress?.(pass.checked);
+  }
+  return { side: { rows: whole.rows, checksum: whole.checksum, undecodable, excluded }, perRange };
+}
+
+/** Each range's rows and checksum on both sides; a range that differs is a difference. */
+function compareRanges(pass: FullPass, sourceSets: RowSet[], targetSets: RowSet[]): MigrationRangeSummary[] {
+  const { boundaries } = pass;
+  return sourceSets.map((sourceSet, i) => {
+    const targetSet = targetSets[i]!;
+    const summary: MigrationRangeSummary = {
+      field: pass.rangeField,
+      ...(i > 0 ? { from: boundaries[i - 1] } : {}),
+      ...(i < boundaries.length ? { to: boundaries[i] } : {}),
+      source: { rows: sourceSet.rows, checksum: sourceSet.checksum },
+      target: { rows: targetSet.rows, checksum: targetSet.checksum },
+    };
+    if (!sourceSet.equals(targetSet)) pass.differences.push({ kind: "range", ...summary });
+    return summary;
+  });
+}
+
+/** The sampled entities' latest-N rows compared side by side, a few entities at once. */
+async function compareSampledEntities(pass: FullPass): Promise<MigrationValidationReport["entities"]> {
+  const { options, entityPlan } = pass;
+  if (typeof entityPlan === "string") return { skipped: entityPlan };
+  const rowsPerEntity = options.rowsPerEntity ?? 100;
+  const sampled = pass.reservoir.entities();
+  const limit = pLimit(ENTITY_READS_AT_ONCE);
+  const compared = await Promise.all(
+    sampled.map((entity) =>
+      limit(() => {
+        options.signal?.throwIfAborted();
+        return compareEntity(options, entity, rowsPerEntity);
+      }),
+    ),
+  );
+  for (const difference of compared) if (difference) pass.differences.push(difference);
+  return { fields: entityPlan, compared: sampled.length, rowsPerEntity };
 }
 
 /** Up to `count − 1` distinct first-field values spread over the source, from its sampled keys. */
@@ -270,10 +303,10 @@ class EntityReservoir {
 }
 
 async function compareEntity(
-  options: ValidateOptions,
+  options: ValidateMigrationOptions,
   entity: FieldValues,
   n: number,
-): Promise<Difference | undefined> {
+): Promise<MigrationDifference | undefined> {
   const include = options.include ?? (() => true);
   const [sourceRows, targetRows] = await Promise.all([
     firstRows(options.source, options.sourceSchema, entity, n, include),

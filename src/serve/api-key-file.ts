@@ -6,25 +6,25 @@
  */
 import { chmod, readFile } from "node:fs/promises";
 import { writeFileAtomically } from "../io/write-file-atomically.js";
-import { type ApiKeyFile, ApiKeyVerifier, emptyKeyFile, parseKeyFile } from "./api-keys.js";
+import { type ApiKeyFile, ApiKeyVerifier, emptyApiKeyFile, parseApiKeyFile } from "./api-keys.js";
 import { FileChanges, fileVersion } from "./file-changes.js";
 import { withFileLock } from "./file-lock.js";
 
-export async function readKeyFile(path: string, options: { mustExist: boolean }): Promise<ApiKeyFile> {
+export async function readApiKeyFile(path: string, options: { mustExist: boolean }): Promise<ApiKeyFile> {
   let text: string;
   try {
     text = await readFile(path, "utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT" && !options.mustExist) return emptyKeyFile();
+    if ((error as NodeJS.ErrnoException).code === "ENOENT" && !options.mustExist) return emptyApiKeyFile();
     throw new Error(`API key file ${path}: ${(error as Error).message}`);
   }
-  return parseKeyFile(text, path);
+  return parseApiKeyFile(text, path);
 }
 
 /** Reads the file (empty when missing), applies `change`, and writes the result atomically, under the file's lock. */
-export function updateKeyFile<T>(path: string, change: (file: ApiKeyFile) => T): Promise<T> {
+export function updateApiKeyFile<T>(path: string, change: (file: ApiKeyFile) => T): Promise<T> {
   return withFileLock(path, "API key file", async () => {
-    const file = await readKeyFile(path, { mustExist: false });
+    const file = await readApiKeyFile(path, { mustExist: false });
     const result = change(file);
     await writeFileAtomically(path, `${JSON.stringify(file, null, 2)}\n`, { durable: true });
     await chmod(path, 0o600);
@@ -56,7 +56,7 @@ export class LiveApiKeys {
     path: string,
     options: { onChange?: (verifier: ApiKeyVerifier) => void; log: (line: string) => void },
   ): Promise<LiveApiKeys> {
-    const file = await readKeyFile(path, { mustExist: true });
+    const file = await readApiKeyFile(path, { mustExist: true });
     const version = await fileVersion(path);
     const keys = new LiveApiKeys(path, file, version, options.onChange ?? (() => {}), options.log);
     keys.onChange(keys.verifier);
@@ -73,7 +73,7 @@ export class LiveApiKeys {
 
   private async reload(): Promise<void> {
     try {
-      this.verifier = new ApiKeyVerifier(await readKeyFile(this.path, { mustExist: true }));
+      this.verifier = new ApiKeyVerifier(await readApiKeyFile(this.path, { mustExist: true }));
       this.onChange(this.verifier);
       this.log(JSON.stringify({ event: "auth-reload", keys: this.verifier.file.keys.length }));
     } catch (error) {

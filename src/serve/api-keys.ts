@@ -11,8 +11,8 @@ import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import * as v from "valibot";
 import { POINT_LIMITS } from "./ingest-body.js";
 
-export const SCOPES = ["ingest", "read", "admin"] as const;
-export type Scope = (typeof SCOPES)[number];
+export const API_KEY_SCOPES = ["ingest", "read", "admin"] as const;
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 
 const ENTRY = v.strictObject({
   id: v.pipe(v.string(), v.regex(/^[0-9a-f]{16}$/, "id: expected 16 hex digits")),
@@ -20,7 +20,10 @@ const ENTRY = v.strictObject({
     v.string(),
     v.regex(POINT_LIMITS.tenant, "tenant: expected 1–64 letters, digits, '.', '_' or '-'"),
   ),
-  scopes: v.pipe(v.array(v.picklist(SCOPES, `scopes: each one of ${SCOPES.join(", ")}`)), v.minLength(1)),
+  scopes: v.pipe(
+    v.array(v.picklist(API_KEY_SCOPES, `scopes: each one of ${API_KEY_SCOPES.join(", ")}`)),
+    v.minLength(1),
+  ),
   sha256: v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/, "sha256: expected 64 hex digits")),
   createdAt: v.string(),
   revokedAt: v.optional(v.string()),
@@ -32,12 +35,12 @@ export type ApiKeyFile = v.InferOutput<typeof FILE>;
 
 const KEY_FORMAT = /^ks_([0-9a-f]{16})_[A-Za-z0-9_-]{43}$/;
 
-export function emptyKeyFile(): ApiKeyFile {
+export function emptyApiKeyFile(): ApiKeyFile {
   return { version: 1, keys: [] };
 }
 
 /** Throws an error naming the file and the first problem. */
-export function parseKeyFile(text: string, path: string): ApiKeyFile {
+export function parseApiKeyFile(text: string, path: string): ApiKeyFile {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -54,24 +57,24 @@ export function parseKeyFile(text: string, path: string): ApiKeyFile {
   return result.output;
 }
 
-export function parseScopes(text: string): Scope[] {
+export function parseApiKeyScopes(text: string): ApiKeyScope[] {
   const scopes = text
     .split(",")
     .map((part) => part.trim())
     .filter(Boolean);
   for (const scope of scopes) {
-    if (!(SCOPES as readonly string[]).includes(scope)) {
-      throw new Error(`scope ${JSON.stringify(scope)}: allowed: ${SCOPES.join(", ")}`);
+    if (!(API_KEY_SCOPES as readonly string[]).includes(scope)) {
+      throw new Error(`scope ${JSON.stringify(scope)}: allowed: ${API_KEY_SCOPES.join(", ")}`);
     }
   }
-  if (scopes.length === 0) throw new Error(`no scopes given; allowed: ${SCOPES.join(", ")}`);
-  return [...new Set(scopes)] as Scope[];
+  if (scopes.length === 0) throw new Error(`no scopes given; allowed: ${API_KEY_SCOPES.join(", ")}`);
+  return [...new Set(scopes)] as ApiKeyScope[];
 }
 
 /** A new key and its file entry; the key itself is shown once and never stored. */
 export function newApiKey(
   tenant: string,
-  scopes: readonly Scope[],
+  scopes: readonly ApiKeyScope[],
   now = new Date(),
 ): { key: string; entry: ApiKeyEntry } {
   if (!POINT_LIMITS.tenant.test(tenant)) {

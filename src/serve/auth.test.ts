@@ -9,15 +9,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryStore } from "../store/memory.js";
-import { updateKeyFile } from "./api-key-file.js";
-import { newApiKey, type Scope } from "./api-keys.js";
+import { updateApiKeyFile } from "./api-key-file.js";
+import { type ApiKeyScope, newApiKey } from "./api-keys.js";
 import { type IngestService, type IngestServiceOptions, startIngestService } from "./ingest-service.js";
 
 const T0 = 1_764_484_000_000;
 
-async function addKey(path: string, tenant: string, scopes: Scope[]) {
+async function addKey(path: string, tenant: string, scopes: ApiKeyScope[]) {
   const { key, entry } = newApiKey(tenant, scopes);
-  await updateKeyFile(path, (file) => file.keys.push(entry));
+  await updateApiKeyFile(path, (file) => file.keys.push(entry));
   return { key, id: entry.id, sha256: entry.sha256 };
 }
 
@@ -156,7 +156,7 @@ describe("keyspread serve --auth", () => {
       .poll(async () => (await call("/v1/devices/d/latest", doomed.key)).status, { timeout: 5000 })
       .toBe(200);
     const revokedAt = Date.now();
-    await updateKeyFile(authFile, (file) => {
+    await updateApiKeyFile(authFile, (file) => {
       file.keys.find((entry) => entry.id === doomed.id)!.revokedAt = new Date().toISOString();
     });
     for (;;) {

@@ -11,7 +11,7 @@ import type { SaltedTable, TableRow } from "../table/salted-table.js";
 import { clipToData } from "../table/schema-guard.js";
 import type { AccessEntry, AccessLog } from "./access-log.js";
 import type { MetricPoint } from "./point.js";
-import { decodePoints, POINTS_QUALIFIER } from "./point-codec.js";
+import { decodeMetricPoints, METRIC_POINTS_QUALIFIER } from "./point-codec.js";
 import { comesAfter, encodeRangeCursor, type RangeCursor } from "./range-cursor.js";
 
 /** Rows per store read of a latest-N: a row holds one interval of points (about 20 under load). */
@@ -184,15 +184,15 @@ export class DeviceReads {
     const entries: AccessEntry[] = rows.map((row) => ({
       key: row.key,
       op,
-      bytes: row.cells.get(POINTS_QUALIFIER)?.length ?? 0,
+      bytes: row.cells.get(METRIC_POINTS_QUALIFIER)?.length ?? 0,
     }));
     log.record(Date.now(), entries);
   }
 }
 
 function pointsOf(row: TableRow, deviceId: string): MetricPoint[] {
-  const cell = row.cells.get(POINTS_QUALIFIER);
+  const cell = row.cells.get(METRIC_POINTS_QUALIFIER);
   if (cell === undefined)
-    throw new Error(`row ${row.key.toString("latin1")} has no "${POINTS_QUALIFIER}" cell`);
-  return decodePoints(cell, deviceId, row.values.interval as number);
+    throw new Error(`row ${row.key.toString("latin1")} has no "${METRIC_POINTS_QUALIFIER}" cell`);
+  return decodeMetricPoints(cell, deviceId, row.values.interval as number);
 }

@@ -11,7 +11,7 @@
  */
 import { createHash } from "node:crypto";
 import type { IdempotencyJournal } from "./idempotency-journal.js";
-import type { BodyFormat } from "./ingest-body.js";
+import type { IngestBodyFormat } from "./ingest-body.js";
 import type { IdempotencyRecord } from "./logged-request.js";
 
 export const DEFAULT_IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -41,7 +41,7 @@ export function scopedIdempotencyKey(tenant: string | undefined, key: string): s
   return `${tenant ?? ""}\n${key}`;
 }
 
-export function requestFingerprint(format: BodyFormat, body: Buffer): string {
+export function requestFingerprint(format: IngestBodyFormat, body: Buffer): string {
   return createHash("sha256").update(format).update("\n").update(body).digest("base64url");
 }
 

@@ -1,27 +1,32 @@
 /** The metrics ingest service (seed 003) as a library: `keyspread serve` starts it. */
-export { LiveApiKeys, readKeyFile, updateKeyFile } from "./api-key-file.js";
+export { LiveApiKeys, readApiKeyFile, updateApiKeyFile } from "./api-key-file.js";
 export {
+  API_KEY_SCOPES,
   type ApiKeyEntry,
   type ApiKeyFile,
+  type ApiKeyScope,
   ApiKeyVerifier,
   newApiKey,
-  SCOPES,
-  type Scope,
 } from "./api-keys.js";
 export {
-  type BodyFormat,
-  type BodyProblem,
-  BodyRejected,
-  bodyFormatOf,
+  type IngestBodyFormat,
+  type IngestBodyProblem,
+  IngestBodyRejected,
+  ingestBodyFormatOf,
   parseIngestBody,
   parseIngestBuffer,
 } from "./ingest-body.js";
 export { type IngestService, type IngestServiceOptions, startIngestService } from "./ingest-service.js";
-export { DEFAULT_BUCKETS, deviceKeyedMetricsSchema, metricsSchema } from "./metrics-schema.js";
-export { type AdvanceResult, advance } from "./migration-advance.js";
-export { PHASES, type Phase, readsOf, writesOf } from "./migration-phases.js";
-export { type MigrationRecord, readMigration, updateMigration } from "./migration-record.js";
+export { DEFAULT_METRICS_BUCKETS, deviceKeyedMetricsSchema, metricsSchema } from "./metrics-schema.js";
+export { advanceMigration, type MigrationAdvanceResult } from "./migration-advance.js";
+export { MIGRATION_PHASES, type MigrationPhase, phaseReadSide, phaseWriteSides } from "./migration-phases.js";
+export { type MigrationRecord, readMigrationRecord, updateMigrationRecord } from "./migration-record.js";
 export type { MetricPoint } from "./point.js";
-export { decodePoints, encodePoints, POINTS_QUALIFIER } from "./point-codec.js";
-export { parseQuotas, type Quota, type QuotaConfig, TenantAdmission } from "./tenant-admission.js";
+export { decodeMetricPoints, encodeMetricPoints, METRIC_POINTS_QUALIFIER } from "./point-codec.js";
+export {
+  parseTenantQuotas,
+  TenantAdmission,
+  type TenantQuota,
+  type TenantQuotaConfig,
+} from "./tenant-admission.js";
 export { migrateToTenantKeys, type TenantMigrationProgress } from "./tenant-namespace-migration.js";

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
-  BodyRejected,
-  bodyFormatOf,
+  IngestBodyRejected,
+  ingestBodyFormatOf,
   parseIngestBody,
   parseIngestBuffer,
   parseIngestBufferFairly,
@@ -10,11 +10,11 @@ import {
 
 const good = { tenant: "acme", deviceId: "d1", ts: 1_764_484_000_000, metrics: { cpu: 0.5 } };
 
-function rejectionOf(parse: () => unknown): BodyRejected {
+function rejectionOf(parse: () => unknown): IngestBodyRejected {
   try {
     parse();
   } catch (error) {
-    if (error instanceof BodyRejected) return error;
+    if (error instanceof IngestBodyRejected) return error;
     throw error;
   }
   throw new Error("expected a rejection");
@@ -71,17 +71,17 @@ describe("parseIngestBody", () => {
     try {
       parseIngestBody(body, "ndjson");
     } catch (error) {
-      expect((error as BodyRejected).problems).toHaveLength(100);
-      expect((error as BodyRejected).problemCount).toBe(150);
-      expect((error as BodyRejected).message).toMatch(/^150 problems in the body, first at line 1/);
+      expect((error as IngestBodyRejected).problems).toHaveLength(100);
+      expect((error as IngestBodyRejected).problemCount).toBe(150);
+      expect((error as IngestBodyRejected).message).toMatch(/^150 problems in the body, first at line 1/);
     }
   });
 
   it("maps content types", () => {
-    expect(bodyFormatOf("application/x-ndjson")).toBe("ndjson");
-    expect(bodyFormatOf("application/json; charset=utf-8")).toBe("json");
-    expect(bodyFormatOf("text/plain")).toBeUndefined();
-    expect(bodyFormatOf(undefined)).toBeUndefined();
+    expect(ingestBodyFormatOf("application/x-ndjson")).toBe("ndjson");
+    expect(ingestBodyFormatOf("application/json; charset=utf-8")).toBe("json");
+    expect(ingestBodyFormatOf("text/plain")).toBeUndefined();
+    expect(ingestBodyFormatOf(undefined)).toBeUndefined();
   });
 
   it("refuses strings that are not well-formed Unicode, naming line and field", () => {
@@ -131,7 +131,7 @@ describe("parseIngestBody", () => {
           try {
             parseIngestBody(JSON.stringify(value) ?? "null", format);
           } catch (error) {
-            expect(error).toBeInstanceOf(BodyRejected);
+            expect(error).toBeInstanceOf(IngestBodyRejected);
           }
         },
       ),
@@ -167,8 +167,8 @@ describe("parseIngestBody", () => {
     lines[25_000] = "{broken";
     const body = Buffer.from(`\n${lines.join("\n")}\n`);
     expect(body.length).toBeGreaterThan(2 << 20);
-    const sliced = await parseIngestBufferFairly(body, "ndjson").catch((error: BodyRejected) => error);
-    expect((sliced as BodyRejected).problems).toEqual([
+    const sliced = await parseIngestBufferFairly(body, "ndjson").catch((error: IngestBodyRejected) => error);
+    expect((sliced as IngestBodyRejected).problems).toEqual([
       { line: 25_002, field: "(line)", message: expect.stringMatching(/not valid JSON/) },
     ]);
     lines[25_000] = JSON.stringify(good);

@@ -21,9 +21,9 @@ declare global {
   }
 }
 
-export type BodyFormat = "ndjson" | "json";
+export type IngestBodyFormat = "ndjson" | "json";
 
-export interface BodyProblem {
+export interface IngestBodyProblem {
   /** 1-based line of the NDJSON body, or 1-based position in the JSON array. */
   line: number;
   /** The offending field (`metrics.temp`), or `(line)` for the line as a whole. */
@@ -31,10 +31,10 @@ export interface BodyProblem {
   message: string;
 }
 
-export class BodyRejected extends Error {
-  override readonly name = "BodyRejected";
+export class IngestBodyRejected extends Error {
+  override readonly name = "IngestBodyRejected";
   constructor(
-    readonly problems: BodyProblem[],
+    readonly problems: IngestBodyProblem[],
     /** Problems found in all; `problems` keeps the first MAX_PROBLEMS. */
     readonly problemCount: number,
     /** 403 when a point names a tenant other than the caller's, else 400. */
@@ -71,7 +71,7 @@ const POINT_FIELDS = new Set(["tenant", "deviceId", "ts", "metrics"]);
 const SLICE_CHARS = 1 << 17;
 
 /** Which format a Content-Type names, or undefined when it is not one the service reads. */
-export function bodyFormatOf(contentType: string | undefined): BodyFormat | undefined {
+export function ingestBodyFormatOf(contentType: string | undefined): IngestBodyFormat | undefined {
   const type = contentType?.split(";")[0]?.trim().toLowerCase();
   if (type === "application/json") return "json";
   if (type === "application/x-ndjson" || type === "application/ndjson" || type === "application/jsonl") {
@@ -83,7 +83,7 @@ export function bodyFormatOf(contentType: string | undefined): BodyFormat | unde
 /** Parses a body as received: refuses bytes that are not UTF-8 (naming the line) before reading it as text. */
 export function parseIngestBuffer(
   body: Buffer,
-  format: BodyFormat,
+  format: IngestBodyFormat,
   options: ParseOptions = {},
 ): MetricPoint[] {
   checkUtf8(body);
@@ -96,7 +96,7 @@ export function parseIngestBuffer(
  */
 export async function parseIngestBufferFairly(
   body: Buffer,
-  format: BodyFormat,
+  format: IngestBodyFormat,
   options: ParseOptions = {},
 ): Promise<MetricPoint[]> {
   if (format === "json" || body.length <= SLICE_CHARS) return parseIngestBuffer(body, format, options);
@@ -117,7 +117,11 @@ export async function parseIngestBufferFairly(
   return finish(points, problems);
 }
 
-export function parseIngestBody(text: string, format: BodyFormat, options: ParseOptions = {}): MetricPoint[] {
+export function parseIngestBody(
+  text: string,
+  format: IngestBodyFormat,
+  options: ParseOptions = {},
+): MetricPoint[] {
   const problems = new Problems();
   const points: MetricPoint[] = [];
   checkItems(format === "json" ? parseJsonArray(text) : parseNdjson(text, 0), problems, options, points);
@@ -127,7 +131,7 @@ export function parseIngestBody(text: string, format: BodyFormat, options: Parse
 function finish(points: MetricPoint[], problems: Problems): MetricPoint[] {
   if (points.length === 0 && problems.count === 0) problems.add(1, "(body)", "no points: send at least one");
   if (problems.count > 0)
-    throw new BodyRejected(problems.listed, problems.count, problems.forbidden ? 403 : 400);
+    throw new IngestBodyRejected(problems.listed, problems.count, problems.forbidden ? 403 : 400);
   return points;
 }
 
@@ -147,7 +151,7 @@ function checkUtf8(body: Buffer): void {
     start = end + 1;
     line++;
   }
-  throw new BodyRejected(
+  throw new IngestBodyRejected(
     [{ line, field: "(line)", message: "not valid UTF-8: send the body as UTF-8 text" }],
     1,
   );
@@ -163,7 +167,7 @@ function countLines(text: string): number {
 class Problems {
   count = 0;
   forbidden = false;
-  readonly listed: BodyProblem[] = [];
+  readonly listed: IngestBodyProblem[] = [];
 
   add(line: number, field: string, message: string): void {
     this.count++;
@@ -277,6 +281,12 @@ function checkPoint(
       `${describe(ts)}: expected epoch milliseconds, an integer from 0 to ${POINT_LIMITS.maxTs}`,
     );
   }
+  checkMetrics(metrics, line, problems);
+  return problems.count === before;
+}
+
+/** Adds the problems of a point's `metrics`: an object of 1 to POINT_LIMITS.metricsPerPoint well-named finite numbers. */
+function checkMetrics(metrics: unknown, line: number, problems: Problems): void {
   if (typeof metrics !== "object" || metrics === null || Array.isArray(metrics)) {
     problems.add(line, "metrics", `${describe(metrics)}: expected an object of metric name → number`);
   } else {
@@ -304,7 +314,6 @@ function checkPoint(
       problems.add(line, "metrics", `${count} metrics: at most ${POINT_LIMITS.metricsPerPoint} per point`);
     }
   }
-  return problems.count === before;
 }
 
 /** A short, always printable description of a client's value (never serialises a whole object). */

@@ -30,11 +30,11 @@ import type { CpuTurns } from "./cpu-turns.js";
 import { type DeadLetter, DeadLetterFile, recordLetter } from "./dead-letter.js";
 import type { HotspotMonitor } from "./hotspot-monitor.js";
 import { IdempotencyKeys } from "./idempotency.js";
-import { type BodyFormat, parseIngestBuffer } from "./ingest-body.js";
+import { type IngestBodyFormat, parseIngestBuffer } from "./ingest-body.js";
 import { type AggregatedRow, IntervalBuffer } from "./interval-buffer.js";
 import { decodeLoggedRequest, encodeLoggedRequest, type IdempotencyRecord } from "./logged-request.js";
 import type { MetricPoint } from "./point.js";
-import { decodePoints, POINTS_QUALIFIER } from "./point-codec.js";
+import { decodeMetricPoints, METRIC_POINTS_QUALIFIER } from "./point-codec.js";
 import type { ServiceMetrics } from "./service-metrics.js";
 import { type RecoveredSegment, type WalFaults, type WalSegment, WriteAheadLog } from "./write-ahead-log.js";
 
@@ -72,7 +72,7 @@ export interface IngestPipelineOptions {
 /** A request the service validated and admitted. */
 export interface AcceptedRequest {
   points: readonly MetricPoint[];
-  format: BodyFormat;
+  format: IngestBodyFormat;
   body: Buffer;
   /** The authenticated tenant (kept so a replay reads the body the same way). */
   tenant?: string;
@@ -505,7 +505,7 @@ export class IngestPipeline {
       metrics.pointsWritten.inc({ bucket: String(bucket) }, points);
       monitor.observeBucket(bucket, points);
       this.totals.pointsWritten += points;
-      const bytes = row.cells.get(POINTS_QUALIFIER)!.length;
+      const bytes = row.cells.get(METRIC_POINTS_QUALIFIER)!.length;
       entries[index] = { key: mutation.key, op: "write", bytes, latencyMs: Math.round(writeMs) };
     });
     accessLog?.record(Date.now(), entries);
@@ -605,7 +605,7 @@ export class IngestPipeline {
     reason: string,
   ): void {
     const { tenant, deviceId, interval } = row.values;
-    const points = decodePoints(row.cells.get(POINTS_QUALIFIER)!, deviceId, interval);
+    const points = decodeMetricPoints(row.cells.get(METRIC_POINTS_QUALIFIER)!, deviceId, interval);
     segment.letters.push({
       segment: segment.id,
       reason,

@@ -7,7 +7,7 @@
  */
 import type { PutRow } from "../table/salted-table.js";
 import type { MetricPoint } from "./point.js";
-import { POINTS_QUALIFIER, PointsCellBuilder } from "./point-codec.js";
+import { METRIC_POINTS_QUALIFIER, PointsCellBuilder } from "./point-codec.js";
 
 export interface AggregatedRow extends PutRow {
   values: { tenant: string; deviceId: string; interval: number; segment: number };
@@ -66,7 +66,7 @@ export class IntervalBuffer {
         for (const [interval, row] of intervals) {
           yield {
             values: { tenant, deviceId, interval, segment },
-            cells: new Map([[POINTS_QUALIFIER, row.finish()]]),
+            cells: new Map([[METRIC_POINTS_QUALIFIER, row.finish()]]),
             points: row.count,
           };
         }

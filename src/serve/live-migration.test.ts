@@ -14,10 +14,15 @@ import { SaltedTable } from "../table/salted-table.js";
 import { DeviceReads } from "./device-reads.js";
 import { type IngestService, startIngestService } from "./ingest-service.js";
 import { metricsSchema } from "./metrics-schema.js";
-import { advance } from "./migration-advance.js";
-import type { Phase } from "./migration-phases.js";
-import { type MigrationRecord, readMigration, tableRef, updateMigration } from "./migration-record.js";
-import { encodePoints } from "./point-codec.js";
+import { advanceMigration } from "./migration-advance.js";
+import type { MigrationPhase } from "./migration-phases.js";
+import {
+  type MigrationRecord,
+  readMigrationRecord,
+  tableRef,
+  updateMigrationRecord,
+} from "./migration-record.js";
+import { encodeMetricPoints } from "./point-codec.js";
 import { ndjson, point, T0 } from "./points.testsuite.js";
 
 const INTERVAL = 100;
@@ -39,7 +44,7 @@ function memoryAt(address: string): { store: Store; memory: MemoryStore } {
 }
 
 async function begin(file: string, oldAddress: string, newAddress: string): Promise<void> {
-  await updateMigration(file, () => ({
+  await updateMigrationRecord(file, () => ({
     format: "keyspread-migration/1",
     old: tableRef(oldAddress, OLD_SCHEMA),
     new: tableRef(newAddress, NEW_SCHEMA),
@@ -55,7 +60,7 @@ async function applied(file: string, options: { error?: RegExp } = {}): Promise<
   await expect
     .poll(
       async () => {
-        record = await readMigration(file);
+        record = await readMigrationRecord(file);
         const service = record?.service;
         if (service?.revision !== record?.revision) return "waiting";
         return options.error ? (service?.error ?? "no error") : service?.applied ? "applied" : "waiting";
@@ -66,13 +71,13 @@ async function applied(file: string, options: { error?: RegExp } = {}): Promise<
   return record!;
 }
 
-async function move(file: string, from: Phase, to: Phase): Promise<MigrationRecord> {
-  await updateMigration(file, (record) => advance(record, from, to, { file }).record);
+async function move(file: string, from: MigrationPhase, to: MigrationPhase): Promise<MigrationRecord> {
+  await updateMigrationRecord(file, (record) => advanceMigration(record, from, to, { file }).record);
   return applied(file);
 }
 
 async function request(file: string, change: (record: MigrationRecord) => void): Promise<void> {
-  await updateMigration(file, (record) => {
+  await updateMigrationRecord(file, (record) => {
     change(record!);
     return record;
   });
@@ -103,9 +108,9 @@ const stored = async (store: Store, schema = NEW_SCHEMA, deviceId = "d") =>
 
 async function waitForJob(file: string, job: "backfill" | "validation") {
   await expect
-    .poll(async () => (await readMigration(file))?.[job]?.state, { timeout: 20_000, interval: 20 })
+    .poll(async () => (await readMigrationRecord(file))?.[job]?.state, { timeout: 20_000, interval: 20 })
     .toMatch(/complete|failed/);
-  return (await readMigration(file))![job]!;
+  return (await readMigrationRecord(file))![job]!;
 }
 
 describe("a service following a live migration", () => {
@@ -157,7 +162,7 @@ describe("a service following a live migration", () => {
         differences: expect.any(Number),
         dualWriteFrom: dual.service!.dualWriteFrom,
       });
-      expect((await readMigration(file))!.validation!.differences).toBeGreaterThan(0);
+      expect((await readMigrationRecord(file))!.validation!.differences).toBeGreaterThan(0);
       await expect(move(file, "dual-write", "reads-on-new")).rejects.toThrow(/found \d+ difference/);
 
       // ...the service copies them...
@@ -189,7 +194,7 @@ describe("a service following a live migration", () => {
         table.putMany([
           {
             values: { tenant: "t", deviceId: "d", interval: T0, segment: 1 },
-            cells: new Map([["p", encodePoints([point("d", T0 + 9)], T0)]]),
+            cells: new Map([["p", encodeMetricPoints([point("d", T0 + 9)], T0)]]),
           },
         ]),
       );
@@ -268,7 +273,7 @@ describe("a service following a live migration", () => {
 
     const second = await start();
     try {
-      const record = (await readMigration(file))!;
+      const record = (await readMigrationRecord(file))!;
       expect(record.service).toMatchObject({
         phase: "dual-write",
         applied: true,
@@ -309,10 +314,13 @@ describe("a service following a live migration", () => {
     try {
       await begin(file, oldAddress, `embedded:${directory}/new`);
       await applied(file);
-      await updateMigration(file, (record) => advance(record, "single", "dual-write", { file }).record);
+      await updateMigrationRecord(
+        file,
+        (record) => advanceMigration(record, "single", "dual-write", { file }).record,
+      );
       const failed = await applied(file, { error: /no such table/ });
       expect(failed.service).toMatchObject({ phase: "single", applied: false });
-      expect(() => advance(failed, "dual-write", "reads-on-new", { file })).toThrow(
+      expect(() => advanceMigration(failed, "dual-write", "reads-on-new", { file })).toThrow(
         /has not applied dual-write yet: no such table/,
       );
       await ingest(service, "d", T0 + 1);

@@ -7,7 +7,7 @@
  * Payload: u8 version 2, u32 LE length of a JSON header `{format, tenant?, idempotency?}`, the
  * header, the body. Version 0/1 payloads (written before: u8 format, body) still decode.
  */
-import type { BodyFormat } from "./ingest-body.js";
+import type { IngestBodyFormat } from "./ingest-body.js";
 
 export interface IdempotencyRecord {
   /** The key, scoped by tenant (see `scopedIdempotencyKey`). */
@@ -21,7 +21,7 @@ export interface IdempotencyRecord {
 }
 
 export interface LoggedRequest {
-  format: BodyFormat;
+  format: IngestBodyFormat;
   /** The authenticated tenant; undefined when the service runs without credentials. */
   tenant?: string;
   idempotency?: IdempotencyRecord;
@@ -29,7 +29,7 @@ export interface LoggedRequest {
 }
 
 const VERSION = 2;
-const LEGACY_FORMATS: readonly BodyFormat[] = ["ndjson", "json"];
+const LEGACY_FORMATS: readonly IngestBodyFormat[] = ["ndjson", "json"];
 
 export function encodeLoggedRequest(request: LoggedRequest): Buffer {
   const header = Buffer.from(

@@ -12,10 +12,13 @@
 import { compileSchema } from "../keys/schema.js";
 import type { KeySchema } from "../keys/types.js";
 
-export const DEFAULT_BUCKETS = 16;
-export const DEFAULT_INTERVAL_MS = 2000;
+export const DEFAULT_METRICS_BUCKETS = 16;
+export const DEFAULT_METRICS_INTERVAL_MS = 2000;
 
-export function metricsSchema(buckets = DEFAULT_BUCKETS, intervalMs = DEFAULT_INTERVAL_MS): KeySchema {
+export function metricsSchema(
+  buckets = DEFAULT_METRICS_BUCKETS,
+  intervalMs = DEFAULT_METRICS_INTERVAL_MS,
+): KeySchema {
   return schemaKeyedBy(["tenant", "deviceId"], buckets, intervalMs);
 }
 

@@ -1,13 +1,19 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { advance } from "./migration-advance.js";
-import { checkStep, PHASES, type Phase, readsOf, writesOf } from "./migration-phases.js";
+import { advanceMigration } from "./migration-advance.js";
+import {
+  checkStep,
+  MIGRATION_PHASES,
+  type MigrationPhase,
+  phaseReadSide,
+  phaseWriteSides,
+} from "./migration-phases.js";
 import type { MigrationRecord, ServiceStatus } from "./migration-record.js";
 
 const file = "m.json";
 const table = (address: string) => ({ address, spec: {}, fingerprint: `fp-${address}` });
 
-function record(phase: Phase, service: Partial<ServiceStatus> | null = {}): MigrationRecord {
+function record(phase: MigrationPhase, service: Partial<ServiceStatus> | null = {}): MigrationRecord {
   return {
     format: "keyspread-migration/1",
     old: table("embedded:/t/old"),
@@ -17,7 +23,7 @@ function record(phase: Phase, service: Partial<ServiceStatus> | null = {}): Migr
     history: [
       {
         revision: 3,
-        from: PHASES[Math.max(0, PHASES.indexOf(phase) - 1)]!,
+        from: MIGRATION_PHASES[Math.max(0, MIGRATION_PHASES.indexOf(phase) - 1)]!,
         to: phase,
         at: "2026-01-01T00:00:00.000Z",
       },
@@ -56,19 +62,21 @@ const cleanValidation = {
 
 describe("migration phases", () => {
   it("write both tables from dual-write until writes move, and read the new one from reads-on-new", () => {
-    expect(PHASES.map((phase) => [writesOf(phase).join("+"), readsOf(phase)])).toEqual([
-      ["old", "old"],
-      ["old+new", "old"],
-      ["old+new", "new"],
-      ["new", "new"],
-      ["new", "new"],
-    ]);
+    expect(MIGRATION_PHASES.map((phase) => [phaseWriteSides(phase).join("+"), phaseReadSide(phase)])).toEqual(
+      [
+        ["old", "old"],
+        ["old+new", "old"],
+        ["old+new", "new"],
+        ["new", "new"],
+        ["new", "new"],
+      ],
+    );
   });
 
   it("move one step at a time, either way; skipping a step is refused naming what it skips", () => {
     fc.assert(
-      fc.property(fc.constantFrom(...PHASES), fc.constantFrom(...PHASES), (from, to) => {
-        const distance = PHASES.indexOf(to) - PHASES.indexOf(from);
+      fc.property(fc.constantFrom(...MIGRATION_PHASES), fc.constantFrom(...MIGRATION_PHASES), (from, to) => {
+        const distance = MIGRATION_PHASES.indexOf(to) - MIGRATION_PHASES.indexOf(from);
         if (Math.abs(distance) === 1) expect(checkStep(from, to)).toBe(distance > 0 ? "forward" : "rollback");
         else
           expect(() => checkStep(from, to)).toThrow(distance === 0 ? /both/ : /skips .*one phase at a time/);
@@ -79,15 +87,17 @@ describe("migration phases", () => {
 
 describe("advance", () => {
   it("is a check-and-set on the phase: a record in another phase is left as it is", () => {
-    expect(advance(record("dual-write"), "single", "dual-write", { file }).already).toBe(true);
-    expect(() => advance(record("writes-on-new"), "dual-write", "reads-on-new", { file })).toThrow(
+    expect(advanceMigration(record("dual-write"), "single", "dual-write", { file }).already).toBe(true);
+    expect(() => advanceMigration(record("writes-on-new"), "dual-write", "reads-on-new", { file })).toThrow(
       /is in phase writes-on-new, not dual-write .*nothing changed/,
     );
-    expect(() => advance(undefined, "single", "dual-write", { file })).toThrow(/no migration record m\.json/);
+    expect(() => advanceMigration(undefined, "single", "dual-write", { file })).toThrow(
+      /no migration record m\.json/,
+    );
   });
 
   it("bumps the revision and records the step; the same step again is a no-op", () => {
-    const { record: next, already } = advance(record("single"), "single", "dual-write", {
+    const { record: next, already } = advanceMigration(record("single"), "single", "dual-write", {
       file,
       now: new Date("2026-02-02T00:00:00Z"),
     });
@@ -99,33 +109,38 @@ describe("advance", () => {
       to: "dual-write",
       at: "2026-02-02T00:00:00.000Z",
     });
-    const again = advance(structuredClone(next), "single", "dual-write", { file });
+    const again = advanceMigration(structuredClone(next), "single", "dual-write", { file });
     expect(again.already).toBe(true);
     expect(again.record.revision).toBe(4);
   });
 
   it("moves forward only once the service applied the current phase (force skips the guard)", () => {
-    expect(() => advance(record("single", null), "single", "dual-write", { file })).toThrow(
+    expect(() => advanceMigration(record("single", null), "single", "dual-write", { file })).toThrow(
       /no service follows this record yet/,
     );
     expect(() =>
-      advance(record("single", { applied: false, error: "no such table" }), "single", "dual-write", { file }),
+      advanceMigration(record("single", { applied: false, error: "no such table" }), "single", "dual-write", {
+        file,
+      }),
     ).toThrow(/has not applied single yet: no such table.*--force/);
-    expect(() => advance(record("single", { revision: 2 }), "single", "dual-write", { file })).toThrow(
-      /has not applied single/,
-    );
+    expect(() =>
+      advanceMigration(record("single", { revision: 2 }), "single", "dual-write", { file }),
+    ).toThrow(/has not applied single/);
     const gone = { file, serviceRunning: () => false };
-    expect(() => advance(record("single"), "single", "dual-write", gone)).toThrow(
+    expect(() => advanceMigration(record("single"), "single", "dual-write", gone)).toThrow(
       /service that follows this record \(pid 1 on h\) is not running/,
     );
-    expect(() => advance(record("dual-write"), "dual-write", "single", gone)).not.toThrow();
+    expect(() => advanceMigration(record("dual-write"), "dual-write", "single", gone)).not.toThrow();
     expect(
-      advance(record("single", null), "single", "dual-write", { file, force: true }).record.history.at(-1),
+      advanceMigration(record("single", null), "single", "dual-write", {
+        file,
+        force: true,
+      }).record.history.at(-1),
     ).toMatchObject({ forced: true });
   });
 
   it("cuts reads over only after a clean validation of this dual-write period", () => {
-    const refused = (r: MigrationRecord) => () => advance(r, "dual-write", "reads-on-new", { file });
+    const refused = (r: MigrationRecord) => () => advanceMigration(r, "dual-write", "reads-on-new", { file });
     expect(refused(record("dual-write"))).toThrow(/0 differences .*no validation yet/);
     expect(refused({ ...record("dual-write"), validation: { ...cleanValidation, differences: 2 } })).toThrow(
       /found 2 difference/,
@@ -141,16 +156,20 @@ describe("advance", () => {
   });
 
   it("rolls back freely, except reads back to an old table that writes had left, until a validation proves it whole", () => {
-    expect(() => advance(record("dual-write"), "dual-write", "single", { file })).not.toThrow();
-    expect(() => advance(record("done"), "done", "writes-on-new", { file })).not.toThrow();
-    expect(() => advance(record("writes-on-new"), "writes-on-new", "reads-on-new", { file })).not.toThrow();
-    expect(() => advance(record("reads-on-new"), "reads-on-new", "dual-write", { file })).not.toThrow();
+    expect(() => advanceMigration(record("dual-write"), "dual-write", "single", { file })).not.toThrow();
+    expect(() => advanceMigration(record("done"), "done", "writes-on-new", { file })).not.toThrow();
+    expect(() =>
+      advanceMigration(record("writes-on-new"), "writes-on-new", "reads-on-new", { file }),
+    ).not.toThrow();
+    expect(() =>
+      advanceMigration(record("reads-on-new"), "reads-on-new", "dual-write", { file }),
+    ).not.toThrow();
     const behind = record("reads-on-new", { oldMissesFrom: 70 });
-    expect(() => advance(behind, "reads-on-new", "dual-write", { file })).toThrow(
+    expect(() => advanceMigration(behind, "reads-on-new", "dual-write", { file })).toThrow(
       /writes left the old table at segment 70.*reverse backfill/,
     );
     expect(() =>
-      advance({ ...behind, validation: cleanValidation }, "reads-on-new", "dual-write", { file }),
+      advanceMigration({ ...behind, validation: cleanValidation }, "reads-on-new", "dual-write", { file }),
     ).not.toThrow();
   });
 });

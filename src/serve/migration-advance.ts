@@ -11,19 +11,19 @@
  * `force` skips the guards, never the check-and-set. Advancing to the phase the record is already
  * in, by the same step, is a no-op (a retried command), not an error.
  */
-import { checkStep, type Phase } from "./migration-phases.js";
+import { checkStep, type MigrationPhase } from "./migration-phases.js";
 import type { MigrationRecord } from "./migration-record.js";
 
-export interface AdvanceResult {
+export interface MigrationAdvanceResult {
   record: MigrationRecord;
   /** The record was already in `to`, reached by this very step. */
   already: boolean;
 }
 
-export function advance(
+export function advanceMigration(
   record: MigrationRecord | undefined,
-  from: Phase,
-  to: Phase,
+  from: MigrationPhase,
+  to: MigrationPhase,
   options: {
     force?: boolean;
     now?: Date;
@@ -31,7 +31,7 @@ export function advance(
     /** Whether the service that last reported is still running (false: known to be gone). */
     serviceRunning?: (service: NonNullable<MigrationRecord["service"]>) => boolean;
   },
-): AdvanceResult {
+): MigrationAdvanceResult {
   const { file } = options;
   if (record === undefined) {
     throw new Error(
@@ -59,7 +59,7 @@ export function advance(
 
 function forwardRefusal(
   record: MigrationRecord,
-  to: Phase,
+  to: MigrationPhase,
   running: ((service: NonNullable<MigrationRecord["service"]>) => boolean) | undefined,
 ): string | undefined {
   const service = record.service;
@@ -78,7 +78,7 @@ function forwardRefusal(
   return undefined;
 }
 
-function rollbackRefusal(record: MigrationRecord, to: Phase): string | undefined {
+function rollbackRefusal(record: MigrationRecord, to: MigrationPhase): string | undefined {
   if (to === "dual-write" && record.service?.oldMissesFrom !== undefined && !provenWhole(record)) {
     return (
       `writes left the old table at segment ${record.service.oldMissesFrom}, so it lacks rows; copy them back ` +

@@ -16,6 +16,7 @@
  */
 import { hostname } from "node:os";
 import type { KeySchema } from "../keys/types.js";
+import type { MigrationSide } from "../migrate/dual-write.js";
 import { isStoreAt, openStoreAt, parseStoreAddress } from "../migrate/store-address.js";
 import type { Store } from "../store/store.js";
 import { type AppProfiles, SaltedTable } from "../table/salted-table.js";
@@ -23,13 +24,19 @@ import { FileChanges, fileVersion } from "./file-changes.js";
 import { isAlive } from "./file-lock.js";
 import type { IngestPipeline } from "./ingest-pipeline.js";
 import { runBackfill, runValidation } from "./migration-jobs.js";
-import { type Phase, readsOf, type Side, usesOld, writesBoth, writesOf } from "./migration-phases.js";
+import {
+  type MigrationPhase,
+  phaseReadSide,
+  phaseWriteSides,
+  usesOld,
+  writesBoth,
+} from "./migration-phases.js";
 import {
   type MigrationRecord,
-  readMigration,
+  readMigrationRecord,
   type ServiceStatus,
   schemaOf,
-  updateMigration,
+  updateMigrationRecord,
 } from "./migration-record.js";
 
 export interface MigrationFollowerOptions {
@@ -66,7 +73,7 @@ interface RunningJob {
 
 export class MigrationFollower {
   private record: MigrationRecord | undefined;
-  private phase: Phase = "single";
+  private phase: MigrationPhase = "single";
   private revision = 0;
   private applied = true;
   private error: string | undefined;
@@ -99,7 +106,7 @@ export class MigrationFollower {
   static async open(options: MigrationFollowerOptions): Promise<MigrationFollower> {
     const follower = new MigrationFollower(options);
     follower.openedVersion = await fileVersion(options.file);
-    const record = await readMigration(options.file);
+    const record = await readMigrationRecord(options.file);
     if (record === undefined) follower.oldTable = await options.openHome();
     else {
       follower.checkRecord(record);
@@ -126,12 +133,12 @@ export class MigrationFollower {
 
   /** The tables a flush writes now. */
   writeTables(): SaltedTable[] {
-    return writesOf(this.phase).map((side) => this.tableOf(side));
+    return phaseWriteSides(this.phase).map((side) => this.tableOf(side));
   }
 
   /** The table device reads come from now. */
   readTable(): SaltedTable {
-    return this.tableOf(readsOf(this.phase));
+    return this.tableOf(phaseReadSide(this.phase));
   }
 
   /** Starts following: reports the phase applied, then watches the record and runs its jobs. */
@@ -190,7 +197,7 @@ export class MigrationFollower {
     await this.closeTables();
   }
 
-  private tableOf(side: Side): SaltedTable {
+  private tableOf(side: MigrationSide): SaltedTable {
     const table = side === "old" ? this.oldTable : this.newTable;
     if (table === undefined) throw new Error(`the ${side} table is not open in phase ${this.phase}`);
     return table;
@@ -212,7 +219,7 @@ export class MigrationFollower {
     if (this.closed) return;
     let record: MigrationRecord | undefined;
     try {
-      record = await readMigration(this.options.file);
+      record = await readMigrationRecord(this.options.file);
     } catch (error) {
       this.options.log(JSON.stringify({ event: "migration-unreadable", error: (error as Error).message }));
       return;
@@ -268,7 +275,7 @@ export class MigrationFollower {
     this.error = undefined;
     if (writesBoth(to) && !writesBoth(from)) this.dualWriteFrom = pipeline.openSegmentId;
     if (!writesBoth(to)) this.dualWriteFrom = undefined;
-    if (writesOf(from).includes("old") && !writesOf(to).includes("old"))
+    if (phaseWriteSides(from).includes("old") && !phaseWriteSides(to).includes("old"))
       this.oldMissesFrom ??= pipeline.completeBelow();
     this.phase = to;
     if (to !== from) {
@@ -287,7 +294,7 @@ export class MigrationFollower {
     await this.publish();
   }
 
-  private async openTable(record: MigrationRecord, side: Side): Promise<SaltedTable> {
+  private async openTable(record: MigrationRecord, side: MigrationSide): Promise<SaltedTable> {
     const ref = record[side];
     // An embedded table is never created here: a missing one was not created yet, or was dropped.
     const open =
@@ -371,7 +378,7 @@ export class MigrationFollower {
           completeBelow,
           updatedAt: new Date().toISOString(),
         };
-        await updateMigration(this.options.file, (record) => record && { ...record, service: status });
+        await updateMigrationRecord(this.options.file, (record) => record && { ...record, service: status });
         this.publishedCut = completeBelow;
       })
       .catch((error: unknown) => {
@@ -434,7 +441,7 @@ export class MigrationFollower {
         ? job
         : undefined;
     };
-    const started = await updateMigration(file, (record) => {
+    const started = await updateMigrationRecord(file, (record) => {
       const job = current(record);
       if (job === undefined || record === undefined) return record;
       job.state = "running";
@@ -450,7 +457,7 @@ export class MigrationFollower {
     const tables = { old: this.tableOf("old"), new: this.tableOf("new") };
     let lastReport = 0;
     const report = (changes: Partial<typeof job>) =>
-      updateMigration(file, (record) => {
+      updateMigrationRecord(file, (record) => {
         const latest = current(record);
         if (latest === undefined || record === undefined) return record;
         Object.assign(latest, changes, { updatedAt: new Date().toISOString() });
@@ -481,7 +488,7 @@ export class MigrationFollower {
     const dualWriteFrom = this.dualWriteFrom;
     const reportFile = `${file}.validation-${id}.jsonl`;
     const update = (change: (job: NonNullable<MigrationRecord["validation"]>) => void) =>
-      updateMigration(file, (record) => {
+      updateMigrationRecord(file, (record) => {
         if (record?.validation?.id !== id) return record;
         change(record.validation);
         record.validation.updatedAt = new Date().toISOString();

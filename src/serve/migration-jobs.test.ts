@@ -6,7 +6,7 @@ import { MemoryStore } from "../store/memory.js";
 import { SaltedTable } from "../table/salted-table.js";
 import { metricsSchema } from "./metrics-schema.js";
 import { runValidation } from "./migration-jobs.js";
-import { encodePoints } from "./point-codec.js";
+import { encodeMetricPoints } from "./point-codec.js";
 import { point, T0 } from "./points.testsuite.js";
 
 const INTERVAL = 1000;
@@ -26,7 +26,7 @@ async function tables() {
 const row = (interval: number, segment: number, deviceId = "d") => ({
   values: { tenant: "t", deviceId, interval: T0 + interval * INTERVAL, segment },
   cells: new Map([
-    ["p", encodePoints([point(deviceId, T0 + interval * INTERVAL + 1)], T0 + interval * INTERVAL)],
+    ["p", encodeMetricPoints([point(deviceId, T0 + interval * INTERVAL + 1)], T0 + interval * INTERVAL)],
   ]),
 });
 

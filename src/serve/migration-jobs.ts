@@ -4,8 +4,8 @@
  * rows are still being written, and resumes a backfill after a crash from its checkpoint.
  */
 import { writeFileAtomically } from "../io/write-file-atomically.js";
-import { type BackfillProgress, backfill } from "../migrate/backfill.js";
-import { validate } from "../migrate/validate.js";
+import { type BackfillProgress, backfillTable } from "../migrate/backfill.js";
+import { validateMigration } from "../migrate/validate.js";
 import type { SaltedTable } from "../table/salted-table.js";
 import type { BackfillJob, ValidationJob } from "./migration-record.js";
 
@@ -28,7 +28,7 @@ export function runBackfill(
   onProgress: (progress: BackfillProgress) => void,
 ) {
   const [source, target] = job.reverse ? [tables.new, tables.old] : [tables.old, tables.new];
-  return backfill({
+  return backfillTable({
     source: source.store,
     sourceSchema: source.schema,
     target: target.store,
@@ -61,7 +61,7 @@ export async function runValidation(
   cut: number,
   signal: AbortSignal,
 ): Promise<LiveValidation> {
-  const report = await validate({
+  const report = await validateMigration({
     source: tables.old.store,
     sourceSchema: tables.old.schema,
     target: tables.new.store,

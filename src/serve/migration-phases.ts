@@ -4,12 +4,12 @@
  * allowed: one step forward, or one step back (a rollback). Skipping a step is refused: each
  * phase's guarantee rests on the one before it.
  */
+import type { MigrationSide } from "../migrate/dual-write.js";
 
-export const PHASES = ["single", "dual-write", "reads-on-new", "writes-on-new", "done"] as const;
-export type Phase = (typeof PHASES)[number];
-export type Side = "old" | "new";
+export const MIGRATION_PHASES = ["single", "dual-write", "reads-on-new", "writes-on-new", "done"] as const;
+export type MigrationPhase = (typeof MIGRATION_PHASES)[number];
 
-const WRITES: Record<Phase, readonly Side[]> = {
+const WRITES: Record<MigrationPhase, readonly MigrationSide[]> = {
   single: ["old"],
   "dual-write": ["old", "new"],
   "reads-on-new": ["old", "new"],
@@ -18,41 +18,41 @@ const WRITES: Record<Phase, readonly Side[]> = {
 };
 
 /** The tables every flushed row must reach before its log segment may go. */
-export function writesOf(phase: Phase): readonly Side[] {
+export function phaseWriteSides(phase: MigrationPhase): readonly MigrationSide[] {
   return WRITES[phase];
 }
 
 /** The table device reads come from. */
-export function readsOf(phase: Phase): Side {
-  return PHASES.indexOf(phase) >= PHASES.indexOf("reads-on-new") ? "new" : "old";
+export function phaseReadSide(phase: MigrationPhase): MigrationSide {
+  return MIGRATION_PHASES.indexOf(phase) >= MIGRATION_PHASES.indexOf("reads-on-new") ? "new" : "old";
 }
 
 /** Whether the phase writes both tables (the window in which backfill and validate run). */
-export function writesBoth(phase: Phase): boolean {
+export function writesBoth(phase: MigrationPhase): boolean {
   return WRITES[phase].length === 2;
 }
 
 /** Whether the phase writes or reads the old table: only then must it be open (from writes-on-new on it may be gone). */
-export function usesOld(phase: Phase): boolean {
-  return writesOf(phase).includes("old") || readsOf(phase) === "old";
+export function usesOld(phase: MigrationPhase): boolean {
+  return phaseWriteSides(phase).includes("old") || phaseReadSide(phase) === "old";
 }
 
-export function parsePhase(text: string): Phase {
-  if ((PHASES as readonly string[]).includes(text)) return text as Phase;
-  throw new Error(`phase ${JSON.stringify(text)} is not one of ${PHASES.join(", ")}`);
+export function parsePhase(text: string): MigrationPhase {
+  if ((MIGRATION_PHASES as readonly string[]).includes(text)) return text as MigrationPhase;
+  throw new Error(`phase ${JSON.stringify(text)} is not one of ${MIGRATION_PHASES.join(", ")}`);
 }
 
 /** Throws unless `to` is one step after or before `from`. */
-export function checkStep(from: Phase, to: Phase): "forward" | "rollback" {
-  const distance = PHASES.indexOf(to) - PHASES.indexOf(from);
+export function checkStep(from: MigrationPhase, to: MigrationPhase): "forward" | "rollback" {
+  const distance = MIGRATION_PHASES.indexOf(to) - MIGRATION_PHASES.indexOf(from);
   if (distance === 1) return "forward";
   if (distance === -1) return "rollback";
   if (distance === 0) throw new Error(`--from and --to are both ${from}`);
-  const path = PHASES.slice(
-    Math.min(PHASES.indexOf(from), PHASES.indexOf(to)),
-    Math.max(PHASES.indexOf(from), PHASES.indexOf(to)) + 1,
+  const path = MIGRATION_PHASES.slice(
+    Math.min(MIGRATION_PHASES.indexOf(from), MIGRATION_PHASES.indexOf(to)),
+    Math.max(MIGRATION_PHASES.indexOf(from), MIGRATION_PHASES.indexOf(to)) + 1,
   );
   throw new Error(
-    `${from} → ${to} skips ${distance > 0 ? "" : "back over "}${path.slice(1, -1).join(", ")}: move one phase at a time (${PHASES.join(" → ")})`,
+    `${from} → ${to} skips ${distance > 0 ? "" : "back over "}${path.slice(1, -1).join(", ")}: move one phase at a time (${MIGRATION_PHASES.join(" → ")})`,
   );
 }

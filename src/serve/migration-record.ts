@@ -16,9 +16,9 @@ import { compileSchema } from "../keys/schema.js";
 import type { KeySchema, SchemaSpec } from "../keys/types.js";
 import { readJsonFile } from "../migrate/json-file.js";
 import { withFileLock } from "./file-lock.js";
-import { PHASES } from "./migration-phases.js";
+import { MIGRATION_PHASES } from "./migration-phases.js";
 
-const PHASE = v.picklist(PHASES);
+const PHASE = v.picklist(MIGRATION_PHASES);
 const COUNT = v.pipe(v.number(), v.integer(), v.minValue(0));
 const SEGMENT = v.pipe(v.number(), v.integer(), v.minValue(0));
 
@@ -128,7 +128,7 @@ export function schemaOf(table: MigrationTable, file: string): KeySchema {
 }
 
 /** The record in `file`, or undefined when there is none; a damaged one is an error naming the file. */
-export async function readMigration(file: string): Promise<MigrationRecord | undefined> {
+export async function readMigrationRecord(file: string): Promise<MigrationRecord | undefined> {
   const json = await readJsonFile<unknown>(file, "migration");
   if (json === undefined) return undefined;
   const parsed = v.safeParse(RECORD, json);
@@ -142,12 +142,12 @@ export async function readMigration(file: string): Promise<MigrationRecord | und
  * Reads the record under the file's lock, lets `change` return the next one (or the same object,
  * unchanged, to write nothing), and writes it atomically and durably. Returns what the file holds.
  */
-export function updateMigration(
+export function updateMigrationRecord(
   file: string,
   change: (record: MigrationRecord | undefined) => MigrationRecord | undefined,
 ): Promise<MigrationRecord | undefined> {
   return withFileLock(file, "migration", async () => {
-    const before = await readMigration(file);
+    const before = await readMigrationRecord(file);
     const after = change(before === undefined ? undefined : structuredClone(before));
     if (after === undefined || JSON.stringify(after) === JSON.stringify(before)) return before;
     const checked = v.parse(RECORD, after);

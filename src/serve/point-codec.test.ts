@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { MetricPoint } from "./point.js";
-import { decodePoints, encodePoints } from "./point-codec.js";
+import { decodeMetricPoints, encodeMetricPoints } from "./point-codec.js";
 
 const point = (deviceId: string, start: number) =>
   fc.record({
@@ -22,8 +22,8 @@ describe("points cell codec", () => {
   it("round-trips any points of one device", () => {
     fc.assert(
       fc.property(fc.array(point("dev-1", 1_764_484_000_000), { maxLength: 30 }), (points: MetricPoint[]) => {
-        const cell = encodePoints(points, 1_764_484_000_000);
-        expect(decodePoints(cell, "dev-1", 1_764_484_000_000)).toEqual(points);
+        const cell = encodeMetricPoints(points, 1_764_484_000_000);
+        expect(decodeMetricPoints(cell, "dev-1", 1_764_484_000_000)).toEqual(points);
       }),
     );
   });
@@ -35,14 +35,14 @@ describe("points cell codec", () => {
       ts: 1000 + i * 50,
       metrics: { cpu: i, mem: 2 * i, temp: 20.5, disk: 0.25 },
     }));
-    expect(encodePoints(points, 1000).length).toBeLessThan(42 * 40);
+    expect(encodeMetricPoints(points, 1000).length).toBeLessThan(42 * 40);
   });
 
   it("names the device and the damage in a corrupt cell", () => {
-    const cell = encodePoints([{ tenant: "a", deviceId: "d", ts: 5, metrics: { x: 1 } }], 0);
-    expect(() => decodePoints(cell.subarray(0, cell.length - 3), "d", 0)).toThrow(
+    const cell = encodeMetricPoints([{ tenant: "a", deviceId: "d", ts: 5, metrics: { x: 1 } }], 0);
+    expect(() => decodeMetricPoints(cell.subarray(0, cell.length - 3), "d", 0)).toThrow(
       /points cell of device "d" at 0: truncated value/,
     );
-    expect(() => decodePoints(Buffer.from([9]), "d", 0)).toThrow(/unknown version 9/);
+    expect(() => decodeMetricPoints(Buffer.from([9]), "d", 0)).toThrow(/unknown version 9/);
   });
 });

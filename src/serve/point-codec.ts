@@ -13,10 +13,10 @@
  */
 import type { MetricPoint } from "./point.js";
 
-export const POINTS_QUALIFIER = "p";
+export const METRIC_POINTS_QUALIFIER = "p";
 const VERSION = 1;
 
-export function encodePoints(points: readonly MetricPoint[], intervalStart: number): Buffer {
+export function encodeMetricPoints(points: readonly MetricPoint[], intervalStart: number): Buffer {
   const builder = new PointsCellBuilder(intervalStart);
   for (const point of points) builder.add(point);
   return builder.finish();
@@ -105,7 +105,7 @@ function writeVarint(out: Buffer, start: number, value: number): number {
   return at;
 }
 
-export function decodePoints(value: Buffer, deviceId: string, intervalStart: number): MetricPoint[] {
+export function decodeMetricPoints(value: Buffer, deviceId: string, intervalStart: number): MetricPoint[] {
   let at = 0;
   const fail = (what: string): never => {
     throw new Error(`points cell of device "${deviceId}" at ${intervalStart}: ${what} (byte ${at})`);

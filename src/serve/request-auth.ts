@@ -4,11 +4,11 @@
  */
 import type { IncomingMessage } from "node:http";
 import type { LiveApiKeys } from "./api-key-file.js";
-import type { Scope } from "./api-keys.js";
+import type { ApiKeyScope } from "./api-keys.js";
 import { HttpError } from "./http-error.js";
 import type { ServiceMetrics } from "./service-metrics.js";
 
-export type Caller = { tenant: string; scopes: readonly Scope[] } | undefined;
+export type Caller = { tenant: string; scopes: readonly ApiKeyScope[] } | undefined;
 
 export class RequestAuth {
   constructor(
@@ -17,7 +17,7 @@ export class RequestAuth {
   ) {}
 
   /** The caller, checked for `scope` (undefined: any valid key); throws the 401/403 to answer. */
-  caller(req: IncomingMessage, scope: Scope | undefined): Caller {
+  caller(req: IncomingMessage, scope: ApiKeyScope | undefined): Caller {
     if (this.keys === undefined) return undefined;
     const header = req.headers.authorization;
     const presented = header === undefined ? undefined : /^Bearer +(\S+) *$/i.exec(header)?.[1];

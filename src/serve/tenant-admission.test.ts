@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseQuotas, TenantAdmission } from "./tenant-admission.js";
+import { parseTenantQuotas, TenantAdmission } from "./tenant-admission.js";
 import { OTHER_TENANTS, TenantLabels } from "./tenant-labels.js";
 
 describe("TenantAdmission", () => {
@@ -39,11 +39,11 @@ describe("TenantAdmission", () => {
   });
 
   it("parses quota text and names bad entries", () => {
-    expect(parseQuotas("default=500, acme=1000:5000")).toEqual({
+    expect(parseTenantQuotas("default=500, acme=1000:5000")).toEqual({
       default: { rate: 500 },
       tenants: { acme: { rate: 1000, burst: 5000 } },
     });
-    expect(() => parseQuotas("acme=fast")).toThrow(/quota "acme=fast": expected TENANT=RATE/);
+    expect(() => parseTenantQuotas("acme=fast")).toThrow(/quota "acme=fast": expected TENANT=RATE/);
     expect(() => new TenantAdmission({ default: { rate: 0 } })).toThrow(/quota default: rate 0/);
   });
 });

@@ -8,17 +8,17 @@
  */
 import { OTHER_TENANTS, TenantLabels } from "./tenant-labels.js";
 
-export interface Quota {
+export interface TenantQuota {
   /** Sustained points per second. */
   rate: number;
   /** Points a tenant may send at once after being idle (default: one second's worth). */
   burst?: number;
 }
 
-export interface QuotaConfig {
+export interface TenantQuotaConfig {
   /** Applies to every tenant without its own entry; omit for no limit. */
-  default?: Quota;
-  tenants?: Record<string, Quota>;
+  default?: TenantQuota;
+  tenants?: Record<string, TenantQuota>;
 }
 
 export type Admission =
@@ -38,7 +38,7 @@ export class TenantAdmission {
   private refused = new Set<string>();
 
   constructor(
-    private readonly config: QuotaConfig,
+    private readonly config: TenantQuotaConfig,
     private readonly now: () => number = Date.now,
     readonly labels: TenantLabels = new TenantLabels(Object.keys(config.tenants ?? {})),
   ) {
@@ -121,8 +121,8 @@ function describeTenant(label: string): string {
 }
 
 /** Parses `--quota` text: `default=50000` or `acme=100000:200000` (rate[:burst]), comma-separated. */
-export function parseQuotas(text: string): QuotaConfig {
-  const config: QuotaConfig = { tenants: {} };
+export function parseTenantQuotas(text: string): TenantQuotaConfig {
+  const config: TenantQuotaConfig = { tenants: {} };
   for (const entry of text
     .split(",")
     .map((part) => part.trim())
@@ -133,7 +133,7 @@ export function parseQuotas(text: string): QuotaConfig {
         `quota "${entry}": expected TENANT=RATE or TENANT=RATE:BURST (points/s), or default=RATE`,
       );
     }
-    const quota: Quota = { rate: Number(match[2]) };
+    const quota: TenantQuota = { rate: Number(match[2]) };
     if (match[3] !== undefined) quota.burst = Number(match[3]);
     // defineProperty: a tenant named "__proto__" is a tenant, not the object's prototype.
     if (match[1] === "default") config.default = quota;

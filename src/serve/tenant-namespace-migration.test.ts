@@ -7,7 +7,7 @@ import { SaltedTable } from "../table/salted-table.js";
 import { DeviceReads } from "./device-reads.js";
 import { startIngestService } from "./ingest-service.js";
 import { deviceKeyedMetricsSchema, metricsSchema } from "./metrics-schema.js";
-import { encodePoints, POINTS_QUALIFIER } from "./point-codec.js";
+import { encodeMetricPoints, METRIC_POINTS_QUALIFIER } from "./point-codec.js";
 import { migrateToTenantKeys } from "./tenant-namespace-migration.js";
 
 const T0 = 1_764_484_000_000;
@@ -24,12 +24,15 @@ describe("migrateToTenantKeys", () => {
     await old.putMany([
       {
         values: { deviceId: "shared", interval: T0, segment: 7 },
-        cells: new Map([[POINTS_QUALIFIER, encodePoints(points, T0)]]),
+        cells: new Map([[METRIC_POINTS_QUALIFIER, encodeMetricPoints(points, T0)]]),
       },
       {
         values: { deviceId: "solo", interval: T0 + 1000, segment: 8 },
         cells: new Map([
-          [POINTS_QUALIFIER, encodePoints([{ ...points[0]!, deviceId: "solo", ts: T0 + 1500 }], T0 + 1000)],
+          [
+            METRIC_POINTS_QUALIFIER,
+            encodeMetricPoints([{ ...points[0]!, deviceId: "solo", ts: T0 + 1500 }], T0 + 1000),
+          ],
         ]),
       },
     ]);

@@ -13,7 +13,7 @@ import { SaltedTable } from "../table/salted-table.js";
 import { guardRecordedSchema } from "../table/schema-guard.js";
 import { deviceKeyedMetricsSchema, metricsSchema } from "./metrics-schema.js";
 import type { MetricPoint } from "./point.js";
-import { decodePoints, encodePoints, POINTS_QUALIFIER } from "./point-codec.js";
+import { decodeMetricPoints, encodeMetricPoints, METRIC_POINTS_QUALIFIER } from "./point-codec.js";
 
 export interface TenantMigrationOptions {
   source: Store;
@@ -47,11 +47,11 @@ export async function migrateToTenantKeys(options: TenantMigrationOptions): Prom
         interval: number;
         segment: number;
       };
-      const cell = row.cells.get(POINTS_QUALIFIER);
+      const cell = row.cells.get(METRIC_POINTS_QUALIFIER);
       if (cell === undefined)
-        throw new Error(`source row ${row.key.toString("hex")} has no "${POINTS_QUALIFIER}" cell`);
+        throw new Error(`source row ${row.key.toString("hex")} has no "${METRIC_POINTS_QUALIFIER}" cell`);
       const byTenant = new Map<string, MetricPoint[]>();
-      for (const point of decodePoints(cell, deviceId, interval)) {
+      for (const point of decodeMetricPoints(cell, deviceId, interval)) {
         const points = byTenant.get(point.tenant) ?? [];
         points.push(point);
         byTenant.set(point.tenant, points);
@@ -61,7 +61,7 @@ export async function migrateToTenantKeys(options: TenantMigrationOptions): Prom
         mutations.push({
           type: "put",
           key: to.encode({ tenant, deviceId, interval, segment }),
-          cells: new Map([[POINTS_QUALIFIER, encodePoints(points, interval)]]),
+          cells: new Map([[METRIC_POINTS_QUALIFIER, encodeMetricPoints(points, interval)]]),
         });
       }
     }

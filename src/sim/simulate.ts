@@ -5,7 +5,7 @@
 import { compileSchema } from "../keys/index.js";
 import type { KeySchema } from "../keys/types.js";
 import { formatDuration } from "./duration.js";
-import { runEngine } from "./engine.js";
+import { type EngineInput, runEngine } from "./engine.js";
 import { ExactLoad } from "./exact-load.js";
 import { FastLoad } from "./fast-load.js";
 import type { LoadGenerator } from "./load.js";
@@ -87,28 +87,9 @@ function simulateDesign(
   modelEnd: ModelEnd,
   onStep: (doneS: number) => void,
 ): DesignResult {
-  let schema: KeySchema;
-  try {
-    schema = compileSchema(design.schema);
-  } catch (error) {
-    throw new Error(`design "${design.name}": ${(error as Error).message}`);
-  }
+  const { schema, groups, reads } = compileDesign(scenario, design);
   const nodes = design.nodes ?? scenario.cluster.nodes;
   const model = resolveModel(scenario, design, modelEnd);
-  const startMs = Date.parse(scenario.start);
-  const groups = scenario.workload.groups.map(
-    (group) => new CompiledGroup(schema, group, design, scenario.workload.rowBytes, startMs),
-  );
-  const reads = scenario.workload.reads.map((read) => {
-    try {
-      return new CompiledRead(
-        read,
-        groups[scenario.workload.groups.findIndex((g) => g.name === read.group)]!,
-      );
-    } catch (error) {
-      throw new Error(`design "${design.name}": ${(error as Error).message}`);
-    }
-  });
   if (mode === "exact") assertExactBudget(design.name, groups, reads, durationS);
   const generator: LoadGenerator =
     mode === "fast" ? new FastLoad(groups, reads, model.cost) : new ExactLoad(groups, reads, model.cost);
@@ -125,17 +106,7 @@ function simulateDesign(
     sampleS: scenario.sample,
     tabletSettings: model.tablets,
     latency: model.latency,
-    readPatterns: reads.map((read) => {
-      const planned = read.plan(0, 0, 0);
-      return {
-        name: read.name,
-        kind: read.kind,
-        perS: read.perS,
-        fanout: planned.starts.length,
-        rowsReadPerRead: planned.rowsPerRange * planned.starts.length,
-        rowsReturnedPerRead: planned.rowsReturned,
-      };
-    }),
+    readPatterns: reads.map(readPattern),
     steadyFromS: warmUp(model, durationS).steadyFromS,
     onStep,
   });
@@ -162,6 +133,47 @@ function simulateDesign(
     summary,
     timeline: engine.timeline,
     loadSteps: engine.loadSteps,
+  };
+}
+
+/** The design's key schema, and the scenario's write groups and reads compiled against it; an error names the design. */
+function compileDesign(
+  scenario: Scenario,
+  design: Design,
+): { schema: KeySchema; groups: CompiledGroup[]; reads: CompiledRead[] } {
+  let schema: KeySchema;
+  try {
+    schema = compileSchema(design.schema);
+  } catch (error) {
+    throw new Error(`design "${design.name}": ${(error as Error).message}`);
+  }
+  const startMs = Date.parse(scenario.start);
+  const groups = scenario.workload.groups.map(
+    (group) => new CompiledGroup(schema, group, design, scenario.workload.rowBytes, startMs),
+  );
+  const reads = scenario.workload.reads.map((read) => {
+    try {
+      return new CompiledRead(
+        read,
+        groups[scenario.workload.groups.findIndex((g) => g.name === read.group)]!,
+      );
+    } catch (error) {
+      throw new Error(`design "${design.name}": ${(error as Error).message}`);
+    }
+  });
+  return { schema, groups, reads };
+}
+
+/** A read as the engine reports it: its rate, fan-out (ranges per read) and rows per read. */
+function readPattern(read: CompiledRead): EngineInput["readPatterns"][number] {
+  const planned = read.plan(0, 0, 0);
+  return {
+    name: read.name,
+    kind: read.kind,
+    perS: read.perS,
+    fanout: planned.starts.length,
+    rowsReadPerRead: planned.rowsPerRange * planned.starts.length,
+    rowsReturnedPerRead: planned.rowsReturned,
   };
 }
 

@@ -391,6 +391,13 @@ export interface ScanSettings extends TableReadOptions {
   onWarning?: (warning: TableWarning) => void;
 }
 
+/** A planned range's rows and bytes read, for the access log. */
+interface ScannedRange {
+  range: KeyRange;
+  rows: number;
+  bytes: number;
+}
+
 /** One read: iterate it for rows; `report` fills in as it goes and is final at the end. */
 export class TableScan implements AsyncIterable<TableRow> {
   readonly report: ReadReport;
@@ -437,12 +444,46 @@ export class TableScan implements AsyncIterable<TableRow> {
     ]);
     // Every bucket stream listens for the abort; Node warns past 10 listeners by default.
     setMaxListeners(10 + 2 * plan.ranges.length, signal);
-    const limiter = pLimit(this.settings.concurrency);
-    const saltLength = this.schema.saltPrefixLength;
     const decoder = new RowDecoder(this.schema, this.store.name, this.settings.strict ?? false);
     const started = { tsMs: Date.now(), at: performance.now() };
-    const scanned: { range: KeyRange; rows: number; bytes: number }[] = [];
-    const sources = plan.ranges.flatMap((range) => {
+    const scanned: ScannedRange[] = [];
+    const sources = this.bucketSources(limit, signal, decoder, scanned);
+    const pages = (sources.length === 1 ? pagesOf(sources[0]!) : mergeSortedPages(sources, bySortKey))[
+      Symbol.asyncIterator
+    ]();
+    try {
+      for (let next = await pages.next(); !next.done; next = await pages.next()) {
+        for (const { row } of next.value) {
+          this.report.rowsReturned++;
+          yield row;
+          if (this.report.rowsReturned >= limit) return;
+        }
+      }
+    } catch (error) {
+      if (deadline?.aborted) {
+        throw new ReadDeadlineError(
+          `read of ${this.store.name} exceeded its ${this.settings.deadlineMs} ms deadline after ${this.report.rowsReturned} rows`,
+        );
+      }
+      throw error;
+    } finally {
+      // Abort before closing, so closing never waits on a fetch still in flight.
+      stop.abort();
+      await pages.return?.();
+      this.finishReport(decoder, started, scanned);
+    }
+  }
+
+  /** One page source per planned range within the data rows, its rows decoded and (with an access log) tallied in `scanned`. */
+  private bucketSources(
+    limit: number,
+    signal: AbortSignal,
+    decoder: RowDecoder,
+    scanned: ScannedRange[],
+  ): PageSource<SortableRow<TableRow>>[] {
+    const limiter = pLimit(this.settings.concurrency);
+    const saltLength = this.schema.saltPrefixLength;
+    return this.report.plan.ranges.flatMap((range) => {
       const dataRange = clipToData(range);
       if (dataRange === undefined) return [];
       const tally = { range: dataRange, rows: 0, bytes: 0 };
@@ -472,45 +513,30 @@ export class TableScan implements AsyncIterable<TableRow> {
       });
       return [this.partialTolerant(reader, signal)];
     });
-    const pages = (sources.length === 1 ? pagesOf(sources[0]!) : mergeSortedPages(sources, bySortKey))[
-      Symbol.asyncIterator
-    ]();
-    try {
-      for (let next = await pages.next(); !next.done; next = await pages.next()) {
-        for (const { row } of next.value) {
-          this.report.rowsReturned++;
-          yield row;
-          if (this.report.rowsReturned >= limit) return;
-        }
-      }
-    } catch (error) {
-      if (deadline?.aborted) {
-        throw new ReadDeadlineError(
-          `read of ${this.store.name} exceeded its ${this.settings.deadlineMs} ms deadline after ${this.report.rowsReturned} rows`,
-        );
-      }
-      throw error;
-    } finally {
-      // Abort before closing, so closing never waits on a fetch still in flight.
-      stop.abort();
-      await pages.return?.();
-      this.report.readAmplification = this.report.rowsScanned / Math.max(1, this.report.rowsReturned);
-      this.report.rowsUndecodable = decoder.count;
-      this.report.undecodable = [...decoder.first];
-      const warning = decoder.warning();
-      if (warning) (this.settings.onWarning ?? emitTableWarning)(warning);
-      const latencyMs = performance.now() - started.at;
-      for (const { range, rows, bytes } of scanned) {
-        this.settings.accessLog!.write({
-          tsMs: started.tsMs,
-          key: range.start,
-          end: range.end,
-          op: "scan",
-          rows,
-          bytes,
-          latencyMs,
-        });
-      }
+  }
+
+  /** Once the read ended: read amplification and undecodable rows into the report, the warning, the access log lines. */
+  private finishReport(
+    decoder: RowDecoder,
+    started: { tsMs: number; at: number },
+    scanned: ScannedRange[],
+  ): void {
+    this.report.readAmplification = this.report.rowsScanned / Math.max(1, this.report.rowsReturned);
+    this.report.rowsUndecodable = decoder.count;
+    this.report.undecodable = [...decoder.first];
+    const warning = decoder.warning();
+    if (warning) (this.settings.onWarning ?? emitTableWarning)(warning);
+    const latencyMs = performance.now() - started.at;
+    for (const { range, rows, bytes } of scanned) {
+      this.settings.accessLog!.write({
+        tsMs: started.tsMs,
+        key: range.start,
+        end: range.end,
+        op: "scan",
+        rows,
+        bytes,
+        latencyMs,
+      });
     }
   }
 

@@ -1,0 +1,311 @@
+/**
+ * The ingest service's HTTP routes (listed in `ingest-service.ts`): each request is authorised for
+ * its route's scope, answered, and counted; a thrown `HttpError` becomes its status and JSON body.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { AccessLog } from "./access-log.js";
+import type { CpuTurns } from "./cpu-turns.js";
+import { type DeviceReads, MAX_RANGE_LIMIT } from "./device-reads.js";
+import type { HotspotMonitor } from "./hotspot-monitor.js";
+import { HttpError, json, RETRY_SOON } from "./http-error.js";
+import { parseIdempotencyKey, requestFingerprint, scopedIdempotencyKey } from "./idempotency.js";
+import {
+  type IngestBodyFormat,
+  IngestBodyRejected,
+  ingestBodyFormatOf,
+  parseIngestBufferFairly,
+} from "./ingest-body.js";
+import type { IngestPipeline } from "./ingest-pipeline.js";
+import { renderLiveHeatmap } from "./live-heatmap.js";
+import type { IdempotencyRecord } from "./logged-request.js";
+import type { MetricPoint } from "./point.js";
+import { decodeRangeCursor } from "./range-cursor.js";
+import type { Caller, RequestAuth } from "./request-auth.js";
+import { type BodyBudget, BodyRefused, readBody } from "./request-body.js";
+import { deviceIdOf, intParam, readTenant, timeParam } from "./request-params.js";
+import type { ServiceMetrics } from "./service-metrics.js";
+import type { TenantAdmission } from "./tenant-admission.js";
+import type { TenantLabels } from "./tenant-labels.js";
+
+/** What the routes answer from: the service's running parts and its request limits. */
+export interface RouteContext {
+  auth: RequestAuth;
+  metrics: ServiceMetrics;
+  pipeline: IngestPipeline;
+  reads: DeviceReads;
+  monitor: HotspotMonitor;
+  accessLog: AccessLog;
+  labels: TenantLabels;
+  admission: TenantAdmission;
+  budget: BodyBudget;
+  turns: CpuTurns;
+  /** Largest request body: larger is refused with 413. */
+  maxBodyBytes: number;
+  /** Acknowledged-but-unflushed points above which ingest answers 503. */
+  maxPendingPoints: number;
+  log: (line: string) => void;
+}
+
+export class IngestRoutes {
+  constructor(private readonly context: RouteContext) {}
+
+  /** The server's request listener: routes the request, then counts it by route and status. */
+  readonly handle = (req: IncomingMessage, res: ServerResponse): void => {
+    const { metrics, log } = this.context;
+    this.route(req, res).then(
+      (name) => metrics.requests.inc({ route: name, status: String(res.statusCode) }),
+      (error: unknown) => {
+        const status = error instanceof HttpError ? error.status : 500;
+        const extra = error instanceof HttpError ? error.extra : {};
+        if (status === 500) log(JSON.stringify({ event: "error", path: pathOf(req), error: String(error) }));
+        metrics.requests.inc({ route: "error", status: String(status) });
+        if (res.headersSent) res.destroy();
+        else {
+          const headers = error instanceof HttpError ? { ...error.headers } : {};
+          // A refused body may still be arriving: read and drop it, then close the connection.
+          if (status === 413 || status === 503) headers.connection = "close";
+          json(res, status, { error: (error as Error).message, ...extra }, headers);
+        }
+        req.resume();
+      },
+    );
+  };
+
+  /** Answers one request; returns its route's name for the request counter. */
+  private async route(req: IncomingMessage, res: ServerResponse): Promise<string> {
+    const { auth, metrics, accessLog, monitor } = this.context;
+    const url = new URL(req.url ?? "/", "http://localhost");
+    const path = url.pathname;
+    const method = req.method ?? "GET";
+    const allow = (expected: string) => {
+      if (method !== expected) throw new HttpError(405, `${method} ${path}: use ${expected}`, {});
+    };
+    if (path === "/v1/ingest") {
+      const caller = auth.caller(req, "ingest");
+      allow("POST");
+      await this.ingest(req, res, caller);
+      return "ingest";
+    }
+    const device = /^\/v1\/devices\/([^/]+)\/(latest|range)$/.exec(path);
+    if (device) {
+      const caller = auth.caller(req, "read");
+      allow("GET");
+      const route = device[2] as "latest" | "range";
+      await this.deviceRead(route, deviceIdOf(device[1]!), url.searchParams, res, caller);
+      return route;
+    }
+    if (path === "/metrics") {
+      auth.caller(req, "admin");
+      allow("GET");
+      res.writeHead(200, { "content-type": metrics.registry.contentType });
+      res.end(await metrics.registry.metrics());
+      return "metrics";
+    }
+    if (path === "/heatmap") {
+      auth.caller(req, "admin");
+      allow("GET");
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      res.end(renderLiveHeatmap(accessLog.recentRecords(), 10));
+      return "heatmap";
+    }
+    if (path === "/v1/alerts") {
+      auth.caller(req, "admin");
+      allow("GET");
+      json(res, 200, { alerts: monitor.activeAlerts() });
+      return "alerts";
+    }
+    auth.caller(req, undefined);
+    throw new HttpError(404, `no route ${method} ${path}`);
+  }
+
+  /** POST /v1/ingest: reads the body within the budgets, then accepts it once per Idempotency-Key. */
+  private async ingest(req: IncomingMessage, res: ServerResponse, caller: Caller): Promise<void> {
+    const { pipeline, metrics, budget, maxBodyBytes } = this.context;
+    const started = performance.now();
+    const { format, idempotencyKey } = ingestHeaders(req, caller);
+    let read: Awaited<ReturnType<typeof readBody>>;
+    try {
+      read = await readBody(req, maxBodyBytes, budget);
+    } catch (error) {
+      if (!(error instanceof BodyRefused)) throw error;
+      throw new HttpError(error.status, error.message, {}, error.status === 503 ? RETRY_SOON : {});
+    }
+    try {
+      if (idempotencyKey === undefined) {
+        await this.acceptBody(res, format, read.body, caller, undefined, started);
+        return;
+      }
+      const fingerprint = requestFingerprint(format, read.body);
+      const check = pipeline.idempotency.check(idempotencyKey, fingerprint);
+      if (check.state === "done") {
+        metrics.idempotentReplays.inc();
+        return json(res, 200, { accepted: check.record.accepted }, { "idempotent-replayed": "true" });
+      }
+      if (check.state === "other-request") {
+        throw new HttpError(422, "Idempotency-Key was already used for another request body; use a new key");
+      }
+      if (check.state === "in-flight") {
+        throw new HttpError(
+          409,
+          "a request with this Idempotency-Key is being processed; retry shortly",
+          {},
+          RETRY_SOON,
+        );
+      }
+      pipeline.idempotency.begin(idempotencyKey);
+      try {
+        await this.acceptBody(res, format, read.body, caller, { key: idempotencyKey, fingerprint }, started);
+      } finally {
+        pipeline.idempotency.end(idempotencyKey);
+      }
+    } finally {
+      budget.release(read.reserved);
+    }
+  }
+
+  /** Parses, admits and logs one request body; answers 200 only once it is durable. */
+  private async acceptBody(
+    res: ServerResponse,
+    format: IngestBodyFormat,
+    body: Buffer,
+    caller: Caller,
+    idempotency: Pick<IdempotencyRecord, "key" | "fingerprint"> | undefined,
+    started: number,
+  ): Promise<void> {
+    const { pipeline, metrics, monitor, admission, maxPendingPoints } = this.context;
+    const points = await this.parseBody(body, format, caller);
+    const { tenants, prefixes } = this.countPoints(points);
+    const admitted = admission.admit(tenants);
+    if (!admitted.admitted) {
+      metrics.rejections.inc({ tenant: admitted.tenant, status: String(admitted.status) });
+      const headers: Record<string, string> =
+        admitted.status === 429 ? { "retry-after": String(admitted.retryAfterSeconds) } : {};
+      return json(res, admitted.status, { error: admitted.message }, headers);
+    }
+    if (pipeline.pendingPoints + points.length > maxPendingPoints) {
+      return json(
+        res,
+        503,
+        { error: "the store is behind: too many points wait for their flush" },
+        RETRY_SOON,
+      );
+    }
+    monitor.observePrefixes(prefixes);
+    try {
+      await pipeline.accept({
+        points,
+        format,
+        body,
+        tenant: caller?.tenant,
+        idempotency: idempotency && { ...idempotency, accepted: points.length, atMs: Date.now() },
+      });
+    } catch (error) {
+      // Shutting down, or the log's disk failed: nothing of the request was kept, the client may retry.
+      throw new HttpError(503, `not accepted: ${(error as Error).message}`, {}, RETRY_SOON);
+    }
+    for (const [tenant, count] of tenants) metrics.pointsIngested.inc({ tenant }, count);
+    metrics.pendingPoints.set(pipeline.pendingPoints);
+    metrics.ackLatency.observe((performance.now() - started) / 1000);
+    json(res, 200, { accepted: points.length });
+  }
+
+  /** The body's points, parsed in a CPU turn shared fairly between requests; a bad body is a 4xx with its problems. */
+  private async parseBody(body: Buffer, format: IngestBodyFormat, caller: Caller): Promise<MetricPoint[]> {
+    try {
+      await this.context.turns.take();
+      return await parseIngestBufferFairly(body, format, { tenant: caller?.tenant });
+    } catch (error) {
+      if (!(error instanceof IngestBodyRejected)) throw error;
+      throw new HttpError(error.status, error.message, {
+        problems: error.problems,
+        problemCount: error.problemCount,
+      });
+    }
+  }
+
+  /** Points per tenant label (tenants past --max-tenants are counted, and charged, together) and per device-id prefix. */
+  private countPoints(points: MetricPoint[]): {
+    tenants: Map<string, number>;
+    prefixes: Map<string, number>;
+  } {
+    const { monitor, labels } = this.context;
+    const perTenant = new Map<string, number>();
+    const prefixes = new Map<string, number>();
+    const prefixLength = monitor.prefixLength;
+    for (const point of points) {
+      perTenant.set(point.tenant, (perTenant.get(point.tenant) ?? 0) + 1);
+      const prefix = point.deviceId.slice(0, prefixLength);
+      prefixes.set(prefix, (prefixes.get(prefix) ?? 0) + 1);
+    }
+    const tenants = new Map<string, number>();
+    for (const [tenant, count] of perTenant) {
+      const label = labels.labelOf(tenant);
+      tenants.set(label, (tenants.get(label) ?? 0) + count);
+    }
+    return { tenants, prefixes };
+  }
+
+  /** GET /v1/devices/:id/latest and /range. */
+  private async deviceRead(
+    route: "latest" | "range",
+    deviceId: string,
+    query: URLSearchParams,
+    res: ServerResponse,
+    caller: Caller,
+  ): Promise<void> {
+    const { reads, metrics } = this.context;
+    const started = performance.now();
+    const tenant = readTenant(query, caller);
+    if (route === "latest") {
+      const n = intParam(query, "n", 100, 1, 10_000);
+      const points = await reads.latest(tenant, deviceId, n);
+      json(res, 200, { deviceId, points });
+    } else {
+      const from = timeParam(query, "from");
+      const to = timeParam(query, "to");
+      if (from > to) throw new HttpError(400, `from ${from} is after to ${to}`);
+      const limit = intParam(query, "limit", MAX_RANGE_LIMIT, 1, MAX_RANGE_LIMIT);
+      const cursorText = query.get("cursor");
+      let cursor: ReturnType<typeof decodeRangeCursor> | undefined;
+      try {
+        cursor = cursorText === null ? undefined : decodeRangeCursor(cursorText);
+      } catch (error) {
+        throw new HttpError(400, (error as Error).message);
+      }
+      json(res, 200, { deviceId, ...(await reads.range(tenant, deviceId, from, to, { limit, cursor })) });
+    }
+    metrics.readLatency.observe({ route }, (performance.now() - started) / 1000);
+  }
+}
+
+/** An ingest request's body format and scoped Idempotency-Key, from its headers (415 or 400 when they are not usable). */
+function ingestHeaders(
+  req: IncomingMessage,
+  caller: Caller,
+): { format: IngestBodyFormat; idempotencyKey: string | undefined } {
+  const format = ingestBodyFormatOf(req.headers["content-type"]);
+  if (format === undefined) {
+    throw new HttpError(
+      415,
+      `content-type ${JSON.stringify(req.headers["content-type"] ?? "")}: expected application/x-ndjson or application/json`,
+    );
+  }
+  const encoding = req.headers["content-encoding"];
+  if (encoding !== undefined && encoding !== "identity") {
+    throw new HttpError(415, `content-encoding ${JSON.stringify(encoding)}: send the body uncompressed`);
+  }
+  try {
+    const key = parseIdempotencyKey(req.headers["idempotency-key"]);
+    return {
+      format,
+      idempotencyKey: key === undefined ? undefined : scopedIdempotencyKey(caller?.tenant, key),
+    };
+  } catch (error) {
+    throw new HttpError(400, (error as Error).message);
+  }
+}
+
+/** The request's path without its query (a query could carry anything; paths are ours). */
+function pathOf(req: IncomingMessage): string {
+  return (req.url ?? "/").split("?")[0]!;
+}
