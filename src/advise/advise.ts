@@ -10,7 +10,7 @@ import type { DesignResult } from "../sim/results.js";
 import type { Design, Scenario } from "../sim/scenario.js";
 import { type SimulationMode, type SimulationProgress, simulateScenario } from "../sim/simulate.js";
 import { type BeyondTheKey, beyondTheKey } from "./beyond-the-key.js";
-import { type Candidate, enumerateCandidates } from "./candidates.js";
+import { type CandidateDesign, enumerateCandidates } from "./candidates.js";
 import { type DecisionRow, decisionTable } from "./decision-table.js";
 import { designName } from "./design-name.js";
 import { type KeyRoles, keyRoles } from "./field-roles.js";
@@ -20,14 +20,20 @@ import { type ReadService, readServices } from "./read-service.js";
 import { MODELLED_AS_IS, type RealKey } from "./real-key.js";
 import {
   capacityBound,
-  type Evaluated,
+  type EvaluatedCandidate,
   lossReason,
-  meets,
-  meetsWithHeadroom,
+  meetsTargets,
+  meetsTargetsWithHeadroom,
   simplicityOrder,
 } from "./recommend.js";
 import { scenarioCandidates } from "./scenario-candidates.js";
-import { DEFAULT_TARGETS, type Failure, failedTargets, scoreDesign, type Targets } from "./score.js";
+import {
+  type AdviceTargets,
+  DEFAULT_ADVICE_TARGETS,
+  failedTargets,
+  scoreDesign,
+  type TargetFailure,
+} from "./score.js";
 
 export interface AdviseOptions {
   /** The scenario design that is the current key; default the first. */
@@ -37,7 +43,7 @@ export interface AdviseOptions {
   /** Simulated time per candidate; default the scenario's duration. */
   durationS?: number;
   mode?: SimulationMode;
-  targets?: Partial<Targets>;
+  targets?: Partial<AdviceTargets>;
   /** Whether reads allow batching points per entity into one row; default true. */
   batching?: boolean;
   /** Salt bucket counts to try; default 2, 3 and 4 × nodes and the powers of two up to 256, at least the nodes. */
@@ -75,7 +81,7 @@ export interface Advice {
   storage: "ssd" | "hdd";
   durationS: number;
   mode: SimulationMode;
-  targets: Targets;
+  targets: AdviceTargets;
   /** The stated write rate (points per second, all groups). */
   writesPerS: number;
   /** What each field of the baseline key does in the workload. */
@@ -83,8 +89,8 @@ export interface Advice {
   /** The real key where the modelled one differs; schemas in the report and JSON read it. */
   realKey: RealKey;
   /** Every candidate on the planned nodes in enumeration order (as-is first), then those tried on more nodes. */
-  candidates: Evaluated[];
-  recommended: Evaluated | undefined;
+  candidates: EvaluatedCandidate[];
+  recommended: EvaluatedCandidate | undefined;
   /** The recommendation needs more nodes than planned for (nothing met the targets with headroom on them). */
   needsMoreNodes: boolean;
   losers: { name: string; reason: string }[];
@@ -122,13 +128,13 @@ const withWrites = (scenario: Scenario, factor: number): Scenario => ({
   },
 });
 
-const bucketsOf = (candidate: Candidate) =>
+const bucketsOf = (candidate: CandidateDesign) =>
   candidate.changes.find((change) => change.kind === "salt")?.buckets ??
   candidate.design.schema.salt?.buckets ??
   1;
 
 /** The changes of a candidate without bucket counts: salts over the same fields are one kind of design. */
-const kindOf = (candidate: Candidate) =>
+const kindOf = (candidate: CandidateDesign) =>
   designName(
     candidate.changes.map((change) => (change.kind === "salt" ? { ...change, buckets: 0 } : change)),
   );
@@ -160,7 +166,7 @@ interface AdvicePlan {
   baseline: Design;
   nodes: number;
   storage: "ssd" | "hdd";
-  targets: Targets;
+  targets: AdviceTargets;
   durationS: number;
   mode: SimulationMode;
   /** The scenario on the planned nodes and storage. */
@@ -183,7 +189,7 @@ function planAdvice(scenario: Scenario, options: AdviseOptions): AdvicePlan {
     baseline,
     nodes,
     storage,
-    targets: { ...DEFAULT_TARGETS, ...options.targets },
+    targets: { ...DEFAULT_ADVICE_TARGETS, ...options.targets },
     durationS: options.durationS ?? scenario.duration,
     mode: options.mode ?? "fast",
     planned,
@@ -192,7 +198,7 @@ function planAdvice(scenario: Scenario, options: AdviseOptions): AdvicePlan {
 }
 
 /** The candidates to judge on a node count, with the salt bucket counts to try (undefined: the usual choices). */
-type CandidateSource = (onNodes: number, buckets: readonly number[] | undefined) => Candidate[];
+type CandidateSource = (onNodes: number, buckets: readonly number[] | undefined) => CandidateDesign[];
 
 /** The advisor's own candidates for the current key, or (`candidates: "scenario"`) the scenario's designs. */
 function candidateSource(scenario: Scenario, plan: AdvicePlan, options: AdviseOptions): CandidateSource {
@@ -245,10 +251,10 @@ class CandidateJudge {
     this.expected = this.simulated + 1;
   }
 
-  evaluate(candidate: Candidate, onNodes: number): Evaluated {
+  evaluate(candidate: CandidateDesign, onNodes: number): EvaluatedCandidate {
     const { planned, baseline, targets } = this.plan;
     const design = candidate.design;
-    let reads: Evaluated["reads"] = [];
+    let reads: EvaluatedCandidate["reads"] = [];
     try {
       reads = readServices(planned, design, baseline);
       const footprint: KeyFootprint = keyFootprint(planned, design);
@@ -268,8 +274,8 @@ class CandidateJudge {
   }
 
   /** Runs a design that meets the targets at twice the write rate (without the reads it cannot place). */
-  checkHeadroom(evaluated: Evaluated): void {
-    if (!meets(evaluated) || evaluated.headroom) return;
+  checkHeadroom(evaluated: EvaluatedCandidate): void {
+    if (!meetsTargets(evaluated) || evaluated.headroom) return;
     const { planned, targets, writesPerS } = this.plan;
     const scaled = withWrites(planned, HEADROOM_FACTOR);
     const design = evaluated.candidate.design;
@@ -281,7 +287,7 @@ class CandidateJudge {
       `${design.name} at ${HEADROOM_FACTOR}×`,
     );
     const scores = scoreDesign(result, keyFootprint(scaled, design), this.baselineFootprint, targets);
-    const failures: Failure[] = failedTargets(scores, targets);
+    const failures: TargetFailure[] = failedTargets(scores, targets);
     evaluated.headroom = {
       writesPerS: HEADROOM_FACTOR * writesPerS,
       scores,
@@ -291,10 +297,10 @@ class CandidateJudge {
   }
 
   /** The simplest design meeting the targets with headroom, checking headroom in simplicity order. */
-  simplestWithHeadroom(evaluated: readonly Evaluated[]): Evaluated | undefined {
-    for (const each of evaluated.filter(meets).sort(simplicityOrder)) {
+  simplestWithHeadroom(evaluated: readonly EvaluatedCandidate[]): EvaluatedCandidate | undefined {
+    for (const each of evaluated.filter(meetsTargets).sort(simplicityOrder)) {
       this.checkHeadroom(each);
-      if (meetsWithHeadroom(each)) return each;
+      if (meetsTargetsWithHeadroom(each)) return each;
     }
     return undefined;
   }
@@ -333,22 +339,26 @@ class CandidateJudge {
  * back in enumeration order (the current key first, its headroom checked when it meets the targets).
  */
 function judgeOnPlannedNodes(
-  candidates: readonly Candidate[],
+  candidates: readonly CandidateDesign[],
   judge: CandidateJudge,
   nodes: number,
   exhaustive: boolean,
-): { evaluated: Evaluated[]; recommended: Evaluated | undefined; skipped: Candidate[] } {
+): {
+  evaluated: EvaluatedCandidate[];
+  recommended: EvaluatedCandidate | undefined;
+  skipped: CandidateDesign[];
+} {
   judge.expectRuns(candidates.length);
-  const evaluated: Evaluated[] = [];
-  let recommended: Evaluated | undefined;
-  const tiers = new Map<string, Candidate[]>();
+  const evaluated: EvaluatedCandidate[] = [];
+  let recommended: EvaluatedCandidate | undefined;
+  const tiers = new Map<string, CandidateDesign[]>();
   for (const candidate of [...candidates].sort(
     (a, b) => a.complexity - b.complexity || bucketsOf(a) - bucketsOf(b),
   )) {
     const tier = `${candidate.complexity}/${bucketsOf(candidate)}`;
     tiers.set(tier, [...(tiers.get(tier) ?? []), candidate]);
   }
-  const skipped: Candidate[] = [];
+  const skipped: CandidateDesign[] = [];
   for (const tier of tiers.values()) {
     if (recommended && !exhaustive) {
       skipped.push(...tier);
@@ -359,15 +369,15 @@ function judgeOnPlannedNodes(
   }
   evaluated.sort((a, b) => candidates.indexOf(a.candidate) - candidates.indexOf(b.candidate));
   // The current key's headroom is reported even when it is not the recommendation.
-  if (meets(evaluated[0]!)) judge.checkHeadroom(evaluated[0]!);
+  if (meetsTargets(evaluated[0]!)) judge.checkHeadroom(evaluated[0]!);
   return { evaluated, recommended, skipped };
 }
 
 /** A scenario's design runs on its own node count, where it has one. */
-const nodesOf = (candidate: Candidate, onNodes: number) => candidate.design.nodes ?? onNodes;
+const nodesOf = (candidate: CandidateDesign, onNodes: number) => candidate.design.nodes ?? onNodes;
 
 /** The nodes a design would need to carry twice the writes (from its headroom run, else estimated from its own). */
-const nodesForHeadroom = (evaluated: Evaluated) =>
+const nodesForHeadroom = (evaluated: EvaluatedCandidate) =>
   evaluated.headroom?.scores.nodesNeeded ?? HEADROOM_FACTOR * evaluated.scores!.nodesNeeded!;
 
 /**
@@ -376,21 +386,21 @@ const nodesForHeadroom = (evaluated: Evaluated) =>
  * growing the node count a few times while a tried design still points the way.
  */
 function searchMoreNodes(
-  onPlanned: readonly Evaluated[],
+  onPlanned: readonly EvaluatedCandidate[],
   candidatesFor: CandidateSource,
   judge: CandidateJudge,
   nodes: number,
   buckets: readonly number[] | undefined,
-): { tried: Evaluated[]; recommended: Evaluated | undefined } {
+): { tried: EvaluatedCandidate[]; recommended: EvaluatedCandidate | undefined } {
   const spread = onPlanned.filter(
     (each) =>
       capacityBound(each) && (each.headroom === undefined || each.headroom.scores.nodesNeeded !== null),
   );
   const kinds = new Set(spread.map((each) => kindOf(each.candidate)));
-  const tried: Evaluated[] = [];
+  const tried: EvaluatedCandidate[] = [];
   let onNodes = Math.max(nodes + 1, Math.min(...spread.map(nodesForHeadroom)));
   for (let attempt = 0; kinds.size > 0 && attempt <= MORE_NODES_ATTEMPTS && onNodes <= MAX_NODES; attempt++) {
-    const triedHere: Evaluated[] = [];
+    const triedHere: EvaluatedCandidate[] = [];
     // Per kind, its fewest buckets for these nodes: more buckets add fan-out, not capacity.
     const perKind = new Map<string, number>();
     // The bucket counts asked for that cover these nodes, else the usual choices for them.
@@ -407,9 +417,9 @@ function searchMoreNodes(
       const each = judge.evaluate(candidate, onNodes);
       triedHere.push(each);
       tried.push(each);
-      if (!meets(each)) continue;
+      if (!meetsTargets(each)) continue;
       judge.checkHeadroom(each);
-      if (meetsWithHeadroom(each)) return { tried, recommended: each };
+      if (meetsTargetsWithHeadroom(each)) return { tried, recommended: each };
     }
     const needed = triedHere
       .filter((each) => capacityBound(each) && each.headroom?.scores.nodesNeeded !== null)
@@ -427,10 +437,10 @@ function adviceFrom(
   plan: AdvicePlan,
   options: AdviseOptions,
   judged: {
-    evaluated: Evaluated[];
-    recommended: Evaluated | undefined;
+    evaluated: EvaluatedCandidate[];
+    recommended: EvaluatedCandidate | undefined;
     needsMoreNodes: boolean;
-    skipped: Candidate[];
+    skipped: CandidateDesign[];
   },
 ): Advice {
   const { evaluated, recommended, needsMoreNodes, skipped } = judged;
@@ -453,7 +463,7 @@ function adviceFrom(
     needsMoreNodes,
     losers: evaluated
       .filter((each) => each !== recommended)
-      .map((each) => ({ name: labelOf(each, nodes), reason: lossReason(each, recommended) })),
+      .map((each) => ({ name: candidateLabel(each, nodes), reason: lossReason(each, recommended) })),
     notSimulated: skipped.map((candidate) => candidate.name),
     decision: decisionTable(planned, asIs, evaluated),
     beyondTheKey: beyondTheKey(planned, asIs, recommended, plan.targets),
@@ -489,7 +499,7 @@ function candidateScenario(
 export function simulateCandidateAt(
   scenario: Scenario,
   advice: Advice,
-  evaluated: Evaluated,
+  evaluated: EvaluatedCandidate,
   modelEnd: ModelEnd,
   onProgress?: (progress: SimulationProgress) => void,
 ): DesignResult {
@@ -506,7 +516,7 @@ export function simulateCandidateAt(
 }
 
 /** A candidate's name, with its node count when it differs from the planned one. */
-export function labelOf(evaluated: Evaluated, plannedNodes: number): string {
+export function candidateLabel(evaluated: EvaluatedCandidate, plannedNodes: number): string {
   // A scenario's design with a node count of its own is named for it already (`as-is-on-24-nodes`).
   return evaluated.nodes === plannedNodes || evaluated.candidate.design.nodes !== undefined
     ? evaluated.candidate.name
@@ -514,8 +524,12 @@ export function labelOf(evaluated: Evaluated, plannedNodes: number): string {
 }
 
 /** Failures of the key itself, whatever the load: reads it cannot serve, too few salt buckets. */
-function keyFailures(candidate: Candidate, reads: Evaluated["reads"], nodes: number): Failure[] {
-  const failures: Failure[] = reads
+function keyFailures(
+  candidate: CandidateDesign,
+  reads: EvaluatedCandidate["reads"],
+  nodes: number,
+): TargetFailure[] {
+  const failures: TargetFailure[] = reads
     .filter((read) => read.status === "cannot-serve")
     .map((read) => ({ target: "read", text: `${read.name}: ${read.reason}` }));
   for (const change of candidate.changes) {

@@ -8,7 +8,7 @@ import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
-import { labelOf } from "../advise/advise.js";
+import { candidateLabel } from "../advise/advise.js";
 import { lossReason } from "../advise/recommend.js";
 import { candidateVerdict } from "../advise/report-table.js";
 import { writeFileAtomically } from "../io/write-file-atomically.js";
@@ -109,7 +109,7 @@ async function writeLabFiles(verdict: LabVerdict, options: LabOptions): Promise<
   const simulated = advice.candidates.filter((each) => each.result !== undefined);
   const heatmaps = await writeHeatmaps(
     simulated.map((each) => ({
-      name: labelOf(each, advice.nodes),
+      name: candidateLabel(each, advice.nodes),
       steps: each.result!.loadSteps,
       notes: [
         each === advice.recommended
@@ -125,7 +125,7 @@ async function writeLabFiles(verdict: LabVerdict, options: LabOptions): Promise<
     scenario: advice.scenario,
     ...(advice.description === undefined ? {} : { description: advice.description }),
     durationS: advice.durationS,
-    designs: simulated.map((each) => ({ ...each.result!, design: labelOf(each, advice.nodes) })),
+    designs: simulated.map((each) => ({ ...each.result!, design: candidateLabel(each, advice.nodes) })),
   };
   const sensitivity = simulated.map((each) => ends.get(each)).filter((each) => each !== undefined);
   const resultsPath = join(out, "results.json");

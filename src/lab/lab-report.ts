@@ -3,8 +3,8 @@
  * table with `wide`), the verdict block — the winner and why, what each other design loses on, and
  * what the model's uncertainty could change — and the check through the library. Pure text.
  */
-import { labelOf } from "../advise/advise.js";
-import type { Evaluated } from "../advise/recommend.js";
+import { candidateLabel } from "../advise/advise.js";
+import type { EvaluatedCandidate } from "../advise/recommend.js";
 import {
   CANDIDATE_COLUMNS,
   CANDIDATE_LEGEND,
@@ -45,7 +45,7 @@ function ranged(value: number, span: Span | undefined): string {
 }
 
 /** The widest fan-out and the slowest p99 of the design's declared reads. */
-function readsCell(evaluated: Evaluated): string {
+function readsCell(evaluated: EvaluatedCandidate): string {
   if (evaluated.reads.some((read) => read.status === "cannot-serve")) return "not a key range";
   const reads = evaluated.scores?.reads ?? [];
   if (reads.length === 0) return "–";
@@ -59,7 +59,7 @@ function compactTable(verdict: LabVerdict): string[] {
     const scores = each.scores;
     const span = ends.get(each);
     return [
-      labelOf(each, advice.nodes),
+      candidateLabel(each, advice.nodes),
       String(each.nodes),
       scores ? ranged(scores.hottestCpu, span?.hottestNodeCpu) : "–",
       scores ? ranged(scores.averageCpu, span?.averageNodeCpu) : "–",
@@ -110,7 +110,7 @@ function uncertaintyLines(verdict: LabVerdict): string[] {
   return [
     "Model uncertainty (docs/simulator.md lists the constants with their sources):",
     ...flipping.flatMap(([each, span]) =>
-      wrap(`${labelOf(each, advice.nodes)} ${span.flips}.`, "  - ", "    "),
+      wrap(`${candidateLabel(each, advice.nodes)} ${span.flips}.`, "  - ", "    "),
     ),
   ];
 }
