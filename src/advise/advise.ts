@@ -7,7 +7,7 @@
  */
 import type { ModelEnd } from "../sim/model-constants.js";
 import type { DesignResult } from "../sim/results.js";
-import type { Design, Scenario } from "../sim/scenario.js";
+import type { Scenario, ScenarioDesign } from "../sim/scenario.js";
 import { type SimulationMode, type SimulationProgress, simulateScenario } from "../sim/simulate.js";
 import { type BeyondTheKey, beyondTheKey } from "./beyond-the-key.js";
 import { type CandidateDesign, enumerateCandidates } from "./candidates.js";
@@ -109,7 +109,7 @@ const BUCKET_CHOICES_ON_MORE_NODES = 2;
 /** Node counts beyond this are not simulated (a workload that size needs a scenario of its own and a capacity plan). */
 const MAX_NODES = 1000;
 
-function selectBaseline(scenario: Scenario, name: string | undefined): Design {
+function selectBaseline(scenario: Scenario, name: string | undefined): ScenarioDesign {
   if (name === undefined) return scenario.designs[0]!;
   const design = scenario.designs.find((each) => each.name === name);
   if (!design) {
@@ -163,7 +163,7 @@ export function adviseScenario(scenario: Scenario, options: AdviseOptions = {}):
 /** What the advice is for: the current key, the cluster it plans for, and how candidates are run and judged. */
 interface AdvicePlan {
   /** The current key's design, without a node count or storage of its own. */
-  baseline: Design;
+  baseline: ScenarioDesign;
   nodes: number;
   storage: "ssd" | "hdd";
   targets: AdviceTargets;
@@ -307,7 +307,7 @@ class CandidateJudge {
 
   private simulate(
     scenario: Scenario,
-    design: Design,
+    design: ScenarioDesign,
     reads: readonly ReadService[],
     nodes: number,
     label: string,
@@ -476,7 +476,7 @@ function adviceFrom(
  */
 function candidateScenario(
   planned: Scenario,
-  design: Design,
+  design: ScenarioDesign,
   reads: readonly ReadService[],
   nodes: number,
 ): Scenario {

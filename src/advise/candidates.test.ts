@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { type Design, parseScenario, type Scenario } from "../sim/scenario.js";
+import { parseScenario, type Scenario, type ScenarioDesign } from "../sim/scenario.js";
 import { enumerateCandidates, saltBucketChoices, saltFields } from "./candidates.js";
 import { designName } from "./design-name.js";
 import { keyRoles } from "./field-roles.js";
@@ -13,7 +13,7 @@ const postsScenario = parseScenario(
 );
 
 /** Candidates on 6 nodes with 12 buckets and no batching. */
-const sixNodeCandidates = (scenario: Scenario, baseline: Design) =>
+const sixNodeCandidates = (scenario: Scenario, baseline: ScenarioDesign) =>
   enumerateCandidates(scenario, baseline, { nodes: 6, buckets: [12], batching: false });
 
 describe("candidates", () => {

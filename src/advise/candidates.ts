@@ -6,7 +6,7 @@
  */
 import type { SchemaSpec, SegmentSpec } from "../keys/types.js";
 import { defaultCapacity } from "../sim/model.js";
-import type { Design, Scenario } from "../sim/scenario.js";
+import type { Scenario, ScenarioDesign } from "../sim/scenario.js";
 import { designName, type KeyChange } from "./design-name.js";
 import { cardinalityOf, type KeyFieldInfo, type KeyRoles, keyRoles } from "./field-roles.js";
 import type { RealKey } from "./real-key.js";
@@ -32,7 +32,7 @@ export interface CandidateDesign {
   changes: KeyChange[];
   /** Sum of the changes' complexity; 0 for the baseline. */
   complexity: number;
-  design: Design;
+  design: ScenarioDesign;
 }
 
 export interface CandidateDesignOptions {
@@ -122,7 +122,7 @@ function applyChange(
 }
 
 function candidateOf(
-  base: Design,
+  base: ScenarioDesign,
   changes: KeyChange[],
   roles: KeyRoles,
   realKey: RealKey | undefined,
@@ -211,7 +211,7 @@ export function batchInterval(scenario: Scenario, roles: KeyRoles): number | und
 
 export function enumerateCandidates(
   scenario: Scenario,
-  baseline: Design,
+  baseline: ScenarioDesign,
   options: CandidateDesignOptions,
 ): CandidateDesign[] {
   const roles = keyRoles(scenario, baseline.schema);

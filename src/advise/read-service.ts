@@ -9,7 +9,7 @@
  * key ranges at all. Fan-outs come from the design's own planner.
  */
 import { compileSchema } from "../keys/index.js";
-import { type Design, type ReadPattern, type Scenario, sampleRows } from "../sim/index.js";
+import { type ReadPattern, type Scenario, type ScenarioDesign, sampleRows } from "../sim/index.js";
 import { type KeyFieldInfo, keyRoles } from "./field-roles.js";
 import { timeShape } from "./time-shapes.js";
 
@@ -39,7 +39,7 @@ function ordersRows(scenario: Scenario, field: KeyFieldInfo): boolean {
   return values.length > 0 && timeShape(values) !== undefined;
 }
 
-function keyFieldsOf(scenario: Scenario, design: Design): KeyFieldInfo[] {
+function keyFieldsOf(scenario: Scenario, design: ScenarioDesign): KeyFieldInfo[] {
   return keyRoles(scenario, design.schema).fields.filter((field) => field.inKey);
 }
 
@@ -50,7 +50,7 @@ function writerFields(scenario: Scenario, keyFields: readonly KeyFieldInfo[], gr
 }
 
 /** What the current key's `latest` and `range` reads of `group` read: one writer's rows when a time or counter follows the writer. */
-export function readScope(scenario: Scenario, baseline: Design, group: string): ReadScope {
+export function readScope(scenario: Scenario, baseline: ScenarioDesign, group: string): ReadScope {
   const keyFields = keyFieldsOf(scenario, baseline);
   const writers = writerFields(scenario, keyFields, group);
   if (writers.length === 0) return "table";
@@ -60,7 +60,11 @@ export function readScope(scenario: Scenario, baseline: Design, group: string): 
     : "table";
 }
 
-export function readServices(scenario: Scenario, design: Design, baseline: Design): ReadService[] {
+export function readServices(
+  scenario: Scenario,
+  design: ScenarioDesign,
+  baseline: ScenarioDesign,
+): ReadService[] {
   const reads = scenario.workload.reads;
   if (reads.length === 0) return [];
   const schema = compileSchema(design.schema);

@@ -4,7 +4,7 @@
  * reversed, batching — so the advisor's rules judge hand-written designs as they judge its own.
  */
 import type { SchemaSpec } from "../keys/types.js";
-import type { Design } from "../sim/scenario.js";
+import type { ScenarioDesign } from "../sim/scenario.js";
 import { type CandidateDesign, KEY_CHANGE_COMPLEXITY } from "./candidates.js";
 import type { KeyChange } from "./design-name.js";
 
@@ -14,7 +14,7 @@ const fieldsOf = (spec: SchemaSpec) =>
   spec.segments.filter((segment): segment is FieldSegment => "field" in segment);
 
 /** What `design` changes against `baseline`, in the advisor's terms. */
-export function changesFrom(baseline: Design, design: Design): KeyChange[] {
+export function changesFrom(baseline: ScenarioDesign, design: ScenarioDesign): KeyChange[] {
   const changes: KeyChange[] = [];
   const before = fieldsOf(baseline.schema);
   const after = fieldsOf(design.schema);
@@ -39,7 +39,10 @@ export function changesFrom(baseline: Design, design: Design): KeyChange[] {
 }
 
 /** The scenario's designs as candidates, the baseline first (its name kept; a key change starts as a new table). */
-export function scenarioCandidates(designs: readonly Design[], baseline: Design): CandidateDesign[] {
+export function scenarioCandidates(
+  designs: readonly ScenarioDesign[],
+  baseline: ScenarioDesign,
+): CandidateDesign[] {
   return [baseline, ...designs.filter((design) => design !== baseline)].map((design) => {
     const changes = design === baseline ? [] : changesFrom(baseline, design);
     const keyChanged = changes.some((change) => change.kind !== "batch");

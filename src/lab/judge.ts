@@ -16,7 +16,7 @@ export interface LabVerdict {
   ends: Map<EvaluatedCandidate, DesignSensitivity>;
 }
 
-export interface JudgeProgress {
+export interface JudgeScenarioProgress {
   /** `designs`: the advisor's runs (more may follow: headroom, more nodes); `model ends`: the reruns. */
   phase: "designs" | "model ends";
   name: string;
@@ -26,15 +26,15 @@ export interface JudgeProgress {
   totalS: number;
 }
 
-export interface JudgeOptions {
+export interface JudgeScenarioOptions {
   durationS?: number;
   mode?: SimulationMode;
   /** Rerun every simulated design at the model's pessimistic and optimistic ends; default true. */
   sensitivity?: boolean;
-  onProgress?: (progress: JudgeProgress) => void;
+  onProgress?: (progress: JudgeScenarioProgress) => void;
 }
 
-export function judgeScenario(scenario: Scenario, options: JudgeOptions = {}): LabVerdict {
+export function judgeScenario(scenario: Scenario, options: JudgeScenarioOptions = {}): LabVerdict {
   const advice = adviseScenario(scenario, {
     candidates: "scenario",
     exhaustive: true,

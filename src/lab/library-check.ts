@@ -6,7 +6,7 @@
 import { compileSchema, summarizeCounts } from "../keys/index.js";
 import type { FieldValue, KeySchema, Query } from "../keys/types.js";
 import { type SampleRow, sampleRows } from "../sim/sample-rows.js";
-import { findDesign, type Scenario } from "../sim/scenario.js";
+import { findScenarioDesign, type Scenario } from "../sim/scenario.js";
 import type { Store } from "../store/store.js";
 import { SaltedTable, type TableRow } from "../table/salted-table.js";
 
@@ -47,7 +47,7 @@ export async function checkDesign(
   store: Store,
   options: LibraryCheckOptions = {},
 ): Promise<DesignCheck> {
-  const design = findDesign(scenario, designName);
+  const design = findScenarioDesign(scenario, designName);
   const schema = compileSchema(design.schema);
   const latestRead = scenario.workload.reads.find((read) => read.kind === "latest");
   const n = options.n ?? latestRead?.limit ?? 100;

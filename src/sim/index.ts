@@ -1,7 +1,7 @@
 /** The hotspot simulator: replay a workload under candidate key designs (pure, no I/O). */
 export { formatDuration, parseDuration } from "./duration.js";
-export { formatComparison, formatMs } from "./report.js";
-export { resultToJson } from "./result-json.js";
+export { formatDesignComparison, formatMs } from "./report.js";
+export { simulationResultToJson } from "./result-json.js";
 export type {
   DesignResult,
   DesignSummary,
@@ -12,11 +12,11 @@ export type {
 } from "./results.js";
 export { type SampleRow, type SampleRowsOptions, sampleRows } from "./sample-rows.js";
 export {
-  type Design,
-  findDesign,
+  findScenarioDesign,
   parseScenario,
   type ReadPattern,
   type Scenario,
+  type ScenarioDesign,
   validateScenario,
   type WorkloadGroup,
 } from "./scenario.js";

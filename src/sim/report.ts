@@ -109,7 +109,7 @@ function activity(design: DesignResult): string[] {
  * The comparison table (with ranges across the model's ends when `sensitivity` is given), the
  * tablets' activity, a legend, what flips inside the model's ranges, and each design's description.
  */
-export function formatComparison(
+export function formatDesignComparison(
   result: SimulationResult,
   sensitivity?: readonly DesignSensitivity[],
 ): string {
