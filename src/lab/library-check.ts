@@ -3,7 +3,7 @@
  * rows through SaltedTable into a store, read latest-N back for sample entities, and check the
  * answer against the rows written.
  */
-import { compileSchema, summarizeCounts } from "../keys/index.js";
+import { compileSchema, summarizeBucketCounts } from "../keys/index.js";
 import type { FieldValue, KeySchema, Query } from "../keys/types.js";
 import { type SampleRow, sampleRows } from "../sim/sample-rows.js";
 import { findScenarioDesign, type Scenario } from "../sim/scenario.js";
@@ -96,7 +96,7 @@ export async function checkDesign(
     design: design.name,
     buckets: schema.bucketCount,
     rowsWritten: written.length,
-    bucketSkew: summarizeCounts(counts).skew,
+    bucketSkew: summarizeBucketCounts(counts).skew,
     latest,
   };
 }

@@ -5,7 +5,7 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { KeySchema } from "../keys/types.js";
-import type { KeyRange, Mutation, Row, Store } from "../store/store.js";
+import type { KeyRange, Store, StoreMutation, StoreRow } from "../store/store.js";
 import { SaltedTable } from "../table/salted-table.js";
 import { guardRecordedSchema, isReserved, RESERVED_PREFIX } from "../table/schema-guard.js";
 import { type Checkpoint, readCheckpoint, writeCheckpoint } from "./checkpoint.js";
@@ -136,7 +136,7 @@ export async function backfill(options: BackfillOptions): Promise<BackfillResult
     options.signal?.throwIfAborted();
     const page = await nextPage;
     nextPage = page.length < batchSize ? undefined : prefetch(source, page.at(-1)!.key, batchSize, range);
-    const mutations: Mutation[] = [];
+    const mutations: StoreMutation[] = [];
     const sourceKeys: Buffer[] = [];
     for (const row of page) {
       const converted = rekey(row, sourceSchema, targetSchema);
@@ -189,14 +189,19 @@ export async function backfill(options: BackfillOptions): Promise<BackfillResult
 }
 
 /** Starts reading a page; a failure surfaces when it is awaited, not as an unhandled rejection. */
-function prefetch(source: Store, after: Buffer | undefined, limit: number, range: KeyRange): Promise<Row[]> {
+function prefetch(
+  source: Store,
+  after: Buffer | undefined,
+  limit: number,
+  range: KeyRange,
+): Promise<StoreRow[]> {
   const page = readDataPage(source, after, limit, range);
   page.catch(() => {});
   return page;
 }
 
 /** The row under the target schema, or why it cannot be re-keyed. */
-function rekey(row: Row, from: KeySchema, to: KeySchema): Mutation | string {
+function rekey(row: StoreRow, from: KeySchema, to: KeySchema): StoreMutation | string {
   try {
     const key = to.encode(from.decode(row.key).values);
     if (isReserved(key))

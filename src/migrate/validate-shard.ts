@@ -7,7 +7,7 @@
  */
 import { keySuccessor } from "../keys/bytes.js";
 import type { FieldValue, KeySchema } from "../keys/types.js";
-import type { KeyRange, Row, Store } from "../store/store.js";
+import type { KeyRange, Store, StoreRow } from "../store/store.js";
 import { dataPages } from "./data-rows.js";
 import { canonicalRow } from "./row-digest.js";
 import type { Shard } from "./shards.js";
@@ -61,7 +61,7 @@ export async function validateShard(options: ShardValidateOptions): Promise<Shar
         : [target, targetSchema, source, sourceSchema, options.targetRange];
     const otherSide = side === "source" ? "target" : "source";
     for await (const page of dataPages(store, PAGE, range)) {
-      const wanted: { row: Row; values: Record<string, FieldValue>; otherKey: Buffer }[] = [];
+      const wanted: { row: StoreRow; values: Record<string, FieldValue>; otherKey: Buffer }[] = [];
       for (const row of page) {
         report[side].rows++;
         let values: Record<string, FieldValue>;
@@ -126,9 +126,9 @@ export async function validateShard(options: ShardValidateOptions): Promise<Shar
 }
 
 /** The rows at exactly these keys (one read of single-key ranges), by key as latin1. */
-async function readKeys(store: Store, keys: readonly Buffer[]): Promise<Map<string, Row>> {
+async function readKeys(store: Store, keys: readonly Buffer[]): Promise<Map<string, StoreRow>> {
   const sorted = [...keys].sort(Buffer.compare).filter((key, i, all) => i === 0 || !key.equals(all[i - 1]!));
-  const found = new Map<string, Row>();
+  const found = new Map<string, StoreRow>();
   if (sorted.length === 0) return found;
   const ranges = sorted.map((key) => ({ start: key, end: keySuccessor(key) }));
   for await (const row of store.read(ranges)) found.set(row.key.toString("latin1"), row);

@@ -3,7 +3,7 @@ import { Bigtable } from "@google-cloud/bigtable";
 import { describe, expect, it } from "vitest";
 import { BigtableStore } from "./bigtable.js";
 import { createTableRequest, requestsOn } from "./emulator-requests.testsuite.js";
-import { RetryableStoreError, type Row } from "./store.js";
+import { RetryableStoreError, type StoreRow } from "./store.js";
 import { describeStoreBehaviour } from "./store.testsuite.js";
 import { MAX_INITIAL_SPLITS } from "./validate.js";
 
@@ -129,7 +129,7 @@ describe("BigtableStore", () => {
       "m:note-v2": ["v2"],
       "m:note-v3": ["v3"],
     });
-    const read = (await ours.get(key)) as Row;
+    const read = (await ours.get(key)) as StoreRow;
     expect(Object.fromEntries([...read.cells].map(([q, v]) => [q, v.toString()]))).toEqual({
       value: "v4",
       "note-v1": "v1",

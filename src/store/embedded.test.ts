@@ -6,7 +6,7 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { EmbeddedStore } from "./embedded.js";
 import { MemoryStore } from "./memory.js";
-import type { KeyRange, Mutation, Row, Store } from "./store.js";
+import type { KeyRange, Store, StoreMutation, StoreRow } from "./store.js";
 import { describeStoreBehaviour } from "./store.testsuite.js";
 
 const directory = await mkdtemp(join(tmpdir(), "keyspread-embedded-"));
@@ -91,7 +91,7 @@ describe("EmbeddedStore's one entry per cell", () => {
     for await (const row of store.read(ranges, { limit })) rows.push(describeRow(row));
     return rows;
   };
-  const describeRow = (row: Row) =>
+  const describeRow = (row: StoreRow) =>
     `${row.key.toString("hex")}:${[...row.cells]
       .map(([q, v]) => `${q}=${v.toString("hex")}`)
       .sort()
@@ -102,7 +102,7 @@ describe("EmbeddedStore's one entry per cell", () => {
     .uint8Array({ minLength: 1, maxLength: 3 })
     .map((bytes) => Buffer.from(bytes.map((b) => [0x00, 0x01, 0xff][b % 3]!)));
   const qualifiers = fc.uniqueArray(fc.constantFrom("a", "b", "\u0000", "é"), { minLength: 1, maxLength: 3 });
-  const mutation: fc.Arbitrary<Mutation> = fc.oneof(
+  const mutation: fc.Arbitrary<StoreMutation> = fc.oneof(
     fc.record({
       type: fc.constant("put" as const),
       key,

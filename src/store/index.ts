@@ -3,7 +3,7 @@ export {
   BigtableStore,
   type BigtableStoreOptions,
   type CreateBigtableTableOptions,
-  DEFAULT_FAMILY,
+  DEFAULT_BIGTABLE_FAMILY,
 } from "./bigtable.js";
 export { DEFAULT_EMBEDDED_DIRECTORY, EmbeddedStore, type EmbeddedStoreOptions } from "./embedded.js";
 export { MemoryStore, type MemoryStoreFaults, type MemoryStoreOptions } from "./memory.js";

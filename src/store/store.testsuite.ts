@@ -3,7 +3,7 @@
  * `describeStoreBehaviour("memory", async () => new MemoryStore())`.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import type { KeyRange, Mutation, Row, Store } from "./store.js";
+import type { KeyRange, Store, StoreMutation, StoreRow } from "./store.js";
 
 export interface StoreBehaviourOptions {
   /** Persistent stores: closes `store` and opens the same data again. */
@@ -21,19 +21,19 @@ export interface StoreBehaviourOptions {
 const hex = (text: string): Buffer => Buffer.from(text, "hex");
 const text = (value: string): Buffer => Buffer.from(value);
 const cellsOf = (value: string): Map<string, Buffer> => new Map([["v", Buffer.from(value)]]);
-const put = (key: Buffer, value = key.toString("hex")): Mutation => ({
+const put = (key: Buffer, value = key.toString("hex")): StoreMutation => ({
   type: "put",
   key,
   cells: cellsOf(value),
 });
 
-async function collect(rows: AsyncIterable<Row>): Promise<Row[]> {
-  const out: Row[] = [];
+async function collect(rows: AsyncIterable<StoreRow>): Promise<StoreRow[]> {
+  const out: StoreRow[] = [];
   for await (const row of rows) out.push(row);
   return out;
 }
 
-async function keysOf(rows: AsyncIterable<Row>): Promise<string[]> {
+async function keysOf(rows: AsyncIterable<StoreRow>): Promise<string[]> {
   return (await collect(rows)).map((row) => row.key.toString("hex"));
 }
 
@@ -179,7 +179,7 @@ export function describeStoreBehaviour(
     it("applies the mutations of one batch to one row in order", async () => {
       const store = await fresh();
       const key = hex("00ff00");
-      const one = (cells: Record<string, string>, replace?: boolean): Mutation => ({
+      const one = (cells: Record<string, string>, replace?: boolean): StoreMutation => ({
         type: "put",
         key,
         cells: new Map(Object.entries(cells).map(([name, value]) => [name, text(value)])),
@@ -291,7 +291,7 @@ export function describeStoreBehaviour(
         Array.from({ length: 100 }, (_, i) => text(`r${String(i).padStart(3, "0")}`)),
       );
       const controller = new AbortController();
-      const seen: Row[] = [];
+      const seen: StoreRow[] = [];
       await expect(async () => {
         for await (const row of store.read(everything, { signal: controller.signal })) {
           seen.push(row);
