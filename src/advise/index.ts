@@ -1,27 +1,13 @@
 /** The advisor: from a workload (scenario or key sample) to a recommended key design and a report. Pure. */
 export { adviceToJson } from "./advice-json.js";
-export {
-  type Advice,
-  type AdviceProgress,
-  type AdviseOptions,
-  adviseScenario,
-  candidateLabel,
-} from "./advise.js";
+export { type Advice, type AdviceProgress, type AdviseOptions, adviseScenario } from "./advise.js";
 export type { BeyondTheKey } from "./beyond-the-key.js";
-export {
-  BATCH_INTERVALS_S,
-  type CandidateDesign,
-  type CandidateDesignOptions,
-  describeKeyChange,
-  enumerateCandidates,
-  KEY_CHANGE_COMPLEXITY,
-  saltBucketChoices,
-} from "./candidates.js";
+export type { CandidateDesign } from "./candidates.js";
 export type { DecisionLeaning, DecisionRow } from "./decision-table.js";
-export { designName, type KeyChange } from "./design-name.js";
-export { type KeyFieldInfo, type KeyFieldRole, type KeyRoles, keyRoles } from "./field-roles.js";
+export type { KeyChange } from "./design-name.js";
+export type { KeyFieldInfo, KeyFieldRole, KeyRoles } from "./field-roles.js";
 export { HEADROOM_FACTOR, type HeadroomCheck } from "./headroom.js";
-export { type IdFormat, type IdShape, idShape } from "./id-formats.js";
+export type { IdFormat, IdShape } from "./id-formats.js";
 export {
   detectKeySeparator,
   type KeySampleFormat,
@@ -37,22 +23,17 @@ export {
 } from "./key-structure.js";
 export { parseWorkloadRates, type ReadRate, type WorkloadRates } from "./rates.js";
 export type { ReadService } from "./read-service.js";
-export { type RealKey, realKeyOf, realSchemaOf } from "./real-key.js";
-export {
-  type EvaluatedCandidate,
-  meetsTargets,
-  meetsTargetsWithHeadroom,
-  simplicityOrder,
-} from "./recommend.js";
+export { type RealKey, realKeyOf } from "./real-key.js";
+export { type EvaluatedCandidate, meetsTargets, meetsTargetsWithHeadroom } from "./recommend.js";
 export { type AdviceHtmlOptions, adviceHtml } from "./report-html.js";
 export { type AdviceMarkdownOptions, adviceMarkdown } from "./report-markdown.js";
-export { type SaltPrefixShape, saltPrefixShape } from "./salt-prefix.js";
+export type { SaltPrefixFormat, SaltPrefixShape } from "./salt-prefix.js";
 export { type SampleWorkload, scenarioFromSample } from "./sample-scenario.js";
-export { realSchema, recommendedSchemaFile } from "./schema-file.js";
+export { recommendedSchemaFile } from "./schema-file.js";
 export {
   type AdviceTargets,
   DEFAULT_ADVICE_TARGETS,
   type DesignScores,
   type TargetFailure,
 } from "./score.js";
-export { type TimeShape, timeShape } from "./time-shapes.js";
+export type { TimeShape, TimeShapeKind } from "./time-shapes.js";

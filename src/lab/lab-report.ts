@@ -18,7 +18,7 @@ import { percent } from "../advise/score.js";
 import { alignColumns } from "../format/columns.js";
 import { wrapText } from "../format/wrap.js";
 import { formatMs } from "../sim/report.js";
-import type { DesignSensitivity, Span } from "../sim/sensitivity.js";
+import type { DesignSensitivity, SensitivitySpan } from "../sim/sensitivity.js";
 import type { LabVerdict } from "./judge.js";
 import type { DesignCheck } from "./library-check.js";
 
@@ -35,7 +35,7 @@ export interface LabReportOptions {
 const wrap = (text: string, first = "", rest = first) => wrapText(text, LAB_COLUMNS, first, rest);
 
 /** `80% (62–95%)`: the figure at the model's defaults and the range its ends span. */
-function ranged(value: number, span: Span | undefined): string {
+function ranged(value: number, span: SensitivitySpan | undefined): string {
   const ends = [span?.optimistic, span?.pessimistic].filter((end): end is number => end != null);
   const low = Math.min(value, ...ends);
   const high = Math.max(value, ...ends);
@@ -91,7 +91,7 @@ function wideTable(verdict: LabVerdict): string[] {
   const header = [...CANDIDATE_COLUMNS, "hottest, model ends", "average, model ends"];
   const rows = candidateRows(advice).map((cells, index) => {
     const span: DesignSensitivity | undefined = ends.get(advice.candidates[index]!);
-    const range = (value: Span | undefined) =>
+    const range = (value: SensitivitySpan | undefined) =>
       value ? `${percent(value.optimistic ?? 0)}–${percent(value.pessimistic ?? 0)}` : "–";
     return [...cells, range(span?.hottestNodeCpu), range(span?.averageNodeCpu)];
   });

@@ -1,6 +1,7 @@
 /** The hotspot simulator: replay a workload under candidate key designs (pure, no I/O). */
 export { formatDuration, parseDuration } from "./duration.js";
-export { formatDesignComparison, formatMs } from "./report.js";
+export type { ModelEnd } from "./model-constants.js";
+export { formatDesignComparison } from "./report.js";
 export { simulationResultToJson } from "./result-json.js";
 export type {
   DesignResult,
@@ -20,6 +21,12 @@ export {
   validateScenario,
   type WorkloadGroup,
 } from "./scenario.js";
+export {
+  type DesignSensitivity,
+  type SensitivityResult,
+  type SensitivitySpan,
+  simulateSensitivity,
+} from "./sensitivity.js";
 export {
   type SimulateOptions,
   type SimulationMode,

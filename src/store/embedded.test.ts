@@ -4,22 +4,27 @@ import { join } from "node:path";
 import { ClassicLevel } from "classic-level";
 import fc from "fast-check";
 import { afterAll, describe, expect, it, vi } from "vitest";
+import { describeStoreBehaviour } from "../entry/store-testing.js";
 import { EmbeddedStore } from "./embedded.js";
 import { MemoryStore } from "./memory.js";
 import type { KeyRange, Store, StoreMutation, StoreRow } from "./store.js";
-import { describeStoreBehaviour } from "./store.testsuite.js";
 
 const directory = await mkdtemp(join(tmpdir(), "keyspread-embedded-"));
 afterAll(() => rm(directory, { recursive: true, force: true }));
 
 let tables = 0;
-describeStoreBehaviour("embedded", () => EmbeddedStore.open({ directory, table: `t${tables++}` }), {
-  reopen: async (store: Store) => {
-    const { location } = store as EmbeddedStore;
-    await store.close();
-    return EmbeddedStore.open({ directory, table: location.split("/").pop()! });
+describeStoreBehaviour(
+  { describe, it, expect },
+  "embedded",
+  () => EmbeddedStore.open({ directory, table: `t${tables++}` }),
+  {
+    reopen: async (store: Store) => {
+      const { location } = store as EmbeddedStore;
+      await store.close();
+      return EmbeddedStore.open({ directory, table: location.split("/").pop()! });
+    },
   },
-});
+);
 
 describe("EmbeddedStore", () => {
   it("names its location and rejects table names that are not plain", async () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { describeStoreBehaviour } from "../entry/store-testing.js";
 import { MemoryStore } from "./memory.js";
 import { RetryableStoreError, type StoreRow } from "./store.js";
-import { describeStoreBehaviour } from "./store.testsuite.js";
 
-describeStoreBehaviour("memory", async () => new MemoryStore(), {
+describeStoreBehaviour({ describe, it, expect }, "memory", async () => new MemoryStore(), {
   openFailingWrites: async (failingKeys) =>
     new MemoryStore({
       faults: {

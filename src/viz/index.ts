@@ -20,7 +20,6 @@ export {
   type HeatMatrixOptions,
   type HeatMetric,
   type HeatRow,
-  HOT_CPU,
   heatCellValue,
 } from "./matrix/heat-matrix.js";
 export type { KeyRangeLoad, LoadStep } from "./matrix/key-load.js";
@@ -36,7 +35,6 @@ export { matrixFromSteps } from "./matrix/steps-matrix.js";
 export type { TimeAxis } from "./matrix/time-axis.js";
 export { detectPatterns } from "./patterns/detect-patterns.js";
 export type { PatternFinding, PatternKind } from "./patterns/finding.js";
-export { RULES } from "./patterns/rules.js";
 export {
   type ColorScale,
   type ColorScaleKind,

@@ -1,9 +1,30 @@
 /**
- * The behaviour every Store must show, run by each store's own test file:
- * `describeStoreBehaviour("memory", async () => new MemoryStore())`.
+ * The behaviour every Store must show, as a suite any test runner can run (the way abstract-level
+ * ships its suite): a third-party `Store` passes it to be a drop-in for ours, and each of our stores
+ * runs it from its own test file —
+ * `describeStoreBehaviour({ describe, it, expect }, "memory", async () => new MemoryStore())`.
+ * Published as `keyspread/store/testing`.
  */
-import { afterEach, describe, expect, it } from "vitest";
 import type { KeyRange, Store, StoreMutation, StoreRow } from "./store.js";
+
+/** The assertions the suite makes; vitest's and Jest's `expect` provide them. */
+export interface StoreAssertion {
+  toBe(expected: unknown): void;
+  toEqual(expected: unknown): void;
+  toBeUndefined(): void;
+  toHaveLength(length: number): void;
+  toBeGreaterThan(value: number): void;
+  toBeLessThanOrEqual(value: number): void;
+  toThrow(expected?: string | RegExp): void;
+  rejects: { toThrow(expected?: string | RegExp): Promise<void> };
+}
+
+/** The test runner's API the suite registers its tests with: vitest's or Jest's `describe`, `it` and `expect`. */
+export interface StoreTestApi {
+  describe(name: string, body: () => void): void;
+  it(name: string, body: () => Promise<void>): void;
+  expect(actual: unknown): StoreAssertion;
+}
 
 export interface StoreBehaviourOptions {
   /** Persistent stores: closes `store` and opens the same data again. */
@@ -39,13 +60,24 @@ async function keysOf(rows: AsyncIterable<StoreRow>): Promise<string[]> {
 
 const everything: KeyRange[] = [{ start: Buffer.alloc(0), end: null }];
 
+/** Registers the suite: `open` gives a new, empty store for each test; every store it opened is closed after the test. */
 export function describeStoreBehaviour(
+  test: StoreTestApi,
   name: string,
   open: () => Promise<Store>,
   options: StoreBehaviourOptions = {},
 ): void {
+  const { describe, expect } = test;
   describe(`Store behaviour: ${name}`, () => {
     const opened: Store[] = [];
+    const it = (title: string, body: () => Promise<void>): void =>
+      test.it(title, async () => {
+        try {
+          await body();
+        } finally {
+          await Promise.all(opened.splice(0).map((store) => store.close()));
+        }
+      });
     const fresh = async (): Promise<Store> => {
       const store = await open();
       opened.push(store);
@@ -56,9 +88,6 @@ export function describeStoreBehaviour(
       expect((await store.write(keys.map((key) => put(key)))).failed).toEqual([]);
       return store;
     };
-    afterEach(async () => {
-      await Promise.all(opened.splice(0).map((store) => store.close()));
-    });
 
     it("orders keys as unsigned bytes, prefixes before their extensions", async () => {
       const keys = ["ff", "80", "7f", "00", "0000", "00ff", "7fff", "8000", "ff00", "01"].map(hex);
