@@ -134,7 +134,7 @@ describe("entry points", () => {
       const forbidden = [
         /node_modules\/(@google-cloud\/bigtable|classic-level|prom-client|pngjs|@duckdb\/)/,
         /^node:(http|https|http2)$|^NativeModule (http|https|http2|_http_server)$/,
-        /\/dist\/(store\/(bigtable|embedded|open)|serve|monitor|migrate|export|sim|advise|lab|viz\/(render|matrix|patterns)|cli)\b/,
+        /\/dist\/(entry|store\/(bigtable|embedded|open)|serve|monitor|migrate|export|sim|advise|lab|viz\/(render|matrix|patterns)|cli)\b/,
       ];
       expect(everything.filter((loaded) => forbidden.some((pattern) => pattern.test(loaded)))).toEqual([]);
     } finally {
