@@ -9,9 +9,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { syntheticAccess } from "../src/viz/input/synthetic-access.js";
-import { readAccessLog } from "../src/viz/matrix/log-matrix.js";
+import { readAccessLogMatrix } from "../src/viz/matrix/log-matrix.js";
 import { detectPatterns } from "../src/viz/patterns/detect-patterns.js";
-import { renderPng } from "../src/viz/render/png.js";
+import { renderHeatmapPng } from "../src/viz/render/png.js";
 
 const RECORDS = 1_000_000;
 const progress = (message: string) => {
@@ -58,7 +58,7 @@ try {
   progress("ours: two streaming passes → matrix");
   started = performance.now();
   const cpuBefore = process.cpuUsage();
-  const matrix = await readAccessLog(log);
+  const matrix = await readAccessLogMatrix(log);
   const matrixS = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
   // CPU seconds too: on a shared machine wall time also measures the neighbours.
@@ -67,7 +67,7 @@ try {
 
   progress("ours: matrix → PNG");
   started = performance.now();
-  const png = renderPng(matrix);
+  const png = renderHeatmapPng(matrix);
   const pngS = (performance.now() - started) / 1000;
 
   const patterns = detectPatterns(matrix).map((pattern) => pattern.kind);

@@ -13,7 +13,7 @@ import { compileSchema } from "../src/keys/index.js";
 import type { KeySchema, SchemaSpec } from "../src/keys/types.js";
 import { BigtableStore } from "../src/store/bigtable.js";
 import { EmbeddedStore } from "../src/store/embedded.js";
-import type { Row, Store } from "../src/store/store.js";
+import type { Store, StoreRow } from "../src/store/store.js";
 import { bySortKey, mergeSortedPages, type PageSource, type SortableRow } from "../src/table/merge.js";
 import { SaltedTable } from "../src/table/salted-table.js";
 import { startEmulator, stopEmulator } from "../test/emulator.js";
@@ -64,9 +64,9 @@ async function timeMs(reps: number, task: (device: string) => Promise<unknown>):
 }
 
 /** The salting guide's read: every bucket's range in turn, then one client-side sort. */
-async function sequentialLatest(store: Store, schema: KeySchema, device: string): Promise<Row[]> {
+async function sequentialLatest(store: Store, schema: KeySchema, device: string): Promise<StoreRow[]> {
   const plan = schema.plan({ eq: { device }, limit: N });
-  const rows: Row[] = [];
+  const rows: StoreRow[] = [];
   for (const range of plan.ranges) {
     for await (const row of store.read([range], { limit: N })) rows.push(row);
   }

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { SingleBar } from "cli-progress";
 import { BigtableStore } from "../src/store/bigtable.js";
 import { EmbeddedStore } from "../src/store/embedded.js";
-import type { Mutation, Store } from "../src/store/store.js";
+import type { Store, StoreMutation } from "../src/store/store.js";
 import { startEmulator, stopEmulator } from "../test/emulator.js";
 
 const BATCH = 10_000;
@@ -23,7 +23,7 @@ const CASES = {
 };
 
 const value = randomBytes(100);
-const putOf = (key: Buffer): Mutation => ({ type: "put", key, cells: new Map([["v", value]]) });
+const putOf = (key: Buffer): StoreMutation => ({ type: "put", key, cells: new Map([["v", value]]) });
 
 /** Rows per second writing `rows` rows in `write` calls of `batch` rows; only `write` is timed. */
 async function measure(label: string, store: Store, rows: number, batch: number): Promise<number> {

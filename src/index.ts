@@ -1,13 +1,12 @@
-/** The library's public API. */
+/**
+ * `keyspread`: the core a service imports — key schemas, the salted table client, the `Store`
+ * contract with the in-memory store, and access-log recording. It loads no store driver, server,
+ * simulator or renderer: those are `keyspread/store`, `keyspread/serve`, `keyspread/lab` and
+ * `keyspread/migrate` (docs/architecture.md).
+ */
 export * from "./access-log/index.js";
-export * from "./advise/index.js";
-export * from "./export/index.js";
 export * from "./keys/index.js";
-export * from "./migrate/index.js";
-export * from "./monitor/index.js";
-export * from "./serve/index.js";
-export * from "./sim/index.js";
-export * from "./store/index.js";
+export { MemoryStore, type MemoryStoreFaults, type MemoryStoreOptions } from "./store/memory.js";
 export type * from "./store/store.js";
 export { RetryableStoreError } from "./store/store.js";
 export { type AdoptOptions, AdoptRefusedError, type AdoptReport, adoptTable } from "./table/adopt.js";
@@ -18,12 +17,12 @@ export {
   type PutResult,
   type PutRow,
   ReadDeadlineError,
-  type ReadReport,
   RowKeyError,
   SaltedTable,
   type SaltedTableOptions,
   type TableDeleteOptions,
   type TableReadOptions,
+  type TableReadReport,
   type TableRow,
   TableScan,
   type TableWarning,
@@ -32,4 +31,3 @@ export {
 } from "./table/salted-table.js";
 export { SchemaMismatchError, UnadoptedTableError } from "./table/schema-guard.js";
 export { bucketSplits } from "./table/splits.js";
-export * from "./viz/index.js";

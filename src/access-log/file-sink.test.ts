@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseJsonRecord } from "../viz/input/access-record.js";
+import { parseAccessJsonRecord } from "../viz/input/access-record.js";
 import { FileAccessLogSink } from "./file-sink.js";
 
 const dir = mkdtempSync(join(tmpdir(), "keyspread-access-log-"));
@@ -29,7 +29,7 @@ describe("the access-log file sink", () => {
       latencyMs: 1.5,
     });
     await sink.close();
-    const [first, second] = lines(path).map(parseJsonRecord);
+    const [first, second] = lines(path).map(parseAccessJsonRecord);
     expect(first).toMatchObject({
       tsMs: 1_700_000_000_001,
       key: Buffer.from("dev-1#x"),

@@ -10,7 +10,7 @@ import { formatAccessLine } from "../viz/input/access-line.js";
 import type { AccessRecord } from "../viz/input/access-record.js";
 import type { AccessLogSink } from "./sink.js";
 
-export interface FileSinkOptions {
+export interface FileAccessLogSinkOptions {
   /** Records waiting for the disk at most; beyond them new records are dropped (default 100,000). */
   queueLimit?: number;
   /** Rotate when the file reaches this size (default 256 MB). */
@@ -19,7 +19,7 @@ export interface FileSinkOptions {
   maxFiles?: number;
 }
 
-export interface FileSinkStats {
+export interface FileAccessLogSinkStats {
   written: number;
   /** Records not written: the queue was full, the sink closed, or the disk refused them. */
   dropped: number;
@@ -38,7 +38,7 @@ export class FileAccessLogSink implements AccessLogSink {
   private flushing: Promise<void> | undefined;
   private closed = false;
   private readonly timer: NodeJS.Timeout;
-  private readonly counts: FileSinkStats = { written: 0, dropped: 0, rotations: 0 };
+  private readonly counts: FileAccessLogSinkStats = { written: 0, dropped: 0, rotations: 0 };
   private readonly queueLimit: number;
   private readonly maxBytes: number;
   private readonly maxFiles: number;
@@ -46,7 +46,7 @@ export class FileAccessLogSink implements AccessLogSink {
   private constructor(
     readonly path: string,
     startBytes: number,
-    options: FileSinkOptions,
+    options: FileAccessLogSinkOptions,
   ) {
     this.queueLimit = options.queueLimit ?? 100_000;
     this.maxBytes = options.maxBytes ?? 256e6;
@@ -61,7 +61,7 @@ export class FileAccessLogSink implements AccessLogSink {
   }
 
   /** Opens (appending to) `path`; its current size counts towards rotation. */
-  static async open(path: string, options: FileSinkOptions = {}): Promise<FileAccessLogSink> {
+  static async open(path: string, options: FileAccessLogSinkOptions = {}): Promise<FileAccessLogSink> {
     const size = await stat(path).then(
       (stats) => stats.size,
       () => 0,
@@ -77,7 +77,7 @@ export class FileAccessLogSink implements AccessLogSink {
     this.queue.push(record);
   }
 
-  get stats(): FileSinkStats {
+  get stats(): FileAccessLogSinkStats {
     return { ...this.counts };
   }
 

@@ -1,7 +1,7 @@
 import { Bigtable } from "@google-cloud/bigtable";
 import { describe, expect, it } from "vitest";
 import type { AccessRecord } from "../viz/input/access-record.js";
-import { instrumentTable } from "./instrument-bigtable.js";
+import { instrumentBigtableTable } from "./instrument-bigtable.js";
 import type { AccessLogSink } from "./sink.js";
 
 if (!process.env.BIGTABLE_EMULATOR_HOST) {
@@ -32,11 +32,11 @@ const readAll = async (stream: NodeJS.ReadableStream) => {
   return rows;
 };
 
-describe("instrumentTable (the official client on the emulator)", () => {
+describe("instrumentBigtableTable (the official client on the emulator)", () => {
   it("returns what the plain client returns, and logs each write and each read", async () => {
     const plain = await freshTable();
     const sink = new Collect();
-    const table = instrumentTable(plain, { sink });
+    const table = instrumentBigtableTable(plain, { sink });
     const entries = Array.from({ length: 20 }, (_, n) => ({
       key: `dev-${String(n).padStart(2, "0")}#1`,
       data: { m: { value: `v${n}` } },
@@ -68,7 +68,7 @@ describe("instrumentTable (the official client on the emulator)", () => {
 
   it("logs nothing at a sample rate of 0 and still answers", async () => {
     const sink = new Collect();
-    const table = instrumentTable(await freshTable(), { sink, sampleRate: 0 });
+    const table = instrumentBigtableTable(await freshTable(), { sink, sampleRate: 0 });
     await table.insert([{ key: "a", data: { m: { value: "1" } } }]);
     expect(await readAll(table.createReadStream())).toHaveLength(1);
     expect(sink.records).toEqual([]);

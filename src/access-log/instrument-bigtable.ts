@@ -1,6 +1,6 @@
 /**
  * Access logs from apps that use `@google-cloud/bigtable`'s `Table` directly (most existing code):
- * `instrumentTable(table, { sink, sampleRate })` returns the same table with its reads and writes
+ * `instrumentBigtableTable(table, { sink, sampleRate })` returns the same table with its reads and writes
  * observed — `insert`, `mutate`, `createReadStream`, `getRows`, and a row's `get` and `save`. Every
  * call is passed through unchanged and its results are returned unchanged; a sampled call leaves
  * access records (keys, bytes, rows, latency) in the sink, in the format `keyspread heatmap` and
@@ -70,7 +70,7 @@ function requestedRanges(
 
 type Entry = { key?: KeyLike; data?: unknown };
 
-export function instrumentTable<T extends Table>(table: T, options: AccessLogSampling): T {
+export function instrumentBigtableTable<T extends Table>(table: T, options: AccessLogSampling): T {
   const { sink } = options;
   const sampled = sampler(options.sampleRate);
   const logWrites = (entries: Entry | Entry[], started: number) => {

@@ -3,11 +3,11 @@
  * design's schema and scores; every candidate follows with its scores, reads, headroom and why it
  * lost. Time series and per-tablet load are left out (the heatmaps show them).
  */
-import { type Advice, labelOf } from "./advise.js";
-import { type Evaluated, meets, meetsWithHeadroom } from "./recommend.js";
+import { type Advice, candidateLabel } from "./advise.js";
+import { type EvaluatedCandidate, meetsTargets, meetsTargetsWithHeadroom } from "./recommend.js";
 import { realSchema } from "./schema-file.js";
 
-function candidateJson(advice: Advice, evaluated: Evaluated) {
+function candidateJson(advice: Advice, evaluated: EvaluatedCandidate) {
   const { headroom } = evaluated;
   return {
     name: evaluated.candidate.name,
@@ -19,12 +19,12 @@ function candidateJson(advice: Advice, evaluated: Evaluated) {
     ...(evaluated.candidate.design.batch === undefined ? {} : { batchS: evaluated.candidate.design.batch }),
     ...(evaluated.scores ? { scores: evaluated.scores } : {}),
     reads: evaluated.reads,
-    meetsTargets: meets(evaluated),
+    meetsTargets: meetsTargets(evaluated),
     ...(headroom
       ? {
           headroom: {
             writesPerS: headroom.writesPerS,
-            meetsTargets: meetsWithHeadroom(evaluated),
+            meetsTargets: meetsTargetsWithHeadroom(evaluated),
             hottestCpu: headroom.scores.hottestCpu,
             averageCpu: headroom.scores.averageCpu,
             failures: headroom.failures.map((failure) => failure.text),
@@ -55,7 +55,7 @@ export function adviceToJson(advice: Advice): string {
       beyondTheKey: advice.beyondTheKey,
       notSimulated: advice.notSimulated,
       candidates: advice.candidates.map((evaluated) => {
-        const label = labelOf(evaluated, advice.nodes);
+        const label = candidateLabel(evaluated, advice.nodes);
         return {
           ...candidateJson(advice, evaluated),
           ...(reasons.has(label) ? { lostBecause: reasons.get(label) } : {}),

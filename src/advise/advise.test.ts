@@ -3,10 +3,10 @@ import { describe, expect, it } from "vitest";
 import { parseScenario } from "../sim/scenario.js";
 import { type Advice, adviseScenario } from "./advise.js";
 import { counterKeys } from "./fixtures.testsuite.js";
-import { splitSample } from "./key-sample.js";
+import { splitKeySample } from "./key-sample.js";
 import { inferKeyStructure } from "./key-structure.js";
-import { parseRates } from "./rates.js";
-import { meets, meetsWithHeadroom, simplicityOrder } from "./recommend.js";
+import { parseWorkloadRates } from "./rates.js";
+import { meetsTargets, meetsTargetsWithHeadroom, simplicityOrder } from "./recommend.js";
 import { scenarioFromSample } from "./sample-scenario.js";
 
 const fleet = parseScenario(
@@ -14,9 +14,9 @@ const fleet = parseScenario(
 );
 
 function counterScenario(writes: number, nodes: number) {
-  const sample = splitSample(counterKeys(400));
+  const sample = splitKeySample(counterKeys(400));
   return scenarioFromSample(sample, inferKeyStructure(sample), {
-    rates: parseRates(`writes=${writes}`),
+    rates: parseWorkloadRates(`writes=${writes}`),
     nodes,
     durationS: 1800,
   });
@@ -25,8 +25,8 @@ function counterScenario(writes: number, nodes: number) {
 /** The recommendation meets the targets with headroom, and no candidate that does is simpler. */
 function expectSoundRecommendation(advice: Advice): void {
   const recommended = advice.recommended!;
-  expect(meetsWithHeadroom(recommended)).toBe(true);
-  for (const other of advice.candidates.filter(meetsWithHeadroom))
+  expect(meetsTargetsWithHeadroom(recommended)).toBe(true);
+  for (const other of advice.candidates.filter(meetsTargetsWithHeadroom))
     expect(simplicityOrder(recommended, other)).toBeLessThanOrEqual(0);
 }
 
@@ -35,7 +35,7 @@ describe("the advisor", () => {
     // A counter at 8,000 writes/s: its tail node runs near 57 % today and over 100 % at 16,000/s.
     const advice = adviseScenario(counterScenario(8000, 6), { durationS: 1800, buckets: [2, 12] });
     const [asIs, salt2, salt12] = advice.candidates;
-    expect(meets(asIs!)).toBe(true);
+    expect(meetsTargets(asIs!)).toBe(true);
     expect(asIs!.headroom!.failures.map((failure) => failure.target)).toContain("hottestCpu");
     expect(asIs!.headroom!.breaksAt!.writesPerS).toBeGreaterThan(8000);
     expect(asIs!.headroom!.breaksAt!.writesPerS).toBeLessThan(16_000);
@@ -56,7 +56,7 @@ describe("the advisor", () => {
     expect(recommended.nodes).toBeGreaterThan(3);
     expect(recommended.candidate.name).toMatch(/^salt-\d+-by-seq$/);
     expect(recommended.scores!.buckets).toBeGreaterThanOrEqual(recommended.nodes);
-    expect(meetsWithHeadroom(recommended)).toBe(true);
+    expect(meetsTargetsWithHeadroom(recommended)).toBe(true);
     expect(advice.losers.find((loser) => loser.name === "as-is")?.reason).toMatch(
       /more nodes would not fix it/,
     );

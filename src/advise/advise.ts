@@ -7,10 +7,10 @@
  */
 import type { ModelEnd } from "../sim/model-constants.js";
 import type { DesignResult } from "../sim/results.js";
-import type { Design, Scenario } from "../sim/scenario.js";
+import type { Scenario, ScenarioDesign } from "../sim/scenario.js";
 import { type SimulationMode, type SimulationProgress, simulateScenario } from "../sim/simulate.js";
 import { type BeyondTheKey, beyondTheKey } from "./beyond-the-key.js";
-import { type Candidate, enumerateCandidates } from "./candidates.js";
+import { type CandidateDesign, enumerateCandidates } from "./candidates.js";
 import { type DecisionRow, decisionTable } from "./decision-table.js";
 import { designName } from "./design-name.js";
 import { type KeyRoles, keyRoles } from "./field-roles.js";
@@ -20,14 +20,20 @@ import { type ReadService, readServices } from "./read-service.js";
 import { MODELLED_AS_IS, type RealKey } from "./real-key.js";
 import {
   capacityBound,
-  type Evaluated,
+  type EvaluatedCandidate,
   lossReason,
-  meets,
-  meetsWithHeadroom,
+  meetsTargets,
+  meetsTargetsWithHeadroom,
   simplicityOrder,
 } from "./recommend.js";
 import { scenarioCandidates } from "./scenario-candidates.js";
-import { DEFAULT_TARGETS, type Failure, failedTargets, scoreDesign, type Targets } from "./score.js";
+import {
+  type AdviceTargets,
+  DEFAULT_ADVICE_TARGETS,
+  failedTargets,
+  scoreDesign,
+  type TargetFailure,
+} from "./score.js";
 
 export interface AdviseOptions {
   /** The scenario design that is the current key; default the first. */
@@ -37,7 +43,7 @@ export interface AdviseOptions {
   /** Simulated time per candidate; default the scenario's duration. */
   durationS?: number;
   mode?: SimulationMode;
-  targets?: Partial<Targets>;
+  targets?: Partial<AdviceTargets>;
   /** Whether reads allow batching points per entity into one row; default true. */
   batching?: boolean;
   /** Salt bucket counts to try; default 2, 3 and 4 × nodes and the powers of two up to 256, at least the nodes. */
@@ -75,7 +81,7 @@ export interface Advice {
   storage: "ssd" | "hdd";
   durationS: number;
   mode: SimulationMode;
-  targets: Targets;
+  targets: AdviceTargets;
   /** The stated write rate (points per second, all groups). */
   writesPerS: number;
   /** What each field of the baseline key does in the workload. */
@@ -83,8 +89,8 @@ export interface Advice {
   /** The real key where the modelled one differs; schemas in the report and JSON read it. */
   realKey: RealKey;
   /** Every candidate on the planned nodes in enumeration order (as-is first), then those tried on more nodes. */
-  candidates: Evaluated[];
-  recommended: Evaluated | undefined;
+  candidates: EvaluatedCandidate[];
+  recommended: EvaluatedCandidate | undefined;
   /** The recommendation needs more nodes than planned for (nothing met the targets with headroom on them). */
   needsMoreNodes: boolean;
   losers: { name: string; reason: string }[];
@@ -103,7 +109,7 @@ const BUCKET_CHOICES_ON_MORE_NODES = 2;
 /** Node counts beyond this are not simulated (a workload that size needs a scenario of its own and a capacity plan). */
 const MAX_NODES = 1000;
 
-function selectBaseline(scenario: Scenario, name: string | undefined): Design {
+function selectBaseline(scenario: Scenario, name: string | undefined): ScenarioDesign {
   if (name === undefined) return scenario.designs[0]!;
   const design = scenario.designs.find((each) => each.name === name);
   if (!design) {
@@ -122,18 +128,54 @@ const withWrites = (scenario: Scenario, factor: number): Scenario => ({
   },
 });
 
-const bucketsOf = (candidate: Candidate) =>
+const bucketsOf = (candidate: CandidateDesign) =>
   candidate.changes.find((change) => change.kind === "salt")?.buckets ??
   candidate.design.schema.salt?.buckets ??
   1;
 
 /** The changes of a candidate without bucket counts: salts over the same fields are one kind of design. */
-const kindOf = (candidate: Candidate) =>
+const kindOf = (candidate: CandidateDesign) =>
   designName(
     candidate.changes.map((change) => (change.kind === "salt" ? { ...change, buckets: 0 } : change)),
   );
 
 export function adviseScenario(scenario: Scenario, options: AdviseOptions = {}): Advice {
+  const plan = planAdvice(scenario, options);
+  const candidatesFor = candidateSource(scenario, plan, options);
+  const judge = new CandidateJudge(plan, options.onProgress);
+  const onPlanned = judgeOnPlannedNodes(
+    candidatesFor(plan.nodes, options.buckets),
+    judge,
+    plan.nodes,
+    options.exhaustive !== false,
+  );
+  const onMore = onPlanned.recommended
+    ? { tried: [], recommended: undefined }
+    : searchMoreNodes(onPlanned.evaluated, candidatesFor, judge, plan.nodes, options.buckets);
+  return adviceFrom(scenario, plan, options, {
+    evaluated: [...onPlanned.evaluated, ...onMore.tried],
+    recommended: onPlanned.recommended ?? onMore.recommended,
+    needsMoreNodes: onMore.recommended !== undefined,
+    skipped: onPlanned.skipped,
+  });
+}
+
+/** What the advice is for: the current key, the cluster it plans for, and how candidates are run and judged. */
+interface AdvicePlan {
+  /** The current key's design, without a node count or storage of its own. */
+  baseline: ScenarioDesign;
+  nodes: number;
+  storage: "ssd" | "hdd";
+  targets: AdviceTargets;
+  durationS: number;
+  mode: SimulationMode;
+  /** The scenario on the planned nodes and storage. */
+  planned: Scenario;
+  /** The stated write rate (points per second, all groups). */
+  writesPerS: number;
+}
+
+function planAdvice(scenario: Scenario, options: AdviseOptions): AdvicePlan {
   const {
     nodes: baselineNodes,
     storage: baselineStorage,
@@ -142,46 +184,82 @@ export function adviseScenario(scenario: Scenario, options: AdviseOptions = {}):
   const nodes = options.nodes ?? baselineNodes ?? scenario.cluster.nodes;
   if (!Number.isInteger(nodes) || nodes < 1) throw new Error(`nodes: ${nodes} is not a whole number ≥ 1`);
   const storage = baselineStorage ?? scenario.cluster.storage;
-  const targets = { ...DEFAULT_TARGETS, ...options.targets };
-  const durationS = options.durationS ?? scenario.duration;
-  const mode = options.mode ?? "fast";
   const planned: Scenario = { ...scenario, cluster: { ...scenario.cluster, nodes, storage } };
-  const writesPerS = planned.workload.groups.reduce((sum, group) => sum + group.writesPerS, 0);
-  const fromScenario = options.candidates === "scenario";
-  const ownDesigns = scenarioCandidates(scenario.designs, selectBaseline(scenario, options.baseline));
-  const candidatesFor = (onNodes: number, buckets: readonly number[] | undefined): Candidate[] =>
-    fromScenario
-      ? onNodes === nodes
+  return {
+    baseline,
+    nodes,
+    storage,
+    targets: { ...DEFAULT_ADVICE_TARGETS, ...options.targets },
+    durationS: options.durationS ?? scenario.duration,
+    mode: options.mode ?? "fast",
+    planned,
+    writesPerS: planned.workload.groups.reduce((sum, group) => sum + group.writesPerS, 0),
+  };
+}
+
+/** The candidates to judge on a node count, with the salt bucket counts to try (undefined: the usual choices). */
+type CandidateSource = (onNodes: number, buckets: readonly number[] | undefined) => CandidateDesign[];
+
+/** The advisor's own candidates for the current key, or (`candidates: "scenario"`) the scenario's designs. */
+function candidateSource(scenario: Scenario, plan: AdvicePlan, options: AdviseOptions): CandidateSource {
+  if (options.candidates === "scenario") {
+    const ownDesigns = scenarioCandidates(scenario.designs, selectBaseline(scenario, options.baseline));
+    return (onNodes) =>
+      onNodes === plan.nodes
         ? ownDesigns
         : // On more nodes, each design without a node count of its own.
           ownDesigns.map((candidate) => {
             const { nodes: _own, ...design } = candidate.design;
             return { ...candidate, design };
-          })
-      : enumerateCandidates({ ...planned, cluster: { ...planned.cluster, nodes: onNodes } }, baseline, {
-          nodes: onNodes,
-          ...(options.batching === undefined ? {} : { batching: options.batching }),
-          ...(buckets === undefined ? {} : { buckets }),
-          ...(options.realKey === undefined ? {} : { realKey: options.realKey }),
-        });
-  /** A scenario's design runs on its own node count, where it has one. */
-  const nodesOf = (candidate: Candidate, onNodes: number) => candidate.design.nodes ?? onNodes;
-  const baselineFootprint = keyFootprint(planned, baseline);
-  let simulated = 0;
-  let expected = 0;
+          });
+  }
+  return (onNodes, buckets) =>
+    enumerateCandidates(
+      { ...plan.planned, cluster: { ...plan.planned.cluster, nodes: onNodes } },
+      plan.baseline,
+      {
+        nodes: onNodes,
+        ...(options.batching === undefined ? {} : { batching: options.batching }),
+        ...(buckets === undefined ? {} : { buckets }),
+        ...(options.realKey === undefined ? {} : { realKey: options.realKey }),
+      },
+    );
+}
 
-  const evaluate = (candidate: Candidate, onNodes: number): Evaluated => {
+/** Simulates and scores candidates against the plan's targets, reporting each run's progress. */
+class CandidateJudge {
+  private readonly baselineFootprint: KeyFootprint;
+  /** Simulations started so far. */
+  private simulated = 0;
+  /** Simulations expected in all, for progress (more may follow). */
+  private expected = 0;
+
+  constructor(
+    private readonly plan: AdvicePlan,
+    private readonly onProgress: ((progress: AdviceProgress) => void) | undefined,
+  ) {
+    this.baselineFootprint = keyFootprint(plan.planned, plan.baseline);
+  }
+
+  /** Progress counts `count` runs in all from here. */
+  expectRuns(count: number): void {
+    this.expected = count;
+  }
+
+  /** Progress counts one more run than those started so far. */
+  expectOneMoreRun(): void {
+    this.expected = this.simulated + 1;
+  }
+
+  evaluate(candidate: CandidateDesign, onNodes: number): EvaluatedCandidate {
+    const { planned, baseline, targets } = this.plan;
     const design = candidate.design;
-    let reads: Evaluated["reads"] = [];
+    let reads: EvaluatedCandidate["reads"] = [];
     try {
       reads = readServices(planned, design, baseline);
       const footprint: KeyFootprint = keyFootprint(planned, design);
-      const result = simulateScenario(candidateScenario(planned, design, reads, onNodes), {
-        durationS,
-        mode,
-        onProgress: progressOf(design.name),
-      }).designs[0]!;
-      const scores = scoreDesign(result, footprint, baselineFootprint, targets);
+      const result = this.simulate(planned, design, reads, onNodes, design.name);
+      const scores = scoreDesign(result, footprint, this.baselineFootprint, targets);
       return {
         candidate,
         nodes: onNodes,
@@ -193,149 +271,202 @@ export function adviseScenario(scenario: Scenario, options: AdviseOptions = {}):
     } catch (error) {
       return { candidate, nodes: onNodes, failures: [], reads, error: (error as Error).message };
     }
-  };
-
-  const progressOf = (name: string) => {
-    const index = simulated++;
-    return (progress: { doneS: number; totalS: number }) =>
-      options.onProgress?.({
-        candidate: name,
-        index,
-        count: Math.max(expected, simulated),
-        doneS: progress.doneS,
-        totalS: progress.totalS,
-      });
-  };
+  }
 
   /** Runs a design that meets the targets at twice the write rate (without the reads it cannot place). */
-  const checkHeadroom = (evaluated: Evaluated): void => {
-    if (!meets(evaluated) || evaluated.headroom) return;
+  checkHeadroom(evaluated: EvaluatedCandidate): void {
+    if (!meetsTargets(evaluated) || evaluated.headroom) return;
+    const { planned, targets, writesPerS } = this.plan;
     const scaled = withWrites(planned, HEADROOM_FACTOR);
     const design = evaluated.candidate.design;
-    const result = simulateScenario(candidateScenario(scaled, design, evaluated.reads, evaluated.nodes), {
-      durationS,
-      mode,
-      onProgress: progressOf(`${design.name} at ${HEADROOM_FACTOR}×`),
-    }).designs[0]!;
-    const scores = scoreDesign(result, keyFootprint(scaled, design), baselineFootprint, targets);
-    const failures: Failure[] = failedTargets(scores, targets);
+    const result = this.simulate(
+      scaled,
+      design,
+      evaluated.reads,
+      evaluated.nodes,
+      `${design.name} at ${HEADROOM_FACTOR}×`,
+    );
+    const scores = scoreDesign(result, keyFootprint(scaled, design), this.baselineFootprint, targets);
+    const failures: TargetFailure[] = failedTargets(scores, targets);
     evaluated.headroom = {
       writesPerS: HEADROOM_FACTOR * writesPerS,
       scores,
       failures,
       breaksAt: breakingRate(writesPerS, evaluated.scores!, scores, targets),
     };
-  };
+  }
 
   /** The simplest design meeting the targets with headroom, checking headroom in simplicity order. */
-  const simplestWithHeadroom = (evaluated: readonly Evaluated[]): Evaluated | undefined => {
-    for (const each of evaluated.filter(meets).sort(simplicityOrder)) {
-      checkHeadroom(each);
-      if (meetsWithHeadroom(each)) return each;
+  simplestWithHeadroom(evaluated: readonly EvaluatedCandidate[]): EvaluatedCandidate | undefined {
+    for (const each of evaluated.filter(meetsTargets).sort(simplicityOrder)) {
+      this.checkHeadroom(each);
+      if (meetsTargetsWithHeadroom(each)) return each;
     }
     return undefined;
-  };
+  }
 
-  const first = candidatesFor(nodes, options.buckets);
-  expected = first.length;
-  const evaluated: Evaluated[] = [];
-  let recommended: Evaluated | undefined;
-  // Simplest first, a tier (complexity and bucket count) at a time, so a lazy walk stops where the simplicity order would.
-  const tiers = new Map<string, Candidate[]>();
-  for (const candidate of [...first].sort(
+  private simulate(
+    scenario: Scenario,
+    design: ScenarioDesign,
+    reads: readonly ReadService[],
+    nodes: number,
+    label: string,
+  ): DesignResult {
+    const { durationS, mode } = this.plan;
+    return simulateScenario(candidateScenario(scenario, design, reads, nodes), {
+      durationS,
+      mode,
+      onProgress: this.progressOf(label),
+    }).designs[0]!;
+  }
+
+  private progressOf(label: string) {
+    const index = this.simulated++;
+    return (progress: { doneS: number; totalS: number }) =>
+      this.onProgress?.({
+        candidate: label,
+        index,
+        count: Math.max(this.expected, this.simulated),
+        doneS: progress.doneS,
+        totalS: progress.totalS,
+      });
+  }
+}
+
+/**
+ * Judges the candidates on the planned nodes, simplest first a tier (complexity and bucket count) at
+ * a time, so a walk that is not exhaustive stops where the simplicity order would; the evaluated come
+ * back in enumeration order (the current key first, its headroom checked when it meets the targets).
+ */
+function judgeOnPlannedNodes(
+  candidates: readonly CandidateDesign[],
+  judge: CandidateJudge,
+  nodes: number,
+  exhaustive: boolean,
+): {
+  evaluated: EvaluatedCandidate[];
+  recommended: EvaluatedCandidate | undefined;
+  skipped: CandidateDesign[];
+} {
+  judge.expectRuns(candidates.length);
+  const evaluated: EvaluatedCandidate[] = [];
+  let recommended: EvaluatedCandidate | undefined;
+  const tiers = new Map<string, CandidateDesign[]>();
+  for (const candidate of [...candidates].sort(
     (a, b) => a.complexity - b.complexity || bucketsOf(a) - bucketsOf(b),
   )) {
     const tier = `${candidate.complexity}/${bucketsOf(candidate)}`;
     tiers.set(tier, [...(tiers.get(tier) ?? []), candidate]);
   }
-  const skipped: Candidate[] = [];
+  const skipped: CandidateDesign[] = [];
   for (const tier of tiers.values()) {
-    if (recommended && options.exhaustive === false) {
+    if (recommended && !exhaustive) {
       skipped.push(...tier);
       continue;
     }
-    evaluated.push(...tier.map((candidate) => evaluate(candidate, nodesOf(candidate, nodes))));
-    recommended ??= simplestWithHeadroom(evaluated);
+    evaluated.push(...tier.map((candidate) => judge.evaluate(candidate, nodesOf(candidate, nodes))));
+    recommended ??= judge.simplestWithHeadroom(evaluated);
   }
-  evaluated.sort((a, b) => first.indexOf(a.candidate) - first.indexOf(b.candidate));
+  evaluated.sort((a, b) => candidates.indexOf(a.candidate) - candidates.indexOf(b.candidate));
   // The current key's headroom is reported even when it is not the recommendation.
-  if (meets(evaluated[0]!)) checkHeadroom(evaluated[0]!);
-  let needsMoreNodes = false;
+  if (meetsTargets(evaluated[0]!)) judge.checkHeadroom(evaluated[0]!);
+  return { evaluated, recommended, skipped };
+}
 
-  if (!recommended) {
-    // More nodes help designs whose load is spread; try their kinds on the fewest nodes that could carry twice the writes.
-    const spread = evaluated.filter(
-      (each) =>
-        capacityBound(each) && (each.headroom === undefined || each.headroom.scores.nodesNeeded !== null),
-    );
-    const kinds = new Set(spread.map((each) => kindOf(each.candidate)));
-    const estimate = Math.min(
-      ...spread.map(
-        (each) => each.headroom?.scores.nodesNeeded ?? HEADROOM_FACTOR * each.scores!.nodesNeeded!,
-      ),
-    );
-    let onNodes = Math.max(nodes + 1, estimate);
-    for (
-      let attempt = 0;
-      kinds.size > 0 && attempt <= MORE_NODES_ATTEMPTS && onNodes <= MAX_NODES;
-      attempt++
-    ) {
-      const tried: Evaluated[] = [];
-      // Per kind, its fewest buckets for these nodes: more buckets add fan-out, not capacity.
-      const perKind = new Map<string, number>();
-      // The bucket counts asked for that cover these nodes, else the usual choices for them.
-      const covering = options.buckets?.filter((buckets) => buckets >= onNodes);
-      const sorted = candidatesFor(onNodes, covering?.length ? covering : undefined)
-        .filter((candidate) => {
-          const kind = kindOf(candidate);
-          perKind.set(kind, (perKind.get(kind) ?? 0) + 1);
-          return kinds.has(kind) && perKind.get(kind)! <= BUCKET_CHOICES_ON_MORE_NODES;
-        })
-        .sort((a, b) => a.complexity - b.complexity);
-      for (const candidate of sorted) {
-        expected = simulated + 1;
-        const each = evaluate(candidate, onNodes);
-        tried.push(each);
-        evaluated.push(each);
-        if (!meets(each)) continue;
-        checkHeadroom(each);
-        if (meetsWithHeadroom(each)) {
-          recommended = each;
-          break;
-        }
-      }
-      if (recommended) break;
-      const needed = tried
-        .filter((each) => capacityBound(each) && each.headroom?.scores.nodesNeeded !== null)
-        .map((each) => each.headroom?.scores.nodesNeeded ?? HEADROOM_FACTOR * each.scores!.nodesNeeded!);
-      // Nothing tried here could carry the load on more nodes: stop rather than grow without a lead.
-      if (needed.length === 0) break;
-      onNodes = Math.max(Math.ceil(onNodes * MORE_NODES_GROWTH), Math.min(...needed));
+/** A scenario's design runs on its own node count, where it has one. */
+const nodesOf = (candidate: CandidateDesign, onNodes: number) => candidate.design.nodes ?? onNodes;
+
+/** The nodes a design would need to carry twice the writes (from its headroom run, else estimated from its own). */
+const nodesForHeadroom = (evaluated: EvaluatedCandidate) =>
+  evaluated.headroom?.scores.nodesNeeded ?? HEADROOM_FACTOR * evaluated.scores!.nodesNeeded!;
+
+/**
+ * When nothing meets the targets with headroom on the planned nodes: more nodes help designs whose
+ * load is spread, so their kinds are tried on the fewest nodes that could carry twice the writes,
+ * growing the node count a few times while a tried design still points the way.
+ */
+function searchMoreNodes(
+  onPlanned: readonly EvaluatedCandidate[],
+  candidatesFor: CandidateSource,
+  judge: CandidateJudge,
+  nodes: number,
+  buckets: readonly number[] | undefined,
+): { tried: EvaluatedCandidate[]; recommended: EvaluatedCandidate | undefined } {
+  const spread = onPlanned.filter(
+    (each) =>
+      capacityBound(each) && (each.headroom === undefined || each.headroom.scores.nodesNeeded !== null),
+  );
+  const kinds = new Set(spread.map((each) => kindOf(each.candidate)));
+  const tried: EvaluatedCandidate[] = [];
+  let onNodes = Math.max(nodes + 1, Math.min(...spread.map(nodesForHeadroom)));
+  for (let attempt = 0; kinds.size > 0 && attempt <= MORE_NODES_ATTEMPTS && onNodes <= MAX_NODES; attempt++) {
+    const triedHere: EvaluatedCandidate[] = [];
+    // Per kind, its fewest buckets for these nodes: more buckets add fan-out, not capacity.
+    const perKind = new Map<string, number>();
+    // The bucket counts asked for that cover these nodes, else the usual choices for them.
+    const covering = buckets?.filter((count) => count >= onNodes);
+    const sorted = candidatesFor(onNodes, covering?.length ? covering : undefined)
+      .filter((candidate) => {
+        const kind = kindOf(candidate);
+        perKind.set(kind, (perKind.get(kind) ?? 0) + 1);
+        return kinds.has(kind) && perKind.get(kind)! <= BUCKET_CHOICES_ON_MORE_NODES;
+      })
+      .sort((a, b) => a.complexity - b.complexity);
+    for (const candidate of sorted) {
+      judge.expectOneMoreRun();
+      const each = judge.evaluate(candidate, onNodes);
+      triedHere.push(each);
+      tried.push(each);
+      if (!meetsTargets(each)) continue;
+      judge.checkHeadroom(each);
+      if (meetsTargetsWithHeadroom(each)) return { tried, recommended: each };
     }
-    needsMoreNodes = recommended !== undefined;
+    const needed = triedHere
+      .filter((each) => capacityBound(each) && each.headroom?.scores.nodesNeeded !== null)
+      .map(nodesForHeadroom);
+    // Nothing tried here could carry the load on more nodes: stop rather than grow without a lead.
+    if (needed.length === 0) break;
+    onNodes = Math.max(Math.ceil(onNodes * MORE_NODES_GROWTH), Math.min(...needed));
   }
+  return { tried, recommended: undefined };
+}
+
+/** The advice from what was judged: the recommendation, why each other candidate loses, and the seeds' terms. */
+function adviceFrom(
+  scenario: Scenario,
+  plan: AdvicePlan,
+  options: AdviseOptions,
+  judged: {
+    evaluated: EvaluatedCandidate[];
+    recommended: EvaluatedCandidate | undefined;
+    needsMoreNodes: boolean;
+    skipped: CandidateDesign[];
+  },
+): Advice {
+  const { evaluated, recommended, needsMoreNodes, skipped } = judged;
+  const { planned, nodes } = plan;
   const asIs = evaluated[0]!;
   return {
     scenario: scenario.name,
     ...(scenario.description === undefined ? {} : { description: scenario.description }),
     ...(scenario.source === undefined ? {} : { source: scenario.source }),
     nodes,
-    storage,
-    durationS,
-    mode,
-    targets,
-    writesPerS,
-    roles: keyRoles(planned, baseline.schema),
+    storage: plan.storage,
+    durationS: plan.durationS,
+    mode: plan.mode,
+    targets: plan.targets,
+    writesPerS: plan.writesPerS,
+    roles: keyRoles(planned, plan.baseline.schema),
     realKey: options.realKey ?? MODELLED_AS_IS,
     candidates: evaluated,
     recommended,
     needsMoreNodes,
     losers: evaluated
       .filter((each) => each !== recommended)
-      .map((each) => ({ name: labelOf(each, nodes), reason: lossReason(each, recommended) })),
+      .map((each) => ({ name: candidateLabel(each, nodes), reason: lossReason(each, recommended) })),
     notSimulated: skipped.map((candidate) => candidate.name),
     decision: decisionTable(planned, asIs, evaluated),
-    beyondTheKey: beyondTheKey(planned, asIs, recommended, targets),
+    beyondTheKey: beyondTheKey(planned, asIs, recommended, plan.targets),
   };
 }
 
@@ -345,7 +476,7 @@ export function adviseScenario(scenario: Scenario, options: AdviseOptions = {}):
  */
 function candidateScenario(
   planned: Scenario,
-  design: Design,
+  design: ScenarioDesign,
   reads: readonly ReadService[],
   nodes: number,
 ): Scenario {
@@ -368,7 +499,7 @@ function candidateScenario(
 export function simulateCandidateAt(
   scenario: Scenario,
   advice: Advice,
-  evaluated: Evaluated,
+  evaluated: EvaluatedCandidate,
   modelEnd: ModelEnd,
   onProgress?: (progress: SimulationProgress) => void,
 ): DesignResult {
@@ -385,7 +516,7 @@ export function simulateCandidateAt(
 }
 
 /** A candidate's name, with its node count when it differs from the planned one. */
-export function labelOf(evaluated: Evaluated, plannedNodes: number): string {
+export function candidateLabel(evaluated: EvaluatedCandidate, plannedNodes: number): string {
   // A scenario's design with a node count of its own is named for it already (`as-is-on-24-nodes`).
   return evaluated.nodes === plannedNodes || evaluated.candidate.design.nodes !== undefined
     ? evaluated.candidate.name
@@ -393,8 +524,12 @@ export function labelOf(evaluated: Evaluated, plannedNodes: number): string {
 }
 
 /** Failures of the key itself, whatever the load: reads it cannot serve, too few salt buckets. */
-function keyFailures(candidate: Candidate, reads: Evaluated["reads"], nodes: number): Failure[] {
-  const failures: Failure[] = reads
+function keyFailures(
+  candidate: CandidateDesign,
+  reads: EvaluatedCandidate["reads"],
+  nodes: number,
+): TargetFailure[] {
+  const failures: TargetFailure[] = reads
     .filter((read) => read.status === "cannot-serve")
     .map((read) => ({ target: "read", text: `${read.name}: ${read.reason}` }));
   for (const change of candidate.changes) {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { validateScenario } from "../sim/scenario.js";
 import { beyondTheKey } from "./beyond-the-key.js";
-import type { Candidate } from "./candidates.js";
+import type { CandidateDesign } from "./candidates.js";
 import { decisionTable } from "./decision-table.js";
-import type { Evaluated } from "./recommend.js";
-import { DEFAULT_TARGETS, type Failure, type Scores } from "./score.js";
+import type { EvaluatedCandidate } from "./recommend.js";
+import { DEFAULT_ADVICE_TARGETS, type DesignScores, type TargetFailure } from "./score.js";
 
 const scenario = validateScenario({
   name: "tenants",
@@ -32,13 +32,13 @@ const scenario = validateScenario({
   ],
 });
 
-function asIs(scores: Partial<Scores>, failures: Failure[]): Evaluated {
+function asIs(scores: Partial<DesignScores>, failures: TargetFailure[]): EvaluatedCandidate {
   const candidate = {
     name: "as-is",
     changes: [],
     complexity: 0,
     design: scenario.designs[0]!,
-  } as unknown as Candidate;
+  } as unknown as CandidateDesign;
   const full = {
     nodes: 4,
     hottestCpu: 0.8,
@@ -48,7 +48,7 @@ function asIs(scores: Partial<Scores>, failures: Failure[]): Evaluated {
     reads: [],
     ...scores,
   };
-  return { candidate, nodes: 4, scores: full as Scores, reads: [], failures };
+  return { candidate, nodes: 4, scores: full as DesignScores, reads: [], failures };
 }
 
 describe("beyond the key", () => {
@@ -69,7 +69,7 @@ describe("beyond the key", () => {
       },
       [{ target: "averageCpu", text: "average node 80% > 70%" }],
     );
-    const notes = beyondTheKey(scenario, evaluated, undefined, DEFAULT_TARGETS);
+    const notes = beyondTheKey(scenario, evaluated, undefined, DEFAULT_ADVICE_TARGETS);
     expect(notes.map((note) => note.kind)).toEqual(["capacity", "analytical-store", "dominant-tenant"]);
     expect(notes[0]!.text).toMatch(/short of capacity, not of spread\. It needs about 5 nodes/);
     expect(notes[1]!.text).toMatch(/"dashboard-30d" scans 30d of an entity \(about 777,600 rows per scan\)/);
@@ -80,7 +80,7 @@ describe("beyond the key", () => {
     const evaluated = asIs({ hottestCpu: 3, maxOverMedian: 12, nodesNeeded: null }, [
       { target: "hottestCpu", text: "hottest node 300% > 90%" },
     ]);
-    expect(beyondTheKey(scenario, evaluated, undefined, DEFAULT_TARGETS)[0]!.kind).toBe(
+    expect(beyondTheKey(scenario, evaluated, undefined, DEFAULT_ADVICE_TARGETS)[0]!.kind).toBe(
       "more-nodes-do-not-help",
     );
     const rows = decisionTable(scenario, evaluated, [evaluated]);

@@ -5,8 +5,8 @@
  */
 import { formatDuration } from "../sim/duration.js";
 import type { Scenario } from "../sim/scenario.js";
-import type { Evaluated } from "./recommend.js";
-import { percent, type Targets } from "./score.js";
+import type { EvaluatedCandidate } from "./recommend.js";
+import { type AdviceTargets, percent } from "./score.js";
 
 export interface BeyondTheKey {
   kind: "no-change" | "analytical-store" | "capacity" | "more-nodes-do-not-help" | "dominant-tenant";
@@ -23,9 +23,9 @@ const HOT_TENANT_RATIO = 2;
 
 export function beyondTheKey(
   scenario: Scenario,
-  asIs: Evaluated,
-  recommended: Evaluated | undefined,
-  targets: Targets,
+  asIs: EvaluatedCandidate,
+  recommended: EvaluatedCandidate | undefined,
+  targets: AdviceTargets,
 ): BeyondTheKey[] {
   const notes: BeyondTheKey[] = [];
   const asIsScores = asIs.scores;

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { type Design, parseScenario, type Scenario } from "../sim/scenario.js";
-import { bucketChoices, enumerateCandidates, saltFields } from "./candidates.js";
+import { parseScenario, type Scenario, type ScenarioDesign } from "../sim/scenario.js";
+import { enumerateCandidates, saltBucketChoices, saltFields } from "./candidates.js";
 import { designName } from "./design-name.js";
 import { keyRoles } from "./field-roles.js";
 
@@ -13,14 +13,14 @@ const postsScenario = parseScenario(
 );
 
 /** Candidates on 6 nodes with 12 buckets and no batching. */
-const sixNodeCandidates = (scenario: Scenario, baseline: Design) =>
+const sixNodeCandidates = (scenario: Scenario, baseline: ScenarioDesign) =>
   enumerateCandidates(scenario, baseline, { nodes: 6, buckets: [12], batching: false });
 
 describe("candidates", () => {
   it("tries 2–4 × nodes and the powers of two up to 256, never fewer buckets than nodes", () => {
-    expect(bucketChoices(12)).toEqual([16, 24, 32, 36, 48, 64, 128, 256]);
-    expect(bucketChoices(100)).toEqual([128, 200, 256, 300, 400]);
-    expect(bucketChoices(1)).toEqual([2, 3, 4, 8, 16, 32, 64, 128, 256]);
+    expect(saltBucketChoices(12)).toEqual([16, 24, 32, 36, 48, 64, 128, 256]);
+    expect(saltBucketChoices(100)).toEqual([128, 200, 256, 300, 400]);
+    expect(saltBucketChoices(1)).toEqual([2, 3, 4, 8, 16, 32, 64, 128, 256]);
   });
 
   it("reads the fleet key's roles: device id, then a reversed time; shard is a workload field to promote", () => {

@@ -6,12 +6,12 @@
  */
 import type { SchemaSpec, SegmentSpec } from "../keys/types.js";
 import { defaultCapacity } from "../sim/model.js";
-import type { Design, Scenario } from "../sim/scenario.js";
-import { type Change, designName } from "./design-name.js";
-import { cardinalityOf, type FieldInfo, type KeyRoles, keyRoles } from "./field-roles.js";
+import type { Scenario, ScenarioDesign } from "../sim/scenario.js";
+import { designName, type KeyChange } from "./design-name.js";
+import { cardinalityOf, type KeyFieldInfo, type KeyRoles, keyRoles } from "./field-roles.js";
 import type { RealKey } from "./real-key.js";
 
-export type { Change } from "./design-name.js";
+export type { KeyChange } from "./design-name.js";
 
 /**
  * How much a change costs the people who run the table (docs/advisor.md, "simplicity order"):
@@ -19,23 +19,23 @@ export type { Change } from "./design-name.js";
  * promotion reorders the key so every reader must know the promoted field; a salt adds a hash,
  * scatter-gather reads and a bucket count fixed for the table's life.
  */
-export const CHANGE_COMPLEXITY: Readonly<Record<Change["kind"], number>> = {
+export const KEY_CHANGE_COMPLEXITY: Readonly<Record<KeyChange["kind"], number>> = {
   "reverse-timestamp": 1,
   batch: 2,
   promote: 2,
   salt: 3,
 };
 
-export interface Candidate {
+export interface CandidateDesign {
   name: string;
   description: string;
-  changes: Change[];
+  changes: KeyChange[];
   /** Sum of the changes' complexity; 0 for the baseline. */
   complexity: number;
-  design: Design;
+  design: ScenarioDesign;
 }
 
-export interface CandidateOptions {
+export interface CandidateDesignOptions {
   /** Node count the bucket choices are sized for. */
   nodes: number;
   /** Whether batching points per entity is allowed (reads that need each point at once forbid it); default true. */
@@ -53,13 +53,13 @@ export const BATCH_INTERVALS_S = [1, 2, 5, 10, 15, 30, 60] as const;
  * Bucket counts tried: 2, 3 and 4 × nodes and the powers of two up to 256 — those that match or
  * exceed the nodes (seed 000: fewer buckets than nodes leave nodes without writes).
  */
-export function bucketChoices(nodes: number): number[] {
+export function saltBucketChoices(nodes: number): number[] {
   const choices = new Set([2 * nodes, 3 * nodes, 4 * nodes]);
   for (let buckets = 2; buckets <= 256; buckets *= 2) choices.add(buckets);
   return [...choices].filter((n) => n >= Math.max(2, nodes) && n <= 65536).sort((a, b) => a - b);
 }
 
-export function describeChange(change: Change): string {
+export function describeKeyChange(change: KeyChange): string {
   switch (change.kind) {
     case "reverse-timestamp":
       return `${change.field} stored reversed (newest first)`;
@@ -74,7 +74,7 @@ export function describeChange(change: Change): string {
 
 function applyChange(
   spec: SchemaSpec,
-  change: Change,
+  change: KeyChange,
   roles: KeyRoles,
   realKey: RealKey | undefined,
 ): SchemaSpec {
@@ -122,11 +122,11 @@ function applyChange(
 }
 
 function candidateOf(
-  base: Design,
-  changes: Change[],
+  base: ScenarioDesign,
+  changes: KeyChange[],
   roles: KeyRoles,
   realKey: RealKey | undefined,
-): Candidate {
+): CandidateDesign {
   const changed = changes.reduce((spec, change) => applyChange(spec, change, roles, realKey), base.schema);
   // The schema is named after the key changes it implements (`device-reverse-ts-salt-64-by-deviceID`).
   const keyChanges = changes.filter((change) => change.kind !== "batch");
@@ -135,12 +135,14 @@ function candidateOf(
   const batchS = changes.find((change) => change.kind === "batch")?.intervalS ?? base.batch;
   const name = designName(changes);
   const description =
-    changes.length === 0 ? (base.description ?? "the current key") : changes.map(describeChange).join("; ");
+    changes.length === 0
+      ? (base.description ?? "the current key")
+      : changes.map(describeKeyChange).join("; ");
   return {
     name,
     description,
     changes,
-    complexity: changes.reduce((sum, change) => sum + CHANGE_COMPLEXITY[change.kind], 0),
+    complexity: changes.reduce((sum, change) => sum + KEY_CHANGE_COMPLEXITY[change.kind], 0),
     design: {
       name,
       description,
@@ -186,7 +188,7 @@ function timeSaltFields(scenario: Scenario, roles: KeyRoles): string[] | undefin
 }
 
 /** Fields worth promoting: spreading ones with at least as many values as nodes, not already first. */
-function promotable(roles: KeyRoles, nodes: number): FieldInfo[] {
+function promotable(roles: KeyRoles, nodes: number): KeyFieldInfo[] {
   const first = roles.fields.find((field) => field.inKey);
   return roles.fields.filter(
     (field) =>
@@ -209,11 +211,11 @@ export function batchInterval(scenario: Scenario, roles: KeyRoles): number | und
 
 export function enumerateCandidates(
   scenario: Scenario,
-  baseline: Design,
-  options: CandidateOptions,
-): Candidate[] {
+  baseline: ScenarioDesign,
+  options: CandidateDesignOptions,
+): CandidateDesign[] {
   const roles = keyRoles(scenario, baseline.schema);
-  const keyChanges: Change[][] = [];
+  const keyChanges: KeyChange[][] = [];
   const time = roles.fields.find(
     (field) =>
       field.inKey &&
@@ -229,7 +231,7 @@ export function enumerateCandidates(
     (fields): fields is string[] => fields !== undefined,
   );
   for (const fields of saltings) {
-    for (const buckets of options.buckets ?? bucketChoices(options.nodes)) {
+    for (const buckets of options.buckets ?? saltBucketChoices(options.nodes)) {
       if (!Number.isInteger(buckets) || buckets < 2 || buckets > 65536)
         throw new Error(`buckets: ${buckets} is not a whole number from 2 to 65536`);
       if (baseline.schema.salt?.buckets === buckets) continue;
@@ -237,8 +239,8 @@ export function enumerateCandidates(
     }
   }
   const interval = options.batching === false || baseline.batch ? undefined : batchInterval(scenario, roles);
-  const batch: Change[] = interval === undefined ? [] : [{ kind: "batch", intervalS: interval }];
-  const all: Change[][] = [
+  const batch: KeyChange[] = interval === undefined ? [] : [{ kind: "batch", intervalS: interval }];
+  const all: KeyChange[][] = [
     [],
     ...keyChanges,
     ...(batch.length > 0 ? [batch, ...keyChanges.map((changes) => [...changes, ...batch])] : []),

@@ -8,9 +8,9 @@ import { expect, it } from "vitest";
 import type { Advice } from "./advise.js";
 import { adviseScenario } from "./advise.js";
 import * as keys from "./fixtures.testsuite.js";
-import { type KeySampleFormat, parseKeyLines, splitSample } from "./key-sample.js";
+import { type KeySampleFormat, parseKeyLines, splitKeySample } from "./key-sample.js";
 import { inferKeyStructure, type KeyStructure } from "./key-structure.js";
-import { parseRates } from "./rates.js";
+import { parseWorkloadRates } from "./rates.js";
 import { realKeyOf } from "./real-key.js";
 import { adviceMarkdown } from "./report-markdown.js";
 import { scenarioFromSample } from "./sample-scenario.js";
@@ -311,11 +311,11 @@ export function adviseEntry(
   entry: CorpusEntry,
   withReads: boolean,
 ): { advice: Advice; structure: KeyStructure } {
-  const sample = splitSample(
+  const sample = splitKeySample(
     parseKeyLines(`${entry.lines(SAMPLE_SIZE).join("\n")}\n`, entry.format ?? "text"),
   );
   const structure = inferKeyStructure(sample);
-  const rates = parseRates(`writes=${entry.writes}${withReads ? `,${entry.reads}` : ""}`);
+  const rates = parseWorkloadRates(`writes=${entry.writes}${withReads ? `,${entry.reads}` : ""}`);
   const scenario = scenarioFromSample(sample, structure, {
     rates,
     nodes: entry.nodes,

@@ -8,22 +8,22 @@ import { formatDuration } from "../sim/duration.js";
 import { defaultCapacity } from "../sim/model.js";
 import type { Scenario } from "../sim/scenario.js";
 import { keyRoles } from "./field-roles.js";
-import type { Evaluated } from "./recommend.js";
+import type { EvaluatedCandidate } from "./recommend.js";
 import { BALANCED_MAX_OVER_MEDIAN, percent } from "./score.js";
 
-export type Leaning = "salting" | "alternatives" | "either";
+export type DecisionLeaning = "salting" | "alternatives" | "either";
 
 export interface DecisionRow {
   factor: "Write pattern" | "Read pattern" | "Data volume" | "Cluster size" | "Query complexity";
   observed: string;
-  pointsTo: Leaning;
+  pointsTo: DecisionLeaning;
 }
 
 /** Seed 000: "small clusters (3-5 nodes)" vs "large clusters (10+ nodes)". */
 const SMALL_CLUSTER = 5;
 const LARGE_CLUSTER = 10;
 
-function writePattern(scenario: Scenario, asIs: Evaluated): DecisionRow {
+function writePattern(scenario: Scenario, asIs: EvaluatedCandidate): DecisionRow {
   const roles = keyRoles(scenario, asIs.candidate.design.schema);
   if (roles.monotonic && roles.entityPrefix.length === 0) {
     return {
@@ -96,7 +96,7 @@ function clusterSize(nodes: number): DecisionRow {
   };
 }
 
-function queryComplexity(evaluated: readonly Evaluated[]): DecisionRow {
+function queryComplexity(evaluated: readonly EvaluatedCandidate[]): DecisionRow {
   const salted = evaluated.find((each) => each.candidate.changes.some((change) => change.kind === "salt"));
   const fanouts = salted?.scores?.reads.map((read) => read.fanout) ?? [];
   if (!salted || fanouts.length === 0)
@@ -117,8 +117,8 @@ function queryComplexity(evaluated: readonly Evaluated[]): DecisionRow {
 
 export function decisionTable(
   scenario: Scenario,
-  asIs: Evaluated,
-  evaluated: readonly Evaluated[],
+  asIs: EvaluatedCandidate,
+  evaluated: readonly EvaluatedCandidate[],
 ): DecisionRow[] {
   return [
     writePattern(scenario, asIs),

@@ -6,13 +6,13 @@
  */
 
 /** One change to the current key (or to how rows are written). */
-export type Change =
+export type KeyChange =
   | { kind: "reverse-timestamp"; field: string }
   | { kind: "promote"; field: string }
   | { kind: "salt"; buckets: number; fields: string[] }
   | { kind: "batch"; intervalS: number };
 
-function changeName(change: Change): string {
+function changeName(change: KeyChange): string {
   switch (change.kind) {
     case "reverse-timestamp":
       return `reverse-${change.field}`;
@@ -26,6 +26,6 @@ function changeName(change: Change): string {
 }
 
 /** The design's name: `as-is` for no change, else its changes' names joined by `+`. */
-export function designName(changes: readonly Change[]): string {
+export function designName(changes: readonly KeyChange[]): string {
   return changes.length === 0 ? "as-is" : changes.map(changeName).join("+");
 }

@@ -6,7 +6,7 @@
 import type { CodecSpec, SchemaSpec } from "../keys/types.js";
 import type { FieldGenerator, Scenario } from "../sim/scenario.js";
 
-export type FieldRole =
+export type KeyFieldRole =
   | { kind: "time"; reverse: boolean }
   | { kind: "sequence" }
   /** Fixed per entity (a template over the entity index); `cardinality` distinct values overall. */
@@ -14,9 +14,9 @@ export type FieldRole =
   /** Chosen per write from `cardinality` values, not tied to the entity. */
   | { kind: "pick"; cardinality: number };
 
-export interface FieldInfo {
+export interface KeyFieldInfo {
   name: string;
-  role: FieldRole;
+  role: KeyFieldRole;
   codec: CodecSpec;
   /** Whether the baseline key holds the field (a workload field outside the key can be promoted into it). */
   inKey: boolean;
@@ -24,11 +24,11 @@ export interface FieldInfo {
 
 export interface KeyRoles {
   /** Key fields in order, then workload fields every group sets that the key lacks. */
-  fields: FieldInfo[];
+  fields: KeyFieldInfo[];
   /** The first key field that moves with time (a timestamp or a sequence), if any: it makes writes sequential when it leads. */
-  monotonic: FieldInfo | undefined;
+  monotonic: KeyFieldInfo | undefined;
   /** Key fields before the monotonic one that identify or spread a writer (entity or picked fields). */
-  entityPrefix: FieldInfo[];
+  entityPrefix: KeyFieldInfo[];
 }
 
 const TEMPLATE_MOD = /\{(?:hex\d+:)?i%(\d+)/;
@@ -42,7 +42,7 @@ function templateCardinality(template: string, entities: number): number {
   return template.includes("{") ? entities : 1;
 }
 
-function roleOf(generators: { generator: FieldGenerator; entities: number }[]): FieldRole {
+function roleOf(generators: { generator: FieldGenerator; entities: number }[]): KeyFieldRole {
   const picked = new Set<string | number>();
   let cardinality = 0;
   for (const { generator, entities } of generators) {
@@ -76,11 +76,11 @@ export function keyRoles(scenario: Scenario, spec: SchemaSpec): KeyRoles {
     groups.flatMap((group) =>
       group.fields[name] === undefined ? [] : [{ generator: group.fields[name]!, entities: group.entities }],
     );
-  const fields: FieldInfo[] = [];
+  const fields: KeyFieldInfo[] = [];
   for (const segment of spec.segments) {
     if (!("field" in segment)) continue;
     const generators = generatorsOf(segment.field);
-    const role: FieldRole =
+    const role: KeyFieldRole =
       generators.length === 0
         ? { kind: "time", reverse: segment.codec.type === "timestamp" && segment.codec.reverse === true }
         : roleOf(generators);
@@ -113,6 +113,6 @@ export function keyRoles(scenario: Scenario, spec: SchemaSpec): KeyRoles {
 }
 
 /** Distinct values a field takes (1 for time and sequence: they are never a spreading dimension). */
-export function cardinalityOf(field: FieldInfo): number {
+export function cardinalityOf(field: KeyFieldInfo): number {
   return field.role.kind === "entity" || field.role.kind === "pick" ? field.role.cardinality : 1;
 }

@@ -5,12 +5,12 @@
  * which the hottest or the average node reaches its target lies on the line through the runs at 1×
  * and 2× (interpolated below 2×, extrapolated above it).
  */
-import type { Failure, Scores, Targets } from "./score.js";
+import type { AdviceTargets, DesignScores, TargetFailure } from "./score.js";
 
 type BreakingTarget = "hottestCpu" | "averageCpu" | "warmUpCpu";
 
 /** Each target against the score that it bounds (the warm-up peak only matters for salted tables). */
-const MEASURED: Readonly<Record<BreakingTarget, keyof Scores>> = {
+const MEASURED: Readonly<Record<BreakingTarget, keyof DesignScores>> = {
   hottestCpu: "hottestCpu",
   averageCpu: "averageCpu",
   warmUpCpu: "peakHottestCpu",
@@ -25,12 +25,12 @@ const NODE_WORDS: Readonly<Record<BreakingTarget, string>> = {
 /** Write rate multiple a recommendation must sustain. */
 export const HEADROOM_FACTOR = 2;
 
-export interface Headroom {
+export interface HeadroomCheck {
   /** The write rate simulated (HEADROOM_FACTOR × the stated one). */
   writesPerS: number;
-  scores: Scores;
+  scores: DesignScores;
   /** Targets missed at that rate; empty when the design has the headroom. */
-  failures: Failure[];
+  failures: TargetFailure[];
   /** Estimated write rate at which the first CPU target is crossed, and which; null when none grows with writes. */
   breaksAt: { writesPerS: number; target: BreakingTarget } | null;
 }
@@ -44,10 +44,10 @@ function crossing(r1: number, m1: number, r2: number, m2: number, target: number
 
 export function breakingRate(
   writesPerS: number,
-  today: Scores,
-  doubled: Scores,
-  targets: Targets,
-): Headroom["breaksAt"] {
+  today: DesignScores,
+  doubled: DesignScores,
+  targets: AdviceTargets,
+): HeadroomCheck["breaksAt"] {
   const rate2 = HEADROOM_FACTOR * writesPerS;
   const measured = (Object.keys(MEASURED) as BreakingTarget[]).filter(
     (target) => target !== "warmUpCpu" || today.buckets > 1,
@@ -68,7 +68,7 @@ export function roughRate(writesPerS: number): string {
 }
 
 /** One sentence on the headroom of a design, for the report. */
-export function headroomText(headroom: Headroom, writesPerS: number): string {
+export function headroomText(headroom: HeadroomCheck, writesPerS: number): string {
   const at = `at ${HEADROOM_FACTOR}× the write rate (${roughRate(headroom.writesPerS)} writes/s)`;
   const verdict =
     headroom.failures.length === 0

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fleetKeys } from "./fixtures.testsuite.js";
-import { detectSeparator, parseKeyLines, splitSample } from "./key-sample.js";
+import { detectKeySeparator, parseKeyLines, splitKeySample } from "./key-sample.js";
 
 describe("key samples", () => {
   it("reads text lines and skips blank ones", () => {
@@ -17,29 +17,29 @@ describe("key samples", () => {
   });
 
   it("finds the separator every key shares, not one only some ids contain", () => {
-    expect(detectSeparator(fleetKeys(200))).toBe("#");
+    expect(detectKeySeparator(fleetKeys(200))).toBe("#");
     expect(
-      detectSeparator(["farm_0042_sensor_12_20240315080000", "farm_0043_sensor_07_20240315080500"]),
+      detectKeySeparator(["farm_0042_sensor_12_20240315080000", "farm_0043_sensor_07_20240315080500"]),
     ).toBe("_");
-    expect(detectSeparator(["txn0001", "txn0002"])).toBeUndefined();
+    expect(detectKeySeparator(["txn0001", "txn0002"])).toBeUndefined();
   });
 
   it("splits a word and its digits (seed 000's txn00001, sensor-0042), marking the digits as glued", () => {
-    const txn = splitSample(["txn00001", "txn00002"]);
+    const txn = splitKeySample(["txn00001", "txn00002"]);
     expect(txn.rows).toEqual([
       ["txn", "00001"],
       ["txn", "00002"],
     ]);
     expect(txn.glued).toEqual([1]);
-    expect(splitSample(["txn00001", "abc00002"]).rows).toEqual([["txn00001"], ["abc00002"]]);
-    expect(splitSample(["1#sensor-0042", "2#sensor-0007"]).rows).toEqual([
+    expect(splitKeySample(["txn00001", "abc00002"]).rows).toEqual([["txn00001"], ["abc00002"]]);
+    expect(splitKeySample(["1#sensor-0042", "2#sensor-0007"]).rows).toEqual([
       ["1", "sensor-", "0042"],
       ["2", "sensor-", "0007"],
     ]);
   });
 
   it("keeps UUIDs and ISO times whole though they hold separator characters", () => {
-    const sample = splitSample([
+    const sample = splitKeySample([
       "2025-11-24T16:00:00.123Z-550e8400-e29b-41d4-a716-446655440000",
       "2025-11-24T16:00:01.456Z-6ba7b810-9dad-11d1-80b4-00c04fd430c8",
     ]);
@@ -48,7 +48,7 @@ describe("key samples", () => {
   });
 
   it("splits paths of varying depth at the first separator, the rest in the last component", () => {
-    const sample = splitSample(["com.a.www/x", "com.b.www/x/y", "org.c.www/x/y/z", "com.d.www/q"]);
+    const sample = splitKeySample(["com.a.www/x", "com.b.www/x/y", "org.c.www/x/y/z", "com.d.www/q"]);
     expect(sample.separator).toBe("/");
     expect(sample.rows).toEqual([
       ["com.a.www", "x"],
@@ -64,14 +64,14 @@ describe("key samples", () => {
     const keys = Array.from({ length: 64 }, (_, k) =>
       Buffer.concat([Buffer.of(k % 4), Buffer.from(`d${k}`), Buffer.of(0), time]).toString("latin1"),
     );
-    const sample = splitSample(keys);
+    const sample = splitKeySample(keys);
     expect(sample.binary).toBe(true);
     expect(sample.saltByte?.buckets).toBe(4);
     expect(sample.rows[5]).toEqual(["\u0001", "d", "5", time.toString("latin1")]);
   });
 
   it("keeps the keys with the usual number of components", () => {
-    const split = splitSample(["a#1", "b#2", "c#3#x", "d#4", "e#5", "f#6", "g#7", "h#8", "i#9", "j#10"]);
+    const split = splitKeySample(["a#1", "b#2", "c#3#x", "d#4", "e#5", "f#6", "g#7", "h#8", "i#9", "j#10"]);
     expect(split.separator).toBe("#");
     expect(split.rows).toHaveLength(9);
     expect(split.skipped).toBe(1);

@@ -6,7 +6,7 @@
  */
 
 import { parseHex } from "../keys/bytes.js";
-import { type SaltPrefix, saltByte } from "./salt-prefix.js";
+import { type SaltPrefixShape, saltByte } from "./salt-prefix.js";
 import { binaryTimeShape } from "./time-shapes.js";
 
 export type KeySampleFormat = "text" | "hex";
@@ -29,7 +29,7 @@ export const SEPARATOR_CANDIDATES = [
 /** A separator must split at least this share of the keys alike. */
 const MIN_CONSISTENCY = 0.9;
 
-export interface SplitSample {
+export interface SplitKeySample {
   /** The separator, or undefined when the keys have none (one component each). */
   separator: string | undefined;
   /** Components of each key kept (the keys with the usual number of components), in sample order. */
@@ -41,7 +41,7 @@ export interface SplitSample {
   /** The keys hold bytes outside printable ASCII (read from hex). */
   binary: boolean;
   /** A salt byte that leads every binary key (the first component of each row). */
-  saltByte?: SaltPrefix;
+  saltByte?: SaltPrefixShape;
 }
 
 /** Non-empty lines as keys; hex lines are decoded to bytes and read as Latin-1 so every byte is one character. */
@@ -126,7 +126,7 @@ function chooseSplit(masked: readonly string[]): Split | undefined {
 }
 
 /** The separator that splits (nearly) every key alike; undefined when none does. */
-export function detectSeparator(keys: readonly string[]): string | undefined {
+export function detectKeySeparator(keys: readonly string[]): string | undefined {
   return chooseSplit(keys.map(mask))?.separator;
 }
 
@@ -198,7 +198,7 @@ function splitKeys(
 /** Bytes of a binary key's trailing big-endian time (Apache Phoenix's BIGINT or TIMESTAMP as the last column). */
 const TIME_BYTES = 8;
 
-export function splitSample(keys: readonly string[], separator?: string): SplitSample {
+export function splitKeySample(keys: readonly string[], separator?: string): SplitKeySample {
   const binary = keys.some((key) => /[^\x20-\x7e]/.test(key));
   const salt = binary ? saltByte(keys) : undefined;
   const unsalted = salt ? keys.map((key) => key.slice(1)) : keys;

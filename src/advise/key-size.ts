@@ -4,7 +4,7 @@
  * key change (a salt prefix on every row; a promoted field; fewer rows when batching).
  */
 import { compileSchema } from "../keys/index.js";
-import type { Design, Scenario } from "../sim/scenario.js";
+import type { Scenario, ScenarioDesign } from "../sim/scenario.js";
 import { CompiledGroup } from "../sim/workload.js";
 
 export interface KeyFootprint {
@@ -18,7 +18,7 @@ export interface KeyFootprint {
 
 const SAMPLE_WRITES = 64;
 
-export function keyFootprint(scenario: Scenario, design: Design): KeyFootprint {
+export function keyFootprint(scenario: Scenario, design: ScenarioDesign): KeyFootprint {
   const schema = compileSchema(design.schema);
   const startMs = Date.parse(scenario.start);
   let rowsPerS = 0;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import * as keys from "./fixtures.testsuite.js";
-import { parseKeyLines, splitSample } from "./key-sample.js";
+import { parseKeyLines, splitKeySample } from "./key-sample.js";
 import { inferKeyStructure, looksHashed, sequenceShape } from "./key-structure.js";
 
-const structureOf = (sample: string[]) => inferKeyStructure(splitSample(sample));
+const structureOf = (sample: string[]) => inferKeyStructure(splitKeySample(sample));
 const shape = (sample: string[]) => structureOf(sample).components.map((c) => [c.name, c.kind]);
 
 describe("key structure", () => {
@@ -118,7 +118,7 @@ describe("key structure", () => {
       salt: { buckets: 256, format: "hex" },
     });
     const phoenix = inferKeyStructure(
-      splitSample(parseKeyLines(keys.phoenixSaltedHexLines(400).join("\n"), "hex")),
+      splitKeySample(parseKeyLines(keys.phoenixSaltedHexLines(400).join("\n"), "hex")),
     );
     expect(phoenix.binary).toBe(true);
     expect(phoenix.components.map((c) => c.kind)).toEqual([

@@ -4,11 +4,11 @@
  * cardinality) and which component makes writes sequential. Pure.
  */
 import { type IdShape, idShape } from "./id-formats.js";
-import type { SplitSample } from "./key-sample.js";
-import { type SaltPrefix, saltPrefix } from "./salt-prefix.js";
+import type { SplitKeySample } from "./key-sample.js";
+import { type SaltPrefixShape, saltPrefixShape } from "./salt-prefix.js";
 import { binaryTimeShape, type TimeShape, timeOfDayShape, timeShape } from "./time-shapes.js";
 
-export type ComponentKind =
+export type KeyComponentKind =
   | "constant"
   /** A bucket number already in front of the key. */
   | "salt"
@@ -26,9 +26,13 @@ export type ComponentKind =
   | "high-cardinality";
 
 /** Kinds whose value moves with time, so the key's writes land next to the last ones. */
-export const MOVING_KINDS: ReadonlySet<ComponentKind> = new Set(["timestamp", "sequence", "time-ordered-id"]);
+export const MOVING_KINDS: ReadonlySet<KeyComponentKind> = new Set([
+  "timestamp",
+  "sequence",
+  "time-ordered-id",
+]);
 /** Kinds whose values spread writes over the key space. */
-const SPREADING_KINDS: ReadonlySet<ComponentKind> = new Set(["salt", "hashed", "high-cardinality"]);
+const SPREADING_KINDS: ReadonlySet<KeyComponentKind> = new Set(["salt", "hashed", "high-cardinality"]);
 
 export interface SequenceShape {
   /** Digits when every value has the same number of them (zero-padded); undefined when they vary. */
@@ -38,11 +42,11 @@ export interface SequenceShape {
   snowflake: boolean;
 }
 
-export interface Component {
+export interface KeyComponent {
   index: number;
   /** A field name for the schema (from a constant word before it when there is one). */
   name: string;
-  kind: ComponentKind;
+  kind: KeyComponentKind;
   /** What the component is, in words (`epoch ms, reversed`, `ULID`, `4 salt buckets (hex)`). */
   label: string;
   distinct: number;
@@ -53,7 +57,7 @@ export interface Component {
   value?: string;
   /** Written right after the component before it, with no separator (the digits of `txn00001`). */
   glued?: boolean;
-  salt?: SaltPrefix;
+  salt?: SaltPrefixShape;
   time?: TimeShape;
   id?: IdShape;
   sequence?: SequenceShape;
@@ -64,9 +68,9 @@ export interface KeyStructure {
   binary: boolean;
   sampleSize: number;
   skipped: number;
-  components: Component[];
+  components: KeyComponent[];
   /** The component that makes writes sequential: a moving one no spreading component precedes. */
-  sequential: Component | undefined;
+  sequential: KeyComponent | undefined;
   /** In words: why writes are (or are not) sequential. */
   explanation: string;
 }
@@ -150,7 +154,7 @@ const timeLabel = (time: TimeShape) =>
     }[time.shape]
   }${time.reverse ? ", reversed" : ""}`;
 
-type Classified = Omit<Component, "index" | "name">;
+type Classified = Omit<KeyComponent, "index" | "name">;
 
 function classify(
   values: readonly string[],
@@ -168,7 +172,7 @@ function classify(
       ? { ...base, kind: "time-bucket", label: `${timeLabel(time)} (one in the sample)`, time }
       : { ...base, kind: "constant", label: "constant", value: values[0]! };
   }
-  const salt = index === 0 ? saltPrefix(values) : undefined;
+  const salt = index === 0 ? saltPrefixShape(values) : undefined;
   if (salt) return { ...base, kind: "salt", label: `${salt.buckets} salt buckets (${salt.format})`, salt };
   const id = idShape(values);
   if (id) return { ...base, kind: id.timeOrdered ? "time-ordered-id" : "hashed", label: id.note, id };
@@ -204,7 +208,7 @@ const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const REVERSE_DOMAIN =
   /^(?:com|org|net|edu|gov|mil|int|io|co|ai|app|dev|info|biz|[a-z]{2})(?:\.[a-z0-9-]+)+$/;
 
-const BASE_NAMES: Partial<Record<ComponentKind, string>> = {
+const BASE_NAMES: Partial<Record<KeyComponentKind, string>> = {
   salt: "salt",
   timestamp: "ts",
   sequence: "seq",
@@ -221,7 +225,7 @@ export function bucketPeriod(time: TimeShape): string {
 }
 
 /** Field names: the constant word before the component, else by kind (`ts`, `seq`, `id`, …), unique. */
-function nameComponents(components: Omit<Component, "name">[]): Component[] {
+function nameComponents(components: Omit<KeyComponent, "name">[]): KeyComponent[] {
   const used = new Set<string>(["bucket"]);
   const unique = (base: string) => {
     let name = base;
@@ -250,7 +254,11 @@ function nameComponents(components: Omit<Component, "name">[]): Component[] {
   });
 }
 
-function explain(components: readonly Component[], moving: Component | undefined, leads: boolean): string {
+function explain(
+  components: readonly KeyComponent[],
+  moving: KeyComponent | undefined,
+  leads: boolean,
+): string {
   const buckets = components.filter((c) => c.kind === "time-bucket");
   const turning = buckets.length
     ? ` ${buckets.map((c) => c.name).join(", ")} turns every ${bucketPeriod(buckets[0]!.time!)}: each new one starts as one tablet on one node.`
@@ -266,10 +274,10 @@ function explain(components: readonly Component[], moving: Component | undefined
   return `Writes spread over the values of ${spreading.map((c) => c.name).join(", ")}; ${what} only orders rows within each of them.${turning}`;
 }
 
-export function inferKeyStructure(sample: SplitSample): KeyStructure {
+export function inferKeyStructure(sample: SplitKeySample): KeyStructure {
   const width = sample.rows[0]?.length ?? 0;
   const columns = Array.from({ length: width }, (_, column) => sample.rows.map((row) => row[column]!));
-  const classified: Omit<Component, "name">[] = [];
+  const classified: Omit<KeyComponent, "name">[] = [];
   columns.forEach((values, index) => {
     const component =
       index === 0 && sample.saltByte

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { parseRates } from "./rates.js";
+import { parseWorkloadRates } from "./rates.js";
 
 describe("--rates", () => {
   it("reads writes and the read patterns", () => {
-    expect(parseRates("writes=180000, latest-100=8000/s, range-30d=0.1, get=500, get-1h=2")).toEqual({
+    expect(parseWorkloadRates("writes=180000, latest-100=8000/s, range-30d=0.1, get=500, get-1h=2")).toEqual({
       writesPerS: 180000,
       reads: [
         { kind: "latest", name: "latest-100", limit: 100, perS: 8000 },
@@ -15,9 +15,11 @@ describe("--rates", () => {
   });
 
   it("names what is wrong and what is allowed", () => {
-    expect(() => parseRates("latest-10=5")).toThrow(/missing writes=N/);
-    expect(() => parseRates("writes=0")).toThrow(/"writes=0" is not name=rate with a rate > 0/);
-    expect(() => parseRates("writes=1,top-5=3")).toThrow(/unknown "top-5"; use writes=N, latest-<count>=N/);
-    expect(() => parseRates("writes=1,latest-x=3")).toThrow(/unknown "latest-x"/);
+    expect(() => parseWorkloadRates("latest-10=5")).toThrow(/missing writes=N/);
+    expect(() => parseWorkloadRates("writes=0")).toThrow(/"writes=0" is not name=rate with a rate > 0/);
+    expect(() => parseWorkloadRates("writes=1,top-5=3")).toThrow(
+      /unknown "top-5"; use writes=N, latest-<count>=N/,
+    );
+    expect(() => parseWorkloadRates("writes=1,latest-x=3")).toThrow(/unknown "latest-x"/);
   });
 });

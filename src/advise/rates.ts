@@ -16,7 +16,7 @@ export interface WorkloadRates {
 
 const ALLOWED = "writes=N, latest-<count>=N, range-<duration>=N (e.g. range-30d) or get[-<duration>]=N";
 
-export function parseRates(text: string): WorkloadRates {
+export function parseWorkloadRates(text: string): WorkloadRates {
   let writesPerS: number | undefined;
   const reads: ReadRate[] = [];
   for (const raw of text.split(",")) {

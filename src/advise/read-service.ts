@@ -9,8 +9,8 @@
  * key ranges at all. Fan-outs come from the design's own planner.
  */
 import { compileSchema } from "../keys/index.js";
-import { type Design, type ReadPattern, type Scenario, sampleRows } from "../sim/index.js";
-import { type FieldInfo, keyRoles } from "./field-roles.js";
+import { type ReadPattern, type Scenario, type ScenarioDesign, sampleRows } from "../sim/index.js";
+import { type KeyFieldInfo, keyRoles } from "./field-roles.js";
 import { timeShape } from "./time-shapes.js";
 
 export interface ReadService {
@@ -31,7 +31,7 @@ const listed = (names: readonly string[]) =>
   names.length <= 1 ? (names[0] ?? "") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
 
 /** A time, a counter, or a picked value that is a date or hour (a time bucket): it orders the rows. */
-function ordersRows(scenario: Scenario, field: FieldInfo): boolean {
+function ordersRows(scenario: Scenario, field: KeyFieldInfo): boolean {
   if (field.role.kind === "time" || field.role.kind === "sequence") return true;
   if (field.role.kind !== "pick") return false;
   const generator = scenario.workload.groups[0]!.fields[field.name];
@@ -39,18 +39,18 @@ function ordersRows(scenario: Scenario, field: FieldInfo): boolean {
   return values.length > 0 && timeShape(values) !== undefined;
 }
 
-function keyFieldsOf(scenario: Scenario, design: Design): FieldInfo[] {
+function keyFieldsOf(scenario: Scenario, design: ScenarioDesign): KeyFieldInfo[] {
   return keyRoles(scenario, design.schema).fields.filter((field) => field.inKey);
 }
 
 /** Key fields the group fills from a template: the fields that identify one of its writers. */
-function writerFields(scenario: Scenario, keyFields: readonly FieldInfo[], group: string): string[] {
+function writerFields(scenario: Scenario, keyFields: readonly KeyFieldInfo[], group: string): string[] {
   const fields = scenario.workload.groups.find((each) => each.name === group)!.fields;
   return keyFields.filter((field) => typeof fields[field.name] === "string").map((field) => field.name);
 }
 
 /** What the current key's `latest` and `range` reads of `group` read: one writer's rows when a time or counter follows the writer. */
-export function readScope(scenario: Scenario, baseline: Design, group: string): ReadScope {
+export function readScope(scenario: Scenario, baseline: ScenarioDesign, group: string): ReadScope {
   const keyFields = keyFieldsOf(scenario, baseline);
   const writers = writerFields(scenario, keyFields, group);
   if (writers.length === 0) return "table";
@@ -60,7 +60,11 @@ export function readScope(scenario: Scenario, baseline: Design, group: string): 
     : "table";
 }
 
-export function readServices(scenario: Scenario, design: Design, baseline: Design): ReadService[] {
+export function readServices(
+  scenario: Scenario,
+  design: ScenarioDesign,
+  baseline: ScenarioDesign,
+): ReadService[] {
   const reads = scenario.workload.reads;
   if (reads.length === 0) return [];
   const schema = compileSchema(design.schema);

@@ -1,15 +1,15 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Candidate, Change } from "./candidates.js";
+import type { CandidateDesign, KeyChange } from "./candidates.js";
 import {
   capacityBound,
-  type Evaluated,
+  type EvaluatedCandidate,
   lossReason,
-  meets,
+  meetsTargets,
   simplestMeeting,
   simplicityOrder,
 } from "./recommend.js";
-import type { Failure, Scores } from "./score.js";
+import type { DesignScores, TargetFailure } from "./score.js";
 
 function evaluated(
   name: string,
@@ -17,15 +17,21 @@ function evaluated(
   options: {
     buckets?: number;
     hottestCpu?: number;
-    failures?: Failure[];
+    failures?: TargetFailure[];
     nodesNeeded?: number | null;
     fanout?: number;
   },
-): Evaluated {
-  const changes: Change[] = options.buckets
+): EvaluatedCandidate {
+  const changes: KeyChange[] = options.buckets
     ? [{ kind: "salt", buckets: options.buckets, fields: ["id"] }]
     : [];
-  const candidate = { name, description: name, changes, complexity, design: {} } as unknown as Candidate;
+  const candidate = {
+    name,
+    description: name,
+    changes,
+    complexity,
+    design: {},
+  } as unknown as CandidateDesign;
   const scores = {
     nodes: 12,
     costPerHour: 7.8,
@@ -43,7 +49,7 @@ function evaluated(
       },
     ],
     nodesNeeded: options.nodesNeeded === undefined ? 12 : options.nodesNeeded,
-  } as Scores;
+  } as DesignScores;
   const reads = [
     {
       name: "latest",
@@ -56,7 +62,7 @@ function evaluated(
   return { candidate, nodes: 12, scores, reads, failures: options.failures ?? [] };
 }
 
-const hot: Failure = { target: "hottestCpu", text: "hottest node 150% > 90%" };
+const hot: TargetFailure = { target: "hottestCpu", text: "hottest node 150% > 90%" };
 
 describe("the recommendation", () => {
   it("is never a design that misses a target when another meets them (any mix of candidates)", () => {
@@ -75,11 +81,12 @@ describe("the recommendation", () => {
           }),
         );
         const chosen = simplestMeeting(all);
-        const anyMeets = all.some(meets);
+        const anyMeets = all.some(meetsTargets);
         expect(chosen !== undefined).toBe(anyMeets);
         if (!chosen) return;
         expect(chosen.scores!.hottestCpu).toBeLessThanOrEqual(0.9);
-        for (const other of all.filter(meets)) expect(simplicityOrder(chosen, other)).toBeLessThanOrEqual(0);
+        for (const other of all.filter(meetsTargets))
+          expect(simplicityOrder(chosen, other)).toBeLessThanOrEqual(0);
       }),
     );
   });

@@ -1,43 +1,43 @@
 /**
  * Picks the simplest candidate that meets the targets and says, for every other candidate, why it
  * loses. "Simplest" is an order, not a score (docs/advisor.md): fewer and cheaper changes first
- * (CHANGE_COMPLEXITY), then fewer salt buckets, then the smaller worst read fan-out, then cost.
+ * (KEY_CHANGE_COMPLEXITY), then fewer salt buckets, then the smaller worst read fan-out, then cost.
  */
 import type { DesignResult } from "../sim/results.js";
-import type { Candidate } from "./candidates.js";
-import { HEADROOM_FACTOR, type Headroom, roughRate } from "./headroom.js";
+import type { CandidateDesign } from "./candidates.js";
+import { HEADROOM_FACTOR, type HeadroomCheck, roughRate } from "./headroom.js";
 import type { ReadService } from "./read-service.js";
-import type { Failure, Scores } from "./score.js";
+import type { DesignScores, TargetFailure } from "./score.js";
 
-export interface Evaluated {
-  candidate: Candidate;
+export interface EvaluatedCandidate {
+  candidate: CandidateDesign;
   /** Nodes it was simulated on. */
   nodes: number;
   result?: DesignResult;
-  scores?: Scores;
+  scores?: DesignScores;
   /** Targets missed; empty when the design meets them all. */
-  failures: Failure[];
+  failures: TargetFailure[];
   /** Every declared read: simulated, not simulated (with its planned fan-out), or not servable as key ranges. */
   reads: ReadService[];
   /** The run at twice the write rate, for designs that meet the targets and were checked for headroom. */
-  headroom?: Headroom;
+  headroom?: HeadroomCheck;
   /** Why the simulator could not replay the workload under this design. */
   error?: string;
 }
 
-export const meets = (evaluated: Evaluated) =>
+export const meetsTargets = (evaluated: EvaluatedCandidate) =>
   evaluated.error === undefined && evaluated.scores !== undefined && evaluated.failures.length === 0;
 
 /** Meets the targets at the stated rate and at twice it. */
-export const meetsWithHeadroom = (evaluated: Evaluated) =>
-  meets(evaluated) && evaluated.headroom !== undefined && evaluated.headroom.failures.length === 0;
+export const meetsTargetsWithHeadroom = (evaluated: EvaluatedCandidate) =>
+  meetsTargets(evaluated) && evaluated.headroom !== undefined && evaluated.headroom.failures.length === 0;
 
 /** The widest fan-out of any declared read (simulated or planned). */
-export const worstFanout = (evaluated: Evaluated) =>
+export const worstFanout = (evaluated: EvaluatedCandidate) =>
   Math.max(1, ...evaluated.reads.map((read) => read.fanout ?? 1));
 
 /** Negative when `a` is simpler than `b`. */
-export function simplicityOrder(a: Evaluated, b: Evaluated): number {
+export function simplicityOrder(a: EvaluatedCandidate, b: EvaluatedCandidate): number {
   return (
     a.candidate.complexity - b.candidate.complexity ||
     (a.scores?.buckets ?? 1) - (b.scores?.buckets ?? 1) ||
@@ -48,12 +48,12 @@ export function simplicityOrder(a: Evaluated, b: Evaluated): number {
 }
 
 /** The simplest candidate meeting every target, if any does. */
-export function simplestMeeting(evaluated: readonly Evaluated[]): Evaluated | undefined {
-  return evaluated.filter(meets).sort(simplicityOrder)[0];
+export function simplestMeeting(evaluated: readonly EvaluatedCandidate[]): EvaluatedCandidate | undefined {
+  return evaluated.filter(meetsTargets).sort(simplicityOrder)[0];
 }
 
 /** Targets more nodes help with when the load is spread (unservable reads and too few buckets are the key's doing). */
-const CAPACITY_TARGETS: ReadonlySet<Failure["target"]> = new Set([
+const CAPACITY_TARGETS: ReadonlySet<TargetFailure["target"]> = new Set([
   "hottestCpu",
   "averageCpu",
   "warmUpCpu",
@@ -63,15 +63,15 @@ const CAPACITY_TARGETS: ReadonlySet<Failure["target"]> = new Set([
 ]);
 
 /** Whether more nodes would make this design meet the targets: its load is spread and it misses only capacity targets (CPU, storage). */
-export const capacityBound = (evaluated: Evaluated) =>
+export const capacityBound = (evaluated: EvaluatedCandidate) =>
   evaluated.error === undefined &&
   evaluated.scores?.nodesNeeded != null &&
   evaluated.failures.every((failure) => CAPACITY_TARGETS.has(failure.target));
 
 /** Why `loser` is not the recommendation, in one sentence. */
-export function lossReason(loser: Evaluated, chosen: Evaluated | undefined): string {
+export function lossReason(loser: EvaluatedCandidate, chosen: EvaluatedCandidate | undefined): string {
   if (loser.error !== undefined) return `could not be simulated: ${loser.error}`;
-  if (!meets(loser)) {
+  if (!meetsTargets(loser)) {
     const nodesNeeded = loser.scores?.nodesNeeded;
     const capacityOnly = loser.failures.every((failure) => CAPACITY_TARGETS.has(failure.target));
     const more = !capacityOnly

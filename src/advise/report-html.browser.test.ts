@@ -8,7 +8,7 @@ import type { Browser, Frame, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { drawnPanels, launchChromium, watchedPage } from "../../test/chromium.js";
 import { parseScenario } from "../sim/scenario.js";
-import { type Advice, adviseScenario, labelOf } from "./advise.js";
+import { type Advice, adviseScenario, candidateLabel } from "./advise.js";
 import { adviceHtml } from "./report-html.js";
 import { heatmapCandidates } from "./report-table.js";
 
@@ -52,7 +52,7 @@ describe("the advisor's HTML report in Chromium", () => {
 
   it("draws every heatmap panel: as-is, the recommendation and the simplest others", async () => {
     const frame = await heatmapFrame();
-    const expected = heatmapCandidates(advice).map((each) => labelOf(each, advice.nodes));
+    const expected = heatmapCandidates(advice).map((each) => candidateLabel(each, advice.nodes));
     expect(expected).toHaveLength(4);
     const panels = await drawnPanels(frame);
     expect(panels.map((panel) => panel.design)).toEqual(expected);

@@ -6,7 +6,7 @@
 import { matrixFromSteps } from "../viz/matrix/steps-matrix.js";
 import { escapeHtml } from "../viz/render/escape-html.js";
 import { renderHeatmapHtml } from "../viz/render/html.js";
-import { type Advice, labelOf } from "./advise.js";
+import { type Advice, candidateLabel } from "./advise.js";
 import { HEADROOM_FACTOR } from "./headroom.js";
 import type { KeyStructure } from "./key-structure.js";
 import {
@@ -23,7 +23,7 @@ import {
 } from "./report-table.js";
 import { recommendedSchemaFile } from "./schema-file.js";
 
-export interface HtmlReportOptions {
+export interface AdviceHtmlOptions {
   structure?: KeyStructure;
 }
 
@@ -62,7 +62,7 @@ function heatmapFrame(advice: Advice): string {
   if (shown.length === 0) return "<p>No candidate could be simulated, so there is no heatmap.</p>";
   const page = renderHeatmapHtml(
     shown.map((each) => ({
-      name: labelOf(each, advice.nodes),
+      name: candidateLabel(each, advice.nodes),
       matrix: matrixFromSteps(each.result!.loadSteps),
     })),
     { title: `${advice.scenario}: key-space load`, height: HEATMAP_CANVAS_HEIGHT },
@@ -72,8 +72,8 @@ function heatmapFrame(advice: Advice): string {
   return `<iframe title="heatmaps" style="height: ${height}px" srcdoc="${escapeHtml(page)}"></iframe>`;
 }
 
-export function adviceHtml(advice: Advice, options: HtmlReportOptions = {}): string {
-  const chosen = advice.recommended ? labelOf(advice.recommended, advice.nodes) : undefined;
+export function adviceHtml(advice: Advice, options: AdviceHtmlOptions = {}): string {
+  const chosen = advice.recommended ? candidateLabel(advice.recommended, advice.nodes) : undefined;
   const schema = recommendedSchemaFile(advice);
   const structure = options.structure ? structureTable(options.structure) : undefined;
   const sections = [

@@ -1,6 +1,6 @@
 /** The advisor's report as Markdown (pure: the CLI writes it). */
 import type { Advice } from "./advise.js";
-import { CHANGE_COMPLEXITY } from "./candidates.js";
+import { KEY_CHANGE_COMPLEXITY } from "./candidates.js";
 import { HEADROOM_FACTOR } from "./headroom.js";
 import type { KeyStructure } from "./key-structure.js";
 import {
@@ -16,7 +16,7 @@ import {
 } from "./report-table.js";
 import { recommendedSchemaFile } from "./schema-file.js";
 
-export interface ReportOptions {
+export interface AdviceMarkdownOptions {
   /** The structure inferred from a key sample, when that was the input. */
   structure?: KeyStructure;
   /** Heatmap images beside the report (paths relative to it), by candidate name. */
@@ -35,7 +35,7 @@ const tableOf = (header: readonly string[], rows: readonly string[][]) =>
     ...rows.map((row) => `| ${row.map(cell).join(" | ")} |`),
   ].join("\n");
 
-export function adviceMarkdown(advice: Advice, options: ReportOptions = {}): string {
+export function adviceMarkdown(advice: Advice, options: AdviceMarkdownOptions = {}): string {
   const out: string[] = [];
   out.push(`# keyspread advise: ${advice.scenario}`, "");
   out.push(`**${headline(advice)}**`, "");
@@ -52,7 +52,7 @@ export function adviceMarkdown(advice: Advice, options: ReportOptions = {}): str
   out.push("## Candidates", "");
   out.push(tableOf(CANDIDATE_COLUMNS, candidateRows(advice)), "", CANDIDATE_LEGEND, "");
   out.push(
-    `Complexity is the simplicity order: ${Object.entries(CHANGE_COMPLEXITY)
+    `Complexity is the simplicity order: ${Object.entries(KEY_CHANGE_COMPLEXITY)
       .map(([kind, weight]) => `${kind} ${weight}`)
       .join(
         ", ",

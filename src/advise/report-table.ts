@@ -6,11 +6,11 @@
 import { formatBytes } from "../format/bytes.js";
 import { formatDuration } from "../sim/duration.js";
 import { formatMs } from "../sim/report.js";
-import { type Advice, labelOf } from "./advise.js";
-import { describeChange } from "./candidates.js";
+import { type Advice, candidateLabel } from "./advise.js";
+import { describeKeyChange } from "./candidates.js";
 import { HEADROOM_FACTOR, headroomText, roughRate } from "./headroom.js";
 import type { KeyStructure } from "./key-structure.js";
-import { type Evaluated, meets, simplicityOrder } from "./recommend.js";
+import { type EvaluatedCandidate, meetsTargets, simplicityOrder } from "./recommend.js";
 import { percent } from "./score.js";
 
 export const CANDIDATE_COLUMNS = [
@@ -36,17 +36,17 @@ export const CANDIDATE_COLUMNS = [
 export const CANDIDATE_LEGEND = `Hottest node, average node and max/median are the steady state, after the model's warm-up window (the hottest node is the 95th percentile of the intervals). Warm-up peak, write p99 and read p99 cover the whole run, a new table's warm-up included (the current key is a table already split and balanced; a key change starts as a new table: unsalted on one node, salted pre-split over all nodes). Key storage Δ/day: key bytes written per day against as-is. At ${HEADROOM_FACTOR}× writes: the steady state with twice the write rate, checked for designs that meet the targets, simplest first; breaks at: where the hottest or average node reaches its target (a straight line through the two runs).`;
 
 /** The verdict on one candidate in a few words (the table's last column). */
-export function candidateVerdict(advice: Advice, evaluated: Evaluated): string {
+export function candidateVerdict(advice: Advice, evaluated: EvaluatedCandidate): string {
   if (evaluated === advice.recommended) return "recommended";
   if (evaluated.error !== undefined) return "could not be simulated";
   if (evaluated.failures.some((failure) => failure.target === "read")) return "cannot serve a read";
-  if (!meets(evaluated)) return "misses";
+  if (!meetsTargets(evaluated)) return "misses";
   if (evaluated.headroom && evaluated.headroom.failures.length > 0) return `misses at ${HEADROOM_FACTOR}×`;
   return "meets the targets";
 }
 
 /** Each declared read under a design: fan-out and p99 when simulated, else how it is served. */
-function readCells(evaluated: Evaluated): string {
+function readCells(evaluated: EvaluatedCandidate): string {
   const simulated = new Map(evaluated.scores?.reads.map((read) => [read.name, read]));
   return (
     evaluated.reads
@@ -60,7 +60,7 @@ function readCells(evaluated: Evaluated): string {
   );
 }
 
-function headroomCells(evaluated: Evaluated): [string, string] {
+function headroomCells(evaluated: EvaluatedCandidate): [string, string] {
   const headroom = evaluated.headroom;
   if (!headroom) return ["–", "–"];
   const at2 = `${headroom.failures.length === 0 ? "meets" : "misses"}: hottest ${percent(headroom.scores.hottestCpu)}, average ${percent(headroom.scores.averageCpu)}`;
@@ -71,7 +71,7 @@ function headroomCells(evaluated: Evaluated): [string, string] {
 export function candidateRows(advice: Advice): string[][] {
   return advice.candidates.map((evaluated) => {
     const scores = evaluated.scores;
-    const name = labelOf(evaluated, advice.nodes);
+    const name = candidateLabel(evaluated, advice.nodes);
     if (!scores) {
       const blank = CANDIDATE_COLUMNS.slice(3, -1).map(() => "–");
       return [
@@ -113,7 +113,7 @@ export function headline(advice: Advice): string {
   const chosen = advice.recommended;
   if (!chosen) return `No recommendation: ${whyNothing(advice)}`;
   const changes = chosen.candidate.changes;
-  const what = changes.length === 0 ? "keep the current key" : changes.map(describeChange).join(", then ");
+  const what = changes.length === 0 ? "keep the current key" : changes.map(describeKeyChange).join(", then ");
   const lead = advice.needsMoreNodes
     ? `Nothing meets the targets with headroom on ${advice.nodes} nodes; ${chosen.candidate.name} needs ${chosen.nodes} nodes — ${what}.`
     : `Recommended: ${chosen.candidate.name} — ${what} on ${chosen.nodes} nodes.`;
@@ -135,7 +135,7 @@ function whyNothing(advice: Advice): string {
 }
 
 /** Designs shown as heatmaps: the current key, the recommendation, and the two simplest other designs simulated. */
-export function heatmapCandidates(advice: Advice): Evaluated[] {
+export function heatmapCandidates(advice: Advice): EvaluatedCandidate[] {
   const simulated = advice.candidates.filter((each) => each.result !== undefined);
   const asIs = advice.candidates[0]!;
   const chosen = advice.recommended;
@@ -167,7 +167,7 @@ export function structureTable(structure: KeyStructure): { rows: string[][]; hea
 export function headroomLines(advice: Advice): string[] {
   return advice.candidates.flatMap((each) =>
     each.headroom
-      ? [`**${labelOf(each, advice.nodes)}** ${headroomText(each.headroom, advice.writesPerS)}.`]
+      ? [`**${candidateLabel(each, advice.nodes)}** ${headroomText(each.headroom, advice.writesPerS)}.`]
       : [],
   );
 }

@@ -8,7 +8,7 @@ import { parseScenario } from "../sim/scenario.js";
 import { adviceToJson } from "./advice-json.js";
 import { adviseScenario } from "./advise.js";
 import { postKeys } from "./fixtures.testsuite.js";
-import { splitSample } from "./key-sample.js";
+import { splitKeySample } from "./key-sample.js";
 import { inferKeyStructure } from "./key-structure.js";
 import { adviceHtml } from "./report-html.js";
 import { adviceMarkdown } from "./report-markdown.js";
@@ -26,7 +26,7 @@ describe("the advisor's reports", () => {
   });
 
   it("writes Markdown: headline, candidate table, seed 000's decision table, losers, schema", () => {
-    const structure = inferKeyStructure(splitSample(postKeys(300)));
+    const structure = inferKeyStructure(splitKeySample(postKeys(300)));
     const markdown = adviceMarkdown(advice, {
       structure,
       schemaFileName: "recommended-schema.yaml",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { coveredBuckets, saltByte, saltPrefix } from "./salt-prefix.js";
+import { coveredBuckets, saltByte, saltPrefixShape } from "./salt-prefix.js";
 
 const even = (buckets: number, keys: number) => Array.from({ length: keys }, (_, k) => (k * 7919) % buckets);
 
@@ -11,17 +11,17 @@ describe("salts already in a key", () => {
   });
 
   it("reads zero-padded decimal and hex prefixes", () => {
-    expect(saltPrefix(even(100, 600).map((n) => String(n).padStart(3, "0")))).toEqual({
+    expect(saltPrefixShape(even(100, 600).map((n) => String(n).padStart(3, "0")))).toEqual({
       format: "decimal",
       buckets: 100,
       width: 3,
     });
-    expect(saltPrefix(even(256, 400).map((n) => n.toString(16).padStart(2, "0")))).toEqual({
+    expect(saltPrefixShape(even(256, 400).map((n) => n.toString(16).padStart(2, "0")))).toEqual({
       format: "hex",
       buckets: 256,
       width: 2,
     });
-    expect(saltPrefix(["abc", "abd"])).toBeUndefined();
+    expect(saltPrefixShape(["abc", "abd"])).toBeUndefined();
   });
 
   it("reads a binary key's leading salt byte, not a text key's first character", () => {

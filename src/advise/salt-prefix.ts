@@ -6,7 +6,7 @@
 
 export type SaltPrefixFormat = "decimal" | "hex" | "byte";
 
-export interface SaltPrefix {
+export interface SaltPrefixShape {
   format: SaltPrefixFormat;
   buckets: number;
   /** Characters the prefix takes. */
@@ -49,7 +49,7 @@ function numbersOf(
 }
 
 /** A leading component that is a salt (decimal or hex digits): its shape, else undefined. */
-export function saltPrefix(values: readonly string[]): SaltPrefix | undefined {
+export function saltPrefixShape(values: readonly string[]): SaltPrefixShape | undefined {
   const parsed = numbersOf(values);
   if (!parsed) return undefined;
   const buckets = coveredBuckets(parsed.numbers, parsed.space);
@@ -60,7 +60,7 @@ export function saltPrefix(values: readonly string[]): SaltPrefix | undefined {
  * The first byte of binary keys (as Latin-1) when it is a salt byte: bucket numbers covering
  * 0..N−1, some of them unprintable (a text key's first character is not a salt byte).
  */
-export function saltByte(keys: readonly string[]): SaltPrefix | undefined {
+export function saltByte(keys: readonly string[]): SaltPrefixShape | undefined {
   if (!keys.every((key) => key.length > 1)) return undefined;
   const codes = keys.map((key) => key.charCodeAt(0));
   if (!codes.some((code) => code < 0x20 || code > 0x7e) || codes.some((code) => code > 0xff))

@@ -1,18 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { compileSchema } from "../keys/index.js";
 import * as keys from "./fixtures.testsuite.js";
-import { parseKeyLines, splitSample } from "./key-sample.js";
+import { parseKeyLines, splitKeySample } from "./key-sample.js";
 import { inferKeyStructure } from "./key-structure.js";
-import { parseRates } from "./rates.js";
+import { parseWorkloadRates } from "./rates.js";
 import { realKeyOf, realSchemaOf } from "./real-key.js";
 import { estimatePopulation, familiesOf, scenarioFromSample } from "./sample-scenario.js";
 
 function modelOf(sample: string[], rates = "writes=1000,latest-10=5", format: "text" | "hex" = "text") {
-  const split = splitSample(parseKeyLines(sample.join("\n"), format));
+  const split = splitKeySample(parseKeyLines(sample.join("\n"), format));
   const structure = inferKeyStructure(split);
   return {
     structure,
-    scenario: scenarioFromSample(split, structure, { rates: parseRates(rates), nodes: 4 }),
+    scenario: scenarioFromSample(split, structure, { rates: parseWorkloadRates(rates), nodes: 4 }),
   };
 }
 

@@ -7,8 +7,8 @@
 import type { SaltSpec, SegmentSpec } from "../keys/types.js";
 import { formatDuration } from "../sim/duration.js";
 import { type Scenario, validateScenario } from "../sim/scenario.js";
-import type { SplitSample } from "./key-sample.js";
-import { type Component, type KeyStructure, MOVING_KINDS } from "./key-structure.js";
+import type { SplitKeySample } from "./key-sample.js";
+import { type KeyComponent, type KeyStructure, MOVING_KINDS } from "./key-structure.js";
 import type { WorkloadRates } from "./rates.js";
 
 export interface SampleWorkload {
@@ -135,7 +135,7 @@ function innerTemplate(values: readonly string[], cardinality: number): string {
 }
 
 /** The components that identify a writer: ids, hashes, and low-cardinality parts before the moving one. */
-export function writerComponents(structure: KeyStructure): Component[] {
+export function writerComponents(structure: KeyStructure): KeyComponent[] {
   const moving = structure.components.find((component) => MOVING_KINDS.has(component.kind));
   return structure.components.filter(
     (component) =>
@@ -146,7 +146,7 @@ export function writerComponents(structure: KeyStructure): Component[] {
 }
 
 /** Digits the model's sequence needs to run the simulated time at the headroom rate without overflowing. */
-function sequenceModel(component: Component, workload: SampleWorkload) {
+function sequenceModel(component: KeyComponent, workload: SampleWorkload) {
   const { width, max } = component.sequence!;
   const start = max < MAX_SAFE / 2n ? Number(max) + 1 : 1;
   const last = start + RATE_ROOM * workload.rates.writesPerS * (workload.durationS ?? 3600);
@@ -156,7 +156,7 @@ function sequenceModel(component: Component, workload: SampleWorkload) {
 
 /** The schema segment and (for non-time fields) the workload generator that model a component. */
 function modelOf(
-  component: Component,
+  component: KeyComponent,
   column: string[],
   role: { writer: boolean; afterWriter: boolean },
   workload: SampleWorkload,
@@ -209,9 +209,9 @@ const SALT_EVIDENCE = 3;
  */
 function keptSalt(
   structure: KeyStructure,
-  sample: SplitSample,
+  sample: SplitKeySample,
   segments: readonly SegmentSpec[],
-  writers: readonly Component[],
+  writers: readonly KeyComponent[],
 ): SaltSpec | undefined {
   const salt = structure.components.find((component) => component.kind === "salt");
   if (!salt) return undefined;
@@ -254,11 +254,11 @@ function modelNotes(structure: KeyStructure, workload: SampleWorkload): string[]
 }
 
 export function scenarioFromSample(
-  sample: SplitSample,
+  sample: SplitKeySample,
   structure: KeyStructure,
   workload: SampleWorkload,
 ): Scenario {
-  const column = (component: Component) => sample.rows.map((row) => row[component.index]!);
+  const column = (component: KeyComponent) => sample.rows.map((row) => row[component.index]!);
   const writers = writerComponents(structure);
   const segments: SegmentSpec[] = [];
   const shared: Record<string, unknown> = {};

@@ -4,9 +4,9 @@
  * reversed, batching — so the advisor's rules judge hand-written designs as they judge its own.
  */
 import type { SchemaSpec } from "../keys/types.js";
-import type { Design } from "../sim/scenario.js";
-import { type Candidate, CHANGE_COMPLEXITY } from "./candidates.js";
-import type { Change } from "./design-name.js";
+import type { ScenarioDesign } from "../sim/scenario.js";
+import { type CandidateDesign, KEY_CHANGE_COMPLEXITY } from "./candidates.js";
+import type { KeyChange } from "./design-name.js";
 
 type FieldSegment = Extract<SchemaSpec["segments"][number], { field: string }>;
 
@@ -14,8 +14,8 @@ const fieldsOf = (spec: SchemaSpec) =>
   spec.segments.filter((segment): segment is FieldSegment => "field" in segment);
 
 /** What `design` changes against `baseline`, in the advisor's terms. */
-export function changesFrom(baseline: Design, design: Design): Change[] {
-  const changes: Change[] = [];
+export function changesFrom(baseline: ScenarioDesign, design: ScenarioDesign): KeyChange[] {
+  const changes: KeyChange[] = [];
   const before = fieldsOf(baseline.schema);
   const after = fieldsOf(design.schema);
   const first = after[0]?.field;
@@ -39,7 +39,10 @@ export function changesFrom(baseline: Design, design: Design): Change[] {
 }
 
 /** The scenario's designs as candidates, the baseline first (its name kept; a key change starts as a new table). */
-export function scenarioCandidates(designs: readonly Design[], baseline: Design): Candidate[] {
+export function scenarioCandidates(
+  designs: readonly ScenarioDesign[],
+  baseline: ScenarioDesign,
+): CandidateDesign[] {
   return [baseline, ...designs.filter((design) => design !== baseline)].map((design) => {
     const changes = design === baseline ? [] : changesFrom(baseline, design);
     const keyChanged = changes.some((change) => change.kind !== "batch");
@@ -47,7 +50,7 @@ export function scenarioCandidates(designs: readonly Design[], baseline: Design)
       name: design.name,
       description: design.description ?? design.name,
       changes,
-      complexity: changes.reduce((sum, change) => sum + CHANGE_COMPLEXITY[change.kind], 0),
+      complexity: changes.reduce((sum, change) => sum + KEY_CHANGE_COMPLEXITY[change.kind], 0),
       design: {
         ...design,
         ...(keyChanged || design.table !== undefined ? {} : { table: "existing" as const }),

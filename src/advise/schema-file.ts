@@ -2,12 +2,12 @@
 import { dump as stringify } from "js-yaml";
 import type { SchemaSpec } from "../keys/types.js";
 import type { Advice } from "./advise.js";
-import { describeChange } from "./candidates.js";
+import { describeKeyChange } from "./candidates.js";
 import { realSchemaOf } from "./real-key.js";
-import type { Evaluated } from "./recommend.js";
+import type { EvaluatedCandidate } from "./recommend.js";
 
 /** A design's schema as the real key holds it (text ids and times, counters that grow). */
-export function realSchema(advice: Pick<Advice, "realKey">, evaluated: Evaluated): SchemaSpec {
+export function realSchema(advice: Pick<Advice, "realKey">, evaluated: EvaluatedCandidate): SchemaSpec {
   return realSchemaOf(evaluated.candidate.design.schema, advice.realKey);
 }
 
@@ -18,7 +18,7 @@ export function recommendedSchemaFile(advice: Advice): string | undefined {
   const { changes, design } = chosen.candidate;
   const lines = [
     `Recommended by \`keyspread advise\` for ${advice.scenario}: ${chosen.candidate.name} on ${chosen.nodes} nodes.`,
-    ...changes.map((change) => `- ${describeChange(change)}`),
+    ...changes.map((change) => `- ${describeKeyChange(change)}`),
     ...(design.batch === undefined
       ? []
       : [`Not in the key: the ingest tier batches each entity's points of ${design.batch} s into one row.`]),

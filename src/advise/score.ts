@@ -10,7 +10,7 @@ import type { DesignResult, ReadSummary } from "../sim/results.js";
 import { SETTLED_RATIO } from "../sim/summary.js";
 import type { KeyFootprint } from "./key-size.js";
 
-export interface Targets {
+export interface AdviceTargets {
   /** Mean CPU over all nodes. */
   averageCpu: number;
   /** CPU of the hottest node. */
@@ -24,7 +24,7 @@ export interface Targets {
   warmUpCpu: number;
 }
 
-export const DEFAULT_TARGETS: Targets = { averageCpu: 0.7, hottestCpu: 0.9, warmUpCpu: 1 };
+export const DEFAULT_ADVICE_TARGETS: AdviceTargets = { averageCpu: 0.7, hottestCpu: 0.9, warmUpCpu: 1 };
 
 /** Above this hottest/median ratio the load sits on a key range, and more nodes do not lower the hottest. */
 export const BALANCED_MAX_OVER_MEDIAN = SETTLED_RATIO;
@@ -37,7 +37,7 @@ export type ReadScore = Pick<
   "name" | "kind" | "perS" | "fanout" | "p99Ms" | "rowsReadPerRead" | "shedShare"
 >;
 
-export interface Scores {
+export interface DesignScores {
   nodes: number;
   costPerHour: number;
   buckets: number;
@@ -70,8 +70,8 @@ export function scoreDesign(
   result: DesignResult,
   footprint: KeyFootprint,
   baseline: KeyFootprint,
-  targets: Targets,
-): Scores {
+  targets: AdviceTargets,
+): DesignScores {
   const steady = result.summary.steadyState;
   const { hottestNodeCpu: hottestCpu, averageNodeCpu: averageCpu, maxOverMedian } = steady;
   const totalCpu = averageCpu * result.nodes;
@@ -124,18 +124,18 @@ export function scoreDesign(
 
 export const percent = (share: number) => `${Math.round(share * 100)}%`;
 
-export interface Failure {
+export interface TargetFailure {
   /**
    * `shed`: writes shed in the steady state; `storage`: more bytes per node than planned; `headroom`: misses a target at twice the write rate;
    * `buckets`: fewer salt buckets than nodes; `read`: a declared read is not a key range.
    */
-  target: keyof Targets | "shed" | "storage" | "headroom" | "buckets" | "read";
+  target: keyof AdviceTargets | "shed" | "storage" | "headroom" | "buckets" | "read";
   text: string;
 }
 
 /** The targets a design misses; empty when it meets them all. */
-export function failedTargets(scores: Scores, targets: Targets): Failure[] {
-  const failures: Failure[] = [];
+export function failedTargets(scores: DesignScores, targets: AdviceTargets): TargetFailure[] {
+  const failures: TargetFailure[] = [];
   if (scores.buckets > 1 && scores.peakHottestCpu > targets.warmUpCpu)
     failures.push({
       target: "warmUpCpu",

@@ -7,10 +7,10 @@
 import { mkdir, readFile } from "node:fs/promises";
 import { type Command, Option } from "commander";
 import { adviceToJson } from "../advise/advice-json.js";
-import { type Advice, type AdviseOptions, adviseScenario, labelOf } from "../advise/advise.js";
-import { type KeySampleFormat, parseKeyLines, splitSample } from "../advise/key-sample.js";
+import { type Advice, type AdviseOptions, adviseScenario, candidateLabel } from "../advise/advise.js";
+import { type KeySampleFormat, parseKeyLines, splitKeySample } from "../advise/key-sample.js";
 import { inferKeyStructure, type KeyStructure } from "../advise/key-structure.js";
-import { parseRates } from "../advise/rates.js";
+import { parseWorkloadRates } from "../advise/rates.js";
 import { type RealKey, realKeyOf } from "../advise/real-key.js";
 import { adviceMarkdown } from "../advise/report-markdown.js";
 import { headline, heatmapCandidates } from "../advise/report-table.js";
@@ -72,14 +72,14 @@ async function scenarioFromKeyFile(
     throw new Error("--keys needs --rates, e.g. --rates writes=20000,latest-10=500,range-1d=5");
   const nodes = options.nodes;
   if (nodes === undefined) throw new Error("--keys needs --nodes N (the cluster's node count)");
-  const sample = splitSample(
+  const sample = splitKeySample(
     parseKeyLines(await readText(options.keys!, "key sample"), options.keyFormat),
     options.separator,
   );
   const structure = inferKeyStructure(sample);
   const { rowBytes, entities } = options;
   const scenario = scenarioFromSample(sample, structure, {
-    rates: parseRates(options.rates),
+    rates: parseWorkloadRates(options.rates),
     nodes,
     storage: options.storage,
     durationS,
@@ -198,7 +198,7 @@ async function writeAdviceOutputs(
     shown.length === 0
       ? undefined
       : await writeHeatmaps(
-          shown.map((each) => ({ name: labelOf(each, advice.nodes), steps: each.result!.loadSteps })),
+          shown.map((each) => ({ name: candidateLabel(each, advice.nodes), steps: each.result!.loadSteps })),
           out,
         );
   const reports = await writeAdviceFiles(advice, out, {

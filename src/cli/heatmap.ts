@@ -7,11 +7,11 @@ import { basename } from "node:path";
 import { type Command, Option } from "commander";
 import { writeFileAtomically } from "../io/write-file-atomically.js";
 import type { HeatMatrix } from "../viz/matrix/heat-matrix.js";
-import { METRICS, type Metric } from "../viz/matrix/heat-matrix.js";
-import { readAccessLog } from "../viz/matrix/log-matrix.js";
+import { HEAT_METRICS, type HeatMetric } from "../viz/matrix/heat-matrix.js";
+import { readAccessLogMatrix } from "../viz/matrix/log-matrix.js";
 import { detectPatterns } from "../viz/patterns/detect-patterns.js";
 import type { PatternFinding } from "../viz/patterns/finding.js";
-import type { ScaleKind } from "../viz/render/color-scale.js";
+import type { ColorScaleKind } from "../viz/render/color-scale.js";
 import { renderHeatmapHtml } from "../viz/render/html.js";
 import { heatmapFormatOf, writeHeatmapFile } from "../viz/render/write-heatmaps.js";
 import { guarded, parsePositiveInt, readSchemaFile, wholeNumberIn } from "./io.js";
@@ -20,13 +20,13 @@ import { fractionBar } from "./progress.js";
 interface HeatmapOptions {
   from: string[];
   out: string;
-  metric: Metric;
+  metric: HeatMetric;
   schema?: string;
   separator?: string;
   format?: "jsonl" | "csv";
   rows: number;
   columns: number;
-  scale?: ScaleKind;
+  scale?: ColorScaleKind;
   clip: number;
   width: number;
   height: number;
@@ -46,7 +46,7 @@ export function registerHeatmapCommands(program: Command): void {
       (value: string, previous: string[] = []) => [...previous, value],
     )
     .requiredOption("--out <file>", "output: .png, .svg or .html")
-    .addOption(new Option("--metric <metric>", "what colour shows").choices(METRICS).default("ops"))
+    .addOption(new Option("--metric <metric>", "what colour shows").choices(HEAT_METRICS).default("ops"))
     .option("--schema <file>", "key schema (.json/.yaml): labels rows by salt bucket and segments")
     .option("--separator <char>", "segment separator for labels when there is no schema (default #)")
     .addOption(
@@ -111,7 +111,7 @@ async function readLogs(options: HeatmapOptions): Promise<LogPanel[]> {
   const panels: LogPanel[] = [];
   for (const [index, from] of options.from.entries()) {
     const bar = fractionBar(`reading ${from}, pass {pass}/2`);
-    const matrix = await readAccessLog(from, {
+    const matrix = await readAccessLogMatrix(from, {
       maxRows: options.rows,
       maxColumns: options.columns,
       ...(schema ? { schema } : {}),

@@ -9,7 +9,7 @@ import {
   BIGTABLE_MAX_KEY_BYTES,
   type KeySchema,
   queryFromJson,
-  summarizeCounts,
+  summarizeBucketCounts,
   valuesFromJson,
   valuesToJson,
 } from "../keys/index.js";
@@ -143,7 +143,7 @@ async function run(command: string, body: () => void): Promise<void> {
 
 /** The inspect report: distribution of buckets, key lengths and what the salt costs. */
 function inspectReport(schema: KeySchema, counts: number[], lengths: number[], json: boolean): string {
-  const distribution = summarizeCounts(counts);
+  const distribution = summarizeBucketCounts(counts);
   const keyLength = lengthStats(lengths);
   const saltBytesPerRow = schema.saltPrefixLength;
   const saltBytesPerBillionRows = saltBytesPerRow * 1e9;

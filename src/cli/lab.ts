@@ -8,16 +8,16 @@ import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
-import { labelOf } from "../advise/advise.js";
+import { candidateLabel } from "../advise/advise.js";
 import { lossReason } from "../advise/recommend.js";
 import { candidateVerdict } from "../advise/report-table.js";
 import { writeFileAtomically } from "../io/write-file-atomically.js";
-import { type JudgeProgress, judgeScenario, type LabVerdict } from "../lab/judge.js";
+import { type JudgeScenarioProgress, judgeScenario, type LabVerdict } from "../lab/judge.js";
 import { labIntro, labReport } from "../lab/lab-report.js";
 import { checkDesign, type DesignCheck } from "../lab/library-check.js";
 import { parseDuration } from "../sim/duration.js";
 import { guidanceLine } from "../sim/report.js";
-import { resultToJson } from "../sim/result-json.js";
+import { simulationResultToJson } from "../sim/result-json.js";
 import type { Scenario } from "../sim/scenario.js";
 import { openStore } from "../store/open.js";
 import { writeHeatmaps } from "../viz/render/write-heatmaps.js";
@@ -79,12 +79,12 @@ export function registerLabCommands(program: Command): void {
 
 function judgeWithProgress(scenario: Scenario, options: Parameters<typeof judgeScenario>[1]): LabVerdict {
   // One bar per phase, the first stopped when the second starts (two live bars garble a terminal).
-  let phase: JudgeProgress["phase"] | undefined;
+  let phase: JudgeScenarioProgress["phase"] | undefined;
   let bar: ReturnType<typeof simulationQueueBar> | undefined;
   try {
     return judgeScenario(scenario, {
       ...options,
-      onProgress: (progress: JudgeProgress) => {
+      onProgress: (progress: JudgeScenarioProgress) => {
         if (progress.phase !== phase) {
           bar?.stop();
           phase = progress.phase;
@@ -109,7 +109,7 @@ async function writeLabFiles(verdict: LabVerdict, options: LabOptions): Promise<
   const simulated = advice.candidates.filter((each) => each.result !== undefined);
   const heatmaps = await writeHeatmaps(
     simulated.map((each) => ({
-      name: labelOf(each, advice.nodes),
+      name: candidateLabel(each, advice.nodes),
       steps: each.result!.loadSteps,
       notes: [
         each === advice.recommended
@@ -125,13 +125,13 @@ async function writeLabFiles(verdict: LabVerdict, options: LabOptions): Promise<
     scenario: advice.scenario,
     ...(advice.description === undefined ? {} : { description: advice.description }),
     durationS: advice.durationS,
-    designs: simulated.map((each) => ({ ...each.result!, design: labelOf(each, advice.nodes) })),
+    designs: simulated.map((each) => ({ ...each.result!, design: candidateLabel(each, advice.nodes) })),
   };
   const sensitivity = simulated.map((each) => ends.get(each)).filter((each) => each !== undefined);
   const resultsPath = join(out, "results.json");
   await writeFileAtomically(
     resultsPath,
-    resultToJson(results, {
+    simulationResultToJson(results, {
       ...(options.series ? { series: true } : {}),
       ...(sensitivity.length === simulated.length ? { sensitivity } : {}),
     }),

@@ -10,7 +10,7 @@ import { writeFileAtomically } from "../io/write-file-atomically.js";
 import { formatDuration, parseDuration } from "../sim/duration.js";
 import { Replay, type ReplayDesign, type ReplayResult } from "../sim/replay.js";
 import { replayVerdict } from "../sim/replay-verdict.js";
-import { formatComparison, guidanceLine } from "../sim/report.js";
+import { formatDesignComparison, guidanceLine } from "../sim/report.js";
 import { HOTTEST_CPU_LIMIT } from "../sim/summary.js";
 import { scanAccessLog } from "../viz/input/access-log.js";
 import type { LineChart } from "../viz/render/line-chart.js";
@@ -95,7 +95,7 @@ async function replayCommand(options: ReplayOptions): Promise<void> {
   const report = [
     ...replaySummary(options, result, simulation.durationS),
     "",
-    formatComparison(simulation),
+    formatDesignComparison(simulation),
     "",
     "Verdict:",
   ];

@@ -7,8 +7,8 @@ import { join } from "node:path";
 import { type Command, Option } from "commander";
 import { writeFileAtomically } from "../io/write-file-atomically.js";
 import { parseDuration } from "../sim/duration.js";
-import { formatComparison, guidanceLine } from "../sim/report.js";
-import { type JsonOptions, resultToJson } from "../sim/result-json.js";
+import { formatDesignComparison, guidanceLine } from "../sim/report.js";
+import { type JsonOptions, simulationResultToJson } from "../sim/result-json.js";
 import type { SimulationResult } from "../sim/results.js";
 import { parseScenario, type Scenario } from "../sim/scenario.js";
 import { type SensitivityResult, simulateSensitivity } from "../sim/sensitivity.js";
@@ -82,7 +82,7 @@ export async function writeSimulationOutputs(
 ): Promise<{ written: string[]; findings: string }> {
   await mkdir(outDir, { recursive: true });
   const resultsPath = join(outDir, "results.json");
-  await writeFileAtomically(resultsPath, resultToJson(result, json));
+  await writeFileAtomically(resultsPath, simulationResultToJson(result, json));
   await writeFileAtomically(join(outDir, "comparison.txt"), `${comparison}\n`);
   const heatmaps = await writeHeatmaps(
     result.designs.map((design) => ({
@@ -141,9 +141,9 @@ export function registerSimulateCommands(program: Command): void {
           ...(options.design === undefined ? {} : { design: options.design }),
           ...(durationS === undefined ? {} : { durationS }),
         });
-        const comparison = formatComparison(result, sensitivity);
+        const comparison = formatDesignComparison(result, sensitivity);
         const json = { series: options.series ?? false, ...(sensitivity ? { sensitivity } : {}) };
-        process.stdout.write(options.json ? `${resultToJson(result, json)}\n` : `${comparison}\n`);
+        process.stdout.write(options.json ? `${simulationResultToJson(result, json)}\n` : `${comparison}\n`);
         if (options.out === undefined) return;
         const { written, findings } = await writeSimulationOutputs(result, comparison, options.out, json);
         (options.json ? process.stderr : process.stdout).write(

@@ -44,10 +44,10 @@ export function distributionReport(
   schema: KeySchema,
   sampleValues: Iterable<FieldValues>,
 ): DistributionReport {
-  return summarizeCounts(bucketCounts(schema, sampleValues));
+  return summarizeBucketCounts(bucketCounts(schema, sampleValues));
 }
 
-export function summarizeCounts(counts: number[]): DistributionReport {
+export function summarizeBucketCounts(counts: number[]): DistributionReport {
   const samples = counts.reduce((sum, c) => sum + c, 0);
   const mean = counts.length > 0 ? samples / counts.length : 0;
   const max = Math.max(0, ...counts);

@@ -6,7 +6,7 @@ export {
   DistributionError,
   type DistributionReport,
   distributionReport,
-  summarizeCounts,
+  summarizeBucketCounts,
 } from "./distribution.js";
 export {
   BIGTABLE_MAX_KEY_BYTES,

@@ -6,7 +6,7 @@
 import { keySuccessor, prefixSuccessor } from "./bytes.js";
 import { QueryError } from "./errors.js";
 import type { CompiledSchema } from "./schema.js";
-import type { CodecSpec, FieldValue, FieldValues, Plan, PlannedRange, Query } from "./types.js";
+import type { CodecSpec, FieldValue, FieldValues, PlannedRange, Query, QueryPlan } from "./types.js";
 
 /** A range edge before the salt is filled in: the bytes themselves, or just past them. */
 interface Edge {
@@ -15,7 +15,7 @@ interface Edge {
   kind: "at" | "after-key" | "after-prefix";
 }
 
-export function planQuery(schema: CompiledSchema, query: Query): Plan {
+export function planQuery(schema: CompiledSchema, query: Query): QueryPlan {
   const names = schema.fields.map((f) => f.name);
   const eq: FieldValues = query.eq ?? {};
   const bound = boundPrefixLength(names, eq);
@@ -35,7 +35,7 @@ export function planQuery(schema: CompiledSchema, query: Query): Plan {
     const end = materialize(schema, upper, bucket);
     if (end === null || Buffer.compare(start, end) < 0) ranges.push({ bucket, start, end });
   }
-  const plan: Plan = { fanout: ranges.length, ranges };
+  const plan: QueryPlan = { fanout: ranges.length, ranges };
   if (query.limit !== undefined) {
     if (!Number.isSafeInteger(query.limit) || query.limit < 0) {
       throw new QueryError(

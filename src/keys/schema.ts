@@ -25,8 +25,8 @@ import type {
   FieldValue,
   FieldValues,
   KeySchema,
-  Plan,
   Query,
+  QueryPlan,
   SchemaSpec,
 } from "./types.js";
 
@@ -243,7 +243,7 @@ export class CompiledSchema implements KeySchema {
     return { bucket, values };
   }
 
-  plan(query: Query): Plan {
+  plan(query: Query): QueryPlan {
     return planQuery(this, query);
   }
 

@@ -91,7 +91,7 @@ export interface PlannedRange {
   end: Buffer | null;
 }
 
-export interface Plan {
+export interface QueryPlan {
   /** How many ranges (buckets) the query reads: its fan-out (read amplification is rows scanned per row returned). */
   fanout: number;
   /** Sorted by `start`, non-overlapping. */
@@ -128,5 +128,5 @@ export interface KeySchema {
    */
   bucketOfKey(key: Buffer): number;
   bucketOf(values: FieldValues): number;
-  plan(query: Query): Plan;
+  plan(query: Query): QueryPlan;
 }

@@ -5,7 +5,7 @@
  * uncertainty spans and a verdict that flips between the ends is said. Pure, like the simulator.
  */
 import { type Advice, adviseScenario, simulateCandidateAt } from "../advise/advise.js";
-import type { Evaluated } from "../advise/recommend.js";
+import type { EvaluatedCandidate } from "../advise/recommend.js";
 import type { Scenario } from "../sim/scenario.js";
 import { compareEnds, type DesignSensitivity } from "../sim/sensitivity.js";
 import type { SimulationMode } from "../sim/simulate.js";
@@ -13,10 +13,10 @@ import type { SimulationMode } from "../sim/simulate.js";
 export interface LabVerdict {
   advice: Advice;
   /** Per simulated candidate, its figures at the model's ends (absent without `sensitivity`). */
-  ends: Map<Evaluated, DesignSensitivity>;
+  ends: Map<EvaluatedCandidate, DesignSensitivity>;
 }
 
-export interface JudgeProgress {
+export interface JudgeScenarioProgress {
   /** `designs`: the advisor's runs (more may follow: headroom, more nodes); `model ends`: the reruns. */
   phase: "designs" | "model ends";
   name: string;
@@ -26,15 +26,15 @@ export interface JudgeProgress {
   totalS: number;
 }
 
-export interface JudgeOptions {
+export interface JudgeScenarioOptions {
   durationS?: number;
   mode?: SimulationMode;
   /** Rerun every simulated design at the model's pessimistic and optimistic ends; default true. */
   sensitivity?: boolean;
-  onProgress?: (progress: JudgeProgress) => void;
+  onProgress?: (progress: JudgeScenarioProgress) => void;
 }
 
-export function judgeScenario(scenario: Scenario, options: JudgeOptions = {}): LabVerdict {
+export function judgeScenario(scenario: Scenario, options: JudgeScenarioOptions = {}): LabVerdict {
   const advice = adviseScenario(scenario, {
     candidates: "scenario",
     exhaustive: true,
@@ -43,7 +43,7 @@ export function judgeScenario(scenario: Scenario, options: JudgeOptions = {}): L
     onProgress: (progress) =>
       options.onProgress?.({ ...progress, phase: "designs", name: progress.candidate }),
   });
-  const ends = new Map<Evaluated, DesignSensitivity>();
+  const ends = new Map<EvaluatedCandidate, DesignSensitivity>();
   if (options.sensitivity === false) return { advice, ends };
   const simulated = advice.candidates.filter((each) => each.result !== undefined);
   for (const [index, evaluated] of simulated.entries()) {

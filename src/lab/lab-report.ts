@@ -3,8 +3,8 @@
  * table with `wide`), the verdict block — the winner and why, what each other design loses on, and
  * what the model's uncertainty could change — and the check through the library. Pure text.
  */
-import { labelOf } from "../advise/advise.js";
-import type { Evaluated } from "../advise/recommend.js";
+import { candidateLabel } from "../advise/advise.js";
+import type { EvaluatedCandidate } from "../advise/recommend.js";
 import {
   CANDIDATE_COLUMNS,
   CANDIDATE_LEGEND,
@@ -18,7 +18,7 @@ import { percent } from "../advise/score.js";
 import { alignColumns } from "../format/columns.js";
 import { wrapText } from "../format/wrap.js";
 import { formatMs } from "../sim/report.js";
-import type { DesignSensitivity, Span } from "../sim/sensitivity.js";
+import type { DesignSensitivity, SensitivitySpan } from "../sim/sensitivity.js";
 import type { LabVerdict } from "./judge.js";
 import type { DesignCheck } from "./library-check.js";
 
@@ -35,7 +35,7 @@ export interface LabReportOptions {
 const wrap = (text: string, first = "", rest = first) => wrapText(text, LAB_COLUMNS, first, rest);
 
 /** `80% (62–95%)`: the figure at the model's defaults and the range its ends span. */
-function ranged(value: number, span: Span | undefined): string {
+function ranged(value: number, span: SensitivitySpan | undefined): string {
   const ends = [span?.optimistic, span?.pessimistic].filter((end): end is number => end != null);
   const low = Math.min(value, ...ends);
   const high = Math.max(value, ...ends);
@@ -45,7 +45,7 @@ function ranged(value: number, span: Span | undefined): string {
 }
 
 /** The widest fan-out and the slowest p99 of the design's declared reads. */
-function readsCell(evaluated: Evaluated): string {
+function readsCell(evaluated: EvaluatedCandidate): string {
   if (evaluated.reads.some((read) => read.status === "cannot-serve")) return "not a key range";
   const reads = evaluated.scores?.reads ?? [];
   if (reads.length === 0) return "–";
@@ -59,7 +59,7 @@ function compactTable(verdict: LabVerdict): string[] {
     const scores = each.scores;
     const span = ends.get(each);
     return [
-      labelOf(each, advice.nodes),
+      candidateLabel(each, advice.nodes),
       String(each.nodes),
       scores ? ranged(scores.hottestCpu, span?.hottestNodeCpu) : "–",
       scores ? ranged(scores.averageCpu, span?.averageNodeCpu) : "–",
@@ -91,7 +91,7 @@ function wideTable(verdict: LabVerdict): string[] {
   const header = [...CANDIDATE_COLUMNS, "hottest, model ends", "average, model ends"];
   const rows = candidateRows(advice).map((cells, index) => {
     const span: DesignSensitivity | undefined = ends.get(advice.candidates[index]!);
-    const range = (value: Span | undefined) =>
+    const range = (value: SensitivitySpan | undefined) =>
       value ? `${percent(value.optimistic ?? 0)}–${percent(value.pessimistic ?? 0)}` : "–";
     return [...cells, range(span?.hottestNodeCpu), range(span?.averageNodeCpu)];
   });
@@ -110,7 +110,7 @@ function uncertaintyLines(verdict: LabVerdict): string[] {
   return [
     "Model uncertainty (docs/simulator.md lists the constants with their sources):",
     ...flipping.flatMap(([each, span]) =>
-      wrap(`${labelOf(each, advice.nodes)} ${span.flips}.`, "  - ", "    "),
+      wrap(`${candidateLabel(each, advice.nodes)} ${span.flips}.`, "  - ", "    "),
     ),
   ];
 }

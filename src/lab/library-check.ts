@@ -3,10 +3,10 @@
  * rows through SaltedTable into a store, read latest-N back for sample entities, and check the
  * answer against the rows written.
  */
-import { compileSchema, summarizeCounts } from "../keys/index.js";
+import { compileSchema, summarizeBucketCounts } from "../keys/index.js";
 import type { FieldValue, KeySchema, Query } from "../keys/types.js";
 import { type SampleRow, sampleRows } from "../sim/sample-rows.js";
-import { findDesign, type Scenario } from "../sim/scenario.js";
+import { findScenarioDesign, type Scenario } from "../sim/scenario.js";
 import type { Store } from "../store/store.js";
 import { SaltedTable, type TableRow } from "../table/salted-table.js";
 
@@ -47,7 +47,7 @@ export async function checkDesign(
   store: Store,
   options: LibraryCheckOptions = {},
 ): Promise<DesignCheck> {
-  const design = findDesign(scenario, designName);
+  const design = findScenarioDesign(scenario, designName);
   const schema = compileSchema(design.schema);
   const latestRead = scenario.workload.reads.find((read) => read.kind === "latest");
   const n = options.n ?? latestRead?.limit ?? 100;
@@ -96,7 +96,7 @@ export async function checkDesign(
     design: design.name,
     buckets: schema.bucketCount,
     rowsWritten: written.length,
-    bucketSkew: summarizeCounts(counts).skew,
+    bucketSkew: summarizeBucketCounts(counts).skew,
     latest,
   };
 }

@@ -5,7 +5,7 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { KeySchema } from "../keys/types.js";
-import type { KeyRange, Mutation, Row, Store } from "../store/store.js";
+import type { KeyRange, Store, StoreMutation, StoreRow } from "../store/store.js";
 import { SaltedTable } from "../table/salted-table.js";
 import { guardRecordedSchema, isReserved, RESERVED_PREFIX } from "../table/schema-guard.js";
 import { type BackfillCheckpoint, readBackfillCheckpoint, writeBackfillCheckpoint } from "./checkpoint.js";
@@ -174,13 +174,13 @@ async function startingCheckpoint(
 
 /** The page's rows under the target schema; a row that cannot be re-keyed stops the run, or (`skipBadRows`) is recorded in `state`. */
 function rekeyPage(
-  page: Row[],
+  page: StoreRow[],
   sourceSchema: KeySchema,
   targetSchema: KeySchema,
   state: BackfillCheckpoint,
   skipBadRows: boolean | undefined,
-): { mutations: Mutation[]; sourceKeys: Buffer[] } {
-  const mutations: Mutation[] = [];
+): { mutations: StoreMutation[]; sourceKeys: Buffer[] } {
+  const mutations: StoreMutation[] = [];
   const sourceKeys: Buffer[] = [];
   for (const row of page) {
     const converted = rekey(row, sourceSchema, targetSchema);
@@ -204,7 +204,7 @@ function rekeyPage(
 /** Writes one re-keyed page; rows the target refuses fail the batch, named by their source keys. */
 async function writePage(
   target: Store,
-  mutations: Mutation[],
+  mutations: StoreMutation[],
   sourceKeys: Buffer[],
   durable: boolean,
 ): Promise<void> {
@@ -223,14 +223,19 @@ async function writePage(
 }
 
 /** Starts reading a page; a failure surfaces when it is awaited, not as an unhandled rejection. */
-function prefetch(source: Store, after: Buffer | undefined, limit: number, range: KeyRange): Promise<Row[]> {
+function prefetch(
+  source: Store,
+  after: Buffer | undefined,
+  limit: number,
+  range: KeyRange,
+): Promise<StoreRow[]> {
   const page = readDataPage(source, after, limit, range);
   page.catch(() => {});
   return page;
 }
 
 /** The row under the target schema, or why it cannot be re-keyed. */
-function rekey(row: Row, from: KeySchema, to: KeySchema): Mutation | string {
+function rekey(row: StoreRow, from: KeySchema, to: KeySchema): StoreMutation | string {
   try {
     const key = to.encode(from.decode(row.key).values);
     if (isReserved(key))

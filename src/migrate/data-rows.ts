@@ -3,7 +3,7 @@
  * stable whatever the salt, so "after this key" is a complete and exact resume point.
  */
 import { keySuccessor } from "../keys/bytes.js";
-import type { KeyRange, Row, Store } from "../store/store.js";
+import type { KeyRange, Store, StoreRow } from "../store/store.js";
 import { RESERVED_PREFIX } from "../table/schema-guard.js";
 
 /** The table's data keys (a shard's range lies within them). */
@@ -18,11 +18,11 @@ export async function readDataPage(
   after: Buffer | undefined,
   limit: number,
   range: KeyRange = ALL_DATA,
-): Promise<Row[]> {
+): Promise<StoreRow[]> {
   const start = after === undefined ? range.start : keySuccessor(after);
   // Every data key sorts before the reserved prefix: keys starting with it are refused on write.
   const end = range.end === null || range.end.compare(RESERVED_PREFIX) > 0 ? RESERVED_PREFIX : range.end;
-  const rows: Row[] = [];
+  const rows: StoreRow[] = [];
   if (start.compare(end) >= 0) return rows;
   for await (const row of store.read([{ start, end }], { limit })) rows.push(row);
   return rows;
@@ -33,7 +33,7 @@ export async function* dataPages(
   store: Store,
   pageSize: number,
   range: KeyRange = ALL_DATA,
-): AsyncGenerator<Row[]> {
+): AsyncGenerator<StoreRow[]> {
   let after: Buffer | undefined;
   for (;;) {
     const page = await readDataPage(store, after, pageSize, range);

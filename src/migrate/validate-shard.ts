@@ -7,7 +7,7 @@
  */
 import { keySuccessor } from "../keys/bytes.js";
 import type { FieldValue, KeySchema } from "../keys/types.js";
-import type { KeyRange, Row, Store } from "../store/store.js";
+import type { KeyRange, Store, StoreRow } from "../store/store.js";
 import { dataPages } from "./data-rows.js";
 import { canonicalRow } from "./row-digest.js";
 import type { Shard } from "./shards.js";
@@ -67,7 +67,7 @@ type SourceOrTarget = "source" | "target";
 
 /** A row of `side` decoded, with its key under the other side's schema. */
 interface Wanted {
-  row: Row;
+  row: StoreRow;
   values: Record<string, FieldValue>;
   otherKey: Buffer;
 }
@@ -96,7 +96,7 @@ async function checkSide(run: ShardRun, side: SourceOrTarget): Promise<void> {
 function keysOnOtherSide(
   report: MigrationShardValidationReport,
   side: SourceOrTarget,
-  page: Row[],
+  page: StoreRow[],
   schema: KeySchema,
   otherSchema: KeySchema,
 ): Wanted[] {
@@ -140,7 +140,7 @@ function compareFound(
   report: MigrationShardValidationReport,
   side: SourceOrTarget,
   wanted: Wanted[],
-  found: Map<string, Row>,
+  found: Map<string, StoreRow>,
 ): void {
   for (const { row, values, otherKey } of wanted) {
     const match = found.get(otherKey.toString("latin1"));
@@ -176,9 +176,9 @@ function differ(report: MigrationShardValidationReport, difference: MigrationDif
 }
 
 /** The rows at exactly these keys (one read of single-key ranges), by key as latin1. */
-async function readKeys(store: Store, keys: readonly Buffer[]): Promise<Map<string, Row>> {
+async function readKeys(store: Store, keys: readonly Buffer[]): Promise<Map<string, StoreRow>> {
   const sorted = [...keys].sort(Buffer.compare).filter((key, i, all) => i === 0 || !key.equals(all[i - 1]!));
-  const found = new Map<string, Row>();
+  const found = new Map<string, StoreRow>();
   if (sorted.length === 0) return found;
   const ranges = sorted.map((key) => ({ start: key, end: keySuccessor(key) }));
   for await (const row of store.read(ranges)) found.set(row.key.toString("latin1"), row);

@@ -1,6 +1,4 @@
 /** Hotspot monitoring core (pure): heavy hitters, bucket skew, concentration shift, alert rules. */
-
-export { median } from "../stats/median.js";
 export {
   type Alert,
   type AlertChange,

@@ -23,7 +23,7 @@
  * segment below it is written to all its tables.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Mutation } from "../store/store.js";
+import type { StoreMutation } from "../store/store.js";
 import type { SaltedTable } from "../table/salted-table.js";
 import type { AccessEntry, AccessLog } from "./access-log.js";
 import type { CpuTurns } from "./cpu-turns.js";
@@ -108,7 +108,7 @@ interface UnfinishedSegment {
 interface PendingRow {
   row: AggregatedRow;
   table: SaltedTable;
-  mutation: Mutation;
+  mutation: StoreMutation;
   attempts: number;
   reason: string;
   /** Successful store writes seen when the row first failed: more since means the store is up. */

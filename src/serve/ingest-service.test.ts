@@ -6,7 +6,7 @@ import { BigtableStore } from "../store/bigtable.js";
 import { EmbeddedStore } from "../store/embedded.js";
 import { requestsOn } from "../store/emulator-requests.testsuite.js";
 import type { Store } from "../store/store.js";
-import { parseJsonRecord } from "../viz/input/access-record.js";
+import { parseAccessJsonRecord } from "../viz/input/access-record.js";
 import { type IngestService, startIngestService } from "./ingest-service.js";
 
 const T0 = 1_764_484_000_000;
@@ -118,7 +118,7 @@ function describeService(name: string, openStore: (id: string) => Promise<Store>
       expect(text).toMatch(/keyspread_ingest_ack_seconds_bucket/);
       expect(text).toMatch(/keyspread_read_seconds_count\{route="latest"\}/);
       const lines = (await readFile(join(directory, "access.jsonl"), "utf8")).trim().split("\n");
-      const records = lines.map(parseJsonRecord);
+      const records = lines.map(parseAccessJsonRecord);
       expect(records.some((r) => r.op === "write")).toBe(true);
       expect(records.some((r) => r.op === "read")).toBe(true);
       const page = await fetch(`${service.url}/heatmap`);

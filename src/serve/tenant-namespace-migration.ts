@@ -8,7 +8,7 @@
  * the same fields; this migration splits rows and adds a field, so it is the service's own.)
  */
 import { dataPages } from "../migrate/data-rows.js";
-import type { Mutation, Store } from "../store/store.js";
+import type { Store, StoreMutation } from "../store/store.js";
 import { SaltedTable } from "../table/salted-table.js";
 import { guardRecordedSchema } from "../table/schema-guard.js";
 import { deviceKeyedMetricsSchema, metricsSchema } from "./metrics-schema.js";
@@ -40,7 +40,7 @@ export async function migrateToTenantKeys(options: TenantMigrationOptions): Prom
   const to = (await SaltedTable.open(target, metricsSchema(buckets, intervalMs), { create: true })).schema;
   const progress: TenantMigrationProgress = { rowsRead: 0, rowsWritten: 0, points: 0 };
   for await (const page of dataPages(source, options.pageSize ?? 1000)) {
-    const mutations: Mutation[] = [];
+    const mutations: StoreMutation[] = [];
     for (const row of page) {
       const { deviceId, interval, segment } = from.decode(row.key).values as {
         deviceId: string;

@@ -1,7 +1,8 @@
 /** The hotspot simulator: replay a workload under candidate key designs (pure, no I/O). */
 export { formatDuration, parseDuration } from "./duration.js";
-export { formatComparison, formatMs } from "./report.js";
-export { resultToJson } from "./result-json.js";
+export type { ModelEnd } from "./model-constants.js";
+export { formatDesignComparison } from "./report.js";
+export { simulationResultToJson } from "./result-json.js";
 export type {
   DesignResult,
   DesignSummary,
@@ -12,14 +13,20 @@ export type {
 } from "./results.js";
 export { type SampleRow, type SampleRowsOptions, sampleRows } from "./sample-rows.js";
 export {
-  type Design,
-  findDesign,
+  findScenarioDesign,
   parseScenario,
   type ReadPattern,
   type Scenario,
+  type ScenarioDesign,
   validateScenario,
   type WorkloadGroup,
 } from "./scenario.js";
+export {
+  type DesignSensitivity,
+  type SensitivityResult,
+  type SensitivitySpan,
+  simulateSensitivity,
+} from "./sensitivity.js";
 export {
   type SimulateOptions,
   type SimulationMode,

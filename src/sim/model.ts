@@ -4,7 +4,7 @@
  */
 import type { CostModel } from "./cluster.js";
 import { type ConstantName, constantAt, MODEL_CONSTANTS, type ModelEnd } from "./model-constants.js";
-import type { Design, Scenario, Storage } from "./scenario.js";
+import type { Scenario, ScenarioDesign, Storage } from "./scenario.js";
 
 export interface TabletSettings {
   initial: number;
@@ -42,7 +42,7 @@ export interface Model {
   storageLimits: StorageModel;
 }
 
-export function resolveModel(scenario: Scenario, design: Design, end: ModelEnd): Model {
+export function resolveModel(scenario: Scenario, design: ScenarioDesign, end: ModelEnd): Model {
   const storage = design.storage ?? scenario.cluster.storage;
   const ssd = storage === "ssd";
   const at = (name: ConstantName, override?: number) => constantAt(name, end, override);

@@ -4,7 +4,7 @@ import { formatBytes } from "../format/bytes.js";
 import { alignColumns } from "../format/columns.js";
 import { formatDuration } from "./duration.js";
 import type { DesignResult, SimulationResult } from "./results.js";
-import { type DesignSensitivity, misses, type Span } from "./sensitivity.js";
+import { type DesignSensitivity, misses, type SensitivitySpan } from "./sensitivity.js";
 import { AVERAGE_CPU_LIMIT, HOTTEST_CPU_LIMIT } from "./summary.js";
 
 const percent = (cpu: number) => `${Math.round(cpu * 100)}%`;
@@ -24,7 +24,7 @@ const settled = (seconds: number | null) => (seconds === null ? "never" : format
  */
 function ranged(
   value: number | null,
-  span: Span | undefined,
+  span: SensitivitySpan | undefined,
   format: (value: number | null) => string,
 ): string {
   if (span === undefined) return format(value);
@@ -109,7 +109,7 @@ function activity(design: DesignResult): string[] {
  * The comparison table (with ranges across the model's ends when `sensitivity` is given), the
  * tablets' activity, a legend, what flips inside the model's ranges, and each design's description.
  */
-export function formatComparison(
+export function formatDesignComparison(
   result: SimulationResult,
   sensitivity?: readonly DesignSensitivity[],
 ): string {

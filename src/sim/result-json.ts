@@ -12,7 +12,7 @@ export interface JsonOptions {
 }
 
 /** JSON text of `result`: summaries by default, the series and per-tablet load on request. */
-export function resultToJson(result: SimulationResult, options: JsonOptions = {}): string {
+export function simulationResultToJson(result: SimulationResult, options: JsonOptions = {}): string {
   return JSON.stringify(
     {
       ...result,

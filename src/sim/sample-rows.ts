@@ -4,7 +4,7 @@
  */
 import { compileSchema } from "../keys/index.js";
 import type { FieldValues, Query } from "../keys/types.js";
-import { findDesign, type Scenario } from "./scenario.js";
+import { findScenarioDesign, type Scenario } from "./scenario.js";
 import { CompiledGroup } from "./workload.js";
 
 export interface SampleRow {
@@ -34,7 +34,7 @@ export function sampleRows(
   designName: string,
   options: SampleRowsOptions = {},
 ): SampleRow[] {
-  const design = findDesign(scenario, designName);
+  const design = findScenarioDesign(scenario, designName);
   const count = options.count ?? 1000;
   const overS = options.overS ?? 60;
   if (!Number.isSafeInteger(count) || count < 1) throw new Error(`count: ${count} is not a positive integer`);

@@ -217,7 +217,7 @@ export const ScenarioSchema = v.strictObject({
 });
 
 export type Scenario = v.InferOutput<typeof ScenarioSchema>;
-export type Design = Scenario["designs"][number];
+export type ScenarioDesign = Scenario["designs"][number];
 export type WorkloadGroup = Scenario["workload"]["groups"][number];
 export type ReadPattern = Scenario["workload"]["reads"][number];
 export type FieldGenerator = WorkloadGroup["fields"][string];
@@ -249,7 +249,7 @@ export function validateScenario(input: unknown): Scenario {
 }
 
 /** The design called `name`; throws listing the scenario's designs when there is none. */
-export function findDesign(scenario: Scenario, name: string): Design {
+export function findScenarioDesign(scenario: Scenario, name: string): ScenarioDesign {
   const design = scenario.designs.find((candidate) => candidate.name === name);
   if (!design) {
     throw new Error(

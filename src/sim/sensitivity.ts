@@ -10,19 +10,19 @@ import type { Scenario } from "./scenario.js";
 import { type SimulateOptions, type SimulationProgress, simulateScenario } from "./simulate.js";
 
 /** The optimistic and pessimistic values of one figure (null: never, e.g. a design that never settles). */
-export interface Span {
+export interface SensitivitySpan {
   optimistic: number | null;
   pessimistic: number | null;
 }
 
 export interface DesignSensitivity {
   design: string;
-  settledAfterS: Span;
-  hottestNodeCpu: Span;
-  averageNodeCpu: Span;
-  shedWriteShare: Span;
-  writeP99Ms: Span;
-  nodesNeeded: Span;
+  settledAfterS: SensitivitySpan;
+  hottestNodeCpu: SensitivitySpan;
+  averageNodeCpu: SensitivitySpan;
+  shedWriteShare: SensitivitySpan;
+  writeP99Ms: SensitivitySpan;
+  nodesNeeded: SensitivitySpan;
   /** Whether the design meets Google's guidance at each end. */
   meets: Record<ModelEnd, boolean>;
   /** Whether the run lasted twice the model's warm-up window at each end (else its steady state still holds warm-up). */
@@ -67,7 +67,7 @@ export function compareEnds(
   pessimistic: DesignResult,
   optimistic: DesignResult,
 ): DesignSensitivity {
-  const span = (pick: (design: DesignResult) => number | null): Span => ({
+  const span = (pick: (design: DesignResult) => number | null): SensitivitySpan => ({
     optimistic: pick(optimistic),
     pessimistic: pick(pessimistic),
   });

@@ -13,7 +13,7 @@ import { resolveModel } from "./model.js";
 import type { ModelEnd } from "./model-constants.js";
 import { CompiledRead } from "./reads.js";
 import type { DesignResult, SimulationResult } from "./results.js";
-import { type Design, findDesign, type Scenario } from "./scenario.js";
+import { findScenarioDesign, type Scenario, type ScenarioDesign } from "./scenario.js";
 import { findSplitPoints } from "./split-point.js";
 import { summarize, warmUp } from "./summary.js";
 import { TabletMap } from "./tablets.js";
@@ -75,13 +75,13 @@ export function simulateScenario(scenario: Scenario, options: SimulateOptions = 
   };
 }
 
-function selectDesigns(scenario: Scenario, name: string | undefined): Design[] {
-  return name === undefined ? scenario.designs : [findDesign(scenario, name)];
+function selectDesigns(scenario: Scenario, name: string | undefined): ScenarioDesign[] {
+  return name === undefined ? scenario.designs : [findScenarioDesign(scenario, name)];
 }
 
 function simulateDesign(
   scenario: Scenario,
-  design: Design,
+  design: ScenarioDesign,
   durationS: number,
   mode: SimulationMode,
   modelEnd: ModelEnd,
@@ -139,7 +139,7 @@ function simulateDesign(
 /** The design's key schema, and the scenario's write groups and reads compiled against it; an error names the design. */
 function compileDesign(
   scenario: Scenario,
-  design: Design,
+  design: ScenarioDesign,
 ): { schema: KeySchema; groups: CompiledGroup[]; reads: CompiledRead[] } {
   let schema: KeySchema;
   try {

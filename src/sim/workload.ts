@@ -5,7 +5,7 @@
  */
 import type { CodecSpec, FieldValue, FieldValues, KeySchema, Query } from "../keys/types.js";
 import { meanMultiplier, peakMultiplier } from "./arrival.js";
-import type { Design, FieldGenerator, ReadPattern, WorkloadGroup } from "./scenario.js";
+import type { FieldGenerator, ReadPattern, ScenarioDesign, WorkloadGroup } from "./scenario.js";
 import { compileTemplate, scramble } from "./template.js";
 
 /** How one schema field gets its value in this group. */
@@ -40,7 +40,7 @@ export class CompiledGroup {
   constructor(
     readonly schema: KeySchema,
     private readonly group: WorkloadGroup,
-    design: Design,
+    design: ScenarioDesign,
     defaultRowBytes: number,
     private readonly startMs: number,
   ) {

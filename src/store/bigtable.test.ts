@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { Bigtable } from "@google-cloud/bigtable";
 import { describe, expect, it } from "vitest";
+import { describeStoreBehaviour } from "../entry/store-testing.js";
 import { BigtableStore } from "./bigtable.js";
 import { createTableRequest, requestsOn } from "./emulator-requests.testsuite.js";
-import { RetryableStoreError, type Row } from "./store.js";
-import { describeStoreBehaviour } from "./store.testsuite.js";
+import { RetryableStoreError, type StoreRow } from "./store.js";
 import { MAX_INITIAL_SPLITS } from "./validate.js";
 
 if (!process.env.BIGTABLE_EMULATOR_HOST) {
@@ -16,15 +16,20 @@ if (!process.env.BIGTABLE_EMULATOR_HOST) {
 let tables = 0;
 const freshTableId = () => `t${process.pid}_${Date.now().toString(36)}_${tables++}`;
 
-describeStoreBehaviour("bigtable (emulator)", () => BigtableStore.createTable({ tableId: freshTableId() }), {
-  // A table created with family `m` but written through family `x`: every cell is refused.
-  openFailingWrites: async () => {
-    const tableId = freshTableId();
-    await (await BigtableStore.createTable({ tableId })).close();
-    return BigtableStore.open({ tableId, family: "x" });
+describeStoreBehaviour(
+  { describe, it, expect },
+  "bigtable (emulator)",
+  () => BigtableStore.createTable({ tableId: freshTableId() }),
+  {
+    // A table created with family `m` but written through family `x`: every cell is refused.
+    openFailingWrites: async () => {
+      const tableId = freshTableId();
+      await (await BigtableStore.createTable({ tableId })).close();
+      return BigtableStore.open({ tableId, family: "x" });
+    },
+    failingWritesAreAll: true,
   },
-  failingWritesAreAll: true,
-});
+);
 
 describe("BigtableStore", () => {
   it("creates the table with a max-age rule and names itself", async () => {
@@ -129,7 +134,7 @@ describe("BigtableStore", () => {
       "m:note-v2": ["v2"],
       "m:note-v3": ["v3"],
     });
-    const read = (await ours.get(key)) as Row;
+    const read = (await ours.get(key)) as StoreRow;
     expect(Object.fromEntries([...read.cells].map(([q, v]) => [q, v.toString()]))).toEqual({
       value: "v4",
       "note-v1": "v1",

@@ -20,13 +20,13 @@ import {
 import { checkSampleCount, evenlySpaced } from "./sample.js";
 import {
   type KeyRange,
-  type Mutation,
-  type ReadOptions,
   RetryableStoreError,
   type RoutingOptions,
-  type Row,
   type Store,
-  type WriteResult,
+  type StoreMutation,
+  type StoreReadOptions,
+  type StoreRow,
+  type StoreWriteResult,
 } from "./store.js";
 import {
   BIGTABLE_MAX_KEY_BYTES,
@@ -74,7 +74,7 @@ export interface CreateBigtableTableOptions extends BigtableStoreOptions {
   splits?: readonly Buffer[];
 }
 
-export const DEFAULT_FAMILY = "m";
+export const DEFAULT_BIGTABLE_FAMILY = "m";
 
 interface ResolvedConfig {
   projectId: string;
@@ -171,14 +171,14 @@ export class BigtableStore implements Store {
     return store;
   }
 
-  async write(mutations: readonly Mutation[], options?: RoutingOptions): Promise<WriteResult> {
+  async write(mutations: readonly StoreMutation[], options?: RoutingOptions): Promise<StoreWriteResult> {
     checkMutations(mutations, BIGTABLE_MAX_KEY_BYTES);
     const appProfileId = checkAppProfile(options) ?? this.config.appProfileId;
     // One timestamp per batch makes retries idempotent (a re-sent cell overwrites itself).
     const timestampMicros = Math.max(Date.now() * 1000, this.lastTimestampMicros);
     this.lastTimestampMicros = timestampMicros;
     const familyName = this.config.family;
-    const toEntry = (mutation: Mutation): MutateEntry => {
+    const toEntry = (mutation: StoreMutation): MutateEntry => {
       if (mutation.type === "delete") {
         return {
           rowKey: mutation.key,
@@ -206,17 +206,17 @@ export class BigtableStore implements Store {
     );
   }
 
-  async get(key: Buffer, options?: RoutingOptions): Promise<Row | undefined> {
+  async get(key: Buffer, options?: RoutingOptions): Promise<StoreRow | undefined> {
     checkKey(key, "key", BIGTABLE_MAX_KEY_BYTES);
     const table = this.tableFor(checkAppProfile(options));
     // Read to the end rather than return at the row: an early return cancels the call, which
     // costs the client an error object and a stack trace per get.
-    let found: Row | undefined;
+    let found: StoreRow | undefined;
     for await (const row of this.stream(table, { keys: [key] }, undefined)) found = row;
     return found;
   }
 
-  read(ranges: readonly KeyRange[], options?: ReadOptions): AsyncIterable<Row> {
+  read(ranges: readonly KeyRange[], options?: StoreReadOptions): AsyncIterable<StoreRow> {
     checkRanges(ranges, BIGTABLE_MAX_KEY_BYTES);
     const limit = checkLimit(options);
     const table = this.tableFor(checkAppProfile(options));
@@ -263,7 +263,7 @@ export class BigtableStore implements Store {
     table: Table,
     request: { keys?: Buffer[]; ranges?: object[]; limit?: number },
     signal: AbortSignal | undefined,
-  ): AsyncGenerator<Row> {
+  ): AsyncGenerator<StoreRow> {
     signal?.throwIfAborted();
     const stream = table.createReadStream({
       ...request,
@@ -295,7 +295,7 @@ export class BigtableStore implements Store {
     }
   }
 
-  private toRow(row: ClientRow): Row {
+  private toRow(row: ClientRow): StoreRow {
     const cells = new Map<string, Buffer>();
     for (const [qualifier, versions] of Object.entries(row.data[this.config.family] ?? {})) {
       const latest = versions[0];
@@ -361,7 +361,7 @@ function resolveConfig(options: BigtableStoreOptions): ResolvedConfig {
     }
     return chosen;
   };
-  const family = options.family ?? (env.KEYSPREAD_BIGTABLE_FAMILY || DEFAULT_FAMILY);
+  const family = options.family ?? (env.KEYSPREAD_BIGTABLE_FAMILY || DEFAULT_BIGTABLE_FAMILY);
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(family)) {
     throw new TypeError(`family ${JSON.stringify(family)} is not valid; allowed: 1-64 of A-Z a-z 0-9 _ -`);
   }

@@ -4,22 +4,27 @@ import { join } from "node:path";
 import { ClassicLevel } from "classic-level";
 import fc from "fast-check";
 import { afterAll, describe, expect, it, vi } from "vitest";
+import { describeStoreBehaviour } from "../entry/store-testing.js";
 import { EmbeddedStore } from "./embedded.js";
 import { MemoryStore } from "./memory.js";
-import type { KeyRange, Mutation, Row, Store } from "./store.js";
-import { describeStoreBehaviour } from "./store.testsuite.js";
+import type { KeyRange, Store, StoreMutation, StoreRow } from "./store.js";
 
 const directory = await mkdtemp(join(tmpdir(), "keyspread-embedded-"));
 afterAll(() => rm(directory, { recursive: true, force: true }));
 
 let tables = 0;
-describeStoreBehaviour("embedded", () => EmbeddedStore.open({ directory, table: `t${tables++}` }), {
-  reopen: async (store: Store) => {
-    const { location } = store as EmbeddedStore;
-    await store.close();
-    return EmbeddedStore.open({ directory, table: location.split("/").pop()! });
+describeStoreBehaviour(
+  { describe, it, expect },
+  "embedded",
+  () => EmbeddedStore.open({ directory, table: `t${tables++}` }),
+  {
+    reopen: async (store: Store) => {
+      const { location } = store as EmbeddedStore;
+      await store.close();
+      return EmbeddedStore.open({ directory, table: location.split("/").pop()! });
+    },
   },
-});
+);
 
 describe("EmbeddedStore", () => {
   it("names its location and rejects table names that are not plain", async () => {
@@ -91,7 +96,7 @@ describe("EmbeddedStore's one entry per cell", () => {
     for await (const row of store.read(ranges, { limit })) rows.push(describeRow(row));
     return rows;
   };
-  const describeRow = (row: Row) =>
+  const describeRow = (row: StoreRow) =>
     `${row.key.toString("hex")}:${[...row.cells]
       .map(([q, v]) => `${q}=${v.toString("hex")}`)
       .sort()
@@ -102,7 +107,7 @@ describe("EmbeddedStore's one entry per cell", () => {
     .uint8Array({ minLength: 1, maxLength: 3 })
     .map((bytes) => Buffer.from(bytes.map((b) => [0x00, 0x01, 0xff][b % 3]!)));
   const qualifiers = fc.uniqueArray(fc.constantFrom("a", "b", "\u0000", "é"), { minLength: 1, maxLength: 3 });
-  const mutation: fc.Arbitrary<Mutation> = fc.oneof(
+  const mutation: fc.Arbitrary<StoreMutation> = fc.oneof(
     fc.record({
       type: fc.constant("put" as const),
       key,

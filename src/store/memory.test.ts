@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { describeStoreBehaviour } from "../entry/store-testing.js";
 import { MemoryStore } from "./memory.js";
-import { RetryableStoreError, type Row } from "./store.js";
-import { describeStoreBehaviour } from "./store.testsuite.js";
+import { RetryableStoreError, type StoreRow } from "./store.js";
 
-describeStoreBehaviour("memory", async () => new MemoryStore(), {
+describeStoreBehaviour({ describe, it, expect }, "memory", async () => new MemoryStore(), {
   openFailingWrites: async (failingKeys) =>
     new MemoryStore({
       faults: {
@@ -26,7 +26,7 @@ describe("MemoryStore faults", () => {
   it("breaks the next read streams after the given rows, then reads normally", async () => {
     const store = new MemoryStore({ faults: { failRead: { afterRows: 2, streams: 1 } } });
     await fill(store);
-    const seen: Row[] = [];
+    const seen: StoreRow[] = [];
     await expect(async () => {
       for await (const row of rows(store)) seen.push(row);
     }).rejects.toBeInstanceOf(RetryableStoreError);

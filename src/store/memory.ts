@@ -7,13 +7,13 @@ import { checkSampleCount, evenlySpaced } from "./sample.js";
 import {
   type FailedMutation,
   type KeyRange,
-  type Mutation,
-  type ReadOptions,
   RetryableStoreError,
   type RoutingOptions,
-  type Row,
   type Store,
-  type WriteResult,
+  type StoreMutation,
+  type StoreReadOptions,
+  type StoreRow,
+  type StoreWriteResult,
 } from "./store.js";
 import {
   BIGTABLE_MAX_KEY_BYTES,
@@ -48,7 +48,7 @@ export class MemoryStore implements Store {
   readonly name: string;
   /** Faults injected from now on; replace or clear at any time. */
   faults: MemoryStoreFaults;
-  private readonly rows: Row[] = [];
+  private readonly rows: StoreRow[] = [];
   private closed = false;
 
   constructor(options: MemoryStoreOptions = {}) {
@@ -61,7 +61,7 @@ export class MemoryStore implements Store {
     return this.rows.length;
   }
 
-  async write(mutations: readonly Mutation[], options?: RoutingOptions): Promise<WriteResult> {
+  async write(mutations: readonly StoreMutation[], options?: RoutingOptions): Promise<StoreWriteResult> {
     this.checkOpen();
     checkMutations(mutations, BIGTABLE_MAX_KEY_BYTES);
     checkAppProfile(options);
@@ -83,7 +83,7 @@ export class MemoryStore implements Store {
     return { failed };
   }
 
-  async get(key: Buffer, options?: RoutingOptions): Promise<Row | undefined> {
+  async get(key: Buffer, options?: RoutingOptions): Promise<StoreRow | undefined> {
     this.checkOpen();
     checkKey(key, "key", BIGTABLE_MAX_KEY_BYTES);
     checkAppProfile(options);
@@ -92,7 +92,7 @@ export class MemoryStore implements Store {
     return row?.key.equals(key) ? copyRow(row) : undefined;
   }
 
-  read(ranges: readonly KeyRange[], options?: ReadOptions): AsyncIterable<Row> {
+  read(ranges: readonly KeyRange[], options?: StoreReadOptions): AsyncIterable<StoreRow> {
     this.checkOpen();
     checkRanges(ranges, BIGTABLE_MAX_KEY_BYTES);
     checkAppProfile(options);
@@ -115,7 +115,7 @@ export class MemoryStore implements Store {
     limit: number,
     signal: AbortSignal | undefined,
     failAfterRows: number | undefined,
-  ): AsyncGenerator<Row> {
+  ): AsyncGenerator<StoreRow> {
     let returned = 0;
     for (const range of ranges) {
       // Positions are re-found from the last key each time: writes may interleave with a read.
@@ -175,7 +175,10 @@ export class MemoryStore implements Store {
  * A row's cells after a mutation, as a new map (stored rows are never changed in place): a put
  * sets its cells over the others (or replaces them all), a delete drops the named cells or all.
  */
-export function applyMutation(cells: ReadonlyMap<string, Buffer>, mutation: Mutation): Map<string, Buffer> {
+export function applyMutation(
+  cells: ReadonlyMap<string, Buffer>,
+  mutation: StoreMutation,
+): Map<string, Buffer> {
   if (mutation.type === "delete") {
     if (mutation.qualifiers === undefined) return new Map();
     const kept = new Map(cells);
@@ -187,7 +190,7 @@ export function applyMutation(cells: ReadonlyMap<string, Buffer>, mutation: Muta
   return next;
 }
 
-function copyRow(row: Row): Row {
+function copyRow(row: StoreRow): StoreRow {
   const cells = new Map<string, Buffer>();
   for (const [qualifier, value] of row.cells) cells.set(qualifier, Buffer.from(value));
   return { key: Buffer.from(row.key), cells };

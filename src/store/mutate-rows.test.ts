@@ -6,15 +6,15 @@ import {
   mutateRows,
   type SendMutateRows,
 } from "./mutate-rows.js";
-import type { Mutation } from "./store.js";
+import type { StoreMutation } from "./store.js";
 
 const limits = { ...DEFAULT_MUTATE_ROWS_LIMITS, baseDelayMs: 1, maxDelayMs: 2 };
-const put = (key: string, cells = 1): Mutation => ({
+const put = (key: string, cells = 1): StoreMutation => ({
   type: "put",
   key: Buffer.from(key),
   cells: new Map(Array.from({ length: cells }, (_, i) => [`c${i}`, Buffer.from("v")])),
 });
-const toEntry = (mutation: Mutation): MutateEntry => ({
+const toEntry = (mutation: StoreMutation): MutateEntry => ({
   rowKey: mutation.key,
   mutations:
     mutation.type === "put"
@@ -106,7 +106,12 @@ describe("mutateRows", () => {
       entries.push(...sent);
       return { statuses: sent.map((entry) => (keyOf(entry) === "k" ? { code: 9, message: "no" } : ok)) };
     };
-    const batch: Mutation[] = [put("k"), put("j"), { type: "delete", key: Buffer.from("k") }, put("k", 2)];
+    const batch: StoreMutation[] = [
+      put("k"),
+      put("j"),
+      { type: "delete", key: Buffer.from("k") },
+      put("k", 2),
+    ];
     const { failed } = await mutateRows(batch, toEntry, send, limits);
     expect(entries.map((entry) => [keyOf(entry), entry.mutations.length])).toEqual([
       ["k", 4],

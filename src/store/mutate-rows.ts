@@ -5,7 +5,7 @@
  * entry that still fails comes back by index with its reason — none is dropped.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import type { FailedMutation, Mutation, WriteResult } from "./store.js";
+import type { FailedMutation, StoreMutation, StoreWriteResult } from "./store.js";
 
 /** One MutateRows entry in the proto's shape; `mutations.length` is its cost. */
 export interface MutateEntry {
@@ -69,11 +69,11 @@ interface Planned {
 }
 
 export async function mutateRows(
-  mutations: readonly Mutation[],
-  toEntry: (mutation: Mutation) => MutateEntry,
+  mutations: readonly StoreMutation[],
+  toEntry: (mutation: StoreMutation) => MutateEntry,
   send: SendMutateRows,
   limits: MutateRowsLimits = DEFAULT_MUTATE_ROWS_LIMITS,
-): Promise<WriteResult> {
+): Promise<StoreWriteResult> {
   // Bigtable may apply the entries of one request in any order, so the mutations of a key are
   // sent as one entry (its mutations apply in order, atomically); they share its outcome.
   const indexesOfKey = new Map<string, number[]>();

@@ -3,7 +3,7 @@
  *
  * A store moves bytes: it knows nothing of schemas, salts or buckets. Keys are compared as
  * unsigned bytes (Bigtable's order). Every implementation passes the shared behavioural suite
- * in `store.testsuite.ts`.
+ * in `behaviour-suite.ts` (published as `keyspread/store/testing`).
  */
 
 /** A half-open byte range `[start, end)`; `end: null` means "to the end of the table". */
@@ -16,7 +16,7 @@ export interface KeyRange {
  * One row: its key and its cells (column qualifier → value), all bytes. On Bigtable these are
  * the newest version of each cell in the store's column family.
  */
-export interface Row {
+export interface StoreRow {
   key: Buffer;
   cells: Map<string, Buffer>;
 }
@@ -29,7 +29,7 @@ export interface Row {
  * - `delete` removes the whole row, or with `qualifiers` only those cells (a row whose last cell
  *   goes is gone).
  */
-export type Mutation =
+export type StoreMutation =
   | { type: "put"; key: Buffer; cells: Map<string, Buffer>; replace?: boolean }
   | { type: "delete"; key: Buffer; qualifiers?: readonly string[] };
 
@@ -41,7 +41,7 @@ export interface FailedMutation {
   reason: string;
 }
 
-export interface WriteResult {
+export interface StoreWriteResult {
   /** Empty when every mutation was applied. Never silently shorter than the failures. */
   failed: FailedMutation[];
 }
@@ -55,7 +55,7 @@ export interface RoutingOptions {
   appProfile?: string;
 }
 
-export interface WriteOptions extends RoutingOptions {
+export interface StoreWriteOptions extends RoutingOptions {
   /**
    * Resolve only once the applied mutations survive a power loss, not just a crash of this
    * process: the embedded store syncs its log; Bigtable has made a mutation durable when it
@@ -64,7 +64,7 @@ export interface WriteOptions extends RoutingOptions {
   durable?: boolean;
 }
 
-export interface ReadOptions extends RoutingOptions {
+export interface StoreReadOptions extends RoutingOptions {
   /** Stop after this many rows (pushed down to the engine). */
   limit?: number;
   signal?: AbortSignal;
@@ -74,13 +74,13 @@ export interface Store {
   /** Human-readable name for errors and metrics, e.g. `embedded:./.keyspread/fleet`. */
   readonly name: string;
   /** Applies a batch; chunking, in-flight caps and retries are the store's job. */
-  write(mutations: readonly Mutation[], options?: WriteOptions): Promise<WriteResult>;
-  get(key: Buffer, options?: RoutingOptions): Promise<Row | undefined>;
+  write(mutations: readonly StoreMutation[], options?: StoreWriteOptions): Promise<StoreWriteResult>;
+  get(key: Buffer, options?: RoutingOptions): Promise<StoreRow | undefined>;
   /**
    * Streams the rows of the given ranges in ascending byte order. Ranges must be sorted and
    * non-overlapping; `limit` applies to the whole call, as in Bigtable's ReadRows.
    */
-  read(ranges: readonly KeyRange[], options?: ReadOptions): AsyncIterable<Row>;
+  read(ranges: readonly KeyRange[], options?: StoreReadOptions): AsyncIterable<StoreRow>;
   /** Up to `count` keys roughly evenly spread over the table (Bigtable's SampleRowKeys). */
   sampleKeys(count: number): Promise<Buffer[]>;
   close(): Promise<void>;

@@ -3,7 +3,7 @@
  * whole (nothing half-written) with an error naming the field, and all stores agree on what is
  * valid: Bigtable's rules (row keys 1..4096 bytes, no empty rows).
  */
-import type { KeyRange, Mutation, ReadOptions, RoutingOptions } from "./store.js";
+import type { KeyRange, RoutingOptions, StoreMutation, StoreReadOptions } from "./store.js";
 
 /** Bigtable's row-key limit. */
 export const BIGTABLE_MAX_KEY_BYTES = 4096;
@@ -29,7 +29,7 @@ function keyProblem(key: unknown, maxKeyBytes: number): ((field: string) => Erro
   return undefined;
 }
 
-export function checkMutations(mutations: readonly Mutation[], maxKeyBytes: number): void {
+export function checkMutations(mutations: readonly StoreMutation[], maxKeyBytes: number): void {
   if (!Array.isArray(mutations)) throw new TypeError("mutations must be an array");
   for (let index = 0; index < mutations.length; index++) {
     const problem = mutationProblem(mutations[index], maxKeyBytes);
@@ -38,17 +38,17 @@ export function checkMutations(mutations: readonly Mutation[], maxKeyBytes: numb
 }
 
 function mutationProblem(
-  mutation: Mutation | undefined,
+  mutation: StoreMutation | undefined,
   maxKeyBytes: number,
 ): ((field: string) => Error) | undefined {
   const key = keyProblem(mutation?.key, maxKeyBytes);
   if (key !== undefined) return (field) => key(`${field}.key`);
   const { type } = mutation!;
-  if (type === "delete") return qualifiersProblem(mutation as Extract<Mutation, { type: "delete" }>);
+  if (type === "delete") return qualifiersProblem(mutation as Extract<StoreMutation, { type: "delete" }>);
   if (type !== "put") {
     return (field) => new TypeError(`${field}.type is ${JSON.stringify(type)}; allowed: "put", "delete"`);
   }
-  const { cells, replace } = mutation as Extract<Mutation, { type: "put" }>;
+  const { cells, replace } = mutation as Extract<StoreMutation, { type: "put" }>;
   if (replace !== undefined && typeof replace !== "boolean") {
     return (field) => new TypeError(`${field}.replace is ${JSON.stringify(replace)}; allowed: true, false`);
   }
@@ -69,7 +69,7 @@ function mutationProblem(
 
 /** A cell delete names at least one cell: an empty list must not read as "the whole row". */
 function qualifiersProblem(
-  mutation: Extract<Mutation, { type: "delete" }>,
+  mutation: Extract<StoreMutation, { type: "delete" }>,
 ): ((field: string) => Error) | undefined {
   const { qualifiers } = mutation;
   if (qualifiers === undefined) return undefined;
@@ -129,7 +129,7 @@ export function checkRanges(ranges: readonly KeyRange[], maxKeyBytes: number): v
 }
 
 /** Returns the row limit (Infinity when unset); 0 is allowed and reads nothing. */
-export function checkLimit(options: ReadOptions | undefined): number {
+export function checkLimit(options: StoreReadOptions | undefined): number {
   const limit = options?.limit;
   if (limit === undefined) return Number.POSITIVE_INFINITY;
   if (!Number.isSafeInteger(limit) || limit < 0) {

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { compileSchema, parseSchema } from "../keys/schema.js";
 import { MemoryStore } from "../store/memory.js";
-import type { Mutation } from "../store/store.js";
+import type { StoreMutation } from "../store/store.js";
 import { AdoptRefusedError, adoptTable } from "./adopt.js";
 import { SaltedTable } from "./salted-table.js";
 import { RESERVED_PREFIX, SchemaMismatchError, UnadoptedTableError } from "./schema-guard.js";
@@ -15,7 +15,7 @@ const RECIPE_KEYS: string[] = readFileSync("src/keys/fixtures/farm-sensor-keys.j
   .filter(Boolean)
   .map((line) => JSON.parse(line).key);
 
-const put = (key: string | Buffer): Mutation => ({
+const put = (key: string | Buffer): StoreMutation => ({
   type: "put",
   key: Buffer.isBuffer(key) ? key : Buffer.from(key),
   cells: new Map([["reading", Buffer.from("21.5")]]),

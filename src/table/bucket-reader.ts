@@ -8,7 +8,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { LimitFunction } from "p-limit";
 import { keySuccessor } from "../keys/bytes.js";
 import type { PlannedRange } from "../keys/types.js";
-import { RetryableStoreError, type Row, type Store } from "../store/store.js";
+import { RetryableStoreError, type Store, type StoreRow } from "../store/store.js";
 import type { PageSource } from "./merge.js";
 
 export interface RetryPolicy {
@@ -21,7 +21,7 @@ export interface BucketReaderOptions<T> {
   /** Rows this bucket may deliver at most (the query's limit, pushed down). */
   limit: number;
   /** A row as delivered, or undefined to skip it; an error thrown here ends the read as is. */
-  convert: (row: Row) => T | undefined;
+  convert: (row: StoreRow) => T | undefined;
   appProfile?: string;
   pageSize: number;
   /** Shared across the buckets of one read: caps the page fetches in flight. */
@@ -48,7 +48,7 @@ export class BucketReadError extends Error {
 }
 
 export class BucketReader<T> implements PageSource<T> {
-  private iterator: AsyncIterator<Row> | undefined;
+  private iterator: AsyncIterator<StoreRow> | undefined;
   /** The current store read's row limit, and the rows it returned so far. */
   private iteratorLimit = Number.POSITIVE_INFINITY;
   private iteratorRows = 0;
@@ -97,7 +97,7 @@ export class BucketReader<T> implements PageSource<T> {
         await this.close();
         break;
       }
-      let next: IteratorResult<Row>;
+      let next: IteratorResult<StoreRow>;
       try {
         if (this.iterator === undefined) {
           this.iterator = this.store

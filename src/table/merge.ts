@@ -5,7 +5,7 @@
  * Sources deliver pages and the merge emits pages, so the per-row work is synchronous heap work;
  * awaiting happens once per page, not once per row.
  */
-import type { Row } from "../store/store.js";
+import type { StoreRow } from "../store/store.js";
 
 /** A sorted stream delivered in pages; `null` when exhausted. */
 export interface PageSource<T> {
@@ -15,7 +15,7 @@ export interface PageSource<T> {
 }
 
 /** A row with the key it merges by. */
-export interface SortableRow<R extends Row = Row> {
+export interface SortableRow<R extends StoreRow = StoreRow> {
   row: R;
   /** The key without its salt prefix as a latin1 string: byte order, and V8 compares strings natively. */
   sortKey: string;

@@ -6,7 +6,7 @@
  */
 import { isPrintableAscii } from "../keys/bytes.js";
 import type { FieldValue, KeySchema } from "../keys/types.js";
-import type { Row } from "../store/store.js";
+import type { StoreRow } from "../store/store.js";
 
 export interface TableRow {
   key: Buffer;
@@ -67,7 +67,7 @@ export class RowDecoder {
   ) {}
 
   /** The row decoded, or undefined when it does not decode (counted; thrown when strict). */
-  decode(row: Row): TableRow | undefined {
+  decode(row: StoreRow): TableRow | undefined {
     let decoded: ReturnType<KeySchema["decode"]>;
     try {
       decoded = this.schema.decode(row.key);

@@ -8,7 +8,7 @@ import type { FieldValues, Query, SchemaSpec } from "../keys/types.js";
 import { BigtableStore } from "../store/bigtable.js";
 import { EmbeddedStore } from "../store/embedded.js";
 import { MemoryStore } from "../store/memory.js";
-import type { KeyRange, ReadOptions, Row, Store } from "../store/store.js";
+import type { KeyRange, Store, StoreReadOptions, StoreRow } from "../store/store.js";
 import { BucketReadError } from "./bucket-reader.js";
 import { ReadDeadlineError, SaltedTable } from "./salted-table.js";
 import { SchemaMismatchError } from "./schema-guard.js";
@@ -321,7 +321,7 @@ class SlowStore implements Store {
   get: Store["get"] = (key) => this.inner.get(key);
   sampleKeys: Store["sampleKeys"] = (count) => this.inner.sampleKeys(count);
   close: Store["close"] = () => this.inner.close();
-  async *read(ranges: readonly KeyRange[], options?: ReadOptions): AsyncIterable<Row> {
+  async *read(ranges: readonly KeyRange[], options?: StoreReadOptions): AsyncIterable<StoreRow> {
     for await (const row of this.inner.read(ranges, options)) {
       this.inFlight++;
       this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);

@@ -8,8 +8,8 @@ import { setMaxListeners } from "node:events";
 import { LRUCache } from "lru-cache";
 import pLimit from "p-limit";
 import { type AccessLogSampling, type AccessLogSink, sampler } from "../access-log/sink.js";
-import type { FieldValues, KeySchema, Plan, Query } from "../keys/types.js";
-import type { KeyRange, Mutation, Row, Store } from "../store/store.js";
+import type { FieldValues, KeySchema, Query, QueryPlan } from "../keys/types.js";
+import type { KeyRange, Store, StoreMutation, StoreRow } from "../store/store.js";
 import { checkAppProfile } from "../store/validate.js";
 import { BucketReadError, BucketReader, type RetryPolicy } from "./bucket-reader.js";
 import { bySortKey, mergeSortedPages, type PageSource, type SortableRow } from "./merge.js";
@@ -94,8 +94,8 @@ export interface TableDeleteOptions {
   appProfile?: string;
 }
 
-export interface ReadReport {
-  plan: Plan;
+export interface TableReadReport {
+  plan: QueryPlan;
   /** Rows the store returned across all bucket streams. */
   rowsScanned: number;
   rowsReturned: number;
@@ -197,7 +197,7 @@ export class SaltedTable {
    */
   async putMany(rows: readonly PutRow[], options: TableWriteOptions = {}): Promise<PutResult> {
     const replace = options.replace === true;
-    const mutations: Mutation[] = rows.map((row, index) => ({
+    const mutations: StoreMutation[] = rows.map((row, index) => ({
       type: "put",
       key: this.encodeForWrite(row.values, index),
       cells: toCellMap(row.cells),
@@ -227,7 +227,7 @@ export class SaltedTable {
     rows: readonly { values: FieldValues; cells?: readonly string[] }[],
     options: { appProfile?: string } = {},
   ): Promise<PutResult> {
-    const mutations: Mutation[] = rows.map(({ values, cells }, index) => {
+    const mutations: StoreMutation[] = rows.map(({ values, cells }, index) => {
       const key = this.encodeForWrite(values, index);
       return cells === undefined ? { type: "delete", key } : { type: "delete", key, qualifiers: cells };
     });
@@ -258,7 +258,7 @@ export class SaltedTable {
   }
 
   /** The ranges a query would read, without reading. */
-  explain(query: Query): Plan {
+  explain(query: Query): QueryPlan {
     return this.schema.plan(query);
   }
 
@@ -287,7 +287,7 @@ export class SaltedTable {
   }
 
   /** The row decoded (throws KeyDecodeError when the schema cannot decode its key). */
-  toTableRow(row: Row): TableRow {
+  toTableRow(row: StoreRow): TableRow {
     const { bucket, values } = this.schema.decode(row.key);
     return { key: row.key, bucket, values, cells: row.cells };
   }
@@ -306,7 +306,7 @@ export class SaltedTable {
   }
 
   /** Each sampled row of a write batch, with the batch's latency. */
-  private logWrites(mutations: readonly Mutation[], started: number): void {
+  private logWrites(mutations: readonly StoreMutation[], started: number): void {
     const sink = this.options.accessLog?.sink;
     if (sink === undefined) return;
     const tsMs = Date.now();
@@ -343,7 +343,7 @@ export class SaltedTable {
    * HBaseWD's and old Phoenix's hash put keys hashing to Integer.MIN_VALUE outside [0, N): they
    * are written as those tools write them, and said so, since no bucket scan will see them.
    */
-  private warnOutsideBuckets(mutations: readonly Mutation[]): void {
+  private warnOutsideBuckets(mutations: readonly StoreMutation[]): void {
     const { bucketCount } = this.schema;
     const outside: { index: number; key: string; bucket: number }[] = [];
     let count = 0;
@@ -400,13 +400,13 @@ interface ScannedRange {
 
 /** One read: iterate it for rows; `report` fills in as it goes and is final at the end. */
 export class TableScan implements AsyncIterable<TableRow> {
-  readonly report: ReadReport;
+  readonly report: TableReadReport;
   private started = false;
 
   constructor(
     private readonly store: Store,
     private readonly schema: KeySchema,
-    plan: Plan,
+    plan: QueryPlan,
     private readonly settings: ScanSettings,
   ) {
     this.report = {
@@ -488,7 +488,7 @@ export class TableScan implements AsyncIterable<TableRow> {
       if (dataRange === undefined) return [];
       const tally = { range: dataRange, rows: 0, bytes: 0 };
       if (this.settings.accessLog) scanned.push(tally);
-      const convert = (row: Row): SortableRow<TableRow> | undefined => {
+      const convert = (row: StoreRow): SortableRow<TableRow> | undefined => {
         if (this.settings.accessLog) {
           tally.rows++;
           tally.bytes += rowBytes(row.cells);

@@ -8,7 +8,7 @@ import { textWithJavaHash } from "../keys/java-hash.testsuite.js";
 import { compileSchema } from "../keys/schema.js";
 import type { SchemaSpec } from "../keys/types.js";
 import { MemoryStore } from "../store/memory.js";
-import type { KeyRange, Mutation, ReadOptions, RoutingOptions, Store } from "../store/store.js";
+import type { KeyRange, RoutingOptions, Store, StoreMutation, StoreReadOptions } from "../store/store.js";
 import type { TableWarning } from "./row-decoder.js";
 import { SaltedTable, type SaltedTableOptions, UndecodableRowError } from "./salted-table.js";
 
@@ -44,7 +44,7 @@ async function fleetTable(options: SaltedTableOptions = {}) {
 }
 
 /** Rows other code wrote inside the buckets' ranges, each sorting before real rows of its bucket. */
-function foreignRows(): Mutation[] {
+function foreignRows(): StoreMutation[] {
   const salt = (bucket: number) => String(bucket).padStart(schema.saltPrefixLength - 1, "0");
   const bucket = (device: string) => salt(schema.bucketOf({ device }));
   const good = schema.encode({ device: "d1", ts: T0 + 1 }).toString();
@@ -174,7 +174,7 @@ class RoutedStore implements Store {
   get name() {
     return this.inner.name;
   }
-  write(mutations: readonly Mutation[], options?: RoutingOptions) {
+  write(mutations: readonly StoreMutation[], options?: RoutingOptions) {
     this.calls.push(`write:${options?.appProfile ?? "-"}`);
     return this.inner.write(mutations, options);
   }
@@ -182,7 +182,7 @@ class RoutedStore implements Store {
     this.calls.push(`get:${options?.appProfile ?? "-"}`);
     return this.inner.get(key, options);
   }
-  read(ranges: readonly KeyRange[], options?: ReadOptions) {
+  read(ranges: readonly KeyRange[], options?: StoreReadOptions) {
     this.calls.push(`read:${options?.appProfile ?? "-"}`);
     return this.inner.read(ranges, options);
   }

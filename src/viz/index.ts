@@ -6,26 +6,25 @@ export type { AccessLogFormat } from "./input/access-log.js";
 export {
   type AccessOp,
   type AccessRecord,
-  parseCsvHeader,
-  parseCsvRecord,
-  parseJsonRecord,
+  parseAccessCsvHeader,
+  parseAccessCsvRecord,
+  parseAccessJsonRecord,
 } from "./input/access-record.js";
 export { displayKey, parseKeyText } from "./input/key-text.js";
 export { SYNTHETIC_PATTERNS, type SyntheticPattern, syntheticAccess } from "./input/synthetic-access.js";
 export {
-  availableMetrics,
-  cellValue,
+  availableHeatMetrics,
+  HEAT_METRIC_UNITS,
+  HEAT_METRICS,
   type HeatMatrix,
+  type HeatMatrixOptions,
+  type HeatMetric,
   type HeatRow,
-  HOT_CPU,
-  type MatrixOptions,
-  METRIC_UNITS,
-  METRICS,
-  type Metric,
+  heatCellValue,
 } from "./matrix/heat-matrix.js";
 export type { KeyRangeLoad, LoadStep } from "./matrix/key-load.js";
-export { type KeyPrefixer, keyPrefixer, type PrefixOptions } from "./matrix/key-prefix.js";
-export { type AccessLogOptions, readAccessLog } from "./matrix/log-matrix.js";
+export { type KeyPrefixer, type KeyPrefixOptions, keyPrefixer } from "./matrix/key-prefix.js";
+export { type AccessLogMatrixOptions, readAccessLogMatrix } from "./matrix/log-matrix.js";
 export {
   AccessBinner,
   AccessSampler,
@@ -36,17 +35,21 @@ export { matrixFromSteps } from "./matrix/steps-matrix.js";
 export type { TimeAxis } from "./matrix/time-axis.js";
 export { detectPatterns } from "./patterns/detect-patterns.js";
 export type { PatternFinding, PatternKind } from "./patterns/finding.js";
-export { RULES } from "./patterns/rules.js";
-export { type ColorScale, colorScale, type ScaleKind, type ScaleOptions } from "./render/color-scale.js";
-export { type HeatmapDesign, type HtmlOptions, renderHeatmapHtml } from "./render/html.js";
+export {
+  type ColorScale,
+  type ColorScaleKind,
+  type ColorScaleOptions,
+  colorScale,
+} from "./render/color-scale.js";
+export { type HeatmapDesign, type HeatmapHtmlOptions, renderHeatmapHtml } from "./render/html.js";
 export type { HeatmapImageOptions } from "./render/layout.js";
-export { renderPng } from "./render/png.js";
-export { renderSvg } from "./render/svg.js";
+export { renderHeatmapPng } from "./render/png.js";
+export { renderHeatmapSvg } from "./render/svg.js";
 export {
   type HeatmapFormat,
-  type ImageFormat,
+  type HeatmapImageFormat,
   type WriteHeatmapsOptions,
-  type WrittenDesign,
+  type WrittenDesignHeatmap,
   type WrittenHeatmaps,
   writeHeatmapFile,
   writeHeatmaps,

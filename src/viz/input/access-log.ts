@@ -7,9 +7,9 @@ import { stat } from "node:fs/promises";
 import {
   type AccessRecord,
   type CsvColumns,
-  parseCsvHeader,
-  parseCsvRecord,
-  parseJsonRecord,
+  parseAccessCsvHeader,
+  parseAccessCsvRecord,
+  parseAccessJsonRecord,
   quickCsvTimeAndKey,
   quickJsonTimeAndKey,
 } from "./access-record.js";
@@ -34,7 +34,7 @@ async function forEachRecordLine<R extends Pick<AccessRecord, "tsMs" | "key">>(
   let columns: CsvColumns | undefined;
   const parseLine = (line: string) => {
     if (format === "jsonl") handle(parsers.json(line));
-    else if (columns === undefined) columns = parseCsvHeader(line);
+    else if (columns === undefined) columns = parseAccessCsvHeader(line);
     else handle(parsers.csv(line, columns));
   };
   let lineNumber = 0;
@@ -70,7 +70,7 @@ async function forEachRecordLine<R extends Pick<AccessRecord, "tsMs" | "key">>(
  * Reads the log twice, streaming: pass 1 gives `first` each record's time and key (a quick parse
  * of the two fields), then `second()` is asked for pass 2's consumer of whole records, which
  * validates every field of every line. Both are the caller's:
- * `readAccessLog` (matrix/log-matrix.ts) samples keys, then bins records.
+ * `readAccessLogMatrix` (matrix/log-matrix.ts) samples keys, then bins records.
  */
 export async function scanAccessLog(
   path: string,
@@ -98,7 +98,11 @@ export async function scanAccessLog(
   );
   if (records === 0) throw new Error(`${path}: no access records`);
   const consume = second();
-  await forEachRecordLine(path, format, { json: parseJsonRecord, csv: parseCsvRecord }, consume, (bytes) =>
-    options.onProgress?.(2, bytes, totalBytes),
+  await forEachRecordLine(
+    path,
+    format,
+    { json: parseAccessJsonRecord, csv: parseAccessCsvRecord },
+    consume,
+    (bytes) => options.onProgress?.(2, bytes, totalBytes),
   );
 }

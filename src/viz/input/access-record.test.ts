@@ -1,22 +1,29 @@
 import { describe, expect, it } from "vitest";
-import { parseCsvHeader, parseCsvRecord, parseJsonRecord, quickJsonTimeAndKey } from "./access-record.js";
+import {
+  parseAccessCsvHeader,
+  parseAccessCsvRecord,
+  parseAccessJsonRecord,
+  quickJsonTimeAndKey,
+} from "./access-record.js";
 
 describe("access records", () => {
   it("parses JSONL with ISO or epoch-ms timestamps and hex keys", () => {
-    expect(parseJsonRecord('{"ts":"2026-11-30T06:00:00Z","key":"t1#e2","op":"read","latencyMs":3}')).toEqual({
+    expect(
+      parseAccessJsonRecord('{"ts":"2026-11-30T06:00:00Z","key":"t1#e2","op":"read","latencyMs":3}'),
+    ).toEqual({
       tsMs: Date.UTC(2026, 10, 30, 6),
       key: Buffer.from("t1#e2"),
       op: "read",
       bytes: 0,
       latencyMs: 3,
     });
-    const binary = parseJsonRecord('{"ts":1000,"key":"hex:00ff","op":"write","bytes":10,"node":"n1"}');
+    const binary = parseAccessJsonRecord('{"ts":1000,"key":"hex:00ff","op":"write","bytes":10,"node":"n1"}');
     expect(binary).toMatchObject({ tsMs: 1000, key: Buffer.from([0, 255]), bytes: 10, node: "n1" });
   });
 
   it("parses CSV by header, columns in any order", () => {
-    const columns = parseCsvHeader("op,key,ts,bytes");
-    expect(parseCsvRecord("scan,t1#e2,1500,20", columns)).toEqual({
+    const columns = parseAccessCsvHeader("op,key,ts,bytes");
+    expect(parseAccessCsvRecord("scan,t1#e2,1500,20", columns)).toEqual({
       tsMs: 1500,
       key: Buffer.from("t1#e2"),
       op: "scan",
@@ -25,17 +32,23 @@ describe("access records", () => {
   });
 
   it("names the field, the value and what is allowed", () => {
-    expect(() => parseJsonRecord('{"ts":1,"key":"k","op":"delete"}')).toThrow(
+    expect(() => parseAccessJsonRecord('{"ts":1,"key":"k","op":"delete"}')).toThrow(
       'op "delete": expected read, write or scan',
     );
-    expect(() => parseJsonRecord('{"ts":"yesterday","key":"k","op":"read"}')).toThrow(/^ts "yesterday"/);
-    expect(() => parseJsonRecord('{"ts":1,"key":7,"op":"read"}')).toThrow(/^key 7: expected text/);
-    expect(() => parseJsonRecord('{"ts":1,"key":"hex:0","op":"read"}')).toThrow(/even number of hex digits/);
-    expect(() => parseJsonRecord("{not json")).toThrow(/^not valid JSON/);
-    expect(() => parseJsonRecord('{"ts":1,"key":"k","op":"read","bytes":-1}')).toThrow(/bytes -1/);
-    expect(() => parseCsvHeader("ts,key")).toThrow(/missing required column "op"/);
-    expect(() => parseCsvHeader("ts,key,op,size")).toThrow(/column "size": expected one of/);
-    expect(() => parseCsvRecord('1,"a,b",read', parseCsvHeader("ts,key,op"))).toThrow(/quoted CSV/);
+    expect(() => parseAccessJsonRecord('{"ts":"yesterday","key":"k","op":"read"}')).toThrow(
+      /^ts "yesterday"/,
+    );
+    expect(() => parseAccessJsonRecord('{"ts":1,"key":7,"op":"read"}')).toThrow(/^key 7: expected text/);
+    expect(() => parseAccessJsonRecord('{"ts":1,"key":"hex:0","op":"read"}')).toThrow(
+      /even number of hex digits/,
+    );
+    expect(() => parseAccessJsonRecord("{not json")).toThrow(/^not valid JSON/);
+    expect(() => parseAccessJsonRecord('{"ts":1,"key":"k","op":"read","bytes":-1}')).toThrow(/bytes -1/);
+    expect(() => parseAccessCsvHeader("ts,key")).toThrow(/missing required column "op"/);
+    expect(() => parseAccessCsvHeader("ts,key,op,size")).toThrow(/column "size": expected one of/);
+    expect(() => parseAccessCsvRecord('1,"a,b",read', parseAccessCsvHeader("ts,key,op"))).toThrow(
+      /quoted CSV/,
+    );
   });
 
   it("reads ts and key quickly for sampling, agreeing with the full parse", () => {
@@ -46,7 +59,7 @@ describe("access records", () => {
       '{"key":"x","op":"scan","ts":"1700000000000"}',
     ];
     for (const line of lines) {
-      const { tsMs, key } = parseJsonRecord(line);
+      const { tsMs, key } = parseAccessJsonRecord(line);
       expect(quickJsonTimeAndKey(line)).toMatchObject({ tsMs, key });
     }
     expect(() => quickJsonTimeAndKey('{"ts":1,"key":"hex:0"}')).toThrow(/even number of hex digits/);

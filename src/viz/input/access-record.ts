@@ -74,7 +74,7 @@ function toRecord(fields: Partial<Record<Field, unknown>>): AccessRecord {
   return record;
 }
 
-export function parseJsonRecord(line: string): AccessRecord {
+export function parseAccessJsonRecord(line: string): AccessRecord {
   let parsed: unknown;
   try {
     parsed = JSON.parse(line);
@@ -99,21 +99,21 @@ export function quickJsonTimeAndKey(line: string): { tsMs: number; key: Buffer }
     const key = QUICK_KEY.exec(line);
     if (ts && key) return { tsMs: parseTs(ts[1] ?? Number(ts[2])), key: parseKeyText(key[1]!) };
   }
-  return parseJsonRecord(line);
+  return parseAccessJsonRecord(line);
 }
 
 /** Just `ts` and `key` of a CSV row, for the sampling pass (the counting pass validates every field). */
 export function quickCsvTimeAndKey(line: string, columns: CsvColumns): { tsMs: number; key: Buffer } {
   const cells = line.split(",");
   const key = cells[columns.key!]?.trim();
-  if (key === undefined || line.includes('"')) return parseCsvRecord(line, columns);
+  if (key === undefined || line.includes('"')) return parseAccessCsvRecord(line, columns);
   return { tsMs: parseTs(cells[columns.ts!]?.trim()), key: parseKeyText(key) };
 }
 
 /** Column positions from a CSV header such as `ts,key,op,bytes,latencyMs,node` (any order). */
 export type CsvColumns = Partial<Record<Field, number>>;
 
-export function parseCsvHeader(header: string): CsvColumns {
+export function parseAccessCsvHeader(header: string): CsvColumns {
   const columns: CsvColumns = {};
   header.split(",").forEach((name, index) => {
     const field = name.trim();
@@ -132,7 +132,7 @@ export function parseCsvHeader(header: string): CsvColumns {
  * A CSV row of the documented format. Values are plain (no quoting): keys with commas, quotes or
  * non-ASCII bytes are written as `hex:…`, so a split on commas is exact.
  */
-export function parseCsvRecord(line: string, columns: CsvColumns): AccessRecord {
+export function parseAccessCsvRecord(line: string, columns: CsvColumns): AccessRecord {
   if (line.includes('"')) fail('quoted CSV values are not supported: write such keys as "hex:…"');
   const cells = line.split(",");
   const fields: Partial<Record<Field, unknown>> = {};

@@ -2,10 +2,10 @@
  * The heatmap matrix: time columns × key rows of rates per second, per metric, and the options
  * that size it. Built by `LoadGrid` (fine key bins merged into rows); read by patterns and renderers.
  */
-import type { PrefixOptions } from "./key-prefix.js";
+import type { KeyPrefixOptions } from "./key-prefix.js";
 import type { TimeAxis } from "./time-axis.js";
 
-export interface MatrixOptions extends PrefixOptions {
+export interface HeatMatrixOptions extends KeyPrefixOptions {
   /** Key rows at most; default 1000 (Key Visualizer's size). */
   maxRows?: number;
   /** Time columns at most; default 240. */
@@ -15,10 +15,10 @@ export interface MatrixOptions extends PrefixOptions {
 export const DEFAULT_MAX_ROWS = 1000;
 export const DEFAULT_MAX_COLUMNS = 240;
 
-export const METRICS = ["ops", "reads", "writes", "bytes", "latency", "cpu"] as const;
-export type Metric = (typeof METRICS)[number];
+export const HEAT_METRICS = ["ops", "reads", "writes", "bytes", "latency", "cpu"] as const;
+export type HeatMetric = (typeof HEAT_METRICS)[number];
 
-export const METRIC_UNITS: Record<Metric, string> = {
+export const HEAT_METRIC_UNITS: Record<HeatMetric, string> = {
   ops: "ops/s",
   reads: "rows read/s",
   writes: "rows written/s",
@@ -48,25 +48,25 @@ export interface HeatMatrix {
   time: TimeAxis;
   rows: HeatRow[];
   /** Per metric, `rows.length × time.columns` values, row-major (`row * columns + column`). */
-  values: Partial<Record<Metric, Float64Array>>;
+  values: Partial<Record<HeatMetric, Float64Array>>;
   /** The prefix level rows never merge across (-1: none); labels above it are coarser. */
   barrierLevel: number;
 }
 
-export function cellValue(matrix: HeatMatrix, metric: Metric, row: number, column: number): number {
+export function heatCellValue(matrix: HeatMatrix, metric: HeatMetric, row: number, column: number): number {
   return matrix.values[metric]?.[row * matrix.time.columns + column] ?? 0;
 }
 
 /** Metrics this matrix has data for (latency only from logs with latencyMs, CPU only from simulations). */
-export function availableMetrics(matrix: HeatMatrix): Metric[] {
-  return METRICS.filter((metric) => matrix.values[metric] !== undefined);
+export function availableHeatMetrics(matrix: HeatMatrix): HeatMetric[] {
+  return HEAT_METRICS.filter((metric) => matrix.values[metric] !== undefined);
 }
 
-export function metricValues(matrix: HeatMatrix, metric: Metric): Float64Array {
+export function metricValues(matrix: HeatMatrix, metric: HeatMetric): Float64Array {
   const values = matrix.values[metric];
   if (!values) {
     throw new Error(
-      `metric "${metric}": not in this data (available: ${availableMetrics(matrix).join(", ")})`,
+      `metric "${metric}": not in this data (available: ${availableHeatMetrics(matrix).join(", ")})`,
     );
   }
   return values;

@@ -4,7 +4,7 @@
  * the axis fits `maxRows`. Rows never merge across a prefix barrier (salt bucket, tenant) unless
  * there are more prefixes than rows.
  */
-import { DEFAULT_MAX_ROWS, type MatrixOptions } from "./heat-matrix.js";
+import { DEFAULT_MAX_ROWS, type HeatMatrixOptions } from "./heat-matrix.js";
 import { barrierLevel, type KeyPrefixer, keyPrefixer } from "./key-prefix.js";
 
 /** Rows the axis has when bins hotter than or as hot as `threshold` keep their own row. */
@@ -94,7 +94,7 @@ export interface KeyAxisPlan {
 }
 
 /** Plans fine key bins from sorted keys seen in the data; prefixes with ≤ maxRows/4 groups are barriers. */
-export function planKeyAxis(sortedKeys: readonly Buffer[], options: MatrixOptions): KeyAxisPlan {
+export function planKeyAxis(sortedKeys: readonly Buffer[], options: HeatMatrixOptions): KeyAxisPlan {
   const maxRows = options.maxRows ?? DEFAULT_MAX_ROWS;
   if (!Number.isInteger(maxRows) || maxRows < 1)
     throw new Error(`maxRows ${maxRows}: expected a positive integer`);

@@ -14,7 +14,7 @@ export interface KeyPrefixer {
   label(prefix: Buffer, level: number): string;
 }
 
-export interface PrefixOptions {
+export interface KeyPrefixOptions {
   /** When given, the salt prefix is level 0 and (text layout) the segments after it follow. */
   schema?: Pick<KeySchema, "saltPrefixLength" | "spec">;
   /** Segment separator for keys without a schema (or a text-layout schema's own); default `#`. */
@@ -38,7 +38,7 @@ function stripSeparator(text: string, separator: string): string {
   return text.endsWith(separator) ? text.slice(0, -separator.length) : text;
 }
 
-export function keyPrefixer(options: PrefixOptions = {}): KeyPrefixer {
+export function keyPrefixer(options: KeyPrefixOptions = {}): KeyPrefixer {
   const schema = options.schema;
   const separatorText = options.separator ?? schema?.spec.separator ?? "#";
   if (separatorText.length !== 1 || separatorText.charCodeAt(0) > 0x7f) {

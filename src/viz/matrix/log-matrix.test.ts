@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { syntheticAccess } from "../input/synthetic-access.js";
-import { cellValue } from "./heat-matrix.js";
-import { readAccessLog } from "./log-matrix.js";
+import { heatCellValue } from "./heat-matrix.js";
+import { readAccessLogMatrix } from "./log-matrix.js";
 import { matrixFromRecords } from "./records-matrix.js";
 
 let dir: string;
@@ -15,7 +15,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-describe("readAccessLog", () => {
+describe("readAccessLogMatrix", () => {
   it("bins JSONL and CSV logs alike, into rates per second", async () => {
     const records = [...syntheticAccess("hot-band", { records: 2000, durationS: 60 })];
     const jsonl = join(dir, "log.jsonl");
@@ -39,8 +39,11 @@ describe("readAccessLog", () => {
       `ts,key,op,bytes,latencyMs\r\n${records.map((r) => `${r.tsMs},${r.key},${r.op},${r.bytes},${r.latencyMs}`).join("\r\n")}\r\n`,
     );
     const progress: number[] = [];
-    const fromJsonl = await readAccessLog(jsonl, { maxRows: 50, onProgress: (pass) => progress.push(pass) });
-    const fromCsv = await readAccessLog(csv, { maxRows: 50 });
+    const fromJsonl = await readAccessLogMatrix(jsonl, {
+      maxRows: 50,
+      onProgress: (pass) => progress.push(pass),
+    });
+    const fromCsv = await readAccessLogMatrix(csv, { maxRows: 50 });
     expect(progress).toContain(1);
     expect(progress).toContain(2);
     expect(fromCsv.values.ops).toEqual(fromJsonl.values.ops);
@@ -48,7 +51,7 @@ describe("readAccessLog", () => {
     let opsTotal = 0;
     for (let row = 0; row < fromJsonl.rows.length; row++) {
       for (let column = 0; column < fromJsonl.time.columns; column++) {
-        opsTotal += cellValue(fromJsonl, "ops", row, column) * fromJsonl.time.columnS;
+        opsTotal += heatCellValue(fromJsonl, "ops", row, column) * fromJsonl.time.columnS;
       }
     }
     expect(opsTotal).toBeCloseTo(records.length);
@@ -59,9 +62,9 @@ describe("readAccessLog", () => {
   it("names the file and line of a bad record", async () => {
     const path = join(dir, "bad.jsonl");
     await writeFile(path, '{"ts":1,"key":"a","op":"read"}\n\n{"ts":2,"key":"b","op":"erase"}\n');
-    await expect(readAccessLog(path)).rejects.toThrow(`${path}:3: op "erase"`);
+    await expect(readAccessLogMatrix(path)).rejects.toThrow(`${path}:3: op "erase"`);
     const empty = join(dir, "empty.jsonl");
     await writeFile(empty, "\n");
-    await expect(readAccessLog(empty)).rejects.toThrow(/no access records/);
+    await expect(readAccessLogMatrix(empty)).rejects.toThrow(/no access records/);
   });
 });

@@ -6,9 +6,12 @@ import { type ScanOptions, scanAccessLog } from "../input/access-log.js";
 import type { HeatMatrix } from "./heat-matrix.js";
 import { type AccessBinner, AccessSampler, type RecordsMatrixOptions } from "./records-matrix.js";
 
-export interface AccessLogOptions extends RecordsMatrixOptions, ScanOptions {}
+export interface AccessLogMatrixOptions extends RecordsMatrixOptions, ScanOptions {}
 
-export async function readAccessLog(path: string, options: AccessLogOptions = {}): Promise<HeatMatrix> {
+export async function readAccessLogMatrix(
+  path: string,
+  options: AccessLogMatrixOptions = {},
+): Promise<HeatMatrix> {
   const sampler = new AccessSampler(options);
   let binner: AccessBinner | undefined;
   await scanAccessLog(

@@ -5,12 +5,12 @@
  * Pure; `access-log.ts` runs the same passes over a file.
  */
 import type { AccessRecord } from "../input/access-record.js";
-import { DEFAULT_MAX_COLUMNS, type HeatMatrix, type MatrixOptions } from "./heat-matrix.js";
+import { DEFAULT_MAX_COLUMNS, type HeatMatrix, type HeatMatrixOptions } from "./heat-matrix.js";
 import { planKeyAxis } from "./key-axis.js";
 import { LoadGrid } from "./load-grid.js";
 import { columnOf, niceTimeAxis } from "./time-axis.js";
 
-export interface RecordsMatrixOptions extends MatrixOptions {
+export interface RecordsMatrixOptions extends HeatMatrixOptions {
   /** Distinct keys sampled for cutting bins; default 20,000. */
   sampleSize?: number;
 }
@@ -73,7 +73,7 @@ export class AccessBinner {
   private readonly grid: LoadGrid;
   private readonly finishAxis: () => HeatMatrix;
 
-  constructor(sortedSample: readonly Buffer[], firstMs: number, lastMs: number, options: MatrixOptions) {
+  constructor(sortedSample: readonly Buffer[], firstMs: number, lastMs: number, options: HeatMatrixOptions) {
     const plan = planKeyAxis(sortedSample, options);
     const time = niceTimeAxis(firstMs / 1000, lastMs / 1000, options.maxColumns ?? DEFAULT_MAX_COLUMNS, true);
     this.grid = new LoadGrid(plan.boundaries, time);

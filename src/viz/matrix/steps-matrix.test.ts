@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cellValue } from "./heat-matrix.js";
+import { heatCellValue } from "./heat-matrix.js";
 import type { KeyRangeLoad, LoadStep } from "./key-load.js";
 import { matrixFromSteps } from "./steps-matrix.js";
 
@@ -31,11 +31,11 @@ describe("matrixFromSteps", () => {
       ["", "m"],
       ["m", null],
     ]);
-    expect(cellValue(matrix, "reads", 0, 1)).toBe(110);
-    expect(cellValue(matrix, "ops", 0, 1)).toBe(115);
-    expect(cellValue(matrix, "bytes", 0, 2)).toBe(1000);
-    expect(cellValue(matrix, "writes", 1, 2)).toBe(3000);
-    expect(cellValue(matrix, "cpu", 1, 0)).toBeCloseTo(0.95);
+    expect(heatCellValue(matrix, "reads", 0, 1)).toBe(110);
+    expect(heatCellValue(matrix, "ops", 0, 1)).toBe(115);
+    expect(heatCellValue(matrix, "bytes", 0, 2)).toBe(1000);
+    expect(heatCellValue(matrix, "writes", 1, 2)).toBe(3000);
+    expect(heatCellValue(matrix, "cpu", 1, 0)).toBeCloseTo(0.95);
     expect(matrix.values.latency).toBeUndefined();
   });
 
@@ -51,10 +51,10 @@ describe("matrixFromSteps", () => {
     }));
     const matrix = matrixFromSteps(steps, { maxColumns: 2 });
     expect(matrix.time.columnS).toBe(2);
-    expect(cellValue(matrix, "writes", 0, 0)).toBe(50);
-    expect(cellValue(matrix, "writes", 1, 0)).toBe(50);
-    expect(cellValue(matrix, "writes", 0, 1)).toBe(100);
-    expect(cellValue(matrix, "writes", 1, 1)).toBe(300);
+    expect(heatCellValue(matrix, "writes", 0, 0)).toBe(50);
+    expect(heatCellValue(matrix, "writes", 1, 0)).toBe(50);
+    expect(heatCellValue(matrix, "writes", 0, 1)).toBe(100);
+    expect(heatCellValue(matrix, "writes", 1, 1)).toBe(300);
   });
 
   it("merges cold ranges within a salt bucket but not across buckets", () => {
@@ -73,7 +73,7 @@ describe("matrixFromSteps", () => {
     const starts = matrix.rows.map((row) => row.start.toString());
     expect(starts).toContain("0#b");
     expect(starts).toContain("1#");
-    const total = matrix.rows.reduce((sum, _, row) => sum + cellValue(matrix, "writes", row, 0), 0);
+    const total = matrix.rows.reduce((sum, _, row) => sum + heatCellValue(matrix, "writes", row, 0), 0);
     expect(total).toBeCloseTo(1007);
   });
 

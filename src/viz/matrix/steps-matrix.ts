@@ -1,6 +1,6 @@
 /** Heatmap matrix from a simulation's per-step load (`LoadStep[]`). Pure. */
 
-import { DEFAULT_MAX_COLUMNS, type HeatMatrix, type MatrixOptions } from "./heat-matrix.js";
+import { DEFAULT_MAX_COLUMNS, type HeatMatrix, type HeatMatrixOptions } from "./heat-matrix.js";
 import { planKeyAxis } from "./key-axis.js";
 import type { KeyRangeLoad, LoadStep } from "./key-load.js";
 import { LoadGrid } from "./load-grid.js";
@@ -27,7 +27,7 @@ function validateStep(step: LoadStep, index: number): void {
   }
 }
 
-export function matrixFromSteps(steps: readonly LoadStep[], options: MatrixOptions = {}): HeatMatrix {
+export function matrixFromSteps(steps: readonly LoadStep[], options: HeatMatrixOptions = {}): HeatMatrix {
   if (steps.length === 0) throw new Error("steps: expected at least one load step");
   steps.forEach(validateStep);
   const keys: Buffer[] = [];

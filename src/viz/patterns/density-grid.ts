@@ -3,7 +3,7 @@
  * and of the load, and densities (a row's rate divided by its key share), so a merged cold row does
  * not look hot for being wide. Pure.
  */
-import type { HeatMatrix, Metric } from "../matrix/heat-matrix.js";
+import type { HeatMatrix, HeatMetric } from "../matrix/heat-matrix.js";
 
 export interface DensityGrid {
   rows: number;
@@ -23,7 +23,7 @@ export interface DensityGrid {
   activeColumns: number;
 }
 
-export function densityGrid(matrix: HeatMatrix, metric: Metric): DensityGrid {
+export function densityGrid(matrix: HeatMatrix, metric: HeatMetric): DensityGrid {
   const rows = matrix.rows.length;
   const columns = matrix.time.columns;
   const value = matrix.values[metric] ?? new Float64Array(rows * columns);

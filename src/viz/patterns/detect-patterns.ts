@@ -3,7 +3,7 @@
  * patterns Key Visualizer's documentation teaches (hot band, diagonal, periodic bursts, sudden hot
  * range, vertical band, healthy spread), and for simulations what node CPU adds. Pure.
  */
-import type { HeatMatrix, Metric } from "../matrix/heat-matrix.js";
+import type { HeatMatrix, HeatMetric } from "../matrix/heat-matrix.js";
 import { bursts } from "./bursts.js";
 import { densityGrid } from "./density-grid.js";
 import { sequentialDiagonal } from "./diagonal.js";
@@ -14,7 +14,7 @@ import { isSaturatedCluster, nodeSaturation, saturatedCluster, saturatedRanges }
 import { suddenHotRanges } from "./sudden.js";
 
 /** Patterns found in `metric` (default ops), most telling first; empty when the load matches none. */
-export function detectPatterns(matrix: HeatMatrix, metric: Metric = "ops"): PatternFinding[] {
+export function detectPatterns(matrix: HeatMatrix, metric: HeatMetric = "ops"): PatternFinding[] {
   const grid = densityGrid(matrix, metric);
   if (grid.total === 0 || grid.rows === 0) return [];
   const writer = new FindingWriter(matrix, metric);

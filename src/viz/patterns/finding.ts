@@ -1,5 +1,5 @@
 /** A pattern finding: what the heatmap shows, where and when, in words, with the rule that fired. */
-import { type HeatMatrix, METRIC_UNITS, type Metric } from "../matrix/heat-matrix.js";
+import { HEAT_METRIC_UNITS, type HeatMatrix, type HeatMetric } from "../matrix/heat-matrix.js";
 import { timeLabel } from "../matrix/time-axis.js";
 import { exactRange, keyRangeName } from "./key-range-name.js";
 
@@ -37,7 +37,7 @@ export interface PatternFinding {
 export class FindingWriter {
   constructor(
     readonly matrix: HeatMatrix,
-    private readonly metric: Metric,
+    private readonly metric: HeatMetric,
   ) {}
 
   get columnS(): number {
@@ -62,7 +62,7 @@ export class FindingWriter {
     const named = keys.startsWith("the ") ? keys : `keys ${keys}`;
     return {
       kind,
-      summary: `${what}: ${named}, ${this.timeText(fromS)} to ${this.timeText(toS)} (${METRIC_UNITS[this.metric]}).`,
+      summary: `${what}: ${named}, ${this.timeText(fromS)} to ${this.timeText(toS)} (${HEAT_METRIC_UNITS[this.metric]}).`,
       rule: `${rule}${exact}`,
       keys,
       firstRow,

@@ -3,19 +3,19 @@
  * TiDB's), on a log or linear scale whose top is a percentile of the cells, so one outlier does not
  * darken the whole map. CPU is absolute: 0..100 % always, whatever the data.
  */
-import type { HeatMatrix, Metric } from "../matrix/heat-matrix.js";
+import type { HeatMatrix, HeatMetric } from "../matrix/heat-matrix.js";
 
-export type ScaleKind = "log" | "linear";
+export type ColorScaleKind = "log" | "linear";
 
-export interface ScaleOptions {
+export interface ColorScaleOptions {
   /** Default: log, except linear for CPU. */
-  scale?: ScaleKind;
+  scale?: ColorScaleKind;
   /** The colour scale tops out at this percentile of the non-zero cells; default 99. */
   clipPercentile?: number;
 }
 
 export interface ColorScale {
-  kind: ScaleKind;
+  kind: ColorScaleKind;
   /** Values at or below `low` are the darkest colour (0 is black); at or above `high`, white. */
   low: number;
   high: number;
@@ -48,8 +48,8 @@ export const PALETTE: readonly [number, number, number][] = Array.from(
 
 export function colorScale(
   values: ArrayLike<number>,
-  metric: Metric,
-  options: ScaleOptions = {},
+  metric: HeatMetric,
+  options: ColorScaleOptions = {},
 ): ColorScale {
   const clipPercentile = options.clipPercentile ?? 99;
   if (!(clipPercentile > 0 && clipPercentile <= 100)) {
@@ -72,8 +72,8 @@ export function colorScale(
 /** One scale for `metric` over the cells of several matrices (the designs of a run, side by side). */
 export function sharedScale(
   matrices: readonly HeatMatrix[],
-  metric: Metric,
-  options: ScaleOptions = {},
+  metric: HeatMetric,
+  options: ColorScaleOptions = {},
 ): ColorScale {
   const cells = new Float64Array(
     matrices.reduce((sum, matrix) => sum + (matrix.values[metric]?.length ?? 0), 0),
@@ -105,7 +105,7 @@ export function colorOf(scale: ColorScale, value: number): [number, number, numb
 }
 
 /** Compact numbers for ticks and tooltips: 950, 1.2k, 3.4M; CPU as a percentage, latency in ms. Self-contained. */
-export function formatValue(value: number, metric: Metric): string {
+export function formatValue(value: number, metric: HeatMetric): string {
   if (metric === "cpu") return `${Math.round(value * 100)}%`;
   const suffix = metric === "latency" ? "ms" : "";
   const abs = Math.abs(value);
@@ -123,7 +123,7 @@ export function formatValue(value: number, metric: Metric): string {
  * The colour bar's ticks: its top (`>=` when cells exceed it), middle and bottom, as positions
  * 0..1 up the bar. Uses only `formatValue`: the HTML page inlines both, so PNG, SVG and page agree.
  */
-export function scaleTicks(scale: ColorScale, metric: Metric): { unit: number; label: string }[] {
+export function scaleTicks(scale: ColorScale, metric: HeatMetric): { unit: number; label: string }[] {
   const top = { unit: 1, label: `${scale.clipped ? ">=" : ""}${formatValue(scale.high, metric)}` };
   if (scale.kind === "linear") {
     return [

@@ -6,16 +6,16 @@
 
 import { displayKey } from "../input/key-text.js";
 import {
-  availableMetrics,
+  availableHeatMetrics,
+  HEAT_METRIC_UNITS,
+  HEAT_METRICS,
   type HeatMatrix,
+  type HeatMetric,
   hotCpuCells,
-  METRIC_UNITS,
-  METRICS,
-  type Metric,
 } from "../matrix/heat-matrix.js";
 import { detectPatterns } from "../patterns/detect-patterns.js";
 import type { PatternFinding } from "../patterns/finding.js";
-import { PALETTE, type ScaleKind, type ScaleOptions, sharedScale } from "./color-scale.js";
+import { type ColorScaleKind, type ColorScaleOptions, PALETTE, sharedScale } from "./color-scale.js";
 import { escapeHtml } from "./escape-html.js";
 import { HEATMAP_CLIENT_JS } from "./html-client.js";
 import { type LineChart, renderLineChart } from "./line-chart.js";
@@ -29,14 +29,14 @@ export interface HeatmapDesign {
   notes?: readonly string[];
 }
 
-export interface HtmlOptions extends ScaleOptions {
+export interface HeatmapHtmlOptions extends ColorScaleOptions {
   title?: string;
   /** Paragraphs under the title (e.g. the lab's verdict). */
   intro?: readonly string[];
   /** Charts shown above the heatmaps (e.g. hottest-node CPU of each design over time). */
   charts?: readonly LineChart[];
   /** Shown first; default ops. */
-  metric?: Metric;
+  metric?: HeatMetric;
   /** Canvas height in px; default 560. */
   height?: number;
 }
@@ -58,7 +58,7 @@ function designData(design: HeatmapDesign) {
       keyShare: Number(row.keyShare.toPrecision(4)),
     })),
     values: Object.fromEntries(
-      availableMetrics(matrix).map((metric) => [metric, compact(matrix.values[metric]!)]),
+      availableHeatMetrics(matrix).map((metric) => [metric, compact(matrix.values[metric]!)]),
     ),
     // Cells on nodes at ≥ 90 % CPU, for the lanes and the tooltip (simulations only).
     hot: matrix.values.cpu ? hotCpuCells(matrix).join("") : null,
@@ -71,12 +71,15 @@ function designData(design: HeatmapDesign) {
   };
 }
 
-export function renderHeatmapHtml(designs: readonly HeatmapDesign[], options: HtmlOptions = {}): string {
+export function renderHeatmapHtml(
+  designs: readonly HeatmapDesign[],
+  options: HeatmapHtmlOptions = {},
+): string {
   if (designs.length === 0) throw new Error("designs: expected at least one design to show");
   const names = new Set(designs.map((design) => design.name));
   if (names.size !== designs.length)
     throw new Error("designs: names must be distinct (they label the panels)");
-  const metrics = METRICS.filter((metric) => designs.some((design) => design.matrix.values[metric]));
+  const metrics = HEAT_METRICS.filter((metric) => designs.some((design) => design.matrix.values[metric]));
   const metric = options.metric ?? "ops";
   if (!metrics.includes(metric))
     throw new Error(`metric "${metric}": not in this data (available: ${metrics.join(", ")})`);
@@ -84,18 +87,18 @@ export function renderHeatmapHtml(designs: readonly HeatmapDesign[], options: Ht
   const scales = Object.fromEntries(
     metrics.map((each) => {
       const matrices = designs.map((design) => design.matrix);
-      const scaleOf = (kind: ScaleKind) => sharedScale(matrices, each, { ...options, scale: kind });
+      const scaleOf = (kind: ColorScaleKind) => sharedScale(matrices, each, { ...options, scale: kind });
       return [each, { log: scaleOf("log"), linear: scaleOf("linear") }];
     }),
   );
-  const scale: ScaleKind = options.scale ?? (metric === "cpu" ? "linear" : "log");
+  const scale: ColorScaleKind = options.scale ?? (metric === "cpu" ? "linear" : "log");
   const height = options.height ?? 560;
   const data = {
     metric,
     scale,
     height,
     metrics,
-    units: METRIC_UNITS,
+    units: HEAT_METRIC_UNITS,
     scales,
     palette: PALETTE,
     designs: designs.map(designData),

@@ -4,14 +4,14 @@
  */
 import { displayKey } from "../input/key-text.js";
 import {
+  HEAT_METRIC_UNITS,
   type HeatMatrix,
+  type HeatMetric,
   hotCpuCells,
-  METRIC_UNITS,
-  type Metric,
   metricValues,
 } from "../matrix/heat-matrix.js";
 import { timeTicks as ticksOnClock } from "../matrix/time-axis.js";
-import { type ColorScale, colorOf, colorScale, type ScaleOptions, scaleTicks } from "./color-scale.js";
+import { type ColorScale, type ColorScaleOptions, colorOf, colorScale, scaleTicks } from "./color-scale.js";
 import { saturationLanes } from "./saturation-lanes.js";
 
 export interface Rect {
@@ -112,7 +112,7 @@ function keyTicks(matrix: HeatMatrix, rowY: number[]): Tick[] {
 
 export function heatmapLayout(
   matrix: HeatMatrix,
-  metric: Metric,
+  metric: HeatMetric,
   scale: ColorScale,
   options: LayoutOptions = {},
 ): HeatmapLayout {
@@ -135,7 +135,7 @@ export function heatmapLayout(
   return {
     width,
     height,
-    title: options.title ?? `${metric} (${METRIC_UNITS[metric]}), ${scale.kind} scale`,
+    title: options.title ?? `${metric} (${HEAT_METRIC_UNITS[metric]}), ${scale.kind} scale`,
     plot,
     timeAxisY: bottom,
     timeTicks: timeTicks(matrix, plot),
@@ -146,7 +146,7 @@ export function heatmapLayout(
       at: legend.y + Math.round((1 - unit) * legend.height),
       label,
     })),
-    legendLabel: METRIC_UNITS[metric],
+    legendLabel: HEAT_METRIC_UNITS[metric],
     ...(laneSpace
       ? {
           lanes: {
@@ -160,9 +160,9 @@ export function heatmapLayout(
   };
 }
 
-export interface HeatmapImageOptions extends ScaleOptions, LayoutOptions {
+export interface HeatmapImageOptions extends ColorScaleOptions, LayoutOptions {
   /** Default ops. */
-  metric?: Metric;
+  metric?: HeatMetric;
   /**
    * Draw on this colour scale instead of one fitted to this matrix: `writeHeatmaps` passes one
    * scale for every design of a run, so the same colour means the same load in every picture.
@@ -172,7 +172,7 @@ export interface HeatmapImageOptions extends ScaleOptions, LayoutOptions {
 
 /** Everything a static renderer draws: layout, scale, each cell's colour, and the CPU lanes. */
 export interface PreparedHeatmap {
-  metric: Metric;
+  metric: HeatMetric;
   scale: ColorScale;
   layout: HeatmapLayout;
   /** r, g, b per cell, row-major. */

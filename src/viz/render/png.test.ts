@@ -2,15 +2,15 @@ import { PNG } from "pngjs";
 import { describe, expect, it } from "vitest";
 import { colorScale } from "./color-scale.js";
 import { prepareHeatmap } from "./layout.js";
-import { renderPng } from "./png.js";
+import { renderHeatmapPng } from "./png.js";
 import { fixtureMatrix, HOT_ROW } from "./render.fixture.js";
 import { laneColor } from "./saturation-lanes.js";
 
-describe("renderPng", () => {
+describe("renderHeatmapPng", () => {
   const matrix = fixtureMatrix();
 
   it("draws a decodable image of the asked size, the hot cell bright and untouched, saturation in the lanes", () => {
-    const image = PNG.sync.read(renderPng(matrix, { width: 800, height: 400 }));
+    const image = PNG.sync.read(renderHeatmapPng(matrix, { width: 800, height: 400 }));
     expect([image.width, image.height]).toEqual([800, 400]);
     const { layout } = prepareHeatmap(matrix, { width: 800, height: 400 });
     const pixel = (x: number, y: number) => [
@@ -39,14 +39,14 @@ describe("renderPng", () => {
     const { layout, scale } = prepareHeatmap(matrix, { fixedScale });
     expect(scale).toBe(fixedScale);
     expect(layout.legendTicks[0]!.label).toBe("1M");
-    const image = PNG.sync.read(renderPng(matrix, { fixedScale }));
+    const image = PNG.sync.read(renderHeatmapPng(matrix, { fixedScale }));
     const [x, y] = [layout.columnX[15]! + 1, layout.rowY[HOT_ROW]! + 1];
     // 50k ops/s is white on the fixture's own scale; on one up to 1M it is not.
     expect([...image.data.subarray((y * 1000 + x) * 4, (y * 1000 + x) * 4 + 3)]).not.toEqual([255, 255, 255]);
   });
 
   it("puts text in the margins (labels, ticks, legend)", () => {
-    const image = PNG.sync.read(renderPng(matrix));
+    const image = PNG.sync.read(renderHeatmapPng(matrix));
     const lit = (x0: number, x1: number, y0: number, y1: number) => {
       let count = 0;
       for (let y = y0; y < y1; y++)
@@ -59,7 +59,7 @@ describe("renderPng", () => {
   });
 
   it("refuses a metric the data does not have", () => {
-    expect(() => renderPng(matrix, { metric: "latency" })).toThrow(
+    expect(() => renderHeatmapPng(matrix, { metric: "latency" })).toThrow(
       'metric "latency": not in this data (available: ops, reads, writes, bytes, cpu)',
     );
   });

@@ -64,7 +64,7 @@ class Canvas {
   }
 }
 
-export function renderPng(matrix: HeatMatrix, options: HeatmapImageOptions = {}): Buffer {
+export function renderHeatmapPng(matrix: HeatMatrix, options: HeatmapImageOptions = {}): Buffer {
   const { layout, colors, saturation } = prepareHeatmap(matrix, options);
   const { plot, columnX, rowY } = layout;
   const canvas = new Canvas(layout.width, layout.height);

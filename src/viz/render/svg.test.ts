@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { fixtureMatrix } from "./render.fixture.js";
 import { laneColor } from "./saturation-lanes.js";
-import { renderSvg } from "./svg.js";
+import { renderHeatmapSvg } from "./svg.js";
 
-describe("renderSvg", () => {
-  const svg = renderSvg(fixtureMatrix(), { metric: "writes", title: "writes <design A>" });
+describe("renderHeatmapSvg", () => {
+  const svg = renderHeatmapSvg(fixtureMatrix(), { metric: "writes", title: "writes <design A>" });
 
   it("is one SVG document with the cells embedded and text as text", () => {
     expect(svg.startsWith("<svg ")).toBe(true);

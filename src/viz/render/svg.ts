@@ -18,7 +18,7 @@ function cellsPng(colors: Uint8Array, columns: number, rows: number): string {
   return PNG.sync.write(png).toString("base64");
 }
 
-export function renderSvg(matrix: HeatMatrix, options: HeatmapImageOptions = {}): string {
+export function renderHeatmapSvg(matrix: HeatMatrix, options: HeatmapImageOptions = {}): string {
   const { layout, colors, saturation } = prepareHeatmap(matrix, options);
   const { plot, legend } = layout;
   const columns = matrix.time.columns;

@@ -8,28 +8,28 @@
 import { mkdir } from "node:fs/promises";
 import { extname, join } from "node:path";
 import { writeFileAtomically } from "../../io/write-file-atomically.js";
-import type { HeatMatrix, MatrixOptions } from "../matrix/heat-matrix.js";
+import type { HeatMatrix, HeatMatrixOptions } from "../matrix/heat-matrix.js";
 import type { LoadStep } from "../matrix/key-load.js";
 import { matrixFromSteps } from "../matrix/steps-matrix.js";
 import { detectPatterns } from "../patterns/detect-patterns.js";
 import type { PatternFinding } from "../patterns/finding.js";
 import { sharedScale } from "./color-scale.js";
-import { type HtmlOptions, renderHeatmapHtml } from "./html.js";
+import { type HeatmapHtmlOptions, renderHeatmapHtml } from "./html.js";
 import type { HeatmapImageOptions } from "./layout.js";
-import { renderPng } from "./png.js";
-import { renderSvg } from "./svg.js";
+import { renderHeatmapPng } from "./png.js";
+import { renderHeatmapSvg } from "./svg.js";
 
-export type ImageFormat = "png" | "svg";
-export type HeatmapFormat = ImageFormat | "html";
+export type HeatmapImageFormat = "png" | "svg";
+export type HeatmapFormat = HeatmapImageFormat | "html";
 
-export interface WriteHeatmapsOptions extends HeatmapImageOptions, MatrixOptions, HtmlOptions {
+export interface WriteHeatmapsOptions extends HeatmapImageOptions, HeatMatrixOptions, HeatmapHtmlOptions {
   /** Image formats written per design; default ["png"]. */
-  formats?: ImageFormat[];
+  formats?: HeatmapImageFormat[];
   /** File name of the side-by-side page; default `heatmaps.html`. */
   htmlName?: string;
 }
 
-export interface WrittenDesign {
+export interface WrittenDesignHeatmap {
   name: string;
   notes?: readonly string[];
   matrix: HeatMatrix;
@@ -39,7 +39,7 @@ export interface WrittenDesign {
 }
 
 export interface WrittenHeatmaps {
-  designs: WrittenDesign[];
+  designs: WrittenDesignHeatmap[];
   /** Path of the side-by-side HTML page. */
   html: string;
 }
@@ -64,14 +64,14 @@ export function heatmapFormatOf(path: string): HeatmapFormat {
 export async function writeHeatmapFile(
   matrix: HeatMatrix,
   path: string,
-  options: HeatmapImageOptions & HtmlOptions & { name?: string; patterns?: PatternFinding[] } = {},
+  options: HeatmapImageOptions & HeatmapHtmlOptions & { name?: string; patterns?: PatternFinding[] } = {},
 ): Promise<void> {
   const format = heatmapFormatOf(path);
   const content =
     format === "png"
-      ? renderPng(matrix, options)
+      ? renderHeatmapPng(matrix, options)
       : format === "svg"
-        ? renderSvg(matrix, options)
+        ? renderHeatmapSvg(matrix, options)
         : renderHeatmapHtml(
             [{ name: options.name ?? "heatmap", matrix, patterns: options.patterns }],
             options,
@@ -96,7 +96,7 @@ export async function writeHeatmaps(
   // One colour scale for every image of the run, as on the page: the fix must not look as hot as the incident.
   const fixedScale = options.fixedScale ?? sharedScale(matrices, metric, options);
   const shared = designs.length > 1 ? `, one colour scale for all ${designs.length}` : "";
-  const written: WrittenDesign[] = [];
+  const written: WrittenDesignHeatmap[] = [];
   for (const [index, design] of designs.entries()) {
     const matrix = matrices[index]!;
     const patterns = detectPatterns(matrix, options.metric);

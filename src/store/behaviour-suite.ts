@@ -1,9 +1,30 @@
 /**
- * The behaviour every Store must show, run by each store's own test file:
- * `describeStoreBehaviour("memory", async () => new MemoryStore())`.
+ * The behaviour every Store must show, as a suite any test runner can run (the way abstract-level
+ * ships its suite): a third-party `Store` passes it to be a drop-in for ours, and each of our stores
+ * runs it from its own test file —
+ * `describeStoreBehaviour({ describe, it, expect }, "memory", async () => new MemoryStore())`.
+ * Published as `keyspread/store/testing`.
  */
-import { afterEach, describe, expect, it } from "vitest";
-import type { KeyRange, Mutation, Row, Store } from "./store.js";
+import type { KeyRange, Store, StoreMutation, StoreRow } from "./store.js";
+
+/** The assertions the suite makes; vitest's and Jest's `expect` provide them. */
+export interface StoreAssertion {
+  toBe(expected: unknown): void;
+  toEqual(expected: unknown): void;
+  toBeUndefined(): void;
+  toHaveLength(length: number): void;
+  toBeGreaterThan(value: number): void;
+  toBeLessThanOrEqual(value: number): void;
+  toThrow(expected?: string | RegExp): void;
+  rejects: { toThrow(expected?: string | RegExp): Promise<void> };
+}
+
+/** The test runner's API the suite registers its tests with: vitest's or Jest's `describe`, `it` and `expect`. */
+export interface StoreTestApi {
+  describe(name: string, body: () => void): void;
+  it(name: string, body: () => Promise<void>): void;
+  expect(actual: unknown): StoreAssertion;
+}
 
 export interface StoreBehaviourOptions {
   /** Persistent stores: closes `store` and opens the same data again. */
@@ -21,31 +42,42 @@ export interface StoreBehaviourOptions {
 const hex = (text: string): Buffer => Buffer.from(text, "hex");
 const text = (value: string): Buffer => Buffer.from(value);
 const cellsOf = (value: string): Map<string, Buffer> => new Map([["v", Buffer.from(value)]]);
-const put = (key: Buffer, value = key.toString("hex")): Mutation => ({
+const put = (key: Buffer, value = key.toString("hex")): StoreMutation => ({
   type: "put",
   key,
   cells: cellsOf(value),
 });
 
-async function collect(rows: AsyncIterable<Row>): Promise<Row[]> {
-  const out: Row[] = [];
+async function collect(rows: AsyncIterable<StoreRow>): Promise<StoreRow[]> {
+  const out: StoreRow[] = [];
   for await (const row of rows) out.push(row);
   return out;
 }
 
-async function keysOf(rows: AsyncIterable<Row>): Promise<string[]> {
+async function keysOf(rows: AsyncIterable<StoreRow>): Promise<string[]> {
   return (await collect(rows)).map((row) => row.key.toString("hex"));
 }
 
 const everything: KeyRange[] = [{ start: Buffer.alloc(0), end: null }];
 
+/** Registers the suite: `open` gives a new, empty store for each test; every store it opened is closed after the test. */
 export function describeStoreBehaviour(
+  test: StoreTestApi,
   name: string,
   open: () => Promise<Store>,
   options: StoreBehaviourOptions = {},
 ): void {
+  const { describe, expect } = test;
   describe(`Store behaviour: ${name}`, () => {
     const opened: Store[] = [];
+    const it = (title: string, body: () => Promise<void>): void =>
+      test.it(title, async () => {
+        try {
+          await body();
+        } finally {
+          await Promise.all(opened.splice(0).map((store) => store.close()));
+        }
+      });
     const fresh = async (): Promise<Store> => {
       const store = await open();
       opened.push(store);
@@ -56,9 +88,6 @@ export function describeStoreBehaviour(
       expect((await store.write(keys.map((key) => put(key)))).failed).toEqual([]);
       return store;
     };
-    afterEach(async () => {
-      await Promise.all(opened.splice(0).map((store) => store.close()));
-    });
 
     it("orders keys as unsigned bytes, prefixes before their extensions", async () => {
       const keys = ["ff", "80", "7f", "00", "0000", "00ff", "7fff", "8000", "ff00", "01"].map(hex);
@@ -179,7 +208,7 @@ export function describeStoreBehaviour(
     it("applies the mutations of one batch to one row in order", async () => {
       const store = await fresh();
       const key = hex("00ff00");
-      const one = (cells: Record<string, string>, replace?: boolean): Mutation => ({
+      const one = (cells: Record<string, string>, replace?: boolean): StoreMutation => ({
         type: "put",
         key,
         cells: new Map(Object.entries(cells).map(([name, value]) => [name, text(value)])),
@@ -291,7 +320,7 @@ export function describeStoreBehaviour(
         Array.from({ length: 100 }, (_, i) => text(`r${String(i).padStart(3, "0")}`)),
       );
       const controller = new AbortController();
-      const seen: Row[] = [];
+      const seen: StoreRow[] = [];
       await expect(async () => {
         for await (const row of store.read(everything, { signal: controller.signal })) {
           seen.push(row);

@@ -1,0 +1,10 @@
+/** `keyspread/store`: the persistent stores — embedded (LevelDB) and Cloud Bigtable — and `openStore` by kind. */
+export {
+  BigtableStore,
+  type BigtableStoreOptions,
+  type CreateBigtableTableOptions,
+  DEFAULT_BIGTABLE_FAMILY,
+} from "../store/bigtable.js";
+export { DEFAULT_EMBEDDED_DIRECTORY, EmbeddedStore, type EmbeddedStoreOptions } from "../store/embedded.js";
+export { DEFAULT_MUTATE_ROWS_LIMITS, type MutateRowsLimits } from "../store/mutate-rows.js";
+export { type OpenStoreOptions, openStore, STORE_KINDS, type StoreKind } from "../store/open.js";
