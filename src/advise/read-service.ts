@@ -18,7 +18,7 @@ export interface ReadService {
   kind: ReadPattern["kind"];
   perS: number;
   status: "simulated" | "not-simulated" | "cannot-serve";
-  /** Ranges one read touches under the design (its read amplification in requests). */
+  /** Ranges one read touches under the design (its fan-out). */
   fanout?: number;
   /** Why the read is not simulated or cannot be served, in the key's terms. */
   reason?: string;

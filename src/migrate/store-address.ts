@@ -5,7 +5,7 @@
  * and KEYSPREAD_BIGTABLE_INSTANCE).
  */
 import { basename, dirname, resolve } from "node:path";
-import { DEFAULT_EMBEDDED_DIRECTORY } from "../store/embedded.js";
+import { DEFAULT_EMBEDDED_DIRECTORY } from "../store/embedded-location.js";
 import { openStore } from "../store/open.js";
 import type { Store } from "../store/store.js";
 

@@ -10,6 +10,7 @@ import { mkdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { ClassicLevel, type KeyIterator } from "classic-level";
 import { cellKey, escapeRowKey, FIRST_CELL_KEY, rowPrefix, rowPrefixEnd, splitCellKey } from "./cell-keys.js";
+import { DEFAULT_EMBEDDED_DIRECTORY } from "./embedded-location.js";
 import { sampleSorted } from "./sample.js";
 import type {
   FailedMutation,
@@ -31,7 +32,7 @@ import {
   checkRanges,
 } from "./validate.js";
 
-export const DEFAULT_EMBEDDED_DIRECTORY = "./.keyspread";
+export { DEFAULT_EMBEDDED_DIRECTORY };
 
 export interface EmbeddedStoreOptions {
   /** Table name: the data lives in `<directory>/<table>`. Letters, digits, `.`, `_`, `-`. */
