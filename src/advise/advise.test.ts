@@ -42,7 +42,7 @@ describe("the advisor", () => {
     expect(advice.losers.find((loser) => loser.name === "as-is")?.reason).toMatch(
       /meets the targets today but not at 2× the write rate \(16,000\/s\).*breaks at about 1\d,\d00 writes\/s/,
     );
-    // Seed 000: buckets should match or exceed the nodes.
+    // The salting guide: buckets should match or exceed the nodes.
     expect(salt2!.failures.map((failure) => failure.target)).toContain("buckets");
     expect(advice.recommended).toBe(salt12);
     expectSoundRecommendation(advice);
@@ -73,8 +73,8 @@ describe("the advisor", () => {
     expect(advice.losers.map((loser) => loser.reason).join("\n")).toMatch(/2 buckets on 6 nodes/);
   }, 30_000);
 
-  it("finds seed 003's fleet short of capacity once warm, and keeps its reads at one range", () => {
-    // Where the model and seed 003 part: 90,000 devices are many keys, which splits and the balancer
+  it("finds the fleet incident's fleet short of capacity once warm, and keeps its reads at one range", () => {
+    // Where the model and the fleet incident part: 90,000 devices are many keys, which splits and the balancer
     // spread within their rebalance time (docs/simulator.md), so once warm the incident key is even
     // and the cluster is short of nodes; no key change removes work (batching can).
     const advice = adviseScenario(fleet, { durationS: 1800, buckets: [32], exhaustive: false });

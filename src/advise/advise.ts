@@ -431,7 +431,7 @@ function searchMoreNodes(
   return { tried, recommended: undefined };
 }
 
-/** The advice from what was judged: the recommendation, why each other candidate loses, and the seeds' terms. */
+/** The advice from what was judged: the recommendation, why each other candidate loses, and the salting guide's terms. */
 function adviceFrom(
   scenario: Scenario,
   plan: AdvicePlan,
@@ -536,7 +536,7 @@ function keyFailures(
     if (change.kind === "salt" && change.buckets < nodes)
       failures.push({
         target: "buckets",
-        text: `${change.buckets} buckets on ${nodes} nodes: fewer buckets than nodes leave nodes without writes (seed 000: the buckets should match or exceed the nodes)`,
+        text: `${change.buckets} buckets on ${nodes} nodes: fewer buckets than nodes leave nodes without writes (the salting guide: the buckets should match or exceed the nodes)`,
       });
   }
   return failures;

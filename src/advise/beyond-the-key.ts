@@ -1,7 +1,7 @@
 /**
  * When the right answer is not (only) a key change: long range scans that belong in an analytical
  * store, a cluster short of capacity rather than of spread, a hot range more nodes cannot cool,
- * and one tenant dominating the writes (seed 003).
+ * and one tenant dominating the writes (the fleet incident).
  */
 import { formatDuration } from "../sim/duration.js";
 import type { Scenario } from "../sim/scenario.js";
@@ -13,7 +13,7 @@ export interface BeyondTheKey {
   text: string;
 }
 
-/** Scans longer than this are dashboards over history: analytical queries (seed 003's 30-day scans). */
+/** Scans longer than this are dashboards over history: analytical queries (the fleet incident's 30-day scans). */
 const ANALYTICAL_WINDOW_S = 7 * 86400;
 /** …or scans reading this many rows each. */
 const ANALYTICAL_ROWS = 100_000;

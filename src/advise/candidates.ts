@@ -51,7 +51,7 @@ export const BATCH_INTERVALS_S = [1, 2, 5, 10, 15, 30, 60] as const;
 
 /**
  * Bucket counts tried: 2, 3 and 4 × nodes and the powers of two up to 256 — those that match or
- * exceed the nodes (seed 000: fewer buckets than nodes leave nodes without writes).
+ * exceed the nodes (the salting guide: fewer buckets than nodes leave nodes without writes).
  */
 export function saltBucketChoices(nodes: number): number[] {
   const choices = new Set([2 * nodes, 3 * nodes, 4 * nodes]);

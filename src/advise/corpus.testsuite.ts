@@ -47,7 +47,7 @@ export interface CorpusEntry {
 export const CORPUS: readonly CorpusEntry[] = [
   {
     name: "counter txn00001",
-    why: "seed 000: a 5-digit counter leads; at 20,000 writes/s one tablet cannot take the tail, so the salt must cover the nodes (and the counter outgrows 5 digits)",
+    why: "the textbook key txn00001: a 5-digit counter leads; at 20,000 writes/s one tablet cannot take the tail, so the salt must cover the nodes (and the counter outgrows 5 digits)",
     lines: (n) => keys.counterKeys(n),
     writes: 20_000,
     reads: "get=2000",
@@ -96,8 +96,8 @@ export const CORPUS: readonly CorpusEntry[] = [
     components: ["timestamp", "constant", "high-cardinality"],
   },
   {
-    name: "epoch ms first (seed 000's post_<ts>_<user>)",
-    why: "the time leads: promote the user ahead of it; with reads of the last hour's posts (seed 000's range queries) a salt over the whole key serves them as one scan per bucket",
+    name: "epoch ms first (the textbook keys' post_<ts>_<user>)",
+    why: "the time leads: promote the user ahead of it; with reads of the last hour's posts (the textbook keys' range queries) a salt over the whole key serves them as one scan per bucket",
     lines: (n) => keys.postKeys(n),
     writes: 20_000,
     reads: "range-1h=5",
@@ -134,7 +134,7 @@ export const CORPUS: readonly CorpusEntry[] = [
     components: ["timestamp", "constant", "high-cardinality"],
   },
   {
-    name: "day and counter (seed 000's post_20240101_001)",
+    name: "day and counter (the textbook key post_20240101_001)",
     why: "within a day the counter is a moving tail: a salt over the day and the counter",
     lines: (n) => keys.dayCounterKeys(n),
     writes: 20_000,
@@ -154,7 +154,7 @@ export const CORPUS: readonly CorpusEntry[] = [
     components: ["constant", "time-bucket", "hashed"],
   },
   {
-    name: "patient, day, time of day (seed 000)",
+    name: "patient, day, time of day (the salting guide)",
     why: "the patient leads, so writes spread over patients; a day's readings of one patient are one range",
     lines: (n) => keys.patientKeys(n),
     writes: 20_000,
@@ -165,7 +165,7 @@ export const CORPUS: readonly CorpusEntry[] = [
   },
   {
     name: "user#ts",
-    why: "seed 000's watch history: user ids spread the writes and keep a user's rows together",
+    why: "the salting guide's watch history: user ids spread the writes and keep a user's rows together",
     lines: (n) => keys.userKeys(n),
     writes: 20_000,
     reads: "latest-10=500,range-1h=5",
@@ -184,7 +184,7 @@ export const CORPUS: readonly CorpusEntry[] = [
     moreNodes: true,
   },
   {
-    name: "tenant#device#reverseTs with a dominant tenant (seed 003)",
+    name: "tenant#device#reverseTs with a dominant tenant (the fleet incident)",
     why: "62 % of the writes in one tenant's contiguous range of many devices: splits and the balancer spread it once warm, so the key may stay; or spread that tenant's devices, keeping one device in one range (near the nodes' capacity at twice the rate, so possibly on more nodes)",
     lines: (n) => keys.tenantDeviceKeys(n),
     writes: 40_000,
@@ -251,7 +251,7 @@ export const CORPUS: readonly CorpusEntry[] = [
     components: ["time-ordered-id"],
   },
   {
-    name: "decimal salt already in the key (seed 000's 042_player_…)",
+    name: "decimal salt already in the key (the game-studio recipe's 042_player_…)",
     why: "100 buckets over the whole key already spread the writes over 6 nodes",
     lines: (n) => keys.decimalSaltedKeys(n),
     writes: 20_000,

@@ -1,5 +1,5 @@
 /**
- * Seed 000's decision table — write pattern, read pattern, data volume, cluster size, query
+ * The salting guide's decision table — write pattern, read pattern, data volume, cluster size, query
  * complexity — filled in from the workload and the simulation: each factor says what was observed
  * and whether it points to salting or to the alternatives.
  */
@@ -19,7 +19,7 @@ export interface DecisionRow {
   pointsTo: DecisionLeaning;
 }
 
-/** Seed 000: "small clusters (3-5 nodes)" vs "large clusters (10+ nodes)". */
+/** The salting guide: "small clusters (3-5 nodes)" vs "large clusters (10+ nodes)". */
 const SMALL_CLUSTER = 5;
 const LARGE_CLUSTER = 10;
 

@@ -1,6 +1,6 @@
 /**
  * Key samples for the advisor's tests: deterministic (a seeded generator), shaped like the keys
- * real tables have — the seeds' textbook keys, epoch and ISO times, generated ids (UUID v1/v4/v7,
+ * real tables have — the textbook keys, epoch and ISO times, generated ids (UUID v1/v4/v7,
  * ULID, Snowflake), reverse-domain URLs, and keys that are already salted (decimal, hex, one byte).
  */
 
@@ -20,13 +20,13 @@ const hex8 = (next: () => number) => hex(next, 8);
 const pick = <T>(next: () => number, values: readonly T[]) => values[Math.floor(next() * values.length)]!;
 const sample = (count: number, key: (k: number) => string) => Array.from({ length: count }, (_, k) => key(k));
 
-/** `u<8 hex>#<ms>`: users with random-looking ids, time after the user (seed 000's watch history). */
+/** `u<8 hex>#<ms>`: users with random-looking ids, time after the user (the salting guide's watch history). */
 export function userKeys(count: number): string[] {
   const next = random(1);
   return sample(count, (k) => `u${hex8(next)}#${START_MS + k * 5}`);
 }
 
-/** Seed 003: `deviceID#reverseTs`, 62 % of keys from one customer's `acme-NNNNNN` ids. */
+/** The fleet incident: `deviceID#reverseTs`, 62 % of keys from one customer's `acme-NNNNNN` ids. */
 export function fleetKeys(count: number): string[] {
   const next = random(3);
   return sample(count, (k) => {
@@ -35,13 +35,13 @@ export function fleetKeys(count: number): string[] {
   });
 }
 
-/** Seed 000: `post_<ms>_u<id>` — the time leads the key. */
+/** The textbook keys: `post_<ms>_u<id>` — the time leads the key. */
 export function postKeys(count: number): string[] {
   const next = random(5);
   return sample(count, (k) => `post_${START_MS + k * 5}_u${Math.floor(next() * 200_000)}`);
 }
 
-/** Seed 000's `txn00001`: a counter of `width` digits after a constant word. */
+/** The textbook key `txn00001`: a counter of `width` digits after a constant word. */
 export function counterKeys(count: number, word = "txn", width = 5): string[] {
   return sample(count, (k) => `${word}${pad(k + 1, width)}`);
 }
@@ -80,7 +80,7 @@ export function isoKeys(count: number): string[] {
   );
 }
 
-/** Seed 000's `post_20240101_001`: a day, then a counter within it. */
+/** The textbook key `post_20240101_001`: a day, then a counter within it. */
 export function dayCounterKeys(count: number): string[] {
   return sample(count, (k) => `post_20240101_${pad(k + 1, 3)}`);
 }
@@ -91,7 +91,7 @@ export function dayRandomKeys(count: number): string[] {
   return sample(count, () => `post_20240101_${hex8(next)}`);
 }
 
-/** Seed 000's `patient12345_20240315_080000`: a patient, a day, a time of day. */
+/** The salting guide's `patient12345_20240315_080000`: a patient, a day, a time of day. */
 export function patientKeys(count: number): string[] {
   const next = random(23);
   return sample(count, (k) => {
@@ -171,7 +171,7 @@ export function ulidKeys(count: number): string[] {
   });
 }
 
-/** Seed 000's `042_player_456789_purchase_20240315143022`: 100 salt buckets over the whole key. */
+/** The game-studio recipe's `042_player_456789_purchase_20240315143022`: 100 salt buckets over the whole key. */
 export function decimalSaltedKeys(count: number): string[] {
   const next = random(53);
   const actions = ["purchase", "login", "logout", "levelup"];

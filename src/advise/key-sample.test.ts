@@ -24,7 +24,7 @@ describe("key samples", () => {
     expect(detectKeySeparator(["txn0001", "txn0002"])).toBeUndefined();
   });
 
-  it("splits a word and its digits (seed 000's txn00001, sensor-0042), marking the digits as glued", () => {
+  it("splits a word and its digits (the textbook keys' txn00001, sensor-0042), marking the digits as glued", () => {
     const txn = splitKeySample(["txn00001", "txn00002"]);
     expect(txn.rows).toEqual([
       ["txn", "00001"],

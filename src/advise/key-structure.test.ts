@@ -29,7 +29,7 @@ describe("key structure", () => {
     expect(structure.explanation).toMatch(/Writes are sequential: ts \(epoch ms\) leads the key/);
   });
 
-  it("reads seed 003's reversed device key", () => {
+  it("reads the fleet incident's reversed device key", () => {
     const ts = structureOf(keys.fleetKeys(500)).components[1]!;
     expect(ts).toMatchObject({ kind: "timestamp", time: { unit: "ms", reverse: true } });
   });

@@ -18,7 +18,7 @@ let advice: Advice;
 const problems: string[] = [];
 
 beforeAll(async () => {
-  // Seed 000's time-first posts: four candidates, so the report shows four heatmap panels.
+  // The textbook keys' time-first posts: four candidates, so the report shows four heatmap panels.
   const posts = parseScenario(
     readFileSync(new URL("../../examples/timestamp-first.yaml", import.meta.url), "utf8"),
   );

@@ -1,6 +1,6 @@
 /**
  * The advisor's report as one self-contained HTML page (pure string; no CDN): the headline, the
- * candidate table, the decision in seed 000's terms, the notes beyond the key, why the others
+ * candidate table, the decision in the salting guide's terms, the notes beyond the key, why the others
  * lose, the heatmaps side by side on one colour scale (the viz page, inlined), and the schema file.
  */
 import { matrixFromSteps } from "../viz/matrix/steps-matrix.js";
@@ -92,7 +92,7 @@ export function adviceHtml(advice: Advice, options: AdviceHtmlOptions = {}): str
     `<p class="legend">${escapeHtml(CANDIDATE_LEGEND)}</p>`,
     ...list(`Headroom (${HEADROOM_FACTOR}× the write rate)`, headroomLines(advice)),
     ...list("Reads not simulated", unsimulatedReads(advice)),
-    "<h2>The decision, in seed 000's terms</h2>",
+    "<h2>The decision, in the salting guide's terms</h2>",
     table(
       ["factor", "this workload", "points to"],
       advice.decision.map((row) => [row.factor, row.observed, row.pointsTo]),

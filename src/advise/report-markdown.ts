@@ -70,7 +70,7 @@ export function adviceMarkdown(advice: Advice, options: AdviceMarkdownOptions = 
   const unsimulated = unsimulatedReads(advice);
   if (unsimulated.length > 0)
     out.push("## Reads not simulated", "", ...unsimulated.map((line) => `- ${line}`), "");
-  out.push("## The decision, in seed 000's terms", "");
+  out.push("## The decision, in the salting guide's terms", "");
   out.push(
     tableOf(
       ["factor", "this workload", "points to"],

@@ -14,7 +14,7 @@ import { adviceHtml } from "./report-html.js";
 import { adviceMarkdown } from "./report-markdown.js";
 import { recommendedSchemaFile } from "./schema-file.js";
 
-// Seed 000's post_<ts>_<author>: field promotion (author first) fixes the tail hotspot.
+// The textbook keys' post_<ts>_<author>: field promotion (author first) fixes the tail hotspot.
 const posts = parseScenario(
   readFileSync(new URL("../../examples/timestamp-first.yaml", import.meta.url), "utf8"),
 );
@@ -25,7 +25,7 @@ describe("the advisor's reports", () => {
     expect(advice.recommended?.candidate.name).toBe("promote-author");
   });
 
-  it("writes Markdown: headline, candidate table, seed 000's decision table, losers, schema", () => {
+  it("writes Markdown: headline, candidate table, the salting guide's decision table, losers, schema", () => {
     const structure = inferKeyStructure(splitKeySample(postKeys(300)));
     const markdown = adviceMarkdown(advice, {
       structure,
@@ -59,7 +59,7 @@ describe("the advisor's reports", () => {
     expect(html).toContain('<tr class="chosen"><td>promote-author</td>');
     expect(html).toContain("<iframe");
     expect(html).not.toMatch(/<(?:script|link|img)[^>]+(?:src|href)="https?:/);
-    expect(html).toContain("<h2>The decision, in seed 000's terms</h2>");
+    expect(html).toContain("<h2>The decision, in the salting guide's terms</h2>");
   });
 
   it("prints one JSON object whose recommended member has the schema and scores", () => {

@@ -1,6 +1,6 @@
 /**
  * A salt already in the key: a leading bucket number covering (nearly) all of 0..N−1 about evenly —
- * zero-padded decimal (seed 000's `061_player_…`), hex (`3f#…`), or one byte of a binary key
+ * zero-padded decimal (the game-studio recipe's `061_player_…`), hex (`3f#…`), or one byte of a binary key
  * (Apache Phoenix's SALT_BUCKETS). Pure.
  */
 

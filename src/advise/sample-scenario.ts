@@ -205,7 +205,7 @@ const SALT_EVIDENCE = 3;
 
 /**
  * The salt already in the key: over each writer's fields when writers seen more than once keep
- * their bucket, else over the whole key (as Phoenix, HBaseWD and seed 000's recipe hash it).
+ * their bucket, else over the whole key (as Phoenix, HBaseWD and the game-studio recipe hash it).
  */
 function keptSalt(
   structure: KeyStructure,

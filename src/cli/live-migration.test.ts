@@ -1,5 +1,5 @@
 /**
- * Seed 003's re-key runbook end to end, on the built bin, with `keyspread serve` live and ingesting
+ * The fleet incident's re-key runbook end to end, on the built bin, with `keyspread serve` live and ingesting
  * all along: create the new table (salted, pre-split), begin, dual-write, backfill (killed with
  * SIGKILL once and resumed), validate (0 differences), cut reads, cut writes, done, drop the old
  * table, a crash and restart after it — then every acknowledged point is in the new table exactly

@@ -1,6 +1,6 @@
 /**
  * `keyspread migrate begin|advance|status --migration FILE`, and `backfill|validate --migration
- * FILE`: a live re-keying of the table a running `keyspread serve` writes (seed 003's runbook with
+ * FILE`: a live re-keying of the table a running `keyspread serve` writes (the fleet incident's runbook with
  * the service taking part). The record file is the only channel: these commands change it under
  * its lock and wait for the service to report back in it.
  */

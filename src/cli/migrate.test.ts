@@ -180,7 +180,7 @@ describe("keyspread migrate backfill --shard", () => {
     });
 
   it("4 shards in 4 processes, each killed with SIGKILL mid-way and resumed: validate finds 0 differences", async () => {
-    const migration = MIGRATIONS[0]!; // seed 003: unsalted → 16 buckets
+    const migration = MIGRATIONS[0]!; // the fleet incident: unsalted → 16 buckets
     const from = `bigtable:old-${unique()}`;
     const to = `bigtable:new-${unique()}`;
     const fromSchema = join(dir, `from-${unique()}.json`);

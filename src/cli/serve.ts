@@ -1,5 +1,5 @@
 /**
- * `keyspread serve`: the seed-003 metrics ingest service on a salted table, embedded store by
+ * `keyspread serve`: the fleet-incident metrics ingest service on a salted table, embedded store by
  * default. Prints one JSON line `{"url": …}` on stdout once listening; SIGTERM or SIGINT flushes
  * every acknowledged point to the store and exits.
  *

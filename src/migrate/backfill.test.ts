@@ -152,7 +152,7 @@ describe("backfill", () => {
 
   it("stops at a row the target schema cannot key, or records it with skipBadRows", async () => {
     const source = new MemoryStore({ name: "s" });
-    const to8 = MIGRATIONS[1]!.to; // seed 000's raw fields refuse the separator
+    const to8 = MIGRATIONS[1]!.to; // the game-studio recipe's raw fields refuse the separator
     const from8 = MIGRATIONS[1]!.from;
     await fillSource(source, from8, MIGRATIONS[1]!.row, 10);
     const target = new MemoryStore({ name: "t" });

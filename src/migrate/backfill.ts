@@ -1,5 +1,5 @@
 /**
- * Re-keying a table (seed 003: "Bigtable keys are immutable; you are writing a new table and
+ * Re-keying a table (the fleet incident: "Bigtable keys are immutable; you are writing a new table and
  * backfilling"): every source row is decoded with the old schema, encoded with the new one and
  * written to the target in batches, at a bounded rate, checkpointing after each written batch.
  */

@@ -1,5 +1,5 @@
 /**
- * The app's write path during a migration window (seed 003: "dual-write from the ingest service
+ * The app's write path during a migration window (the fleet incident: "dual-write from the ingest service
  * to old and new tables"): every write goes to both tables at once, and a failure on either side
  * comes back naming the side and the rows, so the app can retry or alert instead of drifting.
  */

@@ -1,4 +1,4 @@
-/** Schemas and rows the migration tests share: the seeds' tables before and after re-keying. */
+/** Schemas and rows the migration tests share: the case studies' tables before and after re-keying. */
 import { compileSchema } from "../keys/schema.js";
 import type { KeySchema, SchemaSpec } from "../keys/types.js";
 import type { Store } from "../store/store.js";
@@ -16,9 +16,9 @@ const metrics = (salt?: SchemaSpec["salt"]): SchemaSpec => ({
   ...(salt ? { salt } : {}),
 });
 
-const seed000 = (buckets: number, hash?: "md5-hex4"): SchemaSpec => ({
+const gameStudio = (buckets: number, hash?: "md5-hex4"): SchemaSpec => ({
   version: 1,
-  name: `seed000-${hash ?? "xxh32"}-${buckets}`,
+  name: `game-studio-${hash ?? "xxh32"}-${buckets}`,
   layout: "text",
   separator: "_",
   segments: [
@@ -38,7 +38,7 @@ export const MIGRATIONS: {
   row: (i: number) => { values: Record<string, string | number>; cells: Record<string, string> };
 }[] = [
   {
-    name: "unsalted → salted (seed 003)",
+    name: "unsalted → salted (the fleet incident)",
     from: compileSchema(metrics()),
     to: compileSchema(metrics({ buckets: 16, fields: ["deviceId"] })),
     row: (i) => ({
@@ -47,20 +47,20 @@ export const MIGRATIONS: {
     }),
   },
   {
-    name: "100 → 50 buckets (seed 000)",
-    from: compileSchema(seed000(100, "md5-hex4")),
-    to: compileSchema(seed000(50, "md5-hex4")),
-    row: seed000Row,
+    name: "100 → 50 buckets (the game-studio recipe)",
+    from: compileSchema(gameStudio(100, "md5-hex4")),
+    to: compileSchema(gameStudio(50, "md5-hex4")),
+    row: gameStudioRow,
   },
   {
     name: "md5-hex4 preset → native xxh32",
-    from: compileSchema(seed000(100, "md5-hex4")),
-    to: compileSchema(seed000(100)),
-    row: seed000Row,
+    from: compileSchema(gameStudio(100, "md5-hex4")),
+    to: compileSchema(gameStudio(100)),
+    row: gameStudioRow,
   },
 ];
 
-function seed000Row(i: number) {
+function gameStudioRow(i: number) {
   return {
     values: {
       player: String(456_700 + (i % 11)),

@@ -1,5 +1,5 @@
 /**
- * The cut-over runbook for one re-keying (seed 003: "dual-write … compare latest-100 … cut reads
+ * The cut-over runbook for one re-keying (the fleet incident: "dual-write … compare latest-100 … cut reads
  * over, then writes, then delete the old table after the retention window"), with the exact
  * command for every step that has one. With `migrationFile`, the table is the one a running
  * `keyspread serve` writes, and the steps are the commands it follows (docs/migrate.md, Live).
@@ -236,7 +236,7 @@ function shardedBackfillStep(input: MigrationPlanInput, pair: string, rate: stri
    transiently: rerun that shard to confirm).
    ${envFor(input.to)}keyspread migrate shards --from ${quote(formatStoreAddress(input.to))} --shards ${n} --out ${targetPlan}
    ${env}keyspread migrate validate ${pair} --shard K/${n} --shards-file ${plan} --to-shards-file ${targetPlan}
-   The unsharded validate adds seed 003's latest-N comparison of sampled entities:
+   The unsharded validate adds the fleet incident's latest-N comparison of sampled entities:
    ${env}keyspread migrate validate ${pair}`;
 }
 

@@ -1,9 +1,9 @@
 /**
- * Is the new table the old one, re-keyed? Two checks (seed 003's validation window):
+ * Is the new table the old one, re-keyed? Two checks (the fleet incident's validation window):
  * - every row, by logical key range of the first field: row count and an order-independent
  *   checksum of decoded values and cells on each side;
  * - for a sample of entities (e.g. devices), the first N rows in logical order on each side —
- *   seed 003's latest-100 when the next field is a reverse timestamp.
+ *   the fleet incident's latest-100 when the next field is a reverse timestamp.
  */
 import pLimit from "p-limit";
 import type { FieldValue, FieldValues, KeySchema } from "../keys/types.js";

@@ -1,5 +1,5 @@
 /**
- * Reads of one device's points, expanded from its aggregated rows: seed 003's hot latest-N (one
+ * Reads of one device's points, expanded from its aggregated rows: the fleet incident's hot latest-N (one
  * bucket, newest rows first, with a few-seconds cache) and the dashboard's time range, paged by an
  * exact cursor. A device is always read within its tenant: the tenant is part of the row key.
  * During a live migration the table read follows the phase: it is asked for at every read.

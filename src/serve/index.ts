@@ -1,4 +1,4 @@
-/** The metrics ingest service (seed 003) as a library: `keyspread serve` starts it. */
+/** The metrics ingest service (the fleet incident) as a library: `keyspread serve` starts it. */
 export { LiveApiKeys, readApiKeyFile, updateApiKeyFile } from "./api-key-file.js";
 export {
   API_KEY_SCOPES,

@@ -1,5 +1,5 @@
 /**
- * `keyspread serve` as a library: the metrics ingest service of seed 003 on a salted table.
+ * `keyspread serve` as a library: the metrics ingest service of the fleet incident on a salted table.
  * node:http rather than a framework (measured ~34k vs 29k req/s here, and no import cost).
  *
  *   POST /v1/ingest                              NDJSON or a JSON array of {tenant, deviceId, ts, metrics}

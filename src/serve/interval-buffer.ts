@@ -1,6 +1,6 @@
 /**
  * Points waiting for their flush, grouped by tenant, device and interval of their timestamp: each
- * group becomes one row (seed 003: "buffer 2 seconds of metrics … one batched row per device per
+ * group becomes one row (the fleet incident: "buffer 2 seconds of metrics … one batched row per device per
  * interval"). A device id belongs to its tenant: two tenants' devices of the same id never share
  * a row. Points are encoded into their row's cell as they are added (`PointsCellBuilder`), so the
  * buffer holds bytes, not objects.

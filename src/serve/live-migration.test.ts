@@ -145,7 +145,7 @@ describe("a service following a live migration", () => {
       expect(await stored(newStore)).toEqual([2]);
       expect(service.table.store).toBe(oldStore);
 
-      // Seed 003's check finds the rows the backfill has not copied yet...
+      // The fleet incident's check finds the rows the backfill has not copied yet...
       await request(file, (record) => {
         record.validation = {
           id: "first",

@@ -1,7 +1,7 @@
 /**
  * The service's row key: `salt#tenant#deviceId#reverse(intervalStart)#segment`, salted over the
  * tenant and device. A device id is namespaced by its tenant: one tenant can never read another's
- * points through a shared id, and a device's rows sort newest interval first (seed 003's latest-N
+ * points through a shared id, and a device's rows sort newest interval first (the fleet incident's latest-N
  * read is one bucket, one prefix scan); the salt spreads a hot customer's devices over the
  * buckets. `segment` is the write-ahead-log segment the row came from: points of one interval that
  * arrive in different flushes land in different rows instead of overwriting each other, and

@@ -49,7 +49,7 @@ export interface LiveValidation {
 }
 
 /**
- * Seed 003's validation during dual-write: row count and checksum per range of intervals, and the
+ * The fleet incident's validation during dual-write: row count and checksum per range of intervals, and the
  * latest rows of sampled devices, compared between the tables over the rows of log segments below
  * `cut` — every one of them written to both tables (or, older than the dual-write start, copied by
  * the backfill). Rows of later segments are being written while this runs: left out on both sides.

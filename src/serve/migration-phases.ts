@@ -1,5 +1,5 @@
 /**
- * The phases of a live re-keying (seed 003: "dual-write … validate … cut reads over, then writes,
+ * The phases of a live re-keying (the fleet incident: "dual-write … validate … cut reads over, then writes,
  * then delete the old table"), what each one writes and reads, and which moves between them are
  * allowed: one step forward, or one step back (a rollback). Skipping a step is refused: each
  * phase's guarantee rests on the one before it.

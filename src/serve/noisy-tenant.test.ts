@@ -1,5 +1,5 @@
 /**
- * Seed 003's 62 % customer: one tenant sending at 10× its quota cannot take the others' share, and
+ * The fleet incident's 62 % customer: one tenant sending at 10× its quota cannot take the others' share, and
  * the monitor says so (tenant-over-quota alert, rejection counter). Memory store: the point is
  * admission, not storage.
  */
