@@ -197,12 +197,14 @@ async function runServeCommand(options: ServeOptions): Promise<void> {
       throw error;
     },
   );
-  await write(`${JSON.stringify({ url: service.url, store: store.name })}\n`);
-  await new Promise<void>((resolve) => {
+  // Handlers first: a supervisor may send SIGTERM the moment it reads the URL line.
+  const stopped = new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once("SIGTERM", stop);
     process.once("SIGINT", stop);
   });
+  await write(`${JSON.stringify({ url: service.url, store: store.name })}\n`);
+  await stopped;
   await service.close();
 }
 
