@@ -86,29 +86,14 @@ describe("backfill", () => {
     const checkpointFile = checkpointIn();
     let writes = 0;
     target.faults.failWrite = (_key, index) => (index === 0 && ++writes === 3 ? "injected" : undefined);
-    const error = await backfillTable({
-      source,
-      sourceSchema: from,
-      target,
-      targetSchema: to,
-      batchSize: 20,
-      checkpointFile,
-    }).catch((e) => e);
+    const options = { source, sourceSchema: from, target, targetSchema: to, batchSize: 20, checkpointFile };
+    const error = await backfillTable(options).catch((e) => e);
     expect(error).toBeInstanceOf(BackfillWriteError);
     expect(error.failed).toEqual([expect.objectContaining({ reason: "injected" })]);
     // The schema row was write 1, batch 1 was write 2; batch 2 failed.
     expect(await readBackfillCheckpoint(checkpointFile)).toMatchObject({ rowsRead: 20, rowsWritten: 20 });
     target.faults = {};
-    expect(
-      await backfillTable({
-        source,
-        sourceSchema: from,
-        target,
-        targetSchema: to,
-        batchSize: 20,
-        checkpointFile,
-      }),
-    ).toMatchObject({ rowsWritten: 100 });
+    expect(await backfillTable(options)).toMatchObject({ rowsWritten: 100 });
     expect(
       (await validateMigration({ source, sourceSchema: from, target, targetSchema: to })).differences,
     ).toEqual([]);
