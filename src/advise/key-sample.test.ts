@@ -14,6 +14,11 @@ describe("key samples", () => {
 
   it("refuses an empty sample", () => {
     expect(() => parseKeyLines("\n\n", "text")).toThrow(/no keys/);
+    expect(() => parseKeyLines("a#1\nb\ufffd#2\n", "text")).toThrow(
+      /line 2: character 2 is not printable text .*--key-format hex/,
+    );
+    expect(() => parseKeyLines("a\u0000b\n", "text")).toThrow(/line 1: character 2/);
+    expect(parseKeyLines("a\tb\n", "text")).toEqual(["a\tb"]);
   });
 
   it("finds the separator every key shares, not one only some ids contain", () => {

@@ -51,6 +51,12 @@ export function parseKeyLines(text: string, format: KeySampleFormat): string[] {
     const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
     if (line.trim() === "") continue;
     if (format === "text") {
+      const unreadable = firstUnprintable(line);
+      if (unreadable >= 0) {
+        throw new Error(
+          `key sample line ${index + 1}: character ${unreadable + 1} is not printable text (binary keys go one per line in hex, with --key-format hex)`,
+        );
+      }
       keys.push(line);
       continue;
     }
@@ -62,6 +68,18 @@ export function parseKeyLines(text: string, format: KeySampleFormat): string[] {
   }
   if (keys.length === 0) throw new Error("key sample: no keys (expected one row key per line)");
   return keys;
+}
+
+/**
+ * The first character that is not text: a control character other than tab, or U+FFFD (what bytes
+ * that are not UTF-8 became when the file was read as text); -1 when there is none.
+ */
+function firstUnprintable(line: string): number {
+  for (let at = 0; at < line.length; at++) {
+    const code = line.charCodeAt(at);
+    if ((code < 0x20 && code !== 0x09) || code === 0x7f || code === 0xfffd) return at;
+  }
+  return -1;
 }
 
 /**

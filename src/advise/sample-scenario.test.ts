@@ -99,6 +99,13 @@ describe("a scenario from a key sample", () => {
     expect(compileSchema(schema).fields.map((field) => field.codec.type)).toEqual(["string", "timestamp"]);
   });
 
+  it("says when a sample is too small to trust its inference", () => {
+    const few = Array.from({ length: 10 }, (_, i) => `user${(i * 7919) % 1000}#${1_700_000_000 + i}`);
+    expect(modelOf(few).scenario.description).toMatch(/10 keys are few .* the inference may be wrong/);
+    const many = Array.from({ length: 400 }, (_, i) => `user${(i * 7919) % 1000}#${1_700_000_000 + i}`);
+    expect(modelOf(many).scenario.description).not.toMatch(/are few/);
+  });
+
   it("refuses a sample with nothing to model", () => {
     expect(() => modelOf(["a#1", "a#1"])).toThrow(/every key is the same/);
   });

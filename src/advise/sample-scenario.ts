@@ -202,6 +202,8 @@ function modelOf(
 
 /** Writers seen more than once that must keep their bucket before the salt is taken to be over the writer. */
 const SALT_EVIDENCE = 3;
+/** Below this many keys the report warns that the inference may be wrong (an assumption: 400 keys recognise 256 buckets). */
+const SMALL_SAMPLE_KEYS = 100;
 
 /**
  * The salt already in the key: over each writer's fields when writers seen more than once keep
@@ -341,6 +343,11 @@ export function scenarioFromSample(
     name: workload.name ?? "key-sample",
     description: [
       `Inferred from ${rows} sampled keys: ${structure.explanation}`,
+      ...(rows < SMALL_SAMPLE_KEYS
+        ? [
+            `${rows} keys are few to tell a sequence from random values or to count a field's values: the inference may be wrong (give a few hundred).`,
+          ]
+        : []),
       ...modelNotes(structure, workload),
     ].join(" "),
     source: "key sample",
