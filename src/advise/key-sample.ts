@@ -213,7 +213,7 @@ function splitKeys(
   };
 }
 
-/** Bytes of a binary key's trailing big-endian time (Apache Phoenix's BIGINT or TIMESTAMP as the last column). */
+/** Bytes of a binary key's trailing big-endian time (Apache Phoenix's BIGINT or DATE as the last column: 8 bytes, sign bit flipped). */
 const TIME_BYTES = 8;
 
 export function splitKeySample(keys: readonly string[], separator?: string): SplitKeySample {
