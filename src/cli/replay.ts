@@ -10,7 +10,7 @@ import { writeFileAtomically } from "../io/write-file-atomically.js";
 import { formatDuration, parseDuration } from "../sim/duration.js";
 import { Replay, type ReplayDesign, type ReplayResult } from "../sim/replay.js";
 import { replayVerdict } from "../sim/replay-verdict.js";
-import { formatDesignComparison, guidanceLine } from "../sim/report.js";
+import { formatDesignComparison, heatmapPanels } from "../sim/report.js";
 import { HOTTEST_CPU_LIMIT } from "../sim/summary.js";
 import { scanAccessLog } from "../viz/input/access-log.js";
 import type { LineChart } from "../viz/render/line-chart.js";
@@ -149,29 +149,21 @@ async function writeReplayFiles(
   const written = [join(out, "results.json"), join(out, "comparison.txt")];
   await writeFileAtomically(written[0]!, texts.results);
   await writeFileAtomically(written[1]!, texts.comparison);
-  const heatmaps = await writeHeatmaps(
-    result.designs.map((design) => ({
-      name: design.design,
-      steps: design.loadSteps,
-      notes: [guidanceLine(design)],
-    })),
-    out,
-    {
-      title: `replay of ${log}: ${result.designs.map((design) => design.design).join(" vs ")}`,
-      charts: [
-        {
-          title: "Hottest node CPU over time (before and after)",
-          unit: "percent",
-          limit: { value: HOTTEST_CPU_LIMIT, label: "Google: hottest ≤ 90 %" },
-          series: result.designs.map((design) => ({
-            name: design.design,
-            points: design.timeline.map((point) => ({ t: point.t, value: point.hottestNodeCpu })),
-          })),
-        },
-        hottestDifferenceChart(result.designs),
-      ],
-    },
-  );
+  const heatmaps = await writeHeatmaps(heatmapPanels(result.designs), out, {
+    title: `replay of ${log}: ${result.designs.map((design) => design.design).join(" vs ")}`,
+    charts: [
+      {
+        title: "Hottest node CPU over time (before and after)",
+        unit: "percent",
+        limit: { value: HOTTEST_CPU_LIMIT, label: "Google: hottest ≤ 90 %" },
+        series: result.designs.map((design) => ({
+          name: design.design,
+          points: design.timeline.map((point) => ({ t: point.t, value: point.hottestNodeCpu })),
+        })),
+      },
+      hottestDifferenceChart(result.designs),
+    ],
+  });
   return [...written, ...heatmaps.designs.flatMap((design) => design.images), heatmaps.html];
 }
 

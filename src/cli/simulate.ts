@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { type Command, Option } from "commander";
 import { writeFileAtomically } from "../io/write-file-atomically.js";
 import { parseDuration } from "../sim/duration.js";
-import { formatDesignComparison, guidanceLine } from "../sim/report.js";
+import { formatDesignComparison, heatmapPanels } from "../sim/report.js";
 import { type JsonOptions, simulationResultToJson } from "../sim/result-json.js";
 import type { SimulationResult } from "../sim/results.js";
 import { parseScenario, type Scenario } from "../sim/scenario.js";
@@ -84,14 +84,7 @@ export async function writeSimulationOutputs(
   const resultsPath = join(outDir, "results.json");
   await writeFileAtomically(resultsPath, simulationResultToJson(result, json));
   await writeFileAtomically(join(outDir, "comparison.txt"), `${comparison}\n`);
-  const heatmaps = await writeHeatmaps(
-    result.designs.map((design) => ({
-      name: design.design,
-      steps: design.loadSteps,
-      notes: [guidanceLine(design)],
-    })),
-    outDir,
-  );
+  const heatmaps = await writeHeatmaps(heatmapPanels(result.designs), outDir);
   const findings = heatmaps.designs
     .map(({ name, patterns }) =>
       [

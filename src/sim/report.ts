@@ -81,6 +81,15 @@ function row(design: DesignResult, sensitivity: DesignSensitivity | undefined): 
   ];
 }
 
+/** Each design as a heatmap panel: its load steps, noted with its guidance line. */
+export function heatmapPanels(designs: readonly DesignResult[]) {
+  return designs.map((design) => ({
+    name: design.design,
+    steps: design.loadSteps,
+    notes: [guidanceLine(design)],
+  }));
+}
+
 /** A design's steady state against Google's guidance, in one line (for heatmap pages and reports). */
 export function guidanceLine(design: DesignResult): string {
   const { steadyState: steady, guidance } = design.summary;
