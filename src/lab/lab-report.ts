@@ -123,6 +123,9 @@ function verdictBlock(verdict: LabVerdict): string[] {
     ...loserLines(advice).flatMap((loser) =>
       wrap(loser.name ? `${loser.name}: ${loser.reason}` : loser.reason, "  - ", "    "),
     ),
+    ...(advice.beyondTheKey.length > 0
+      ? ["Beyond the key:", ...advice.beyondTheKey.flatMap((note) => wrap(note.text, "  - ", "    "))]
+      : []),
     ...uncertaintyLines(verdict),
   ];
 }
