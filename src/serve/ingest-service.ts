@@ -378,15 +378,20 @@ async function listen(
       server.listen(options.port ?? 0, host, () => resolve());
     });
   } catch (error) {
-    clearInterval(parts.monitorTimer);
-    await parts.sweeper?.stop();
-    parts.apiKeys?.close();
+    await stopBackgroundWork(parts);
     await parts.pipeline.close();
-    await parts.tables.follower?.close();
+    await parts.tables.follower?.abandon();
     await parts.accessLog.close();
     throw error;
   }
   return server;
+}
+
+/** Stops the monitor's windows, the retention sweeps and the key file's reloads. */
+async function stopBackgroundWork(parts: ServiceParts): Promise<void> {
+  clearInterval(parts.monitorTimer);
+  await parts.sweeper?.stop();
+  parts.apiKeys?.close();
 }
 
 /**
@@ -394,9 +399,7 @@ async function listen(
  * flushes every acknowledged point; then closes the access log and the tables.
  */
 async function closeService(parts: ServiceParts, server: Server, store: Store): Promise<void> {
-  clearInterval(parts.monitorTimer);
-  await parts.sweeper?.stop();
-  parts.apiKeys?.close();
+  await stopBackgroundWork(parts);
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   await parts.pipeline.close();

@@ -169,8 +169,7 @@ export class MigrationFollower {
     clearTimeout(this.retryTimer);
     await this.changes?.close();
     await this.applying;
-    for (const job of this.jobs.values()) job.controller.abort(new Error("the service is stopping"));
-    await Promise.all([...this.jobs.values()].map((job) => job.done));
+    await this.stopJobs("the service is stopping");
     // The last cut: everything flushed at close.
     if (this.record !== undefined && this.service) await this.publish();
     await this.publishing;
@@ -190,11 +189,10 @@ export class MigrationFollower {
     await store.close();
   }
 
-  /** Closes the stores it opened, without a start (the service failed to start; its caller closes the service's store). */
+  /** Stops and closes the stores it opened, but not the service's own (the service failed to start; its caller closes that). */
   async abandon(): Promise<void> {
-    await this.changes?.close();
     this.closedStores.add(this.options.homeStore);
-    await this.closeTables();
+    await this.close();
   }
 
   private tableOf(side: MigrationSide): SaltedTable {
