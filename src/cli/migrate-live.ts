@@ -6,7 +6,6 @@
  */
 import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { hostname } from "node:os";
 import { resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Command } from "commander";
@@ -18,13 +17,13 @@ import {
   openStoreAt,
   type StoreAddress,
 } from "../migrate/store-address.js";
-import { isAlive } from "../serve/file-lock.js";
 import { advanceMigration } from "../serve/migration-advance.js";
 import { checkServiceRekeying } from "../serve/migration-follower.js";
 import { type MigrationPhase, parsePhase, writesBoth } from "../serve/migration-phases.js";
 import {
   type MigrationRecord,
   readMigrationRecord,
+  serviceGone,
   tableRef,
   updateMigrationRecord,
 } from "../serve/migration-record.js";
@@ -96,7 +95,7 @@ async function runAdvanceCommand(options: {
     const result = advanceMigration(current, options.from, options.to, {
       force: options.force,
       file,
-      serviceRunning: (service) => service.host !== hostname() || isAlive(service.pid),
+      serviceRunning: (service) => !serviceGone(service),
     });
     already = result.already;
     return result.record;
@@ -165,7 +164,6 @@ function differentMigration(file: string, record: MigrationRecord): Error {
 /** Waits until the service reports `revision` applied; fails with its error, or after `seconds`. */
 async function waitForService(file: string, revision: number, seconds: number): Promise<MigrationRecord> {
   const deadline = Date.now() + seconds * 1000;
-  let reported: string | undefined;
   for (;;) {
     const record = (await readMigrationRecord(file))!;
     const service = record.service;
@@ -175,13 +173,12 @@ async function waitForService(file: string, revision: number, seconds: number): 
       );
     }
     if (service?.revision === revision && service.applied) return record;
-    if (service?.revision === revision && service.error !== undefined && service.error !== reported) {
-      reported = service.error;
+    if (service?.revision === revision && service.error !== undefined) {
       throw new Error(
         `the service (pid ${service.pid}) cannot apply ${record.phase} yet: ${service.error}. It tries again every few seconds; fix the cause, or roll back with keyspread migrate advance --migration ${file} --from ${record.phase} --to ${record.history.at(-1)?.from}`,
       );
     }
-    if (service !== undefined && service.host === hostname() && !isAlive(service.pid)) {
+    if (service !== undefined && serviceGone(service)) {
       throw new Error(
         `recorded ${record.phase} (revision ${revision}), but the service that followed ${file} (pid ${service.pid}) is not running; ` +
           "it applies the phase when it starts. Do not go on with the runbook until it has (keyspread migrate status)",

@@ -10,12 +10,13 @@
  * under that lock; the service writes only its own sections (`service`, and the progress and
  * results of the jobs it runs).
  */
+import { hostname } from "node:os";
 import * as v from "valibot";
 import { writeFileAtomically } from "../io/write-file-atomically.js";
 import { compileSchema } from "../keys/schema.js";
 import type { KeySchema, SchemaSpec } from "../keys/types.js";
 import { readJsonFile } from "../migrate/json-file.js";
-import { withFileLock } from "./file-lock.js";
+import { isAlive, withFileLock } from "./file-lock.js";
 import { MIGRATION_PHASES } from "./migration-phases.js";
 
 const PHASE = v.picklist(MIGRATION_PHASES);
@@ -109,6 +110,10 @@ const RECORD = v.strictObject({
 export type MigrationRecord = v.InferOutput<typeof RECORD>;
 export type MigrationTable = v.InferOutput<typeof TABLE>;
 export type ServiceStatus = v.InferOutput<typeof SERVICE>;
+
+/** The recorded service is known to have stopped: its process is gone from this host (another host's cannot be checked). */
+export const serviceGone = (service: ServiceStatus): boolean =>
+  service.host === hostname() && !isAlive(service.pid);
 export type BackfillJob = v.InferOutput<typeof BACKFILL>;
 export type ValidationJob = v.InferOutput<typeof VALIDATION>;
 
