@@ -33,7 +33,10 @@ export interface BackfillOptions {
    * and their own checkpoint files copy the table together.
    */
   shard?: Shard & { range: KeyRange & { end: Buffer } };
-  /** Each batch survives a power loss before its checkpoint is written (see `WriteOptions.durable`). */
+  /**
+   * Each batch survives a power loss before its checkpoint is written (see `WriteOptions.durable`).
+   * Default: with a checkpoint file, yes — a checkpoint must never point past rows a crash lost.
+   */
   durable?: boolean;
   onProgress?: (progress: BackfillProgress) => void;
   signal?: AbortSignal;
@@ -102,7 +105,7 @@ export async function backfillTable(options: BackfillOptions): Promise<BackfillR
     const page = await nextPage;
     nextPage = page.length < batchSize ? undefined : prefetch(source, page.at(-1)!.key, batchSize, range);
     const { mutations, sourceKeys } = rekeyPage(page, sourceSchema, targetSchema, state, options.skipBadRows);
-    await writePage(target, mutations, sourceKeys, options.durable ?? false);
+    await writePage(target, mutations, sourceKeys, options.durable ?? options.checkpointFile !== undefined);
     rowsReadThisRun += page.length;
     state.rowsRead += page.length;
     state.rowsWritten += mutations.length;
