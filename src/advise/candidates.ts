@@ -138,20 +138,32 @@ function candidateOf(
     changes.length === 0
       ? (base.description ?? "the current key")
       : changes.map(describeKeyChange).join("; ");
+  return candidateFrom(name, description, changes, {
+    name,
+    description,
+    schema,
+    ...(batchS === undefined ? {} : { batch: batchS }),
+  });
+}
+
+/**
+ * A candidate with its complexity; the current key (no key change) is a table that exists, split
+ * and balanced by its load, while a key change is a new table written from scratch (re-keying), so
+ * it warms up. The advisor's own candidates and a scenario's designs go through here alike.
+ */
+export function candidateFrom(
+  name: string,
+  description: string,
+  changes: KeyChange[],
+  design: ScenarioDesign,
+): CandidateDesign {
+  const keyChanged = changes.some((change) => change.kind !== "batch");
   return {
     name,
     description,
     changes,
     complexity: changes.reduce((sum, change) => sum + KEY_CHANGE_COMPLEXITY[change.kind], 0),
-    design: {
-      name,
-      description,
-      schema,
-      ...(batchS === undefined ? {} : { batch: batchS }),
-      // The current key is a table that exists, split and balanced by its load; a key change is a
-      // new table, written from scratch (re-keying), so it warms up.
-      ...(keyChanges.length === 0 ? { table: "existing" as const } : {}),
-    },
+    design: keyChanged || design.table !== undefined ? design : { ...design, table: "existing" },
   };
 }
 

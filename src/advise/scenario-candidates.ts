@@ -5,7 +5,7 @@
  */
 import type { SchemaSpec } from "../keys/types.js";
 import type { ScenarioDesign } from "../sim/scenario.js";
-import { type CandidateDesign, KEY_CHANGE_COMPLEXITY } from "./candidates.js";
+import { type CandidateDesign, candidateFrom } from "./candidates.js";
 import type { KeyChange } from "./design-name.js";
 
 type FieldSegment = Extract<SchemaSpec["segments"][number], { field: string }>;
@@ -14,7 +14,7 @@ const fieldsOf = (spec: SchemaSpec) =>
   spec.segments.filter((segment): segment is FieldSegment => "field" in segment);
 
 /** What `design` changes against `baseline`, in the advisor's terms. */
-export function changesFrom(baseline: ScenarioDesign, design: ScenarioDesign): KeyChange[] {
+function changesFrom(baseline: ScenarioDesign, design: ScenarioDesign): KeyChange[] {
   const changes: KeyChange[] = [];
   const before = fieldsOf(baseline.schema);
   const after = fieldsOf(design.schema);
@@ -43,18 +43,12 @@ export function scenarioCandidates(
   designs: readonly ScenarioDesign[],
   baseline: ScenarioDesign,
 ): CandidateDesign[] {
-  return [baseline, ...designs.filter((design) => design !== baseline)].map((design) => {
-    const changes = design === baseline ? [] : changesFrom(baseline, design);
-    const keyChanged = changes.some((change) => change.kind !== "batch");
-    return {
-      name: design.name,
-      description: design.description ?? design.name,
-      changes,
-      complexity: changes.reduce((sum, change) => sum + KEY_CHANGE_COMPLEXITY[change.kind], 0),
-      design: {
-        ...design,
-        ...(keyChanged || design.table !== undefined ? {} : { table: "existing" as const }),
-      },
-    };
-  });
+  return [baseline, ...designs.filter((design) => design !== baseline)].map((design) =>
+    candidateFrom(
+      design.name,
+      design.description ?? design.name,
+      design === baseline ? [] : changesFrom(baseline, design),
+      design,
+    ),
+  );
 }
