@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FileAccessLogSink } from "../src/access-log/file-sink.js";
 import { compileSchema } from "../src/keys/index.js";
+import { medianOfSorted } from "../src/stats/median.js";
 import { EmbeddedStore } from "../src/store/embedded.js";
 import { MemoryStore } from "../src/store/memory.js";
 import type { Store } from "../src/store/store.js";
@@ -72,7 +73,7 @@ async function pairRatios(kind: string, open: (name: string) => Promise<Store>):
   return ratios.sort((a, b) => a - b);
 }
 
-const medianPct = (ratios: number[]) => (ratios[Math.floor(ratios.length / 2)]! - 1) * 100;
+const medianPct = (ratios: number[]) => (medianOfSorted(ratios) - 1) * 100;
 const memory = await pairRatios("memory", async () => new MemoryStore());
 const embedded = await pairRatios("embedded", (table) => EmbeddedStore.open({ directory, table }));
 

@@ -5,6 +5,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { median } from "../src/stats/median.js";
 
 const RUNS = 15;
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -17,11 +18,6 @@ function startMs(args: string[], input?: string): number {
   if (run.status !== 0) throw new Error(`node ${args.join(" ")} failed: ${run.stderr}`);
   return ms;
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-};
 
 const node: number[] = [];
 const encode: number[] = [];
