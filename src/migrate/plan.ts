@@ -46,7 +46,8 @@ export function migrationPlan(input: MigrationPlanInput): string {
     `"${schema.spec.name}" (${schema.bucketCount === 1 ? "unsalted" : `${schema.bucketCount} buckets, ${schema.spec.salt?.hash ?? "xxh32"}`}, ${schema.fingerprint})`;
   const header = `Schema ${describe(fromSchema)} → ${describe(toSchema)}
 ${changes.map((change) => `  - ${change.replace("table has", "old").replace("schema has", "new")}`).join("\n") || "  (no change)"}`;
-  const createStep = `1. Create the new table (records its schema; on Bigtable pre-split at the new salt's bucket boundaries).
+  const createStep = (clause = "") =>
+    `1. Create the new table (records its schema;${clause} on Bigtable pre-split at the new salt's bucket boundaries).
    ${envFor(input.to)}keyspread table create --schema ${quote(input.toSchemaFile)} ${tableCommandOptions(input.to).map(quote).join(" ")}
 `;
   if (input.migrationFile !== undefined)
@@ -57,7 +58,7 @@ ${changes.map((change) => `  - ${change.replace("table has", "old").replace("sch
 
 ${header}
 `,
-      createStep,
+      createStep(),
       parts,
     );
   const { pair, reversePair, retention, rate } = parts;
@@ -69,7 +70,7 @@ Bigtable keys are immutable: the new keys go to a new table, filled by a resumab
 the app writes to both tables.
 A full-table read fans out over ${fromSchema.bucketCount} → ${toSchema.bucketCount} bucket range(s).
 
-${createStep.replace("(records its schema;", "(records its schema; the backfill also does this if it is missing;")}
+${createStep(" the backfill also does this if it is missing;")}
 2. Turn dual-write on: deploy the writers with DualWriteTable, writing both tables; a failure on
    either side comes back with its side and rows, so retry or alert on it.
      const dual = new DualWriteTable(await SaltedTable.open(oldStore, oldSchema),
