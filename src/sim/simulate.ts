@@ -206,9 +206,7 @@ const EXISTING_TABLETS_PER_NODE = 4;
  * time-first key's tail) stays one tablet, as it would in a real table.
  */
 function existingTablets(generator: LoadGenerator, nodes: number): TabletMap {
-  const ones = new Float64Array(generator.channels).fill(1);
-  const layers = generator.layers(ones, ones, Buffer.alloc(0), null);
-  const boundaries = loadQuantiles(layers, EXISTING_TABLETS_PER_NODE * nodes);
+  const boundaries = loadQuantiles(generator, EXISTING_TABLETS_PER_NODE * nodes);
   return new TabletMap(boundaries, (index) => index % nodes, generator.channels, false);
 }
 
@@ -232,14 +230,15 @@ function initialTablets(
       true,
     );
   }
-  const ones = new Float64Array(generator.channels).fill(1);
-  const boundaries =
-    initial > 1 ? loadQuantiles(generator.layers(ones, ones, Buffer.alloc(0), null), initial) : [];
+  const boundaries = loadQuantiles(generator, initial);
   return new TabletMap(boundaries, () => 0, generator.channels, false);
 }
 
 /** Keys cutting the key space into `count` parts of equal load (fewer where load sits on one key). */
-function loadQuantiles(layers: ReturnType<LoadGenerator["layers"]>, count: number): Buffer[] {
+function loadQuantiles(generator: LoadGenerator, count: number): Buffer[] {
+  if (count <= 1) return [];
+  const ones = new Float64Array(generator.channels).fill(1);
+  const layers = generator.layers(ones, ones, Buffer.alloc(0), null);
   const fractions = Array.from({ length: count - 1 }, (_, k) => (k + 1) / count);
   const boundaries: Buffer[] = [];
   for (const point of findSplitPoints(Buffer.alloc(0), null, layers.load, layers, fractions)) {
