@@ -102,8 +102,9 @@ export class WalSegment {
         const cause = new Error(`write-ahead log ${this.path}: ${(error as Error).message}`, {
           cause: error,
         });
-        for (const append of group) append.reject(cause);
+        // Cut first: when a caller hears "refused", the refused bytes are already off the file.
         await this.cutTail(cause);
+        for (const append of group) append.reject(this.failure ?? cause);
       }
     }
     this.syncing = undefined;
