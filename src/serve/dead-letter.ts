@@ -8,7 +8,7 @@ import { isUtf8 } from "node:buffer";
 import { open } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { MetricPoint } from "./point.js";
-import { syncDirectory } from "./sync-directory.js";
+import { syncDirectory } from "../io/sync-directory.js";
 
 export type DeadLetter =
   | {

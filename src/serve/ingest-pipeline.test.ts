@@ -68,6 +68,31 @@ describe("IngestPipeline recovery", () => {
     expect(await segmentsIn(wal)).toHaveLength(1);
   });
 
+  it("loses no journaled request's points to a crash at its segment's unlink, and answers its retry as done", async () => {
+    const directory = await mkdtemp(join(tmpdir(), "pipeline-unlink-crash-"));
+    const wal = join(directory, "wal");
+    const table = await openTable();
+    // The segment's rows are written and its keys journaled; then the process dies at the unlink.
+    const crashAtUnlink = Object.assign(new Error("killed at unlink"), { code: "EKILLED" });
+    const first = await openPipeline(table, wal, {
+      walFaults: { remove: () => crashAtUnlink },
+      closeTimeoutMs: 0,
+    });
+    const idempotency = { key: "retry-me", fingerprint: "f", accepted: 50, atMs: Date.now() };
+    const times = (from: number) => Array.from({ length: 50 }, (_, i) => from + i);
+    await first.pipeline.accept({ ...request(times(0).map((i) => point("d", T0 + i))), idempotency });
+    await first.pipeline.accept(request(times(50).map((i) => point("d", T0 + i))));
+    await first.pipeline.close();
+    expect(first.lines.some((line) => line.includes('"event":"left-in-log"'))).toBe(true);
+
+    const second = await openPipeline(table, wal);
+    await second.pipeline.settle();
+    expect((await storedTimes(table)).sort((a, b) => a - b)).toEqual([...times(0), ...times(50)]);
+    expect(second.pipeline.idempotency.check("retry-me", "f").state).toBe("done");
+    await second.pipeline.close();
+    expect(await segmentsIn(wal)).toHaveLength(1);
+  });
+
   it("replays every intact record of a segment with a flipped bit, and counts, logs and exports the damage", async () => {
     const directory = await mkdtemp(join(tmpdir(), "pipeline-flip-"));
     const wal = join(directory, "wal");

@@ -171,7 +171,8 @@ export class IngestPipeline {
       pipeline = new IngestPipeline(options, wal, await wal.createSegment(Math.max(Date.now(), lastId + 1)));
       for (const segment of recovered) pipeline.rotatedOut(segment.id);
       await pipeline.expireKeys();
-      for (const segment of recovered) await pipeline.replay(segment);
+      const replayedKeys = new Set<string>();
+      for (const segment of recovered) await pipeline.replay(segment, replayedKeys);
     } catch (error) {
       await wal.release();
       throw error;
@@ -305,8 +306,18 @@ export class IngestPipeline {
     await this.writeSegment(open.segment.id, open.buffer, open.keys, []);
   }
 
-  /** Reads a segment left behind back into points (counting damage, dead-lettering what cannot be read) and writes it. */
-  private async replay({ id, payloads, tornBytes, corrupt }: RecoveredSegment): Promise<void> {
+  /**
+   * Reads a segment left behind back into points (counting damage, dead-lettering what cannot be
+   * read) and writes it. Its rows are rebuilt from every record, keys journaled or not: a crash
+   * between journaling a segment's keys and deleting it leaves rows that hold all its points, and
+   * rewriting them from fewer records would lose the rest. Only a key already replayed (in
+   * `replayedKeys`) is skipped: the same request logged twice (an append refused after it reached
+   * the disk, then retried) is written once.
+   */
+  private async replay(
+    { id, payloads, tornBytes, corrupt }: RecoveredSegment,
+    replayedKeys: Set<string>,
+  ): Promise<void> {
     const { metrics, log } = this.options;
     for (const range of corrupt) {
       metrics.walCorruptRecords.inc();
@@ -320,13 +331,13 @@ export class IngestPipeline {
     for (const payload of payloads) {
       try {
         const request = decodeLoggedRequest(payload);
-        // A request logged twice under one key (its first append failed after reaching the disk) counts once.
-        if (request.idempotency && this.idempotency.isDone(request.idempotency.key)) {
+        if (request.idempotency && replayedKeys.has(request.idempotency.key)) {
           duplicates++;
           continue;
         }
         buffer.add(parseIngestBuffer(request.body, request.format, { tenant: request.tenant }));
         if (request.idempotency) {
+          replayedKeys.add(request.idempotency.key);
           keys.push(request.idempotency);
           this.idempotency.remember(request.idempotency);
         }

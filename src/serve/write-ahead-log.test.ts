@@ -2,9 +2,22 @@ import { appendFile, mkdtemp, readdir, readFile, stat, writeFile } from "node:fs
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { parseSegment, RECORD_HEADER_BYTES, recordHeader } from "./wal-record.js";
 import { type WalFaults, WriteAheadLog } from "./write-ahead-log.js";
+
+/** Every directory fsync, with the directory's entries at that moment. */
+const directorySyncs = vi.hoisted(() => [] as { directory: string; entries: string[] }[]);
+vi.mock("../io/sync-directory.js", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../io/sync-directory.js")>();
+  const { readdirSync } = await import("node:fs");
+  return {
+    syncDirectory: (directory: string) => {
+      directorySyncs.push({ directory, entries: readdirSync(directory).sort() });
+      real.syncDirectory(directory);
+    },
+  };
+});
 
 const TARGET = "embedded:x/metrics (schema ks1-test)";
 const frame = (text: string) => {
@@ -41,6 +54,16 @@ describe("WriteAheadLog", () => {
       "target",
     ]);
     await again.wal.release();
+  });
+
+  it("fsyncs the directory after deleting a segment, so a power loss cannot bring it back", async () => {
+    const directory = await mkdtemp(join(tmpdir(), "wal-unlink-"));
+    const { wal } = await WriteAheadLog.open(directory, TARGET);
+    await (await wal.createSegment(1)).close();
+    directorySyncs.length = 0;
+    await wal.removeSegment(1);
+    expect(directorySyncs).toEqual([{ directory, entries: ["idempotency", "owner.pid", "target"] }]);
+    await wal.release();
   });
 
   it("cuts a commit that failed on a full disk off the file, so it never replays, and goes on", async () => {

@@ -17,9 +17,9 @@
 import type { FileHandle } from "node:fs/promises";
 import { mkdir, open, readdir, readFile, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { syncDirectory } from "../io/sync-directory.js";
 import { writeFileAtomically } from "../io/write-file-atomically.js";
 import { IdempotencyJournal } from "./idempotency-journal.js";
-import { syncDirectory } from "./sync-directory.js";
 import { type CorruptRange, parseSegment, recordHeader } from "./wal-record.js";
 
 const SUFFIX = ".wal";
@@ -45,6 +45,8 @@ export interface WalFaults {
    * after `written` of its bytes reached the file (a disk that filled up mid-write).
    */
   commit?: (bytes: number) => { error: NodeJS.ErrnoException; written?: number } | undefined;
+  /** Called before a flushed segment's file is deleted; returning an error leaves it there (as a crash at that moment). */
+  remove?: (id: number) => NodeJS.ErrnoException | undefined;
 }
 
 interface PendingAppend {
@@ -197,10 +199,14 @@ export class WriteAheadLog {
     return new WalSegment(id, path, file, this.faults);
   }
 
+  /** Deletes a flushed segment and makes the deletion durable: a segment back after a power loss would be replayed. */
   async removeSegment(id: number): Promise<void> {
+    const fault = this.faults.remove?.(id);
+    if (fault) throw fault;
     await unlink(this.pathOf(id)).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== "ENOENT") throw error;
     });
+    syncDirectory(this.directory);
   }
 
   /** Gives up the directory's claim (a clean shutdown). */
