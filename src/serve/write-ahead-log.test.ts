@@ -113,10 +113,18 @@ describe("parseSegment", () => {
     expect(parsed.tornBytes).toBe(0);
   });
 
-  it("takes zeros after the last record for a torn tail", () => {
-    const parsed = parseSegment(Buffer.concat([...records, Buffer.alloc(4096)]));
-    expect(parsed).toMatchObject({ tornBytes: 4096, corrupt: [] });
-    expect(parsed.payloads).toHaveLength(3);
+  it("counts an all-zero tail that could have held a whole record as damage; a shorter one is a torn tail", () => {
+    const whole = records[2]!.length;
+    const zeroed = Buffer.concat(records);
+    zeroed.fill(0, zeroed.length - whole);
+    expect(parseSegment(zeroed)).toMatchObject({
+      tornBytes: 0,
+      corrupt: [{ offset: zeroed.length - whole, bytes: whole }],
+    });
+    expect(texts(parseSegment(zeroed).payloads)).toEqual(["first", "second"]);
+    const short = parseSegment(Buffer.concat([...records, Buffer.alloc(RECORD_HEADER_BYTES - 1)]));
+    expect(short).toMatchObject({ tornBytes: RECORD_HEADER_BYTES - 1, corrupt: [] });
+    expect(short.payloads).toHaveLength(3);
   });
 
   it("still reads segments written before the framing had a magic number", () => {
