@@ -1,3 +1,4 @@
+import { writeFileSync } from "node:fs";
 import { copyFile, mkdir, mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,6 +8,7 @@ import { SaltedTable } from "../table/salted-table.js";
 import { DeviceReads } from "./device-reads.js";
 import { HotspotMonitor } from "./hotspot-monitor.js";
 import { IngestPipeline, type IngestPipelineOptions } from "./ingest-pipeline.js";
+import { encodeLoggedRequest } from "./logged-request.js";
 import { metricsSchema } from "./metrics-schema.js";
 import type { MetricPoint } from "./point.js";
 import { point, T0 } from "./points.testsuite.js";
@@ -91,6 +93,31 @@ describe("IngestPipeline recovery", () => {
     expect(second.pipeline.idempotency.check("retry-me", "f").state).toBe("done");
     await second.pipeline.close();
     expect(await segmentsIn(wal)).toHaveLength(1);
+  });
+
+  it("reads the segments left behind one at a time, each once the one before it is written", async () => {
+    const directory = await mkdtemp(join(tmpdir(), "pipeline-one-at-a-time-"));
+    const wal = join(directory, "wal");
+    const store = new MemoryStore({ name: "p" });
+    const table = await SaltedTable.open(store, metricsSchema(4), { create: true });
+    await (await openPipeline(table, wal)).pipeline.close();
+    const segment = (ts: number) => {
+      const payload = encodeLoggedRequest(request([point("d", T0 + ts)]));
+      return Buffer.concat([recordHeader(payload), payload]);
+    };
+    await writeFile(join(wal, "0000000000001.wal"), segment(1));
+    await writeFile(join(wal, "0000000000002.wal"), segment(2));
+    // Segment 2 changes on disk while segment 1's rows are written: only a restart that had not
+    // read it yet stores the new content.
+    let changed = false;
+    store.faults.failWrite = () => {
+      if (!changed) writeFileSync(join(wal, "0000000000002.wal"), segment(3));
+      changed = true;
+      return undefined;
+    };
+    const second = await openPipeline(table, wal);
+    await second.pipeline.close();
+    expect(await storedTimes(table)).toEqual([3, 1]);
   });
 
   it("replays every intact record of a segment with a flipped bit, and counts, logs and exports the damage", async () => {

@@ -160,19 +160,20 @@ export class IngestPipeline {
   /** Opens the log, writes every segment a previous run left behind, and starts the flush timer. */
   static async open(options: IngestPipelineOptions): Promise<IngestPipeline> {
     const { table } = options;
-    const { wal, recovered } = await WriteAheadLog.open(
+    const { wal, leftover } = await WriteAheadLog.open(
       options.walDirectory,
       options.walTarget ?? `${table.store.name} (schema ${table.schema.fingerprint})`,
       { faults: options.walFaults },
     );
     let pipeline: IngestPipeline;
     try {
-      const lastId = recovered.at(-1)?.id ?? 0;
+      const lastId = leftover.at(-1) ?? 0;
       pipeline = new IngestPipeline(options, wal, await wal.createSegment(Math.max(Date.now(), lastId + 1)));
-      for (const segment of recovered) pipeline.rotatedOut(segment.id);
+      for (const id of leftover) pipeline.rotatedOut(id);
       await pipeline.expireKeys();
       const replayedKeys = new Set<string>();
-      for (const segment of recovered) await pipeline.replay(segment, replayedKeys);
+      // One segment in memory at a time: read it once the one before it is written.
+      for (const id of leftover) await pipeline.replay(await wal.readSegment(id), replayedKeys);
     } catch (error) {
       await wal.release();
       throw error;

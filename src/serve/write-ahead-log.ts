@@ -159,7 +159,8 @@ export class WriteAheadLog {
   ) {}
 
   /**
-   * Opens the log directory and reads back every segment left from earlier runs, oldest first.
+   * Opens the log directory and lists the segments left from earlier runs (`leftover`, oldest
+   * first; `readSegment` reads one back, so a restart holds one of them in memory at a time).
    * The directory is claimed for this process first (the journal's lock): two services replaying
    * and deleting each other's segments would lose points. `target` names the table the points go
    * to: a log left by a service on another table is refused, never replayed there and deleted.
@@ -168,19 +169,16 @@ export class WriteAheadLog {
     directory: string,
     target: string,
     options: { faults?: WalFaults } = {},
-  ): Promise<{ wal: WriteAheadLog; recovered: RecoveredSegment[] }> {
+  ): Promise<{ wal: WriteAheadLog; leftover: number[] }> {
     await mkdir(directory, { recursive: true });
     const journal = await claim(directory);
     try {
       await checkTarget(join(directory, TARGET_FILE), target);
-      const ids = (await readdir(directory))
+      const leftover = (await readdir(directory))
         .filter((name) => name.endsWith(SUFFIX) && /^\d+$/.test(name.slice(0, -SUFFIX.length)))
         .map((name) => Number(name.slice(0, -SUFFIX.length)))
         .sort((a, b) => a - b);
-      const wal = new WriteAheadLog(directory, journal, options.faults ?? {});
-      const recovered: RecoveredSegment[] = [];
-      for (const id of ids) recovered.push({ id, ...parseSegment(await readFile(wal.pathOf(id))) });
-      return { wal, recovered };
+      return { wal: new WriteAheadLog(directory, journal, options.faults ?? {}), leftover };
     } catch (error) {
       await journal.close();
       throw error;
@@ -189,6 +187,11 @@ export class WriteAheadLog {
 
   pathOf(id: number): string {
     return join(this.directory, `${String(id).padStart(13, "0")}${SUFFIX}`);
+  }
+
+  /** Reads a segment left behind back into its records. */
+  async readSegment(id: number): Promise<RecoveredSegment> {
+    return { id, ...parseSegment(await readFile(this.pathOf(id))) };
   }
 
   /** Creates segment `id` and makes its directory entry durable before anything is acknowledged in it. */
