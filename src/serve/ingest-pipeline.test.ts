@@ -7,7 +7,7 @@ import { MemoryStore } from "../store/memory.js";
 import { SaltedTable } from "../table/salted-table.js";
 import { DeviceReads } from "./device-reads.js";
 import { HotspotMonitor } from "./hotspot-monitor.js";
-import { IngestPipeline, type IngestPipelineOptions } from "./ingest-pipeline.js";
+import { IngestPipeline, type IngestPipelineOptions, PendingPointsFull } from "./ingest-pipeline.js";
 import { encodeLoggedRequest } from "./logged-request.js";
 import { metricsSchema } from "./metrics-schema.js";
 import type { MetricPoint } from "./point.js";
@@ -342,5 +342,27 @@ describe("IngestPipeline writing two tables (a live migration's dual-write)", ()
     await pipeline.drain();
     expect(pipeline.pendingPoints).toBe(1);
     await pipeline.close();
+  });
+});
+
+describe("IngestPipeline's pending-points cap", () => {
+  it("never lets requests accepted at once take the pending points past the cap", async () => {
+    const directory = await mkdtemp(join(tmpdir(), "pipeline-cap-"));
+    const table = await openTable();
+    const { pipeline } = await openPipeline(table, join(directory, "wal"), { maxPendingPoints: 250 });
+    const requests = Array.from({ length: 8 }, (_, r) =>
+      request(Array.from({ length: 100 }, (_, i) => point("d", T0 + r * 100 + i))),
+    );
+    const results = await Promise.allSettled(requests.map((one) => pipeline.accept(one)));
+    expect(results.map((result) => result.status)).toEqual([
+      "fulfilled",
+      "fulfilled",
+      ...Array(6).fill("rejected"),
+    ]);
+    const reasons = results.flatMap((result) => (result.status === "rejected" ? [result.reason] : []));
+    expect(reasons.every((reason) => reason instanceof PendingPointsFull)).toBe(true);
+    expect(pipeline.pendingPoints).toBe(200);
+    await pipeline.close();
+    expect(await storedTimes(table)).toHaveLength(200);
   });
 });

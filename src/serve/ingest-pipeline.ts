@@ -65,8 +65,17 @@ export interface IngestPipelineOptions {
   deadLetterAfterAttempts?: number;
   /** How long `close` keeps retrying rows before leaving them in the log for the next start (default 30 s). */
   closeTimeoutMs?: number;
+  /** Acknowledged points not yet in the store past which `accept` refuses a request (default 2,000,000). */
+  maxPendingPoints?: number;
   /** Test seam: faults the log writer meets (a full disk). */
   walFaults?: WalFaults;
+}
+
+export const DEFAULT_MAX_PENDING_POINTS = 2_000_000;
+
+/** `accept` refused a request because too many acknowledged points wait for their flush (the store is behind). */
+export class PendingPointsFull extends Error {
+  override readonly name = "PendingPointsFull";
 }
 
 /** A request the service validated and admitted. */
@@ -193,7 +202,11 @@ export class IngestPipeline {
     return pipeline;
   }
 
-  /** Logs the request; resolves once it survives a crash (then its points are buffered), rejects when it was not logged. */
+  /**
+   * Logs the request; resolves once it survives a crash (then its points are buffered), rejects when
+   * it was not logged: `PendingPointsFull` when its points would take the pending points past the
+   * cap (checked and counted in one step, so concurrent requests cannot overshoot it).
+   */
   accept(request: AcceptedRequest): Promise<void> {
     if (this.closed) return Promise.reject(new Error("the service is shutting down"));
     const open = this.current;
@@ -202,6 +215,11 @@ export class IngestPipeline {
       return Promise.reject(new Error("the write-ahead log segment failed and is being replaced"));
     }
     const count = request.points.length;
+    if (this.pendingPoints + count > (this.options.maxPendingPoints ?? DEFAULT_MAX_PENDING_POINTS)) {
+      return Promise.reject(
+        new PendingPointsFull("the store is behind: too many points wait for their flush"),
+      );
+    }
     this.pendingPoints += count;
     const appended = open.segment.append(encodeLoggedRequest(request)).then(
       async () => {
