@@ -4,8 +4,9 @@
  * is deleted, so a key outlives its segment and a restart. Entries expire after the window; a
  * time index (`t\0<atMs>\0<key>`) finds the expired ones without reading the live ones.
  *
- * LevelDB holds an fcntl lock on its directory while open, released by the kernel when the process
- * dies (kill -9 included): opening the journal is how a service claims the log directory, atomically.
+ * A write that failed (a full disk) may leave part of its record in LevelDB's log, misframing every
+ * later one: the journal reopens LevelDB before its next write. It is therefore not the claim on
+ * the log directory (that is `<wal>/lock`, see write-ahead-log.ts).
  */
 import { ClassicLevel } from "classic-level";
 import type { IdempotencyRecord } from "./logged-request.js";

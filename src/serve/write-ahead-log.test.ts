@@ -52,6 +52,7 @@ describe("WriteAheadLog", () => {
     expect((await readdir(directory)).sort()).toEqual([
       "0000000002000.wal",
       "idempotency",
+      "lock",
       "owner.pid",
       "target",
     ]);
@@ -64,7 +65,7 @@ describe("WriteAheadLog", () => {
     await (await wal.createSegment(1)).close();
     directorySyncs.length = 0;
     await wal.removeSegment(1);
-    expect(directorySyncs).toEqual([{ directory, entries: ["idempotency", "owner.pid", "target"] }]);
+    expect(directorySyncs).toEqual([{ directory, entries: ["idempotency", "lock", "owner.pid", "target"] }]);
     await wal.release();
   });
 
@@ -182,6 +183,14 @@ describe("WriteAheadLog ownership", () => {
     await writeFile(join(directory, "owner.pid"), "999999999\n");
     const taken = await WriteAheadLog.open(directory, TARGET);
     await taken.wal.release();
+  });
+
+  it("keeps the directory claimed while the journal is closed (as when it reopens after a failed write)", async () => {
+    const directory = await mkdtemp(join(tmpdir(), "wal-claim-"));
+    const { wal } = await WriteAheadLog.open(directory, TARGET);
+    await wal.journal.close();
+    await expect(WriteAheadLog.open(directory, TARGET)).rejects.toThrow(/is in use by process \d+/);
+    await wal.release();
   });
 
   it("refuses a log written for another table instead of replaying it there", async () => {
