@@ -5,7 +5,7 @@
  */
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it, onTestFinished, vi } from "vitest";
 import { mountSmallFilesystem } from "../io/small-filesystem.testsuite.js";
 import { exited, readAll, startServe, T0 } from "./serve-process.testsuite.js";
 
@@ -24,6 +24,7 @@ describe("keyspread serve on a disk that fills up during a flush", () => {
       try {
         // The first flush is 5 s away: every point below lands in the segment opened at start.
         const first = await startServe(disk.path, ["--interval", "5000"]);
+        onTestFinished(() => void first.child.kill("SIGKILL"));
         const [segment] = await segmentsIn(disk.path);
         const acked: { deviceId: string; ts: number }[] = [];
         for (let request = 0; request < REQUESTS; request++) {
@@ -53,6 +54,7 @@ describe("keyspread serve on a disk that fills up during a flush", () => {
         await exited(first.child);
 
         const second = await startServe(disk.path, ["--interval", "5000"]);
+        onTestFinished(() => void second.child.kill("SIGKILL"));
         try {
           const missing: number[] = [];
           for (let device = 0; device < DEVICES; device++) {

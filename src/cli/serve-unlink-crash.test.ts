@@ -9,7 +9,7 @@ import { mkdtemp, readdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { exited, readAll, startServe, T0 } from "./serve-process.testsuite.js";
 
 /** Attaches strace to every thread of `pid`: the first unlink of `path` kills the process instead. */
@@ -41,13 +41,13 @@ describe("keyspread serve killed at a flushed segment's unlink", () => {
     if (spawnSync("strace", ["-V"]).status !== 0) return ctx.skip("strace is not installed");
     const dir = await mkdtemp(join(tmpdir(), "serve-unlink-kill-"));
     const first = await startServe(dir, ["--interval", "1000"]);
+    onTestFinished(() => void first.child.kill("SIGKILL"));
     const wal = join(dir, "metrics.wal");
     const [segment] = (await readdir(wal)).filter((name) => name.endsWith(".wal"));
     let strace: ChildProcess;
     try {
       strace = await killAtUnlink(first.child.pid!, join(wal, segment!));
     } catch (error) {
-      first.child.kill("SIGKILL");
       return ctx.skip(`cannot trace the service (no ptrace here?): ${(error as Error).message}`);
     }
     const post = (url: string, body: string, headers: Record<string, string> = {}) =>
@@ -65,6 +65,7 @@ describe("keyspread serve killed at a flushed segment's unlink", () => {
     expect((await readdir(wal)).filter((name) => name.endsWith(".wal"))).toContain(segment);
 
     const second = await startServe(dir, ["--interval", "1000"]);
+    onTestFinished(() => void second.child.kill("SIGKILL"));
     try {
       const stored = await readAll(second.url, "dev-0");
       expect([...stored].sort((a, b) => a - b)).toEqual(Array.from({ length: 100 }, (_, i) => T0 + i));

@@ -36,7 +36,8 @@ export async function mountSmallFilesystem(sizeBytes: number): Promise<SmallFile
     },
     free: () => unlink(filler),
     async unmount() {
-      spawnSync("umount", [path]);
+      // Lazy: a process of a failed test may still hold a file there; the space goes when it exits.
+      spawnSync("umount", ["--lazy", path]);
       await rm(path, { recursive: true, force: true });
     },
   };
