@@ -3,65 +3,18 @@
  * point, SIGTERM flushes everything before exiting, two services racing for one log leave one
  * running, and `serve keys` manages the keys of a running `serve --auth`.
  */
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdtemp, readdir, readFile, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { describe, expect, it, vi } from "vitest";
 import { deviceKeyedMetricsSchema } from "../serve/metrics-schema.js";
 import { encodeMetricPoints } from "../serve/point-codec.js";
 import { EmbeddedStore } from "../store/embedded.js";
 import { SaltedTable } from "../table/salted-table.js";
+import { exited, readAll, startServe, T0 } from "./serve-process.testsuite.js";
 
-const T0 = 1_764_484_000_000;
 const DEVICES = 12;
-
-function startServe(
-  dir: string,
-  extra: string[] = [],
-): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
-  const child = spawn(
-    process.execPath,
-    [
-      "dist/cli/main.js",
-      "serve",
-      "--dir",
-      dir,
-      "--port",
-      "0",
-      "--interval",
-      "300",
-      "--cache-ttl",
-      "0",
-      ...extra,
-    ],
-    { stdio: ["ignore", "pipe", "pipe"] },
-  );
-  let stderr = "";
-  child.stderr!.on("data", (chunk) => {
-    stderr += chunk;
-  });
-  return new Promise((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout! });
-    lines.once("line", (line) =>
-      resolve({ child, url: (JSON.parse(line) as { url: string }).url, stderr: () => stderr }),
-    );
-    child.once("exit", (code) => reject(new Error(`serve exited with ${code} before listening: ${stderr}`)));
-  });
-}
-
-const exited = (child: ChildProcess) =>
-  new Promise<number | null>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode);
-    else child.once("exit", (code) => resolve(code));
-  });
-
-async function readAll(url: string, deviceId: string): Promise<Set<number>> {
-  const res = await fetch(`${url}/v1/devices/${deviceId}/range?tenant=acme&from=0&to=${T0 + 10_000_000}`);
-  const body = (await res.json()) as { points: { ts: number }[] };
-  return new Set(body.points.map((point) => point.ts));
-}
 
 describe("keyspread serve (built bin)", () => {
   it("loses no acknowledged point to kill -9 under load", async () => {

@@ -1,10 +1,13 @@
 /** Whole-file writes that readers and crashes see entirely or not at all. */
 import { open, rename } from "node:fs/promises";
+import { dirname } from "node:path";
+import { syncDirectory } from "./sync-directory.js";
 
 /**
  * Writes `content` to a temporary file beside `path`, then renames it over `path`: anyone reading
  * (or a crash) sees the old file or the new one, never half of one. `durable` also fsyncs the
- * data before the rename, for files a restart must trust (checkpoints).
+ * data before the rename and the directory after it, for files a restart must trust (checkpoints,
+ * revoked keys): without the directory's fsync a power loss can bring the old file back.
  */
 export async function writeFileAtomically(
   path: string,
@@ -20,4 +23,5 @@ export async function writeFileAtomically(
     await handle.close();
   }
   await rename(temporary, path);
+  if (options.durable) syncDirectory(dirname(path));
 }

@@ -7,8 +7,8 @@
 import { isUtf8 } from "node:buffer";
 import { open } from "node:fs/promises";
 import { dirname } from "node:path";
+import { syncDirectory } from "../io/sync-directory.js";
 import type { MetricPoint } from "./point.js";
-import { syncDirectory } from "./sync-directory.js";
 
 export type DeadLetter =
   | {
@@ -36,15 +36,24 @@ export function recordLetter(segment: number, reason: string, payload: Buffer): 
 export class DeadLetterFile {
   constructor(readonly path: string) {}
 
-  /** Appends the letters and fsyncs the file; resolves once they survive a power loss. */
+  /**
+   * Appends the letters and fsyncs the file; resolves once they survive a power loss. An append
+   * that fails (a full disk) is cut off the file again, so its retry never follows half a line.
+   */
   async append(letters: readonly DeadLetter[], nowMs = Date.now()): Promise<void> {
     if (letters.length === 0) return;
     const at = new Date(nowMs).toISOString();
     const text = letters.map((letter) => `${JSON.stringify({ at, ...letter })}\n`).join("");
     const file = await open(this.path, "a");
     try {
-      await file.writeFile(text);
-      await file.datasync();
+      const { size } = await file.stat();
+      try {
+        await file.writeFile(text);
+        await file.datasync();
+      } catch (error) {
+        await file.truncate(size).catch(() => {});
+        throw error;
+      }
     } finally {
       await file.close();
     }

@@ -4,8 +4,9 @@
  * is deleted, so a key outlives its segment and a restart. Entries expire after the window; a
  * time index (`t\0<atMs>\0<key>`) finds the expired ones without reading the live ones.
  *
- * LevelDB holds an fcntl lock on its directory while open, released by the kernel when the process
- * dies (kill -9 included): opening the journal is how a service claims the log directory, atomically.
+ * A write that failed (a full disk) may leave part of its record in LevelDB's log, misframing every
+ * later one: the journal reopens LevelDB before its next write. It is therefore not the claim on
+ * the log directory (that is `<wal>/lock`, see write-ahead-log.ts).
  */
 import { ClassicLevel } from "classic-level";
 import type { IdempotencyRecord } from "./logged-request.js";
@@ -16,6 +17,11 @@ const timeKey = (record: IdempotencyRecord) =>
   `${TIME}${String(record.atMs).padStart(13, "0")}\0${record.key}`;
 
 export class IdempotencyJournal {
+  /** Set by a failed write: LevelDB's log may end in part of it, misframing every later record; reopened before the next. */
+  private untrusted = false;
+  /** Writes run one at a time, so a reopen never closes the handle under another write. */
+  private writing: Promise<unknown> = Promise.resolve();
+
   private constructor(private readonly db: ClassicLevel<string, string>) {}
 
   /** Opens (creating) the journal; fails with LevelDB's LEVEL_LOCKED cause when another service holds it. */
@@ -33,12 +39,14 @@ export class IdempotencyJournal {
   /** Records the keys durably (one synced write). */
   async put(records: readonly IdempotencyRecord[]): Promise<void> {
     if (records.length === 0) return;
-    const batch = this.db.batch();
-    for (const record of records) {
-      batch.put(KEY + record.key, JSON.stringify(record));
-      batch.put(timeKey(record), "");
-    }
-    await batch.write({ sync: true });
+    await this.write(async () => {
+      const batch = this.db.batch();
+      for (const record of records) {
+        batch.put(KEY + record.key, JSON.stringify(record));
+        batch.put(timeKey(record), "");
+      }
+      await batch.write({ sync: true });
+    });
   }
 
   /** Forgets every key acknowledged before `beforeMs`; returns how many. */
@@ -48,19 +56,41 @@ export class IdempotencyJournal {
       stale.push(key);
     }
     if (stale.length === 0) return 0;
-    const batch = this.db.batch();
-    for (const key of stale) {
-      batch.del(key);
-      const scoped = key.slice(TIME.length + 14);
-      // A key reused after it expired has a newer entry: keep that one.
-      const current = this.get(scoped);
-      if (current !== undefined && timeKey(current) === key) batch.del(KEY + scoped);
-    }
-    await batch.write();
+    await this.write(async () => {
+      const batch = this.db.batch();
+      for (const key of stale) {
+        batch.del(key);
+        const scoped = key.slice(TIME.length + 14);
+        // A key reused after it expired has a newer entry: keep that one.
+        const current = this.get(scoped);
+        if (current !== undefined && timeKey(current) === key) batch.del(KEY + scoped);
+      }
+      await batch.write();
+    });
     return stale.length;
   }
 
-  close(): Promise<void> {
-    return this.db.close();
+  /** One batch, on a handle reopened first when an earlier write failed (see `untrusted`). */
+  private write(batch: () => Promise<void>): Promise<void> {
+    const run = this.writing.then(async () => {
+      try {
+        if (this.untrusted) {
+          await this.db.close();
+          await this.db.open();
+          this.untrusted = false;
+        }
+        await batch();
+      } catch (error) {
+        this.untrusted = true;
+        throw error;
+      }
+    });
+    this.writing = run.catch(() => {});
+    return run;
+  }
+
+  async close(): Promise<void> {
+    await this.writing;
+    await this.db.close();
   }
 }

@@ -70,11 +70,6 @@ export class IdempotencyKeys {
     return this.inFlight.has(key) ? { state: "in-flight" } : { state: "new" };
   }
 
-  /** Whether a key was acknowledged within the window (a replayed log record carrying it is a duplicate). */
-  isDone(key: string): boolean {
-    return this.find(key) !== undefined;
-  }
-
   begin(key: string): void {
     this.inFlight.add(key);
   }

@@ -1,3 +1,4 @@
+import { writeFileSync } from "node:fs";
 import { copyFile, mkdir, mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -6,7 +7,8 @@ import { MemoryStore } from "../store/memory.js";
 import { SaltedTable } from "../table/salted-table.js";
 import { DeviceReads } from "./device-reads.js";
 import { HotspotMonitor } from "./hotspot-monitor.js";
-import { IngestPipeline, type IngestPipelineOptions } from "./ingest-pipeline.js";
+import { IngestPipeline, type IngestPipelineOptions, PendingPointsFull } from "./ingest-pipeline.js";
+import { encodeLoggedRequest } from "./logged-request.js";
 import { metricsSchema } from "./metrics-schema.js";
 import type { MetricPoint } from "./point.js";
 import { point, T0 } from "./points.testsuite.js";
@@ -66,6 +68,56 @@ describe("IngestPipeline recovery", () => {
     await second.pipeline.close();
     expect(await storedTimes(table)).toEqual([2, 1, 0]);
     expect(await segmentsIn(wal)).toHaveLength(1);
+  });
+
+  it("loses no journaled request's points to a crash at its segment's unlink, and answers its retry as done", async () => {
+    const directory = await mkdtemp(join(tmpdir(), "pipeline-unlink-crash-"));
+    const wal = join(directory, "wal");
+    const table = await openTable();
+    // The segment's rows are written and its keys journaled; then the process dies at the unlink.
+    const crashAtUnlink = Object.assign(new Error("killed at unlink"), { code: "EKILLED" });
+    const first = await openPipeline(table, wal, {
+      walFaults: { remove: () => crashAtUnlink },
+      closeTimeoutMs: 0,
+    });
+    const idempotency = { key: "retry-me", fingerprint: "f", accepted: 50, atMs: Date.now() };
+    const times = (from: number) => Array.from({ length: 50 }, (_, i) => from + i);
+    await first.pipeline.accept({ ...request(times(0).map((i) => point("d", T0 + i))), idempotency });
+    await first.pipeline.accept(request(times(50).map((i) => point("d", T0 + i))));
+    await first.pipeline.close();
+    expect(first.lines.some((line) => line.includes('"event":"left-in-log"'))).toBe(true);
+
+    const second = await openPipeline(table, wal);
+    await second.pipeline.settle();
+    expect((await storedTimes(table)).sort((a, b) => a - b)).toEqual([...times(0), ...times(50)]);
+    expect(second.pipeline.idempotency.check("retry-me", "f").state).toBe("done");
+    await second.pipeline.close();
+    expect(await segmentsIn(wal)).toHaveLength(1);
+  });
+
+  it("reads the segments left behind one at a time, each once the one before it is written", async () => {
+    const directory = await mkdtemp(join(tmpdir(), "pipeline-one-at-a-time-"));
+    const wal = join(directory, "wal");
+    const store = new MemoryStore({ name: "p" });
+    const table = await SaltedTable.open(store, metricsSchema(4), { create: true });
+    await (await openPipeline(table, wal)).pipeline.close();
+    const segment = (ts: number) => {
+      const payload = encodeLoggedRequest(request([point("d", T0 + ts)]));
+      return Buffer.concat([recordHeader(payload), payload]);
+    };
+    await writeFile(join(wal, "0000000000001.wal"), segment(1));
+    await writeFile(join(wal, "0000000000002.wal"), segment(2));
+    // Segment 2 changes on disk while segment 1's rows are written: only a restart that had not
+    // read it yet stores the new content.
+    let changed = false;
+    store.faults.failWrite = () => {
+      if (!changed) writeFileSync(join(wal, "0000000000002.wal"), segment(3));
+      changed = true;
+      return undefined;
+    };
+    const second = await openPipeline(table, wal);
+    await second.pipeline.close();
+    expect(await storedTimes(table)).toEqual([3, 1]);
   });
 
   it("replays every intact record of a segment with a flipped bit, and counts, logs and exports the damage", async () => {
@@ -290,5 +342,27 @@ describe("IngestPipeline writing two tables (a live migration's dual-write)", ()
     await pipeline.drain();
     expect(pipeline.pendingPoints).toBe(1);
     await pipeline.close();
+  });
+});
+
+describe("IngestPipeline's pending-points cap", () => {
+  it("never lets requests accepted at once take the pending points past the cap", async () => {
+    const directory = await mkdtemp(join(tmpdir(), "pipeline-cap-"));
+    const table = await openTable();
+    const { pipeline } = await openPipeline(table, join(directory, "wal"), { maxPendingPoints: 250 });
+    const requests = Array.from({ length: 8 }, (_, r) =>
+      request(Array.from({ length: 100 }, (_, i) => point("d", T0 + r * 100 + i))),
+    );
+    const results = await Promise.allSettled(requests.map((one) => pipeline.accept(one)));
+    expect(results.map((result) => result.status)).toEqual([
+      "fulfilled",
+      "fulfilled",
+      ...Array(6).fill("rejected"),
+    ]);
+    const reasons = results.flatMap((result) => (result.status === "rejected" ? [result.reason] : []));
+    expect(reasons.every((reason) => reason instanceof PendingPointsFull)).toBe(true);
+    expect(pipeline.pendingPoints).toBe(200);
+    await pipeline.close();
+    expect(await storedTimes(table)).toHaveLength(200);
   });
 });

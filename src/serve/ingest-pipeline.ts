@@ -65,8 +65,17 @@ export interface IngestPipelineOptions {
   deadLetterAfterAttempts?: number;
   /** How long `close` keeps retrying rows before leaving them in the log for the next start (default 30 s). */
   closeTimeoutMs?: number;
+  /** Acknowledged points not yet in the store past which `accept` refuses a request (default 2,000,000). */
+  maxPendingPoints?: number;
   /** Test seam: faults the log writer meets (a full disk). */
   walFaults?: WalFaults;
+}
+
+export const DEFAULT_MAX_PENDING_POINTS = 2_000_000;
+
+/** `accept` refused a request because too many acknowledged points wait for their flush (the store is behind). */
+export class PendingPointsFull extends Error {
+  override readonly name = "PendingPointsFull";
 }
 
 /** A request the service validated and admitted. */
@@ -160,18 +169,20 @@ export class IngestPipeline {
   /** Opens the log, writes every segment a previous run left behind, and starts the flush timer. */
   static async open(options: IngestPipelineOptions): Promise<IngestPipeline> {
     const { table } = options;
-    const { wal, recovered } = await WriteAheadLog.open(
+    const { wal, leftover } = await WriteAheadLog.open(
       options.walDirectory,
       options.walTarget ?? `${table.store.name} (schema ${table.schema.fingerprint})`,
       { faults: options.walFaults },
     );
     let pipeline: IngestPipeline;
     try {
-      const lastId = recovered.at(-1)?.id ?? 0;
+      const lastId = leftover.at(-1) ?? 0;
       pipeline = new IngestPipeline(options, wal, await wal.createSegment(Math.max(Date.now(), lastId + 1)));
-      for (const segment of recovered) pipeline.rotatedOut(segment.id);
+      for (const id of leftover) pipeline.rotatedOut(id);
       await pipeline.expireKeys();
-      for (const segment of recovered) await pipeline.replay(segment);
+      const replayedKeys = new Set<string>();
+      // One segment in memory at a time: read it once the one before it is written.
+      for (const id of leftover) await pipeline.replay(await wal.readSegment(id), replayedKeys);
     } catch (error) {
       await wal.release();
       throw error;
@@ -191,7 +202,11 @@ export class IngestPipeline {
     return pipeline;
   }
 
-  /** Logs the request; resolves once it survives a crash (then its points are buffered), rejects when it was not logged. */
+  /**
+   * Logs the request; resolves once it survives a crash (then its points are buffered), rejects when
+   * it was not logged: `PendingPointsFull` when its points would take the pending points past the
+   * cap (checked and counted in one step, so concurrent requests cannot overshoot it).
+   */
   accept(request: AcceptedRequest): Promise<void> {
     if (this.closed) return Promise.reject(new Error("the service is shutting down"));
     const open = this.current;
@@ -200,6 +215,11 @@ export class IngestPipeline {
       return Promise.reject(new Error("the write-ahead log segment failed and is being replaced"));
     }
     const count = request.points.length;
+    if (this.pendingPoints + count > (this.options.maxPendingPoints ?? DEFAULT_MAX_PENDING_POINTS)) {
+      return Promise.reject(
+        new PendingPointsFull("the store is behind: too many points wait for their flush"),
+      );
+    }
     this.pendingPoints += count;
     const appended = open.segment.append(encodeLoggedRequest(request)).then(
       async () => {
@@ -305,8 +325,18 @@ export class IngestPipeline {
     await this.writeSegment(open.segment.id, open.buffer, open.keys, []);
   }
 
-  /** Reads a segment left behind back into points (counting damage, dead-lettering what cannot be read) and writes it. */
-  private async replay({ id, payloads, tornBytes, corrupt }: RecoveredSegment): Promise<void> {
+  /**
+   * Reads a segment left behind back into points (counting damage, dead-lettering what cannot be
+   * read) and writes it. Its rows are rebuilt from every record, keys journaled or not: a crash
+   * between journaling a segment's keys and deleting it leaves rows that hold all its points, and
+   * rewriting them from fewer records would lose the rest. Only a key already replayed (in
+   * `replayedKeys`) is skipped: the same request logged twice (an append refused after it reached
+   * the disk, then retried) is written once.
+   */
+  private async replay(
+    { id, payloads, tornBytes, corrupt }: RecoveredSegment,
+    replayedKeys: Set<string>,
+  ): Promise<void> {
     const { metrics, log } = this.options;
     for (const range of corrupt) {
       metrics.walCorruptRecords.inc();
@@ -320,13 +350,13 @@ export class IngestPipeline {
     for (const payload of payloads) {
       try {
         const request = decodeLoggedRequest(payload);
-        // A request logged twice under one key (its first append failed after reaching the disk) counts once.
-        if (request.idempotency && this.idempotency.isDone(request.idempotency.key)) {
+        if (request.idempotency && replayedKeys.has(request.idempotency.key)) {
           duplicates++;
           continue;
         }
         buffer.add(parseIngestBuffer(request.body, request.format, { tenant: request.tenant }));
         if (request.idempotency) {
+          replayedKeys.add(request.idempotency.key);
           keys.push(request.idempotency);
           this.idempotency.remember(request.idempotency);
         }

@@ -15,7 +15,7 @@ import {
   ingestBodyFormatOf,
   parseIngestBufferFairly,
 } from "./ingest-body.js";
-import type { IngestPipeline } from "./ingest-pipeline.js";
+import { type IngestPipeline, PendingPointsFull } from "./ingest-pipeline.js";
 import { renderLiveHeatmap } from "./live-heatmap.js";
 import type { IdempotencyRecord } from "./logged-request.js";
 import type { MetricPoint } from "./point.js";
@@ -41,8 +41,6 @@ export interface RouteContext {
   turns: CpuTurns;
   /** Largest request body: larger is refused with 413. */
   maxBodyBytes: number;
-  /** Acknowledged-but-unflushed points above which ingest answers 503. */
-  maxPendingPoints: number;
   log: (line: string) => void;
 }
 
@@ -172,7 +170,7 @@ export class IngestRoutes {
     idempotency: Pick<IdempotencyRecord, "key" | "fingerprint"> | undefined,
     started: number,
   ): Promise<void> {
-    const { pipeline, metrics, monitor, admission, maxPendingPoints } = this.context;
+    const { pipeline, metrics, monitor, admission } = this.context;
     const points = await this.parseBody(body, format, caller);
     const { tenants, prefixes } = this.countPoints(points);
     const admitted = admission.admit(tenants);
@@ -182,15 +180,6 @@ export class IngestRoutes {
         admitted.status === 429 ? { "retry-after": String(admitted.retryAfterSeconds) } : {};
       return json(res, admitted.status, { error: admitted.message }, headers);
     }
-    if (pipeline.pendingPoints + points.length > maxPendingPoints) {
-      return json(
-        res,
-        503,
-        { error: "the store is behind: too many points wait for their flush" },
-        RETRY_SOON,
-      );
-    }
-    monitor.observePrefixes(prefixes);
     try {
       await pipeline.accept({
         points,
@@ -200,9 +189,11 @@ export class IngestRoutes {
         idempotency: idempotency && { ...idempotency, accepted: points.length, atMs: Date.now() },
       });
     } catch (error) {
+      if (error instanceof PendingPointsFull) return json(res, 503, { error: error.message }, RETRY_SOON);
       // Shutting down, or the log's disk failed: nothing of the request was kept, the client may retry.
       throw new HttpError(503, `not accepted: ${(error as Error).message}`, {}, RETRY_SOON);
     }
+    monitor.observePrefixes(prefixes);
     for (const [tenant, count] of tenants) metrics.pointsIngested.inc({ tenant }, count);
     metrics.pendingPoints.set(pipeline.pendingPoints);
     metrics.ackLatency.observe((performance.now() - started) / 1000);

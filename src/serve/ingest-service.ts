@@ -40,7 +40,7 @@ import { CpuTurns } from "./cpu-turns.js";
 import { DeviceReads } from "./device-reads.js";
 import { HotspotMonitor } from "./hotspot-monitor.js";
 import { DEFAULT_IDEMPOTENCY_WINDOW_MS } from "./idempotency.js";
-import { IngestPipeline } from "./ingest-pipeline.js";
+import { DEFAULT_MAX_PENDING_POINTS, IngestPipeline } from "./ingest-pipeline.js";
 import { IngestRoutes } from "./ingest-routes.js";
 import { DEFAULT_METRICS_BUCKETS, DEFAULT_METRICS_INTERVAL_MS, metricsSchema } from "./metrics-schema.js";
 import { MigrationFollower } from "./migration-follower.js";
@@ -136,7 +136,6 @@ export async function startIngestService(options: IngestServiceOptions): Promise
   const routes = new IngestRoutes({
     ...parts,
     maxBodyBytes: settings.maxBodyBytes,
-    maxPendingPoints: settings.maxPendingPoints,
     log: settings.log,
   });
   const server = await listen(options, settings.host, routes.handle, parts);
@@ -193,7 +192,7 @@ function serviceSettings(options: IngestServiceOptions): ServiceSettings {
   }
   const buckets = options.buckets ?? DEFAULT_METRICS_BUCKETS;
   const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024 * 1024;
-  const maxPendingPoints = options.maxPendingPoints ?? 2_000_000;
+  const maxPendingPoints = options.maxPendingPoints ?? DEFAULT_MAX_PENDING_POINTS;
   const inflightCap = options.maxInflightBodyBytes ?? 4 * maxBodyBytes;
   if (!(Number.isInteger(intervalMs) && intervalMs >= 10)) {
     throw new RangeError(`intervalMs ${intervalMs}: expected an integer ≥ 10`);
@@ -350,6 +349,7 @@ async function openPipeline(
       turns: parts.turns,
       idempotencyWindowMs: options.idempotencyWindowMs ?? DEFAULT_IDEMPOTENCY_WINDOW_MS,
       deadLetterAfterAttempts: options.deadLetterAfterAttempts,
+      maxPendingPoints: settings.maxPendingPoints,
       walFaults: options.walFaults,
     });
   } catch (error) {

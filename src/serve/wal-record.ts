@@ -9,11 +9,13 @@
  *   payload
  *
  * Reading tells a torn tail from corruption. A crash mid-append leaves a prefix of whole records:
- * a header shorter than 16 bytes, or a valid header whose payload runs past the end of the file
- * (or, after a power loss, zeros). That tail was never acknowledged and is dropped silently. Any
- * other damage — a payload whose checksum fails, a damaged header, garbage followed by valid
- * records — is corruption: that record (or damaged range) is skipped and reported, and reading
- * resumes at the next valid record, so one flipped bit costs one record, not the segment.
+ * a header shorter than 16 bytes, or a valid header whose payload runs past the end of the file.
+ * That tail was never acknowledged and is dropped silently. Any other damage — a payload whose
+ * checksum fails, a damaged header, garbage followed by valid records — is corruption: that record
+ * (or damaged range) is skipped and reported, and reading resumes at the next valid record, so one
+ * flipped bit costs one record, not the segment. A tail of zeros long enough to have held a whole
+ * record is corruption too: it may be acknowledged, fsynced records a disk lost, and nothing tells
+ * it from an append a power loss cut short, so it is reported, never dropped uncounted.
  *
  * Segments written before this framing (u32 length, u32 CRC-32, payload; no magic) are still read,
  * the old way (up to the first record that does not check out), when no framed record is found.
@@ -106,12 +108,10 @@ function nextRecord(bytes: Buffer, from: number): number {
   return -1;
 }
 
-/** What a crash mid-append leaves: part of a header, a header whose payload was cut short, or zeros. */
+/** What a crash mid-append leaves: part of a header, or a header whose payload was cut short. */
 function isTornTail(bytes: Buffer, at: number): boolean {
-  if (bytes.length - at < RECORD_HEADER_BYTES) return true;
-  if (validHeaderAt(bytes, at)) return true; // only reached when its payload runs past the end
-  for (let i = at; i < bytes.length; i++) if (bytes[i] !== 0) return false;
-  return true;
+  // A valid header is only reached here when its payload runs past the end.
+  return bytes.length - at < RECORD_HEADER_BYTES || validHeaderAt(bytes, at);
 }
 
 function parseLegacySegment(bytes: Buffer): ParsedSegment {

@@ -2,9 +2,22 @@ import { appendFile, mkdtemp, readdir, readFile, stat, writeFile } from "node:fs
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { parseSegment, RECORD_HEADER_BYTES, recordHeader } from "./wal-record.js";
 import { type WalFaults, WriteAheadLog } from "./write-ahead-log.js";
+
+/** Every directory fsync, with the directory's entries at that moment. */
+const directorySyncs = vi.hoisted(() => [] as { directory: string; entries: string[] }[]);
+vi.mock("../io/sync-directory.js", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../io/sync-directory.js")>();
+  const { readdirSync } = await import("node:fs");
+  return {
+    syncDirectory: (directory: string) => {
+      directorySyncs.push({ directory, entries: readdirSync(directory).sort() });
+      real.syncDirectory(directory);
+    },
+  };
+});
 
 const TARGET = "embedded:x/metrics (schema ks1-test)";
 const frame = (text: string) => {
@@ -16,8 +29,8 @@ const texts = (payloads: Buffer[]) => payloads.map(String);
 describe("WriteAheadLog", () => {
   it("replays the records of every segment left behind, and drops a torn tail silently", async () => {
     const directory = await mkdtemp(join(tmpdir(), "wal-"));
-    const { wal, recovered } = await WriteAheadLog.open(directory, TARGET);
-    expect(recovered).toEqual([]);
+    const { wal, leftover } = await WriteAheadLog.open(directory, TARGET);
+    expect(leftover).toEqual([]);
     const first = await wal.createSegment(1000);
     await Promise.all(["a", "bb", "ccc"].map((text) => first.append(Buffer.from(text))));
     await first.close();
@@ -29,7 +42,9 @@ describe("WriteAheadLog", () => {
     await wal.release();
 
     const again = await WriteAheadLog.open(directory, TARGET);
-    expect(again.recovered.map((s) => [s.id, texts(s.payloads), s.tornBytes, s.corrupt])).toEqual([
+    expect(again.leftover).toEqual([1000, 2000]);
+    const recovered = await Promise.all(again.leftover.map((id) => again.wal.readSegment(id)));
+    expect(recovered.map((s) => [s.id, texts(s.payloads), s.tornBytes, s.corrupt])).toEqual([
       [1000, ["a", "bb", "ccc"], 0, []],
       [2000, ["d"], RECORD_HEADER_BYTES + 2, []],
     ]);
@@ -37,10 +52,21 @@ describe("WriteAheadLog", () => {
     expect((await readdir(directory)).sort()).toEqual([
       "0000000002000.wal",
       "idempotency",
+      "lock",
       "owner.pid",
       "target",
     ]);
     await again.wal.release();
+  });
+
+  it("fsyncs the directory after deleting a segment, so a power loss cannot bring it back", async () => {
+    const directory = await mkdtemp(join(tmpdir(), "wal-unlink-"));
+    const { wal } = await WriteAheadLog.open(directory, TARGET);
+    await (await wal.createSegment(1)).close();
+    directorySyncs.length = 0;
+    await wal.removeSegment(1);
+    expect(directorySyncs).toEqual([{ directory, entries: ["idempotency", "lock", "owner.pid", "target"] }]);
+    await wal.release();
   });
 
   it("cuts a commit that failed on a full disk off the file, so it never replays, and goes on", async () => {
@@ -90,10 +116,18 @@ describe("parseSegment", () => {
     expect(parsed.tornBytes).toBe(0);
   });
 
-  it("takes zeros after the last record for a torn tail", () => {
-    const parsed = parseSegment(Buffer.concat([...records, Buffer.alloc(4096)]));
-    expect(parsed).toMatchObject({ tornBytes: 4096, corrupt: [] });
-    expect(parsed.payloads).toHaveLength(3);
+  it("counts an all-zero tail that could have held a whole record as damage; a shorter one is a torn tail", () => {
+    const whole = records[2]!.length;
+    const zeroed = Buffer.concat(records);
+    zeroed.fill(0, zeroed.length - whole);
+    expect(parseSegment(zeroed)).toMatchObject({
+      tornBytes: 0,
+      corrupt: [{ offset: zeroed.length - whole, bytes: whole }],
+    });
+    expect(texts(parseSegment(zeroed).payloads)).toEqual(["first", "second"]);
+    const short = parseSegment(Buffer.concat([...records, Buffer.alloc(RECORD_HEADER_BYTES - 1)]));
+    expect(short).toMatchObject({ tornBytes: RECORD_HEADER_BYTES - 1, corrupt: [] });
+    expect(short.payloads).toHaveLength(3);
   });
 
   it("still reads segments written before the framing had a magic number", () => {
@@ -149,6 +183,14 @@ describe("WriteAheadLog ownership", () => {
     await writeFile(join(directory, "owner.pid"), "999999999\n");
     const taken = await WriteAheadLog.open(directory, TARGET);
     await taken.wal.release();
+  });
+
+  it("keeps the directory claimed while the journal is closed (as when it reopens after a failed write)", async () => {
+    const directory = await mkdtemp(join(tmpdir(), "wal-claim-"));
+    const { wal } = await WriteAheadLog.open(directory, TARGET);
+    await wal.journal.close();
+    await expect(WriteAheadLog.open(directory, TARGET)).rejects.toThrow(/is in use by process \d+/);
+    await wal.release();
   });
 
   it("refuses a log written for another table instead of replaying it there", async () => {

@@ -17,9 +17,10 @@
 import type { FileHandle } from "node:fs/promises";
 import { mkdir, open, readdir, readFile, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { ClassicLevel } from "classic-level";
+import { syncDirectory } from "../io/sync-directory.js";
 import { writeFileAtomically } from "../io/write-file-atomically.js";
 import { IdempotencyJournal } from "./idempotency-journal.js";
-import { syncDirectory } from "./sync-directory.js";
 import { type CorruptRange, parseSegment, recordHeader } from "./wal-record.js";
 
 const SUFFIX = ".wal";
@@ -28,6 +29,7 @@ const OWNER_FILE = "owner.pid";
 /** Names the table the log's points belong to; written once, checked on every open. */
 const TARGET_FILE = "target";
 const JOURNAL_DIRECTORY = "idempotency";
+const LOCK_DIRECTORY = "lock";
 
 export interface RecoveredSegment {
   id: number;
@@ -45,6 +47,8 @@ export interface WalFaults {
    * after `written` of its bytes reached the file (a disk that filled up mid-write).
    */
   commit?: (bytes: number) => { error: NodeJS.ErrnoException; written?: number } | undefined;
+  /** Called before a flushed segment's file is deleted; returning an error leaves it there (as a crash at that moment). */
+  remove?: (id: number) => NodeJS.ErrnoException | undefined;
 }
 
 interface PendingAppend {
@@ -151,42 +155,51 @@ export class WalSegment {
 export class WriteAheadLog {
   private constructor(
     readonly directory: string,
-    /** Idempotency-Keys of flushed segments; holding it open is the claim on the directory. */
+    /** Held open for its lock: the claim on the directory (see `claim`). */
+    private readonly lock: ClassicLevel,
+    /** Idempotency-Keys of flushed segments. */
     readonly journal: IdempotencyJournal,
     private readonly faults: WalFaults,
   ) {}
 
   /**
-   * Opens the log directory and reads back every segment left from earlier runs, oldest first.
-   * The directory is claimed for this process first (the journal's lock): two services replaying
-   * and deleting each other's segments would lose points. `target` names the table the points go
+   * Opens the log directory and lists the segments left from earlier runs (`leftover`, oldest
+   * first; `readSegment` reads one back, so a restart holds one of them in memory at a time).
+   * The directory is claimed for this process first: two services replaying and deleting each
+   * other's segments would lose points. `target` names the table the points go
    * to: a log left by a service on another table is refused, never replayed there and deleted.
    */
   static async open(
     directory: string,
     target: string,
     options: { faults?: WalFaults } = {},
-  ): Promise<{ wal: WriteAheadLog; recovered: RecoveredSegment[] }> {
+  ): Promise<{ wal: WriteAheadLog; leftover: number[] }> {
     await mkdir(directory, { recursive: true });
-    const journal = await claim(directory);
+    const lock = await claim(directory);
+    let journal: IdempotencyJournal | undefined;
     try {
+      // A service of an earlier version claimed the directory by the journal's lock alone.
+      journal = await inUseIfLocked(directory, IdempotencyJournal.open(join(directory, JOURNAL_DIRECTORY)));
       await checkTarget(join(directory, TARGET_FILE), target);
-      const ids = (await readdir(directory))
+      const leftover = (await readdir(directory))
         .filter((name) => name.endsWith(SUFFIX) && /^\d+$/.test(name.slice(0, -SUFFIX.length)))
         .map((name) => Number(name.slice(0, -SUFFIX.length)))
         .sort((a, b) => a - b);
-      const wal = new WriteAheadLog(directory, journal, options.faults ?? {});
-      const recovered: RecoveredSegment[] = [];
-      for (const id of ids) recovered.push({ id, ...parseSegment(await readFile(wal.pathOf(id))) });
-      return { wal, recovered };
+      return { wal: new WriteAheadLog(directory, lock, journal, options.faults ?? {}), leftover };
     } catch (error) {
-      await journal.close();
+      await journal?.close();
+      await lock.close();
       throw error;
     }
   }
 
   pathOf(id: number): string {
     return join(this.directory, `${String(id).padStart(13, "0")}${SUFFIX}`);
+  }
+
+  /** Reads a segment left behind back into its records. */
+  async readSegment(id: number): Promise<RecoveredSegment> {
+    return { id, ...parseSegment(await readFile(this.pathOf(id))) };
   }
 
   /** Creates segment `id` and makes its directory entry durable before anything is acknowledged in it. */
@@ -197,34 +210,49 @@ export class WriteAheadLog {
     return new WalSegment(id, path, file, this.faults);
   }
 
+  /** Deletes a flushed segment and makes the deletion durable: a segment back after a power loss would be replayed. */
   async removeSegment(id: number): Promise<void> {
+    const fault = this.faults.remove?.(id);
+    if (fault) throw fault;
     await unlink(this.pathOf(id)).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== "ENOENT") throw error;
     });
+    syncDirectory(this.directory);
   }
 
   /** Gives up the directory's claim (a clean shutdown). */
   async release(): Promise<void> {
     await unlink(join(this.directory, OWNER_FILE)).catch(() => {});
     await this.journal.close();
+    await this.lock.close();
   }
 }
 
-async function claim(directory: string): Promise<IdempotencyJournal> {
-  const ownerFile = join(directory, OWNER_FILE);
-  let journal: IdempotencyJournal;
+/**
+ * Claims the directory: LevelDB holds an fcntl lock on its directory while open, released by the
+ * kernel when the process dies (kill -9 included), so opening an (empty) LevelDB at `<wal>/lock`
+ * is an atomic claim that never goes stale. The journal is not the claim: it is closed and
+ * reopened after a failed write, and the claim must not lapse meanwhile.
+ */
+async function claim(directory: string): Promise<ClassicLevel> {
+  const lock = new ClassicLevel(join(directory, LOCK_DIRECTORY));
+  await inUseIfLocked(directory, lock.open());
+  await writeFile(join(directory, OWNER_FILE), `${process.pid}\n`);
+  return lock;
+}
+
+/** What `opening` resolves to, or, when another process holds its LevelDB lock, an error naming that process. */
+async function inUseIfLocked<T>(directory: string, opening: Promise<T>): Promise<T> {
   try {
-    journal = await IdempotencyJournal.open(join(directory, JOURNAL_DIRECTORY));
+    return await opening;
   } catch (error) {
     if ((error as { cause?: { code?: string } }).cause?.code !== "LEVEL_LOCKED") throw error;
-    const owner = (await readFile(ownerFile, "utf8").catch(() => "")).trim();
+    const owner = (await readFile(join(directory, OWNER_FILE), "utf8").catch(() => "")).trim();
     throw new Error(
       `write-ahead log ${directory} is in use by ${/^\d+$/.test(owner) ? `process ${owner}` : "another service"}; give each service its own`,
       { cause: error },
     );
   }
-  await writeFile(ownerFile, `${process.pid}\n`);
-  return journal;
 }
 
 async function checkTarget(file: string, target: string): Promise<void> {

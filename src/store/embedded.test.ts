@@ -5,6 +5,7 @@ import { ClassicLevel } from "classic-level";
 import fc from "fast-check";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { describeStoreBehaviour } from "../entry/store-testing.js";
+import { mountSmallFilesystem } from "../io/small-filesystem.testsuite.js";
 import { EmbeddedStore } from "./embedded.js";
 import { MemoryStore } from "./memory.js";
 import type { KeyRange, Store, StoreMutation, StoreRow } from "./store.js";
@@ -87,6 +88,44 @@ describe("EmbeddedStore", () => {
     expect(syncs).toEqual([false, true]);
     expect((await store.get(Buffer.from("b")))?.cells.get("v")?.toString()).toBe("1");
     await store.close();
+  });
+});
+
+describe("EmbeddedStore on a disk that fills up", () => {
+  const rows = (from: number, count: number, bytes: number): StoreMutation[] =>
+    Array.from({ length: count }, (_, i) => ({
+      type: "put" as const,
+      key: Buffer.from(`row-${String(from + i).padStart(6, "0")}`),
+      cells: new Map([["v", Buffer.alloc(bytes, (from + i) % 251)]]),
+    }));
+
+  it("keeps every durable write that succeeded after one a full disk cut short, across a reopen", async (ctx) => {
+    const disk = await mountSmallFilesystem(16 * 1024 * 1024);
+    if (typeof disk === "string") return ctx.skip(disk);
+    try {
+      const store = await EmbeddedStore.open({ directory: disk.path, table: "t" });
+      expect((await store.write(rows(0, 10, 1000), { durable: true })).failed).toEqual([]);
+      await disk.fill(64 * 1024);
+      // LevelDB's log writer gets part of this 1 MB batch onto the disk, then ENOSPC.
+      const cut = await store.write(rows(10, 100, 10_000), { durable: true });
+      expect(cut.failed).toHaveLength(100);
+      expect((await store.write(rows(10, 100, 10_000), { durable: true })).failed).toHaveLength(100);
+      await disk.free();
+      for (let from = 10; from < 210; from += 100) {
+        expect((await store.write(rows(from, 100, 10_000), { durable: true })).failed).toEqual([]);
+      }
+      await store.close();
+      const reopened = await EmbeddedStore.open({ directory: disk.path, table: "t" });
+      let stored = 0;
+      for await (const row of reopened.read([{ start: Buffer.alloc(0), end: null }])) {
+        expect(row.cells.get("v")?.[0]).toBe(Number(row.key.toString().slice(4)) % 251);
+        stored++;
+      }
+      await reopened.close();
+      expect(stored).toBe(210);
+    } finally {
+      await disk.unmount();
+    }
   });
 });
 

@@ -57,6 +57,13 @@ export class EmbeddedStore implements Store {
   readonly name: string;
   /** Writes run one at a time: a row replace or delete reads the row's cells, then deletes them. */
   private writing: Promise<unknown> = Promise.resolve();
+  /**
+   * Set by a failed write: LevelDB's log writer may hold part of the failed record (a disk that
+   * filled up mid-write) and does not realign after it, so every later record in that log would be
+   * misframed and dropped when the log is next read. The handle is reopened before the next write.
+   */
+  private untrusted = false;
+  private closedByCaller = false;
 
   private constructor(
     private readonly db: Level,
@@ -129,6 +136,7 @@ export class EmbeddedStore implements Store {
   }
 
   async close(): Promise<void> {
+    this.closedByCaller = true;
     await this.writing;
     await this.db.close();
   }
@@ -138,8 +146,10 @@ export class EmbeddedStore implements Store {
     for (let first = 0; first < mutations.length; first += BATCH_OPERATIONS) {
       const chunk = mutations.slice(first, first + BATCH_OPERATIONS);
       try {
+        if (this.untrusted) await this.reopen();
         await this.writeChunk(chunk, durable);
       } catch (error) {
+        this.untrusted = !this.closedByCaller;
         // A LevelDB batch is all-or-nothing: every mutation of the chunk is reported, none lost.
         const reason = `${this.name}: ${error instanceof Error ? error.message : String(error)}`;
         for (const [i, mutation] of chunk.entries())
@@ -147,6 +157,17 @@ export class EmbeddedStore implements Store {
       }
     }
     return { failed };
+  }
+
+  /**
+   * Closes and reopens LevelDB: recovery reads the log up to the record the failed write cut short
+   * (keeping every whole record before it) and starts a new log. Fails, leaving the handle
+   * untrusted, while the disk is still full; reads meanwhile fail rather than wait.
+   */
+  private async reopen(): Promise<void> {
+    await this.db.close();
+    await this.db.open();
+    this.untrusted = false;
   }
 
   /**
