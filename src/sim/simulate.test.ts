@@ -153,6 +153,29 @@ describe("simulateScenario", () => {
     expect(byTableCreate.timeline[0]!.nodeCpu.filter((cpu) => cpu > 0)).toHaveLength(6);
   });
 
+  it("makes an HDD point read's p99 exceed an SSD's at the same load: it waits for a disk seek", () => {
+    const scenario = validateScenario({
+      name: "hdd-vs-ssd",
+      duration: "2m",
+      cluster: { nodes: 3 },
+      workload: {
+        rowBytes: 1024,
+        groups: [{ name: "g", entities: 1000, fields: { deviceID: "d-{i:04}" }, writesPerS: 30 }],
+        reads: [{ name: "get", kind: "get", group: "g", perS: 10 }],
+      },
+      designs: [
+        { name: "ssd", schema: deviceKey, storage: "ssd", table: "existing" },
+        { name: "hdd", schema: deviceKey, storage: "hdd", table: "existing" },
+      ],
+    });
+    for (const end of ["default", "pessimistic", "optimistic"] as const) {
+      const [ssd, hdd] = simulateScenario(scenario, { modelEnd: end }).designs;
+      // Both nearly idle: the difference is the seek, not queueing.
+      expect(hdd!.summary.averageNodeCpu.mean).toBeLessThan(0.1);
+      expect(hdd!.summary.reads[0]!.p99Ms).toBeGreaterThan(2 * ssd!.summary.reads[0]!.p99Ms);
+    }
+  });
+
   it("plans point gets with every field bound: one range even under a salt over the time", () => {
     const scenario = fleet([{ name: "salt-64", schema: saltedDeviceKey(64) }], {
       duration: "2m",

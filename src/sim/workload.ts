@@ -47,11 +47,17 @@ export class CompiledGroup {
     this.name = group.name;
     this.entities = group.entities;
     this.batchS = design.batch ?? 0;
-    const pointsPerEntityPerS = group.writesPerS / group.entities;
-    this.pointsPerRow = Math.max(1, pointsPerEntityPerS * this.batchS);
+    this.fields = schema.fields.map((field) => fieldSource(field.name, field.codec, group, design.name));
+    // A batched row holds one entity's points of one interval under one key: a value picked per
+    // write into the key (a metric, a shard) splits them over that many rows.
+    const rowsPerEntity = this.fields.reduce(
+      (product, field) => product * (field.kind === "pick" ? field.values.length : 1),
+      1,
+    );
+    const pointsPerKeyPerS = group.writesPerS / group.entities / rowsPerEntity;
+    this.pointsPerRow = Math.max(1, pointsPerKeyPerS * this.batchS);
     this.opsPerS = group.writesPerS / this.pointsPerRow;
     this.rowBytes = Math.round((group.rowBytes ?? defaultRowBytes) * this.pointsPerRow);
-    this.fields = schema.fields.map((field) => fieldSource(field.name, field.codec, group, design.name));
     this.binding = bindLeading(this.fields);
     const firstOrdered = this.fields.find((field) => field.kind !== "pick");
     this.moving =
