@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import type { SchemaSpec } from "../keys/types.js";
 import { parseScenario, type Scenario, type ScenarioDesign, validateScenario } from "../sim/scenario.js";
 import { batchInterval, enumerateCandidates, saltBucketChoices, saltFields } from "./candidates.js";
 import { designName } from "./design-name.js";
@@ -129,7 +130,7 @@ describe("candidates", () => {
   });
 
   it("offers batching only where an entity writes more than once per interval, under each key its picks make", () => {
-    const deviceMetricTime = {
+    const deviceMetricTime: SchemaSpec = {
       version: 1,
       name: "device-metric-ts",
       layout: "text",
@@ -138,7 +139,7 @@ describe("candidates", () => {
         { field: "metric", codec: { type: "string" } },
         { field: "ts", codec: { type: "timestamp", unit: "ms" } },
       ],
-    } as const;
+    };
     fc.assert(
       fc.property(
         fc.integer({ min: 1, max: 1_000_000 }),

@@ -13,6 +13,7 @@ import { resolveModel } from "./model.js";
 import type { ModelEnd } from "./model-constants.js";
 import { CompiledRead } from "./reads.js";
 import type { DesignResult, SimulationResult } from "./results.js";
+import { largestRow } from "./row-size.js";
 import {
   findScenarioDesign,
   SALT_BUCKET_SPLITS,
@@ -128,6 +129,7 @@ function simulateDesign(
     writeRowBytes: groups[0]!.rowBytes,
     storedBytes: engine.storedBytes,
     retentionS: scenario.workload.retention ?? null,
+    largestRow: largestRow(groups, scenario.workload.retention ?? durationS),
   });
   return {
     design: design.name,

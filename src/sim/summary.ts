@@ -9,6 +9,7 @@ import { mean } from "../stats/mean.js";
 import type { EngineOutput } from "./engine.js";
 import type { Model } from "./model.js";
 import type { DesignSummary, Guidance, SteadyState, TimelinePoint } from "./results.js";
+import type { LargestRow } from "./row-size.js";
 
 export const AVERAGE_CPU_LIMIT = 0.7;
 /** Each rebalance time closes 90 % of an imbalance: three close 99.9 %, from a new table on one node to flat. */
@@ -35,6 +36,8 @@ export interface SummaryInput {
   /** Bytes the run stored in all; with a retention, the rate they were written at is what counts. */
   storedBytes: number;
   retentionS: number | null;
+  /** Null when not modelled (a replay of recorded keys). */
+  largestRow: LargestRow | null;
 }
 
 export function summarize(input: SummaryInput): DesignSummary {
@@ -120,8 +123,9 @@ function guidance(state: SteadyState, input: SummaryInput): Guidance {
     averageCpu,
     hottestCpu,
     storage: { bytes, retentionS, perNode, utilization: bytes / nodes / limits.limitBytesPerNode },
+    largestRow: input.largestRow,
     nodesNeeded: { cpu, storage, total: cpu === null ? null : Math.max(cpu, storage) },
-    meets: averageCpu.ok && hottestCpu.ok && perNode.ok,
+    meets: averageCpu.ok && hottestCpu.ok && perNode.ok && input.largestRow?.ok !== false,
   };
 }
 
