@@ -102,3 +102,13 @@ export function defaultCapacity(storage: Storage): CostModel["capacity"] {
     scanBytesPerS: MODEL_CONSTANTS[ssd ? "ssdScanBytesPerS" : "hddScanBytesPerS"].value,
   };
 }
+
+/** What an operation costs a node of `storage` at the constants' defaults. */
+export function defaultCostModel(storage: Storage): CostModel {
+  return {
+    capacity: defaultCapacity(storage),
+    fixedCostShare: MODEL_CONSTANTS.fixedCostShare.value,
+    scanFixedCostShare: MODEL_CONSTANTS.scanFixedCostShare.value,
+    readSeekMs: storage === "ssd" ? 0 : MODEL_CONSTANTS.hddSeekMs.value,
+  };
+}
