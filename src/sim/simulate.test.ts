@@ -149,6 +149,12 @@ describe("simulateScenario", () => {
     const withoutSplits = simulateScenario(fleet([{ ...salted, splits: 0 }], { duration: "1m" })).designs[0]!;
     expect(withoutSplits.summary.tablets.initial).toBe(1);
     expect(withoutSplits.timeline[0]!.nodeCpu.filter((cpu) => cpu > 0)).toHaveLength(1);
+    // An unsalted key has no buckets to pre-split at, whatever literal its keys start with.
+    const literalFirst = { ...deviceKey, segments: [{ literal: "m" }, ...deviceKey.segments] };
+    const unsalted = simulateScenario(
+      fleet([{ name: "unsalted", schema: literalFirst }], { duration: "10s" }),
+    );
+    expect(unsalted.designs[0]!.summary.tablets.initial).toBe(1);
     const byTableCreate = simulateScenario(fleet([salted], { duration: "1m" })).designs[0]!;
     // One tablet per bucket (and the empty start before the first bucket's prefix).
     expect(byTableCreate.summary.tablets.initial).toBeGreaterThanOrEqual(byTableCreate.schema.bucketCount);

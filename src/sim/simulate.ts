@@ -234,12 +234,14 @@ function initialTablets(
   { splits, nodes, channels }: { splits: TableSplits; nodes: number; channels: number },
 ): TabletMap {
   const boundaries =
-    splits === SALT_BUCKET_SPLITS
-      ? schema
-          .plan({})
-          .ranges.map((range) => range.start)
-          .filter((start) => start.length > 0)
-      : loadQuantiles(planner, splits + 1);
+    splits !== SALT_BUCKET_SPLITS
+      ? loadQuantiles(planner, splits + 1)
+      : schema.bucketCount > 1
+        ? schema
+            .plan({})
+            .ranges.map((range) => range.start)
+            .filter((start) => start.length > 0)
+        : [];
   return new TabletMap(boundaries, (index) => index % nodes, channels, true);
 }
 
