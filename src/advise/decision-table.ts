@@ -8,6 +8,7 @@ import { writeCost } from "../sim/cluster.js";
 import { formatDuration } from "../sim/duration.js";
 import { defaultCapacity, defaultCostModel } from "../sim/model.js";
 import type { Scenario } from "../sim/scenario.js";
+import { HOTTEST_CPU_LIMIT } from "../sim/summary.js";
 import { cardinalityOf, keyRoles } from "./field-roles.js";
 import type { EvaluatedCandidate } from "./recommend.js";
 import { BALANCED_MAX_OVER_MEDIAN, percent } from "./score.js";
@@ -117,14 +118,14 @@ function queryComplexity(evaluated: readonly EvaluatedCandidate[]): DecisionRow 
 }
 
 /**
- * Why salting cannot help this workload, if it cannot: one row key takes more writes than a node's
- * hottest target (a salt hashes the whole key, so one row stays one row on one node), or storage,
+ * Why salting cannot help this workload, if it cannot: one row key takes more writes than Google's
+ * hottest-node target (90 %) (a salt hashes the whole key, so one row stays one row on one node), or storage,
  * not CPU spread, sets the node count (a salt moves load; it stores the same bytes).
  */
 function saltCannotHelp(scenario: Scenario, asIs: EvaluatedCandidate): DecisionRow | undefined {
   const row = busiestRow(scenario, asIs);
   const nodeWrites = defaultCapacity(scenario.cluster.storage).writesPerS;
-  if (row !== undefined && row.cpu > HOTTEST_TARGET) {
+  if (row !== undefined && row.cpu > HOTTEST_CPU_LIMIT) {
     return {
       factor: "Write pattern",
       observed: `one row: each ${row.field} value is one row key taking ${Math.round(row.writesPerS).toLocaleString("en-US")} writes/s (${percent(row.cpu)} of a node's ${nodeWrites.toLocaleString("en-US")}/s); a salt hashes the whole key, so no salt splits that row`,
@@ -141,9 +142,6 @@ function saltCannotHelp(scenario: Scenario, asIs: EvaluatedCandidate): DecisionR
   }
   return undefined;
 }
-
-/** Google's hottest-node target: a row busier than this is too hot for any node. */
-const HOTTEST_TARGET = 0.9;
 
 /**
  * The busiest row key when the key has no time or counter (every write of an entity goes to one
