@@ -1,9 +1,16 @@
 import { readFileSync } from "node:fs";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseScenario, type Scenario, type ScenarioDesign } from "../sim/scenario.js";
-import { enumerateCandidates, saltBucketChoices, saltFields } from "./candidates.js";
+import type { SchemaSpec } from "../keys/types.js";
+import { parseScenario, type Scenario, type ScenarioDesign, validateScenario } from "../sim/scenario.js";
+import { batchInterval, enumerateCandidates, saltBucketChoices, saltFields } from "./candidates.js";
 import { designName } from "./design-name.js";
 import { keyRoles } from "./field-roles.js";
+import { uuidV7Keys } from "./fixtures.testsuite.js";
+import { splitKeySample } from "./key-sample.js";
+import { inferKeyStructure } from "./key-structure.js";
+import { realKeyOf } from "./real-key.js";
+import { scenarioFromSample } from "./sample-scenario.js";
 
 const fleet = parseScenario(
   readFileSync(new URL("../../examples/fleet-hotspot.yaml", import.meta.url), "utf8"),
@@ -119,6 +126,68 @@ describe("candidates", () => {
   it("rejects a bucket count out of range", () => {
     expect(() => enumerateCandidates(fleet, fleet.designs[0]!, { nodes: 12, buckets: [1] })).toThrow(
       /buckets: 1 is not a whole number from 2 to 65536/,
+    );
+  });
+
+  it("offers batching only where an entity writes more than once per interval, under each key its picks make", () => {
+    const deviceMetricTime: SchemaSpec = {
+      version: 1,
+      name: "device-metric-ts",
+      layout: "text",
+      segments: [
+        { field: "deviceID", codec: { type: "string" } },
+        { field: "metric", codec: { type: "string" } },
+        { field: "ts", codec: { type: "timestamp", unit: "ms" } },
+      ],
+    };
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 1_000_000 }),
+        fc.double({ min: 0.001, max: 50, noNaN: true }),
+        fc.integer({ min: 1, max: 20 }),
+        (entities, perEntityPerS, metrics) => {
+          const scenario = validateScenario({
+            name: "batching",
+            cluster: { nodes: 6 },
+            workload: {
+              groups: [
+                {
+                  name: "g",
+                  entities,
+                  fields: {
+                    deviceID: "d-{i:07}",
+                    metric: { oneOf: Array.from({ length: metrics }, (_, k) => `m${k}`) },
+                  },
+                  writesPerS: entities * perEntityPerS,
+                },
+              ],
+            },
+            designs: [{ name: "as-is", schema: deviceMetricTime }],
+          });
+          const interval = batchInterval(scenario, keyRoles(scenario, deviceMetricTime));
+          const pointsPerRowPerS = perEntityPerS / metrics;
+          if (interval === undefined) expect(pointsPerRowPerS * 60).toBeLessThan(2 * (1 + 1e-9));
+          else expect(pointsPerRowPerS * interval).toBeGreaterThanOrEqual(2 * (1 - 1e-9));
+        },
+      ),
+    );
+  });
+
+  it("never offers batching for a key whose every write is a new event id", () => {
+    const keys = uuidV7Keys(400).map((id, k) => `tenant${k % 5}#${id}`);
+    const sample = splitKeySample(keys);
+    const structure = inferKeyStructure(sample);
+    const scenario = scenarioFromSample(sample, structure, {
+      rates: { writesPerS: 20_000, reads: [] },
+      nodes: 6,
+      entities: 5,
+    });
+    const candidates = enumerateCandidates(scenario, scenario.designs[0]!, {
+      nodes: 6,
+      realKey: realKeyOf(structure),
+    });
+    expect(candidates.some((candidate) => candidate.changes.some((change) => change.kind === "batch"))).toBe(
+      false,
     );
   });
 });

@@ -210,15 +210,27 @@ function promotable(roles: KeyRoles, nodes: number): KeyFieldInfo[] {
   );
 }
 
-/** The shortest interval giving the busiest group's entities ≥ 2 points per row, if reads allow batching. */
-export function batchInterval(scenario: Scenario, roles: KeyRoles): number | undefined {
+/**
+ * The shortest interval putting ≥ 2 points in a row of the busiest group: batching joins one
+ * entity's points under one key, so it is a candidate only where an entity writes more than once
+ * per interval. Never where every write is its own entity — a counter, or a time-ordered event id
+ * (UUID v1/v7, ULID) the model runs as its time: such a row never gets a second point.
+ */
+export function batchInterval(scenario: Scenario, roles: KeyRoles, realKey?: RealKey): number | undefined {
   if (roles.monotonic?.role.kind !== "time") return undefined;
-  if (roles.fields.some((field) => field.inKey && field.role.kind === "sequence")) return undefined;
+  if (realKey?.eventIds.includes(roles.monotonic.name)) return undefined;
+  const key = roles.fields.filter((field) => field.inKey);
+  if (key.some((field) => field.role.kind === "sequence")) return undefined;
   // Without a writer in the key there is nothing to batch per: one row would take every write.
-  if (!roles.fields.some((field) => field.inKey && field.role.kind === "entity")) return undefined;
+  if (!key.some((field) => field.role.kind === "entity")) return undefined;
   const busiest = scenario.workload.groups.reduce((a, b) => (b.writesPerS > a.writesPerS ? b : a));
-  const perEntityPerS = busiest.writesPerS / busiest.entities;
-  return BATCH_INTERVALS_S.find((intervalS) => perEntityPerS * intervalS >= 2);
+  // A value picked per write into the key (a metric) splits an entity's points over that many rows.
+  const rowsPerEntity = key.reduce(
+    (product, field) => product * (field.role.kind === "pick" ? field.role.cardinality : 1),
+    1,
+  );
+  const pointsPerRowPerS = busiest.writesPerS / busiest.entities / rowsPerEntity;
+  return BATCH_INTERVALS_S.find((intervalS) => pointsPerRowPerS * intervalS >= 2);
 }
 
 export function enumerateCandidates(
@@ -250,7 +262,10 @@ export function enumerateCandidates(
       keyChanges.push([{ kind: "salt", buckets, fields }]);
     }
   }
-  const interval = options.batching === false || baseline.batch ? undefined : batchInterval(scenario, roles);
+  const interval =
+    options.batching === false || baseline.batch
+      ? undefined
+      : batchInterval(scenario, roles, options.realKey);
   const batch: KeyChange[] = interval === undefined ? [] : [{ kind: "batch", intervalS: interval }];
   const all: KeyChange[][] = [
     [],

@@ -4,10 +4,12 @@
  * and whether it points to salting or to the alternatives.
  */
 
+import { writeCost } from "../sim/cluster.js";
 import { formatDuration } from "../sim/duration.js";
-import { defaultCapacity } from "../sim/model.js";
+import { defaultCapacity, defaultCostModel } from "../sim/model.js";
 import type { Scenario } from "../sim/scenario.js";
-import { keyRoles } from "./field-roles.js";
+import { HOTTEST_CPU_LIMIT } from "../sim/summary.js";
+import { cardinalityOf, keyRoles } from "./field-roles.js";
 import type { EvaluatedCandidate } from "./recommend.js";
 import { BALANCED_MAX_OVER_MEDIAN, percent } from "./score.js";
 
@@ -115,16 +117,68 @@ function queryComplexity(evaluated: readonly EvaluatedCandidate[]): DecisionRow 
       };
 }
 
+/**
+ * Why salting cannot help this workload, if it cannot: one row key takes more writes than Google's
+ * hottest-node target (90 %) (a salt hashes the whole key, so one row stays one row on one node), or storage,
+ * not CPU spread, sets the node count (a salt moves load; it stores the same bytes).
+ */
+function saltCannotHelp(scenario: Scenario, asIs: EvaluatedCandidate): DecisionRow | undefined {
+  const row = busiestRow(scenario, asIs);
+  const nodeWrites = defaultCapacity(scenario.cluster.storage).writesPerS;
+  if (row !== undefined && row.cpu > HOTTEST_CPU_LIMIT) {
+    return {
+      factor: "Write pattern",
+      observed: `one row: each ${row.field} value is one row key taking ${Math.round(row.writesPerS).toLocaleString("en-US")} writes/s (${percent(row.cpu)} of a node's ${nodeWrites.toLocaleString("en-US")}/s); a salt hashes the whole key, so no salt splits that row`,
+      pointsTo: "alternatives",
+    };
+  }
+  const needed = asIs.result?.summary.guidance.nodesNeeded;
+  if (needed && needed.cpu !== null && needed.storage > 1 && needed.storage >= needed.cpu) {
+    return {
+      factor: "Data volume",
+      observed: `storage sizes the cluster: ${needed.storage} nodes for the bytes stored, ${needed.cpu} for CPU; a salt moves load, it stores the same bytes`,
+      pointsTo: "alternatives",
+    };
+  }
+  return undefined;
+}
+
+/**
+ * The busiest row key when the key has no time or counter (every write of an entity goes to one
+ * row): its writes per second and their share of a node, at the scenario's row size.
+ */
+function busiestRow(
+  scenario: Scenario,
+  asIs: EvaluatedCandidate,
+): { field: string; writesPerS: number; cpu: number } | undefined {
+  const roles = keyRoles(scenario, asIs.candidate.design.schema);
+  if (roles.monotonic !== undefined) return undefined;
+  const key = roles.fields.filter((field) => field.inKey);
+  // Every combination of the key's field values is one row; the busiest group's writes share them.
+  const rows = key.reduce((product, field) => product * cardinalityOf(field), 1);
+  const busiest = scenario.workload.groups.reduce((a, b) => (b.writesPerS > a.writesPerS ? b : a));
+  const writesPerS = busiest.writesPerS / Math.max(1, rows);
+  const rowBytes = busiest.rowBytes ?? scenario.workload.rowBytes;
+  const cpu = writesPerS * writeCost(rowBytes, defaultCostModel(scenario.cluster.storage));
+  return { field: key[0]?.name ?? "key", writesPerS, cpu };
+}
+
 export function decisionTable(
   scenario: Scenario,
   asIs: EvaluatedCandidate,
   evaluated: readonly EvaluatedCandidate[],
 ): DecisionRow[] {
-  return [
+  const rows = [
     writePattern(scenario, asIs),
     readPattern(scenario),
     dataVolume(scenario),
     clusterSize(scenario.cluster.nodes),
     queryComplexity(evaluated),
   ];
+  const cannot = saltCannotHelp(scenario, asIs);
+  if (cannot === undefined) return rows;
+  // Where no salt can help, no factor points to salting: the reason replaces its row, the rest go quiet.
+  return rows.map((row) =>
+    row.factor === cannot.factor ? cannot : row.pointsTo === "salting" ? { ...row, pointsTo: "either" } : row,
+  );
 }

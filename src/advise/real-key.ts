@@ -12,9 +12,11 @@ export interface RealKey {
   codecs: Readonly<Record<string, CodecSpec>>;
   /** Fields whose real value starts with the literal before them (no separator between them). */
   glued: Readonly<Record<string, string>>;
+  /** Fields holding a time-ordered event id (UUID v1/v7, ULID), modelled as a time: each names one write. */
+  eventIds: readonly string[];
 }
 
-export const MODELLED_AS_IS: RealKey = { codecs: {}, glued: {} };
+export const MODELLED_AS_IS: RealKey = { codecs: {}, glued: {}, eventIds: [] };
 
 const RAW: CodecSpec = { type: "string", raw: true };
 
@@ -32,7 +34,10 @@ export function realKeyOf(structure: KeyStructure): RealKey {
     const before = structure.components[index - 1];
     if (component.glued && before?.kind === "constant") glued[component.name] = before.value!;
   });
-  return { codecs, glued };
+  const eventIds = structure.components
+    .filter((component) => component.kind === "time-ordered-id")
+    .map((component) => component.name);
+  return { codecs, glued, eventIds };
 }
 
 /** The schema with the real key's codecs, and glued words folded back into their fields. */

@@ -76,7 +76,7 @@ function compactTable(verdict: LabVerdict): string[] {
     "average",
     "shed",
     "write p99",
-    "read fan-out, p99",
+    "fan-out, p99",
     "verdict",
   ];
   const legend = `Hottest node (95th percentile) and average node CPU in the steady state, after the model's warm-up window, at its constants' defaults; in brackets, the range between their optimistic and pessimistic ends. Shed: writes shed in the steady state. Write p99 and read p99 (the widest fan-out and the slowest p99 of the declared reads) cover the whole run, a new table's warm-up included. The current key is the table that exists; a key change starts as a new table.`;

@@ -5,7 +5,7 @@
  * sample, spreading it up to the next sampled key. Groups whose keys sweep the key space (time or a
  * sequence first) are re-encoded every step from a few representative writes.
  */
-import { type CostModel, rangeReadCost, scanMs, writeCost } from "./cluster.js";
+import { type CostModel, rangeReadCost, readServiceMs, writeCost } from "./cluster.js";
 import { Density, type Source } from "./density.js";
 import { KeyBounds, KeyReservoir, RecentKeys } from "./key-samples.js";
 import type { DynamicSink, LoadGenerator, ReadSample } from "./load.js";
@@ -206,7 +206,7 @@ export class FastLoad implements LoadGenerator {
             pattern,
             weightPerS: read.perS / Math.min(LATENCY_SAMPLES, entities.length),
             keys: planned.starts,
-            serviceMs: scanMs(planned.rowsPerRange, rowBytes, this.cost.capacity),
+            serviceMs: readServiceMs(planned.rowsPerRange, rowBytes, this.cost),
           });
         }
         return planned.starts.map((key) => ({

@@ -28,6 +28,8 @@ const GOOGLE_PERFORMANCE =
   'Google Cloud, "Understand performance" (https://cloud.google.com/bigtable/docs/performance)';
 const GOOGLE_SCALING = 'Google Cloud, "Scaling" (https://cloud.google.com/bigtable/docs/scaling)';
 const GOOGLE_OVERVIEW = 'Google Cloud, "Bigtable overview" (https://cloud.google.com/bigtable/docs/overview)';
+const GOOGLE_SSD_HDD =
+  'Google Cloud, "Choose between SSD and HDD storage" (https://cloud.google.com/bigtable/docs/choosing-ssd-hdd)';
 const GOOGLE_QUOTAS = 'Google Cloud, "Quotas and limits" (https://cloud.google.com/bigtable/quotas)';
 const BIGTABLE_PAPER =
   'Chang et al., "Bigtable: A Distributed Storage System for Structured Data", OSDI 2006 (https://research.google/pubs/pub27898/)';
@@ -81,7 +83,7 @@ export const MODEL_CONSTANTS = {
     high: 500,
     worse: "low",
     basis: "sourced",
-    source: `${GOOGLE_PERFORMANCE}: "up to 500 rows per second" read per HDD node`,
+    source: `${GOOGLE_PERFORMANCE}: "up to 500 rows per second" read per HDD node; ${GOOGLE_SSD_HDD}: "only 5% of the read rows per second of SSD storage", because of disk seek time`,
   },
   hddScanBytesPerS: {
     field: "cluster.capacity.scanBytesPerS",
@@ -99,10 +101,30 @@ export const MODEL_CONSTANTS = {
     value: 0.5,
     low: 0.25,
     high: 1,
-    // Resolved per scenario: for rows under 1 KB the high end costs more, for rows over 1 KB the low end.
+    // A row over 1 KB costs its bytes at the 1 KB rate at any share, so the high end is never cheaper.
     worse: "high",
     basis: "assumption",
-    source: `Google publishes capacity in rows per second for 1 KB rows and says larger rows cost more (${GOOGLE_PERFORMANCE}) but gives no curve; 1 (a row costs the same whatever its size) to 0.25 (mostly bytes)`,
+    source: `Google publishes capacity in rows per second for 1 KB rows and says larger rows cost more (${GOOGLE_PERFORMANCE}) but gives no curve; 1 (a row under 1 KB costs a whole 1 KB row) to 0.25 (mostly bytes). Over 1 KB a row costs its bytes at the 1 KB row's rate at every share: nothing published lets a node move more bytes per second in bigger rows`,
+  },
+  scanFixedCostShare: {
+    field: "cluster.scanFixedCostShare",
+    unit: "share of a scanned 1 KB row's cost that does not grow with its bytes",
+    value: 0.5,
+    low: 0.25,
+    high: 1,
+    worse: "high",
+    basis: "assumption",
+    source: `Google publishes the scan rate in bytes, "up to 220 MBps" per SSD node for 1 KB rows (${GOOGLE_PERFORMANCE}), ~215,000 rows/s; no per-row figure. At 1 a scanned row under 1 KB costs a whole 1 KB row (215,000 rows/s whatever their size), at 0.25 mostly its bytes`,
+  },
+  hddSeekMs: {
+    field: "latency.hddSeekMs",
+    unit: "ms mean an HDD range read waits for a disk seek before its first row",
+    value: 12,
+    low: 3,
+    high: 40,
+    worse: "high",
+    basis: "assumption",
+    source: `${GOOGLE_SSD_HDD}: "Because of disk seek time, HDD storage supports only 5% of the read rows per second of SSD storage"; its earlier version: SSD "6 ms latencies for both reads and writes for 99% of all requests", HDD "200 ms read latencies" on the same benchmark, and today HDD reads take "low double-digit ms". No seek time is published: 12 ms puts the HDD read p99 at 200 ms at 70 % CPU with the default latency constants; 3 ms (at 90 %) to 40 ms (a median read of ~30 ms) bracket it`,
   },
   splitOpsPerS: {
     field: "tablets.splitOpsPerS",

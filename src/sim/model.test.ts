@@ -2,7 +2,6 @@ import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { closeSharePerPeriod, rebalance } from "./balancer.js";
-import { type CostModel, rangeReadCost, writeCost } from "./cluster.js";
 import { Density } from "./density.js";
 import { keyAtFraction, keyFraction } from "./key-space.js";
 import { LatencyHistogram, requestCdf, shedShare } from "./latency.js";
@@ -12,11 +11,6 @@ import { COST, QUANTITIES, STORED, type Tablet, TabletMap, WRITES } from "./tabl
 
 const key = (text: string) => Buffer.from(text);
 const settings = { baseMs: 2, serviceMs: 1, queueBoundMs: 2000 };
-const ssd = (shares: number[] = [0.5], pick = Math.max): CostModel => ({
-  capacity: { writesPerS: 14_000, readsPerS: 17_000, scanBytesPerS: 220e6 },
-  fixedCostShares: shares,
-  pick,
-});
 
 function values(quantity: number, value: number): Float64Array {
   const all = new Float64Array(QUANTITIES);
@@ -39,25 +33,6 @@ describe("the model's constants", () => {
     expect(constantAt("rebalanceS", "pessimistic")).toBe(1200);
     expect(constantAt("rebalanceS", "optimistic")).toBe(300);
     expect(constantAt("rebalanceS", "pessimistic", 42)).toBe(42);
-  });
-});
-
-describe("node cost", () => {
-  it("makes a 1 KB row cost exactly the published per-node rate, and bigger rows cost more", () => {
-    expect(writeCost(1024, ssd()) * 14_000).toBeCloseTo(1);
-    expect(rangeReadCost(1, 1024, ssd()) * 17_000).toBeCloseTo(1);
-    expect(writeCost(4096, ssd())).toBeGreaterThan(writeCost(1024, ssd()));
-    // A 220 MB scan costs one node-second on top of its first row.
-    expect(rangeReadCost(1 + 220e6 / 1024, 1024, ssd())).toBeCloseTo(1 + 1 / 17_000);
-  });
-
-  it("picks the costlier end of the fixed share for small rows and for large ones", () => {
-    const pessimistic = ssd([0.25, 1], Math.max);
-    // 256 B rows cost a whole 1 KB row when every row costs the same…
-    expect(writeCost(256, pessimistic) * 14_000).toBeCloseTo(1);
-    // …and 4 KB rows cost most when cost follows bytes.
-    expect(writeCost(4096, pessimistic) * 14_000).toBeCloseTo(0.25 + 0.75 * 4);
-    expect(writeCost(256, ssd([0.25, 1], Math.min)) * 14_000).toBeCloseTo(0.25 + 0.75 / 4);
   });
 });
 

@@ -4,10 +4,11 @@
  */
 import type { CostModel } from "./cluster.js";
 import { type ConstantName, constantAt, MODEL_CONSTANTS, type ModelEnd } from "./model-constants.js";
-import type { Scenario, ScenarioDesign, Storage } from "./scenario.js";
+import type { Scenario, ScenarioDesign, Storage, TableSplits } from "./scenario.js";
 
 export interface TabletSettings {
-  initial: number;
+  /** How a new table was created: split points, or at its salt's bucket boundaries. */
+  splits: TableSplits;
   splitOpsPerS: number;
   splitCpuShare: number;
   splitSustain: number;
@@ -49,7 +50,6 @@ export function resolveModel(scenario: Scenario, design: ScenarioDesign, end: Mo
   const { capacity } = scenario.cluster;
   const tablets = scenario.tablets;
   const latency = scenario.latency;
-  const share = MODEL_CONSTANTS.fixedCostShare;
   return {
     end,
     storage,
@@ -59,14 +59,13 @@ export function resolveModel(scenario: Scenario, design: ScenarioDesign, end: Mo
         readsPerS: at(ssd ? "ssdReadsPerS" : "hddReadsPerS", capacity.readsPerS),
         scanBytesPerS: at(ssd ? "ssdScanBytesPerS" : "hddScanBytesPerS", capacity.scanBytesPerS),
       },
-      // Which end of the share costs more depends on the row size (under or over 1 KB), so a
-      // sensitivity run keeps both ends and takes the costlier (or cheaper) per row.
-      ...(end === "default" || scenario.cluster.fixedCostShare !== undefined
-        ? { fixedCostShares: [scenario.cluster.fixedCostShare ?? share.value], pick: Math.max }
-        : { fixedCostShares: [share.low, share.high], pick: end === "pessimistic" ? Math.max : Math.min }),
+      fixedCostShare: at("fixedCostShare", scenario.cluster.fixedCostShare),
+      scanFixedCostShare: at("scanFixedCostShare", scenario.cluster.scanFixedCostShare),
+      // An SSD read's storage time is inside serviceMs; an HDD read waits for a disk seek first.
+      readSeekMs: ssd ? 0 : at("hddSeekMs", latency.hddSeekMs),
     },
     tablets: {
-      initial: tablets.initial,
+      splits: design.splits ?? tablets.splits,
       splitOpsPerS: at("splitOpsPerS", tablets.splitOpsPerS),
       splitCpuShare: at("splitCpuShare", tablets.splitCpuShare),
       splitSustain: at("splitSustainS", tablets.splitSustain),
@@ -101,5 +100,15 @@ export function defaultCapacity(storage: Storage): CostModel["capacity"] {
     writesPerS: MODEL_CONSTANTS[ssd ? "ssdWritesPerS" : "hddWritesPerS"].value,
     readsPerS: MODEL_CONSTANTS[ssd ? "ssdReadsPerS" : "hddReadsPerS"].value,
     scanBytesPerS: MODEL_CONSTANTS[ssd ? "ssdScanBytesPerS" : "hddScanBytesPerS"].value,
+  };
+}
+
+/** What an operation costs a node of `storage` at the constants' defaults. */
+export function defaultCostModel(storage: Storage): CostModel {
+  return {
+    capacity: defaultCapacity(storage),
+    fixedCostShare: MODEL_CONSTANTS.fixedCostShare.value,
+    scanFixedCostShare: MODEL_CONSTANTS.scanFixedCostShare.value,
+    readSeekMs: storage === "ssd" ? 0 : MODEL_CONSTANTS.hddSeekMs.value,
   };
 }

@@ -3,7 +3,7 @@
  * the design), each standing for `weight` operations, and puts them on the tablets they hit. The
  * exact engine feeds it operations generated from a workload; a replay feeds it a recorded log.
  */
-import { type CostModel, rangeReadCost, scanMs, writeCost } from "./cluster.js";
+import { type CostModel, rangeReadCost, readServiceMs, writeCost } from "./cluster.js";
 import { KeyBounds, KeyReservoir, RecentKeys } from "./key-samples.js";
 import type { DynamicSink, LoadGenerator, ReadSample } from "./load.js";
 import { COST, QUANTITIES, STORED, type TabletMap } from "./tablets.js";
@@ -92,7 +92,7 @@ export class OperationLoad implements LoadGenerator {
           // Each kept sample stands for an equal share of its pattern's reads this step.
           weightPerS: (op.weight * patternReads) / Math.min(patternReads, LATENCY_SAMPLES) / dtS,
           keys: op.starts,
-          serviceMs: scanMs(op.rowsPerRange, op.rowBytes, this.cost.capacity),
+          serviceMs: readServiceMs(op.rowsPerRange, op.rowBytes, this.cost),
         });
       }
     }

@@ -38,8 +38,10 @@ export class CompiledRead {
     const schema = group.schema;
     switch (read.kind) {
       case "latest": {
-        const starts = this.starts(group.entityQueries(entity, { limit: read.limit }));
-        return { starts, rowsPerRange: Math.ceil(read.limit / starts.length), rowsReturned: read.limit };
+        // The user asks for the newest `limit` points; batched rows hold several, so fewer rows hold them.
+        const rows = Math.ceil(read.limit / group.pointsPerRow - 1e-9);
+        const starts = this.starts(group.entityQueries(entity, { limit: rows }));
+        return { starts, rowsPerRange: Math.ceil(rows / starts.length), rowsReturned: rows };
       }
       case "scan": {
         const field = group.timeFieldAfterPrefix(read);

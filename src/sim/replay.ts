@@ -285,6 +285,7 @@ export class Replay {
         writeRowBytes: this.rowBytes,
         storedBytes: engine.storedBytes,
         retentionS: null,
+        largestRow: null,
       }),
       timeline: engine.timeline,
       loadSteps: engine.loadSteps,

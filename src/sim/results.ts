@@ -1,6 +1,7 @@
 /** What a simulation reports per design: a summary, a time series and the key-space load for heatmaps. */
 import type { LoadStep } from "../viz/matrix/key-load.js";
 import type { ModelEnd } from "./model-constants.js";
+import type { LargestRow } from "./row-size.js";
 
 export interface LatencySummary {
   p50Ms: number;
@@ -69,6 +70,8 @@ export interface Guidance {
     /** Share of the per-node storage limit used. */
     utilization: number;
   };
+  /** The largest row one key builds, against Google's recommended 100 MB (Bigtable refuses 256 MB); null for a replay. */
+  largestRow: LargestRow | null;
   nodesNeeded: {
     /** Fewest nodes meeting both CPU limits; null when the load sits on a key range more nodes would not cool. */
     cpu: number | null;

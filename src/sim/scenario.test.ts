@@ -25,7 +25,7 @@ describe("validateScenario", () => {
     const scenario = validateScenario(minimal);
     expect(scenario).toMatchObject({ duration: 3600, step: 1, sample: 60, start: "2026-01-01T00:00:00Z" });
     expect(scenario.cluster).toEqual({ nodes: 2, storage: "ssd", pricePerNodeHour: 0.65, capacity: {} });
-    expect(scenario.tablets).toEqual({ initial: 1 });
+    expect(scenario.tablets).toEqual({ splits: "salt-buckets" });
     expect(scenario.latency).toEqual({});
     expect(scenario.workload.groups[0]!.arrival).toEqual({ kind: "steady" });
   });
@@ -40,6 +40,27 @@ describe("validateScenario", () => {
     expect(scenario.tablets).toMatchObject({ rebalanceTime: 1200, splitBytes: 1e9 });
     expect(() => validateScenario({ ...minimal, tablets: { movesPerPeriod: 4 } })).toThrow(
       /movesPerPeriod is gone: the balancer now moves load.*rebalanceTime/,
+    );
+    expect(() => validateScenario({ ...minimal, tablets: { initial: 4 } })).toThrow(
+      /tablets\.initial is gone: .*set tablets\.splits/,
+    );
+  });
+
+  it("says how a new table was created: split points or the salt's buckets, per scenario or per design", () => {
+    const scenario = validateScenario({
+      ...minimal,
+      tablets: { splits: 47 },
+      designs: [{ ...minimal.designs[0], splits: "salt-buckets" }],
+    });
+    expect(scenario.tablets.splits).toBe(47);
+    expect(scenario.designs[0]!.splits).toBe("salt-buckets");
+    for (const splits of [-1, 1.5, "48", "salt", 70000]) {
+      expect(() => validateScenario({ ...minimal, tablets: { splits } })).toThrow(
+        /tablets\.splits must be a whole number of split points from 0 to 65535, or "salt-buckets"/,
+      );
+    }
+    expect(() => validateScenario({ ...minimal, designs: [{ ...minimal.designs[0], splits: -2 }] })).toThrow(
+      /splits must be a whole number of split points/,
     );
   });
 

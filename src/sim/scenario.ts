@@ -78,7 +78,7 @@ const GroupSchema = v.strictObject({
 const ReadSchema = v.variant(
   "kind",
   [
-    /** The newest `limit` rows of one entity. */
+    /** The newest `limit` points of one entity (with batching, the rows that hold them). */
     v.strictObject({
       kind: v.literal("latest"),
       name: v.string(),
@@ -128,9 +128,32 @@ const ClusterSchema = v.strictObject({
     {},
   ),
   fixedCostShare: v.optional(fraction("cluster.fixedCostShare")),
+  scanFixedCostShare: v.optional(fraction("cluster.scanFixedCostShare")),
   storageLimitBytes: optionalPositive("cluster.storageLimitBytes"),
   storageTarget: v.optional(fraction("cluster.storageTarget")),
 });
+
+/** Where a new table's initial tablets start, besides the start of the key space. */
+export const SALT_BUCKET_SPLITS = "salt-buckets";
+
+/** Split points a new table may be created with in a scenario (65,536 salt buckets is the most a key takes). */
+const MAX_SPLITS = 65535;
+
+/**
+ * How a new table was created: `N` split points (N + 1 tablets, cut where its load will be equal;
+ * 0 = one tablet), or pre-split at its salt's bucket boundaries, as `keyspread table create` does
+ * (an unsalted key then starts as one tablet). Its initial tablets are dealt over the nodes.
+ */
+const splits = (field: string) => {
+  const allowed = `${field} must be a whole number of split points from 0 to ${MAX_SPLITS}, or "${SALT_BUCKET_SPLITS}"`;
+  return v.union(
+    [
+      v.literal(SALT_BUCKET_SPLITS),
+      v.pipe(v.number(), v.integer(allowed), v.minValue(0, allowed), v.maxValue(MAX_SPLITS, allowed)),
+    ],
+    allowed,
+  );
+};
 
 /** Tablet splitting, merging and balancing; defaults, ranges and sources in model-constants.ts. */
 const TabletsSchema = v.pipe(
@@ -139,9 +162,12 @@ const TabletsSchema = v.pipe(
     (tablets) => !("movesPerPeriod" in tablets),
     "tablets.movesPerPeriod is gone: the balancer now moves load, not a count of tablets; set tablets.rebalanceTime (e.g. 10m) instead",
   ),
+  v.check(
+    (tablets) => !("initial" in tablets),
+    'tablets.initial is gone: a new table is now pre-split as it was created and its tablets are dealt over the nodes; set tablets.splits (split points: initial − 1, 0 for one tablet) or "salt-buckets"',
+  ),
   v.strictObject({
-    /** Tablets a new unsalted table starts with (all on node 0); salted tables start pre-split per bucket. */
-    initial: v.optional(positiveInt("tablets.initial"), 1),
+    splits: v.optional(splits("tablets.splits"), SALT_BUCKET_SPLITS),
     splitOpsPerS: optionalPositive("tablets.splitOpsPerS"),
     splitCpuShare: v.optional(fraction("tablets.splitCpuShare")),
     splitSustain: v.optional(duration("tablets.splitSustain")),
@@ -165,6 +191,8 @@ const LatencySchema = v.strictObject({
   serviceMs: optionalPositive("latency.serviceMs"),
   /** Longest a saturated node queues a request before shedding, ms. */
   queueBoundMs: optionalPositive("latency.queueBoundMs"),
+  /** Mean disk seek an HDD range read waits before its first row, ms. */
+  hddSeekMs: optionalPositive("latency.hddSeekMs"),
 });
 
 const SchemaSpecSchema = v.custom<SchemaSpec>(
@@ -186,6 +214,8 @@ const DesignSchema = v.strictObject({
    * nodes, as a long-running table is (its steady state from the first step).
    */
   table: v.optional(v.picklist(["new", "existing"], 'table must be "new" or "existing"')),
+  /** How this design's new table was created, instead of the scenario's `tablets.splits`. */
+  splits: v.optional(splits("splits")),
 });
 
 export const ScenarioSchema = v.strictObject({
@@ -225,6 +255,7 @@ export type Arrival = WorkloadGroup["arrival"];
 export type TabletOverrides = Scenario["tablets"];
 export type LatencyOverrides = Scenario["latency"];
 export type Storage = Scenario["cluster"]["storage"];
+export type TableSplits = Scenario["tablets"]["splits"];
 
 /** Validates a scenario object; errors name the field and what is allowed. */
 export function validateScenario(input: unknown): Scenario {

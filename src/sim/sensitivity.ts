@@ -4,8 +4,11 @@
  * (model-constants.ts), and each headline figure is reported as the range the ends span. A verdict
  * against Google's guidance that differs between the ends is said in words.
  */
+
+import { formatBytes } from "../format/bytes.js";
 import { MODEL_ENDS, type ModelEnd } from "./model-constants.js";
 import type { DesignResult, SimulationResult } from "./results.js";
+import type { LargestRow } from "./row-size.js";
 import type { Scenario } from "./scenario.js";
 import { type SimulateOptions, type SimulationProgress, simulateScenario } from "./simulate.js";
 
@@ -109,12 +112,21 @@ const percent = (share: number) => `${Math.round(share * 100)}%`;
 
 /** What a run misses of the guidance, in words. */
 export function misses(design: DesignResult): string {
-  const { averageCpu, hottestCpu, storage } = design.summary.guidance;
+  const { averageCpu, hottestCpu, storage, largestRow } = design.summary.guidance;
   return [
     averageCpu.ok ? "" : `average CPU ${percent(averageCpu.value)} > ${percent(averageCpu.limit)}`,
     hottestCpu.ok ? "" : `hottest node ${percent(hottestCpu.value)} > ${percent(hottestCpu.limit)}`,
     storage.perNode.ok ? "" : `storage ${percent(storage.utilization)} of a node's limit`,
+    largestRow === null || largestRow.ok ? "" : rowMiss(largestRow),
   ]
     .filter(Boolean)
     .join(", ");
+}
+
+function rowMiss(row: LargestRow): string {
+  const over =
+    row.bytes > row.hardLimit
+      ? `Bigtable's ${formatBytes(row.hardLimit)} row limit`
+      : `Google's ${formatBytes(row.limit)} per row`;
+  return `one row of ${row.group} holds ${formatBytes(row.bytes)} > ${over}`;
 }

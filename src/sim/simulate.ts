@@ -13,7 +13,14 @@ import { resolveModel } from "./model.js";
 import type { ModelEnd } from "./model-constants.js";
 import { CompiledRead } from "./reads.js";
 import type { DesignResult, SimulationResult } from "./results.js";
-import { findScenarioDesign, type Scenario, type ScenarioDesign } from "./scenario.js";
+import { largestRow } from "./row-size.js";
+import {
+  findScenarioDesign,
+  SALT_BUCKET_SPLITS,
+  type Scenario,
+  type ScenarioDesign,
+  type TableSplits,
+} from "./scenario.js";
 import { findSplitPoints } from "./split-point.js";
 import { summarize, warmUp } from "./summary.js";
 import { TabletMap } from "./tablets.js";
@@ -96,7 +103,11 @@ function simulateDesign(
   const tablets =
     design.table === "existing"
       ? existingTablets(generator, nodes)
-      : initialTablets(schema, generator, model.tablets.initial, nodes);
+      : initialTablets(schema, mode === "fast" ? generator : new FastLoad(groups, reads, model.cost), {
+          splits: model.tablets.splits,
+          nodes,
+          channels: generator.channels,
+        });
   const engine = runEngine({
     tablets,
     generator,
@@ -118,6 +129,7 @@ function simulateDesign(
     writeRowBytes: groups[0]!.rowBytes,
     storedBytes: engine.storedBytes,
     retentionS: scenario.workload.retention ?? null,
+    largestRow: largestRow(groups, scenario.workload.retention ?? durationS),
   });
   return {
     design: design.name,
@@ -211,27 +223,26 @@ function existingTablets(generator: LoadGenerator, nodes: number): TabletMap {
 }
 
 /**
- * A salted table is created pre-split at its bucket boundaries, buckets dealt round-robin to the
- * nodes (as Phoenix SALT_BUCKETS does); an unsalted new table starts as `initial` tablets on one
- * node, cut at quantiles of where its load will land.
+ * A new table as it was created: pre-split at its salt's bucket boundaries (as `keyspread table
+ * create` and Phoenix SALT_BUCKETS do) or at `splits` keys cutting its load into equal parts, the
+ * tablets dealt round-robin to the nodes whether or not the key is salted; with no split points,
+ * one tablet on one node. `planner` places the cuts (the fast engine's view of where load lands).
  */
 function initialTablets(
   schema: KeySchema,
-  generator: LoadGenerator,
-  initial: number,
-  nodes: number,
+  planner: LoadGenerator,
+  { splits, nodes, channels }: { splits: TableSplits; nodes: number; channels: number },
 ): TabletMap {
-  if (schema.bucketCount > 1) {
-    const starts = schema.plan({}).ranges.map((range) => range.start);
-    return new TabletMap(
-      starts.filter((start) => start.length > 0),
-      (index) => index % nodes,
-      generator.channels,
-      true,
-    );
-  }
-  const boundaries = loadQuantiles(generator, initial);
-  return new TabletMap(boundaries, () => 0, generator.channels, false);
+  const boundaries =
+    splits !== SALT_BUCKET_SPLITS
+      ? loadQuantiles(planner, splits + 1)
+      : schema.bucketCount > 1
+        ? schema
+            .plan({})
+            .ranges.map((range) => range.start)
+            .filter((start) => start.length > 0)
+        : [];
+  return new TabletMap(boundaries, (index) => index % nodes, channels, true);
 }
 
 /** Keys cutting the key space into `count` parts of equal load (fewer where load sits on one key). */

@@ -8,7 +8,9 @@
 import { mean } from "../stats/mean.js";
 import type { EngineOutput } from "./engine.js";
 import type { Model } from "./model.js";
+import { cpuNodesNeeded } from "./nodes-needed.js";
 import type { DesignSummary, Guidance, SteadyState, TimelinePoint } from "./results.js";
+import type { LargestRow } from "./row-size.js";
 
 export const AVERAGE_CPU_LIMIT = 0.7;
 /** Each rebalance time closes 90 % of an imbalance: three close 99.9 %, from a new table on one node to flat. */
@@ -35,6 +37,8 @@ export interface SummaryInput {
   /** Bytes the run stored in all; with a retention, the rate they were written at is what counts. */
   storedBytes: number;
   retentionS: number | null;
+  /** Null when not modelled (a replay of recorded keys). */
+  largestRow: LargestRow | null;
 }
 
 export function summarize(input: SummaryInput): DesignSummary {
@@ -114,33 +118,20 @@ function guidance(state: SteadyState, input: SummaryInput): Guidance {
   const averageCpu = limit(state.averageNodeCpu, AVERAGE_CPU_LIMIT);
   const hottestCpu = limit(state.hottestNodeCpu, HOTTEST_CPU_LIMIT);
   const perNode = limit(bytes / nodes, perNodeLimit);
-  const cpu = cpuNodesNeeded(state, nodes);
+  const cpu = cpuNodesNeeded(state, nodes, {
+    average: AVERAGE_CPU_LIMIT,
+    hottest: HOTTEST_CPU_LIMIT,
+    spreadRatio: SETTLED_RATIO,
+  });
   const storage = Math.max(1, Math.ceil(bytes / perNodeLimit - 1e-9));
   return {
     averageCpu,
     hottestCpu,
     storage: { bytes, retentionS, perNode, utilization: bytes / nodes / limits.limitBytesPerNode },
+    largestRow: input.largestRow,
     nodesNeeded: { cpu, storage, total: cpu === null ? null : Math.max(cpu, storage) },
-    meets: averageCpu.ok && hottestCpu.ok && perNode.ok,
+    meets: averageCpu.ok && hottestCpu.ok && perNode.ok && input.largestRow?.ok !== false,
   };
 }
 
 const limit = (value: number, max: number) => ({ value, limit: max, ok: value <= max });
-
-/**
- * Spread load scales with nodes: the fewest meeting both limits at the same total CPU and the same
- * hottest/average ratio. Load on a key range does not: the nodes simulated if they meet the limits,
- * else null (more nodes would not cool the range).
- */
-function cpuNodesNeeded(state: SteadyState, nodes: number): number | null {
-  const { averageNodeCpu: average, hottestNodeCpu: hottest } = state;
-  if (state.maxOverMedian > SETTLED_RATIO) {
-    return hottest <= HOTTEST_CPU_LIMIT && average <= AVERAGE_CPU_LIMIT ? nodes : null;
-  }
-  const total = average * nodes;
-  const hotRatio = hottest / Math.max(average, CPU_FLOOR);
-  return Math.max(
-    1,
-    Math.ceil(Math.max(total / AVERAGE_CPU_LIMIT, (total * hotRatio) / HOTTEST_CPU_LIMIT) - 1e-9),
-  );
-}

@@ -31,6 +31,15 @@ export class CompiledGroup {
   readonly opsPerS: number;
   readonly rowBytes: number;
   readonly pointsPerRow: number;
+  /** Bytes of one point (one write before batching). */
+  readonly pointBytes: number;
+  /** Row keys one entity writes at once: one per combination of the values picked into the key. */
+  readonly rowsPerEntity: number;
+  /**
+   * How long one row key keeps taking an entity's writes: its time field's grain (or the batch
+   * interval), forever with no time in the key, 0 when a sequence gives every write its own row.
+   */
+  readonly rowKeyLifetimeS: number;
   /** Whether writes sweep the key space over time (time or a sequence leads the entity fields). */
   readonly moving: boolean;
   private readonly fields: FieldSource[];
@@ -47,11 +56,19 @@ export class CompiledGroup {
     this.name = group.name;
     this.entities = group.entities;
     this.batchS = design.batch ?? 0;
-    const pointsPerEntityPerS = group.writesPerS / group.entities;
-    this.pointsPerRow = Math.max(1, pointsPerEntityPerS * this.batchS);
-    this.opsPerS = group.writesPerS / this.pointsPerRow;
-    this.rowBytes = Math.round((group.rowBytes ?? defaultRowBytes) * this.pointsPerRow);
     this.fields = schema.fields.map((field) => fieldSource(field.name, field.codec, group, design.name));
+    // A batched row holds one entity's points of one interval under one key: a value picked per
+    // write into the key (a metric, a shard) splits them over that many rows.
+    this.rowsPerEntity = this.fields.reduce(
+      (product, field) => product * (field.kind === "pick" ? field.values.length : 1),
+      1,
+    );
+    const pointsPerKeyPerS = group.writesPerS / group.entities / this.rowsPerEntity;
+    this.pointsPerRow = Math.max(1, pointsPerKeyPerS * this.batchS);
+    this.opsPerS = group.writesPerS / this.pointsPerRow;
+    this.pointBytes = group.rowBytes ?? defaultRowBytes;
+    this.rowBytes = Math.round(this.pointBytes * this.pointsPerRow);
+    this.rowKeyLifetimeS = rowKeyLifetime(schema, this.fields, this.batchS);
     this.binding = bindLeading(this.fields);
     const firstOrdered = this.fields.find((field) => field.kind !== "pick");
     this.moving =
@@ -175,6 +192,19 @@ function fieldSource(name: string, codec: CodecSpec, group: WorkloadGroup, desig
   }
   if ("oneOf" in generator) return { kind: "pick", name, values: generator.oneOf.map(convert) };
   return { kind: "sequence", name, start: generator.sequence.start };
+}
+
+/** Seconds a key's time value stays the same, per codec unit (a `Date` holds milliseconds). */
+const TIME_GRAIN_S = { s: 1, ms: 0.001, us: 0.001 } as const;
+
+function rowKeyLifetime(schema: KeySchema, fields: FieldSource[], batchS: number): number {
+  if (fields.some((field) => field.kind === "sequence")) return 0;
+  const grains = schema.fields.flatMap((field, index) =>
+    fields[index]!.kind === "time" && field.codec.type === "timestamp"
+      ? [Math.max(batchS, TIME_GRAIN_S[field.codec.unit])]
+      : [],
+  );
+  return grains.length === 0 ? Number.POSITIVE_INFINITY : Math.min(...grains);
 }
 
 function bindLeading(fields: FieldSource[]): Binding {
