@@ -22,6 +22,11 @@ export class FieldValueError extends Error {
   }
 }
 
+/** A value for a field the schema does not have: the library and the CLI name it alike. */
+export function unknownFieldError(field: string, fields: readonly string[]): FieldValueError {
+  return new FieldValueError(field, `unknown field; the schema has ${fields.join(", ")}`);
+}
+
 /** A key that is not a key of this schema (wrong schema, truncated or corrupted). */
 export class KeyDecodeError extends Error {
   override readonly name = "KeyDecodeError";

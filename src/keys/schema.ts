@@ -8,6 +8,7 @@ import {
   KeyDecodeError,
   KeyTooLongError,
   SchemaError,
+  unknownFieldError,
 } from "./errors.js";
 import { planQuery } from "./planner.js";
 import {
@@ -80,6 +81,7 @@ export interface CompiledField {
 export class CompiledSchema implements KeySchema {
   readonly fingerprint: string;
   readonly fields: readonly CompiledField[];
+  private readonly fieldNames: ReadonlySet<string>;
   readonly saltFields: readonly string[];
   readonly bucketCount: number;
   readonly saltPrefixLength: number;
@@ -118,6 +120,7 @@ export class CompiledSchema implements KeySchema {
       pending = [];
     });
     this.fields = fields;
+    this.fieldNames = new Set(fields.map((f) => f.name));
     this.after = Uint8Array.from(pending);
 
     const salt = spec.salt;
@@ -143,12 +146,23 @@ export class CompiledSchema implements KeySchema {
   }
 
   encode(values: FieldValues): Buffer {
+    this.rejectUnknownFields(values);
     const w = this.writer;
     const hashEnd = this.writeFields(w, values, this.fields.length);
     w.bytes(this.after);
     if (w.pos > BIGTABLE_MAX_KEY_BYTES) throw new KeyTooLongError(this.spec.name, w.pos);
     if (this.salt) this.salt.write(w.buf, this.hashBucket(w.buf, hashEnd));
     return w.take();
+  }
+
+  /**
+   * A misspelt field would otherwise be ignored and its correct name reported missing (or, when
+   * optional to the call, silently make another key); callers passing wider objects use `pickFields`.
+   */
+  private rejectUnknownFields(values: FieldValues): void {
+    for (const name in values) {
+      if (!this.fieldNames.has(name)) throw unknownFieldError(name, [...this.fieldNames]);
+    }
   }
 
   /**
@@ -207,6 +221,7 @@ export class CompiledSchema implements KeySchema {
   }
 
   bucketOf(values: FieldValues): number {
+    this.rejectUnknownFields(values);
     const w = this.writer;
     return this.bucketAt(w, this.writeFields(w, values, this.saltFields.length));
   }
