@@ -50,6 +50,21 @@ describe("keyspread examples", () => {
     expect(log.toString("utf8", 0, 16)).toBe("ts,key,op,bytes\n");
   });
 
+  it("copies every example with --to alone, in the layout the docs' paths use", () => {
+    const to = mkdtempSync(join(tmpdir(), "keyspread-examples-"));
+    const all = examples("--to", join(to, "examples"));
+    expect(all.code, all.stderr).toBe(0);
+    const written = all.stdout.trim().split("\n");
+    expect(written).toEqual(
+      expect.arrayContaining([
+        join(to, "examples/fleet-hotspot.yaml"),
+        join(to, "examples/schemas/fleet.yaml"),
+        join(to, "examples/replay/posts-access.csv"),
+      ]),
+    );
+    expect(written).toHaveLength(JSON.parse(examples("--json").stdout).length);
+  });
+
   it("refuses an unknown name and a file that exists, naming them", () => {
     const to = mkdtempSync(join(tmpdir(), "keyspread-examples-"));
     const unknown = examples("fleet-hotspt", "--to", to);

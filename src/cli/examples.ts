@@ -29,29 +29,32 @@ export function registerExamplesCommands(program: Command): void {
   program
     .command("examples [name]")
     .description(
-      "list the bundled scenarios, schemas and access log, or copy one (or a folder of them: schemas, replay, fidelity) into a directory",
+      "list the bundled scenarios, schemas and access log; copy one, or a folder of them (schemas, replay, fidelity), or with --to alone all of them, keeping their layout (`--to examples` puts them where the docs' commands expect them)",
     )
-    .option("--to <dir>", "where to copy NAME", ".")
+    .option("--to <dir>", "where to copy (default: the current directory)")
     .option("--json", "list as JSON: [{name, kind, file, description}]")
     .action(guarded(examplesCommand));
 }
 
-async function examplesCommand(name: string | undefined, options: { to: string; json?: boolean }) {
+async function examplesCommand(name: string | undefined, options: { to?: string; json?: boolean }) {
   const examples = await bundledExamples();
-  if (name === undefined) {
+  if (name === undefined && options.to === undefined) {
     await write(options.json ? `${JSON.stringify(examples.map(listed))}\n` : listing(examples));
     return;
   }
-  const folder = `${name.replace(/\/+$/, "")}/`;
-  const chosen = examples.filter((example) => example.name === name || example.name.startsWith(folder));
+  const folder = `${name?.replace(/\/+$/, "")}/`;
+  const chosen =
+    name === undefined
+      ? examples
+      : examples.filter((example) => example.name === name || example.name.startsWith(folder));
   if (chosen.length === 0) {
     fail(`examples: no example "${name}"; examples: ${examples.map((example) => example.name).join(", ")}`);
   }
   const written: string[] = [];
   for (const example of chosen) {
-    // A folder keeps its own name and layout under DIR; one example lands in DIR itself.
+    // One example lands in DIR itself; a folder, or everything, keeps its layout under DIR.
     const within = example.name === name ? "" : dirname(example.name);
-    const target = join(options.to, within, example.copiedAs);
+    const target = join(options.to ?? ".", within, example.copiedAs);
     await mkdir(dirname(target), { recursive: true });
     const bytes = await readFile(example.source);
     await writeFile(target, example.source.endsWith(COMPRESSED) ? brotliDecompressSync(bytes) : bytes, {
@@ -77,7 +80,7 @@ function listing(examples: Example[]): string {
   const rows = examples.map(
     (example) => `${example.name.padEnd(width)}  ${example.kind.padEnd(10)}  ${example.description}`,
   );
-  return `${rows.join("\n")}\n\nCopy one: keyspread examples NAME [--to DIR] (a folder copies all it holds).\n`;
+  return `${rows.join("\n")}\n\nCopy one (or a folder): keyspread examples NAME [--to DIR]; all of them: keyspread examples --to examples\n`;
 }
 
 async function bundledExamples(): Promise<Example[]> {
