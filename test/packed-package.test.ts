@@ -82,13 +82,15 @@ describe("the tarball", () => {
     expect([...new Set(linked)].filter((target) => !paths().includes(target))).toEqual([]);
   });
 
-  it("has source maps that carry their sources", () => {
-    const maps = paths().filter((path) => path.endsWith(".map"));
-    const withoutSources = maps.filter((path) => {
-      const map = JSON.parse(readFileSync(join(ROOT, path), "utf8")) as { sourcesContent?: unknown[] };
-      return !map.sourcesContent?.every((content) => typeof content === "string");
+  it("ships no source maps, so a stack trace names the dist file it holds", () => {
+    const scripts = paths().filter((path) => path.endsWith(".js"));
+    const mapped = scripts.filter((path) =>
+      readFileSync(join(ROOT, path), "utf8").includes("sourceMappingURL"),
+    );
+    expect({ maps: paths().filter((path) => path.endsWith(".map")), mapped }).toEqual({
+      maps: [],
+      mapped: [],
     });
-    expect(withoutSources).toEqual([]);
   });
 });
 
@@ -111,6 +113,8 @@ describe("the docs' TypeScript examples in a fresh project", () => {
           module: "NodeNext",
           moduleResolution: "NodeNext",
           strict: true,
+          // As `tsc --init` writes it: the packages' own .d.ts are not re-checked (keyspread's are tsc's output).
+          skipLibCheck: true,
           types: ["node"],
           rootDir: "src",
           outDir: "build",
@@ -171,8 +175,8 @@ describe("the docs' TypeScript examples in a fresh project", () => {
     );
     const report = JSON.parse(vitest.stdout) as { testResults: { name: string; status: string }[] };
     expect(
-      report.testResults.map((result) => [result.name.slice(project.length + 1), result.status]),
-    ).toEqual(files.map((file) => [file, "passed"]));
+      report.testResults.map((result) => [result.name.slice(project.length + 1), result.status]).sort(),
+    ).toEqual(files.map((file) => [file, "passed"]).sort());
   }, 120_000);
 
   it("run the CLI from the project: it lists and copies the bundled examples", () => {
