@@ -179,18 +179,22 @@ describe("the docs' TypeScript examples in a fresh project", () => {
     ).toEqual(files.map((file) => [file, "passed"]).sort());
   }, 120_000);
 
-  it("run the CLI from the project: it lists and copies the bundled examples", () => {
+  it("run the CLI from the project: the bundled examples copied where the docs' paths point", () => {
     const bin = join(project, "node_modules/.bin/keyspread");
-    const listed = run(bin, ["examples", "--json"], project, 30_000);
-    expect(JSON.parse(listed)).toEqual(
-      expect.arrayContaining([expect.objectContaining({ name: "fleet-hotspot", kind: "scenario" })]),
+    const listed = JSON.parse(run(bin, ["examples", "--json"], project, 30_000)) as { name: string }[];
+    expect(listed.map((example) => example.name)).toEqual(
+      expect.arrayContaining(["fleet-hotspot", "schemas/fleet"]),
     );
-    run(bin, ["examples", "fleet-hotspot", "--to", "copied"], project, 30_000);
-    const lab = spawnSync(bin, ["simulate", "--scenario", "copied/fleet-hotspot.yaml", "--help"], {
+    run(bin, ["examples", "--to", "examples"], project, 30_000);
+    const encode = spawnSync(bin, ["keys", "encode", "--schema", "examples/schemas/fleet.yaml"], {
       cwd: project,
       encoding: "utf8",
+      input: `${JSON.stringify({ deviceId: "dev-1", metric: "cpu", ts: 1_700_000_000_000 })}\n`,
     });
-    expect(lab.status).toBe(0);
-    expect(readdirSync(join(project, "copied"))).toEqual(["fleet-hotspot.yaml"]);
+    expect({ exit: encode.status, stdout: encode.stdout, stderr: encode.stderr }).toEqual({
+      exit: 0,
+      stdout: "08#dev-1#cpu#8299999999999\n",
+      stderr: "",
+    });
   }, 60_000);
 });
