@@ -184,7 +184,7 @@ function queryArb(domains: Domain[], layout: Layout): fc.Arbitrary<Query> {
 function matches(row: FieldValues, query: Query, domains: Domain[]): boolean {
   const eq = query.eq ?? {};
   for (const [name, value] of Object.entries(eq)) {
-    if (domains[Number(name.slice(1))]!.compare(row[name]!, value) !== 0) return false;
+    if (domains[Number(name.slice(1))]!.compare(row[name]!, value!) !== 0) return false;
   }
   if (query.range) {
     const { field, gte, gt, lte, lt } = query.range;
@@ -337,7 +337,7 @@ describe("plan with Date bounds on a timestamp in seconds", () => {
     ],
   });
   const keys = [9, 10, 11].map((ts) => ({ ts, key: schema.encode({ id: "a", ts }) }));
-  const selected = (range: NonNullable<Query["range"]>) => {
+  const selected = (range: NonNullable<Parameters<typeof schema.plan>[0]["range"]>) => {
     const [planned] = schema.plan({ eq: { id: "a" }, range }).ranges;
     return keys
       .filter(

@@ -26,7 +26,9 @@ interface Edge {
 export function planQuery(schema: CompiledSchema, query: Query): QueryPlan {
   checkQueryFields(schema, query);
   const names = schema.fields.map((f) => f.name);
-  const eq: FieldValues = query.eq ?? {};
+  // A field given as undefined is not given (a typed query spells optional fields that way).
+  const eq: FieldValues = {};
+  for (const [name, value] of Object.entries(query.eq ?? {})) if (value !== undefined) eq[name] = value;
   const bound = boundPrefixLength(names, eq);
   const [lower, upper] = edges(schema, query, eq, bound);
 

@@ -23,8 +23,10 @@ import { type NormalizedSpec, normalizeSpec } from "./spec.js";
 import type {
   CodecSpec,
   DecodedKey,
+  DecodedValuesOf,
   FieldValue,
   FieldValues,
+  FieldValuesOf,
   KeySchema,
   Query,
   QueryPlan,
@@ -36,9 +38,17 @@ export function defineSchema<const T extends SchemaSpec>(spec: T): T {
   return spec;
 }
 
-/** Validates and compiles a spec; throws SchemaError naming the offending path. */
-export function compileSchema(spec: SchemaSpec): KeySchema {
-  return new CompiledSchema(normalizeSpec(spec));
+/**
+ * Validates and compiles a spec; throws SchemaError naming the offending path. A spec written in
+ * TypeScript types the schema's field values: `encode`, `plan` and `decode` know its fields.
+ */
+export function compileSchema<const S extends SchemaSpec>(
+  spec: S,
+): KeySchema<FieldValuesOf<S>, DecodedValuesOf<S>> {
+  return new CompiledSchema(normalizeSpec(spec)) as KeySchema as KeySchema<
+    FieldValuesOf<S>,
+    DecodedValuesOf<S>
+  >;
 }
 
 /** Parses a JSON or YAML schema file's text (YAML when `format` is omitted: it accepts JSON too). */
