@@ -80,7 +80,7 @@ const embedded = await pairRatios("embedded", (table) => EmbeddedStore.open({ di
 const sink = await FileAccessLogSink.open(join(directory, "throughput.jsonl"), { queueLimit: SINK_RECORDS });
 const record = {
   tsMs: Date.now(),
-  key: schema.encode(rows[0]!.values),
+  key: schema.encode({ deviceId: "dev-0", ts: new Date(Date.UTC(2026, 0, 1)) }),
   op: "write" as const,
   bytes: 10,
   latencyMs: 0.3,

@@ -16,12 +16,28 @@ export function recommendedSchemaFile(advice: Advice): string | undefined {
   const chosen = advice.recommended;
   if (!chosen) return undefined;
   const { changes, design } = chosen.candidate;
+  const schema = realSchema(advice, chosen);
   const lines = [
     `Recommended by \`keyspread advise\` for ${advice.scenario}: ${chosen.candidate.name} on ${chosen.nodes} nodes.`,
     ...changes.map((change) => `- ${describeKeyChange(change)}`),
     ...(design.batch === undefined
       ? []
       : [`Not in the key: the ingest tier batches each entity's points of ${design.batch} s into one row.`]),
+    ...gluedWords(schema, advice.realKey),
   ];
-  return `${lines.map((line) => `# ${line}`).join("\n")}\n${stringify(realSchema(advice, chosen))}`;
+  return `${lines.map((line) => `# ${line}`).join("\n")}\n${stringify(schema)}`;
+}
+
+/**
+ * A word the key writes right before its digits (`txn00001`) is part of the field's value, since a
+ * text key separates every segment: say so, or `{"seq": "00001"}` silently makes another key.
+ */
+function gluedWords(schema: SchemaSpec, realKey: Advice["realKey"]): string[] {
+  return schema.segments.flatMap((segment) => {
+    const word = "field" in segment ? realKey.glued[segment.field] : undefined;
+    if (word === undefined || !("field" in segment)) return [];
+    return [
+      `Field "${segment.field}" holds the word "${word}" with the digits after it, as the key writes them (no separator between): {"${segment.field}": "${word}…"}, never the digits alone.`,
+    ];
+  });
 }

@@ -4,8 +4,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
-// End-to-end on the built bin, with the example log: one hour of time-first posts, a 0.025 % sample.
-const example = (file: string) => join("examples/replay", file);
+// End-to-end on the built bin, with the example log: one hour of time-first posts, a 0.025 % sample,
+// copied as a user would (the package ships the log compressed).
+const copied = mkdtempSync(join(tmpdir(), "keyspread-replay-example-"));
+const copy = spawnSync("node", ["dist/cli/main.js", "examples", "replay", "--to", copied], {
+  encoding: "utf8",
+});
+if (copy.status !== 0) throw new Error(`keyspread examples replay: ${copy.stderr}`);
+const example = (file: string) => join(copied, "replay", file);
 const replay = (args: string[]) => {
   const result = spawnSync(
     "node",

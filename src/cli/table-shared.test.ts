@@ -58,18 +58,28 @@ describe.each(STORES)("keyspread table writes on the %s store", (_kind, cliTable
         { deleted: 1, failed: [] },
       ]);
       expect(await stored()).toEqual({ value: "2", raw: { hex: "ff00" } });
-      expect(
-        table(
-          "put",
-          ["--replace"],
-          lines({ key, cells: { only: "x" } }, { key: { ...key, ts: 1 }, cells: { v: { hex: "zz" } } }),
-        ).stderr,
-      ).toMatch(/line 2: cell "v" is \{"hex":"zz"\}; allowed.*\(0 rows before line 1 were written/);
-      expect(table("put", ["--replace"], lines({ key, cells: { only: "x" } })).code).toBe(0);
+      // A bad line fails alone, named in the report; the good one before it is written.
+      const replaced = table(
+        "put",
+        ["--replace"],
+        lines({ key, cells: { only: "x" } }, { key: { ...key, ts: 1 }, cells: { v: { hex: "zz" } } }),
+      );
+      expect(replaced.code).toBe(1);
+      expect(jsonLines(replaced.stdout)).toEqual([
+        {
+          written: 1,
+          failed: [{ line: 2, key: { ...key, ts: 1 }, reason: expect.stringMatching(/^cell "v"/) }],
+        },
+      ]);
       expect(await stored()).toEqual({ only: "x" });
-      const bad = table("delete", [], lines({ key }, { key, cells: [] }));
+      const bad = table("delete", [], lines({ key, cells: [] }));
       expect(bad.code).toBe(1);
-      expect(bad.stderr).toMatch(/line 2: cells must be a non-empty list/);
+      expect(jsonLines(bad.stdout)).toEqual([
+        {
+          deleted: 0,
+          failed: [{ line: 1, key, reason: expect.stringMatching(/^cells must be a non-empty list/) }],
+        },
+      ]);
       expect(await stored()).toEqual({ only: "x" });
       expect(jsonLines(table("delete", [], lines({ key })).stdout)).toEqual([{ deleted: 1, failed: [] }]);
       expect(await stored()).toBeUndefined();

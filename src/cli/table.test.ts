@@ -46,22 +46,46 @@ describe.each(STORES)("keyspread table on the %s store", (_kind, cliTable) => {
     expect(JSON.parse(got.stdout)).toMatchObject({ values: points[4]!.key, cells: { value: "4" } });
   });
 
-  it("names the line of a key that cannot be encoded, deep in a batch", () => {
+  it("names the line of a key that cannot be encoded, deep in a batch, and writes the others", () => {
     const rows = Array.from({ length: 1200 }, (_, i) => ({
       key: { deviceId: `b${i}`, metric: "cpu", ts: i },
-      cells: {},
+      cells: { value: "v" },
     }));
     const bad = rows.map((row, i) => (i === 1100 ? { key: { deviceId: "b", ts: 1 } } : row));
     const result = table("put", [], lines(...bad));
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/line 1101: .*metric/);
+    const [report] = jsonLines(result.stdout);
+    expect(report.written).toBe(1199);
+    expect(report.failed.map(({ line, key }: { line: number; key: unknown }) => ({ line, key }))).toEqual([
+      { line: 1101, key: { deviceId: "b", ts: 1 } },
+    ]);
+    expect(report.failed[0].reason).toMatch(/^field "metric"/);
   });
 
-  it("refuses a bad line naming it, and writes nothing from its batch", () => {
-    const bad = table("put", [], lines(points[0], { key: { deviceId: "x", metric: "cpu", ts: "soon" } }));
-    expect(bad.code).toBe(1);
-    expect(bad.stderr).toMatch(/line 2: .*ts/);
-    expect(bad.stdout).toBe("");
+  it("reports every bad line by number on stdout and writes the good ones", () => {
+    const good = [1, 2].map((ts) => ({
+      key: { deviceId: "fresh", metric: "cpu", ts },
+      cells: { value: "v" },
+    }));
+    const missingTs = { key: { deviceId: "y", metric: "cpu" }, cells: { value: "3" } };
+    const noCells = { key: { deviceId: "z", metric: "cpu", ts: 1 }, cells: {} };
+    const input = `${lines(...good, missingTs)}not json\n\n${lines({ key: { deviceId: "x", metric: "cpu", ts: "soon" } }, noCells)}`;
+    const result = table("put", [], input);
+    expect(result.code).toBe(1);
+    const [report] = jsonLines(result.stdout);
+    expect(report.written).toBe(2);
+    // Blank line 5 is skipped but counted.
+    expect(report.failed.map(({ line, key }: { line: number; key: unknown }) => ({ line, key }))).toEqual([
+      { line: 3, key: missingTs.key },
+      { line: 4, key: null },
+      { line: 6, key: { deviceId: "x", metric: "cpu", ts: "soon" } },
+      { line: 7, key: noCells.key },
+    ]);
+    expect(
+      report.failed.map((failure: { reason: string }) => /^field "(\w+)"/.exec(failure.reason)?.[1]),
+    ).toEqual(["ts", undefined, "ts", undefined]);
+    const written = table("scan", ["--query", JSON.stringify({ eq: { deviceId: "fresh" } })]);
+    expect(jsonLines(written.stdout).map((row) => row.values.ts)).toEqual([2, 1]);
   });
 });
 

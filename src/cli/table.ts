@@ -52,7 +52,7 @@ interface CreateOptions extends TableOptions {
   maxUndecodable: number;
 }
 
-/** Rows validated and written together; a bad line stops the input before its batch is written. */
+/** Rows written together (one store request). */
 const BATCH = 5_000;
 
 export function registerTableCommands(program: Command): void {
@@ -176,25 +176,31 @@ function withOpenTable<O>(
 }
 
 async function putCommand({ salted }: OpenedTable, options: { replace?: boolean }): Promise<void> {
-  const { done, failed } = await batchedLines(
-    "put",
+  const outcome = await batchedLines(
     (input) => putRowFromJson(salted.schema, input),
     (batch) => salted.putMany(batch, { replace: options.replace === true }),
   );
-  await write(`${JSON.stringify({ written: done, failed })}\n`);
-  if (failed.length > 0)
-    fail(`table put: ${failed.length} rows failed; see "failed" for each line and why`, false);
+  await write(`${JSON.stringify({ written: outcome.done, failed: outcome.failed })}\n`);
+  reportFailures("put", outcome);
 }
 
 async function deleteCommand({ salted }: OpenedTable): Promise<void> {
-  const { done, failed } = await batchedLines(
-    "delete",
+  const outcome = await batchedLines(
     (input) => deleteFromJson(salted.schema, input),
     (batch) => salted.deleteMany(batch),
   );
-  await write(`${JSON.stringify({ deleted: done, failed })}\n`);
+  await write(`${JSON.stringify({ deleted: outcome.done, failed: outcome.failed })}\n`);
+  reportFailures("delete", outcome);
+}
+
+/** After the report on stdout: exit 1 naming why, when a line failed or the input stopped. */
+function reportFailures(
+  command: string,
+  { failed, stopped }: { failed: LineFailure[]; stopped?: string },
+): void {
+  if (stopped !== undefined) fail(`table ${command}: stopped: ${stopped}`, false);
   if (failed.length > 0)
-    fail(`table delete: ${failed.length} rows failed; see "failed" for each line and why`, false);
+    fail(`table ${command}: ${failed.length} rows failed; see "failed" for each line and why`, false);
 }
 
 async function getCommand({ salted, format }: OpenedTable, options: { key: string }): Promise<void> {
@@ -323,54 +329,77 @@ function bigtableOptions(options: TableOptions): { family?: string; appProfileId
   };
 }
 
+/** A line that was not written: its number, its key as given (null when the line has none), and why. */
+interface LineFailure {
+  line: number;
+  key: unknown;
+  reason: string;
+}
+
 /**
- * Reads JSON lines from stdin in batches. A line that does not parse stops the input before its
- * batch is written (naming the line); rows the store fails are collected by line.
+ * Reads JSON lines from stdin in batches. A line that does not parse or whose key cannot be
+ * encoded fails alone, as do rows the table or the store refuse; every other line is written.
+ * A store error that leaves a batch's outcome unknown stops the input, naming its first line.
  */
-async function batchedLines<T>(
-  command: string,
+async function batchedLines<T extends { values: FieldValues }>(
   parse: (input: unknown) => T,
   writeBatch: (batch: T[]) => Promise<{ failed: { index: number; values: FieldValues; reason: string }[] }>,
-): Promise<{
-  done: number;
-  failed: { line: number; key: Record<string, string | number>; reason: string }[];
-}> {
+): Promise<{ done: number; failed: LineFailure[]; stopped?: string }> {
   let batch: T[] = [];
   let batchLines: number[] = [];
   let done = 0;
-  const failed: { line: number; key: Record<string, string | number>; reason: string }[] = [];
-  const refuse = (line: number, reason: string): never =>
-    fail(
-      `table ${command}: line ${line}: ${reason}` +
-        ` (${done} rows before line ${batchLines[0] ?? line} were written; nothing from there on)`,
-    );
+  const failed: LineFailure[] = [];
   const flush = async () => {
-    const result = await writeBatch(batch).catch((error) => {
-      if (error instanceof RowKeyError) return refuse(batchLines[error.index]!, error.reason);
-      throw error;
-    });
-    for (const failure of result.failed) {
-      failed.push({
-        line: batchLines[failure.index]!,
-        key: valuesToJson(failure.values),
-        reason: failure.reason,
+    for (;;) {
+      const result = await writeBatch(batch).catch((error: unknown) => {
+        if (error instanceof RowKeyError) return error;
+        throw error;
       });
+      if (result instanceof RowKeyError) {
+        // A key the table refuses (a reserved one) fails its line; the batch is written without it.
+        const [row] = batch.splice(result.index, 1);
+        const [line] = batchLines.splice(result.index, 1);
+        failed.push({ line: line!, key: valuesToJson(row!.values), reason: result.reason });
+        continue;
+      }
+      for (const failure of result.failed) {
+        failed.push({
+          line: batchLines[failure.index]!,
+          key: valuesToJson(failure.values),
+          reason: failure.reason,
+        });
+      }
+      done += batch.length - result.failed.length;
+      batch = [];
+      batchLines = [];
+      return;
     }
-    done += batch.length - result.failed.length;
-    batch = [];
-    batchLines = [];
   };
-  for await (const { line, lineNumber } of stdinLines()) {
-    try {
-      batch.push(parse(parseJson(line)));
-      batchLines.push(lineNumber);
-    } catch (error) {
-      refuse(lineNumber, (error as Error).message);
+  const report = () => ({ done, failed: failed.sort((a, b) => a.line - b.line) });
+  try {
+    for await (const { line, lineNumber } of stdinLines()) {
+      let input: unknown;
+      try {
+        input = parseJson(line);
+        batch.push(parse(input));
+        batchLines.push(lineNumber);
+      } catch (error) {
+        failed.push({ line: lineNumber, key: keyOf(input), reason: (error as Error).message });
+      }
+      if (batch.length >= BATCH) await flush();
     }
-    if (batch.length >= BATCH) await flush();
+    if (batch.length > 0) await flush();
+  } catch (error) {
+    const first = batchLines[0];
+    const unknown = first === undefined ? "" : `; lines from ${first} on were not confirmed written`;
+    return { ...report(), stopped: `${(error as Error).message}${unknown}` };
   }
-  if (batch.length > 0) await flush();
-  return { done, failed };
+  return report();
+}
+
+/** The `key` member of a line's object, as given. */
+function keyOf(input: unknown): unknown {
+  return typeof input === "object" && input !== null && "key" in input ? input.key : null;
 }
 
 function putRowFromJson(schema: KeySchema, input: unknown): PutRow {
@@ -379,12 +408,18 @@ function putRowFromJson(schema: KeySchema, input: unknown): PutRow {
     ["key", "cells"],
     '{"key": {field: value…}, "cells": {name: text…}}',
   );
-  return { values: valuesFromJson(schema, key), cells: cellsFromJson(cells ?? {}) };
+  const values = valuesFromJson(schema, key);
+  // Encoded here so a bad key fails its own line (the table refuses a whole batch for one).
+  schema.encode(values);
+  const parsed = cellsFromJson(cells ?? {});
+  if (parsed.size === 0) throw new Error("cells: a row needs at least one cell");
+  return { values, cells: parsed };
 }
 
 function deleteFromJson(schema: KeySchema, input: unknown): { values: FieldValues; cells?: string[] } {
   const { key, cells } = lineObject(input, ["key", "cells"], '{"key": {field: value…}, "cells"?: [name…]}');
   const values = valuesFromJson(schema, key);
+  schema.encode(values);
   if (cells === undefined) return { values };
   if (!Array.isArray(cells) || cells.length === 0 || !cells.every((c) => typeof c === "string" && c !== "")) {
     throw new Error("cells must be a non-empty list of cell names (leave it out to delete the row)");

@@ -1,11 +1,15 @@
 /** Errors raised by key schemas; each names what was wrong and what is allowed. */
 
-/** A schema spec that cannot be compiled; `path` is like `segments[2].codec.unit`. */
+/**
+ * A schema spec that cannot be compiled; `path` is like `segments[2].codec.unit`. For an unknown
+ * key, `allowed` lists the keys allowed there.
+ */
 export class SchemaError extends Error {
   override readonly name = "SchemaError";
   constructor(
     readonly path: string,
     problem: string,
+    readonly allowed?: readonly string[],
   ) {
     super(path ? `${path}: ${problem}` : problem);
   }
@@ -20,6 +24,11 @@ export class FieldValueError extends Error {
   ) {
     super(`field "${field}": ${problem}`);
   }
+}
+
+/** A value for a field the schema does not have: the library and the CLI name it alike. */
+export function unknownFieldError(field: string, fields: readonly string[]): FieldValueError {
+  return new FieldValueError(field, `unknown field; the schema has ${fields.join(", ")}`);
 }
 
 /** A key that is not a key of this schema (wrong schema, truncated or corrupted). */

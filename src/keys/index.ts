@@ -17,5 +17,6 @@ export {
   SchemaError,
 } from "./errors.js";
 export { queryFromJson, valuesFromJson, valuesToJson } from "./json.js";
+export { pickFields } from "./pick-fields.js";
 export { compileSchema, defineSchema, parseSchema } from "./schema.js";
 export type * from "./types.js";

@@ -3,7 +3,7 @@
  * decimal strings, timestamps also as ISO-8601 strings.
  */
 import { describe } from "./codec.js";
-import { FieldValueError, QueryError } from "./errors.js";
+import { FieldValueError, QueryError, unknownFieldError } from "./errors.js";
 import type { CodecSpec, FieldValue, FieldValues, KeySchema, Query } from "./types.js";
 
 /** Converts a parsed JSON object to field values; rejects fields the schema does not have. */
@@ -15,7 +15,11 @@ export function valuesFromJson(schema: KeySchema, input: unknown): FieldValues {
   const codecs = new Map(schema.fields.map((f) => [f.name, f.codec]));
   for (const [name, value] of Object.entries(input)) {
     const codec = codecs.get(name);
-    if (!codec) throw new FieldValueError(name, `unknown field; the schema has ${fieldNames(schema)}`);
+    if (!codec)
+      throw unknownFieldError(
+        name,
+        schema.fields.map((f) => f.name),
+      );
     values[name] = fromJson(codec, value, name);
   }
   return values;

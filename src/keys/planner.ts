@@ -4,9 +4,17 @@
  * successor of what it must cover — never a `+ "~"` guess.
  */
 import { keySuccessor, prefixSuccessor } from "./bytes.js";
-import { QueryError } from "./errors.js";
+import { QueryError, unknownFieldError } from "./errors.js";
 import type { CompiledSchema } from "./schema.js";
-import type { CodecSpec, FieldValue, FieldValues, PlannedRange, Query, QueryPlan } from "./types.js";
+import type {
+  CodecSpec,
+  FieldValue,
+  FieldValues,
+  KeySchema,
+  PlannedRange,
+  Query,
+  QueryPlan,
+} from "./types.js";
 
 /** A range edge before the salt is filled in: the bytes themselves, or just past them. */
 interface Edge {
@@ -16,8 +24,11 @@ interface Edge {
 }
 
 export function planQuery(schema: CompiledSchema, query: Query): QueryPlan {
+  checkQueryFields(schema, query);
   const names = schema.fields.map((f) => f.name);
-  const eq: FieldValues = query.eq ?? {};
+  // A field given as undefined is not given (a typed query spells optional fields that way).
+  const eq: FieldValues = {};
+  for (const [name, value] of Object.entries(query.eq ?? {})) if (value !== undefined) eq[name] = value;
   const bound = boundPrefixLength(names, eq);
   const [lower, upper] = edges(schema, query, eq, bound);
 
@@ -47,15 +58,24 @@ export function planQuery(schema: CompiledSchema, query: Query): QueryPlan {
   return plan;
 }
 
+/**
+ * Every field a query names is the schema's: checked before the query's shape, so a misspelt
+ * field is named as such rather than reported as a missing binding or a wrong next field.
+ */
+export function checkQueryFields(schema: Pick<KeySchema, "fields">, query: Query): void {
+  const names = schema.fields.map((f) => f.name);
+  const named = [...Object.keys(query.eq ?? {}), query.range?.field, query.prefix?.field];
+  for (const name of named) {
+    if (name !== undefined && !names.includes(name)) throw unknownFieldError(name, names);
+  }
+}
+
 /** How many leading fields `eq` binds; every bound field must be part of that prefix. */
 function boundPrefixLength(names: readonly string[], eq: FieldValues): number {
   let bound = 0;
   while (bound < names.length && eq[names[bound]!] !== undefined) bound++;
   for (const name of Object.keys(eq)) {
-    const index = names.indexOf(name);
-    if (index < 0)
-      throw new QueryError(`eq: unknown field "${name}"; fields in key order: ${names.join(", ")}`);
-    if (index >= bound) {
+    if (names.indexOf(name) >= bound) {
       throw new QueryError(
         `eq binds "${name}" but not "${names[bound]}", which comes before it; a query binds a prefix of the fields (${names.join(", ")})`,
       );
@@ -74,13 +94,9 @@ function edges(schema: CompiledSchema, query: Query, eq: FieldValues, bound: num
   const kind = query.range ? "range" : "prefix";
   const field = schema.fields[bound];
   if (next.field !== field?.name) {
-    const index = schema.fields.findIndex((f) => f.name === next.field);
-    const why =
-      index < 0
-        ? `unknown field "${next.field}"`
-        : field
-          ? `"${next.field}" is not the next field after the bound ones; it must be "${field.name}"`
-          : `every field is already bound by eq`;
+    const why = field
+      ? `"${next.field}" is not the next field after the bound ones; it must be "${field.name}"`
+      : `every field is already bound by eq`;
     throw new QueryError(`${kind}: ${why}`);
   }
 

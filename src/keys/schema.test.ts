@@ -243,7 +243,9 @@ describe("schema validation", () => {
       /^segments\[0\]\.codec\.type: .*"string" \| "uint" \| "int64" \| "timestamp" \| "reverse-domain" \| "enum"/,
     );
     expect(error({ ...base, segments: [{ field: "a" }] })).toBe("segments[0].codec: required");
-    expect(error({ ...base, extra: true })).toBe("extra: unknown key");
+    expect(error({ ...base, extra: true })).toBe(
+      "extra: unknown key; allowed: version, name, layout, separator, segments, salt",
+    );
     expect(error({ ...base, salt: { buckets: 70000 } })).toMatch(/^salt\.buckets: /);
     expect(error({ ...base, salt: { buckets: 300, hash: "phoenix" } })).toMatch(/allowed: 1\.\.256/);
     expect(error({ ...base, salt: { buckets: 100, width: 1 } })).toMatch(/^salt\.width: .*allowed: 2\.\.10/);
@@ -268,6 +270,33 @@ describe("schema validation", () => {
     expect(error({ ...base, salt: { buckets: 4 }, segments: [base.segments[1]] })).toMatch(
       /first field is a timestamp/,
     );
+  });
+
+  it("names an unknown key and the keys allowed beside it, before what it leaves missing", () => {
+    const refusal = (spec: unknown) => {
+      try {
+        compileSchema(spec as SchemaSpec);
+      } catch (e) {
+        expect(e).toBeInstanceOf(SchemaError);
+        const { path, allowed } = e as SchemaError;
+        return { path, allowed };
+      }
+      throw new Error("compiled");
+    };
+    expect(refusal({ ...base, salt: { bucket: 16 } })).toEqual({
+      path: "salt.bucket",
+      allowed: ["buckets", "fields", "hash", "width", "input"],
+    });
+    const segments = [{ field: "a", codec: { type: "timestamp", unit: "ms", reversed: true } }];
+    expect(refusal({ ...base, segments })).toEqual({
+      path: "segments[0].codec.reversed",
+      allowed: ["type", "unit", "reverse"],
+    });
+    expect(refusal({ ...base, segments: [{ field: "a", codec: { type: "string" }, note: "x" }] })).toEqual({
+      path: "segments[0].note",
+      allowed: ["field", "codec"],
+    });
+    expect(refusal({ ...base, layot: "text" })).toMatchObject({ path: "layot" });
   });
 
   it("parseSchema reads YAML and JSON, with errors for bad syntax", () => {

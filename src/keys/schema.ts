@@ -8,6 +8,7 @@ import {
   KeyDecodeError,
   KeyTooLongError,
   SchemaError,
+  unknownFieldError,
 } from "./errors.js";
 import { planQuery } from "./planner.js";
 import {
@@ -22,8 +23,10 @@ import { type NormalizedSpec, normalizeSpec } from "./spec.js";
 import type {
   CodecSpec,
   DecodedKey,
+  DecodedValuesOf,
   FieldValue,
   FieldValues,
+  FieldValuesOf,
   KeySchema,
   Query,
   QueryPlan,
@@ -35,9 +38,17 @@ export function defineSchema<const T extends SchemaSpec>(spec: T): T {
   return spec;
 }
 
-/** Validates and compiles a spec; throws SchemaError naming the offending path. */
-export function compileSchema(spec: SchemaSpec): KeySchema {
-  return new CompiledSchema(normalizeSpec(spec));
+/**
+ * Validates and compiles a spec; throws SchemaError naming the offending path. A spec written in
+ * TypeScript types the schema's field values: `encode`, `plan` and `decode` know its fields.
+ */
+export function compileSchema<const S extends SchemaSpec>(
+  spec: S,
+): KeySchema<FieldValuesOf<S>, DecodedValuesOf<S>> {
+  return new CompiledSchema(normalizeSpec(spec)) as KeySchema as KeySchema<
+    FieldValuesOf<S>,
+    DecodedValuesOf<S>
+  >;
 }
 
 /** Parses a JSON or YAML schema file's text (YAML when `format` is omitted: it accepts JSON too). */
@@ -80,6 +91,7 @@ export interface CompiledField {
 export class CompiledSchema implements KeySchema {
   readonly fingerprint: string;
   readonly fields: readonly CompiledField[];
+  private readonly fieldNames: ReadonlySet<string>;
   readonly saltFields: readonly string[];
   readonly bucketCount: number;
   readonly saltPrefixLength: number;
@@ -118,6 +130,7 @@ export class CompiledSchema implements KeySchema {
       pending = [];
     });
     this.fields = fields;
+    this.fieldNames = new Set(fields.map((f) => f.name));
     this.after = Uint8Array.from(pending);
 
     const salt = spec.salt;
@@ -143,12 +156,23 @@ export class CompiledSchema implements KeySchema {
   }
 
   encode(values: FieldValues): Buffer {
+    this.rejectUnknownFields(values);
     const w = this.writer;
     const hashEnd = this.writeFields(w, values, this.fields.length);
     w.bytes(this.after);
     if (w.pos > BIGTABLE_MAX_KEY_BYTES) throw new KeyTooLongError(this.spec.name, w.pos);
     if (this.salt) this.salt.write(w.buf, this.hashBucket(w.buf, hashEnd));
     return w.take();
+  }
+
+  /**
+   * A misspelt field would otherwise be ignored and its correct name reported missing (or, when
+   * optional to the call, silently make another key); callers passing wider objects use `pickFields`.
+   */
+  private rejectUnknownFields(values: FieldValues): void {
+    for (const name in values) {
+      if (!this.fieldNames.has(name)) throw unknownFieldError(name, [...this.fieldNames]);
+    }
   }
 
   /**
@@ -207,6 +231,7 @@ export class CompiledSchema implements KeySchema {
   }
 
   bucketOf(values: FieldValues): number {
+    this.rejectUnknownFields(values);
     const w = this.writer;
     return this.bucketAt(w, this.writeFields(w, values, this.saltFields.length));
   }

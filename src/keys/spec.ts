@@ -7,6 +7,7 @@ import { uintBytes, uintWidth } from "./codec.js";
 import { BIGTABLE_MAX_KEY_BYTES, SchemaError } from "./errors.js";
 import { parseSaltInput, SALT_HASHES } from "./salt.js";
 import type { CodecSpec, SaltSpec, SchemaSpec, SegmentSpec } from "./types.js";
+import { allowedKeys, isUnknownKey, unknownKeyMessage } from "./unknown-key.js";
 
 const positiveInt = (max: number) => v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(max));
 
@@ -277,18 +278,22 @@ function inputFields(template: string, names: readonly string[]): string[] {
   return inKeyOrder;
 }
 
-/** Parses with valibot; the first issue becomes a SchemaError naming its path and what is allowed. */
+/** Parses with valibot; an unknown key, else the first issue, becomes a SchemaError naming its path and what is allowed. */
 function parseWith<T extends v.GenericSchema>(schema: T, input: unknown, basePath: string): v.InferOutput<T> {
   const result = v.safeParse(schema, input);
   if (result.success) return result.output;
-  const issue = result.issues[0];
+  // An unknown key explains the other issues (`bucket` for `buckets` also reads as `buckets` missing).
+  const unknownKey = result.issues.find(isUnknownKey);
+  const issue = unknownKey ?? result.issues[0];
   const keys = (issue.path ?? []).map((item) => item.key as string | number);
+  if (unknownKey) {
+    const allowed = allowedKeys(schema, unknownKey);
+    throw new SchemaError(formatPath(basePath, keys), unknownKeyMessage(allowed), allowed);
+  }
   let message = issue.message;
   if (issue.received === "undefined") {
     message =
       issue.type === "strict_object" || !issue.expected ? "required" : `required; allowed: ${issue.expected}`;
-  } else if (issue.type === "strict_object" && issue.expected === "never") {
-    message = "unknown key";
   }
   throw new SchemaError(formatPath(basePath, keys), message);
 }

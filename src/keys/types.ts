@@ -75,14 +75,56 @@ export interface SchemaSpec {
 
 /**
  * A query binds a prefix of the schema's fields by equality, optionally a range or a prefix on the
- * next field, and an optional limit.
+ * next field, and an optional limit. Typed by a schema's field values, it takes only its fields.
  */
-export interface Query {
-  eq?: FieldValues;
-  range?: { field: string; gte?: FieldValue; gt?: FieldValue; lte?: FieldValue; lt?: FieldValue };
-  prefix?: { field: string; value: string };
+export interface Query<V extends FieldValues = FieldValues> {
+  eq?: SomeFields<V>;
+  range?: { [F in FieldName<V>]: { field: F; gte?: V[F]; gt?: V[F]; lte?: V[F]; lt?: V[F] } }[FieldName<V>];
+  prefix?: { field: FieldName<V>; value: string };
   limit?: number;
 }
+
+/** Some of the fields; a field given as undefined is not given. */
+export type SomeFields<V extends FieldValues> = { [F in keyof V]?: V[F] | undefined };
+type FieldName<V extends FieldValues> = keyof V & string;
+
+/** The field segments of a spec. */
+type FieldSegmentOf<S extends SchemaSpec> = Extract<S["segments"][number], { field: string }>;
+
+/** What a codec's field takes: an enum its values, a timestamp a Date or an integer. */
+type ValueIn<C extends CodecSpec> = C extends { type: "string" | "reverse-domain" }
+  ? string
+  : C extends { type: "enum"; values: readonly (infer V extends string)[] }
+    ? V
+    : C extends { type: "timestamp" }
+      ? number | bigint | Date
+      : number | bigint;
+
+/** What decoding gives back (the "decodes as" column of docs/keys.md). */
+type ValueOut<C extends CodecSpec> = C extends { type: "string" | "reverse-domain" }
+  ? string
+  : C extends { type: "enum"; values: readonly (infer V extends string)[] }
+    ? V
+    : C extends { type: "timestamp"; unit: "us" }
+      ? bigint
+      : C extends { type: "timestamp" }
+        ? number
+        : C extends { type: "int64" }
+          ? bigint
+          : number | bigint;
+
+/**
+ * The field values a spec written in TypeScript declares, each typed by its codec; a spec whose
+ * field names are not literal types (read from a file, or widened) gives `FieldValues`.
+ */
+export type FieldValuesOf<S extends SchemaSpec> = string extends FieldSegmentOf<S>["field"]
+  ? FieldValues
+  : { [F in FieldSegmentOf<S> as F["field"]]: ValueIn<F["codec"]> };
+
+/** The values `decode` gives back for a spec written in TypeScript. */
+export type DecodedValuesOf<S extends SchemaSpec> = string extends FieldSegmentOf<S>["field"]
+  ? Record<string, FieldValue>
+  : { [F in FieldSegmentOf<S> as F["field"]]: ValueOut<F["codec"]> };
 
 /** One byte range `[start, end)` a query must read; `end: null` is "to the end of the table". */
 export interface PlannedRange {
@@ -99,13 +141,19 @@ export interface QueryPlan {
   limit?: number;
 }
 
-export interface DecodedKey {
+export interface DecodedKey<D extends Record<string, FieldValue> = Record<string, FieldValue>> {
   bucket: number;
-  values: Record<string, FieldValue>;
+  values: D;
 }
 
-/** A validated, compiled schema. */
-export interface KeySchema {
+/**
+ * A validated, compiled schema. `V` and `D` type the field values it takes and gives back; a
+ * schema compiled from a literal spec has them (`compileSchema`), one read from a file does not.
+ */
+export interface KeySchema<
+  V extends FieldValues = FieldValues,
+  D extends Record<string, FieldValue> = Record<string, FieldValue>,
+> {
   readonly spec: SchemaSpec;
   /** Stable hash of the spec's meaning (not its formatting), e.g. `ks1-3f9a…`. */
   readonly fingerprint: string;
@@ -120,13 +168,13 @@ export interface KeySchema {
    * logical order compares `key.subarray(saltPrefixLength)`.
    */
   readonly saltPrefixLength: number;
-  encode(values: FieldValues): Buffer;
-  decode(key: Buffer): DecodedKey;
+  encode(values: V): Buffer;
+  decode(key: Buffer): DecodedKey<D>;
   /**
    * The bucket a key's salt prefix names (0 when unsalted), without decoding the rest. For keys
    * of the `hbasewd` and `phoenix-legacy` hashes it may lie outside [0, N): bucket scans miss them.
    */
   bucketOfKey(key: Buffer): number;
-  bucketOf(values: FieldValues): number;
-  plan(query: Query): QueryPlan;
+  bucketOf(values: SomeFields<V>): number;
+  plan(query: Query<V>): QueryPlan;
 }

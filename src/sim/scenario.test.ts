@@ -93,6 +93,40 @@ describe("validateScenario", () => {
     );
   });
 
+  it("names an unknown key and the keys allowed beside it", () => {
+    /** The refusal's `{at, allowed}` for each unknown key it lists. */
+    const unknownKeys = (input: unknown) => {
+      try {
+        validateScenario(input);
+      } catch (error) {
+        const found = (error as Error).message.matchAll(/unknown key; allowed: (.*)\n\s*→ at (\S+)/g);
+        return [...found].map(([, allowed, at]) => ({ at, allowed: allowed!.split(", ") }));
+      }
+      throw new Error("valid");
+    };
+    expect(unknownKeys({ ...minimal, cluster: { nodes: 2, node: 3 } })).toEqual([
+      {
+        at: "cluster.node",
+        allowed: [
+          "nodes",
+          "storage",
+          "pricePerNodeHour",
+          "capacity",
+          "fixedCostShare",
+          "storageLimitBytes",
+          "storageTarget",
+        ],
+      },
+    ]);
+    expect(unknownKeys({ ...minimal, tablets: { intial: 4 } })).toMatchObject([
+      { at: "tablets.intial", allowed: expect.arrayContaining(["initial", "rebalanceTime"]) },
+    ]);
+    const group = { ...minimal.workload.groups[0], arrival: { kind: "burst", every: "1m", windw: "5s" } };
+    expect(unknownKeys({ ...minimal, workload: { groups: [group] } })).toEqual([
+      { at: "workload.groups.0.arrival.windw", allowed: ["kind", "every", "window"] },
+    ]);
+  });
+
   it("reports a key field no group can fill", () => {
     const scenario = validateScenario({
       ...minimal,

@@ -6,6 +6,7 @@
 import { CORE_SCHEMA, mergeTag, load as parseYaml } from "js-yaml";
 import * as v from "valibot";
 import type { SchemaSpec } from "../keys/types.js";
+import { allowedKeys, isUnknownKey, unknownKeyMessage } from "../keys/unknown-key.js";
 import { parseDuration } from "./duration.js";
 
 const positive = (field: string) =>
@@ -260,7 +261,14 @@ export type TableSplits = Scenario["tablets"]["splits"];
 /** Validates a scenario object; errors name the field and what is allowed. */
 export function validateScenario(input: unknown): Scenario {
   const result = v.safeParse(ScenarioSchema, withoutExtensions(input));
-  if (!result.success) throw new Error(`invalid scenario:\n${v.summarize(result.issues)}`);
+  if (!result.success) {
+    const issues = result.issues.map((issue) =>
+      isUnknownKey(issue)
+        ? { ...issue, message: unknownKeyMessage(allowedKeys(ScenarioSchema, issue)) }
+        : issue,
+    );
+    throw new Error(`invalid scenario:\n${v.summarize(issues as typeof result.issues)}`);
+  }
   const scenario = result.output;
   const names = new Set<string>();
   for (const design of scenario.designs) {

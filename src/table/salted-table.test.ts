@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compileSchema } from "../keys/index.js";
+import { compileSchema, FieldValueError } from "../keys/index.js";
 import type { FieldValues, Query, SchemaSpec } from "../keys/types.js";
 import { BigtableStore } from "../store/bigtable.js";
 import { EmbeddedStore } from "../store/embedded.js";
@@ -163,6 +163,13 @@ describe("SaltedTable latest", () => {
     await expect(table.latest({ eq: { device: "a", ts: 1 } }, 3)).rejects.toThrow(
       /reverse timestamp.*"metric"/,
     );
+  });
+
+  it("names a misspelt field before asking for a reverse timestamp", async () => {
+    const table = await tableWith(new MemoryStore(), fleetSpec(4), rows);
+    const refused = await table.latest({ eq: { device: "a", metrik: "cpu" } }, 3).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(FieldValueError);
+    expect(refused).toMatchObject({ field: "metrik" });
   });
 
   it("serves repeats from the cache for its TTL", async () => {

@@ -8,6 +8,7 @@ import { setMaxListeners } from "node:events";
 import { LRUCache } from "lru-cache";
 import pLimit from "p-limit";
 import { type AccessLogSampling, type AccessLogSink, sampler } from "../access-log/sink.js";
+import { checkQueryFields } from "../keys/planner.js";
 import type { FieldValues, KeySchema, Query, QueryPlan } from "../keys/types.js";
 import type { KeyRange, Store, StoreMutation, StoreRow } from "../store/store.js";
 import { checkAppProfile } from "../store/validate.js";
@@ -368,6 +369,7 @@ export class SaltedTable {
   }
 
   private checkLatestQuery(query: Omit<Query, "limit">): void {
+    checkQueryFields(this.schema, query);
     const eq = query.eq ?? {};
     const bound = this.schema.fields.findIndex((field) => eq[field.name] === undefined);
     const next = this.schema.fields[bound];
