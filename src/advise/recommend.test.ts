@@ -127,16 +127,17 @@ describe("the recommendation", () => {
     expect(lossReason(unservable, average)).toBe("latest: not a key range");
   });
 
-  it("says a design that meets the targets today loses on headroom, and where it breaks", () => {
+  it("says a design that meets the targets today loses at the stated growth, and where it breaks", () => {
     const salt2 = evaluated("salt-2", 3, { buckets: 2 });
     salt2.headroom = {
+      growth: 2,
       writesPerS: 40_000,
       scores: salt2.scores!,
       failures: [hot],
       breaksAt: { writesPerS: 26_100, target: "hottestCpu" },
     };
     expect(lossReason(salt2, undefined)).toBe(
-      "meets the targets today but not at 2× the write rate (40,000/s): hottest node 150% > 90%; it breaks at about 26,000 writes/s",
+      "meets the targets today but not at the stated growth, 2× (40,000 writes/s): hottest node 150% > 90%; it breaks at about 26,000 writes/s",
     );
   });
 });

@@ -5,9 +5,11 @@
  */
 import type { DesignResult } from "../sim/results.js";
 import type { CandidateDesign } from "./candidates.js";
-import { HEADROOM_FACTOR, type HeadroomCheck, roughRate } from "./headroom.js";
+import type { MonthlyCost } from "./cost.js";
+import { type HeadroomCheck, roughRate } from "./headroom.js";
 import type { ReadService } from "./read-service.js";
 import type { DesignScores, TargetFailure } from "./score.js";
+import type { DesignSizing } from "./sizing.js";
 
 export interface EvaluatedCandidate {
   candidate: CandidateDesign;
@@ -19,8 +21,12 @@ export interface EvaluatedCandidate {
   failures: TargetFailure[];
   /** Every declared read: simulated, not simulated (with its planned fan-out), or not servable as key ranges. */
   reads: ReadService[];
-  /** The run at twice the write rate, for designs that meet the targets and were checked for headroom. */
+  /** The check at the stated growth, for designs that meet the targets and were checked. */
   headroom?: HeadroomCheck;
+  /** Nodes it needs for CPU and storage today and at the stated growth (sizing.ts). */
+  sizing?: DesignSizing;
+  /** Per month on the nodes it needs at the stated growth (absent when no node count meets the targets). */
+  cost?: MonthlyCost;
   /** Why the simulator could not replay the workload under this design. */
   error?: string;
 }
@@ -28,7 +34,7 @@ export interface EvaluatedCandidate {
 export const meetsTargets = (evaluated: EvaluatedCandidate) =>
   evaluated.error === undefined && evaluated.scores !== undefined && evaluated.failures.length === 0;
 
-/** Meets the targets at the stated rate and at twice it. */
+/** Meets the targets at the stated rate and at the stated growth. */
 export const meetsTargetsWithHeadroom = (evaluated: EvaluatedCandidate) =>
   meetsTargets(evaluated) && evaluated.headroom !== undefined && evaluated.headroom.failures.length === 0;
 
@@ -85,7 +91,7 @@ export function lossReason(loser: EvaluatedCandidate, chosen: EvaluatedCandidate
   }
   if (loser.headroom && loser.headroom.failures.length > 0) {
     const breaks = loser.headroom.breaksAt;
-    return `meets the targets today but not at ${HEADROOM_FACTOR}× the write rate (${roughRate(loser.headroom.writesPerS)}/s): ${loser.headroom.failures.map((failure) => failure.text).join("; ")}${breaks ? `; it breaks at about ${roughRate(breaks.writesPerS)} writes/s` : ""}`;
+    return `meets the targets today but not at the stated growth, ${loser.headroom.growth}× (${roughRate(loser.headroom.writesPerS)} writes/s): ${loser.headroom.failures.map((failure) => failure.text).join("; ")}${breaks ? `; it breaks at about ${roughRate(breaks.writesPerS)} writes/s` : ""}`;
   }
   if (!chosen) return "meets the targets";
   const a = loser.candidate;

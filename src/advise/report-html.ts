@@ -7,7 +7,6 @@ import { matrixFromSteps } from "../viz/matrix/steps-matrix.js";
 import { escapeHtml } from "../viz/render/escape-html.js";
 import { renderHeatmapHtml } from "../viz/render/html.js";
 import { type Advice, candidateLabel } from "./advise.js";
-import { HEADROOM_FACTOR } from "./headroom.js";
 import type { KeyStructure } from "./key-structure.js";
 import {
   CANDIDATE_COLUMNS,
@@ -90,7 +89,7 @@ export function adviceHtml(advice: Advice, options: AdviceHtmlOptions = {}): str
     "<h2>Candidates</h2>",
     table(CANDIDATE_COLUMNS, candidateRows(advice), (row) => row[0] === chosen),
     `<p class="legend">${escapeHtml(CANDIDATE_LEGEND)}</p>`,
-    ...list(`Headroom (${HEADROOM_FACTOR}× the write rate)`, headroomLines(advice)),
+    ...list(`At the stated growth (${advice.growth}× today)`, headroomLines(advice)),
     ...list("Reads not simulated", unsimulatedReads(advice)),
     "<h2>The decision, in the salting guide's terms</h2>",
     table(

@@ -1,7 +1,6 @@
 /** The advisor's report as Markdown (pure: the CLI writes it). */
 import type { Advice } from "./advise.js";
 import { KEY_CHANGE_COMPLEXITY } from "./candidates.js";
-import { HEADROOM_FACTOR } from "./headroom.js";
 import type { KeyStructure } from "./key-structure.js";
 import {
   CANDIDATE_COLUMNS,
@@ -56,13 +55,13 @@ export function adviceMarkdown(advice: Advice, options: AdviceMarkdownOptions = 
       .map(([kind, weight]) => `${kind} ${weight}`)
       .join(
         ", ",
-      )} (summed); ties go to fewer salt buckets, then the smaller read fan-out, then cost. The recommendation is the simplest candidate that meets every target, today and at ${HEADROOM_FACTOR}× the write rate.`,
+      )} (summed); ties go to fewer salt buckets, then the smaller read fan-out, then cost. The recommendation is the simplest candidate that meets every target, today and at the stated growth (${advice.growth}× today).`,
     "",
   );
   const headroom = headroomLines(advice);
   if (headroom.length > 0)
     out.push(
-      `## Headroom (${HEADROOM_FACTOR}× the write rate)`,
+      `## At the stated growth (${advice.growth}× today)`,
       "",
       ...headroom.map((line) => `- ${line}`),
       "",
