@@ -36,6 +36,7 @@ import {
   type TargetFailure,
 } from "./score.js";
 import { designSizing, type Retention, type StoragePlan, storagePlan } from "./sizing.js";
+import { type StorageOptions, storageOptions } from "./storage-options.js";
 
 export interface AdviseOptions {
   /** The scenario design that is the current key; default the first. */
@@ -101,6 +102,8 @@ export interface Advice {
   recommended: EvaluatedCandidate | undefined;
   /** The design costing least per month on the nodes it needs at the stated growth, when it is not the recommendation. */
   cheapest: EvaluatedCandidate | undefined;
+  /** When storage sizes the recommendation (else the current key): HDD and keeping fewer days, in nodes and dollars. */
+  storageOptions: StorageOptions | undefined;
   /** The recommendation needs more nodes than planned for (nothing met the targets with headroom on them). */
   needsMoreNodes: boolean;
   losers: { name: string; reason: string }[];
@@ -500,6 +503,7 @@ function adviceFrom(
     candidates: evaluated,
     recommended,
     cheapest: cheapestOf(evaluated, recommended),
+    storageOptions: storageOptions(planned, recommended ?? asIs, plan),
     needsMoreNodes,
     losers: evaluated
       .filter((each) => each !== recommended)

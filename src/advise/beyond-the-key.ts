@@ -21,6 +21,10 @@ const ANALYTICAL_ROWS = 100_000;
 const DOMINANT_SHARE = 0.5;
 const HOT_TENANT_RATIO = 2;
 
+/** A scan this long, or reading this many rows, is an analytical query, not Bigtable's job. */
+export const isAnalytical = (windowS: number, rowsPerRead: number) =>
+  windowS >= ANALYTICAL_WINDOW_S || rowsPerRead >= ANALYTICAL_ROWS;
+
 export function beyondTheKey(
   scenario: Scenario,
   asIs: EvaluatedCandidate,
@@ -49,7 +53,7 @@ export function beyondTheKey(
   for (const read of scenario.workload.reads) {
     if (read.kind !== "scan") continue;
     const rows = reference.scores?.reads.find((each) => each.name === read.name)?.rowsReadPerRead ?? 0;
-    if (read.window < ANALYTICAL_WINDOW_S && rows < ANALYTICAL_ROWS) continue;
+    if (!isAnalytical(read.window, rows)) continue;
     notes.push({
       kind: "analytical-store",
       text: `"${read.name}" scans ${formatDuration(read.window)} of an entity (about ${Math.round(rows).toLocaleString("en-US")} rows per scan): that is an analytical query. Export the data to an analytical store (BigQuery, or Parquet files) and serve dashboards there; keep Bigtable for point lookups and recent windows. No key design makes it cheap.`,

@@ -51,6 +51,8 @@ export interface DesignScores {
   writeP99Ms: number;
   /** Steady state. */
   writeShedShare: number;
+  /** Bytes written per second at the mean rates. */
+  bytesPerS: number;
   /** Bytes kept over the retention (sizing.ts): the mean write rate × the retention, compressed. */
   storedBytes: number;
   /** Bytes stored per node (over the retention) as a share of the planned part of a node's limit. */
@@ -101,6 +103,7 @@ export function scoreDesign(
     peakHottestCpu: result.summary.hottestNodeCpu.max,
     writeP99Ms: result.summary.writes.p99Ms,
     writeShedShare: steady.shedWriteShare,
+    bytesPerS: footprint.bytesPerS,
     storedBytes: stored,
     storagePerNode: stored / result.nodes / storage.plannedBytesPerNode,
     reads: result.summary.reads.map(({ name, kind, perS, fanout, p99Ms, rowsReadPerRead, shedShare }) => ({
