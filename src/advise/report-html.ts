@@ -8,6 +8,7 @@ import { escapeHtml } from "../viz/render/escape-html.js";
 import { renderHeatmapHtml } from "../viz/render/html.js";
 import { type Advice, candidateLabel } from "./advise.js";
 import type { KeyStructure } from "./key-structure.js";
+import { sizingLines } from "./report-sizing.js";
 import {
   CANDIDATE_COLUMNS,
   CANDIDATE_LEGEND,
@@ -79,6 +80,7 @@ export function adviceHtml(advice: Advice, options: AdviceHtmlOptions = {}): str
     `<h1>keyspread advise: ${escapeHtml(advice.scenario)}</h1>`,
     `<p class="headline">${escapeHtml(headline(advice))}</p>`,
     `<p>${escapeHtml(simulatedAgainst(advice))}</p>`,
+    ...list("Sizing and cost", sizingLines(advice)),
     ...(structure && options.structure
       ? [
           "<h2>The key, from the sample</h2>",

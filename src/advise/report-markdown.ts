@@ -2,6 +2,7 @@
 import type { Advice } from "./advise.js";
 import { KEY_CHANGE_COMPLEXITY } from "./candidates.js";
 import type { KeyStructure } from "./key-structure.js";
+import { sizingLines } from "./report-sizing.js";
 import {
   CANDIDATE_COLUMNS,
   CANDIDATE_LEGEND,
@@ -39,6 +40,8 @@ export function adviceMarkdown(advice: Advice, options: AdviceMarkdownOptions = 
   out.push(`# keyspread advise: ${advice.scenario}`, "");
   out.push(`**${headline(advice)}**`, "");
   out.push(simulatedAgainst(advice), "");
+  const sizing = sizingLines(advice);
+  if (sizing.length > 0) out.push("## Sizing and cost", "", ...sizing.map((line) => `- ${line}`), "");
   if (options.structure) {
     const { header, rows } = structureTable(options.structure);
     out.push("## The key, from the sample", "");

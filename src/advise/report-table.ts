@@ -138,11 +138,17 @@ export function headline(advice: Advice): string {
   const changes = chosen.candidate.changes;
   const what = changes.length === 0 ? "keep the current key" : changes.map(describeKeyChange).join(", then ");
   const lead = advice.needsMoreNodes
-    ? `Nothing meets the targets with headroom on ${advice.nodes} nodes; ${chosen.candidate.name} needs ${chosen.nodes} nodes — ${what}.`
+    ? `Nothing meets the targets${atGrowth(advice)} on ${advice.nodes} nodes; ${chosen.candidate.name} needs ${chosen.nodes} nodes — ${what}.`
     : `Recommended: ${chosen.candidate.name} — ${what} on ${chosen.nodes} nodes.`;
-  const headroom = chosen.headroom ? ` It ${headroomText(chosen.headroom, advice.writesPerS)}.` : "";
+  const headroom =
+    chosen.headroom && chosen.headroom.growth > 1
+      ? ` It ${headroomText(chosen.headroom, advice.writesPerS)}.`
+      : "";
   return `${lead} Hottest node ${percent(chosen.scores!.hottestCpu)}, average ${percent(chosen.scores!.averageCpu)} after warm-up.${headroom}`;
 }
+
+/** ` at the stated growth (2×)` when one is stated, else nothing: today's workload. */
+const atGrowth = (advice: Advice) => (advice.growth > 1 ? ` at the stated growth (${advice.growth}×)` : "");
 
 /** Why nothing is recommended, from what the candidates miss. */
 function whyNothing(advice: Advice): string {
@@ -154,7 +160,7 @@ function whyNothing(advice: Advice): string {
     return `no candidate serves ${unservable.map((read) => read.name).join(", ")} as key ranges (${unservable[0]!.reason}); change the read or describe the workload in a scenario file.`;
   if (candidates.every((each) => each.error !== undefined))
     return `no candidate could be simulated (${candidates[0]!.error}).`;
-  return `nothing meets the targets with headroom on ${advice.nodes} nodes, and more nodes would not fix the candidates that miss them (their load sits on a key range, or they miss a target more nodes do not help with); see why each loses below.`;
+  return `nothing meets the targets${atGrowth(advice)} on ${advice.nodes} nodes, and more nodes would not fix the candidates that miss them (their load sits on a key range, or they miss a target more nodes do not help with); see why each loses below.`;
 }
 
 /** Designs shown as heatmaps: the current key, the recommendation, and the two simplest other designs simulated. */
@@ -213,7 +219,7 @@ export function loserLines(advice: Advice): { name?: string; reason: string }[] 
     ...(skipped.length > 0 && advice.recommended
       ? [
           {
-            reason: `Not simulated, because ${advice.recommended.candidate.name} is simpler and meets the targets with headroom: ${skipped.join(", ")}.`,
+            reason: `Not simulated, because ${advice.recommended.candidate.name} is simpler and meets the targets${atGrowth(advice)}: ${skipped.join(", ")}.`,
           },
         ]
       : []),

@@ -54,7 +54,7 @@ Exit codes:
   0  a design is recommended (on the planned nodes, or on more nodes: the headline and
      advice.json's recommended.needsMoreNodes say so)
   1  bad input or an error (the message names it)
-  ${EXIT_NO_RECOMMENDATION}  no design is recommended: nothing meets the targets with headroom, even on more
+  ${EXIT_NO_RECOMMENDATION}  no design is recommended: nothing meets the targets at the stated growth, even on more
      nodes (the report says why each candidate loses)`;
 
 async function readText(file: string, what: string): Promise<string> {

@@ -9,8 +9,8 @@ import { SETTLED_RATIO } from "../sim/summary.js";
 
 const METRIC_WORDS = { averageCpu: "average CPU", hottestCpu: "hottest node" } as const;
 
-const number = (value: number) =>
-  Math.abs(value) >= 100 ? Math.round(value).toLocaleString("en-US") : String(Number(value.toPrecision(3)));
+/** Three significant digits: a fitted value, not a measurement. */
+const number = (value: number) => Number(value.toPrecision(3)).toLocaleString("en-US");
 
 /** What the cluster showed, in a few words. */
 function observedText(calibration: Calibration): string {
@@ -42,7 +42,7 @@ export function calibrationLines(calibration: Calibration | undefined): string[]
   const direction = fit.t >= 0 ? "pessimistic" : "optimistic";
   const moved = fit.moved.map((each) => `${each.field} ${number(each.from)} → ${number(each.to)}`).join(", ");
   const lines = [
-    `${lead} the model reproduces its ${METRIC_WORDS[metric]} (${percent(fit.figures[metric])}) with its uncertain constants ${percent(Math.abs(fit.t))} of the way from their defaults to their ${direction} ends: ${moved || "none moved"}. Every design is judged under these constants; the ranges in brackets are the constants that still agree with the observation within ±${percent(OBSERVATION_TOLERANCE).replace("%", " points")} (the path from ${number(fit.range.low)} to ${number(fit.range.high)}, where −1 is every constant at its optimistic end and 1 at its pessimistic end).`,
+    `${lead} the model reproduces its ${METRIC_WORDS[metric]} (${percent(fit.figures[metric])}) with its uncertain constants ${percent(Math.abs(fit.t))} of the way from their defaults to their ${direction} ends: ${moved || "none moved"}. Every design is judged under these constants; the ranges in brackets are the constants that still agree with the observation within ±${number(OBSERVATION_TOLERANCE * 100)} points (the path from ${number(fit.range.low)} to ${number(fit.range.high)}, where −1 is every constant at its optimistic end and 1 at its pessimistic end).`,
   ];
   if (fit.otherMetric)
     lines.push(

@@ -160,7 +160,7 @@ function uncertaintyLines(verdict: LabVerdict): string[] {
   const flipping = [...ends].filter(([, span]) => span.flips !== undefined);
   const where =
     verdict.calibration?.fit.status === "fitted"
-      ? "the calibrated range (optimistic and pessimistic: its two ends)"
+      ? "the range calibrated to the running cluster"
       : "the model's constants";
   if (flipping.length === 0)
     return wrap(
