@@ -21,6 +21,7 @@ import { type ReadService, readServices } from "./read-service.js";
 import { MODELLED_AS_IS, type RealKey } from "./real-key.js";
 import {
   capacityBound,
+  cheapestOf,
   type EvaluatedCandidate,
   lossReason,
   meetsTargets,
@@ -512,25 +513,6 @@ function adviceFrom(
     decision: decisionTable(planned, asIs, evaluated),
     beyondTheKey: beyondTheKey(planned, asIs, recommended, plan.targets),
   };
-}
-
-/**
- * The design costing least per month on the nodes it needs at the stated growth, among those that
- * meet the targets there or miss only targets more nodes fix; undefined when that is the recommendation.
- */
-function cheapestOf(
-  evaluated: readonly EvaluatedCandidate[],
-  recommended: EvaluatedCandidate | undefined,
-): EvaluatedCandidate | undefined {
-  const priced = evaluated.filter(
-    (each) => each.cost !== undefined && (meetsTargets(each) || capacityBound(each)),
-  );
-  const cheapest = priced.sort((a, b) => a.cost!.total - b.cost!.total || simplicityOrder(a, b))[0];
-  return cheapest === undefined ||
-    recommended === undefined ||
-    cheapest.cost!.total >= (recommended.cost?.total ?? Number.POSITIVE_INFINITY)
-    ? undefined
-    : cheapest;
 }
 
 /**

@@ -38,6 +38,12 @@ export function beyondTheKey(
       kind: "no-change",
       text: "The current key meets the targets: no key change is needed.",
     });
+  } else if (asIs.sizing?.today.bound === "storage" && asIs.sizing.today.storage > asIs.nodes) {
+    const { cpu, storage } = asIs.sizing.today;
+    notes.push({
+      kind: "capacity",
+      text: `The data the current key keeps needs ${storage} nodes for storage, ${cpu} for CPU: storage, not CPU, sizes the cluster. Neither a key change nor batching shrinks the bytes kept; a shorter retention (exporting the rest) or HDD does — see the sizing.`,
+    });
   } else if (asIsScores && asIsScores.nodesNeeded !== null && asIsScores.nodesNeeded > asIs.nodes) {
     notes.push({
       kind: "capacity",

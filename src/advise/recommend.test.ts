@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { CandidateDesign, KeyChange } from "./candidates.js";
 import {
   capacityBound,
+  cheapestOf,
   type EvaluatedCandidate,
   lossReason,
   meetsTargets,
@@ -87,6 +88,39 @@ describe("the recommendation", () => {
         expect(chosen.scores!.hottestCpu).toBeLessThanOrEqual(0.9);
         for (const other of all.filter(meetsTargets))
           expect(simplicityOrder(chosen, other)).toBeLessThanOrEqual(0);
+      }),
+    );
+  });
+
+  it("names a cheapest design only when it costs less per month than the simplest, and none eligible costs less", () => {
+    const arbitraryCandidate = fc.record({
+      complexity: fc.integer({ min: 0, max: 8 }),
+      hottestCpu: fc.double({ min: 0.1, max: 3, noNaN: true }),
+      monthly: fc.option(fc.integer({ min: 100, max: 100_000 }), { nil: undefined }),
+      unservable: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(fc.array(arbitraryCandidate, { minLength: 1, maxLength: 12 }), (specs) => {
+        const all = specs.map((spec, index) => {
+          const each = evaluated(`c${index}`, spec.complexity, {
+            ...spec,
+            failures: [
+              ...(spec.hottestCpu > 0.9 ? [hot] : []),
+              ...(spec.unservable ? [{ target: "read" as const, text: "latest: not a key range" }] : []),
+            ],
+          });
+          return spec.monthly === undefined
+            ? each
+            : { ...each, cost: { nodes: spec.monthly, storage: 0, total: spec.monthly } };
+        });
+        const simplest = simplestMeeting(all);
+        const cheapest = cheapestOf(all, simplest);
+        if (!cheapest) return;
+        expect(simplest).toBeDefined();
+        expect(cheapest.cost!.total).toBeLessThan(simplest!.cost!.total);
+        expect(cheapest.failures.every((failure) => failure.target !== "read")).toBe(true);
+        for (const other of all.filter((each) => each.cost && (meetsTargets(each) || capacityBound(each))))
+          expect(cheapest.cost!.total).toBeLessThanOrEqual(other.cost!.total);
       }),
     );
   });

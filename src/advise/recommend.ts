@@ -58,6 +58,22 @@ export function simplestMeeting(evaluated: readonly EvaluatedCandidate[]): Evalu
   return evaluated.filter(meetsTargets).sort(simplicityOrder)[0];
 }
 
+/**
+ * The design costing least per month on the nodes it needs at the stated growth, among those that
+ * meet the targets there or miss only targets more nodes fix; undefined when that is the recommendation.
+ */
+export function cheapestOf(
+  evaluated: readonly EvaluatedCandidate[],
+  recommended: EvaluatedCandidate | undefined,
+): EvaluatedCandidate | undefined {
+  const priced = evaluated.filter(
+    (each) => each.cost !== undefined && (meetsTargets(each) || capacityBound(each)),
+  );
+  const cheapest = priced.sort((a, b) => a.cost!.total - b.cost!.total || simplicityOrder(a, b))[0];
+  const simplestCost = recommended?.cost?.total;
+  return cheapest && simplestCost !== undefined && cheapest.cost!.total < simplestCost ? cheapest : undefined;
+}
+
 /** Targets more nodes help with when the load is spread (unservable reads and too few buckets are the key's doing). */
 const CAPACITY_TARGETS: ReadonlySet<TargetFailure["target"]> = new Set([
   "hottestCpu",

@@ -68,7 +68,7 @@ function storageLines(advice: Advice): string[] {
   }
   if (keepFewerDays)
     lines.push(
-      `The fleet incident's trade: keep ${formatDuration(keepFewerDays.keepS)} in Bigtable and export the rest to an analytical store (keyspread export): ${nodesText(keepFewerDays.nodes)}, ${costText(keepFewerDays.cost)}, against ${nodesText(current.nodes)} and ${dollars(current.cost.total)}/month keeping ${formatDuration(keepFewerDays.retentionS)} (the analytical store's own cost not included).`,
+      `Keep ${formatDuration(keepFewerDays.keepS)} in Bigtable and export the rest to an analytical store with keyspread export (the fleet incident's answer): ${nodesText(keepFewerDays.nodes)}, ${costText(keepFewerDays.cost)}, against ${nodesText(current.nodes)} and ${dollars(current.cost.total)}/month keeping ${formatDuration(keepFewerDays.retentionS)} (the analytical store's own cost not included).`,
     );
   return lines;
 }
