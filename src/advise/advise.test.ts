@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { parseScenario } from "../sim/scenario.js";
+import { parseScenario, validateScenario } from "../sim/scenario.js";
+import { deviceKey } from "../sim/schemas.fixture.js";
 import { type Advice, adviseScenario } from "./advise.js";
 import { counterKeys } from "./fixtures.testsuite.js";
 import { splitKeySample } from "./key-sample.js";
@@ -93,6 +94,40 @@ describe("the advisor", () => {
     ]);
     expectSoundRecommendation(advice);
   }, 300_000);
+
+  it("sizes a storage-bound key by the bytes it keeps, offers HDD when no read needs SSD, and grows only with the stated growth", () => {
+    // 20,000 writes/s of 1 KB kept 90 days: 145 TiB — storage, not CPU (about 2 nodes), sizes the cluster.
+    const keep90 = validateScenario({
+      name: "keep-90-days",
+      duration: "30m",
+      step: "5s",
+      cluster: { nodes: 6 },
+      workload: {
+        rowBytes: 1024,
+        retention: "90d",
+        groups: [{ name: "devices", entities: 20000, fields: { deviceID: "{hex8:i}" }, writesPerS: 20000 }],
+      },
+      designs: [{ name: "current", schema: deviceKey, table: "existing" }],
+    });
+    const bytes = 20000 * 1024 * 90 * 86400;
+    const perNode = 5 * 2 ** 40 * 0.7;
+    for (const growth of [1, 2]) {
+      const advice = adviseScenario(keep90, { durationS: 1800, exhaustive: false, growth });
+      const chosen = advice.recommended!;
+      expect(chosen.candidate.changes).toEqual([]);
+      expect(chosen.sizing!.today.storedBytes).toBe(bytes);
+      expect(chosen.sizing!.today.storage).toBe(Math.ceil(bytes / perNode));
+      expect(chosen.sizing!.atGrowth.storage).toBe(Math.ceil((growth * bytes) / perNode));
+      expect(chosen.sizing!.atGrowth.bound).toBe("storage");
+      expect(chosen.nodes).toBe(Math.ceil((growth * bytes) / perNode));
+      expect(advice.storageOptions!.hdd).toMatchObject({
+        readsTolerate: true,
+        storageNodes: Math.ceil((growth * bytes) / (16 * 2 ** 40 * 0.7)),
+      });
+      expect(advice.storageOptions!.hdd!.cost!.total).toBeLessThan(advice.storageOptions!.current.cost.total);
+      expect(advice.beyondTheKey.find((note) => note.kind === "capacity")?.text).not.toMatch(/batching can/);
+    }
+  }, 120_000);
 
   it("names an unknown baseline", () => {
     expect(() => adviseScenario(fleet, { baseline: "nope" })).toThrow(/baseline "nope" is not a design/);

@@ -115,7 +115,7 @@ export interface NodesNeeded {
   total: number | null;
   /** Bytes kept over the retention. */
   storedBytes: number;
-  /** `storage` when storage needs more nodes than CPU. */
+  /** `storage` when storage needs at least as many nodes as CPU. */
   bound: "cpu" | "storage";
 }
 
@@ -133,7 +133,8 @@ export function nodesNeeded(
     storage,
     total: cpu === null ? null : Math.max(cpu, storage),
     storedBytes: bytes,
-    bound: cpu !== null && storage > cpu ? "storage" : "cpu",
+    // A tie goes to storage: the bytes need those nodes whatever the CPU (and a key range's CPU count is only the nodes simulated).
+    bound: cpu !== null && storage >= cpu ? "storage" : "cpu",
   };
 }
 
