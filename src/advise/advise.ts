@@ -7,6 +7,7 @@
  */
 import type { ModelEnd } from "../sim/model-constants.js";
 import type { DesignResult } from "../sim/results.js";
+import type { Retention } from "../sim/retention.js";
 import type { Scenario, ScenarioDesign } from "../sim/scenario.js";
 import { type SimulationMode, type SimulationProgress, simulateScenario } from "../sim/simulate.js";
 import { type BeyondTheKey, beyondTheKey } from "./beyond-the-key.js";
@@ -36,7 +37,7 @@ import {
   scoreDesign,
   type TargetFailure,
 } from "./score.js";
-import { designSizing, type Retention, type StoragePlan, storagePlan } from "./sizing.js";
+import { designSizing, type StoragePlan, storagePlan } from "./sizing.js";
 import { type StorageOptions, storageOptions } from "./storage-options.js";
 
 export interface AdviseOptions {
@@ -519,7 +520,10 @@ function adviceFrom(
  * The run of the same design on the fewest nodes: the most loaded one sizes CPU best (on many
  * idle nodes a few percent of noise reads as a key range).
  */
-function densestRun(evaluated: readonly EvaluatedCandidate[], design: EvaluatedCandidate): EvaluatedCandidate {
+function densestRun(
+  evaluated: readonly EvaluatedCandidate[],
+  design: EvaluatedCandidate,
+): EvaluatedCandidate {
   return evaluated
     .filter((each) => each.candidate.name === design.candidate.name && each.sizing !== undefined)
     .reduce((densest, each) => (each.nodes < densest.nodes ? each : densest), design);

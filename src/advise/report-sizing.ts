@@ -9,7 +9,6 @@ import { formatDuration } from "../sim/duration.js";
 import { type Advice, candidateLabel } from "./advise.js";
 import { dollars, type MonthlyCost } from "./cost.js";
 import type { EvaluatedCandidate } from "./recommend.js";
-import { retentionText } from "./report-table.js";
 
 const costText = (cost: MonthlyCost) =>
   `${dollars(cost.total)}/month (${dollars(cost.nodes)} nodes + ${dollars(cost.storage)} storage)`;
@@ -38,7 +37,7 @@ export function sizingLines(advice: Advice): string[] {
   const chosen = advice.recommended;
   if (!chosen?.sizing) return [];
   const lines = [
-    `Sizing (Google's targets: average CPU ≤ 70 %, hottest node ≤ 90 %, storage ≤ 70 % of a node's limit; Google Cloud, "Monitoring"): ${designSizingText(advice, chosen)} ${retentionText(advice)}`,
+    `Sizing (Google's targets: average CPU ≤ 70 %, hottest node ≤ 90 %, storage ≤ 70 % of a node's limit; Google Cloud, "Monitoring"): ${designSizingText(advice, chosen)}`,
   ];
   const cheapest = advice.cheapest;
   if (cheapest?.cost && chosen.cost)

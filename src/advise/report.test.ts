@@ -46,7 +46,9 @@ describe("the advisor's reports", () => {
       /\| promote-author \| 2 \| 6 \| .* \| meets: hottest \d+%, average \d+% \| ≈ [\d,]+ \| recommended \|/,
     );
     expect(markdown).toContain("## At the stated growth (2× today)");
-    expect(markdown).toMatch(/## Sizing and cost\n\n- Sizing .*promote-author needs \d+ nodes? for CPU and 1 node for storage/);
+    expect(markdown).toMatch(
+      /## Sizing and cost\n\n- Sizing .*promote-author needs \d+ nodes? for CPU and 1 node for storage/,
+    );
     for (const factor of ["Write pattern", "Read pattern", "Data volume", "Cluster size", "Query complexity"])
       expect(markdown).toContain(`| ${factor} |`);
     expect(markdown).toMatch(/- \*\*as-is\*\*: hottest node \d+% > 90%/);

@@ -7,7 +7,6 @@ import {
   type CpuLoad,
   cpuNodes,
   designSizing,
-  impliedRetention,
   type StoragePlan,
   storageNodes,
   storagePlan,
@@ -101,27 +100,6 @@ describe("storage sizing", () => {
     expect(keyFootprint(diurnal, diurnal.designs[0]!).bytesPerS).toBe(
       keyFootprint(steady, steady.designs[0]!).bytesPerS,
     );
-  });
-});
-
-describe("retention", () => {
-  it("is the scenario's when set, else the longest window a declared read needs", () => {
-    const reads = [
-      { name: "latest", kind: "latest", group: "devices", perS: 10, limit: 10 },
-      { name: "week", kind: "scan", group: "devices", perS: 1, window: "7d" },
-      { name: "month", kind: "scan", group: "devices", perS: 0.1, window: "30d" },
-      { name: "lookup", kind: "get", group: "devices", perS: 5, window: "2d" },
-    ];
-    expect(impliedRetention(scenario({ reads }))).toEqual({
-      seconds: 30 * 86400,
-      source: "reads",
-      read: "month",
-    });
-    expect(impliedRetention(scenario({ reads, retention: "3d" }))).toEqual({
-      seconds: 3 * 86400,
-      source: "scenario",
-    });
-    expect(impliedRetention(scenario({ reads: [reads[0]] }))).toBeUndefined();
   });
 });
 

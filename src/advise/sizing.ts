@@ -12,29 +12,13 @@
  * - Storage: the bytes kept are the mean write rate (not the peak) × the retention, over the
  *   compression, × g; nodes = ⌈bytes ÷ (the node's limit × the storage target)⌉. Growth multiplies
  *   what a retention keeps and nothing else.
- * - Retention: the scenario's, else the longest window a declared read needs (a 30-day scan keeps
- *   at least 30 days); with neither, what the run wrote.
+ * - Retention (sim/retention.ts): the scenario's, else the longest window a declared read needs;
+ *   with neither, what the run wrote.
  */
 import { constantAt } from "../sim/model-constants.js";
+import { impliedRetention, type Retention } from "../sim/retention.js";
 import type { Scenario, Storage } from "../sim/scenario.js";
 import { SETTLED_RATIO } from "../sim/summary.js";
-
-/** Where the retention the storage is sized for comes from. */
-export type Retention =
-  | { seconds: number; source: "scenario" }
-  /** No retention set: the longest window a declared read needs (`read` names it). */
-  | { seconds: number; source: "reads"; read: string };
-
-/** The scenario's retention, else the longest read window; undefined when neither says how long rows stay. */
-export function impliedRetention(scenario: Scenario): Retention | undefined {
-  const retention = scenario.workload.retention;
-  if (retention !== undefined) return { seconds: retention, source: "scenario" };
-  const windowed = scenario.workload.reads.flatMap((read) =>
-    read.kind === "latest" ? [] : [{ name: read.name, window: read.window }],
-  );
-  const longest = windowed.sort((a, b) => b.window - a.window)[0];
-  return longest ? { seconds: longest.window, source: "reads", read: longest.name } : undefined;
-}
 
 /** What a node may hold and how written bytes become stored bytes, on one storage type. */
 export interface StoragePlan {

@@ -4,7 +4,9 @@
  * the constants' ranges reproduces it — what that suggests.
  */
 import { percent } from "../advise/score.js";
+import { formatBytes } from "../format/bytes.js";
 import { type Calibration, OBSERVATION_TOLERANCE } from "../sim/calibrate.js";
+import { MODEL_CONSTANTS } from "../sim/model-constants.js";
 import { SETTLED_RATIO } from "../sim/summary.js";
 
 const METRIC_WORDS = { averageCpu: "average CPU", hottestCpu: "hottest node" } as const;
@@ -24,6 +26,17 @@ function observedText(calibration: Calibration): string {
   return `${observed.nodes} nodes, ${figures.join(", ")}${rate}`;
 }
 
+/** What the observed bytes per node say about the compression, or about the scenario's retention. */
+function storageLine(calibration: Calibration): string[] {
+  const storage = calibration.storage;
+  if (!storage) return [];
+  return [
+    storage.withinRange
+      ? `The observed ${formatBytes(calibration.observed.storageBytesPerNode!)} per node is the kept data compressed ${number(storage.compression)}:1 (workload.compression), within its documented range${calibration.fit.status === "fitted" ? "; storage is sized with it" : ""}.`
+      : `The observed ${formatBytes(calibration.observed.storageBytesPerNode!)} per node would need a compression of ${number(storage.compression)}:1, outside its documented range (${MODEL_CONSTANTS.compression.low}–${MODEL_CONSTANTS.compression.high}): the cluster keeps ${storage.compression < 1 ? "more" : "less"} than the stated rows over the stated retention — check the retention and the row size.`,
+  ];
+}
+
 export function calibrationLines(calibration: Calibration | undefined): string[] {
   if (!calibration) return [];
   const { fit, metric, atEnds } = calibration;
@@ -37,6 +50,7 @@ export function calibrationLines(calibration: Calibration | undefined): string[]
         : "the cluster runs cooler than the model's cheapest constants allow: the scenario likely overstates the workload (rates, row sizes, reads)";
     return [
       `${lead} no constants within their documented ranges reproduce it — at their ${fit.side === "above" ? "pessimistic" : "optimistic"} ends the current key's ${METRIC_WORDS[metric]} is ${percent(end[metric])} against the observed ${percent(observed)}: ${why}. The designs are judged at the model's defaults, with the ranges of its ends.`,
+      ...storageLine(calibration),
     ];
   }
   const direction = fit.t >= 0 ? "pessimistic" : "optimistic";
@@ -44,6 +58,7 @@ export function calibrationLines(calibration: Calibration | undefined): string[]
   const lines = [
     `${lead} the model reproduces its ${METRIC_WORDS[metric]} (${percent(fit.figures[metric])}) with its uncertain constants ${percent(Math.abs(fit.t))} of the way from their defaults to their ${direction} ends: ${moved || "none moved"}. Every design is judged under these constants; the ranges in brackets are the constants that still agree with the observation within ±${number(OBSERVATION_TOLERANCE * 100)} points (the path from ${number(fit.range.low)} to ${number(fit.range.high)}, where −1 is every constant at its optimistic end and 1 at its pessimistic end).`,
   ];
+  lines.push(...storageLine(calibration));
   if (fit.otherMetric)
     lines.push(
       `The fitted model disagrees on the ${METRIC_WORDS[fit.otherMetric.metric]}: ${percent(fit.otherMetric.simulated)} against the observed ${percent(fit.otherMetric.observed)}${fit.otherMetric.metric === "hottestCpu" && fit.otherMetric.observed > fit.otherMetric.simulated ? " — the cluster's hottest node carries load the model spreads: a hot row, or a narrow range that cannot split where the model expects a wide one" : ""}.`,

@@ -71,6 +71,23 @@ describe("calibrate", () => {
     expect(idle.fit).toEqual({ status: "unreproduced", side: "below" });
   }, 60_000);
 
+  it("fits the compression to the bytes observed per node, and says when no compression in its range explains them", () => {
+    const kept = validateScenario({ ...observationAt(0), workload: { ...fleet.workload, retention: "1d" } });
+    const keptPerNode = (30000 * 256 * 86400) / 4;
+    const fit = calibrate({
+      ...kept,
+      observed: { ...kept.observed!, storageBytesPerNode: keptPerNode / 1.5 },
+    });
+    expect(fit.storage).toMatchObject({ compression: 1.5, withinRange: true });
+    expect(fit.fit.status === "fitted" && fit.fit.scenario.workload.compression).toBe(1.5);
+    const bigger = calibrate({
+      ...kept,
+      observed: { ...kept.observed!, storageBytesPerNode: keptPerNode * 2 },
+    });
+    expect(bigger.storage).toMatchObject({ compression: 0.5, withinRange: false });
+    expect(bigger.fit.status === "fitted" && bigger.fit.scenario.workload.compression).toBeUndefined();
+  }, 120_000);
+
   it("leaves a constant the scenario sets where the user put it", () => {
     const fixed = { ...observationAt(0.5), tablets: { ...fleet.tablets, mergeLoadShare: 0.3 } };
     const fit = calibrate(fixed).fit;

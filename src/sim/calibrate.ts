@@ -13,10 +13,13 @@
  * OBSERVATION_TOLERANCE of the observation (its ends found the same way). Other combinations
  * of constants may reproduce the observation too: the path is the method's assumption, and the
  * constants it moves are reported with how far they moved. Only constants that shape CPU move
- * (capacity, the row-cost share, splits, balancing, merges); storage and latency constants do not
- * (CPU says nothing about them), and neither does a constant the scenario sets (the user's input).
+ * (capacity, the row-cost share, splits, balancing, merges); latency constants do not (CPU says
+ * nothing about them), and neither does a constant the scenario sets (the user's input).
+ * Stored bytes per node, when observed, fit the compression directly: the bytes the observed write
+ * rate keeps over the retention, per node, over the bytes observed.
  */
 import { type ConstantName, MODEL_CONSTANTS } from "./model-constants.js";
+import { impliedRetention } from "./retention.js";
 import type { Observed, Scenario } from "./scenario.js";
 import { type SimulationMode, simulateScenario } from "./simulate.js";
 
@@ -67,8 +70,20 @@ export interface ObservedFigures {
   maxOverMedian: number;
 }
 
+/** The observed bytes per node against what the workload keeps over its retention. */
+export interface StorageFit {
+  /** Logical bytes the observed write rate keeps per node over the retention. */
+  keptBytesPerNode: number;
+  /** Logical bytes per stored byte that reproduce the observation. */
+  compression: number;
+  /** Whether it lies in the compression's documented range (else the scenario's retention or rows disagree with the cluster). */
+  withinRange: boolean;
+}
+
 export interface Calibration {
   observed: Observed;
+  /** The compression fitted to the observed bytes per node (absent when none is observed, no retention is known, or the scenario sets it). */
+  storage?: StorageFit;
   /** The figure fitted: the average when observed, else the hottest node. */
   metric: CalibratedMetric;
   /** The current key's figures with every constant at its optimistic and at its pessimistic end. */
@@ -206,7 +221,8 @@ export function calibrate(scenario: Scenario, options: CalibrateOptions = {}): C
   };
   const gap = (t: number) => figuresAt(t)[metric] - target;
   const atEnds = { optimistic: figuresAt(-1), pessimistic: figuresAt(1) };
-  const base = { observed, metric, atEnds };
+  const storage = storageFit(current, observed);
+  const base = { observed, metric, atEnds, ...(storage ? { storage } : {}) };
   if (gap(1) < -OBSERVATION_TOLERANCE)
     return { ...base, runs: cache.size, fit: { status: "unreproduced", side: "above" } };
   if (gap(-1) > OBSERVATION_TOLERANCE)
@@ -217,6 +233,9 @@ export function calibrate(scenario: Scenario, options: CalibrateOptions = {}): C
     gap(-1) >= -OBSERVATION_TOLERANCE ? -1 : regulaFalsi((u) => gap(u) + OBSERVATION_TOLERANCE, -1, t);
   const high = gap(1) <= OBSERVATION_TOLERANCE ? 1 : regulaFalsi((u) => gap(u) - OBSERVATION_TOLERANCE, t, 1);
   const figures = figuresAt(t);
+  const fittedCompression = storage?.withinRange ? storage.compression : undefined;
+  const withCompression = (each: Scenario): Scenario =>
+    fittedCompression === undefined ? each : withField(each, "workload.compression", fittedCompression);
   const other: CalibratedMetric = metric === "averageCpu" ? "hottestCpu" : "averageCpu";
   const otherObserved = observed[other];
   return {
@@ -227,9 +246,12 @@ export function calibrate(scenario: Scenario, options: CalibrateOptions = {}): C
       t,
       range: { low, high },
       figures,
-      moved: moved(scenario, t),
-      scenario: scenarioAt(scenario, t),
-      rangeScenarios: { optimistic: scenarioAt(scenario, low), pessimistic: scenarioAt(scenario, high) },
+      moved: [...moved(scenario, t), ...(fittedCompression ? [compressionMoved(fittedCompression)] : [])],
+      scenario: withCompression(scenarioAt(scenario, t)),
+      rangeScenarios: {
+        optimistic: withCompression(scenarioAt(scenario, low)),
+        pessimistic: withCompression(scenarioAt(scenario, high)),
+      },
       ...(otherObserved !== undefined && Math.abs(figures[other] - otherObserved) > OBSERVATION_TOLERANCE
         ? { otherMetric: { metric: other, observed: otherObserved, simulated: figures[other] } }
         : {}),
@@ -273,4 +295,35 @@ function moved(scenario: Scenario, t: number): MovedConstant[] {
       toward: t >= 0 ? "pessimistic" : "optimistic",
       share: Math.abs(t),
     }));
+}
+
+/** The compression that makes the observed write rate over the retention fill the observed bytes per node. */
+function storageFit(current: Scenario, observed: Observed): StorageFit | undefined {
+  const retention = impliedRetention(current);
+  if (observed.storageBytesPerNode === undefined || !retention || current.workload.compression !== undefined)
+    return undefined;
+  const { workload } = current;
+  const bytesPerS = workload.groups.reduce(
+    (sum, group) => sum + group.writesPerS * (group.rowBytes ?? workload.rowBytes),
+    0,
+  );
+  const keptBytesPerNode = (bytesPerS * retention.seconds) / observed.nodes;
+  const compression = keptBytesPerNode / observed.storageBytesPerNode;
+  const { low, high } = MODEL_CONSTANTS.compression;
+  return { keptBytesPerNode, compression, withinRange: compression >= low && compression <= high };
+}
+
+function compressionMoved(compression: number): MovedConstant {
+  const constant = MODEL_CONSTANTS.compression;
+  const toward = compression >= constant.value ? "optimistic" : "pessimistic";
+  const end = toward === "optimistic" ? constant.high : constant.low;
+  return {
+    name: "compression",
+    field: constant.field,
+    from: constant.value,
+    to: compression,
+    toward,
+    share:
+      end === constant.value ? 0 : Math.abs(compression - constant.value) / Math.abs(end - constant.value),
+  };
 }
