@@ -27,6 +27,7 @@ import {
   lossReason,
   meetsTargets,
   meetsTargetsWithHeadroom,
+  needsNodesAtGrowth,
   simplicityOrder,
 } from "./recommend.js";
 import { scenarioCandidates } from "./scenario-candidates.js";
@@ -342,11 +343,16 @@ class CandidateJudge {
     };
   }
 
-  /** The simplest design meeting the targets with headroom, checking headroom in simplicity order. */
+  /**
+   * The simplest design meeting the targets at the stated growth, checked in simplicity order; none
+   * when a simpler one misses there only for want of nodes (it is tried on more nodes instead: a
+   * capacity miss is no reason to change the key).
+   */
   simplestWithHeadroom(evaluated: readonly EvaluatedCandidate[]): EvaluatedCandidate | undefined {
     for (const each of evaluated.filter(meetsTargets).sort(simplicityOrder)) {
       this.checkHeadroom(each);
       if (meetsTargetsWithHeadroom(each)) return each;
+      if (needsNodesAtGrowth(each)) return undefined;
     }
     return undefined;
   }
@@ -462,6 +468,8 @@ function searchMoreNodes(
       if (!meetsTargets(each)) continue;
       judge.checkHeadroom(each);
       if (meetsTargetsWithHeadroom(each)) return { tried, recommended: each };
+      // A simpler design short only of nodes at the growth is tried on more, before any bigger change.
+      if (needsNodesAtGrowth(each)) break;
     }
     const needed = triedHere
       .filter((each) => capacityBound(each) && nodesAtGrowth(each) !== null)

@@ -90,6 +90,17 @@ export const capacityBound = (evaluated: EvaluatedCandidate) =>
   evaluated.scores?.nodesNeeded != null &&
   evaluated.failures.every((failure) => CAPACITY_TARGETS.has(failure.target));
 
+/**
+ * Meets the targets today and misses at the stated growth only on targets more nodes fix, with its
+ * load spread: it needs more nodes at that growth, not a different key.
+ */
+export const needsNodesAtGrowth = (evaluated: EvaluatedCandidate) =>
+  meetsTargets(evaluated) &&
+  evaluated.headroom !== undefined &&
+  evaluated.headroom.failures.length > 0 &&
+  evaluated.headroom.failures.every((failure) => CAPACITY_TARGETS.has(failure.target)) &&
+  evaluated.sizing?.atGrowth.total != null;
+
 /** Why `loser` is not the recommendation, in one sentence. */
 export function lossReason(loser: EvaluatedCandidate, chosen: EvaluatedCandidate | undefined): string {
   if (loser.error !== undefined) return `could not be simulated: ${loser.error}`;
