@@ -1,28 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { validateScenario } from "../sim/scenario.js";
-import { deviceKey, saltedDeviceKey } from "../sim/schemas.fixture.js";
 import type { SensitivitySpan } from "../sim/sensitivity.js";
+import { smallFleet } from "../sim/small-fleet.fixture.js";
 import { judgeScenario } from "./judge.js";
 
-/** A small fleet: one customer's contiguous ids make most writes, on 4 nodes. */
-const fleet = validateScenario({
-  name: "judged-fleet",
-  duration: "40m",
-  step: "5s",
-  cluster: { nodes: 4 },
-  workload: {
-    rowBytes: 256,
-    retention: "7d",
-    groups: [
-      { name: "hot", entities: 4000, fields: { deviceID: "acme-{i:06}" }, writesPerS: 20000 },
-      { name: "rest", entities: 40000, fields: { deviceID: "{hex8:i}" }, writesPerS: 10000 },
-    ],
-  },
-  designs: [
-    { name: "current", schema: deviceKey },
-    { name: "salted", schema: saltedDeviceKey(8, ["deviceID"]) },
-  ],
-});
+const fleet = smallFleet({ retention: "7d" });
 
 const width = (span: SensitivitySpan) => span.pessimistic! - span.optimistic!;
 

@@ -3,28 +3,10 @@ import { describe, expect, it } from "vitest";
 import { calibrate, OBSERVATION_TOLERANCE, observedScenario, scenarioAt } from "./calibrate.js";
 import { MODEL_CONSTANTS } from "./model-constants.js";
 import { type Scenario, validateScenario } from "./scenario.js";
-import { deviceKey, saltedDeviceKey } from "./schemas.fixture.js";
 import { simulateScenario } from "./simulate.js";
+import { smallFleet } from "./small-fleet.fixture.js";
 
-/** A small fleet: one customer's contiguous ids make most writes; the current key and a salted one. */
-const fleet = validateScenario({
-  name: "calibration-fleet",
-  duration: "40m",
-  step: "5s",
-  cluster: { nodes: 4 },
-  workload: {
-    rowBytes: 256,
-    groups: [
-      { name: "hot", entities: 4000, fields: { deviceID: "acme-{i:06}" }, writesPerS: 20000 },
-      { name: "rest", entities: 40000, fields: { deviceID: "{hex8:i}" }, writesPerS: 10000 },
-    ],
-  },
-  designs: [
-    { name: "current", schema: deviceKey },
-    { name: "salted", schema: saltedDeviceKey(8, ["deviceID"]) },
-    { name: "current-on-3", schema: deviceKey, nodes: 3 },
-  ],
-});
+const fleet = smallFleet();
 
 /** What the model itself shows for the current key with its constants at `t` on the path. */
 function observationAt(t: number): Scenario {
