@@ -137,7 +137,7 @@ function selectBaseline(scenario: Scenario, name: string | undefined): ScenarioD
 }
 
 /** The scenario with its whole workload (writes and reads) `factor` times today's. */
-export const withGrowth = (scenario: Scenario, factor: number): Scenario => ({
+const withGrowth = (scenario: Scenario, factor: number): Scenario => ({
   ...scenario,
   workload: {
     ...scenario.workload,

@@ -9,7 +9,7 @@
 import type { Scenario, Storage } from "../sim/scenario.js";
 
 /** 365 × 24 ÷ 12: the month Google's pricing calculator uses. */
-export const HOURS_PER_MONTH = 730;
+const HOURS_PER_MONTH = 730;
 const BYTES_PER_GB = 2 ** 30;
 
 export interface MonthlyCost {
