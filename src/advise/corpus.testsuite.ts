@@ -171,6 +171,9 @@ export const CORPUS: readonly CorpusEntry[] = [
     reads: "latest-10=500,range-1h=5",
     nodes: 6,
     verdict: { kind: "as-is" },
+    // With its reads, 6 nodes are a node short at the corpus's twice the rate: the key stays and is
+    // sized up (a capacity miss is no reason to change the row model, batching included).
+    moreNodes: "either",
     components: ["high-cardinality", "timestamp"],
   },
   {

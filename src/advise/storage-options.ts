@@ -63,7 +63,7 @@ export function storageOptions(
   const { sizing, scores, cost } = evaluated;
   const retention = plan.storagePlan.retention;
   if (!sizing || !scores || !cost || sizing.atGrowth.bound !== "storage" || !retention) return undefined;
-  const { growth, targets } = plan;
+  const { growth } = plan;
   const storage = plan.storagePlan.storage;
   const current = { storage, nodes: sizing.atGrowth.total!, cost };
   const keepS = keptInBigtable(scenario, evaluated);
