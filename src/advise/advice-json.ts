@@ -18,11 +18,14 @@ function candidateJson(advice: Advice, evaluated: EvaluatedCandidate) {
     schema: realSchema(advice, evaluated),
     ...(evaluated.candidate.design.batch === undefined ? {} : { batchS: evaluated.candidate.design.batch }),
     ...(evaluated.scores ? { scores: evaluated.scores } : {}),
+    ...(evaluated.sizing ? { sizing: evaluated.sizing } : {}),
+    ...(evaluated.cost ? { costPerMonth: evaluated.cost } : {}),
     reads: evaluated.reads,
     meetsTargets: meetsTargets(evaluated),
     ...(headroom
       ? {
           headroom: {
+            growth: headroom.growth,
             writesPerS: headroom.writesPerS,
             meetsTargets: meetsTargetsWithHeadroom(evaluated),
             hottestCpu: headroom.scores.hottestCpu,
@@ -46,11 +49,15 @@ export function adviceToJson(advice: Advice): string {
       nodes: advice.nodes,
       storage: advice.storage,
       writesPerS: advice.writesPerS,
+      growth: advice.growth,
+      retention: advice.retention ?? null,
       simulated: { durationS: advice.durationS, mode: advice.mode },
       targets: advice.targets,
       recommended: advice.recommended
         ? { ...candidateJson(advice, advice.recommended), needsMoreNodes: advice.needsMoreNodes }
         : null,
+      cheapest: advice.cheapest ? candidateLabel(advice.cheapest, advice.nodes) : null,
+      storageOptions: advice.storageOptions ?? null,
       decision: advice.decision,
       beyondTheKey: advice.beyondTheKey,
       notSimulated: advice.notSimulated,

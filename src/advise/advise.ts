@@ -7,23 +7,27 @@
  */
 import type { ModelEnd } from "../sim/model-constants.js";
 import type { DesignResult } from "../sim/results.js";
+import type { Retention } from "../sim/retention.js";
 import type { Scenario, ScenarioDesign } from "../sim/scenario.js";
 import { type SimulationMode, type SimulationProgress, simulateScenario } from "../sim/simulate.js";
 import { type BeyondTheKey, beyondTheKey } from "./beyond-the-key.js";
 import { type CandidateDesign, enumerateCandidates } from "./candidates.js";
+import { type MonthlyCost, monthlyCost } from "./cost.js";
 import { type DecisionRow, decisionTable } from "./decision-table.js";
 import { designName } from "./design-name.js";
 import { type KeyRoles, keyRoles } from "./field-roles.js";
-import { breakingRate, HEADROOM_FACTOR } from "./headroom.js";
+import { breakingRate, DEFAULT_GROWTH } from "./headroom.js";
 import { type KeyFootprint, keyFootprint } from "./key-size.js";
 import { type ReadService, readServices } from "./read-service.js";
 import { MODELLED_AS_IS, type RealKey } from "./real-key.js";
 import {
   capacityBound,
+  cheapestOf,
   type EvaluatedCandidate,
   lossReason,
   meetsTargets,
   meetsTargetsWithHeadroom,
+  needsNodesAtGrowth,
   simplicityOrder,
 } from "./recommend.js";
 import { scenarioCandidates } from "./scenario-candidates.js";
@@ -34,6 +38,8 @@ import {
   scoreDesign,
   type TargetFailure,
 } from "./score.js";
+import { designSizing, type StoragePlan, storagePlan } from "./sizing.js";
+import { type StorageOptions, storageOptions } from "./storage-options.js";
 
 export interface AdviseOptions {
   /** The scenario design that is the current key; default the first. */
@@ -46,6 +52,8 @@ export interface AdviseOptions {
   targets?: Partial<AdviceTargets>;
   /** Whether reads allow batching points per entity into one row; default true. */
   batching?: boolean;
+  /** Multiple of today's workload to plan for; default the scenario's `growth`, else 1 (headroom.ts). */
+  growth?: number;
   /** Salt bucket counts to try; default 2, 3 and 4 × nodes and the powers of two up to 256, at least the nodes. */
   buckets?: readonly number[];
   /**
@@ -84,6 +92,10 @@ export interface Advice {
   targets: AdviceTargets;
   /** The stated write rate (points per second, all groups). */
   writesPerS: number;
+  /** The growth planned for (1: today's workload). */
+  growth: number;
+  /** How long rows stay, as storage is sized (undefined: neither the scenario nor a read says). */
+  retention: Retention | undefined;
   /** What each field of the baseline key does in the workload. */
   roles: KeyRoles;
   /** The real key where the modelled one differs; schemas in the report and JSON read it. */
@@ -91,6 +103,10 @@ export interface Advice {
   /** Every candidate on the planned nodes in enumeration order (as-is first), then those tried on more nodes. */
   candidates: EvaluatedCandidate[];
   recommended: EvaluatedCandidate | undefined;
+  /** The design costing least per month on the nodes it needs at the stated growth, when it is not the recommendation. */
+  cheapest: EvaluatedCandidate | undefined;
+  /** When storage sizes the recommendation (else the current key): HDD and keeping fewer days, in nodes and dollars. */
+  storageOptions: StorageOptions | undefined;
   /** The recommendation needs more nodes than planned for (nothing met the targets with headroom on them). */
   needsMoreNodes: boolean;
   losers: { name: string; reason: string }[];
@@ -120,11 +136,13 @@ function selectBaseline(scenario: Scenario, name: string | undefined): ScenarioD
   return design;
 }
 
-const withWrites = (scenario: Scenario, factor: number): Scenario => ({
+/** The scenario with its whole workload (writes and reads) `factor` times today's. */
+const withGrowth = (scenario: Scenario, factor: number): Scenario => ({
   ...scenario,
   workload: {
     ...scenario.workload,
     groups: scenario.workload.groups.map((group) => ({ ...group, writesPerS: group.writesPerS * factor })),
+    reads: scenario.workload.reads.map((read) => ({ ...read, perS: read.perS * factor })),
   },
 });
 
@@ -173,6 +191,9 @@ interface AdvicePlan {
   planned: Scenario;
   /** The stated write rate (points per second, all groups). */
   writesPerS: number;
+  growth: number;
+  /** How storage is sized on the planned storage type. */
+  storagePlan: StoragePlan;
 }
 
 function planAdvice(scenario: Scenario, options: AdviseOptions): AdvicePlan {
@@ -185,6 +206,8 @@ function planAdvice(scenario: Scenario, options: AdviseOptions): AdvicePlan {
   if (!Number.isInteger(nodes) || nodes < 1) throw new Error(`nodes: ${nodes} is not a whole number ≥ 1`);
   const storage = baselineStorage ?? scenario.cluster.storage;
   const planned: Scenario = { ...scenario, cluster: { ...scenario.cluster, nodes, storage } };
+  const growth = options.growth ?? scenario.growth ?? DEFAULT_GROWTH;
+  if (!(growth >= 1)) throw new Error(`growth: ${growth} is not a number ≥ 1 (1 = today's workload)`);
   return {
     baseline,
     nodes,
@@ -194,6 +217,8 @@ function planAdvice(scenario: Scenario, options: AdviseOptions): AdvicePlan {
     mode: options.mode ?? "fast",
     planned,
     writesPerS: planned.workload.groups.reduce((sum, group) => sum + group.writesPerS, 0),
+    growth,
+    storagePlan: storagePlan(planned, storage),
   };
 }
 
@@ -259,12 +284,15 @@ class CandidateJudge {
       reads = readServices(planned, design, baseline);
       const footprint: KeyFootprint = keyFootprint(planned, design);
       const result = this.simulate(planned, design, reads, onNodes, design.name);
-      const scores = scoreDesign(result, footprint, this.baselineFootprint, targets);
+      const scores = scoreDesign(result, footprint, this.baselineFootprint, targets, this.plan.storagePlan);
+      const sizing = designSizing(scores, targets, this.plan.storagePlan, this.plan.growth);
       return {
         candidate,
         nodes: onNodes,
         result,
         scores,
+        sizing,
+        ...(sizing.atGrowth.total === null ? {} : { cost: this.costOf(sizing.atGrowth.total, sizing) }),
         reads,
         failures: [...keyFailures(candidate, reads, onNodes), ...failedTargets(scores, targets)],
       };
@@ -273,34 +301,58 @@ class CandidateJudge {
     }
   }
 
-  /** Runs a design that meets the targets at twice the write rate (without the reads it cannot place). */
+  /** What a design costs per month on `nodes` with the bytes it keeps at the stated growth. */
+  costOf(nodes: number, sizing: { atGrowth: { storedBytes: number } }): MonthlyCost {
+    return monthlyCost(this.plan.planned, nodes, this.plan.storage, sizing.atGrowth.storedBytes);
+  }
+
+  /**
+   * Checks a design that meets the targets at the stated growth: at 1 (today's workload) it is its
+   * own run; above, it runs again with the workload grown (without the reads it cannot place).
+   */
   checkHeadroom(evaluated: EvaluatedCandidate): void {
     if (!meetsTargets(evaluated) || evaluated.headroom) return;
-    const { planned, targets, writesPerS } = this.plan;
-    const scaled = withWrites(planned, HEADROOM_FACTOR);
+    const { planned, targets, writesPerS, growth } = this.plan;
+    if (growth === 1) {
+      evaluated.headroom = { growth, writesPerS, scores: evaluated.scores!, failures: [], breaksAt: null };
+      return;
+    }
+    const scaled = withGrowth(planned, growth);
     const design = evaluated.candidate.design;
     const result = this.simulate(
       scaled,
       design,
       evaluated.reads,
       evaluated.nodes,
-      `${design.name} at ${HEADROOM_FACTOR}×`,
+      `${design.name} at ${growth}×`,
     );
-    const scores = scoreDesign(result, keyFootprint(scaled, design), this.baselineFootprint, targets);
+    const scores = scoreDesign(
+      result,
+      keyFootprint(scaled, design),
+      this.baselineFootprint,
+      targets,
+      this.plan.storagePlan,
+    );
     const failures: TargetFailure[] = failedTargets(scores, targets);
     evaluated.headroom = {
-      writesPerS: HEADROOM_FACTOR * writesPerS,
+      growth,
+      writesPerS: growth * writesPerS,
       scores,
       failures,
-      breaksAt: breakingRate(writesPerS, evaluated.scores!, scores, targets),
+      breaksAt: breakingRate(writesPerS, evaluated.scores!, scores, targets, growth),
     };
   }
 
-  /** The simplest design meeting the targets with headroom, checking headroom in simplicity order. */
+  /**
+   * The simplest design meeting the targets at the stated growth, checked in simplicity order; none
+   * when a simpler one misses there only for want of nodes (it is tried on more nodes instead: a
+   * capacity miss is no reason to change the key).
+   */
   simplestWithHeadroom(evaluated: readonly EvaluatedCandidate[]): EvaluatedCandidate | undefined {
     for (const each of evaluated.filter(meetsTargets).sort(simplicityOrder)) {
       this.checkHeadroom(each);
       if (meetsTargetsWithHeadroom(each)) return each;
+      if (needsNodesAtGrowth(each)) return undefined;
     }
     return undefined;
   }
@@ -376,13 +428,12 @@ function judgeOnPlannedNodes(
 /** A scenario's design runs on its own node count, where it has one. */
 const nodesOf = (candidate: CandidateDesign, onNodes: number) => candidate.design.nodes ?? onNodes;
 
-/** The nodes a design would need to carry twice the writes (from its headroom run, else estimated from its own). */
-const nodesForHeadroom = (evaluated: EvaluatedCandidate) =>
-  evaluated.headroom?.scores.nodesNeeded ?? HEADROOM_FACTOR * evaluated.scores!.nodesNeeded!;
+/** The nodes a design needs at the stated growth (sizing.ts), null when no count meets the targets. */
+const nodesAtGrowth = (evaluated: EvaluatedCandidate) => evaluated.sizing?.atGrowth.total ?? null;
 
 /**
- * When nothing meets the targets with headroom on the planned nodes: more nodes help designs whose
- * load is spread, so their kinds are tried on the fewest nodes that could carry twice the writes,
+ * When nothing meets the targets at the stated growth on the planned nodes: more nodes help designs
+ * whose load is spread, so their kinds are tried on the fewest nodes the sizing rules give them,
  * growing the node count a few times while a tried design still points the way.
  */
 function searchMoreNodes(
@@ -392,13 +443,10 @@ function searchMoreNodes(
   nodes: number,
   buckets: readonly number[] | undefined,
 ): { tried: EvaluatedCandidate[]; recommended: EvaluatedCandidate | undefined } {
-  const spread = onPlanned.filter(
-    (each) =>
-      capacityBound(each) && (each.headroom === undefined || each.headroom.scores.nodesNeeded !== null),
-  );
+  const spread = onPlanned.filter((each) => capacityBound(each) && nodesAtGrowth(each) !== null);
   const kinds = new Set(spread.map((each) => kindOf(each.candidate)));
   const tried: EvaluatedCandidate[] = [];
-  let onNodes = Math.max(nodes + 1, Math.min(...spread.map(nodesForHeadroom)));
+  let onNodes = Math.max(nodes + 1, Math.min(...spread.map((each) => nodesAtGrowth(each)!)));
   for (let attempt = 0; kinds.size > 0 && attempt <= MORE_NODES_ATTEMPTS && onNodes <= MAX_NODES; attempt++) {
     const triedHere: EvaluatedCandidate[] = [];
     // Per kind, its fewest buckets for these nodes: more buckets add fan-out, not capacity.
@@ -420,10 +468,12 @@ function searchMoreNodes(
       if (!meetsTargets(each)) continue;
       judge.checkHeadroom(each);
       if (meetsTargetsWithHeadroom(each)) return { tried, recommended: each };
+      // A simpler design short only of nodes at the growth is tried on more, before any bigger change.
+      if (needsNodesAtGrowth(each)) break;
     }
     const needed = triedHere
-      .filter((each) => capacityBound(each) && each.headroom?.scores.nodesNeeded !== null)
-      .map(nodesForHeadroom);
+      .filter((each) => capacityBound(each) && nodesAtGrowth(each) !== null)
+      .map((each) => nodesAtGrowth(each)!);
     // Nothing tried here could carry the load on more nodes: stop rather than grow without a lead.
     if (needed.length === 0) break;
     onNodes = Math.max(Math.ceil(onNodes * MORE_NODES_GROWTH), Math.min(...needed));
@@ -456,10 +506,14 @@ function adviceFrom(
     mode: plan.mode,
     targets: plan.targets,
     writesPerS: plan.writesPerS,
+    growth: plan.growth,
+    retention: plan.storagePlan.retention,
     roles: keyRoles(planned, plan.baseline.schema),
     realKey: options.realKey ?? MODELLED_AS_IS,
     candidates: evaluated,
     recommended,
+    cheapest: cheapestOf(evaluated, recommended),
+    storageOptions: storageOptions(planned, densestRun(evaluated, recommended ?? asIs), plan),
     needsMoreNodes,
     losers: evaluated
       .filter((each) => each !== recommended)
@@ -468,6 +522,19 @@ function adviceFrom(
     decision: decisionTable(planned, asIs, evaluated),
     beyondTheKey: beyondTheKey(planned, asIs, recommended, plan.targets),
   };
+}
+
+/**
+ * The run of the same design on the fewest nodes: the most loaded one sizes CPU best (on many
+ * idle nodes a few percent of noise reads as a key range).
+ */
+function densestRun(
+  evaluated: readonly EvaluatedCandidate[],
+  design: EvaluatedCandidate,
+): EvaluatedCandidate {
+  return evaluated
+    .filter((each) => each.candidate.name === design.candidate.name && each.sizing !== undefined)
+    .reduce((densest, each) => (each.nodes < densest.nodes ? each : densest), design);
 }
 
 /**

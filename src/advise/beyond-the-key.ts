@@ -21,6 +21,10 @@ const ANALYTICAL_ROWS = 100_000;
 const DOMINANT_SHARE = 0.5;
 const HOT_TENANT_RATIO = 2;
 
+/** A scan this long, or reading this many rows, is an analytical query, not Bigtable's job. */
+export const isAnalytical = (windowS: number, rowsPerRead: number) =>
+  windowS >= ANALYTICAL_WINDOW_S || rowsPerRead >= ANALYTICAL_ROWS;
+
 export function beyondTheKey(
   scenario: Scenario,
   asIs: EvaluatedCandidate,
@@ -33,6 +37,12 @@ export function beyondTheKey(
     notes.push({
       kind: "no-change",
       text: "The current key meets the targets: no key change is needed.",
+    });
+  } else if (asIs.sizing?.today.bound === "storage" && asIs.sizing.today.storage > asIs.nodes) {
+    const { cpu, storage } = asIs.sizing.today;
+    notes.push({
+      kind: "capacity",
+      text: `The data the current key keeps needs ${storage} nodes for storage, ${cpu} for CPU: storage, not CPU, sizes the cluster. Neither a key change nor batching shrinks the bytes kept; a shorter retention (exporting the rest) or HDD does — see the sizing.`,
     });
   } else if (asIsScores && asIsScores.nodesNeeded !== null && asIsScores.nodesNeeded > asIs.nodes) {
     notes.push({
@@ -49,7 +59,7 @@ export function beyondTheKey(
   for (const read of scenario.workload.reads) {
     if (read.kind !== "scan") continue;
     const rows = reference.scores?.reads.find((each) => each.name === read.name)?.rowsReadPerRead ?? 0;
-    if (read.window < ANALYTICAL_WINDOW_S && rows < ANALYTICAL_ROWS) continue;
+    if (!isAnalytical(read.window, rows)) continue;
     notes.push({
       kind: "analytical-store",
       text: `"${read.name}" scans ${formatDuration(read.window)} of an entity (about ${Math.round(rows).toLocaleString("en-US")} rows per scan): that is an analytical query. Export the data to an analytical store (BigQuery, or Parquet files) and serve dashboards there; keep Bigtable for point lookups and recent windows. No key design makes it cheap.`,

@@ -1,9 +1,12 @@
 /**
- * Headroom: a recommendation must still meet the targets at twice the stated write rate (Google:
- * latency-sensitive clusters plan for 2× peak), and the report says at what write rate it breaks.
- * Node CPU grows linearly with the write rate while the key's spread stays the same, so the rate at
- * which the hottest or the average node reaches its target lies on the line through the runs at 1×
- * and 2× (interpolated below 2×, extrapolated above it).
+ * Growth: a recommendation must still meet the targets at the growth the user states (`growth` in
+ * the scenario, `--growth`), and the report says at what write rate it breaks. The default is no
+ * growth: Google's targets (average CPU ≤ 70 %, hottest node ≤ 90 %, storage ≤ 70 % of a node's
+ * limit; "Monitoring", https://cloud.google.com/bigtable/docs/monitoring-instance) already leave the
+ * headroom for peaks, and how much a workload will grow is the user's forecast, not the model's.
+ * At a growth above 1 the design runs again with the whole workload (writes and reads) that many
+ * times larger; node CPU grows linearly with it while the key's spread stays the same, so the rate
+ * at which the hottest or the average node reaches its target lies on the line through the two runs.
  */
 import type { AdviceTargets, DesignScores, TargetFailure } from "./score.js";
 
@@ -22,11 +25,13 @@ const NODE_WORDS: Readonly<Record<BreakingTarget, string>> = {
   warmUpCpu: "a new salted table's warm-up saturates its hottest node",
 };
 
-/** Write rate multiple a recommendation must sustain. */
-export const HEADROOM_FACTOR = 2;
+/** Growth planned for when the scenario and the options state none: today's workload. */
+export const DEFAULT_GROWTH = 1;
 
 export interface HeadroomCheck {
-  /** The write rate simulated (HEADROOM_FACTOR × the stated one). */
+  /** The multiple of today's workload checked. */
+  growth: number;
+  /** The write rate at that growth. */
   writesPerS: number;
   scores: DesignScores;
   /** Targets missed at that rate; empty when the design has the headroom. */
@@ -45,16 +50,17 @@ function crossing(r1: number, m1: number, r2: number, m2: number, target: number
 export function breakingRate(
   writesPerS: number,
   today: DesignScores,
-  doubled: DesignScores,
+  grown: DesignScores,
   targets: AdviceTargets,
+  growth: number,
 ): HeadroomCheck["breaksAt"] {
-  const rate2 = HEADROOM_FACTOR * writesPerS;
+  const rate2 = growth * writesPerS;
   const measured = (Object.keys(MEASURED) as BreakingTarget[]).filter(
     (target) => target !== "warmUpCpu" || today.buckets > 1,
   );
   const options = measured.flatMap((target) => {
     const key = MEASURED[target];
-    const at = crossing(writesPerS, today[key] as number, rate2, doubled[key] as number, targets[target]);
+    const at = crossing(writesPerS, today[key] as number, rate2, grown[key] as number, targets[target]);
     return at === undefined ? [] : [{ writesPerS: at, target }];
   });
   return options.sort((a, b) => a.writesPerS - b.writesPerS)[0] ?? null;
@@ -69,7 +75,7 @@ export function roughRate(writesPerS: number): string {
 
 /** One sentence on the headroom of a design, for the report. */
 export function headroomText(headroom: HeadroomCheck, writesPerS: number): string {
-  const at = `at ${HEADROOM_FACTOR}× the write rate (${roughRate(headroom.writesPerS)} writes/s)`;
+  const at = `at the stated growth, ${headroom.growth}× today (${roughRate(headroom.writesPerS)} writes/s)`;
   const verdict =
     headroom.failures.length === 0
       ? `still meets the targets ${at}: hottest node ${Math.round(headroom.scores.hottestCpu * 100)}%, average ${Math.round(headroom.scores.averageCpu * 100)}%`

@@ -6,7 +6,7 @@ export type { CandidateDesign } from "./candidates.js";
 export type { DecisionLeaning, DecisionRow } from "./decision-table.js";
 export type { KeyChange } from "./design-name.js";
 export type { KeyFieldInfo, KeyFieldRole, KeyRoles } from "./field-roles.js";
-export { HEADROOM_FACTOR, type HeadroomCheck } from "./headroom.js";
+export { DEFAULT_GROWTH, type HeadroomCheck } from "./headroom.js";
 export type { IdFormat, IdShape } from "./id-formats.js";
 export {
   detectKeySeparator,

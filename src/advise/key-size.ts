@@ -14,6 +14,8 @@ export interface KeyFootprint {
   saltBytesPerRow: number;
   /** Rows written per second (fewer than points when batching). */
   rowsPerS: number;
+  /** Bytes written per second at the groups' mean rates (not their peaks): what a retention keeps. */
+  bytesPerS: number;
 }
 
 const SAMPLE_WRITES = 64;
@@ -23,6 +25,7 @@ export function keyFootprint(scenario: Scenario, design: ScenarioDesign): KeyFoo
   const startMs = Date.parse(scenario.start);
   let rowsPerS = 0;
   let keyBytesPerS = 0;
+  let bytesPerS = 0;
   for (const group of scenario.workload.groups) {
     const compiled = new CompiledGroup(schema, group, design, scenario.workload.rowBytes, startMs);
     let bytes = 0;
@@ -31,11 +34,13 @@ export function keyFootprint(scenario: Scenario, design: ScenarioDesign): KeyFoo
       bytes += schema.encode(compiled.writeValues(entity, k, k)).length;
     }
     rowsPerS += compiled.opsPerS;
+    bytesPerS += compiled.opsPerS * compiled.rowBytes;
     keyBytesPerS += (bytes / SAMPLE_WRITES) * compiled.opsPerS;
   }
   return {
     keyBytesPerRow: rowsPerS > 0 ? keyBytesPerS / rowsPerS : 0,
     saltBytesPerRow: schema.saltPrefixLength,
     rowsPerS,
+    bytesPerS,
   };
 }

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { CandidateDesign, KeyChange } from "./candidates.js";
 import {
   capacityBound,
+  cheapestOf,
   type EvaluatedCandidate,
   lossReason,
   meetsTargets,
@@ -91,6 +92,39 @@ describe("the recommendation", () => {
     );
   });
 
+  it("names a cheapest design only when it costs less per month than the simplest, and none eligible costs less", () => {
+    const arbitraryCandidate = fc.record({
+      complexity: fc.integer({ min: 0, max: 8 }),
+      hottestCpu: fc.double({ min: 0.1, max: 3, noNaN: true }),
+      monthly: fc.option(fc.integer({ min: 100, max: 100_000 }), { nil: undefined }),
+      unservable: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(fc.array(arbitraryCandidate, { minLength: 1, maxLength: 12 }), (specs) => {
+        const all = specs.map((spec, index) => {
+          const each = evaluated(`c${index}`, spec.complexity, {
+            ...spec,
+            failures: [
+              ...(spec.hottestCpu > 0.9 ? [hot] : []),
+              ...(spec.unservable ? [{ target: "read" as const, text: "latest: not a key range" }] : []),
+            ],
+          });
+          return spec.monthly === undefined
+            ? each
+            : { ...each, cost: { nodes: spec.monthly, storage: 0, total: spec.monthly } };
+        });
+        const simplest = simplestMeeting(all);
+        const cheapest = cheapestOf(all, simplest);
+        if (!cheapest) return;
+        expect(simplest).toBeDefined();
+        expect(cheapest.cost!.total).toBeLessThan(simplest!.cost!.total);
+        expect(cheapest.failures.every((failure) => failure.target !== "read")).toBe(true);
+        for (const other of all.filter((each) => each.cost && (meetsTargets(each) || capacityBound(each))))
+          expect(cheapest.cost!.total).toBeLessThanOrEqual(other.cost!.total);
+      }),
+    );
+  });
+
   it("orders by complexity, then buckets, then read fan-out", () => {
     const asIs = evaluated("as-is", 0, {});
     const salt16 = evaluated("salt-16", 3, { buckets: 16 });
@@ -127,16 +161,17 @@ describe("the recommendation", () => {
     expect(lossReason(unservable, average)).toBe("latest: not a key range");
   });
 
-  it("says a design that meets the targets today loses on headroom, and where it breaks", () => {
+  it("says a design that meets the targets today loses at the stated growth, and where it breaks", () => {
     const salt2 = evaluated("salt-2", 3, { buckets: 2 });
     salt2.headroom = {
+      growth: 2,
       writesPerS: 40_000,
       scores: salt2.scores!,
       failures: [hot],
       breaksAt: { writesPerS: 26_100, target: "hottestCpu" },
     };
     expect(lossReason(salt2, undefined)).toBe(
-      "meets the targets today but not at 2× the write rate (40,000/s): hottest node 150% > 90%; it breaks at about 26,000 writes/s",
+      "meets the targets today but not at the stated growth, 2× (40,000 writes/s): hottest node 150% > 90%; it breaks at about 26,000 writes/s",
     );
   });
 });

@@ -5,9 +5,11 @@
  */
 import type { DesignResult } from "../sim/results.js";
 import type { CandidateDesign } from "./candidates.js";
-import { HEADROOM_FACTOR, type HeadroomCheck, roughRate } from "./headroom.js";
+import type { MonthlyCost } from "./cost.js";
+import { type HeadroomCheck, roughRate } from "./headroom.js";
 import type { ReadService } from "./read-service.js";
 import type { DesignScores, TargetFailure } from "./score.js";
+import type { DesignSizing } from "./sizing.js";
 
 export interface EvaluatedCandidate {
   candidate: CandidateDesign;
@@ -19,8 +21,12 @@ export interface EvaluatedCandidate {
   failures: TargetFailure[];
   /** Every declared read: simulated, not simulated (with its planned fan-out), or not servable as key ranges. */
   reads: ReadService[];
-  /** The run at twice the write rate, for designs that meet the targets and were checked for headroom. */
+  /** The check at the stated growth, for designs that meet the targets and were checked. */
   headroom?: HeadroomCheck;
+  /** Nodes it needs for CPU and storage today and at the stated growth (sizing.ts). */
+  sizing?: DesignSizing;
+  /** Per month on the nodes it needs at the stated growth (absent when no node count meets the targets). */
+  cost?: MonthlyCost;
   /** Why the simulator could not replay the workload under this design. */
   error?: string;
 }
@@ -28,7 +34,7 @@ export interface EvaluatedCandidate {
 export const meetsTargets = (evaluated: EvaluatedCandidate) =>
   evaluated.error === undefined && evaluated.scores !== undefined && evaluated.failures.length === 0;
 
-/** Meets the targets at the stated rate and at twice it. */
+/** Meets the targets at the stated rate and at the stated growth. */
 export const meetsTargetsWithHeadroom = (evaluated: EvaluatedCandidate) =>
   meetsTargets(evaluated) && evaluated.headroom !== undefined && evaluated.headroom.failures.length === 0;
 
@@ -52,6 +58,22 @@ export function simplestMeeting(evaluated: readonly EvaluatedCandidate[]): Evalu
   return evaluated.filter(meetsTargets).sort(simplicityOrder)[0];
 }
 
+/**
+ * The design costing least per month on the nodes it needs at the stated growth, among those that
+ * meet the targets there or miss only targets more nodes fix; undefined when that is the recommendation.
+ */
+export function cheapestOf(
+  evaluated: readonly EvaluatedCandidate[],
+  recommended: EvaluatedCandidate | undefined,
+): EvaluatedCandidate | undefined {
+  const priced = evaluated.filter(
+    (each) => each.cost !== undefined && (meetsTargets(each) || capacityBound(each)),
+  );
+  const cheapest = priced.sort((a, b) => a.cost!.total - b.cost!.total || simplicityOrder(a, b))[0];
+  const simplestCost = recommended?.cost?.total;
+  return cheapest && simplestCost !== undefined && cheapest.cost!.total < simplestCost ? cheapest : undefined;
+}
+
 /** Targets more nodes help with when the load is spread (unservable reads and too few buckets are the key's doing). */
 const CAPACITY_TARGETS: ReadonlySet<TargetFailure["target"]> = new Set([
   "hottestCpu",
@@ -67,6 +89,17 @@ export const capacityBound = (evaluated: EvaluatedCandidate) =>
   evaluated.error === undefined &&
   evaluated.scores?.nodesNeeded != null &&
   evaluated.failures.every((failure) => CAPACITY_TARGETS.has(failure.target));
+
+/**
+ * Meets the targets today and misses at the stated growth only on targets more nodes fix, with its
+ * load spread: it needs more nodes at that growth, not a different key.
+ */
+export const needsNodesAtGrowth = (evaluated: EvaluatedCandidate) =>
+  meetsTargets(evaluated) &&
+  evaluated.headroom !== undefined &&
+  evaluated.headroom.failures.length > 0 &&
+  evaluated.headroom.failures.every((failure) => CAPACITY_TARGETS.has(failure.target)) &&
+  evaluated.sizing?.atGrowth.total != null;
 
 /** Why `loser` is not the recommendation, in one sentence. */
 export function lossReason(loser: EvaluatedCandidate, chosen: EvaluatedCandidate | undefined): string {
@@ -85,7 +118,7 @@ export function lossReason(loser: EvaluatedCandidate, chosen: EvaluatedCandidate
   }
   if (loser.headroom && loser.headroom.failures.length > 0) {
     const breaks = loser.headroom.breaksAt;
-    return `meets the targets today but not at ${HEADROOM_FACTOR}× the write rate (${roughRate(loser.headroom.writesPerS)}/s): ${loser.headroom.failures.map((failure) => failure.text).join("; ")}${breaks ? `; it breaks at about ${roughRate(breaks.writesPerS)} writes/s` : ""}`;
+    return `meets the targets today but not at the stated growth, ${loser.headroom.growth}× (${roughRate(loser.headroom.writesPerS)} writes/s): ${loser.headroom.failures.map((failure) => failure.text).join("; ")}${breaks ? `; it breaks at about ${roughRate(breaks.writesPerS)} writes/s` : ""}`;
   }
   if (!chosen) return "meets the targets";
   const a = loser.candidate;

@@ -7,8 +7,8 @@ import { matrixFromSteps } from "../viz/matrix/steps-matrix.js";
 import { escapeHtml } from "../viz/render/escape-html.js";
 import { renderHeatmapHtml } from "../viz/render/html.js";
 import { type Advice, candidateLabel } from "./advise.js";
-import { HEADROOM_FACTOR } from "./headroom.js";
 import type { KeyStructure } from "./key-structure.js";
+import { sizingLines } from "./report-sizing.js";
 import {
   CANDIDATE_COLUMNS,
   CANDIDATE_LEGEND,
@@ -80,6 +80,7 @@ export function adviceHtml(advice: Advice, options: AdviceHtmlOptions = {}): str
     `<h1>keyspread advise: ${escapeHtml(advice.scenario)}</h1>`,
     `<p class="headline">${escapeHtml(headline(advice))}</p>`,
     `<p>${escapeHtml(simulatedAgainst(advice))}</p>`,
+    ...list("Sizing and cost", sizingLines(advice)),
     ...(structure && options.structure
       ? [
           "<h2>The key, from the sample</h2>",
@@ -90,7 +91,7 @@ export function adviceHtml(advice: Advice, options: AdviceHtmlOptions = {}): str
     "<h2>Candidates</h2>",
     table(CANDIDATE_COLUMNS, candidateRows(advice), (row) => row[0] === chosen),
     `<p class="legend">${escapeHtml(CANDIDATE_LEGEND)}</p>`,
-    ...list(`Headroom (${HEADROOM_FACTOR}× the write rate)`, headroomLines(advice)),
+    ...list(`At the stated growth (${advice.growth}× today)`, headroomLines(advice)),
     ...list("Reads not simulated", unsimulatedReads(advice)),
     "<h2>The decision, in the salting guide's terms</h2>",
     table(

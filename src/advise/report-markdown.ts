@@ -1,8 +1,8 @@
 /** The advisor's report as Markdown (pure: the CLI writes it). */
 import type { Advice } from "./advise.js";
 import { KEY_CHANGE_COMPLEXITY } from "./candidates.js";
-import { HEADROOM_FACTOR } from "./headroom.js";
 import type { KeyStructure } from "./key-structure.js";
+import { sizingLines } from "./report-sizing.js";
 import {
   CANDIDATE_COLUMNS,
   CANDIDATE_LEGEND,
@@ -40,6 +40,8 @@ export function adviceMarkdown(advice: Advice, options: AdviceMarkdownOptions = 
   out.push(`# keyspread advise: ${advice.scenario}`, "");
   out.push(`**${headline(advice)}**`, "");
   out.push(simulatedAgainst(advice), "");
+  const sizing = sizingLines(advice);
+  if (sizing.length > 0) out.push("## Sizing and cost", "", ...sizing.map((line) => `- ${line}`), "");
   if (options.structure) {
     const { header, rows } = structureTable(options.structure);
     out.push("## The key, from the sample", "");
@@ -56,13 +58,13 @@ export function adviceMarkdown(advice: Advice, options: AdviceMarkdownOptions = 
       .map(([kind, weight]) => `${kind} ${weight}`)
       .join(
         ", ",
-      )} (summed); ties go to fewer salt buckets, then the smaller read fan-out, then cost. The recommendation is the simplest candidate that meets every target, today and at ${HEADROOM_FACTOR}× the write rate.`,
+      )} (summed); ties go to fewer salt buckets, then the smaller read fan-out, then cost. The recommendation is the simplest candidate that meets every target, today and at the stated growth (${advice.growth}× today).`,
     "",
   );
   const headroom = headroomLines(advice);
   if (headroom.length > 0)
     out.push(
-      `## Headroom (${HEADROOM_FACTOR}× the write rate)`,
+      `## At the stated growth (${advice.growth}× today)`,
       "",
       ...headroom.map((line) => `- ${line}`),
       "",

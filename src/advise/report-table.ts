@@ -8,7 +8,8 @@ import { formatDuration } from "../sim/duration.js";
 import { formatMs } from "../sim/report.js";
 import { type Advice, candidateLabel } from "./advise.js";
 import { describeKeyChange } from "./candidates.js";
-import { HEADROOM_FACTOR, headroomText, roughRate } from "./headroom.js";
+import { dollars } from "./cost.js";
+import { headroomText, roughRate } from "./headroom.js";
 import type { KeyStructure } from "./key-structure.js";
 import { type EvaluatedCandidate, meetsTargets, simplicityOrder } from "./recommend.js";
 import { percent } from "./score.js";
@@ -25,15 +26,16 @@ export const CANDIDATE_COLUMNS = [
   "reads: fan-out, p99",
   "key bytes/row",
   "key storage Δ/day",
-  "$/hour",
-  "nodes needed",
-  `at ${HEADROOM_FACTOR}× writes`,
+  "needs today (CPU, storage)",
+  "needs at growth",
+  "$/month",
+  "at growth",
   "breaks at (writes/s)",
   "verdict",
 ] as const;
 
 /** Read under the candidate table, so nobody takes a warm-up p99 for the steady state. */
-export const CANDIDATE_LEGEND = `Hottest node, average node and max/median are the steady state, after the model's warm-up window (the hottest node is the 95th percentile of the intervals). Warm-up peak, write p99 and read p99 cover the whole run, a new table's warm-up included (the current key is a table already split and balanced; a key change starts as a new table: unsalted on one node, salted pre-split over all nodes). Key storage Δ/day: key bytes written per day against as-is. At ${HEADROOM_FACTOR}× writes: the steady state with twice the write rate, checked for designs that meet the targets, simplest first; breaks at: where the hottest or average node reaches its target (a straight line through the two runs).`;
+export const CANDIDATE_LEGEND = `Hottest node, average node and max/median are the steady state, after the model's warm-up window (the hottest node is the 95th percentile of the intervals). Warm-up peak, write p99 and read p99 cover the whole run, a new table's warm-up included (the current key is a table already split and balanced; a key change starts as a new table: unsalted on one node, salted pre-split over all nodes). Key storage Δ/day: key bytes written per day against as-is. Needs today: the nodes Google's targets ask for, for CPU (average ≤ 70 %, hottest ≤ 90 %) and for storage (the bytes kept over the retention within 70 % of a node's limit); "more won't help" when the load sits on a key range. Needs at growth: the same at the stated growth (CPU and bytes kept grow with it). $/month: those nodes and the bytes kept, at the scenario's prices. At growth: the steady state with the workload grown, checked for designs that meet the targets, simplest first; breaks at: where the hottest or average node reaches its target (a straight line through the two runs).`;
 
 /** The verdict on one candidate in a few words (the table's last column). */
 export function candidateVerdict(advice: Advice, evaluated: EvaluatedCandidate): string {
@@ -41,7 +43,8 @@ export function candidateVerdict(advice: Advice, evaluated: EvaluatedCandidate):
   if (evaluated.error !== undefined) return "could not be simulated";
   if (evaluated.failures.some((failure) => failure.target === "read")) return "cannot serve a read";
   if (!meetsTargets(evaluated)) return "misses";
-  if (evaluated.headroom && evaluated.headroom.failures.length > 0) return `misses at ${HEADROOM_FACTOR}×`;
+  if (evaluated.headroom && evaluated.headroom.failures.length > 0)
+    return `misses at ${evaluated.headroom.growth}×`;
   return "meets the targets";
 }
 
@@ -62,9 +65,21 @@ function readCells(evaluated: EvaluatedCandidate): string {
 
 function headroomCells(evaluated: EvaluatedCandidate): [string, string] {
   const headroom = evaluated.headroom;
-  if (!headroom) return ["–", "–"];
+  if (!headroom || headroom.growth === 1) return ["–", "–"];
   const at2 = `${headroom.failures.length === 0 ? "meets" : "misses"}: hottest ${percent(headroom.scores.hottestCpu)}, average ${percent(headroom.scores.averageCpu)}`;
   return [at2, headroom.breaksAt ? `≈ ${roughRate(headroom.breaksAt.writesPerS)}` : "–"];
+}
+
+/** Nodes today (CPU, storage), at the stated growth, and $/month there. */
+export function sizingCells(evaluated: EvaluatedCandidate): [string, string, string] {
+  const sizing = evaluated.sizing;
+  if (!sizing) return ["–", "–", "–"];
+  const { today, atGrowth } = sizing;
+  return [
+    today.cpu === null ? `more won't help, ${today.storage}` : `${today.cpu}, ${today.storage}`,
+    atGrowth.total === null ? "more won't help" : String(atGrowth.total),
+    evaluated.cost ? dollars(evaluated.cost.total) : "–",
+  ];
 }
 
 /** One row of cells per candidate, in the order of CANDIDATE_COLUMNS. */
@@ -94,8 +109,7 @@ export function candidateRows(advice: Advice): string[][] {
       readCells(evaluated),
       scores.keyBytesPerRow.toFixed(1),
       formatBytes(scores.keyOverheadBytesPerDay),
-      `$${scores.costPerHour.toFixed(2)}`,
-      scores.nodesNeeded === null ? "more won't help" : String(scores.nodesNeeded),
+      ...sizingCells(evaluated),
       ...headroomCells(evaluated),
       candidateVerdict(advice, evaluated),
     ];
@@ -105,7 +119,16 @@ export function candidateRows(advice: Advice): string[][] {
 /** What was simulated and what the targets are, in one paragraph. */
 export function simulatedAgainst(advice: Advice): string {
   const { targets } = advice;
-  return `Simulated ${formatDuration(advice.durationS)} per candidate (${advice.mode} engine) on ${advice.nodes} ${advice.storage} nodes at ${roughRate(advice.writesPerS)} writes/s${advice.source ? `; workload from ${advice.source}` : ""}. Targets (Google's guidance): hottest node ≤ ${percent(targets.hottestCpu)} and average ≤ ${percent(targets.averageCpu)} after the model's warm-up window, no writes shed, storage within its planned share of a node, a new salted table's hottest node ≤ ${percent(targets.warmUpCpu)} while it warms up, at least as many salt buckets as nodes, every declared read served as key ranges — and all of it still at ${HEADROOM_FACTOR}× the write rate (headroom for growth and peaks).`;
+  return `Simulated ${formatDuration(advice.durationS)} per candidate (${advice.mode} engine) on ${advice.nodes} ${advice.storage} nodes at ${roughRate(advice.writesPerS)} writes/s${advice.source ? `; workload from ${advice.source}` : ""}. Targets (Google's guidance): hottest node ≤ ${percent(targets.hottestCpu)} and average ≤ ${percent(targets.averageCpu)} after the model's warm-up window, no writes shed, storage within its planned share of a node, a new salted table's hottest node ≤ ${percent(targets.warmUpCpu)} while it warms up, at least as many salt buckets as nodes, every declared read served as key ranges — and all of it still at the stated growth, ${advice.growth}× today${advice.growth === 1 ? " (none stated: Google's targets are the headroom for peaks)" : ""}. ${retentionText(advice)}`;
+}
+
+/** How long rows stay as storage is sized, and where that comes from. */
+export function retentionText(advice: Advice): string {
+  const retention = advice.retention;
+  if (!retention) return "No retention and no windowed read: storage is what the run wrote.";
+  return retention.source === "scenario"
+    ? `Storage keeps ${formatDuration(retention.seconds)} of rows (the scenario's retention).`
+    : `Storage keeps ${formatDuration(retention.seconds)} of rows: the scenario sets no retention, and "${retention.read}" reads that far back.`;
 }
 
 /** One sentence: what to do. */
@@ -115,11 +138,17 @@ export function headline(advice: Advice): string {
   const changes = chosen.candidate.changes;
   const what = changes.length === 0 ? "keep the current key" : changes.map(describeKeyChange).join(", then ");
   const lead = advice.needsMoreNodes
-    ? `Nothing meets the targets with headroom on ${advice.nodes} nodes; ${chosen.candidate.name} needs ${chosen.nodes} nodes — ${what}.`
+    ? `Nothing meets the targets${atGrowth(advice)} on ${advice.nodes} nodes; ${chosen.candidate.name} needs ${chosen.nodes} nodes — ${what}.`
     : `Recommended: ${chosen.candidate.name} — ${what} on ${chosen.nodes} nodes.`;
-  const headroom = chosen.headroom ? ` It ${headroomText(chosen.headroom, advice.writesPerS)}.` : "";
+  const headroom =
+    chosen.headroom && chosen.headroom.growth > 1
+      ? ` It ${headroomText(chosen.headroom, advice.writesPerS)}.`
+      : "";
   return `${lead} Hottest node ${percent(chosen.scores!.hottestCpu)}, average ${percent(chosen.scores!.averageCpu)} after warm-up.${headroom}`;
 }
+
+/** ` at the stated growth (2×)` when one is stated, else nothing: today's workload. */
+const atGrowth = (advice: Advice) => (advice.growth > 1 ? ` at the stated growth (${advice.growth}×)` : "");
 
 /** Why nothing is recommended, from what the candidates miss. */
 function whyNothing(advice: Advice): string {
@@ -131,7 +160,7 @@ function whyNothing(advice: Advice): string {
     return `no candidate serves ${unservable.map((read) => read.name).join(", ")} as key ranges (${unservable[0]!.reason}); change the read or describe the workload in a scenario file.`;
   if (candidates.every((each) => each.error !== undefined))
     return `no candidate could be simulated (${candidates[0]!.error}).`;
-  return `nothing meets the targets with headroom on ${advice.nodes} nodes, and more nodes would not fix the candidates that miss them (their load sits on a key range, or they miss a target more nodes do not help with); see why each loses below.`;
+  return `nothing meets the targets${atGrowth(advice)} on ${advice.nodes} nodes, and more nodes would not fix the candidates that miss them (their load sits on a key range, or they miss a target more nodes do not help with); see why each loses below.`;
 }
 
 /** Designs shown as heatmaps: the current key, the recommendation, and the two simplest other designs simulated. */
@@ -163,10 +192,10 @@ export function structureTable(structure: KeyStructure): { rows: string[][]; hea
   };
 }
 
-/** Per design checked at twice the write rate: whether it still meets the targets, and where it breaks. */
+/** Per design checked at the stated growth: whether it still meets the targets, and where it breaks. */
 export function headroomLines(advice: Advice): string[] {
   return advice.candidates.flatMap((each) =>
-    each.headroom
+    each.headroom && each.headroom.growth > 1
       ? [`**${candidateLabel(each, advice.nodes)}** ${headroomText(each.headroom, advice.writesPerS)}.`]
       : [],
   );
@@ -190,7 +219,7 @@ export function loserLines(advice: Advice): { name?: string; reason: string }[] 
     ...(skipped.length > 0 && advice.recommended
       ? [
           {
-            reason: `Not simulated, because ${advice.recommended.candidate.name} is simpler and meets the targets with headroom: ${skipped.join(", ")}.`,
+            reason: `Not simulated, because ${advice.recommended.candidate.name} is simpler and meets the targets${atGrowth(advice)}: ${skipped.join(", ")}.`,
           },
         ]
       : []),

@@ -48,7 +48,7 @@ export function estimatePopulation(values: readonly string[]): number {
 /** Families under this share of the sample merge into one family of other ids (spread like hex ids). */
 const MIN_FAMILY_SHARE = 0.01;
 const MAX_FAMILIES = 8;
-/** The model's time runs this many times the stated write rate at most (the headroom check doubles it). */
+/** The model's time runs this many times the stated write rate at most (a growth run multiplies it; growth up to 2.5× fits). */
 const RATE_ROOM = 2.5;
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 

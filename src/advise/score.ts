@@ -9,6 +9,7 @@
 import type { DesignResult, ReadSummary } from "../sim/results.js";
 import { SETTLED_RATIO } from "../sim/summary.js";
 import type { KeyFootprint } from "./key-size.js";
+import { nodesNeeded, type StoragePlan, storedBytes } from "./sizing.js";
 
 export interface AdviceTargets {
   /** Mean CPU over all nodes. */
@@ -30,7 +31,6 @@ export const DEFAULT_ADVICE_TARGETS: AdviceTargets = { averageCpu: 0.7, hottestC
 export const BALANCED_MAX_OVER_MEDIAN = SETTLED_RATIO;
 /** Shed writes above this share (steady state) fail a design whatever its CPU. */
 const MAX_SHED_SHARE = 0.01;
-const MEDIAN_FLOOR = 0.01;
 
 export type ReadScore = Pick<
   ReadSummary,
@@ -51,6 +51,10 @@ export interface DesignScores {
   writeP99Ms: number;
   /** Steady state. */
   writeShedShare: number;
+  /** Bytes written per second at the mean rates. */
+  bytesPerS: number;
+  /** Bytes kept over the retention (sizing.ts): the mean write rate × the retention, compressed. */
+  storedBytes: number;
   /** Bytes stored per node (over the retention) as a share of the planned part of a node's limit. */
   storagePerNode: number;
   reads: ReadScore[];
@@ -60,8 +64,9 @@ export interface DesignScores {
   /** Key bytes stored per day minus the baseline's (negative when the change saves space). */
   keyOverheadBytesPerDay: number;
   /**
-   * Fewest nodes meeting the CPU targets if the load spread as it did; for a load on a key range, the
-   * simulated count when it meets them, else null (more nodes would not cool the range).
+   * Fewest nodes meeting the CPU and storage targets today (sizing.ts): for a spread load, from its
+   * total CPU; for a load on a key range, the simulated count when it meets them, else null (more
+   * nodes would not cool the range).
    */
   nodesNeeded: number | null;
 }
@@ -71,26 +76,22 @@ export function scoreDesign(
   footprint: KeyFootprint,
   baseline: KeyFootprint,
   targets: AdviceTargets,
+  storage: StoragePlan,
 ): DesignScores {
   const steady = result.summary.steadyState;
   const { hottestNodeCpu: hottestCpu, averageNodeCpu: averageCpu, maxOverMedian } = steady;
-  const totalCpu = averageCpu * result.nodes;
-  const storageNodes = result.summary.guidance.nodesNeeded.storage;
-  // Spread load scales with nodes; a hot range does not, so then only "enough as simulated" or "more won't help" is known.
-  const nodesNeeded =
-    maxOverMedian > BALANCED_MAX_OVER_MEDIAN
-      ? hottestCpu <= targets.hottestCpu && averageCpu <= targets.averageCpu
-        ? Math.max(result.nodes, storageNodes)
-        : null
-      : Math.max(
-          storageNodes,
-          Math.ceil(
-            Math.max(
-              totalCpu / targets.averageCpu,
-              (totalCpu * (hottestCpu / Math.max(averageCpu, MEDIAN_FLOOR))) / targets.hottestCpu,
-            ) - 1e-9,
-          ),
-        );
+  const retention = storage.retention;
+  // Without a retention or a windowed read nothing says how long rows stay: what the run wrote.
+  const stored =
+    retention === undefined
+      ? result.summary.guidance.storage.bytes
+      : storedBytes(footprint.bytesPerS, retention.seconds, storage);
+  const needed = nodesNeeded(
+    { nodes: result.nodes, averageCpu, hottestCpu, maxOverMedian },
+    targets,
+    stored,
+    storage,
+  );
   const rowsPerDay = footprint.rowsPerS * 86400;
   return {
     nodes: result.nodes,
@@ -102,8 +103,9 @@ export function scoreDesign(
     peakHottestCpu: result.summary.hottestNodeCpu.max,
     writeP99Ms: result.summary.writes.p99Ms,
     writeShedShare: steady.shedWriteShare,
-    storagePerNode:
-      result.summary.guidance.storage.perNode.value / result.summary.guidance.storage.perNode.limit,
+    bytesPerS: footprint.bytesPerS,
+    storedBytes: stored,
+    storagePerNode: stored / result.nodes / storage.plannedBytesPerNode,
     reads: result.summary.reads.map(({ name, kind, perS, fanout, p99Ms, rowsReadPerRead, shedShare }) => ({
       name,
       kind,
@@ -118,7 +120,7 @@ export function scoreDesign(
     rowsPerDay,
     keyOverheadBytesPerDay:
       footprint.keyBytesPerRow * rowsPerDay - baseline.keyBytesPerRow * baseline.rowsPerS * 86400,
-    nodesNeeded,
+    nodesNeeded: needed.total,
   };
 }
 

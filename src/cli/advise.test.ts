@@ -105,7 +105,7 @@ describe("keyspread advise", () => {
       "--no-batching",
     ]);
     expect(code).toBe(2);
-    expect(stdout).toMatch(/\*\*No recommendation: nothing meets the targets with headroom on 6 nodes/);
+    expect(stdout).toMatch(/\*\*No recommendation: nothing meets the targets on 6 nodes/);
     expect(stdout).toMatch(/salt-2-by-seq\*\*: 2 buckets on 6 nodes: fewer buckets than nodes/);
     const help = keyspread(["advise", "--help"]);
     expect(help.stdout).toMatch(/Exit codes:\n {2}0 {2}a design is recommended/);

@@ -20,7 +20,7 @@ import type { Scenario } from "../sim/scenario.js";
 import type { SimulationMode } from "../sim/simulate.js";
 import { writeHeatmaps } from "../viz/render/write-heatmaps.js";
 import { writeAdviceFiles } from "./advice-files.js";
-import { guarded, parsePositiveInt } from "./io.js";
+import { guarded, parseGrowth, parsePositiveInt } from "./io.js";
 import { simulationQueueBar } from "./progress.js";
 import { readScenarioFile } from "./simulate.js";
 
@@ -39,6 +39,7 @@ interface AdviseCliOptions {
   mode: SimulationMode;
   buckets?: number[];
   batching: boolean;
+  growth?: number;
   out?: string;
   json?: boolean;
 }
@@ -53,7 +54,7 @@ Exit codes:
   0  a design is recommended (on the planned nodes, or on more nodes: the headline and
      advice.json's recommended.needsMoreNodes say so)
   1  bad input or an error (the message names it)
-  ${EXIT_NO_RECOMMENDATION}  no design is recommended: nothing meets the targets with headroom, even on more
+  ${EXIT_NO_RECOMMENDATION}  no design is recommended: nothing meets the targets at the stated growth, even on more
      nodes (the report says why each candidate loses)`;
 
 async function readText(file: string, what: string): Promise<string> {
@@ -131,6 +132,11 @@ export function registerAdviseCommands(program: Command): void {
     )
     .option("--no-batching", "reads need every point at once: do not batch points per entity")
     .option(
+      "--growth <x>",
+      "multiple of today's workload the sizing must still carry (default: the scenario's growth, else 1: Google's targets are the headroom for peaks)",
+      parseGrowth,
+    )
+    .option(
       "--out <dir>",
       "write report.md, report.html, recommended-schema.yaml, advice.json and heatmaps here (stdout: the verdict and the paths)",
     )
@@ -155,6 +161,7 @@ async function adviseCommand(options: AdviseCliOptions): Promise<void> {
     batching: options.batching,
     ...(nodes === undefined ? {} : { nodes }),
     ...(buckets === undefined ? {} : { buckets }),
+    ...(options.growth === undefined ? {} : { growth: options.growth }),
     ...(options.baseline === undefined ? {} : { baseline: options.baseline }),
     ...(realKey === undefined ? {} : { realKey }),
   });

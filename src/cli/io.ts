@@ -128,3 +128,13 @@ export function parsePositiveInt(text: string): number {
     throw new InvalidArgumentError(`"${text}" is not a whole number ≥ 1`);
   return value;
 }
+
+/** A commander argument parser for `--growth`: a multiple of today's workload, at least 1. */
+export function parseGrowth(text: string): number {
+  const value = Number(text);
+  if (!Number.isFinite(value) || value < 1)
+    throw new InvalidArgumentError(
+      `"${text}" is not a growth: give a multiple of today's workload ≥ 1, e.g. 1.5`,
+    );
+  return value;
+}

@@ -22,7 +22,7 @@ import type { Scenario } from "../sim/scenario.js";
 import { openStore } from "../store/open.js";
 import { writeHeatmaps } from "../viz/render/write-heatmaps.js";
 import { writeAdviceFiles } from "./advice-files.js";
-import { guarded, parsePositiveInt, write } from "./io.js";
+import { guarded, parseGrowth, parsePositiveInt, write } from "./io.js";
 import { fractionBar, simulationQueueBar } from "./progress.js";
 import { readScenarioFile } from "./simulate.js";
 
@@ -35,6 +35,7 @@ interface LabOptions {
   rows: number;
   wide?: boolean;
   sensitivity: boolean;
+  growth?: number;
   series?: boolean;
 }
 
@@ -49,6 +50,11 @@ export function registerLabCommands(program: Command): void {
     .option("--out <dir>", "where the reports, results, heatmaps and sample tables go", "./keyspread-lab")
     .option("--rows <n>", "sample rows per design written through the library", parsePositiveInt, 20_000)
     .option("--wide", "print the advisor's full table (wider than 120 columns)")
+    .option(
+      "--growth <x>",
+      "multiple of today's workload the sizing must still carry (default: the scenario's growth, else 1: Google's targets are the headroom for peaks)",
+      parseGrowth,
+    )
     .option("--no-sensitivity", "skip the reruns at the ends of the model's constants (no ranges)")
     .option("--series", "include each design's time series in results.json")
     .action(
@@ -58,6 +64,7 @@ export function registerLabCommands(program: Command): void {
           options.duration === undefined ? undefined : parseDuration(options.duration, "--duration");
         const verdict = judgeWithProgress(scenario, {
           sensitivity: options.sensitivity,
+          ...(options.growth === undefined ? {} : { growth: options.growth }),
           ...(durationS === undefined ? {} : { durationS }),
         });
         const written = await writeLabFiles(verdict, options);

@@ -2,23 +2,29 @@
  * The lab's judgement of a scenario's designs: the advisor's rules applied to the designs as
  * written (so `lab` and `advise` agree), and every simulated design run again at the pessimistic
  * and optimistic ends of the model's constants, so each figure comes with the range the model's
- * uncertainty spans and a verdict that flips between the ends is said. Pure, like the simulator.
+ * uncertainty spans and a verdict that flips between the ends is said. When the scenario states
+ * what the running cluster shows (`observed`), the model is first fitted to it (sim/calibrate.ts):
+ * the designs are judged under the fitted constants, and the ranges are those of the constants that
+ * still agree with the observation. Pure, like the simulator.
  */
 import { type Advice, adviseScenario, simulateCandidateAt } from "../advise/advise.js";
 import type { EvaluatedCandidate } from "../advise/recommend.js";
+import { type Calibration, calibrate } from "../sim/calibrate.js";
 import type { Scenario } from "../sim/scenario.js";
 import { compareEnds, type DesignSensitivity } from "../sim/sensitivity.js";
 import type { SimulationMode } from "../sim/simulate.js";
 
 export interface LabVerdict {
   advice: Advice;
-  /** Per simulated candidate, its figures at the model's ends (absent without `sensitivity`). */
+  /** Per simulated candidate, its figures at the model's ends, or at the calibrated range's (absent without `sensitivity`). */
   ends: Map<EvaluatedCandidate, DesignSensitivity>;
+  /** The fit to the observed cluster, when the scenario states one. */
+  calibration?: Calibration;
 }
 
 export interface JudgeScenarioProgress {
-  /** `designs`: the advisor's runs (more may follow: headroom, more nodes); `model ends`: the reruns. */
-  phase: "designs" | "model ends";
+  /** `calibration`: the fit to the observed cluster; `designs`: the advisor's runs (more may follow: growth, more nodes); `model ends`: the reruns. */
+  phase: "calibration" | "designs" | "model ends";
   name: string;
   index: number;
   count: number;
@@ -31,34 +37,52 @@ export interface JudgeScenarioOptions {
   mode?: SimulationMode;
   /** Rerun every simulated design at the model's pessimistic and optimistic ends; default true. */
   sensitivity?: boolean;
+  /** Multiple of today's workload to plan for; default the scenario's `growth`, else 1. */
+  growth?: number;
   onProgress?: (progress: JudgeScenarioProgress) => void;
 }
 
 export function judgeScenario(scenario: Scenario, options: JudgeScenarioOptions = {}): LabVerdict {
-  const advice = adviseScenario(scenario, {
-    candidates: "scenario",
-    exhaustive: true,
+  const run = {
     ...(options.durationS === undefined ? {} : { durationS: options.durationS }),
     ...(options.mode === undefined ? {} : { mode: options.mode }),
+  };
+  if (scenario.observed)
+    options.onProgress?.({ phase: "calibration", name: "fit", index: 0, count: 1, doneS: 0, totalS: 1 });
+  const calibration = scenario.observed ? calibrate(scenario, run) : undefined;
+  const fit = calibration?.fit.status === "fitted" ? calibration.fit : undefined;
+  const judged = fit?.scenario ?? scenario;
+  const advice = adviseScenario(judged, {
+    candidates: "scenario",
+    exhaustive: true,
+    ...run,
+    ...(options.growth === undefined ? {} : { growth: options.growth }),
     onProgress: (progress) =>
       options.onProgress?.({ ...progress, phase: "designs", name: progress.candidate }),
   });
   const ends = new Map<EvaluatedCandidate, DesignSensitivity>();
-  if (options.sensitivity === false) return { advice, ends };
+  const withCalibration = calibration ? { calibration } : {};
+  if (options.sensitivity === false) return { advice, ends, ...withCalibration };
   const simulated = advice.candidates.filter((each) => each.result !== undefined);
   for (const [index, evaluated] of simulated.entries()) {
+    // Fitted: the ends of the range that agrees with the observation; else the model's own ends.
     const at = (end: "pessimistic" | "optimistic", pass: number) =>
-      simulateCandidateAt(scenario, advice, evaluated, end, (progress) =>
-        options.onProgress?.({
-          phase: "model ends",
-          name: `${evaluated.candidate.name} (${end})`,
-          index: 2 * index + pass,
-          count: 2 * simulated.length,
-          doneS: progress.doneS,
-          totalS: progress.totalS,
-        }),
+      simulateCandidateAt(
+        fit ? fit.rangeScenarios[end] : scenario,
+        advice,
+        evaluated,
+        fit ? "default" : end,
+        (progress) =>
+          options.onProgress?.({
+            phase: "model ends",
+            name: `${evaluated.candidate.name} (${end})`,
+            index: 2 * index + pass,
+            count: 2 * simulated.length,
+            doneS: progress.doneS,
+            totalS: progress.totalS,
+          }),
       );
     ends.set(evaluated, compareEnds(evaluated.result!, at("pessimistic", 0), at("optimistic", 1)));
   }
-  return { advice, ends };
+  return { advice, ends, ...withCalibration };
 }

@@ -4,7 +4,9 @@
  * what the model's uncertainty could change — and the check through the library. Pure text.
  */
 import { candidateLabel } from "../advise/advise.js";
-import type { EvaluatedCandidate } from "../advise/recommend.js";
+import { dollars } from "../advise/cost.js";
+import { capacityBound, type EvaluatedCandidate } from "../advise/recommend.js";
+import { sizingLines } from "../advise/report-sizing.js";
 import {
   CANDIDATE_COLUMNS,
   CANDIDATE_LEGEND,
@@ -19,6 +21,7 @@ import { alignColumns } from "../format/columns.js";
 import { wrapText } from "../format/wrap.js";
 import { formatMs } from "../sim/report.js";
 import type { DesignSensitivity, SensitivitySpan } from "../sim/sensitivity.js";
+import { calibrationLines } from "./calibration-report.js";
 import type { LabVerdict } from "./judge.js";
 import type { DesignCheck } from "./library-check.js";
 
@@ -53,6 +56,54 @@ function readsCell(evaluated: EvaluatedCandidate): string {
   return `×${fanout}, ${formatMs(Math.max(...reads.map((read) => read.p99Ms)))}`;
 }
 
+/**
+ * A miss within the model's uncertainty: the design misses only targets more nodes fix, and meets
+ * them all at the optimistic end of the range (the model's, or the calibrated one).
+ */
+export function marginalMiss(evaluated: EvaluatedCandidate, span: DesignSensitivity | undefined): boolean {
+  return (
+    span !== undefined && evaluated.failures.length > 0 && capacityBound(evaluated) && span.meets.optimistic
+  );
+}
+
+/** The advisor's verdict on a design, with a miss inside the model's uncertainty called marginal. */
+function verdictCell(verdict: LabVerdict, each: EvaluatedCandidate): string {
+  const words = candidateVerdict(verdict.advice, each);
+  return words === "misses" && marginalMiss(each, verdict.ends.get(each)) ? "misses (marginal)" : words;
+}
+
+/** Nodes each design needs for CPU and storage today and at the stated growth, and what that costs per month. */
+function sizingTable(verdict: LabVerdict): string[] {
+  const { advice } = verdict;
+  const rows = advice.candidates.map((each) => {
+    const sizing = each.sizing;
+    if (!sizing) return [candidateLabel(each, advice.nodes), "–", "–", "–", "–", "–"];
+    const { today, atGrowth } = sizing;
+    return [
+      candidateLabel(each, advice.nodes),
+      today.cpu === null ? "more won't help" : String(today.cpu),
+      String(today.storage),
+      atGrowth.total === null ? "–" : String(atGrowth.total),
+      atGrowth.total === null ? "–" : atGrowth.bound,
+      each.cost ? dollars(each.cost.total) : "–",
+    ];
+  });
+  const header = [
+    "design",
+    "CPU nodes today",
+    "storage nodes today",
+    `nodes at ${advice.growth}×`,
+    "sized by",
+    "$/month",
+  ];
+  return [
+    ...alignColumns([header, ...rows]),
+    ...wrap(
+      `Nodes each design needs against Google's targets: for CPU (average ≤ 70 %, hottest ≤ 90 %; "more won't help" when its load sits on a key range) and for storage (the bytes kept within 70 % of a node's limit), today and at the stated growth (${advice.growth}×: CPU and the bytes kept grow with it); $/month for those nodes and bytes at the scenario's prices.`,
+    ),
+  ];
+}
+
 function compactTable(verdict: LabVerdict): string[] {
   const { advice, ends } = verdict;
   const rows = advice.candidates.map((each) => {
@@ -66,7 +117,7 @@ function compactTable(verdict: LabVerdict): string[] {
       scores ? percent(scores.writeShedShare) : "–",
       scores ? formatMs(scores.writeP99Ms) : "–",
       readsCell(each),
-      candidateVerdict(advice, each),
+      verdictCell(verdict, each),
     ];
   });
   const header = [
@@ -79,7 +130,11 @@ function compactTable(verdict: LabVerdict): string[] {
     "fan-out, p99",
     "verdict",
   ];
-  const legend = `Hottest node (95th percentile) and average node CPU in the steady state, after the model's warm-up window, at its constants' defaults; in brackets, the range between their optimistic and pessimistic ends. Shed: writes shed in the steady state. Write p99 and read p99 (the widest fan-out and the slowest p99 of the declared reads) cover the whole run, a new table's warm-up included. The current key is the table that exists; a key change starts as a new table.`;
+  const constants =
+    verdict.calibration?.fit.status === "fitted"
+      ? "the constants fitted to the running cluster; in brackets, the range of the constants that still agree with it"
+      : "its constants' defaults; in brackets, the range between their optimistic and pessimistic ends";
+  const legend = `Hottest node (95th percentile) and average node CPU in the steady state, after the model's warm-up window, at ${constants}. Shed: writes shed in the steady state. Write p99 and read p99 (the widest fan-out and the slowest p99 of the declared reads) cover the whole run, a new table's warm-up included. The current key is the table that exists; a key change starts as a new table.`;
   return [
     ...alignColumns([header, ...rows]),
     ...wrap(ends.size > 0 ? legend : legend.replace(/; in brackets[^.]*/, "")),
@@ -103,12 +158,16 @@ function uncertaintyLines(verdict: LabVerdict): string[] {
   const { advice, ends } = verdict;
   if (ends.size === 0) return [];
   const flipping = [...ends].filter(([, span]) => span.flips !== undefined);
+  const where =
+    verdict.calibration?.fit.status === "fitted"
+      ? "the range calibrated to the running cluster"
+      : "the model's constants";
   if (flipping.length === 0)
     return wrap(
-      "Model uncertainty: every design meets or misses Google's guidance alike at both ends of the model's constants (docs/simulator.md lists them with their sources).",
+      `Model uncertainty: every design meets or misses Google's guidance alike at both ends of ${where} (docs/simulator.md lists the constants with their sources).`,
     );
   return [
-    "Model uncertainty (docs/simulator.md lists the constants with their sources):",
+    `Model uncertainty, over ${where} (docs/simulator.md lists the constants with their sources):`,
     ...flipping.flatMap(([each, span]) =>
       wrap(`${candidateLabel(each, advice.nodes)} ${span.flips}.`, "  - ", "    "),
     ),
@@ -119,6 +178,8 @@ function verdictBlock(verdict: LabVerdict): string[] {
   const { advice } = verdict;
   return [
     ...wrap(headline(advice), "Verdict: ", "  "),
+    ...sizingLines(advice).flatMap((line) => wrap(line, "  ", "  ")),
+    ...calibrationLines(verdict.calibration).flatMap((line) => wrap(line, "  ", "  ")),
     "Why the others lose:",
     ...loserLines(advice).flatMap((loser) =>
       wrap(loser.name ? `${loser.name}: ${loser.reason}` : loser.reason, "  - ", "    "),
@@ -169,6 +230,8 @@ export function labReport(
     ...wrap(simulatedAgainst(advice)),
     "",
     ...(options.wide ? wideTable(verdict) : compactTable(verdict)),
+    "",
+    ...sizingTable(verdict),
     "",
     ...verdictBlock(verdict),
     "",

@@ -24,7 +24,14 @@ describe("validateScenario", () => {
   it("fills in the documented defaults and leaves the model's constants to the model", () => {
     const scenario = validateScenario(minimal);
     expect(scenario).toMatchObject({ duration: 3600, step: 1, sample: 60, start: "2026-01-01T00:00:00Z" });
-    expect(scenario.cluster).toEqual({ nodes: 2, storage: "ssd", pricePerNodeHour: 0.65, capacity: {} });
+    expect(scenario.cluster).toEqual({
+      nodes: 2,
+      storage: "ssd",
+      pricePerNodeHour: 0.65,
+      pricePerSsdGbMonth: 0.17,
+      pricePerHddGbMonth: 0.026,
+      capacity: {},
+    });
     expect(scenario.tablets).toEqual({ splits: "salt-buckets" });
     expect(scenario.latency).toEqual({});
     expect(scenario.workload.groups[0]!.arrival).toEqual({ kind: "steady" });

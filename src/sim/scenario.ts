@@ -114,8 +114,13 @@ const optionalPositive = (field: string) => v.optional(positive(field));
 const ClusterSchema = v.strictObject({
   nodes: positiveInt("cluster.nodes"),
   storage: v.optional(StorageSchema, "ssd"),
-  /** List price of one node-hour in USD (an input: prices differ by region and change). */
+  /**
+   * List prices in USD (inputs: they differ by region and change). Defaults: us-central1 on Google's
+   * "Bigtable pricing" page (https://cloud.google.com/bigtable/pricing), per binary GB (GiB) stored.
+   */
   pricePerNodeHour: v.optional(positive("cluster.pricePerNodeHour"), 0.65),
+  pricePerSsdGbMonth: v.optional(positive("cluster.pricePerSsdGbMonth"), 0.17),
+  pricePerHddGbMonth: v.optional(positive("cluster.pricePerHddGbMonth"), 0.026),
   /**
    * The model's constants (model-constants.ts) may be set here and under `tablets` and `latency`;
    * a set constant is the user's input and stays fixed in a sensitivity run.
@@ -219,6 +224,25 @@ const DesignSchema = v.strictObject({
   splits: v.optional(splits("splits")),
 });
 
+/** What the running cluster shows under the current key (the first design), for the lab to fit the model to. */
+const ObservedSchema = v.pipe(
+  v.strictObject({
+    nodes: positiveInt("observed.nodes"),
+    /** Mean CPU over the nodes, and the hottest node's (0.95 = 95 %); at least one of them. */
+    averageCpu: v.optional(positive("observed.averageCpu")),
+    hottestCpu: v.optional(positive("observed.hottestCpu")),
+    /** Rates the cluster served when it showed that CPU; default the workload's. */
+    writesPerS: optionalPositive("observed.writesPerS"),
+    readsPerS: optionalPositive("observed.readsPerS"),
+    /** Bytes stored per node, as the cluster's monitoring shows them. */
+    storageBytesPerNode: optionalPositive("observed.storageBytesPerNode"),
+  }),
+  v.check(
+    (observed) => observed.averageCpu !== undefined || observed.hottestCpu !== undefined,
+    "observed needs averageCpu or hottestCpu (or both)",
+  ),
+);
+
 export const ScenarioSchema = v.strictObject({
   name: v.string(),
   description: v.optional(v.string()),
@@ -233,6 +257,15 @@ export const ScenarioSchema = v.strictObject({
   /** Interval of the reported time series and heatmap columns. */
   sample: v.optional(duration("sample"), 60),
   cluster: ClusterSchema,
+  /**
+   * The growth to plan for: a multiple of today's workload (writes, reads and so the bytes kept)
+   * the sized cluster must still carry within the targets. Default 1: Google's CPU and storage
+   * targets already are the headroom for peaks; growth is the user's forecast.
+   */
+  growth: v.optional(
+    v.pipe(v.number("growth must be a number"), v.minValue(1, "growth must be ≥ 1 (1 = today's workload)")),
+  ),
+  observed: v.optional(ObservedSchema),
   tablets: v.optional(TabletsSchema, {}),
   latency: v.optional(LatencySchema, {}),
   workload: v.strictObject({
@@ -257,6 +290,7 @@ export type TabletOverrides = Scenario["tablets"];
 export type LatencyOverrides = Scenario["latency"];
 export type Storage = Scenario["cluster"]["storage"];
 export type TableSplits = Scenario["tablets"]["splits"];
+export type Observed = NonNullable<Scenario["observed"]>;
 
 /** Validates a scenario object; errors name the field and what is allowed. */
 export function validateScenario(input: unknown): Scenario {

@@ -1,0 +1,73 @@
+/**
+ * The sizing and cost of the advice in sentences, shared by the lab's verdict and the reports:
+ * the nodes the recommendation needs for CPU and for storage today and at the stated growth, what
+ * that costs per month, the cheapest design that meets the targets when it is not the simplest,
+ * and — when storage sizes the cluster — HDD and keeping fewer days in Bigtable.
+ */
+import { formatBytes } from "../format/bytes.js";
+import { formatDuration } from "../sim/duration.js";
+import { type Advice, candidateLabel } from "./advise.js";
+import { dollars, type MonthlyCost } from "./cost.js";
+import type { EvaluatedCandidate } from "./recommend.js";
+
+const costText = (cost: MonthlyCost) =>
+  `${dollars(cost.total)}/month (${dollars(cost.nodes)} nodes + ${dollars(cost.storage)} storage)`;
+
+const nodesText = (count: number) => `${count} node${count === 1 ? "" : "s"}`;
+
+/** The nodes one design needs today and at the stated growth, in one sentence. */
+export function designSizingText(advice: Advice, evaluated: EvaluatedCandidate): string {
+  const sizing = evaluated.sizing;
+  if (!sizing) return "";
+  const { today, atGrowth } = sizing;
+  const cpu =
+    today.cpu === null
+      ? "no node count for CPU (its load sits on a key range)"
+      : `${nodesText(today.cpu)} for CPU`;
+  const growth =
+    advice.growth === 1
+      ? ""
+      : ` At the stated growth (${advice.growth}×): ${atGrowth.total === null ? "no node count meets the targets" : `${nodesText(atGrowth.total)} (${atGrowth.cpu ?? "–"} for CPU, ${atGrowth.storage} for ${formatBytes(atGrowth.storedBytes)})`}.`;
+  const cost = evaluated.cost ? ` On ${nodesText(atGrowth.total!)}: ${costText(evaluated.cost)}.` : "";
+  return `${candidateLabel(evaluated, advice.nodes)} needs ${cpu} and ${nodesText(today.storage)} for storage (${formatBytes(today.storedBytes)} kept) today.${growth}${cost}`;
+}
+
+/** The sizing paragraph lines: the recommendation's nodes and cost, the cheapest alternative, and the storage options. */
+export function sizingLines(advice: Advice): string[] {
+  const chosen = advice.recommended;
+  if (!chosen?.sizing) return [];
+  const lines = [
+    `Sizing (Google's targets: average CPU ≤ 70 %, hottest node ≤ 90 %, storage ≤ 70 % of a node's limit; Google Cloud, "Monitoring"): ${designSizingText(advice, chosen)}`,
+  ];
+  const cheapest = advice.cheapest;
+  if (cheapest?.cost && chosen.cost)
+    lines.push(
+      `Cheapest that meets the targets: ${candidateLabel(cheapest, advice.nodes)} on ${nodesText(cheapest.sizing!.atGrowth.total!)}, ${dollars(cheapest.cost.total)}/month — ${dollars(chosen.cost.total - cheapest.cost.total)}/month less than ${chosen.candidate.name}, which is the simpler change.`,
+    );
+  else if (chosen.cost)
+    lines.push(`${chosen.candidate.name} is also the cheapest design that meets the targets.`);
+  lines.push(...storageLines(advice));
+  return lines;
+}
+
+function storageLines(advice: Advice): string[] {
+  const options = advice.storageOptions;
+  if (!options) return [];
+  const { current, hdd, keepFewerDays } = options;
+  const lines = [
+    `Storage, not CPU, sizes the cluster: ${nodesText(current.nodes)} of ${current.storage.toUpperCase()} hold the data, ${costText(current.cost)}.`,
+  ];
+  if (hdd) {
+    const cpu = hdd.cpuNodes === null ? "no node count" : nodesText(hdd.cpuNodes);
+    lines.push(
+      hdd.readsTolerate && hdd.cost
+        ? `On HDD (16 TB a node): ${nodesText(hdd.nodes!)}, ${costText(hdd.cost)}; the declared reads tolerate HDD (their rows per second need ${cpu}, the data ${nodesText(hdd.storageNodes)}), though each read is slower.`
+        : `HDD is not an option: the data would need ${nodesText(hdd.storageNodes)} on HDD, but the declared reads need ${cpu} at HDD's 500 rows/s per node (Google, "Understand performance").`,
+    );
+  }
+  if (keepFewerDays)
+    lines.push(
+      `Keep ${formatDuration(keepFewerDays.keepS)} in Bigtable and export the rest to an analytical store with keyspread export (the fleet incident's answer): ${nodesText(keepFewerDays.nodes)}, ${costText(keepFewerDays.cost)}, against ${nodesText(current.nodes)} and ${dollars(current.cost.total)}/month keeping ${formatDuration(keepFewerDays.retentionS)} (the analytical store's own cost not included).`,
+    );
+  return lines;
+}
