@@ -271,6 +271,8 @@ export class Replay {
       design: lane.design.name,
       schema: { name: schema.spec.name, fingerprint: schema.fingerprint, bucketCount: schema.bucketCount },
       nodes: this.options.nodes,
+      // A replay builds each design's table from the log's first write on.
+      table: "new",
       storage: this.model.storage,
       costPerHour: this.options.nodes * (this.options.pricePerNodeHour ?? 0.65),
       mode: "exact",

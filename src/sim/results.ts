@@ -1,6 +1,7 @@
 /** What a simulation reports per design: a summary, a time series and the key-space load for heatmaps. */
 import type { LoadStep } from "../viz/matrix/key-load.js";
 import type { ModelEnd } from "./model-constants.js";
+import type { TableKind } from "./table-that-exists.js";
 
 export interface LatencySummary {
   p50Ms: number;
@@ -122,6 +123,8 @@ export interface DesignResult {
   description?: string;
   schema: { name: string; fingerprint: string; bucketCount: number };
   nodes: number;
+  /** The table it ran on: the one that exists (the current key's, warm) or a new one (a key change). */
+  table: TableKind;
   storage: "ssd" | "hdd";
   costPerHour: number;
   mode: "fast" | "exact";

@@ -67,7 +67,7 @@ describe("simulateScenario", () => {
   });
 
   it("adapts to an unsalted hot range over many keys, so a short test and a long one disagree", () => {
-    const scenario = fleet([{ name: "current", schema: deviceKey }]);
+    const scenario = fleet([{ name: "current", schema: deviceKey, table: "new" }]);
     const [result] = simulateScenario(scenario, { durationS: 3 * 3600 }).designs;
     const cpu = result!.summary.hottestNodeCpu;
     expect(cpu.first).toBeGreaterThan(2);
@@ -111,7 +111,7 @@ describe("simulateScenario", () => {
   });
 
   it("starts a new unsalted table as its initial tablets, all on one node", () => {
-    const scenario = fleet([{ name: "current", schema: deviceKey }], {
+    const scenario = fleet([{ name: "current", schema: deviceKey, table: "new" }], {
       tablets: { initial: 4 },
       duration: "30s",
     });

@@ -16,6 +16,7 @@ import type { DesignResult, SimulationResult } from "./results.js";
 import { findScenarioDesign, type Scenario, type ScenarioDesign } from "./scenario.js";
 import { findSplitPoints } from "./split-point.js";
 import { summarize, warmUp } from "./summary.js";
+import { tableFor } from "./table-that-exists.js";
 import { TabletMap } from "./tablets.js";
 import { CompiledGroup } from "./workload.js";
 
@@ -93,8 +94,9 @@ function simulateDesign(
   if (mode === "exact") assertExactBudget(design.name, groups, reads, durationS);
   const generator: LoadGenerator =
     mode === "fast" ? new FastLoad(groups, reads, model.cost) : new ExactLoad(groups, reads, model.cost);
+  const table = tableFor(design, scenario.designs[0]!);
   const tablets =
-    design.table === "existing"
+    table === "existing"
       ? existingTablets(generator, nodes)
       : initialTablets(schema, generator, model.tablets.initial, nodes);
   const engine = runEngine({
@@ -124,6 +126,7 @@ function simulateDesign(
     ...(design.description === undefined ? {} : { description: design.description }),
     schema: { name: schema.spec.name, fingerprint: schema.fingerprint, bucketCount: schema.bucketCount },
     nodes,
+    table,
     storage: model.storage,
     costPerHour: nodes * scenario.cluster.pricePerNodeHour,
     mode,
