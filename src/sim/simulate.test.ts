@@ -5,6 +5,7 @@ import { MODEL_CONSTANTS } from "./model-constants.js";
 import { validateScenario } from "./scenario.js";
 import { deviceKey, saltedDeviceKey } from "./schemas.fixture.js";
 import { simulateScenario } from "./simulate.js";
+import { SETTLED_RATIO } from "./summary.js";
 
 const timeFirst: SchemaSpec = {
   version: 1,
@@ -191,16 +192,7 @@ describe("simulateScenario", () => {
 });
 
 describe("a load judged over its cycle", () => {
-  const hashed: SchemaSpec = {
-    version: 1,
-    name: "hashed-id",
-    layout: "text",
-    segments: [
-      { field: "id", codec: { type: "string" } },
-      { field: "ts", codec: { type: "timestamp", unit: "ms", reverse: true } },
-    ],
-  };
-  /** 1 KB rows under hashed ids on 12 SSD nodes, the existing table. */
+  /** 1 KB rows under hashed device ids on 12 SSD nodes, the existing table. */
   const cyclic = (writesPerS: number, arrival: unknown, start = "2026-01-01T00:00:00Z") =>
     validateScenario({
       name: "cycle",
@@ -209,9 +201,9 @@ describe("a load judged over its cycle", () => {
       cluster: { nodes: 12 },
       workload: {
         rowBytes: 1024,
-        groups: [{ name: "job", entities: 100000, fields: { id: "{hex8:i}" }, writesPerS, arrival }],
+        groups: [{ name: "job", entities: 100000, fields: { deviceID: "{hex8:i}" }, writesPerS, arrival }],
       },
-      designs: [{ name: "as-is", schema: hashed }],
+      designs: [{ name: "as-is", schema: deviceKey }],
     });
 
   it("a burst whose window rate exceeds the cluster's capacity is a miss with shed > 0 whatever the duty cycle", () => {
@@ -270,5 +262,44 @@ describe("a load judged over its cycle", () => {
       ),
       { numRuns: 4 },
     );
+  });
+});
+
+describe("the table that exists", () => {
+  const current = { name: "current", schema: deviceKey };
+  const short = { duration: "2m", cluster: { nodes: 4 } };
+
+  it("resizing the existing table is warm from the first minute and never starts hotter than the same table on fewer nodes", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 2, max: 6 }), fc.integer({ min: 1, max: 12 }), (nodes, added) => {
+        const [fewer, more] = simulateScenario(
+          fleet(
+            [
+              { ...current, nodes },
+              { name: "resized", schema: deviceKey, nodes: nodes + added },
+            ],
+            short,
+          ),
+        ).designs;
+        expect(more!.table).toBe("existing");
+        expect(more!.summary.maxOverMedian.first).toBeLessThanOrEqual(SETTLED_RATIO);
+        expect(more!.summary.hottestNodeCpu.first).toBeLessThanOrEqual(fewer!.summary.hottestNodeCpu.first);
+      }),
+      { numRuns: 6 },
+    );
+  });
+
+  it("a key change starts as a new table: an unsalted re-key starts on one node", () => {
+    const [, rekeyed] = simulateScenario(
+      fleet(
+        [
+          { ...current, schema: saltedDeviceKey(8) },
+          { name: "unsalted", schema: deviceKey },
+        ],
+        short,
+      ),
+    ).designs;
+    expect(rekeyed!.table).toBe("new");
+    expect(rekeyed!.timeline[0]!.nodeCpu.filter((cpu) => cpu > 0)).toHaveLength(1);
   });
 });
