@@ -110,10 +110,13 @@ function cycleLine(design: DesignResult): string {
   return [
     `  ${design.design}: ran ${from}–${formatDuration(cycle.offsetS + design.durationS)} after start, judged over ${formatDuration(cycle.judgedS)} of its peaks (the cycle repeats every ${formatDuration(cycle.periodS)});`,
     `average CPU ${percent(cycle.averageNodeCpu.peak)} at the peak, ${percent(cycle.averageNodeCpu.trough)} at the trough;`,
-    `an autoscaler holding ${percent(autoscaler.cpuTarget)} would run ${autoscaler.minNodes}–${autoscaler.maxNodes} nodes`,
-    autoscaler.followsPeak
-      ? `(added nodes carry load within ${formatDuration(autoscaler.reactionS)}, inside the ${formatDuration(cycle.peakLastsS)} peak)`
-      : `but cannot react inside a ${formatDuration(cycle.peakLastsS)} peak (added nodes carry load only after ${formatDuration(autoscaler.reactionS)}): provision for the peak or raise the minimum before it`,
+    autoscaler.minNodes === autoscaler.maxNodes
+      ? `an autoscaler holding ${percent(autoscaler.cpuTarget)} would run ${autoscaler.maxNodes} node${autoscaler.maxNodes === 1 ? "" : "s"} throughout`
+      : `an autoscaler holding ${percent(autoscaler.cpuTarget)} would run ${autoscaler.minNodes}–${autoscaler.maxNodes} nodes ${
+          autoscaler.followsPeak
+            ? `(added nodes carry load within ${formatDuration(autoscaler.reactionS)}, inside the ${formatDuration(cycle.peakLastsS)} peak)`
+            : `but cannot react inside a ${formatDuration(cycle.peakLastsS)} peak (added nodes carry load only after ${formatDuration(autoscaler.reactionS)}): provision for the peak, or raise the minimum before it`
+        }`,
   ].join(" ");
 }
 
