@@ -23,6 +23,13 @@ describe("planRun", () => {
     });
   });
 
+  it("runs a cycle that never leaves its peak as a steady load", () => {
+    const flat: CycleGroup = { rowsPerS: 1000, arrival: { kind: "diurnal", amplitude: 0, peakHour: 14 } };
+    expect(planRun([flat], midnight, 3600, WARM_UP_S)).toEqual(
+      planRun([steadyReads], midnight, 3600, WARM_UP_S),
+    );
+  });
+
   it.each([
     ["an hourly burst", [hourlyJob, steadyReads], 3600],
     ["a diurnal curve", [daily], 86400],

@@ -60,19 +60,20 @@ export function planRun(
   durationS: number,
   warmUpS: number,
 ): RunPlan {
+  const steady: RunPlan = {
+    offsetS: 0,
+    durationS,
+    judged: [{ fromS: Math.min(warmUpS, durationS / 2), toS: durationS }],
+    cycle: null,
+  };
   const cyclic = groups.filter((group) => group.arrival.kind !== "steady");
-  if (cyclic.length === 0) {
-    return {
-      offsetS: 0,
-      durationS,
-      judged: [{ fromS: Math.min(warmUpS, durationS / 2), toS: durationS }],
-      cycle: null,
-    };
-  }
+  if (cyclic.length === 0) return steady;
   const periodS = cyclePeriod(cyclic.map((group) => group.arrival));
   const rows = loadProfile(groups, periodS);
   const peak = Math.max(...rows);
   const trough = Math.min(...rows);
+  // A cycle that never leaves its peak (a diurnal amplitude of 0) is a steady load.
+  if (trough >= (1 - PEAK_BAND) * peak) return steady;
   const runs = peakRuns(rows, peak);
   const spans = runs.map((run) => judgedSpan(run, rows));
   const startS = startMs / 1000;
@@ -130,8 +131,8 @@ function loadProfile(groups: readonly CycleGroup[], periodS: number): Float64Arr
 function peakRuns(rows: Float64Array, peak: number): Span[] {
   const periodS = rows.length;
   const near = (second: number) => rows[((second % periodS) + periodS) % periodS]! >= (1 - PEAK_BAND) * peak;
-  if (Array.from({ length: periodS }, (_, s) => s).every(near)) return [{ fromS: 0, toS: periodS }];
-  // Start the walk at a second off the peak, so no run is cut in two at the period's edge.
+  // Start the walk at a second off the peak (a cycle has one: a flat one is run as steady), so no
+  // run is cut in two at the period's edge.
   let origin = 0;
   while (near(origin)) origin++;
   const runs: Span[] = [];
