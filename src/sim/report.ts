@@ -104,12 +104,18 @@ export function guidanceLine(design: DesignResult): string {
 
 /** Where a design's run sat in its cycle, its CPU at the peak and trough, and what an autoscaler would run. */
 function cycleLine(design: DesignResult): string {
-  const cycle = design.summary.cycle!;
+  const { cycle: known, steadyState: peak, guidance } = design.summary;
+  const cycle = known!;
   const { autoscaler } = cycle;
   const from = formatDuration(cycle.offsetS);
   return [
     `  ${design.design}: ran ${from}–${formatDuration(cycle.offsetS + design.durationS)} after start, judged over ${formatDuration(cycle.judgedS)} of its peaks (the cycle repeats every ${formatDuration(cycle.periodS)});`,
     `average CPU ${percent(cycle.averageNodeCpu.peak)} at the peak, ${percent(cycle.averageNodeCpu.trough)} at the trough;`,
+    ...(peak.shedWriteShare > 0
+      ? [
+          `at the peak ${percent(peak.shedWriteShare)} of writes shed, write p99 ${formatMs(peak.writeP99Ms)};`,
+        ]
+      : []),
     autoscaler.minNodes === autoscaler.maxNodes
       ? `an autoscaler holding ${percent(autoscaler.cpuTarget)} would run ${autoscaler.maxNodes} node${autoscaler.maxNodes === 1 ? "" : "s"} throughout`
       : `an autoscaler holding ${percent(autoscaler.cpuTarget)} would run ${autoscaler.minNodes}–${autoscaler.maxNodes} nodes ${
@@ -117,6 +123,9 @@ function cycleLine(design: DesignResult): string {
             ? `(added nodes carry load within ${formatDuration(autoscaler.reactionS)}, inside the ${formatDuration(cycle.peakLastsS)} peak)`
             : `but cannot react inside a ${formatDuration(cycle.peakLastsS)} peak (added nodes carry load only after ${formatDuration(autoscaler.reactionS)}): provision for the peak, or raise the minimum before it`
         }`,
+    ...(guidance.nodesNeeded.cpu === null
+      ? ["— though the peak sits on a key range more nodes would not cool"]
+      : []),
   ].join(" ");
 }
 
