@@ -28,7 +28,7 @@ const scale = validateScenario({
       { name: "devices", entities: 10_000_000, fields: { deviceID: "{hex8:i}" }, writesPerS: 1_000_000 },
     ],
   },
-  designs: [{ name: "hashed-ids", schema: deviceKey }],
+  designs: [{ name: "hashed-ids", schema: deviceKey, table: "new" }],
 });
 
 function timed(label: string, scenario: Scenario, options: SimulateOptions & { durationS: number }) {

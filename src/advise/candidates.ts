@@ -7,6 +7,7 @@
 import type { SchemaSpec, SegmentSpec } from "../keys/types.js";
 import { defaultCapacity } from "../sim/model.js";
 import type { Scenario, ScenarioDesign } from "../sim/scenario.js";
+import { tableFor } from "../sim/table-that-exists.js";
 import { designName, type KeyChange } from "./design-name.js";
 import { cardinalityOf, type KeyFieldInfo, type KeyRoles, keyRoles } from "./field-roles.js";
 import type { RealKey } from "./real-key.js";
@@ -138,32 +139,33 @@ function candidateOf(
     changes.length === 0
       ? (base.description ?? "the current key")
       : changes.map(describeKeyChange).join("; ");
-  return candidateFrom(name, description, changes, {
+  return candidateFrom(
     name,
     description,
-    schema,
-    ...(batchS === undefined ? {} : { batch: batchS }),
-  });
+    changes,
+    { name, description, schema, ...(batchS === undefined ? {} : { batch: batchS }) },
+    base,
+  );
 }
 
 /**
- * A candidate with its complexity; the current key (no key change) is a table that exists, split
- * and balanced by its load, while a key change is a new table written from scratch (re-keying), so
- * it warms up. The advisor's own candidates and a scenario's designs go through here alike.
+ * A candidate with its complexity, on the table `tableFor` gives it against the current key: the
+ * table that exists when it keeps the key, a new one (re-keying) when it changes it. The advisor's
+ * own candidates and a scenario's designs go through here alike.
  */
 export function candidateFrom(
   name: string,
   description: string,
   changes: KeyChange[],
   design: ScenarioDesign,
+  current: ScenarioDesign,
 ): CandidateDesign {
-  const keyChanged = changes.some((change) => change.kind !== "batch");
   return {
     name,
     description,
     changes,
     complexity: changes.reduce((sum, change) => sum + KEY_CHANGE_COMPLEXITY[change.kind], 0),
-    design: keyChanged || design.table !== undefined ? design : { ...design, table: "existing" },
+    design: { ...design, table: tableFor(design, current) },
   };
 }
 

@@ -38,7 +38,7 @@ function changesFrom(baseline: ScenarioDesign, design: ScenarioDesign): KeyChang
   return changes;
 }
 
-/** The scenario's designs as candidates, the baseline first (its name kept; a key change starts as a new table). */
+/** The scenario's designs as candidates, the baseline first (its name kept). */
 export function scenarioCandidates(
   designs: readonly ScenarioDesign[],
   baseline: ScenarioDesign,
@@ -49,6 +49,7 @@ export function scenarioCandidates(
       design.description ?? design.name,
       design === baseline ? [] : changesFrom(baseline, design),
       design,
+      baseline,
     ),
   );
 }

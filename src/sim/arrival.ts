@@ -3,13 +3,16 @@ import type { Arrival } from "./scenario.js";
 
 const DAY_S = 86400;
 
-/** Multiplier of the mean rate at `tS` seconds after `startMs` (epoch ms). */
+/** Multiplier of the mean rate at `tS` seconds after `startMs` (epoch ms): a function of the wall clock. */
 export function arrivalMultiplier(arrival: Arrival, tS: number, startMs: number): number {
   switch (arrival.kind) {
     case "steady":
       return 1;
     case "burst": {
-      const phase = ((tS % arrival.every) + arrival.every) % arrival.every;
+      // Bursts keep the wall clock (an hourly job at the top of each hour), like the diurnal peak, so
+      // a run placed anywhere in the cycle sees the same bursts.
+      const wallS = startMs / 1000 + tS;
+      const phase = ((wallS % arrival.every) + arrival.every) % arrival.every;
       return phase < arrival.window ? arrival.every / arrival.window : 0;
     }
     case "diurnal": {

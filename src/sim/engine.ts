@@ -13,10 +13,11 @@ import { mean } from "../stats/mean.js";
 import { medianOfSorted } from "../stats/median.js";
 import type { KeyRangeLoad, LoadStep } from "../viz/matrix/key-load.js";
 import { closeSharePerPeriod, rebalance } from "./balancer.js";
+import type { Span } from "./cycle.js";
 import { cdfAtEdges, LATENCY_EDGES_MS, LatencyHistogram, shedShare } from "./latency.js";
 import type { DynamicSink, LoadGenerator } from "./load.js";
 import type { LatencySettings, TabletSettings } from "./model.js";
-import type { ReadSummary, TabletActivity, TimelinePoint } from "./results.js";
+import type { JudgedPoint, ReadSummary, TabletActivity, TimelinePoint } from "./results.js";
 import { findSplitPoint } from "./split-point.js";
 import {
   BYTES,
@@ -40,17 +41,23 @@ export interface EngineInput {
   tabletSettings: TabletSettings;
   latency: LatencySettings;
   readPatterns: Omit<ReadSummary, "p50Ms" | "p99Ms" | "shedShare">[];
-  /** From when the run counts as warmed up: latency is also kept from then on. */
-  steadyFromS: number;
+  /**
+   * The run's time the verdict is taken over (sorted, disjoint): after the warm-up, or a cycle's
+   * peaks. It is sampled on its own, at the sample interval cut at each span's end, so a burst
+   * shorter than a sample is seen whole; its latency is kept apart.
+   */
+  judged: readonly Span[];
   onStep?: (doneS: number) => void;
 }
 
 export interface EngineOutput {
   timeline: TimelinePoint[];
   loadSteps: LoadStep[];
+  /** The judged time's samples: each at most a sample interval, cut at the end of each judged span. */
+  judged: JudgedPoint[];
   writes: { perS: number; shedShare: number; p50Ms: number; p99Ms: number };
   reads: ReadSummary[];
-  /** Latency over the steady state only. */
+  /** Latency over the judged time only. */
   steady: { writeP99Ms: number; reads: { name: string; p99Ms: number; shedShare: number }[] };
   tablets: TabletActivity;
   /** Bytes the run wrote into the table. */
@@ -80,11 +87,13 @@ export class Engine {
   private readonly initialTablets: number;
   private readonly whole: Latencies;
   private readonly steady: Latencies;
-  private readonly windowCpu: Float64Array;
+  private readonly window: SampleWindow;
+  private readonly judgedWindow: SampleWindow;
+  private readonly judgedSpans: { first: number; end: number }[];
   private readonly timeline: TimelinePoint[] = [];
+  private readonly judged: JudgedPoint[] = [];
   private readonly loadSteps: LoadStep[] = [];
   private writes = { total: 0, shed: 0 };
-  private window = { writes: 0, shed: 0, start: 0 };
   private moves = 0;
   private step = 0;
 
@@ -107,7 +116,14 @@ export class Engine {
     this.cluster = new ClusterLoad(input.tablets, input.generator, input.nodes, settings);
     this.whole = new Latencies(input.readPatterns.length);
     this.steady = new Latencies(input.readPatterns.length);
-    this.windowCpu = new Float64Array(input.nodes);
+    this.window = new SampleWindow(input.nodes);
+    this.judgedWindow = new SampleWindow(input.nodes);
+    this.judgedSpans = input.judged
+      .map((span) => ({
+        first: Math.ceil(span.fromS / stepS - 1e-9),
+        end: Math.ceil(span.toS / stepS - 1e-9),
+      }))
+      .filter((span) => span.end > span.first);
   }
 
   get done(): boolean {
@@ -121,13 +137,31 @@ export class Engine {
     const tS = step * stepS;
     const nowS = tS + stepS;
     this.cluster.step(tS, stepS);
-    this.account(stepS);
+    this.account(tS, stepS);
+    const span = this.judgedSpans.find((each) => step >= each.first && step < each.end);
+    if (span) this.judgedWindow.add(this.cluster, stepS, tS);
+    const latency: { phase: Latencies; weightS: number }[] = [];
     if (step % this.every.latency === 0)
-      this.recordLatency(tS, Math.min(this.every.latency, this.steps - step) * stepS);
+      latency.push({ phase: this.whole, weightS: Math.min(this.every.latency, this.steps - step) * stepS });
+    if (span && (step - span.first) % this.every.latency === 0)
+      latency.push({ phase: this.steady, weightS: Math.min(this.every.latency, span.end - step) * stepS });
+    if (latency.length > 0) this.recordLatency(latency);
     if ((step + 1) % this.every.check === 0) this.cluster.splitTablets(nowS);
     if ((step + 1) % this.every.balance === 0)
       this.moves += this.cluster.balance(this.balanceSettings, this.every.balance * stepS, nowS);
-    if ((step + 1) % this.every.sample === 0 || step === this.steps - 1) this.sample(nowS);
+    if ((step + 1) % this.every.sample === 0 || step === this.steps - 1) this.sample();
+    if (
+      span &&
+      (this.judgedWindow.seconds >= this.input.sampleS - 1e-9 ||
+        step + 1 === span.end ||
+        step === this.steps - 1)
+    ) {
+      this.judged.push({
+        ...this.judgedWindow.point(this.input.tablets),
+        durationS: this.judgedWindow.seconds,
+      });
+      this.judgedWindow.reset(nowS);
+    }
     this.input.onStep?.(nowS);
   }
 
@@ -137,6 +171,7 @@ export class Engine {
     return {
       timeline: this.timeline,
       loadSteps: this.loadSteps,
+      judged: this.judged,
       writes: {
         perS: this.writes.total / (this.step * input.stepS),
         shedShare: this.writes.total > 0 ? this.writes.shed / this.writes.total : 0,
@@ -169,51 +204,83 @@ export class Engine {
     };
   }
 
-  /** Writes asked for and shed, and node CPU, over the step. */
-  private account(stepS: number): void {
+  /** Writes asked for and shed over the step, and the sample window's node CPU. */
+  private account(tS: number, stepS: number): void {
     const { nodeCost, nodeWrites } = this.cluster;
     for (let n = 0; n < this.input.nodes; n++) {
-      const shed = nodeWrites[n]! * shedShare(nodeCost[n]!) * stepS;
       this.writes.total += nodeWrites[n]! * stepS;
-      this.writes.shed += shed;
-      this.window.writes += nodeWrites[n]! * stepS;
-      this.window.shed += shed;
-      this.windowCpu[n]! += nodeCost[n]! * stepS;
+      this.writes.shed += nodeWrites[n]! * shedShare(nodeCost[n]!) * stepS;
     }
+    this.window.add(this.cluster, stepS, tS);
   }
 
-  private recordLatency(tS: number, weightS: number): void {
+  /** Latency of this step's cluster into each phase, weighted by the time it stands for there. */
+  private recordLatency(targets: readonly { phase: Latencies; weightS: number }[]): void {
     const { latency } = this.input;
     const { nodeCost, nodeWrites } = this.cluster;
-    const phases = tS >= this.input.steadyFromS ? [this.whole, this.steady] : [this.whole];
     for (let n = 0; n < this.input.nodes; n++) {
       const served = nodeWrites[n]! * (1 - shedShare(nodeCost[n]!));
       const cdf = cdfAtEdges(nodeCost[n]!, latency.serviceMs, latency);
-      for (const phase of phases) phase.write.add(served * weightS, cdf);
+      for (const { phase, weightS } of targets) phase.write.add(served * weightS, cdf);
     }
-    recordReadLatency(this.cluster, latency, phases, weightS);
+    recordReadLatency(this.cluster, latency, targets);
   }
 
   /** Closes the sample window: one time-series point and the key ranges' load. */
-  private sample(nowS: number): void {
+  private sample(): void {
     const { window } = this;
-    const durationS = nowS - window.start;
-    const nodeCpu = Array.from(this.windowCpu, (sum) => sum / durationS);
+    const point = window.point(this.input.tablets);
+    this.timeline.push(point);
+    this.loadSteps.push(this.cluster.sample(point.nodeCpu, window.start, window.seconds));
+    window.reset(window.start + window.seconds);
+  }
+}
+
+/** Node CPU and writes asked and shed over a sample window, summed step by step. */
+class SampleWindow {
+  private readonly cpu: Float64Array;
+  private writes = 0;
+  private shed = 0;
+  start = 0;
+  seconds = 0;
+
+  constructor(nodes: number) {
+    this.cpu = new Float64Array(nodes);
+  }
+
+  add(cluster: ClusterLoad, stepS: number, startS: number): void {
+    if (this.seconds === 0) this.start = startS;
+    const { nodeCost, nodeWrites } = cluster;
+    for (let n = 0; n < this.cpu.length; n++) {
+      this.writes += nodeWrites[n]! * stepS;
+      this.shed += nodeWrites[n]! * shedShare(nodeCost[n]!) * stepS;
+      this.cpu[n]! += nodeCost[n]! * stepS;
+    }
+    this.seconds += stepS;
+  }
+
+  point(tablets: TabletMap): TimelinePoint {
+    const nodeCpu = Array.from(this.cpu, (sum) => sum / this.seconds);
     const sorted = [...nodeCpu].sort((a, b) => a - b);
-    this.timeline.push({
-      t: window.start,
+    return {
+      t: this.start,
       nodeCpu,
       hottestNodeCpu: sorted[sorted.length - 1]!,
       medianNodeCpu: medianOfSorted(sorted),
       averageNodeCpu: mean(nodeCpu),
-      tablets: this.input.tablets.tablets.length,
-      writesPerS: window.writes / durationS,
-      servedWritesPerS: (window.writes - window.shed) / durationS,
-      shedWriteShare: window.writes > 0 ? window.shed / window.writes : 0,
-    });
-    this.loadSteps.push(this.cluster.sample(nodeCpu, window.start, durationS));
-    this.windowCpu.fill(0);
-    this.window = { writes: 0, shed: 0, start: nowS };
+      tablets: tablets.tablets.length,
+      writesPerS: this.writes / this.seconds,
+      servedWritesPerS: (this.writes - this.shed) / this.seconds,
+      shedWriteShare: this.writes > 0 ? this.shed / this.writes : 0,
+    };
+  }
+
+  reset(startS: number): void {
+    this.cpu.fill(0);
+    this.writes = 0;
+    this.shed = 0;
+    this.start = startS;
+    this.seconds = 0;
   }
 }
 
@@ -598,8 +665,7 @@ class Latencies {
 function recordReadLatency(
   cluster: ClusterLoad,
   latency: LatencySettings,
-  phases: Latencies[],
-  weightS: number,
+  targets: readonly { phase: Latencies; weightS: number }[],
 ): void {
   const { nodeCost, tablets } = cluster;
   const logCdfs = new Map<string, Float64Array>();
@@ -626,9 +692,9 @@ function recordReadLatency(
       for (let k = 0; k < combined.length; k++) combined[k]! += ranges * logs[k]!;
       shedRanges += ranges * shedShare(nodeCost[node]!);
     }
-    const weight = sample.weightPerS * weightS;
     const cdf = combined.map(Math.exp);
-    for (const phase of phases) {
+    for (const { phase, weightS } of targets) {
+      const weight = sample.weightPerS * weightS;
       phase.reads[sample.pattern]!.add(weight, cdf);
       phase.shed[sample.pattern]!.shed += (weight * shedRanges) / sample.tablets.length;
       phase.shed[sample.pattern]!.total += weight;

@@ -40,7 +40,7 @@ const scenario = validateScenario({
     ],
   },
   designs: [
-    { name: "unsalted", schema: deviceKey },
+    { name: "unsalted", schema: deviceKey, table: "new" },
     { name: "salt-by-device", schema: saltedDeviceKey(8, ["deviceID"]) },
     { name: "salt-by-device-and-time", schema: saltedDeviceKey(8) },
   ],

@@ -14,7 +14,7 @@ import type { ModelEnd } from "./model-constants.js";
 import { type Operation, OperationLoad } from "./operation-load.js";
 import type { DesignResult, ReadSummary } from "./results.js";
 import { validateScenario } from "./scenario.js";
-import { summarize, warmUp } from "./summary.js";
+import { AUTOSCALER_CPU_TARGET, summarize, warmUp } from "./summary.js";
 import { TabletMap } from "./tablets.js";
 
 export interface ReplayDesign {
@@ -191,7 +191,7 @@ export class Replay {
         rowsReadPerRead: 0,
         rowsReturnedPerRead: 0,
       })),
-      steadyFromS: this.steadyFromS,
+      judged: [{ fromS: this.steadyFromS, toS: durationS }],
       ...(this.options.onStep && design === this.current ? { onStep: this.options.onStep } : {}),
     });
     return { design, load, engine, tablets, recent: [[]], fanout };
@@ -271,6 +271,8 @@ export class Replay {
       design: lane.design.name,
       schema: { name: schema.spec.name, fingerprint: schema.fingerprint, bucketCount: schema.bucketCount },
       nodes: this.options.nodes,
+      // A replay builds each design's table from the log's first write on.
+      table: "new",
       storage: this.model.storage,
       costPerHour: this.options.nodes * (this.options.pricePerNodeHour ?? 0.65),
       mode: "exact",
@@ -286,6 +288,8 @@ export class Replay {
         storedBytes: engine.storedBytes,
         retentionS: null,
         largestRow: null,
+        plan: { offsetS: 0, cycle: null },
+        cpuTarget: AUTOSCALER_CPU_TARGET,
       }),
       timeline: engine.timeline,
       loadSteps: engine.loadSteps,

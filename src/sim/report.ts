@@ -102,10 +102,38 @@ export function guidanceLine(design: DesignResult): string {
   ].join(" · ");
 }
 
+/** Where a design's run sat in its cycle, its CPU at the peak and trough, and what an autoscaler would run. */
+function cycleLine(design: DesignResult): string {
+  const { cycle: known, steadyState: peak, guidance } = design.summary;
+  const cycle = known!;
+  const { autoscaler } = cycle;
+  const from = formatDuration(cycle.offsetS);
+  return [
+    `  ${design.design}: ran ${from}–${formatDuration(cycle.offsetS + design.durationS)} after start, judged over ${formatDuration(cycle.judgedS)} of its peaks (the cycle repeats every ${formatDuration(cycle.periodS)});`,
+    `average CPU ${percent(cycle.averageNodeCpu.peak)} at the peak, ${percent(cycle.averageNodeCpu.trough)} at the trough;`,
+    ...(peak.shedWriteShare > 0
+      ? [
+          `at the peak ${percent(peak.shedWriteShare)} of writes shed, write p99 ${formatMs(peak.writeP99Ms)};`,
+        ]
+      : []),
+    autoscaler.minNodes === autoscaler.maxNodes
+      ? `an autoscaler holding ${percent(autoscaler.cpuTarget)} would run ${autoscaler.maxNodes} node${autoscaler.maxNodes === 1 ? "" : "s"} throughout`
+      : `an autoscaler holding ${percent(autoscaler.cpuTarget)} would run ${autoscaler.minNodes}–${autoscaler.maxNodes} nodes ${
+          autoscaler.followsPeak
+            ? `(added nodes carry load within ${formatDuration(autoscaler.reactionS)}, inside the ${formatDuration(cycle.peakLastsS)} peak)`
+            : `but cannot react inside a ${formatDuration(cycle.peakLastsS)} peak (added nodes carry load only after ${formatDuration(autoscaler.reactionS)}): provision for the peak, or raise the minimum before it`
+        }`,
+    ...(guidance.nodesNeeded.cpu === null
+      ? ["— though the peak sits on a key range more nodes would not cool"]
+      : []),
+  ].join(" ");
+}
+
 function activity(design: DesignResult): string[] {
   const { tablets } = design.summary;
   return [
     design.design,
+    design.table,
     `${tablets.initial} → ${tablets.final}`,
     String(tablets.loadSplits),
     String(tablets.sizeSplits),
@@ -144,7 +172,7 @@ export function formatDesignComparison(
     ...result.designs.map((design, index) => row(design, sensitivity?.[index])),
   ]);
   const tablets = alignColumns([
-    ["design", "tablets", "load splits", "size splits", "merges", "moves"],
+    ["design", "table", "tablets", "load splits", "size splits", "merges", "moves"],
     ...result.designs.map(activity),
   ]);
   const flipped = (sensitivity ?? [])
@@ -159,6 +187,7 @@ export function formatDesignComparison(
     .filter((design) => design.description)
     .map((design) => `  ${design.design}: ${design.description}`);
   const warmUp = first?.summary.steadyState;
+  const cycles = result.designs.filter((design) => design.summary.cycle !== null);
   return [
     `${result.scenario} — ${formatDuration(result.durationS)} simulated (${first?.mode ?? "fast"} engine${sensitivity ? ", each figure a range over the model's pessimistic and optimistic constants" : ""})`,
     "",
@@ -166,7 +195,9 @@ export function formatDesignComparison(
     "",
     ...tablets,
     "",
-    `CPU is demand per node (over 100% = saturated, the excess shed). Steady = after the model's warm-up (from ${formatDuration(warmUp?.fromS ?? 0)}): hottest =`,
+    cycles.length > 0
+      ? `CPU is demand per node (over 100% = saturated, the excess shed). Steady = the cycle's peaks after the model's warm-up (from ${formatDuration(warmUp?.fromS ?? 0)}): hottest =`
+      : `CPU is demand per node (over 100% = saturated, the excess shed). Steady = after the model's warm-up (from ${formatDuration(warmUp?.fromS ?? 0)}): hottest =`,
     "95th percentile of the hottest node, average over nodes, p99 latency over the steady state.",
     `Google's guidance: average ≤ ${percent(AVERAGE_CPU_LIMIT)}, hottest ≤ ${percent(HOTTEST_CPU_LIMIT)}, storage within its planned share of a node's limit.`,
     'Nodes needed = max(CPU, storage); "more won\'t help" when the load sits on a key range.',
@@ -176,6 +207,7 @@ export function formatDesignComparison(
           `This run is shorter than twice the model's warm-up at its ${unsettledEnds.join(" and ")} end${unsettledEnds.length > 1 ? "s" : ""}: there, a load still on a key range may yet spread ("run longer").`,
         ]
       : []),
+    ...(cycles.length > 0 ? ["", "Over the workload's cycle:", ...cycles.map(cycleLine)] : []),
     ...(flipped.length > 0 ? ["", "Verdicts that depend on the model's assumptions:", ...flipped] : []),
     ...(described.length > 0 ? ["", ...described] : []),
   ].join("\n");

@@ -2,6 +2,7 @@
 import type { LoadStep } from "../viz/matrix/key-load.js";
 import type { ModelEnd } from "./model-constants.js";
 import type { LargestRow } from "./row-size.js";
+import type { TableKind } from "./table-that-exists.js";
 
 export interface LatencySummary {
   p50Ms: number;
@@ -35,9 +36,42 @@ export interface TimelinePoint {
   shedWriteShare: number;
 }
 
+/** A sample of the judged time: a timeline point over `durationS` (a sample interval or less, cut at a judged span's end). */
+export type JudgedPoint = TimelinePoint & { durationS: number };
+
+/**
+ * A workload's cycle (absent for a steady load): where the run was placed in it, the average node CPU
+ * at its peak and trough, and what an autoscaler would do over it.
+ */
+export interface CycleSummary {
+  periodS: number;
+  /** The run started this long after the scenario's `start`: placed so a peak ends it, after the warm-up. */
+  offsetS: number;
+  /** How long the load stays near its peak each time (a burst's window). */
+  peakLastsS: number;
+  /** Seconds of peaks judged. */
+  judgedS: number;
+  /** Average node CPU (demand) on the simulated nodes at the cycle's peak and trough. */
+  averageNodeCpu: { peak: number; trough: number };
+  autoscaler: Autoscaler;
+}
+
+/**
+ * An autoscaler holding average CPU at `cpuTarget`: the fewest nodes it would run (at the trough) and
+ * the most (at the peak). Added nodes carry load only after the rebalance time, so a peak shorter
+ * than that is over before they help (`followsPeak` false).
+ */
+export interface Autoscaler {
+  cpuTarget: number;
+  minNodes: number;
+  maxNodes: number;
+  reactionS: number;
+  followsPeak: boolean;
+}
+
 /** The run after the model's warm-up window: what a load test that ran long enough would measure. */
 export interface SteadyState {
-  /** Start of the steady state (s): the warm-up window, or the second half of a shorter run. */
+  /** Start of the steady state (s): the warm-up window, or the second half of a shorter run; for a cycle, its first judged peak. */
   fromS: number;
   /** Whether the run lasted twice the warm-up window (else the steady state still holds warm-up). */
   warmedUp: boolean;
@@ -103,7 +137,10 @@ export interface DesignSummary {
   settledAfterS: number | null;
   /** The model's warm-up window: three rebalance times (each closes 90 % of an imbalance). */
   warmUpS: number;
+  /** Judged over the steady time after the warm-up or, for a load with a cycle, over its peaks. */
   steadyState: SteadyState;
+  /** The workload's cycle; null for a steady load. */
+  cycle: CycleSummary | null;
   guidance: Guidance;
   writes: LatencySummary & { perS: number; rowBytes: number; shedShare: number };
   reads: ReadSummary[];
@@ -125,6 +162,8 @@ export interface DesignResult {
   description?: string;
   schema: { name: string; fingerprint: string; bucketCount: number };
   nodes: number;
+  /** The table it ran on: the one that exists (the current key's, warm) or a new one (a key change). */
+  table: TableKind;
   storage: "ssd" | "hdd";
   costPerHour: number;
   mode: "fast" | "exact";

@@ -137,6 +137,18 @@ const ClusterSchema = v.strictObject({
   scanFixedCostShare: v.optional(fraction("cluster.scanFixedCostShare")),
   storageLimitBytes: optionalPositive("cluster.storageLimitBytes"),
   storageTarget: v.optional(fraction("cluster.storageTarget")),
+  /** The CPU an autoscaler would hold, for the node range reported over a cycle (Bigtable allows 10–80 %). */
+  autoscaling: v.optional(
+    v.strictObject({
+      cpuTarget: v.optional(
+        v.pipe(
+          v.number("cluster.autoscaling.cpuTarget must be a number"),
+          v.minValue(0.1, "cluster.autoscaling.cpuTarget must be ≥ 0.1 (Bigtable allows 10–80 %)"),
+          v.maxValue(0.8, "cluster.autoscaling.cpuTarget must be ≤ 0.8 (Bigtable allows 10–80 %)"),
+        ),
+      ),
+    }),
+  ),
 });
 
 /** Where a new table's initial tablets start, besides the start of the key space. */

@@ -1,8 +1,11 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { SchemaSpec } from "../keys/types.js";
+import { MODEL_CONSTANTS } from "./model-constants.js";
 import { validateScenario } from "./scenario.js";
 import { deviceKey, saltedDeviceKey } from "./schemas.fixture.js";
 import { simulateScenario } from "./simulate.js";
+import { SETTLED_RATIO } from "./summary.js";
 
 const timeFirst: SchemaSpec = {
   version: 1,
@@ -67,7 +70,7 @@ describe("simulateScenario", () => {
   });
 
   it("adapts to an unsalted hot range over many keys, so a short test and a long one disagree", () => {
-    const scenario = fleet([{ name: "current", schema: deviceKey }]);
+    const scenario = fleet([{ name: "current", schema: deviceKey, table: "new" }]);
     const [result] = simulateScenario(scenario, { durationS: 3 * 3600 }).designs;
     const cpu = result!.summary.hottestNodeCpu;
     expect(cpu.first).toBeGreaterThan(2);
@@ -248,5 +251,118 @@ describe("simulateScenario", () => {
     expect(() => simulateScenario(fleet([{ name: "a", schema: deviceKey }]), { design: "b" })).toThrow(
       /design "b" is not in scenario "test-fleet"; designs: a/,
     );
+  });
+});
+
+describe("a load judged over its cycle", () => {
+  /** 1 KB rows under hashed device ids on 12 SSD nodes, the existing table. */
+  const cyclic = (writesPerS: number, arrival: unknown, start = "2026-01-01T00:00:00Z") =>
+    validateScenario({
+      name: "cycle",
+      start,
+      duration: "1h",
+      cluster: { nodes: 12 },
+      workload: {
+        rowBytes: 1024,
+        groups: [{ name: "job", entities: 100000, fields: { deviceID: "{hex8:i}" }, writesPerS, arrival }],
+      },
+      designs: [{ name: "as-is", schema: deviceKey }],
+    });
+
+  it("a burst whose window rate exceeds the cluster's capacity is a miss with shed > 0 whatever the duty cycle", () => {
+    // 180,000 writes/s of 1 KB in the window: 12.9 nodes of demand on 12.
+    fc.assert(
+      fc.property(fc.constantFrom(60, 120, 300), fc.constantFrom(900, 3600, 7200), (windowS, everyS) => {
+        const scenario = cyclic((180000 * windowS) / everyS, {
+          kind: "burst",
+          every: everyS,
+          window: windowS,
+        });
+        const { summary } = simulateScenario(scenario).designs[0]!;
+        expect(summary.guidance.meets).toBe(false);
+        expect(summary.steadyState.shedWriteShare).toBeGreaterThan(0);
+        expect(summary.steadyState.averageNodeCpu).toBeGreaterThan(1);
+        // Saturated nodes queue writes up to the queue bound before shedding: the tail reaches it.
+        expect(summary.steadyState.writeP99Ms).toBeGreaterThanOrEqual(MODEL_CONSTANTS.queueBoundMs.value);
+        expect(summary.guidance.nodesNeeded.total!).toBeGreaterThan(12);
+        expect(summary.cycle!.autoscaler.followsPeak).toBe(false);
+      }),
+      { numRuns: 4 },
+    );
+  });
+
+  it("gives a diurnal load the same verdict and node count from any start in its day", () => {
+    const diurnal = { kind: "diurnal", amplitude: 0.8, peakHour: 14 };
+    const judge = (start: string) => simulateScenario(cyclic(100000, diurnal, start)).designs[0]!.summary;
+    const midnight = judge("2026-01-01T00:00:00Z");
+    // At the 14:00 peak, 180,000 writes/s of 1 KB need 12.9 nodes: 12 miss, whatever the start.
+    expect(midnight.guidance.meets).toBe(false);
+    for (const start of ["2026-01-01T13:30:00Z", "2026-01-01T07:17:00Z", "2026-01-01T21:45:30Z"]) {
+      const shifted = judge(start);
+      expect(shifted.guidance.meets, start).toBe(midnight.guidance.meets);
+      expect(shifted.guidance.nodesNeeded, start).toEqual(midnight.guidance.nodesNeeded);
+      expect(shifted.steadyState.averageNodeCpu, start).toBeCloseTo(midnight.steadyState.averageNodeCpu, 6);
+    }
+  });
+
+  it("reports the autoscaler's node range: min ≤ max, the max covers the peak at its target, the min the trough", () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 0.1, max: 1, noNaN: true }),
+        fc.double({ min: 0.1, max: 0.8, noNaN: true }),
+        (amplitude, cpuTarget) => {
+          const scenario = cyclic(60000, { kind: "diurnal", amplitude, peakHour: 9 });
+          const { summary, nodes } = simulateScenario(
+            { ...scenario, cluster: { ...scenario.cluster, autoscaling: { cpuTarget } } },
+            { durationS: 600 },
+          ).designs[0]!;
+          const { averageNodeCpu, autoscaler } = summary.cycle!;
+          expect(averageNodeCpu.trough).toBeLessThan(averageNodeCpu.peak);
+          expect(autoscaler.minNodes).toBeLessThanOrEqual(autoscaler.maxNodes);
+          expect(autoscaler.maxNodes * cpuTarget).toBeGreaterThanOrEqual(averageNodeCpu.peak * nodes - 1e-9);
+          expect((autoscaler.minNodes - 1) * cpuTarget).toBeLessThan(averageNodeCpu.trough * nodes + 1e-9);
+        },
+      ),
+      { numRuns: 4 },
+    );
+  });
+});
+
+describe("the table that exists", () => {
+  const current = { name: "current", schema: deviceKey };
+  const short = { duration: "2m", cluster: { nodes: 4 } };
+
+  it("resizing the existing table is warm from the first minute and never starts hotter than the same table on fewer nodes", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 2, max: 6 }), fc.integer({ min: 1, max: 12 }), (nodes, added) => {
+        const [fewer, more] = simulateScenario(
+          fleet(
+            [
+              { ...current, nodes },
+              { name: "resized", schema: deviceKey, nodes: nodes + added },
+            ],
+            short,
+          ),
+        ).designs;
+        expect(more!.table).toBe("existing");
+        expect(more!.summary.maxOverMedian.first).toBeLessThanOrEqual(SETTLED_RATIO);
+        expect(more!.summary.hottestNodeCpu.first).toBeLessThanOrEqual(fewer!.summary.hottestNodeCpu.first);
+      }),
+      { numRuns: 6 },
+    );
+  });
+
+  it("a key change starts as a new table: an unsalted re-key starts on one node", () => {
+    const [, rekeyed] = simulateScenario(
+      fleet(
+        [
+          { ...current, schema: saltedDeviceKey(8) },
+          { name: "unsalted", schema: deviceKey },
+        ],
+        short,
+      ),
+    ).designs;
+    expect(rekeyed!.table).toBe("new");
+    expect(rekeyed!.timeline[0]!.nodeCpu.filter((cpu) => cpu > 0)).toHaveLength(1);
   });
 });

@@ -4,6 +4,7 @@
  */
 import { compileSchema } from "../keys/index.js";
 import type { KeySchema } from "../keys/types.js";
+import { planRun, type RunPlan } from "./cycle.js";
 import { formatDuration } from "./duration.js";
 import { type EngineInput, runEngine } from "./engine.js";
 import { ExactLoad } from "./exact-load.js";
@@ -22,7 +23,8 @@ import {
   type TableSplits,
 } from "./scenario.js";
 import { findSplitPoints } from "./split-point.js";
-import { summarize, warmUp } from "./summary.js";
+import { AUTOSCALER_CPU_TARGET, summarize, warmUp } from "./summary.js";
+import { tableFor } from "./table-that-exists.js";
 import { TabletMap } from "./tablets.js";
 import { CompiledGroup } from "./workload.js";
 
@@ -69,13 +71,13 @@ export function simulateScenario(scenario: Scenario, options: SimulateOptions = 
         durationS,
         options.mode ?? "fast",
         options.modelEnd ?? "default",
-        (doneS) =>
+        (doneS, totalS) =>
           options.onProgress?.({
             design: design.name,
             designIndex,
             designCount: designs.length,
             doneS,
-            totalS: durationS,
+            totalS,
           }),
       ),
     ),
@@ -92,16 +94,18 @@ function simulateDesign(
   durationS: number,
   mode: SimulationMode,
   modelEnd: ModelEnd,
-  onStep: (doneS: number) => void,
+  onStep: (doneS: number, totalS: number) => void,
 ): DesignResult {
-  const { schema, groups, reads } = compileDesign(scenario, design);
   const nodes = design.nodes ?? scenario.cluster.nodes;
   const model = resolveModel(scenario, design, modelEnd);
-  if (mode === "exact") assertExactBudget(design.name, groups, reads, durationS);
+  const plan = planDesignRun(scenario, design, durationS, model);
+  const { schema, groups, reads } = compileDesign(scenario, design, plan.offsetS);
+  if (mode === "exact") assertExactBudget(design.name, groups, reads, plan.durationS);
   const generator: LoadGenerator =
     mode === "fast" ? new FastLoad(groups, reads, model.cost) : new ExactLoad(groups, reads, model.cost);
+  const table = tableFor(design, scenario.designs[0]!);
   const tablets =
-    design.table === "existing"
+    table === "existing"
       ? existingTablets(generator, nodes)
       : initialTablets(schema, mode === "fast" ? generator : new FastLoad(groups, reads, model.cost), {
           splits: model.tablets.splits,
@@ -112,20 +116,22 @@ function simulateDesign(
     tablets,
     generator,
     nodes,
-    durationS,
+    durationS: plan.durationS,
     stepS: scenario.step,
     sampleS: scenario.sample,
     tabletSettings: model.tablets,
     latency: model.latency,
     readPatterns: reads.map(readPattern),
-    steadyFromS: warmUp(model, durationS).steadyFromS,
-    onStep,
+    judged: plan.judged,
+    onStep: (doneS) => onStep(doneS, plan.durationS),
   });
   const summary = summarize({
     engine,
     model,
     nodes,
-    durationS,
+    durationS: plan.durationS,
+    plan,
+    cpuTarget: scenario.cluster.autoscaling?.cpuTarget ?? AUTOSCALER_CPU_TARGET,
     writeRowBytes: groups[0]!.rowBytes,
     storedBytes: engine.storedBytes,
     retentionS: scenario.workload.retention ?? null,
@@ -136,11 +142,12 @@ function simulateDesign(
     ...(design.description === undefined ? {} : { description: design.description }),
     schema: { name: schema.spec.name, fingerprint: schema.fingerprint, bucketCount: schema.bucketCount },
     nodes,
+    table,
     storage: model.storage,
     costPerHour: nodes * scenario.cluster.pricePerNodeHour,
     mode,
     modelEnd,
-    durationS,
+    durationS: plan.durationS,
     stepS: scenario.step,
     summary,
     timeline: engine.timeline,
@@ -148,10 +155,31 @@ function simulateDesign(
   };
 }
 
-/** The design's key schema, and the scenario's write groups and reads compiled against it; an error names the design. */
+/**
+ * Where the design's run sits in the workload's cycle: the scenario's duration from its start for a
+ * steady load; a cycle's peak, with the model's warm-up before it, for one that varies.
+ */
+function planDesignRun(
+  scenario: Scenario,
+  design: ScenarioDesign,
+  durationS: number,
+  model: ReturnType<typeof resolveModel>,
+): RunPlan {
+  const groups = compileDesign(scenario, design, 0).groups.map((group, index) => ({
+    rowsPerS: group.opsPerS,
+    arrival: scenario.workload.groups[index]!.arrival,
+  }));
+  return planRun(groups, Date.parse(scenario.start), durationS, warmUp(model, durationS).warmUpS);
+}
+
+/**
+ * The design's key schema, and the scenario's write groups and reads compiled against it (their
+ * clock `offsetS` after the scenario's start); an error names the design.
+ */
 function compileDesign(
   scenario: Scenario,
   design: ScenarioDesign,
+  offsetS: number,
 ): { schema: KeySchema; groups: CompiledGroup[]; reads: CompiledRead[] } {
   let schema: KeySchema;
   try {
@@ -159,7 +187,7 @@ function compileDesign(
   } catch (error) {
     throw new Error(`design "${design.name}": ${(error as Error).message}`);
   }
-  const startMs = Date.parse(scenario.start);
+  const startMs = Date.parse(scenario.start) + offsetS * 1000;
   const groups = scenario.workload.groups.map(
     (group) => new CompiledGroup(schema, group, design, scenario.workload.rowBytes, startMs),
   );
@@ -215,11 +243,12 @@ const EXISTING_TABLETS_PER_NODE = 4;
 /**
  * A long-running table: split at quantiles of its load into a few tablets per node, dealt
  * round-robin, so each node carries about the same load from the first step. Load on one key (a
- * time-first key's tail) stays one tablet, as it would in a real table.
+ * time-first key's tail) stays one tablet, as it would in a real table. Its tablets hold its data
+ * (a long-running table is split by size too), so quiet hours between bursts do not merge them away.
  */
 function existingTablets(generator: LoadGenerator, nodes: number): TabletMap {
   const boundaries = loadQuantiles(generator, EXISTING_TABLETS_PER_NODE * nodes);
-  return new TabletMap(boundaries, (index) => index % nodes, generator.channels, false);
+  return new TabletMap(boundaries, (index) => index % nodes, generator.channels, true);
 }
 
 /**

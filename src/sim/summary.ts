@@ -6,10 +6,18 @@
  * planned share of the node's limit — with the nodes the design needs for CPU and for storage.
  */
 import { mean } from "../stats/mean.js";
+import type { RunPlan } from "./cycle.js";
 import type { EngineOutput } from "./engine.js";
 import type { Model } from "./model.js";
 import { cpuNodesNeeded } from "./nodes-needed.js";
-import type { DesignSummary, Guidance, SteadyState, TimelinePoint } from "./results.js";
+import type {
+  CycleSummary,
+  DesignSummary,
+  Guidance,
+  JudgedPoint,
+  SteadyState,
+  TimelinePoint,
+} from "./results.js";
 import type { LargestRow } from "./row-size.js";
 
 export const AVERAGE_CPU_LIMIT = 0.7;
@@ -22,6 +30,11 @@ export function warmUp(model: Model, durationS: number): { warmUpS: number; stea
   return { warmUpS, steadyFromS: Math.min(warmUpS, durationS / 2) };
 }
 export const HOTTEST_CPU_LIMIT = 0.9;
+/**
+ * The CPU an autoscaler holds unless the scenario sets `cluster.autoscaling.cpuTarget`: Google's
+ * average-CPU recommendation (Bigtable accepts a target from 10 % to 80 %).
+ */
+export const AUTOSCALER_CPU_TARGET = AVERAGE_CPU_LIMIT;
 /** Hottest/median at or under this counts as balanced: the load is spread, so nodes scale it. */
 export const SETTLED_RATIO = 1.5;
 /** Nodes under 1 % CPU count as 1 % in the hottest/median ratio: "all load on one node" stays finite, an idle cluster is flat. */
@@ -33,6 +46,10 @@ export interface SummaryInput {
   model: Model;
   nodes: number;
   durationS: number;
+  /** Where the run sits in the workload's cycle (null cycle: a steady load). */
+  plan: Pick<RunPlan, "offsetS" | "cycle">;
+  /** The CPU an autoscaler would hold (for the cycle's node range). */
+  cpuTarget: number;
   writeRowBytes: number;
   /** Bytes the run stored in all; with a retention, the rate they were written at is what counts. */
   storedBytes: number;
@@ -48,8 +65,9 @@ export function summarize(input: SummaryInput): DesignSummary {
   const ratios = timeline.map(ratio);
   const over = (from: number, to: number) =>
     mean(timeline.filter((point) => point.t >= from && point.t < to).map((point) => point.hottestNodeCpu));
-  const { warmUpS, steadyFromS } = warmUp(input.model, durationS);
-  const steadyState = steady(engine, steadyFromS, durationS >= 2 * warmUpS);
+  const { warmUpS } = warmUp(input.model, durationS);
+  // A cycle's run is placed with the warm-up before its first judged peak.
+  const steadyState = steady(engine, input.plan.cycle !== null || durationS >= 2 * warmUpS);
   return {
     hottestNodeCpu: {
       first: hottest[0]!,
@@ -65,6 +83,7 @@ export function summarize(input: SummaryInput): DesignSummary {
     settledAfterS: settledAfter(timeline, ratios),
     warmUpS,
     steadyState,
+    cycle: cycleSummary(input),
     guidance: guidance(steadyState, input),
     writes: { ...engine.writes, rowBytes: input.writeRowBytes },
     reads: engine.reads,
@@ -78,18 +97,25 @@ const ratio = (point: TimelinePoint) =>
 /** The steady state's hottest node: the 95th percentile of intervals, so bursts count and one outlier does not. */
 const HOTTEST_QUANTILE = 0.95;
 
-function steady(engine: EngineOutput, fromS: number, warmedUp: boolean): SteadyState {
-  const points = engine.timeline.filter((point) => point.t >= fromS);
-  const window = points.length > 0 ? points : engine.timeline.slice(-1);
+/** The judged time's samples, weighted by their length (a burst's last sample may be short). */
+function steady(engine: EngineOutput, warmedUp: boolean): SteadyState {
+  const window: JudgedPoint[] =
+    engine.judged.length > 0
+      ? engine.judged
+      : engine.timeline.slice(-1).map((point) => ({ ...point, durationS: 1 }));
+  const seconds = window.reduce((sum, point) => sum + point.durationS, 0);
+  const over = (value: (point: JudgedPoint) => number) =>
+    window.reduce((sum, point) => sum + value(point) * point.durationS, 0) / seconds;
   const hottest = window.map((point) => point.hottestNodeCpu).sort((a, b) => a - b);
+  const writes = over((point) => point.writesPerS);
   return {
-    fromS,
+    fromS: window[0]!.t,
     warmedUp,
     hottestNodeCpu: hottest[Math.min(hottest.length - 1, Math.floor(HOTTEST_QUANTILE * hottest.length))]!,
-    averageNodeCpu: mean(window.map((point) => point.averageNodeCpu)),
-    maxOverMedian: mean(window.map(ratio)),
-    servedWritesPerS: mean(window.map((point) => point.servedWritesPerS)),
-    shedWriteShare: mean(window.map((point) => point.shedWriteShare)),
+    averageNodeCpu: over((point) => point.averageNodeCpu),
+    maxOverMedian: over(ratio),
+    servedWritesPerS: over((point) => point.servedWritesPerS),
+    shedWriteShare: writes > 0 ? 1 - over((point) => point.servedWritesPerS) / writes : 0,
     writeP99Ms: engine.steady.writeP99Ms,
     reads: engine.steady.reads,
   };
@@ -132,6 +158,54 @@ function guidance(state: SteadyState, input: SummaryInput): Guidance {
     nodesNeeded: { cpu, storage, total: cpu === null ? null : Math.max(cpu, storage) },
     meets: averageCpu.ok && hottestCpu.ok && perNode.ok && input.largestRow?.ok !== false,
   };
+}
+
+/**
+ * The cycle from the run: average node CPU is demand, linear in the rows written (writes scale with
+ * the arrival pattern, reads do not), so a line fitted to the samples gives it at the cycle's peak
+ * and trough rates; the autoscaler runs the nodes that hold that demand at its CPU target.
+ */
+function cycleSummary(input: SummaryInput): CycleSummary | null {
+  const { cycle, offsetS } = input.plan;
+  if (cycle === null) return null;
+  const { engine, nodes, cpuTarget } = input;
+  const cpuAt = linearFit(
+    engine.timeline.map((point) => point.writesPerS),
+    engine.timeline.map((point) => point.averageNodeCpu),
+  );
+  const peak = cpuAt(cycle.peakRowsPerS);
+  const trough = cpuAt(cycle.troughRowsPerS);
+  const nodesAt = (cpu: number) => Math.max(1, Math.ceil((cpu * nodes) / cpuTarget - 1e-9));
+  const minNodes = nodesAt(trough);
+  const reactionS = input.model.tablets.rebalanceTime;
+  return {
+    periodS: cycle.periodS,
+    offsetS,
+    peakLastsS: cycle.peakLastsS,
+    judgedS: engine.judged.reduce((sum, point) => sum + point.durationS, 0),
+    averageNodeCpu: { peak, trough },
+    autoscaler: {
+      cpuTarget,
+      minNodes,
+      maxNodes: Math.max(minNodes, nodesAt(peak)),
+      reactionS,
+      followsPeak: cycle.peakLastsS > reactionS,
+    },
+  };
+}
+
+/** Least squares y = a + b·x; with no spread in x, the mean of y everywhere. */
+function linearFit(xs: readonly number[], ys: readonly number[]): (x: number) => number {
+  const meanX = mean(xs);
+  const meanY = mean(ys);
+  let covariance = 0;
+  let variance = 0;
+  xs.forEach((x, index) => {
+    covariance += (x - meanX) * (ys[index]! - meanY);
+    variance += (x - meanX) ** 2;
+  });
+  const slope = variance > 1e-12 * Math.max(1, meanX ** 2) ? covariance / variance : 0;
+  return (x) => Math.max(0, meanY + slope * (x - meanX));
 }
 
 const limit = (value: number, max: number) => ({ value, limit: max, ok: value <= max });
