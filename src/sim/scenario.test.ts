@@ -118,15 +118,19 @@ describe("validateScenario", () => {
           "nodes",
           "storage",
           "pricePerNodeHour",
+          "pricePerSsdGbMonth",
+          "pricePerHddGbMonth",
           "capacity",
           "fixedCostShare",
+          "scanFixedCostShare",
           "storageLimitBytes",
           "storageTarget",
+          "autoscaling",
         ],
       },
     ]);
     expect(unknownKeys({ ...minimal, tablets: { intial: 4 } })).toMatchObject([
-      { at: "tablets.intial", allowed: expect.arrayContaining(["initial", "rebalanceTime"]) },
+      { at: "tablets.intial", allowed: expect.arrayContaining(["splits", "rebalanceTime"]) },
     ]);
     const group = { ...minimal.workload.groups[0], arrival: { kind: "burst", every: "1m", windw: "5s" } };
     expect(unknownKeys({ ...minimal, workload: { groups: [group] } })).toEqual([

@@ -115,9 +115,9 @@ describe("simulateScenario", () => {
 
   it("deals a pre-split new table's initial tablets over min(nodes, splits + 1) distinct nodes, salted or not", () => {
     for (const [design, splits] of [
-      [{ name: "current", schema: deviceKey }, 47],
-      [{ name: "current", schema: deviceKey }, 3],
-      [{ name: "salted", schema: saltedDeviceKey(16, ["deviceID"]) }, 9],
+      [{ name: "current", schema: deviceKey, table: "new" }, 47],
+      [{ name: "current", schema: deviceKey, table: "new" }, 3],
+      [{ name: "salted", schema: saltedDeviceKey(16, ["deviceID"]), table: "new" }, 9],
     ] as const) {
       // Before the first balancer run (a minute), so the tablets are where the table was created.
       const scenario = fleet([design], { tablets: { splits }, duration: "10s", sample: "10s" });
@@ -134,7 +134,7 @@ describe("simulateScenario", () => {
 
   it("spreads a pre-split unsalted table from its first minute, where an unsplit one starts on one node", () => {
     const first = (splits: number) => {
-      const scenario = fleet([{ name: "current", schema: deviceKey }], {
+      const scenario = fleet([{ name: "current", schema: deviceKey, table: "new" }], {
         tablets: { splits },
         duration: "1m",
       });
@@ -148,14 +148,14 @@ describe("simulateScenario", () => {
   });
 
   it("starts a salted table created without splits as one tablet on one node, and one created by table create at its buckets", () => {
-    const salted = { name: "salted", schema: saltedDeviceKey(16, ["deviceID"]) };
+    const salted = { name: "salted", schema: saltedDeviceKey(16, ["deviceID"]), table: "new" };
     const withoutSplits = simulateScenario(fleet([{ ...salted, splits: 0 }], { duration: "1m" })).designs[0]!;
     expect(withoutSplits.summary.tablets.initial).toBe(1);
     expect(withoutSplits.timeline[0]!.nodeCpu.filter((cpu) => cpu > 0)).toHaveLength(1);
     // An unsalted key has no buckets to pre-split at, whatever literal its keys start with.
     const literalFirst = { ...deviceKey, segments: [{ literal: "m" }, ...deviceKey.segments] };
     const unsalted = simulateScenario(
-      fleet([{ name: "unsalted", schema: literalFirst }], { duration: "10s" }),
+      fleet([{ name: "unsalted", schema: literalFirst, table: "new" }], { duration: "10s" }),
     );
     expect(unsalted.designs[0]!.summary.tablets.initial).toBe(1);
     const byTableCreate = simulateScenario(fleet([salted], { duration: "1m" })).designs[0]!;
