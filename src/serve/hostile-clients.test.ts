@@ -135,6 +135,23 @@ describe("Idempotency-Key", () => {
   });
 });
 
+describe("Idempotency-Key without --auth", () => {
+  it("is scoped by the tenants a body names: tenant beta may reuse a key tenant alpha used", async () => {
+    const { service } = await start();
+    const key = { "idempotency-key": "shared-key" };
+    const alpha = ndjson([point("d", T0 + 1, "alpha")]);
+    const beta = ndjson([point("d", T0 + 2, "beta")]);
+    expect((await post(service, alpha, key)).status).toBe(200);
+    expect((await post(service, beta, key)).status).toBe(200);
+    for (const body of [alpha, beta]) {
+      const retry = await post(service, body, key);
+      expect([retry.status, retry.headers.get("idempotent-replayed")]).toEqual([200, "true"]);
+    }
+    expect([await stored(service, "d", "alpha"), await stored(service, "d", "beta")]).toEqual([[1], [2]]);
+    await service.close();
+  });
+});
+
 describe("a full disk under the write-ahead log", () => {
   it("answers 503 and stores nothing of the request; the retry after it is stored once", async () => {
     const walFaults: WalFaults = {};
@@ -199,6 +216,20 @@ describe("fairness and bounded memory", () => {
     const tenants = new Set([...exported.matchAll(/tenant="([^"]+)"/g)].map((match) => match[1]));
     expect(tenants.size).toBeLessThanOrEqual(6);
     expect(tenants).toContain("(other)");
+    await service.close();
+  });
+});
+
+describe("invented tenants in a refused request", () => {
+  it("take no tenant label: a later new tenant still gets its own", async () => {
+    const { service } = await start({ maxTenants: 5, quotas: { default: { rate: 1, burst: 10 } } });
+    const invented = Array.from({ length: 1_000 }, (_, i) => point("d", T0, `invented-${i}`));
+    const greedy = Array.from({ length: 11 }, (_, i) => point("d", T0 + i, "greedy"));
+    expect((await post(service, ndjson([...greedy, ...invented]))).status).toBe(413);
+    expect((await post(service, ndjson([point("d", T0, "fresh")]))).status).toBe(200);
+    const exported = await service.metrics.registry.metrics();
+    expect(exported).toMatch(/keyspread_ingest_points_total\{tenant="fresh"\} 1/);
+    expect(exported).not.toMatch(/invented-/);
     await service.close();
   });
 });
