@@ -4,12 +4,15 @@
  * beside a read, invented tenants, and two services started at once on one log.
  */
 import { mkdtemp } from "node:fs/promises";
+import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { EmbeddedStore } from "../store/embedded.js";
 import { MemoryStore } from "../store/memory.js";
 import type { Store } from "../store/store.js";
+import { updateApiKeyFile } from "./api-key-file.js";
+import { newApiKey } from "./api-keys.js";
 import { type IngestService, type IngestServiceOptions, startIngestService } from "./ingest-service.js";
 import { ndjson, point, T0 } from "./points.testsuite.js";
 import type { WalFaults } from "./write-ahead-log.js";
@@ -230,6 +233,83 @@ describe("invented tenants in a refused request", () => {
     const exported = await service.metrics.registry.metrics();
     expect(exported).toMatch(/keyspread_ingest_points_total\{tenant="fresh"\} 1/);
     expect(exported).not.toMatch(/invented-/);
+    await service.close();
+  });
+});
+
+/** A request written by hand on its own connection: `head` and as much body as given, then nothing. */
+function rawRequest(service: IngestService, headers: Record<string, string>, body: Buffer = Buffer.alloc(0)) {
+  const { hostname, port } = new URL(service.url);
+  const socket: Socket = connect(Number(port), hostname);
+  const head = Object.entries({ host: hostname, "content-type": "application/x-ndjson", ...headers })
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join("");
+  socket.write(`POST /v1/ingest HTTP/1.1\r\n${head}\r\n`);
+  socket.write(body);
+  let received = "";
+  socket.on("data", (chunk) => {
+    received += chunk;
+  });
+  socket.on("error", () => {});
+  const closed = new Promise<string>((resolve) => socket.once("close", () => resolve(received)));
+  return { socket, closed, received: () => received };
+}
+
+describe("slow and refused bodies", () => {
+  const KiB = 1024;
+
+  it("a tenant's stalled bodies spend its own share: another tenant is not refused", async () => {
+    const directory = await mkdtemp(join(tmpdir(), "budget-"));
+    const authFile = join(directory, "keys.json");
+    const keys = { noisy: newApiKey("noisy", ["ingest"]), honest: newApiKey("honest", ["ingest"]) };
+    await updateApiKeyFile(authFile, (file) => file.keys.push(keys.noisy.entry, keys.honest.entry));
+    const { service } = await start({
+      directory,
+      authFile,
+      maxBodyBytes: 64 * KiB,
+      maxInflightBodyBytes: 256 * KiB,
+    });
+    // 40 chunked bodies of 8 KiB, then silence: 320 KiB asked, more than the whole budget.
+    const chunk = Buffer.alloc(8 * KiB, " ");
+    const stalled = Array.from({ length: 40 }, () =>
+      rawRequest(
+        service,
+        { authorization: `Bearer ${keys.noisy.key}`, "transfer-encoding": "chunked" },
+        Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from("\r\n")]),
+      ),
+    );
+    await vi.waitFor(() =>
+      expect(stalled.filter((r) => r.received().startsWith("HTTP/1.1 503")).length).toBe(32),
+    );
+    expect(service.bodyBudget.inUse).toBe(64 * KiB);
+    const honest = await post(service, ndjson([point("d", T0, "honest")]), {
+      authorization: `Bearer ${keys.honest.key}`,
+    });
+    expect(honest.status).toBe(200);
+    for (const request of stalled) request.socket.destroy();
+    await service.close();
+  });
+
+  it("answers a body that stalls past the deadline with 408 and closes the connection", async () => {
+    const { service } = await start({ bodyTimeoutMs: 300 });
+    const line = Buffer.from(JSON.stringify(point("d", T0)));
+    const slow = rawRequest(service, { "content-length": String(line.length + 10) }, line);
+    const answer = await slow.closed;
+    expect(answer).toMatch(/^HTTP\/1\.1 408 [\s\S]*connection: close/i);
+    expect(service.bodyBudget.inUse).toBe(0);
+    await service.close();
+  });
+
+  it("does not read a refused body to its end: answers (413, 415) and closes the connection", async () => {
+    const { service } = await start({ maxBodyBytes: 64 * KiB });
+    const GiB = String(1024 * 1024 * 1024);
+    for (const [status, headers] of [
+      [413, { "content-length": GiB }],
+      [415, { "content-length": GiB, "content-type": "text/plain" }],
+    ] as const) {
+      const huge = rawRequest(service, headers, Buffer.alloc(16 * KiB, " "));
+      expect(await huge.closed).toMatch(new RegExp(`^HTTP/1\\.1 ${status} [\\s\\S]*connection: close`, "i"));
+    }
     await service.close();
   });
 });

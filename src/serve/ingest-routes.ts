@@ -39,6 +39,8 @@ export interface RouteContext {
   turns: CpuTurns;
   /** Largest request body: larger is refused with 413. */
   maxBodyBytes: number;
+  /** A request body must arrive within this (ms) of its headers, else 408. */
+  bodyTimeoutMs: number;
   /** Acknowledged-but-unflushed points above which ingest answers 503. */
   maxPendingPoints: number;
   log: (line: string) => void;
@@ -67,13 +69,18 @@ export class IngestRoutes {
         if (status === 500) log(JSON.stringify({ event: "error", path: pathOf(req), error: String(error) }));
         metrics.requests.inc({ route: "error", status: String(status) });
         if (res.headersSent) res.destroy();
-        else {
-          const headers = error instanceof HttpError ? { ...error.headers } : {};
-          // A refused body may still be arriving: read and drop it, then close the connection.
-          if (status === 413 || status === 503) headers.connection = "close";
-          json(res, status, { error: (error as Error).message, ...extra }, headers);
+        else if (req.complete) {
+          json(res, status, { error: (error as Error).message, ...extra }, headers(error));
+        } else {
+          // The body is still arriving and will not be read: answer, then close the connection.
+          json(
+            res,
+            status,
+            { error: (error as Error).message, ...extra },
+            { ...headers(error), connection: "close" },
+          );
+          res.once("finish", () => req.socket.destroy());
         }
-        req.resume();
       },
     );
   };
@@ -127,12 +134,13 @@ export class IngestRoutes {
 
   /** POST /v1/ingest: reads the body within the budgets, then accepts it once per Idempotency-Key. */
   private async ingest(req: IncomingMessage, res: ServerResponse, caller: Caller): Promise<void> {
-    const { pipeline, metrics, budget, maxBodyBytes } = this.context;
+    const { pipeline, metrics, budget, maxBodyBytes, bodyTimeoutMs } = this.context;
     const started = performance.now();
     const { format, idempotencyKey } = ingestHeaders(req);
     let read: Awaited<ReturnType<typeof readBody>>;
     try {
-      read = await readBody(req, maxBodyBytes, budget);
+      const owner = caller?.tenant ?? `address ${req.socket.remoteAddress}`;
+      read = await readBody(req, { maxBytes: maxBodyBytes, deadlineMs: bodyTimeoutMs, owner }, budget);
     } catch (error) {
       if (!(error instanceof BodyRefused)) throw error;
       throw new HttpError(error.status, error.message, {}, error.status === 503 ? RETRY_SOON : {});
@@ -172,7 +180,7 @@ export class IngestRoutes {
         pipeline.idempotency.end(key);
       }
     } finally {
-      budget.release(read.reserved);
+      read.release();
     }
   }
 
@@ -309,6 +317,10 @@ function ingestHeaders(req: IncomingMessage): {
   } catch (error) {
     throw new HttpError(400, (error as Error).message);
   }
+}
+
+function headers(error: unknown): Record<string, string> {
+  return error instanceof HttpError ? error.headers : {};
 }
 
 /** The request's path without its query (a query could carry anything; paths are ours). */
