@@ -81,6 +81,13 @@ function* jsonSlices(text: string, sliceChars: number): Generator<BodyItem[]> {
   }
   let position = 1;
   for (;;) {
+    const quick = quickSlice(text, at, sliceChars);
+    if (quick !== undefined) {
+      yield quick.values.map((value, index) => ({ line: position + index, value }));
+      position += quick.values.length;
+      at = quick.next;
+      continue;
+    }
     const spans: [number, number][] = [];
     const sliceEnd = at + sliceChars;
     let last: BodyItem | undefined;
@@ -109,6 +116,27 @@ function* jsonSlices(text: string, sliceChars: number): Generator<BodyItem[]> {
       return;
     }
     yield items;
+  }
+}
+
+/**
+ * The common case without a scan: the elements from `at` up to the first `},` past the slice's
+ * size, parsed in one call. That parse succeeds only if the `},` ends an element — cut inside a
+ * string, the text would end in the string; cut inside an element, its brackets would not close —
+ * so the slice is exactly whole elements, each under MAX_ITEM_CHARS as the slice is. Undefined
+ * (scan instead) when there is no such `},` within MAX_ITEM_CHARS, or the parse fails.
+ */
+function quickSlice(
+  text: string,
+  at: number,
+  sliceChars: number,
+): { values: unknown[]; next: number } | undefined {
+  const close = text.indexOf("},", at + sliceChars);
+  if (close === -1 || close + 1 - at > MAX_ITEM_CHARS) return undefined;
+  try {
+    return { values: JSON.parse(`[${text.slice(at, close + 1)}]`) as unknown[], next: close + 2 };
+  } catch {
+    return undefined;
   }
 }
 
