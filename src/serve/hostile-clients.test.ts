@@ -3,7 +3,7 @@
  * after 200 and after 503, a full disk under the log, malformed JSON of any depth, huge bodies
  * beside a read, invented tenants, and two services started at once on one log.
  */
-import { mkdtemp } from "node:fs/promises";
+import { cp, mkdtemp, rm } from "node:fs/promises";
 import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -99,6 +99,38 @@ describe("poison", () => {
       { line: 1, field: "(line)", message: expect.stringMatching(/not valid UTF-8/) },
     ]);
     await service.close();
+  });
+});
+
+describe("a body read live as the replay reads it", () => {
+  it("refuses the issue's body (lines that are not one point each) live; an accepted body replays to the same points", async () => {
+    const { service, directory } = await start({ durable: true, intervalMs: 60_000 });
+    const line = JSON.stringify(point("d", T0));
+    const split = line.indexOf(',"ts"');
+    const filler = Array.from({ length: 2_000 }, (_, i) => JSON.stringify(point("d", T0 + i)));
+    const fillerText = filler.join("\n");
+    const boundary = fillerText.indexOf("\n", 128 * 1024) + 1;
+    const withBlank = [fillerText.slice(0, boundary), fillerText.slice(boundary)];
+    const bad = [`${line},${line}`, line.slice(0, split), line.slice(split + 1)];
+    const refused = await post(service, [...withBlank, ...bad].join("\n"));
+    expect(refused.status).toBe(400);
+    expect((refused.body.problems as { line: number }[]).map((problem) => problem.line)).toEqual([
+      2_002, 2_003, 2_004,
+    ]);
+
+    const accepted = await post(service, `${[...withBlank, ""].join("\r\n")}\n`);
+    expect(accepted).toMatchObject({ status: 200, body: { accepted: 2_000 } });
+    // The log as a crash would leave it (nothing flushed yet), replayed into an empty store.
+    const saved = await mkdtemp(join(tmpdir(), "hostile-wal-"));
+    await cp(join(directory, "wal"), saved, { recursive: true });
+    await service.close();
+    await rm(join(directory, "metrics"), { recursive: true });
+    await rm(join(directory, "wal"), { recursive: true });
+    await cp(saved, join(directory, "wal"), { recursive: true });
+    const replayed = await start({ directory, durable: true, intervalMs: 60_000 });
+    expect(replayed.service.pipeline.totals.pointsWritten).toBe(2_000);
+    expect(await replayed.service.metrics.registry.metrics()).not.toMatch(/keyspread_dead_letters_total\{/);
+    await replayed.service.close();
   });
 });
 
