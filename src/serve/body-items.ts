@@ -104,7 +104,7 @@ function* jsonSlices(text: string, sliceChars: number): Generator<BodyItem[]> {
       spans.push([at, end]);
       position++;
       if (text.charCodeAt(end) === CLOSE_BRACKET) {
-        yield [...parseSpans(text, spans, position - spans.length)];
+        yield parseSpans(text, spans, position - spans.length);
         yield* trailing(text, end + 1, position - 1);
         return;
       }
