@@ -15,17 +15,17 @@
  * Summary: points/s acknowledged, p50/p99 ack latency, points per store row written, latest-100
  * p99 under ingest.
  */
-import { type ChildProcess, fork } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
-import { Agent, request } from "node:http";
+import { Agent } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { fileURLToPath } from "node:url";
 import { SingleBar } from "cli-progress";
 import { compileSchema } from "../src/keys/schema.js";
-import { startIngestService } from "../src/serve/ingest-service.js";
 import { EmbeddedStore } from "../src/store/embedded.js";
 import { SaltedTable } from "../src/table/salted-table.js";
+import { forkService, percentile, send, serveIfChild } from "./http-load.js";
 
 const RUN_MS = 10_000;
 const MAX_POINTS = 4_000_000;
@@ -41,40 +41,7 @@ const READ_MS = 3_000;
 const PROBE_EVERY_MS = 10;
 const READ_WARMUP_MS = 2_500;
 
-interface Totals {
-  storeWrites: number;
-  rowsWritten: number;
-  pointsWritten: number;
-}
-
-const serveDirectory = process.argv[2] === "--serve" ? process.argv[3] : undefined;
-if (serveDirectory !== undefined) await serveChild(serveDirectory);
-else await main();
-
-/** The child: runs the service, reports its URL, and its totals after a clean close. */
-async function serveChild(directory: string): Promise<void> {
-  const service = await startIngestService({
-    store: await EmbeddedStore.open({ table: "metrics", directory }),
-    walDirectory: join(directory, "wal"),
-    log: () => {},
-  });
-  process.send!({ url: service.url });
-  process.once("message", async () => {
-    await service.close();
-    process.send!({ totals: service.pipeline.totals }, () => process.exit(0));
-  });
-}
-
-function message<T>(child: ChildProcess, field: keyof T): Promise<T> {
-  return new Promise((resolve) => {
-    const listener = (value: unknown) => {
-      if ((value as T)[field] === undefined) return;
-      child.off("message", listener);
-      resolve(value as T);
-    };
-    child.on("message", listener);
-  });
-}
+if (!(await serveIfChild())) await main();
 
 function bodies(start: number): Buffer[] {
   let n = 0;
@@ -92,19 +59,6 @@ function bodies(start: number): Buffer[] {
       );
     }
     return Buffer.from(lines.join("\n"));
-  });
-}
-
-/** One request on a keep-alive agent; resolves to the status once the answer is read. */
-function send(agent: Agent, url: URL, body?: Buffer): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const headers = body && { "content-type": "application/x-ndjson", "content-length": body.length };
-    const req = request(url, { method: body ? "POST" : "GET", agent, headers }, (res) => {
-      res.resume();
-      res.once("end", () => resolve(res.statusCode ?? 0));
-    });
-    req.once("error", reject);
-    req.end(body);
   });
 }
 
@@ -145,13 +99,8 @@ async function readWhile(url: string, startAt: number, done: () => boolean): Pro
   return latencies.sort((a, b) => a - b);
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
-}
-
 async function runService(directory: string) {
-  const child = fork(new URL(import.meta.url), ["--serve", directory]);
-  const { url } = await message<{ url: string }>(child, "url");
+  const { url, close } = await forkService(fileURLToPath(import.meta.url), directory);
   const target = new URL("/v1/ingest", url);
   const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
   const prepared = bodies(Date.now());
@@ -188,8 +137,7 @@ async function runService(directory: string) {
   bar?.stop();
   const readsPerS = await measureReads(agent, url);
   agent.destroy();
-  child.send("close");
-  const { totals } = await message<{ totals: Totals }>(child, "totals");
+  const totals = await close();
   latencies.sort((a, b) => a - b);
   return { pointsPerS: acked / elapsedS, latencies, totals, refused, acked, readsPerS, readLatencies };
 }

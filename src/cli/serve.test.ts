@@ -3,8 +3,8 @@
  * point, SIGTERM flushes everything before exiting, two services racing for one log leave one
  * running, and `serve keys` manages the keys of a running `serve --auth`.
  */
-import { spawnSync } from "node:child_process";
-import { mkdtemp, readdir, readFile, stat } from "node:fs/promises";
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtemp, readdir, readFile, stat, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
@@ -168,6 +168,46 @@ describe("keyspread serve (built bin)", () => {
       child.kill("SIGTERM");
       expect(await exited(child)).toBe(0);
     }
+  });
+
+  it("`serve keys` takes over a dead holder's lock once: racing adds all land, and an empty lock does not block revoke", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "serve-keys-lock-"));
+    const auth = join(dir, "keys.json");
+    const keysRun = (...args: string[]) =>
+      new Promise<{ status: number | null; stdout: string }>((resolve) => {
+        const child = spawn(process.execPath, ["dist/cli/main.js", "serve", "keys", ...args, "--auth", auth]);
+        let stdout = "";
+        child.stdout.on("data", (chunk) => {
+          stdout += chunk;
+        });
+        child.once("close", (status) => resolve({ status, stdout }));
+      });
+    await writeFile(`${auth}.lock`, `${spawnSync(process.execPath, ["-e", ""]).pid}\n`);
+    const adds = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => keysRun("add", "--tenant", `t${i}`, "--scopes", "ingest")),
+    );
+    expect(adds.map((add) => add.status)).toEqual([0, 0, 0, 0, 0, 0]);
+    const listed = (await keysRun("list")).stdout.trim().split("\n");
+    expect(listed.map((line) => (JSON.parse(line) as { tenant: string }).tenant).sort()).toEqual([
+      "t0",
+      "t1",
+      "t2",
+      "t3",
+      "t4",
+      "t5",
+    ]);
+    // An empty lock, as a writer killed between creating and filling it leaves.
+    await writeFile(`${auth}.lock`, "");
+    const longAgo = (Date.now() - 60_000) / 1000;
+    await utimes(`${auth}.lock`, longAgo, longAgo);
+    const { id } = JSON.parse(adds[0]!.stdout) as { id: string };
+    expect((await keysRun("revoke", id)).status).toBe(0);
+    const revoked = (await keysRun("list")).stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { id: string; revokedAt?: string })
+      .filter((entry) => entry.revokedAt !== undefined);
+    expect(revoked.map((entry) => entry.id)).toEqual([id]);
   });
 
   it("migrates a device-keyed table with `serve migrate`, then serves it", async () => {

@@ -51,6 +51,8 @@ interface ServeOptions {
   maxTenants: number;
   maxBody: number;
   maxInflight?: number;
+  maxInflightPerTenant?: number;
+  bodyTimeout: number;
   accessLog?: string;
   latestAppProfile?: string;
   rangeAppProfile?: string;
@@ -134,6 +136,17 @@ function withIngestOptions(serve: Command): void {
       "--max-inflight <bytes>",
       "request body bytes held at once, all requests (default 4 × --max-body)",
       parsePositiveInt,
+    )
+    .option(
+      "--max-inflight-per-tenant <bytes>",
+      "request body bytes one tenant (without --auth, one client address) holds at once (default ¼ of --max-inflight, at least --max-body)",
+      parsePositiveInt,
+    )
+    .option(
+      "--body-timeout <seconds>",
+      "a request body must arrive within this; a slower one gets 408 and its connection is closed",
+      parsePositiveInt,
+      30,
     )
     .option(
       "--idempotency-window <seconds>",
@@ -227,6 +240,8 @@ function serviceOptions(
     maxTenants: options.maxTenants,
     maxBodyBytes: options.maxBody,
     maxInflightBodyBytes: options.maxInflight,
+    maxInflightBodyBytesPerTenant: options.maxInflightPerTenant,
+    bodyTimeoutMs: options.bodyTimeout * 1000,
     idempotencyWindowMs: options.idempotencyWindow * 1000,
     accessLogPath: options.accessLog,
     appProfiles: {

@@ -3,13 +3,16 @@
  * after 200 and after 503, a full disk under the log, malformed JSON of any depth, huge bodies
  * beside a read, invented tenants, and two services started at once on one log.
  */
-import { mkdtemp } from "node:fs/promises";
+import { cp, mkdtemp, rm } from "node:fs/promises";
+import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { EmbeddedStore } from "../store/embedded.js";
 import { MemoryStore } from "../store/memory.js";
 import type { Store } from "../store/store.js";
+import { updateApiKeyFile } from "./api-key-file.js";
+import { newApiKey } from "./api-keys.js";
 import { type IngestService, type IngestServiceOptions, startIngestService } from "./ingest-service.js";
 import { ndjson, point, T0 } from "./points.testsuite.js";
 import type { WalFaults } from "./write-ahead-log.js";
@@ -99,6 +102,38 @@ describe("poison", () => {
   });
 });
 
+describe("a body read live as the replay reads it", () => {
+  it("refuses the issue's body (lines that are not one point each) live; an accepted body replays to the same points", async () => {
+    const { service, directory } = await start({ durable: true, intervalMs: 60_000 });
+    const line = JSON.stringify(point("d", T0));
+    const split = line.indexOf(',"ts"');
+    const filler = Array.from({ length: 2_000 }, (_, i) => JSON.stringify(point("d", T0 + i)));
+    const fillerText = filler.join("\n");
+    const boundary = fillerText.indexOf("\n", 128 * 1024) + 1;
+    const withBlank = [fillerText.slice(0, boundary), fillerText.slice(boundary)];
+    const bad = [`${line},${line}`, line.slice(0, split), line.slice(split + 1)];
+    const refused = await post(service, [...withBlank, ...bad].join("\n"));
+    expect(refused.status).toBe(400);
+    expect((refused.body.problems as { line: number }[]).map((problem) => problem.line)).toEqual([
+      2_002, 2_003, 2_004,
+    ]);
+
+    const accepted = await post(service, `${[...withBlank, ""].join("\r\n")}\n`);
+    expect(accepted).toMatchObject({ status: 200, body: { accepted: 2_000 } });
+    // The log as a crash would leave it (nothing flushed yet), replayed into an empty store.
+    const saved = await mkdtemp(join(tmpdir(), "hostile-wal-"));
+    await cp(join(directory, "wal"), saved, { recursive: true });
+    await service.close();
+    await rm(join(directory, "metrics"), { recursive: true });
+    await rm(join(directory, "wal"), { recursive: true });
+    await cp(saved, join(directory, "wal"), { recursive: true });
+    const replayed = await start({ directory, durable: true, intervalMs: 60_000 });
+    expect(replayed.service.pipeline.totals.pointsWritten).toBe(2_000);
+    expect(await replayed.service.metrics.registry.metrics()).not.toMatch(/keyspread_dead_letters_total\{/);
+    await replayed.service.close();
+  });
+});
+
 describe("Idempotency-Key", () => {
   it("answers a retry after a 200 like the first and stores nothing new, across a restart too", async () => {
     const { service, directory, lines } = await start({ durable: true });
@@ -131,6 +166,23 @@ describe("Idempotency-Key", () => {
     ]);
     expect([a.status, b.status].sort()).toEqual(a.status === b.status ? [200, 200] : [200, 409]);
     expect(await stored(service, "d")).toEqual([0]);
+    await service.close();
+  });
+});
+
+describe("Idempotency-Key without --auth", () => {
+  it("is scoped by the tenants a body names: tenant beta may reuse a key tenant alpha used", async () => {
+    const { service } = await start();
+    const key = { "idempotency-key": "shared-key" };
+    const alpha = ndjson([point("d", T0 + 1, "alpha")]);
+    const beta = ndjson([point("d", T0 + 2, "beta")]);
+    expect((await post(service, alpha, key)).status).toBe(200);
+    expect((await post(service, beta, key)).status).toBe(200);
+    for (const body of [alpha, beta]) {
+      const retry = await post(service, body, key);
+      expect([retry.status, retry.headers.get("idempotent-replayed")]).toEqual([200, "true"]);
+    }
+    expect([await stored(service, "d", "alpha"), await stored(service, "d", "beta")]).toEqual([[1], [2]]);
     await service.close();
   });
 });
@@ -199,6 +251,97 @@ describe("fairness and bounded memory", () => {
     const tenants = new Set([...exported.matchAll(/tenant="([^"]+)"/g)].map((match) => match[1]));
     expect(tenants.size).toBeLessThanOrEqual(6);
     expect(tenants).toContain("(other)");
+    await service.close();
+  });
+});
+
+describe("invented tenants in a refused request", () => {
+  it("take no tenant label: a later new tenant still gets its own", async () => {
+    const { service } = await start({ maxTenants: 5, quotas: { default: { rate: 1, burst: 10 } } });
+    const invented = Array.from({ length: 1_000 }, (_, i) => point("d", T0, `invented-${i}`));
+    const greedy = Array.from({ length: 11 }, (_, i) => point("d", T0 + i, "greedy"));
+    expect((await post(service, ndjson([...greedy, ...invented]))).status).toBe(413);
+    expect((await post(service, ndjson([point("d", T0, "fresh")]))).status).toBe(200);
+    const exported = await service.metrics.registry.metrics();
+    expect(exported).toMatch(/keyspread_ingest_points_total\{tenant="fresh"\} 1/);
+    expect(exported).not.toMatch(/invented-/);
+    await service.close();
+  });
+});
+
+/** A request written by hand on its own connection: `head` and as much body as given, then nothing. */
+function rawRequest(service: IngestService, headers: Record<string, string>, body: Buffer = Buffer.alloc(0)) {
+  const { hostname, port } = new URL(service.url);
+  const socket: Socket = connect(Number(port), hostname);
+  const head = Object.entries({ host: hostname, "content-type": "application/x-ndjson", ...headers })
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join("");
+  socket.write(`POST /v1/ingest HTTP/1.1\r\n${head}\r\n`);
+  socket.write(body);
+  let received = "";
+  socket.on("data", (chunk) => {
+    received += chunk;
+  });
+  socket.on("error", () => {});
+  const closed = new Promise<string>((resolve) => socket.once("close", () => resolve(received)));
+  return { socket, closed, received: () => received };
+}
+
+describe("slow and refused bodies", () => {
+  const KiB = 1024;
+
+  it("a tenant's stalled bodies spend its own share: another tenant is not refused", async () => {
+    const directory = await mkdtemp(join(tmpdir(), "budget-"));
+    const authFile = join(directory, "keys.json");
+    const keys = { noisy: newApiKey("noisy", ["ingest"]), honest: newApiKey("honest", ["ingest"]) };
+    await updateApiKeyFile(authFile, (file) => file.keys.push(keys.noisy.entry, keys.honest.entry));
+    const { service } = await start({
+      directory,
+      authFile,
+      maxBodyBytes: 64 * KiB,
+      maxInflightBodyBytes: 256 * KiB,
+    });
+    // 40 chunked bodies of 8 KiB, then silence: 320 KiB asked, more than the whole budget.
+    const chunk = Buffer.alloc(8 * KiB, " ");
+    const stalled = Array.from({ length: 40 }, () =>
+      rawRequest(
+        service,
+        { authorization: `Bearer ${keys.noisy.key}`, "transfer-encoding": "chunked" },
+        Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from("\r\n")]),
+      ),
+    );
+    await vi.waitFor(() =>
+      expect(stalled.filter((r) => r.received().startsWith("HTTP/1.1 503")).length).toBe(32),
+    );
+    expect(service.bodyBudget.inUse).toBe(64 * KiB);
+    const honest = await post(service, ndjson([point("d", T0, "honest")]), {
+      authorization: `Bearer ${keys.honest.key}`,
+    });
+    expect(honest.status).toBe(200);
+    for (const request of stalled) request.socket.destroy();
+    await service.close();
+  });
+
+  it("answers a body that stalls past the deadline with 408 and closes the connection", async () => {
+    const { service } = await start({ bodyTimeoutMs: 300 });
+    const line = Buffer.from(JSON.stringify(point("d", T0)));
+    const slow = rawRequest(service, { "content-length": String(line.length + 10) }, line);
+    const answer = await slow.closed;
+    expect(answer).toMatch(/^HTTP\/1\.1 408 [\s\S]*connection: close/i);
+    expect(service.bodyBudget.inUse).toBe(0);
+    await service.close();
+  });
+
+  it("does not read a refused body to its end: answers (413, 415) and closes the connection", async () => {
+    const { service } = await start({ maxBodyBytes: 64 * KiB });
+    const GiB = String(1024 * 1024 * 1024);
+    for (const [status, headers] of [
+      [413, { "content-length": GiB }],
+      [415, { "content-length": GiB, "content-type": "text/plain" }],
+    ] as const) {
+      const huge = rawRequest(service, headers, Buffer.alloc(16 * KiB, " "));
+      expect(await huge.closed).toMatch(new RegExp(`^HTTP/1\\.1 ${status} [\\s\\S]*connection: close`, "i"));
+    }
     await service.close();
   });
 });

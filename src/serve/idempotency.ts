@@ -36,9 +36,12 @@ export function parseIdempotencyKey(header: string | string[] | undefined): stri
   return key;
 }
 
-/** The key as remembered: one tenant's keys never match another's. */
-export function scopedIdempotencyKey(tenant: string | undefined, key: string): string {
-  return `${tenant ?? ""}\n${key}`;
+/**
+ * The key as remembered: scoped by the tenants the request's points belong to (with credentials,
+ * the caller's tenant), so one tenant's keys never match another's, with or without `--auth`.
+ */
+export function scopedIdempotencyKey(tenants: Iterable<string>, key: string): string {
+  return `${[...tenants].sort().join(",")}\n${key}`;
 }
 
 export function requestFingerprint(format: IngestBodyFormat, body: Buffer): string {

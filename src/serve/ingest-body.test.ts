@@ -7,6 +7,7 @@ import {
   parseIngestBuffer,
   parseIngestBufferFairly,
 } from "./ingest-body.js";
+import { decodeLoggedRequest, encodeLoggedRequest } from "./logged-request.js";
 
 const good = { tenant: "acme", deviceId: "d1", ts: 1_764_484_000_000, metrics: { cpu: 0.5 } };
 
@@ -174,5 +175,160 @@ describe("parseIngestBody", () => {
     lines[25_000] = JSON.stringify(good);
     const whole = Buffer.from(lines.join("\n"));
     expect(await parseIngestBufferFairly(whole, "ndjson")).toEqual(parseIngestBuffer(whole, "ndjson"));
+  });
+
+  it("refuses a body whose lines are not one value each, naming the lines, wherever the slices fall", async () => {
+    const line = JSON.stringify(good);
+    const split = line.indexOf(',"ts"');
+    const filler = Array.from({ length: 2_000 }, () => line).join("\n");
+    // The issue's body: a blank line at the 128 KiB slice boundary, then two points on one line
+    // and one split over two lines — answered 200 live, then dead-lettered by the replay.
+    const boundary = filler.indexOf("\n", 128 * 1024) + 1;
+    const bad = [`${line},${line}`, line.slice(0, split), line.slice(split + 1)];
+    const body = Buffer.from([filler.slice(0, boundary), filler.slice(boundary), ...bad, filler].join("\n"));
+    const badLine = 2_000 + 2; // after every filler line and the blank one
+    const expected = [0, 1, 2].map((offset) => ({
+      line: badLine + offset,
+      field: "(line)",
+      message: expect.stringMatching(/^not valid JSON/),
+    }));
+    for (const sliceChars of [undefined, 1, 77, 128 * 1024]) {
+      const live = await parseIngestBufferFairly(body, "ndjson", { sliceChars }).catch((error) => error);
+      expect((live as IngestBodyRejected).problems).toEqual(expected);
+    }
+    expect(rejectionOf(() => parseIngestBuffer(body, "ndjson")).problems).toEqual(expected);
+  });
+
+  it("refuses one point longer than 1 MiB of text without parsing it", () => {
+    const long = JSON.stringify({ ...good, deviceId: " ".repeat(1 << 20) });
+    for (const format of ["ndjson", "json"] as const) {
+      expect(problemsOf(long, format)).toEqual([
+        { line: 1, field: "(line)", message: expect.stringMatching(/one point is at most 1048576/) },
+      ]);
+    }
+    expect(problemsOf(`[${JSON.stringify(good)},${long}]`, "json")[0]).toMatchObject({ line: 2 });
+  });
+
+  it("reads a JSON array element by element: positions named, unclosed and trailing text refused", () => {
+    const item = JSON.stringify(good);
+    expect(parseIngestBody(` [ ${item} ,\n${item}\t] `, "json", { sliceChars: 1 })).toEqual([good, good]);
+    // Quotes, backslashes and brackets inside a string do not end an element.
+    const tricky = { ...good, deviceId: 'd\\"],[{\\' };
+    expect(parseIngestBody(`[${JSON.stringify(tricky)},${item}]`, "json", { sliceChars: 1 })).toEqual([
+      tricky,
+      good,
+    ]);
+    const fields = (text: string) => problemsOf(text, "json").map(({ line, field }) => ({ line, field }));
+    expect(fields(`[${item},{broken},${item}]`)).toEqual([{ line: 2, field: "(line)" }]);
+    expect(fields(`[${item},${item}`)).toEqual([{ line: 2, field: "(line)" }]);
+    expect(fields(`[${item}] ${item}`)).toEqual([{ line: 1, field: "(line)" }]);
+    expect(fields(`[${item},]`)).toEqual([{ line: 2, field: "(line)" }]);
+    expect(problemsOf("[ ]", "json")[0]!.message).toMatch(/no points/);
+  });
+});
+
+/** What a parse answers: the points, or the refusal's status and problems. */
+async function outcomeOf(parse: () => Promise<unknown>): Promise<unknown> {
+  try {
+    return { points: await parse() };
+  } catch (error) {
+    if (!(error instanceof IngestBodyRejected)) throw error;
+    return { status: error.status, problems: error.problems, problemCount: error.problemCount };
+  }
+}
+
+/** The write-ahead log's replay of a body: logged, decoded, parsed whole. */
+const replayed = (body: Buffer, format: "ndjson" | "json") =>
+  outcomeOf(async () => {
+    const logged = decodeLoggedRequest(encodeLoggedRequest({ format, body }));
+    return parseIngestBuffer(logged.body, logged.format);
+  });
+
+describe("live acceptance and replay read a body alike", () => {
+  const points = fc.record({
+    tenant: fc.constantFrom("a", "b"),
+    deviceId: fc.string({ minLength: 1, maxLength: 8 }),
+    ts: fc.nat(),
+    metrics: fc.dictionary(
+      fc.constantFrom("x", "y", "é"),
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+      {
+        minKeys: 1,
+      },
+    ),
+  });
+  const blank = fc.constantFrom("", " ", "\r", " \t\r");
+  /** An NDJSON line and the points it should yield (undefined: a bad line). */
+  const ndjsonLine = fc.oneof(
+    points.map((p) => ({ text: JSON.stringify(p), points: [p] as unknown[] | undefined })),
+    blank.map((text) => ({ text, points: [] as unknown[] | undefined })),
+    fc
+      .tuple(points, points, fc.constantFrom(",", " ", ""))
+      .map(([a, b, gap]) => ({ text: `${JSON.stringify(a)}${gap}${JSON.stringify(b)}`, points: undefined })),
+    fc.tuple(points, fc.nat(), fc.boolean()).map(([p, at, atComma]) => {
+      // Split anywhere, or in place of a comma (then the halves joined by "," would be one point).
+      const text = JSON.stringify(p);
+      const cut = 1 + (at % (text.length - 1));
+      const comma = text.indexOf(",", cut);
+      const split =
+        atComma && comma !== -1
+          ? `${text.slice(0, comma)}\n${text.slice(comma + 1)}`
+          : `${text.slice(0, cut)}\n${text.slice(cut)}`;
+      return { text: split, points: undefined };
+    }),
+  );
+
+  it("NDJSON: accepted exactly when every line is one point or blank, with the same points live and replayed", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(ndjsonLine, { maxLength: 12 }),
+        fc.integer({ min: 1, max: 300 }),
+        async (lines, sliceChars) => {
+          const body = Buffer.from(lines.map((line) => line.text).join("\n"));
+          const live = await outcomeOf(() => parseIngestBufferFairly(body, "ndjson", { sliceChars }));
+          expect(live).toEqual(await replayed(body, "ndjson"));
+          const valid = lines.every((line) => line.points !== undefined);
+          const expected = lines.flatMap((line) => line.points ?? []);
+          if (valid && expected.length > 0) {
+            expect(live).toEqual({ points: JSON.parse(JSON.stringify(expected)) });
+          } else expect(live).toMatchObject({ status: 400 });
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("JSON: an array read a slice at a time gives the points of one parse, and refusals match too", async () => {
+    const damage = fc.option(fc.tuple(fc.nat(), fc.constantFrom("", ",", "]", "[", '"', "}")), {
+      nil: undefined,
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(points, { maxLength: 10 }),
+        fc.constantFrom("", " ", "\n "),
+        fc.integer({ min: 1, max: 300 }),
+        damage,
+        async (items, space, sliceChars, cut) => {
+          let text = `[${space}${items.map((p) => JSON.stringify(p)).join(`${space},${space}`)}${space}]`;
+          if (cut) {
+            const at = cut[0] % text.length;
+            text = `${text.slice(0, at)}${cut[1]}${text.slice(at + 1)}`;
+          }
+          const body = Buffer.from(text);
+          const live = await outcomeOf(() => parseIngestBufferFairly(body, "json", { sliceChars }));
+          expect(live).toEqual(await replayed(body, "json"));
+          let whole: unknown;
+          try {
+            whole = JSON.parse(text);
+          } catch {
+            whole = undefined;
+          }
+          if (whole === undefined) expect(live).toMatchObject({ status: 400 });
+          else if (cut === undefined && items.length > 0)
+            expect(live).toEqual({ points: JSON.parse(JSON.stringify(items)) });
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

@@ -12,6 +12,7 @@
  */
 import { isUtf8 } from "node:buffer";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
+import { type BodyItem, bodyItemSlices } from "./body-items.js";
 import type { MetricPoint } from "./point.js";
 
 declare global {
@@ -54,6 +55,8 @@ export interface ParseOptions {
    * naming another tenant is refused (403). Undefined: every point names its tenant.
    */
   tenant?: string;
+  /** Characters per parsing slice (default 128 Ki); the answer never depends on it. */
+  sliceChars?: number;
 }
 
 export const POINT_LIMITS = {
@@ -67,8 +70,6 @@ export const POINT_LIMITS = {
 
 const MAX_PROBLEMS = 100;
 const POINT_FIELDS = new Set(["tenant", "deviceId", "ts", "metrics"]);
-/** NDJSON bodies are parsed in slices of about this many characters, yielding to other requests between. */
-const SLICE_CHARS = 1 << 17;
 
 /** Which format a Content-Type names, or undefined when it is not one the service reads. */
 export function ingestBodyFormatOf(contentType: string | undefined): IngestBodyFormat | undefined {
@@ -80,7 +81,10 @@ export function ingestBodyFormatOf(contentType: string | undefined): IngestBodyF
   return undefined;
 }
 
-/** Parses a body as received: refuses bytes that are not UTF-8 (naming the line) before reading it as text. */
+/**
+ * Parses a body as received (the write-ahead log's replay does too): refuses bytes that are not
+ * UTF-8 (naming the line) before reading it as text.
+ */
 export function parseIngestBuffer(
   body: Buffer,
   format: IngestBodyFormat,
@@ -91,30 +95,24 @@ export function parseIngestBuffer(
 }
 
 /**
- * `parseIngestBuffer` for the service: a large NDJSON body is parsed a slice at a time, letting
- * the event loop serve reads between slices, so one 16 MB body cannot stall the service.
+ * `parseIngestBuffer` for the service: the body is parsed a slice at a time, letting the event
+ * loop serve reads between slices, so one 16 MB body cannot stall the service. Same slices, same
+ * answer: only the pauses differ.
  */
 export async function parseIngestBufferFairly(
   body: Buffer,
   format: IngestBodyFormat,
   options: ParseOptions = {},
 ): Promise<MetricPoint[]> {
-  if (format === "json" || body.length <= SLICE_CHARS) return parseIngestBuffer(body, format, options);
   checkUtf8(body);
-  const text = body.toString("utf8");
-  const problems = new Problems();
-  const points: MetricPoint[] = [];
-  let lineOffset = 0;
-  for (let start = 0; start < text.length; ) {
-    const cut = text.indexOf("\n", start + SLICE_CHARS);
-    const end = cut === -1 ? text.length : cut + 1;
-    const slice = text.slice(start, end);
-    checkItems(parseNdjson(slice, lineOffset), problems, options, points);
-    lineOffset += countLines(slice) - (slice.endsWith("\n") ? 1 : 0);
-    start = end;
-    if (start < text.length) await yieldToEventLoop();
+  const check = new PointCheck(options.tenant);
+  let first = true;
+  for (const items of bodyItemSlices(body.toString("utf8"), format, options.sliceChars)) {
+    if (!first) await yieldToEventLoop();
+    first = false;
+    check.items(items);
   }
-  return finish(points, problems);
+  return check.finish();
 }
 
 export function parseIngestBody(
@@ -122,23 +120,34 @@ export function parseIngestBody(
   format: IngestBodyFormat,
   options: ParseOptions = {},
 ): MetricPoint[] {
-  const problems = new Problems();
-  const points: MetricPoint[] = [];
-  checkItems(format === "json" ? parseJsonArray(text) : parseNdjson(text, 0), problems, options, points);
-  return finish(points, problems);
+  const check = new PointCheck(options.tenant);
+  for (const items of bodyItemSlices(text, format, options.sliceChars)) check.items(items);
+  return check.finish();
 }
 
-function finish(points: MetricPoint[], problems: Problems): MetricPoint[] {
-  if (points.length === 0 && problems.count === 0) problems.add(1, "(body)", "no points: send at least one");
-  if (problems.count > 0)
-    throw new IngestBodyRejected(problems.listed, problems.count, problems.forbidden ? 403 : 400);
-  return points;
-}
+/** The points of a body's items, and the problems of the rest. */
+class PointCheck {
+  private readonly problems = new Problems();
+  private readonly points: MetricPoint[] = [];
 
-function checkItems(items: Item[], problems: Problems, options: ParseOptions, points: MetricPoint[]): void {
-  for (const { line, value } of items) {
-    if (value instanceof SyntaxError) problems.add(line, "(line)", `not valid JSON: ${value.message}`);
-    else if (checkPoint(value, line, problems, options.tenant)) points.push(value as MetricPoint);
+  constructor(private readonly ownTenant: string | undefined) {}
+
+  items(items: readonly BodyItem[]): void {
+    for (const item of items) {
+      if ("problem" in item) this.problems.add(item.line, "(line)", item.problem);
+      else if (checkPoint(item.value, item.line, this.problems, this.ownTenant)) {
+        this.points.push(item.value as MetricPoint);
+      }
+    }
+  }
+
+  finish(): MetricPoint[] {
+    const { points, problems } = this;
+    if (points.length === 0 && problems.count === 0)
+      problems.add(1, "(body)", "no points: send at least one");
+    if (problems.count > 0)
+      throw new IngestBodyRejected(problems.listed, problems.count, problems.forbidden ? 403 : 400);
+    return points;
   }
 }
 
@@ -157,12 +166,6 @@ function checkUtf8(body: Buffer): void {
   );
 }
 
-function countLines(text: string): number {
-  let lines = 1;
-  for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) lines++;
-  return lines;
-}
-
 /** Every problem counted, the first MAX_PROBLEMS kept. */
 class Problems {
   count = 0;
@@ -173,58 +176,6 @@ class Problems {
     this.count++;
     if (this.listed.length < MAX_PROBLEMS) this.listed.push({ line, field, message });
   }
-}
-
-interface Item {
-  line: number;
-  value: unknown;
-}
-
-function parseJsonArray(text: string): Item[] {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    return [{ line: 1, value: asSyntaxError(error) }];
-  }
-  const array = Array.isArray(parsed) ? parsed : [parsed];
-  return array.map((value, index) => ({ line: index + 1, value }));
-}
-
-/**
- * One JSON.parse over the whole text joined as an array (several times faster than a parse per
- * line); when that fails, or its item count shows a line held more or less than one value, each
- * line is parsed alone so the problems name their lines. Raw newlines cannot occur inside JSON
- * strings, so every newline separates lines. `lineOffset`: lines before this text in the body.
- */
-function parseNdjson(text: string, lineOffset: number): Item[] {
-  const trimmed = text.trim();
-  if (trimmed === "") return [];
-  const leading = countLines(text.slice(0, text.search(/\S/))) - 1;
-  const lines = countLines(trimmed);
-  try {
-    const parsed = JSON.parse(`[${trimmed.replaceAll("\n", ",")}]`) as unknown[];
-    if (parsed.length === lines) {
-      return parsed.map((value, index) => ({ line: lineOffset + leading + index + 1, value }));
-    }
-  } catch {
-    // Fall through: find the bad lines one by one.
-  }
-  const items: Item[] = [];
-  text.split("\n").forEach((raw, index) => {
-    if (raw.trim() === "") return;
-    const line = lineOffset + index + 1;
-    try {
-      items.push({ line, value: JSON.parse(raw) });
-    } catch (error) {
-      items.push({ line, value: asSyntaxError(error) });
-    }
-  });
-  return items;
-}
-
-function asSyntaxError(error: unknown): SyntaxError {
-  return error instanceof SyntaxError ? error : new SyntaxError(String((error as Error)?.message ?? error));
 }
 
 /** True when the value is a valid point; otherwise its problems are added. No closures: hot path. */

@@ -25,7 +25,6 @@ import { type BodyBudget, BodyRefused, readBody } from "./request-body.js";
 import { deviceIdOf, intParam, readTenant, timeParam } from "./request-params.js";
 import type { ServiceMetrics } from "./service-metrics.js";
 import type { TenantAdmission } from "./tenant-admission.js";
-import type { TenantLabels } from "./tenant-labels.js";
 
 /** What the routes answer from: the service's running parts and its request limits. */
 export interface RouteContext {
@@ -35,13 +34,23 @@ export interface RouteContext {
   reads: DeviceReads;
   monitor: HotspotMonitor;
   accessLog: AccessLog;
-  labels: TenantLabels;
   admission: TenantAdmission;
   budget: BodyBudget;
   turns: CpuTurns;
   /** Largest request body: larger is refused with 413. */
   maxBodyBytes: number;
+  /** A request body must arrive within this (ms) of its headers, else 408. */
+  bodyTimeoutMs: number;
   log: (line: string) => void;
+}
+
+/** A request body as received and as parsed. */
+interface ParsedBody {
+  format: IngestBodyFormat;
+  bytes: Buffer;
+  points: MetricPoint[];
+  /** Points per tenant the points name. */
+  perTenant: Map<string, number>;
 }
 
 export class IngestRoutes {
@@ -58,13 +67,18 @@ export class IngestRoutes {
         if (status === 500) log(JSON.stringify({ event: "error", path: pathOf(req), error: String(error) }));
         metrics.requests.inc({ route: "error", status: String(status) });
         if (res.headersSent) res.destroy();
-        else {
-          const headers = error instanceof HttpError ? { ...error.headers } : {};
-          // A refused body may still be arriving: read and drop it, then close the connection.
-          if (status === 413 || status === 503) headers.connection = "close";
-          json(res, status, { error: (error as Error).message, ...extra }, headers);
+        else if (req.complete) {
+          json(res, status, { error: (error as Error).message, ...extra }, headers(error));
+        } else {
+          // The body is still arriving and will not be read: answer, then close the connection.
+          json(
+            res,
+            status,
+            { error: (error as Error).message, ...extra },
+            { ...headers(error), connection: "close" },
+          );
+          res.once("finish", () => req.socket.destroy());
         }
-        req.resume();
       },
     );
   };
@@ -118,23 +132,30 @@ export class IngestRoutes {
 
   /** POST /v1/ingest: reads the body within the budgets, then accepts it once per Idempotency-Key. */
   private async ingest(req: IncomingMessage, res: ServerResponse, caller: Caller): Promise<void> {
-    const { pipeline, metrics, budget, maxBodyBytes } = this.context;
+    const { pipeline, metrics, budget, maxBodyBytes, bodyTimeoutMs } = this.context;
     const started = performance.now();
-    const { format, idempotencyKey } = ingestHeaders(req, caller);
+    const { format, idempotencyKey } = ingestHeaders(req);
     let read: Awaited<ReturnType<typeof readBody>>;
     try {
-      read = await readBody(req, maxBodyBytes, budget);
+      const owner = caller?.tenant ?? `address ${req.socket.remoteAddress}`;
+      read = await readBody(req, { maxBytes: maxBodyBytes, deadlineMs: bodyTimeoutMs, owner }, budget);
     } catch (error) {
       if (!(error instanceof BodyRefused)) throw error;
       throw new HttpError(error.status, error.message, {}, error.status === 503 ? RETRY_SOON : {});
     }
     try {
+      const body: ParsedBody = {
+        format,
+        bytes: read.body,
+        ...(await this.parseBody(read.body, format, caller)),
+      };
       if (idempotencyKey === undefined) {
-        await this.acceptBody(res, format, read.body, caller, undefined, started);
+        await this.acceptBody(res, body, caller, undefined, started);
         return;
       }
+      const key = scopedIdempotencyKey(body.perTenant.keys(), idempotencyKey);
       const fingerprint = requestFingerprint(format, read.body);
-      const check = pipeline.idempotency.check(idempotencyKey, fingerprint);
+      const check = pipeline.idempotency.check(key, fingerprint);
       if (check.state === "done") {
         metrics.idempotentReplays.inc();
         return json(res, 200, { accepted: check.record.accepted }, { "idempotent-replayed": "true" });
@@ -150,30 +171,27 @@ export class IngestRoutes {
           RETRY_SOON,
         );
       }
-      pipeline.idempotency.begin(idempotencyKey);
+      pipeline.idempotency.begin(key);
       try {
-        await this.acceptBody(res, format, read.body, caller, { key: idempotencyKey, fingerprint }, started);
+        await this.acceptBody(res, body, caller, { key, fingerprint }, started);
       } finally {
-        pipeline.idempotency.end(idempotencyKey);
+        pipeline.idempotency.end(key);
       }
     } finally {
-      budget.release(read.reserved);
+      read.release();
     }
   }
 
-  /** Parses, admits and logs one request body; answers 200 only once it is durable. */
+  /** Admits and logs one parsed request body; answers 200 only once it is durable. */
   private async acceptBody(
     res: ServerResponse,
-    format: IngestBodyFormat,
-    body: Buffer,
+    { format, bytes, points, perTenant }: ParsedBody,
     caller: Caller,
     idempotency: Pick<IdempotencyRecord, "key" | "fingerprint"> | undefined,
     started: number,
   ): Promise<void> {
     const { pipeline, metrics, monitor, admission } = this.context;
-    const points = await this.parseBody(body, format, caller);
-    const { tenants, prefixes } = this.countPoints(points);
-    const admitted = admission.admit(tenants);
+    const admitted = admission.admit(perTenant);
     if (!admitted.admitted) {
       metrics.rejections.inc({ tenant: admitted.tenant, status: String(admitted.status) });
       const headers: Record<string, string> =
@@ -184,7 +202,7 @@ export class IngestRoutes {
       await pipeline.accept({
         points,
         format,
-        body,
+        body: bytes,
         tenant: caller?.tenant,
         idempotency: idempotency && { ...idempotency, accepted: points.length, atMs: Date.now() },
       });
@@ -193,18 +211,26 @@ export class IngestRoutes {
       // Shutting down, or the log's disk failed: nothing of the request was kept, the client may retry.
       throw new HttpError(503, `not accepted: ${(error as Error).message}`, {}, RETRY_SOON);
     }
-    monitor.observePrefixes(prefixes);
-    for (const [tenant, count] of tenants) metrics.pointsIngested.inc({ tenant }, count);
+    monitor.observePrefixes(this.perPrefix(points));
+    for (const [label, count] of admitted.perLabel) metrics.pointsIngested.inc({ tenant: label }, count);
     metrics.pendingPoints.set(pipeline.pendingPoints);
     metrics.ackLatency.observe((performance.now() - started) / 1000);
     json(res, 200, { accepted: points.length });
   }
 
-  /** The body's points, parsed in a CPU turn shared fairly between requests; a bad body is a 4xx with its problems. */
-  private async parseBody(body: Buffer, format: IngestBodyFormat, caller: Caller): Promise<MetricPoint[]> {
+  /**
+   * The body's points (parsed in a CPU turn shared fairly between requests) and their count per
+   * tenant; a bad body is a 4xx with its problems.
+   */
+  private async parseBody(
+    body: Buffer,
+    format: IngestBodyFormat,
+    caller: Caller,
+  ): Promise<Pick<ParsedBody, "points" | "perTenant">> {
+    let points: MetricPoint[];
     try {
       await this.context.turns.take();
-      return await parseIngestBufferFairly(body, format, { tenant: caller?.tenant });
+      points = await parseIngestBufferFairly(body, format, { tenant: caller?.tenant });
     } catch (error) {
       if (!(error instanceof IngestBodyRejected)) throw error;
       throw new HttpError(error.status, error.message, {
@@ -212,28 +238,20 @@ export class IngestRoutes {
         problemCount: error.problemCount,
       });
     }
+    const perTenant = new Map<string, number>();
+    for (const point of points) perTenant.set(point.tenant, (perTenant.get(point.tenant) ?? 0) + 1);
+    return { points, perTenant };
   }
 
-  /** Points per tenant label (tenants past --max-tenants are counted, and charged, together) and per device-id prefix. */
-  private countPoints(points: MetricPoint[]): {
-    tenants: Map<string, number>;
-    prefixes: Map<string, number>;
-  } {
-    const { monitor, labels } = this.context;
-    const perTenant = new Map<string, number>();
+  /** Points per device-id prefix, for the hot-prefix monitor. */
+  private perPrefix(points: MetricPoint[]): Map<string, number> {
+    const prefixLength = this.context.monitor.prefixLength;
     const prefixes = new Map<string, number>();
-    const prefixLength = monitor.prefixLength;
     for (const point of points) {
-      perTenant.set(point.tenant, (perTenant.get(point.tenant) ?? 0) + 1);
       const prefix = point.deviceId.slice(0, prefixLength);
       prefixes.set(prefix, (prefixes.get(prefix) ?? 0) + 1);
     }
-    const tenants = new Map<string, number>();
-    for (const [tenant, count] of perTenant) {
-      const label = labels.labelOf(tenant);
-      tenants.set(label, (tenants.get(label) ?? 0) + count);
-    }
-    return { tenants, prefixes };
+    return prefixes;
   }
 
   /** GET /v1/devices/:id/latest and /range. */
@@ -269,11 +287,11 @@ export class IngestRoutes {
   }
 }
 
-/** An ingest request's body format and scoped Idempotency-Key, from its headers (415 or 400 when they are not usable). */
-function ingestHeaders(
-  req: IncomingMessage,
-  caller: Caller,
-): { format: IngestBodyFormat; idempotencyKey: string | undefined } {
+/** An ingest request's body format and Idempotency-Key, from its headers (415 or 400 when they are not usable). */
+function ingestHeaders(req: IncomingMessage): {
+  format: IngestBodyFormat;
+  idempotencyKey: string | undefined;
+} {
   const format = ingestBodyFormatOf(req.headers["content-type"]);
   if (format === undefined) {
     throw new HttpError(
@@ -286,14 +304,14 @@ function ingestHeaders(
     throw new HttpError(415, `content-encoding ${JSON.stringify(encoding)}: send the body uncompressed`);
   }
   try {
-    const key = parseIdempotencyKey(req.headers["idempotency-key"]);
-    return {
-      format,
-      idempotencyKey: key === undefined ? undefined : scopedIdempotencyKey(caller?.tenant, key),
-    };
+    return { format, idempotencyKey: parseIdempotencyKey(req.headers["idempotency-key"]) };
   } catch (error) {
     throw new HttpError(400, (error as Error).message);
   }
+}
+
+function headers(error: unknown): Record<string, string> {
+  return error instanceof HttpError ? error.headers : {};
 }
 
 /** The request's path without its query (a query could carry anything; paths are ours). */

@@ -79,6 +79,14 @@ export interface IngestServiceOptions {
   maxBodyBytes?: number;
   /** Request body bytes held at once across all requests (default 4 × maxBodyBytes): beyond, 503. */
   maxInflightBodyBytes?: number;
+  /**
+   * Request body bytes one tenant (without `authFile`, one client address) holds at once (default
+   * a quarter of maxInflightBodyBytes, at least maxBodyBytes): beyond, 503 — its stalled bodies
+   * spend its own share, never another tenant's.
+   */
+  maxInflightBodyBytesPerTenant?: number;
+  /** A request body must arrive within this many ms of its headers (default 30 s): beyond, 408 and the connection is closed. */
+  bodyTimeoutMs?: number;
   /** Acknowledged-but-unflushed points above which ingest answers 503 (default 2,000,000). */
   maxPendingPoints?: number;
   quotas?: TenantQuotaConfig;
@@ -125,8 +133,9 @@ export interface IngestService {
   close(): Promise<void>;
 }
 
-/** A whole request (headers and body) must arrive within this; a slow client cannot hold its budget forever. */
-const REQUEST_TIMEOUT_MS = 120_000;
+const DEFAULT_BODY_TIMEOUT_MS = 30_000;
+/** How often node:http checks its own request and header timeouts (its default, 30 s, let a stalled request live 150 s). */
+const TIMEOUT_CHECK_EVERY_MS = 1_000;
 
 export async function startIngestService(options: IngestServiceOptions): Promise<IngestService> {
   const settings = serviceSettings(options);
@@ -136,9 +145,10 @@ export async function startIngestService(options: IngestServiceOptions): Promise
   const routes = new IngestRoutes({
     ...parts,
     maxBodyBytes: settings.maxBodyBytes,
+    bodyTimeoutMs: settings.bodyTimeoutMs,
     log: settings.log,
   });
-  const server = await listen(options, settings.host, routes.handle, parts);
+  const server = await listen(options, settings, routes.handle, parts);
   if (parts.apiKeys === undefined) {
     settings.log(
       JSON.stringify({
@@ -172,6 +182,9 @@ interface ServiceSettings {
   maxPendingPoints: number;
   /** Request body bytes held at once across all requests. */
   inflightCap: number;
+  /** Request body bytes held at once by one tenant. */
+  tenantInflightCap: number;
+  bodyTimeoutMs: number;
 }
 
 function serviceSettings(options: IngestServiceOptions): ServiceSettings {
@@ -194,6 +207,12 @@ function serviceSettings(options: IngestServiceOptions): ServiceSettings {
   const maxBodyBytes = options.maxBodyBytes ?? 16 * 1024 * 1024;
   const maxPendingPoints = options.maxPendingPoints ?? DEFAULT_MAX_PENDING_POINTS;
   const inflightCap = options.maxInflightBodyBytes ?? 4 * maxBodyBytes;
+  const tenantInflightCap =
+    options.maxInflightBodyBytesPerTenant ?? Math.max(maxBodyBytes, Math.floor(inflightCap / 4));
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
+  if (!(Number.isInteger(bodyTimeoutMs) && bodyTimeoutMs >= 100)) {
+    throw new RangeError(`bodyTimeoutMs ${bodyTimeoutMs}: expected a whole number of ms ≥ 100`);
+  }
   if (!(Number.isInteger(intervalMs) && intervalMs >= 10)) {
     throw new RangeError(`intervalMs ${intervalMs}: expected an integer ≥ 10`);
   }
@@ -202,7 +221,22 @@ function serviceSettings(options: IngestServiceOptions): ServiceSettings {
       `in-flight body budget ${inflightCap} is below the largest body (${maxBodyBytes}): such a body could never be taken`,
     );
   }
-  return { log, host, intervalMs, buckets, maxBodyBytes, maxPendingPoints, inflightCap };
+  if (!(tenantInflightCap >= maxBodyBytes && tenantInflightCap <= inflightCap)) {
+    throw new RangeError(
+      `per-tenant in-flight body budget ${tenantInflightCap}: expected from the largest body (${maxBodyBytes}) to the in-flight budget (${inflightCap})`,
+    );
+  }
+  return {
+    log,
+    host,
+    intervalMs,
+    buckets,
+    maxBodyBytes,
+    maxPendingPoints,
+    inflightCap,
+    tenantInflightCap,
+    bodyTimeoutMs,
+  };
 }
 
 /** Which tables flushes write and reads come from: the service's own, or a live migration's phase. */
@@ -300,7 +334,9 @@ async function startParts(
   });
   const admission = new TenantAdmission(options.quotas ?? {}, Date.now, labels);
   const auth = new RequestAuth(apiKeys, metrics);
-  const budget = new BodyBudget(settings.inflightCap, (bytes) => metrics.inflightBodyBytes.set(bytes));
+  const budget = new BodyBudget(settings.inflightCap, settings.tenantInflightCap, (bytes) =>
+    metrics.inflightBodyBytes.set(bytes),
+  );
   const sweeper =
     options.retention && new RetentionSweeper(tables.writeTables, { ...options.retention, log });
   await tables.follower?.start({ pipeline, sweeperIdle: () => sweeper?.idle() ?? Promise.resolve() });
@@ -363,15 +399,19 @@ async function openPipeline(
 /** Listens with `handler` (HTTPS with `tls`); if it cannot, stops the parts (the caller closes the store). */
 async function listen(
   options: IngestServiceOptions,
-  host: string,
+  settings: ServiceSettings,
   handler: (req: IncomingMessage, res: ServerResponse) => void,
   parts: ServiceParts,
 ): Promise<Server> {
+  const { host, bodyTimeoutMs } = settings;
+  const checks = { connectionsCheckingInterval: TIMEOUT_CHECK_EVERY_MS };
   const server: Server = options.tls
-    ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, handler)
-    : createHttpServer(handler);
+    ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key, ...checks }, handler)
+    : createHttpServer(checks, handler);
   server.keepAliveTimeout = 30_000;
-  server.requestTimeout = REQUEST_TIMEOUT_MS;
+  // Backstops to the body deadline the routes enforce (with an answer): headers alone get no longer.
+  server.headersTimeout = bodyTimeoutMs;
+  server.requestTimeout = 2 * bodyTimeoutMs;
   try {
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);

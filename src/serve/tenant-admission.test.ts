@@ -6,11 +6,11 @@ describe("TenantAdmission", () => {
   it("admits within the burst, refuses over it with Retry-After, refills at the rate", () => {
     let now = 0;
     const admission = new TenantAdmission({ default: { rate: 100, burst: 200 } }, () => now);
-    expect(admission.admit(new Map([["a", 150]]))).toEqual({ admitted: true });
+    expect(admission.admit(new Map([["a", 150]]))).toMatchObject({ admitted: true });
     const refused = admission.admit(new Map([["a", 100]]));
     expect(refused).toMatchObject({ admitted: false, tenant: "a", status: 429, retryAfterSeconds: 1 });
     now = 500;
-    expect(admission.admit(new Map([["a", 100]]))).toEqual({ admitted: true });
+    expect(admission.admit(new Map([["a", 100]]))).toMatchObject({ admitted: true });
     expect(admission.takeRefused()).toEqual(new Set(["a"]));
     expect(admission.takeRefused()).toEqual(new Set());
   });
@@ -20,7 +20,7 @@ describe("TenantAdmission", () => {
       { default: { rate: 10 }, tenants: { big: { rate: 1000 } } },
       () => 0,
     );
-    expect(admission.admit(new Map([["big", 900]]))).toEqual({ admitted: true });
+    expect(admission.admit(new Map([["big", 900]]))).toMatchObject({ admitted: true });
     expect(
       admission.admit(
         new Map([
@@ -29,13 +29,13 @@ describe("TenantAdmission", () => {
         ]),
       ),
     ).toMatchObject({ admitted: false, tenant: "big" });
-    expect(admission.admit(new Map([["small", 10]]))).toEqual({ admitted: true });
+    expect(admission.admit(new Map([["small", 10]]))).toMatchObject({ admitted: true });
   });
 
   it("answers 413 for a request larger than the burst, and admits anything without a quota", () => {
     const admission = new TenantAdmission({ tenants: { a: { rate: 10, burst: 20 } } }, () => 0);
     expect(admission.admit(new Map([["a", 21]]))).toMatchObject({ status: 413 });
-    expect(admission.admit(new Map([["free", 1e9]]))).toEqual({ admitted: true });
+    expect(admission.admit(new Map([["free", 1e9]]))).toMatchObject({ admitted: true });
   });
 
   it("parses quota text and names bad entries", () => {
@@ -52,20 +52,33 @@ describe("TenantAdmission and invented tenants", () => {
   it("gives tenants past the cap one shared bucket, so new names buy no quota", () => {
     const labels = new TenantLabels(["vip"], 2);
     const admission = new TenantAdmission({ default: { rate: 100 } }, () => 0, labels);
-    const admit = (tenant: string, points: number) =>
-      admission.admit(new Map([[labels.labelOf(tenant), points]])).admitted;
+    const admit = (tenant: string, points: number) => admission.admit(new Map([[tenant, points]])).admitted;
     expect([admit("a", 100), admit("b", 100)]).toEqual([true, true]);
     expect(admit("c", 60)).toBe(true);
     // "d" is past the cap too: it shares the 100 points c took from.
     expect(admit("d", 60)).toBe(false);
-    expect(labels.labelOf("d")).toBe(OTHER_TENANTS);
+    expect(labels.plan(["d"])).toEqual(new Map([["d", OTHER_TENANTS]]));
     expect(admit("vip", 100)).toBe(true);
     expect(admission.takeRefused()).toEqual(new Set([OTHER_TENANTS]));
   });
 
   it("takes tenant names that are also Object.prototype's for tenants", () => {
     const admission = new TenantAdmission({ default: { rate: 10 } }, () => 0);
-    expect(admission.admit(new Map([["constructor", 10]]))).toEqual({ admitted: true });
+    expect(admission.admit(new Map([["constructor", 10]]))).toMatchObject({ admitted: true });
     expect(admission.admit(new Map([["constructor", 1]]))).toMatchObject({ status: 429 });
+  });
+
+  it("gives labels only to admitted tenants: a refused request naming 1,000 invented tenants takes no slot", () => {
+    const labels = new TenantLabels([], 5);
+    const admission = new TenantAdmission({ default: { rate: 1, burst: 10 } }, () => 0, labels);
+    const invented = new Map(Array.from({ length: 1_000 }, (_, i) => [`invented-${i}`, 1]));
+    invented.set("greedy", 11);
+    expect(admission.admit(invented)).toMatchObject({ admitted: false, status: 413, tenant: OTHER_TENANTS });
+    expect(admission.admit(new Map([["fresh", 1]]))).toEqual({
+      admitted: true,
+      perLabel: new Map([["fresh", 1]]),
+    });
+    expect(labels.plan(["a", "b", "c", "d", "e"]).get("e")).toBe(OTHER_TENANTS);
+    expect(labels.plan(["a", "b", "c", "d"]).get("d")).toBe("d");
   });
 });

@@ -22,7 +22,8 @@ export interface TenantQuotaConfig {
 }
 
 export type Admission =
-  | { admitted: true }
+  /** `perLabel`: the request's points by tenant label, as charged. */
+  | { admitted: true; perLabel: Map<string, number> }
   | { admitted: false; tenant: string; status: 413 | 429; retryAfterSeconds: number; message: string };
 
 interface Bucket {
@@ -53,39 +54,52 @@ export class TenantAdmission {
 
   /**
    * Takes `points` tokens from each tenant's bucket, or none at all when any tenant lacks them.
-   * `demand` is keyed by tenant label (`labels.labelOf`).
+   * `demand`: points per tenant. Tenants get their labels (and buckets) only when admitted; a
+   * refused tenant not tracked yet is reported as `(other)`, so refusals cannot grow the labels.
    */
   admit(demand: ReadonlyMap<string, number>): Admission {
-    const nowMs = this.now();
-    const charged: [Bucket, number][] = [];
+    const labels = this.labels.plan(demand.keys());
+    const perLabel = new Map<string, number>();
     for (const [tenant, points] of demand) {
-      const bucket = this.bucketOf(tenant, nowMs);
-      if (bucket === undefined) continue;
-      if (points > bucket.burst) {
-        this.refused.add(tenant);
-        return {
-          admitted: false,
-          tenant,
-          status: 413,
-          retryAfterSeconds: 0,
-          message: `${describeTenant(tenant)}: ${points} points in one request exceed its burst of ${bucket.burst}; split the request`,
-        };
-      }
-      if (points > bucket.tokens) {
-        this.refused.add(tenant);
-        const waitSeconds = (points - bucket.tokens) / bucket.rate;
-        return {
-          admitted: false,
-          tenant,
-          status: 429,
-          retryAfterSeconds: Math.max(1, Math.ceil(waitSeconds)),
-          message: `${describeTenant(tenant)} is over its quota of ${bucket.rate} points/s`,
-        };
-      }
-      charged.push([bucket, points]);
+      const label = labels.get(tenant)!;
+      perLabel.set(label, (perLabel.get(label) ?? 0) + points);
     }
-    for (const [bucket, points] of charged) bucket.tokens -= points;
-    return { admitted: true };
+    const nowMs = this.now();
+    const charged: [string, Bucket, number][] = [];
+    for (const [label, points] of perLabel) {
+      const bucket = this.bucketOf(label, nowMs);
+      if (bucket === undefined) continue;
+      if (points > bucket.burst || points > bucket.tokens) return this.refuse(label, points, bucket);
+      charged.push([label, bucket, points]);
+    }
+    for (const [label, bucket, points] of charged) {
+      bucket.tokens -= points;
+      this.buckets.set(label, bucket);
+    }
+    this.labels.track(labels);
+    return { admitted: true, perLabel };
+  }
+
+  private refuse(label: string, points: number, bucket: Bucket): Admission {
+    const tenant = this.labels.isTracked(label) ? label : OTHER_TENANTS;
+    this.refused.add(tenant);
+    if (points > bucket.burst) {
+      return {
+        admitted: false,
+        tenant,
+        status: 413,
+        retryAfterSeconds: 0,
+        message: `${describeTenant(label)}: ${points} points in one request exceed its burst of ${bucket.burst}; split the request`,
+      };
+    }
+    const waitSeconds = (points - bucket.tokens) / bucket.rate;
+    return {
+      admitted: false,
+      tenant,
+      status: 429,
+      retryAfterSeconds: Math.max(1, Math.ceil(waitSeconds)),
+      message: `${describeTenant(label)} is over its quota of ${bucket.rate} points/s`,
+    };
   }
 
   /** Tenants refused since the last call (the alert rule's input). */
@@ -95,15 +109,15 @@ export class TenantAdmission {
     return refused;
   }
 
-  private bucketOf(tenant: string, nowMs: number): Bucket | undefined {
-    let bucket = this.buckets.get(tenant);
+  /** The label's bucket refilled to now; a new label's is full, and kept only once charged. */
+  private bucketOf(label: string, nowMs: number): Bucket | undefined {
+    const bucket = this.buckets.get(label);
     if (bucket === undefined) {
-      const own = this.config.tenants !== undefined && Object.hasOwn(this.config.tenants, tenant);
-      const quota = (own ? this.config.tenants![tenant] : undefined) ?? this.config.default;
+      const own = this.config.tenants !== undefined && Object.hasOwn(this.config.tenants, label);
+      const quota = (own ? this.config.tenants![label] : undefined) ?? this.config.default;
       if (quota === undefined) return undefined;
       const burst = quota.burst ?? quota.rate;
-      bucket = { tokens: burst, updatedMs: nowMs, rate: quota.rate, burst };
-      this.buckets.set(tenant, bucket);
+      return { tokens: burst, updatedMs: nowMs, rate: quota.rate, burst };
     }
     const elapsedMs = nowMs - bucket.updatedMs;
     if (elapsedMs > 0) {

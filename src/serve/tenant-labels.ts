@@ -27,12 +27,35 @@ export class TenantLabels {
     this.known = new Set(known);
   }
 
-  labelOf(tenant: string): string {
-    if (this.known.has(tenant) || this.seen.has(tenant)) return tenant;
-    if (this.seen.size < this.maxTenants) {
-      this.seen.add(tenant);
-      return tenant;
+  /**
+   * The label each of `tenants` would get, without tracking a new name: the names take the free
+   * slots in order, the rest are `(other)`. Only `track` takes slots, once a request is admitted,
+   * so a refused request naming a thousand invented tenants takes none.
+   */
+  plan(tenants: Iterable<string>): Map<string, string> {
+    const labels = new Map<string, string>();
+    let free = this.maxTenants - this.seen.size;
+    for (const tenant of tenants) {
+      if (labels.has(tenant)) continue;
+      if (this.isTracked(tenant)) labels.set(tenant, tenant);
+      else if (free > 0) {
+        free--;
+        labels.set(tenant, tenant);
+      } else labels.set(tenant, OTHER_TENANTS);
     }
-    return OTHER_TENANTS;
+    return labels;
+  }
+
+  /** Takes the slots a `plan` gave (the request was admitted). */
+  track(labels: ReadonlyMap<string, string>): void {
+    for (const [tenant, label] of labels) {
+      if (label === tenant && !this.isTracked(tenant) && this.seen.size < this.maxTenants)
+        this.seen.add(tenant);
+    }
+  }
+
+  /** Whether the tenant has its own label already. */
+  isTracked(tenant: string): boolean {
+    return this.known.has(tenant) || this.seen.has(tenant);
   }
 }
