@@ -1,6 +1,7 @@
 /**
  * Latest-100 for one device with 16 buckets, on the embedded store and on Google's Bigtable
- * emulator with 0 ms and 5 ms of injected per-RPC latency (standing in for the real service):
+ * emulator with 0 ms and 5 ms of injected per-RPC latency (standing in for the real service),
+ * with the unbound read's rounds of store reads and rows scanned per row returned:
  * - salt bound by the query (1 range) vs unbound (16 ranges);
  * - our parallel scatter-gather vs the salting guide's sequential per-bucket loop (read each bucket in
  *   turn, then sort client-side);
@@ -79,6 +80,26 @@ interface StoreFigures {
   boundMs: number;
   unboundMs: number;
   sequentialMs: number;
+  /** Of the unbound latest-100 over every device: rounds of store reads per read, rows scanned per row returned. */
+  roundsPerRead: number;
+  scannedPerReturned: number;
+}
+
+/** Rounds and read amplification of the unbound latest-100, over every device. */
+async function unboundCosts(
+  table: SaltedTable,
+): Promise<Pick<StoreFigures, "roundsPerRead" | "scannedPerReturned">> {
+  let rounds = 0;
+  let scanned = 0;
+  let returned = 0;
+  for (let d = 0; d < DEVICES; d++) {
+    const scan = table.scan({ eq: { device: `device-${d}` }, limit: N });
+    await scan.toArray();
+    rounds += scan.report.rounds;
+    scanned += scan.report.rowsScanned;
+    returned += scan.report.rowsReturned;
+  }
+  return { roundsPerRead: rounds / DEVICES, scannedPerReturned: scanned / returned };
 }
 
 async function measure(label: string, open: (table: string) => Promise<Store>, reps: number) {
@@ -95,13 +116,15 @@ async function measure(label: string, open: (table: string) => Promise<Store>, r
     boundMs: await timeMs(reps, (device) => bound.latest({ eq: { device } }, N)),
     unboundMs: await timeMs(reps, (device) => unbound.latest({ eq: { device } }, N)),
     sequentialMs: await timeMs(reps, (device) => sequentialLatest(unbound.store, unboundSchema, device)),
+    ...(await unboundCosts(unbound)),
   };
   say(
     `${label.padEnd(18)} latest-100: bound (1 range) ${figures.boundMs.toFixed(2)} ms · ` +
       `unbound parallel (16 ranges) ${figures.unboundMs.toFixed(2)} ms · ` +
       `unbound sequential loop ${figures.sequentialMs.toFixed(2)} ms · ` +
       `parallel ${(figures.sequentialMs / figures.unboundMs).toFixed(2)}× faster, ` +
-      `bound ${(figures.unboundMs / figures.boundMs).toFixed(2)}× faster than unbound`,
+      `bound ${(figures.unboundMs / figures.boundMs).toFixed(2)}× faster than unbound · ` +
+      `unbound: ${figures.roundsPerRead.toFixed(2)} rounds per read, ${figures.scannedPerReturned.toFixed(2)} rows scanned per row returned`,
   );
   await bound.store.close();
   await unbound.store.close();
@@ -198,7 +221,9 @@ try {
     `bench read: parallel_vs_sequential=${(emulator5.sequentialMs / emulator5.unboundMs).toFixed(2)}` +
       ` parallel_vs_sequential_0ms=${(emulator0.sequentialMs / emulator0.unboundMs).toFixed(2)}` +
       ` merge_us_per_row=${merge.heapUs.toFixed(3)}` +
-      ` bound_vs_unbound=${(emulator5.unboundMs / emulator5.boundMs).toFixed(2)}`,
+      ` bound_vs_unbound=${(emulator5.unboundMs / emulator5.boundMs).toFixed(2)}` +
+      ` rounds_per_read=${emulator5.roundsPerRead.toFixed(2)}` +
+      ` scanned_per_returned=${emulator5.scannedPerReturned.toFixed(2)}`,
   );
 } finally {
   await rm(directory, { recursive: true, force: true });

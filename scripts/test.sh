@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # Every test the project has: lint, types, build (the CLI tests run the built bin),
-# then the unit/property/store/CLI suites with Google's Bigtable emulator running.
+# then the unit/property/store/CLI suites with Google's Bigtable emulator running, twice: on this
+# machine's Node with the locked @google-cloud/bigtable (6.x), and on Node 24 LTS with the 7.x
+# client (both installed from the npm registry into .node24 by scripts/node24.sh). The simulator,
+# advisor and lab-model suites (pure computation, half the suite's test time) run once, on the
+# first pass: they touch neither the Node APIs that changed nor the Bigtable client.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,4 +21,15 @@ trap 'bash scripts/emulator.sh stop "$BIGTABLE_EMULATOR_HOST"' EXIT
 # The heatmap page is tested in a real headless Chromium (Debian's package).
 bash scripts/ensure-packages.sh /usr/bin/chromium=chromium
 
+echo "test.sh: Node $(node --version), @google-cloud/bigtable $(node -p 'require("@google-cloud/bigtable/package.json").version')" >&2
 npx vitest run "$@"
+
+NODE24_BIN="$(bash scripts/node24.sh)"
+(
+  export PATH="$NODE24_BIN:$PATH" NODE_OPTIONS="--import $PWD/scripts/bigtable-7.mjs"
+  versions="$(node -p 'process.versions.node.split(".")[0] + " " + require("@google-cloud/bigtable/package.json").version.split(".")[0]')"
+  [[ "$versions" == "24 7" ]] || { echo "test.sh: the Node 24 run got Node/client majors '$versions', expected '24 7'" >&2; exit 1; }
+  echo "test.sh: Node $(node --version), @google-cloud/bigtable $(node -p 'require("@google-cloud/bigtable/package.json").version')" >&2
+  npx vitest run --exclude 'src/sim/**' --exclude 'src/advise/**' --exclude 'src/lab/**' \
+    --exclude 'test/fidelity.test.ts' "$@"
+)

@@ -1,8 +1,11 @@
 /**
- * Reads one planned range (one salt bucket) as pages, prefetching the next page while the merge
- * consumes the current one, and resuming after the last key read when a read fails with a
- * retryable error — so no row is lost or repeated. Rows the caller's `convert` turns away (rows
- * the schema cannot decode) do not count toward the limit: the read goes on past them.
+ * Reads one planned range (one salt bucket) as pages, resuming after the last key read when a read
+ * fails with a retryable error — so no row is lost or repeated. Rows the caller's `convert` turns
+ * away (rows the schema cannot decode) do not count toward the limit: the read goes on past them.
+ *
+ * Two ways to read: one store read streams the whole range, the next page prefetched while the
+ * merge consumes the current one (scans); or, with `readSize`, store reads of a given size, the
+ * next one started only when the merge asks for rows (limit-bound reads: nothing is read ahead).
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { LimitFunction } from "p-limit";
@@ -20,6 +23,11 @@ export interface RetryPolicy {
 export interface BucketReaderOptions<T> {
   /** Rows this bucket may deliver at most (the query's limit, pushed down). */
   limit: number;
+  /**
+   * Rows the next store read asks for, given the rows this bucket delivered so far; unset, one read
+   * streams the range. A read ends the page it fills, and the next read waits for the next page.
+   */
+  readSize?: (delivered: number) => number;
   /** A row as delivered, or undefined to skip it; an error thrown here ends the read as is. */
   convert: (row: StoreRow) => T | undefined;
   appProfile?: string;
@@ -55,22 +63,32 @@ export class BucketReader<T> implements PageSource<T> {
   private lastKey: Buffer | undefined;
   private delivered = 0;
   private exhausted = false;
-  private prefetch: Promise<T[] | null>;
+  /** Store reads started (retries included): the rounds of RPCs this bucket took. */
+  private readsStarted = 0;
+  /** The next page, already under way: the first page always (every bucket's starts at once), later ones only when streaming. */
+  private upcoming: Promise<T[] | null> | undefined;
 
   constructor(
     private readonly store: Store,
     readonly range: PlannedRange,
     private readonly options: BucketReaderOptions<T>,
   ) {
-    this.prefetch = this.fetchPage();
+    this.upcoming = this.fetchPage();
     // The merge awaits this later; until then a rejection must not count as unhandled.
-    this.prefetch.catch(() => {});
+    this.upcoming.catch(() => {});
+  }
+
+  get reads(): number {
+    return this.readsStarted;
   }
 
   nextPage(): Promise<T[] | null> {
-    const page = this.prefetch;
-    this.prefetch = page.then((rows) => (rows === null ? null : this.fetchPage()));
-    this.prefetch.catch(() => {});
+    const page = this.upcoming ?? this.fetchPage();
+    this.upcoming = undefined;
+    if (this.options.readSize === undefined) {
+      this.upcoming = page.then((rows) => (rows === null ? null : this.fetchPage()));
+      this.upcoming.catch(() => {});
+    }
     return page;
   }
 
@@ -100,14 +118,16 @@ export class BucketReader<T> implements PageSource<T> {
       let next: IteratorResult<StoreRow>;
       try {
         if (this.iterator === undefined) {
+          const limit = Math.min(remaining, this.options.readSize?.(this.delivered) ?? remaining);
           this.iterator = this.store
             .read([{ start: this.resumeKey(), end: this.range.end }], {
               signal,
-              ...(Number.isFinite(remaining) ? { limit: remaining } : {}),
+              ...(Number.isFinite(limit) ? { limit } : {}),
               ...(this.options.appProfile === undefined ? {} : { appProfile: this.options.appProfile }),
             })
             [Symbol.asyncIterator]();
-          this.iteratorLimit = remaining;
+          this.readsStarted++;
+          this.iteratorLimit = limit;
           this.iteratorRows = 0;
         }
         next = await this.iterator.next();
@@ -126,8 +146,10 @@ export class BucketReader<T> implements PageSource<T> {
       }
       if (next.done) {
         this.iterator = undefined;
-        // A read that stopped at its limit after skipping rows has not reached the range's end.
+        // A read that stopped at its limit (maybe after skipping rows) has not reached the range's end.
         if (this.iteratorRows < this.iteratorLimit) this.exhausted = true;
+        // The next read waits until the merge asks for more.
+        if (page.length > 0) break;
         continue;
       }
       this.iteratorRows++;

@@ -10,6 +10,7 @@ import { EmbeddedStore } from "../store/embedded.js";
 import { MemoryStore } from "../store/memory.js";
 import type { KeyRange, Store, StoreReadOptions, StoreRow } from "../store/store.js";
 import { BucketReadError } from "./bucket-reader.js";
+import { bucketShare } from "./bucket-share.js";
 import { ReadDeadlineError, SaltedTable } from "./salted-table.js";
 import { SchemaMismatchError } from "./schema-guard.js";
 
@@ -72,7 +73,13 @@ async function tableWith(store: Store, spec: SchemaSpec, rows: FieldValues[]): P
 const valuesOf = async (table: SaltedTable, query: Query) =>
   (await table.scan(query).toArray()).map((row) => row.cells.get("v")!.toString());
 
-/** The same rows in a salted and an unsalted table answer every query identically. */
+/** The most rows a limit-bound read may scan (all rows decodable): see TableScan's bucket readers. */
+const scannedBound = (limit: number, buckets: number) => 2 * limit + buckets * bucketShare(limit, buckets);
+
+/**
+ * The same rows in a salted and an unsalted table answer every query identically, and a read with
+ * a limit scans no more than its bound.
+ */
 function scatterGatherMatchesUnsalted(open: () => Promise<Store>, numRuns: number) {
   return fc.assert(
     fc.asyncProperty(
@@ -84,7 +91,13 @@ function scatterGatherMatchesUnsalted(open: () => Promise<Store>, numRuns: numbe
         const plain = await tableWith(await open(), fleetSpec(undefined), rows);
         try {
           for (const query of queries) {
-            expect(await valuesOf(salted, query)).toEqual(await valuesOf(plain, query));
+            const scan = salted.scan(query);
+            const values = (await scan.toArray()).map((row) => row.cells.get("v")!.toString());
+            expect(values).toEqual(await valuesOf(plain, query));
+            if (query.limit !== undefined) {
+              const { rowsScanned, plan } = scan.report;
+              expect(rowsScanned).toBeLessThanOrEqual(scannedBound(query.limit, plan.fanout));
+            }
           }
         } finally {
           await salted.store.close();
@@ -182,6 +195,84 @@ describe("SaltedTable latest", () => {
     await table.put({ device: "a", ts: 5000, metric: "cpu" }, { v: "new" });
     expect(await table.latest({ eq: { device: "a" } }, 1)).toEqual(before);
     expect((await table.latest({ eq: { device: "a" } }, 2))[0]!.values.ts).not.toEqual(before[0]!.values.ts);
+  });
+});
+
+/** The salting guide's read: every bucket's range whole, in turn, then sorted; the first `n`. */
+async function sequentialLatest(table: SaltedTable, device: string, n: number): Promise<StoreRow[]> {
+  const rows: StoreRow[] = [];
+  for (const range of table.explain({ eq: { device } }).ranges) {
+    for await (const row of table.store.read([range])) rows.push(row);
+  }
+  const salt = table.schema.saltPrefixLength;
+  rows.sort((a, b) => Buffer.compare(a.key.subarray(salt), b.key.subarray(salt)));
+  return rows.slice(0, n);
+}
+
+describe("SaltedTable limit-bound reads over many buckets", () => {
+  // The salt hashes the timestamp too, so one device's rows spread over every bucket.
+  const spread = (buckets: number) => fleetSpec(buckets, ["device", "ts"]);
+
+  it("equal a sequential merge, scan within the bound, and take one round when each bucket's share covers its part", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uniqueArray(fc.integer({ min: 0, max: 5000 }), { maxLength: 400 }),
+        fc.constantFrom(1, 4, 16, 32),
+        fc.integer({ min: 1, max: 150 }),
+        fc.integer({ min: 1, max: 300 }),
+        async (times, buckets, n, pageSize) => {
+          const store = new MemoryStore();
+          const rows = times.map((ts) => ({ device: "d1", ts, metric: "cpu" }));
+          await tableWith(store, spread(buckets), rows);
+          const table = await SaltedTable.open(store, compileSchema(spread(buckets)), { pageSize });
+          const scan = table.scan({ eq: { device: "d1" }, limit: n });
+          const got = await scan.toArray();
+          const expected = await sequentialLatest(table, "d1", n);
+          expect(got.map((row) => row.key.toString("hex"))).toEqual(
+            expected.map((row) => row.key.toString("hex")),
+          );
+
+          const share = bucketShare(n, buckets);
+          expect(scan.report.rowsScanned).toBeLessThanOrEqual(scannedBound(n, buckets));
+          const held = new Map<number, number>();
+          const given = new Map<number, number>();
+          for (const ts of times) {
+            const bucket = table.schema.bucketOf({ device: "d1", ts });
+            held.set(bucket, (held.get(bucket) ?? 0) + 1);
+          }
+          for (const row of got) given.set(row.bucket, (given.get(row.bucket) ?? 0) + 1);
+          // A bucket needs no second read when its first read ends its range or outlasts its part of the answer.
+          const oneRound = [...held].every(
+            ([bucket, count]) => count < share || (given.get(bucket) ?? 0) < share,
+          );
+          if (oneRound) expect(scan.report.rounds).toBe(1);
+        },
+      ),
+      { numRuns: 80 },
+    );
+  });
+
+  it("reads latest-100 over 16 buckets in one round of 16 reads of 14 rows", async () => {
+    const rows = Array.from({ length: 400 }, (_, i) => ({ device: "d1", ts: 1000 + i, metric: "cpu" }));
+    const store = new MemoryStore();
+    await tableWith(store, spread(16), rows);
+    // The default page size (256) takes each read whole.
+    const table = await SaltedTable.open(store, compileSchema(spread(16)));
+    const scan = table.scan({ eq: { device: "d1" }, limit: 100 });
+    expect(await scan.toArray()).toHaveLength(100);
+    expect(scan.report).toMatchObject({ rounds: 1, rowsScanned: 16 * 14, rowsReturned: 100 });
+  });
+
+  it("reads a bucket holding the whole answer in reads that double, not one share at a time", async () => {
+    // Salted by device only, so an unbound limit-100 read finds every row in one of 16 buckets.
+    const rows = Array.from({ length: 500 }, (_, i) => ({ device: "d1", ts: 1000 + i, metric: "cpu" }));
+    const store = new MemoryStore();
+    await tableWith(store, fleetSpec(16), rows);
+    const table = await SaltedTable.open(store, compileSchema(fleetSpec(16)));
+    const scan = table.scan({ limit: 100 });
+    expect(await scan.toArray()).toHaveLength(100);
+    // Reads of 14, 14, 28 and the 44 rows still wanted; the 15 empty buckets take one read each.
+    expect(scan.report).toMatchObject({ rounds: 4, rowsScanned: 100 });
   });
 });
 

@@ -13,6 +13,7 @@ import type { FieldValues, KeySchema, Query, QueryPlan } from "../keys/types.js"
 import type { KeyRange, Store, StoreMutation, StoreRow } from "../store/store.js";
 import { checkAppProfile } from "../store/validate.js";
 import { BucketReadError, BucketReader, type RetryPolicy } from "./bucket-reader.js";
+import { bucketShare } from "./bucket-share.js";
 import { bySortKey, mergeSortedPages, type PageSource, type SortableRow } from "./merge.js";
 import {
   describeKey,
@@ -102,6 +103,11 @@ export interface TableReadReport {
   rowsReturned: number;
   /** Rows scanned per row returned (1 is ideal); set when the read ends. */
   readAmplification: number;
+  /**
+   * Rounds of store reads: the most reads one bucket made (retries included); set when the read
+   * ends. A limit-bound read takes one in the common case (see `bucketShare`).
+   */
+  rounds: number;
   retries: number;
   /** True only with `allowPartial`, when some bucket failed: the rows are then incomplete. */
   partial: boolean;
@@ -416,6 +422,7 @@ export class TableScan implements AsyncIterable<TableRow> {
       rowsScanned: 0,
       rowsReturned: 0,
       readAmplification: 0,
+      rounds: 0,
       retries: 0,
       partial: false,
       failedBuckets: [],
@@ -449,7 +456,8 @@ export class TableScan implements AsyncIterable<TableRow> {
     const decoder = new RowDecoder(this.schema, this.store.name, this.settings.strict ?? false);
     const started = { tsMs: Date.now(), at: performance.now() };
     const scanned: ScannedRange[] = [];
-    const sources = this.bucketSources(limit, signal, decoder, scanned);
+    const readers = this.bucketReaders(limit, signal, decoder, scanned);
+    const sources = readers.map((reader) => this.partialTolerant(reader, signal));
     const pages = (sources.length === 1 ? pagesOf(sources[0]!) : mergeSortedPages(sources, bySortKey))[
       Symbol.asyncIterator
     ]();
@@ -472,22 +480,34 @@ export class TableScan implements AsyncIterable<TableRow> {
       // Abort before closing, so closing never waits on a fetch still in flight.
       stop.abort();
       await pages.return?.();
-      this.finishReport(decoder, started, scanned);
+      this.finishReport(decoder, started, scanned, readers);
     }
   }
 
-  /** One page source per planned range within the data rows, its rows decoded and (with an access log) tallied in `scanned`. */
-  private bucketSources(
+  /**
+   * One reader per planned range within the data rows, its rows decoded and (with an access log)
+   * tallied in `scanned`. A limit-bound read asks each bucket for its share of the limit first,
+   * every bucket at once; a bucket the merge empties before the limit is reached is then read
+   * again for as many rows as it gave so far (at least its share, at most the rows still
+   * wanted). Every row read but not returned is in some bucket's last read, so
+   * rows scanned ≤ limit + Σ last reads ≤ 2 × limit + buckets × share (plus undecodable rows).
+   */
+  private bucketReaders(
     limit: number,
     signal: AbortSignal,
     decoder: RowDecoder,
     scanned: ScannedRange[],
-  ): PageSource<SortableRow<TableRow>>[] {
+  ): BucketReader<SortableRow<TableRow>>[] {
     const limiter = pLimit(this.settings.concurrency);
     const saltLength = this.schema.saltPrefixLength;
-    return this.report.plan.ranges.flatMap((range) => {
-      const dataRange = clipToData(range);
-      if (dataRange === undefined) return [];
+    const dataRanges = this.report.plan.ranges.flatMap((range) => clipToData(range) ?? []);
+    const share = Number.isFinite(limit) ? bucketShare(limit, Math.max(1, dataRanges.length)) : undefined;
+    const readSize =
+      share === undefined
+        ? undefined
+        : (delivered: number) =>
+            Math.max(1, Math.min(Math.max(share, delivered), limit - this.report.rowsReturned));
+    return dataRanges.map((dataRange) => {
       const tally = { range: dataRange, rows: 0, bytes: 0 };
       if (this.settings.accessLog) scanned.push(tally);
       const convert = (row: StoreRow): SortableRow<TableRow> | undefined => {
@@ -498,8 +518,9 @@ export class TableScan implements AsyncIterable<TableRow> {
         const tableRow = decoder.decode(row);
         return tableRow && { row: tableRow, sortKey: row.key.toString("latin1", saltLength) };
       };
-      const reader = new BucketReader(this.store, dataRange, {
+      return new BucketReader(this.store, dataRange, {
         limit,
+        ...(readSize === undefined ? {} : { readSize }),
         pageSize: Math.min(this.settings.pageSize, limit),
         limiter,
         retry: this.settings.retry,
@@ -513,7 +534,6 @@ export class TableScan implements AsyncIterable<TableRow> {
           this.report.retries++;
         },
       });
-      return [this.partialTolerant(reader, signal)];
     });
   }
 
@@ -522,8 +542,10 @@ export class TableScan implements AsyncIterable<TableRow> {
     decoder: RowDecoder,
     started: { tsMs: number; at: number },
     scanned: ScannedRange[],
+    readers: readonly BucketReader<unknown>[],
   ): void {
     this.report.readAmplification = this.report.rowsScanned / Math.max(1, this.report.rowsReturned);
+    this.report.rounds = Math.max(0, ...readers.map((reader) => reader.reads));
     this.report.rowsUndecodable = decoder.count;
     this.report.undecodable = [...decoder.first];
     const warning = decoder.warning();
