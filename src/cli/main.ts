@@ -35,6 +35,7 @@ const COMMAND_GROUPS: Record<string, () => Promise<Register>> = {
   serve: async () => (await import("./serve.js")).registerServeCommands,
   lab: async () => (await import("./lab.js")).registerLabCommands,
   advise: async () => (await import("./advise.js")).registerAdviseCommands,
+  diagnose: async () => (await import("./diagnose.js")).registerDiagnoseCommands,
 };
 
 const named = process.argv[2];

@@ -37,8 +37,8 @@ export interface TableEvidence {
 export interface DiagnoseOptions {
   /** `--rates`; without it the hot tablets imply a write rate. */
   rates?: WorkloadRates;
-  /** Nodes of the cluster, for the scenario. */
-  nodes: number;
+  /** Nodes of the cluster, for the scenario (without them there is no scenario, and the report says why). */
+  nodes?: number;
   storage?: "ssd" | "hdd";
 }
 
@@ -96,6 +96,9 @@ export function diagnoseEvidence(
   let scenario: Scenario | undefined;
   let scenarioProblem: string | undefined;
   if (!inferred) scenarioProblem = "the key sample is empty: there is no key to model";
+  else if (options.nodes === undefined)
+    scenarioProblem =
+      "no node count: pass --nodes N (the cluster's nodes; Bigtable's are read from the cluster unless a recorded answer is used)";
   else if (!rates) scenarioProblem = "no rates: pass --rates writes=N,… (no hot tablet implies a write rate)";
   else {
     try {

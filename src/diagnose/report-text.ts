@@ -3,6 +3,7 @@ import type { DiagnosisKind, Fact, Remedy } from "./classify.js";
 import type { DecodedBoundary } from "./decoded-boundary.js";
 import type { DecodedHotRange } from "./decoded-hot-range.js";
 import type { DiagnoseReport } from "./diagnose.js";
+import type { DiagnoseNote } from "./diagnose-table.js";
 import { valueText } from "./tablet-sizes.js";
 
 const TITLES: Record<DiagnosisKind, string> = {
@@ -83,8 +84,27 @@ function hotRangeLines(range: DecodedHotRange, cpuWord: string): string[] {
 
 const percent = (share: number) => `${(share * 100).toFixed(1)} %`;
 
-export function diagnoseText(report: DiagnoseReport, scenarioPath?: string): string {
-  const lines: string[] = [`# keyspread diagnose: ${report.store} table ${report.table}`, ""];
+const NOTES: Record<DiagnoseNote, string> = {
+  "no-hot-tablet-api": "The embedded store has no hot-tablet API: the heat comes from the access log.",
+  "sample-timed-out":
+    "The key sample stopped at its deadline: it holds fewer keys than asked (raise --sample-timeout).",
+};
+
+export interface DiagnoseTextOptions {
+  /** Where scenario.yaml was written. */
+  scenarioPath?: string;
+  notes?: readonly DiagnoseNote[];
+}
+
+export function diagnoseText(report: DiagnoseReport, options: DiagnoseTextOptions = {}): string {
+  const { scenarioPath } = options;
+  const notes = (options.notes ?? []).map((note) => NOTES[note]);
+  const lines: string[] = [
+    `# keyspread diagnose: ${report.store} table ${report.table}`,
+    "",
+    ...notes,
+    ...(notes.length ? [""] : []),
+  ];
   const { heat } = report;
   if (heat.kind === "hot-tablets")
     lines.push(
@@ -92,7 +112,7 @@ export function diagnoseText(report: DiagnoseReport, scenarioPath?: string): str
     );
   else
     lines.push(
-      `The embedded store has no hot-tablet API: the heat below is each key range's share of the ${heat.records} operations in the access log.`,
+      `Hot ranges of the access log (${heat.records} operations; % is a range's share of a window's operations):`,
     );
   const cpuWord = heat.kind === "hot-tablets" ? "node CPU" : "of logged operations";
   if (report.hotRanges.length === 0) lines.push("- none");
