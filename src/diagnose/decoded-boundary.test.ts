@@ -4,13 +4,13 @@ import { decodeBoundary } from "./decoded-boundary.js";
 import { fleetKey, fleetSchema } from "./fixtures.testsuite.js";
 
 describe("decodeBoundary", () => {
-  it("decodes a key of the schema into its bucket and fields", () => {
+  it("decodes a key of the schema into its bucket and fields, times as dates", () => {
     const key = fleetKey(42, "cpu", 5);
     const boundary = decodeBoundary(fleetSchema, key);
     expect(boundary).toMatchObject({
       kind: "decoded",
       bucket: fleetSchema.bucketOfKey(key),
-      values: { deviceId: "acme-000042", metric: "cpu" },
+      values: { deviceId: "acme-000042", metric: "cpu", ts: new Date("2026-11-30T10:05:00Z") },
     });
   });
 

@@ -3,7 +3,7 @@
  * the schema cannot decode is kept raw with the reason, never an error: boundaries fall anywhere,
  * and a table may hold rows another schema wrote. Pure.
  */
-import type { FieldValue, KeySchema } from "../keys/types.js";
+import type { DecodedKey, FieldValue, KeySchema, TimeUnit } from "../keys/types.js";
 
 export type DecodedBoundary =
   /** The start or end of the table (an empty key). */
@@ -24,10 +24,27 @@ export function printable(key: Buffer): string | undefined {
   }
 }
 
+const MS_PER: Record<TimeUnit, number> = { s: 1000, ms: 1, us: 0.001 };
+
+/**
+ * The key decoded, with timestamp fields as dates (a hot range's time span reads as times, not
+ * epoch numbers); throws what the schema throws.
+ */
+export function decodeKey(schema: KeySchema, key: Buffer): DecodedKey {
+  const { bucket, values } = schema.decode(key);
+  const dated: Record<string, FieldValue> = { ...values };
+  for (const { name, codec } of schema.fields) {
+    const value = values[name];
+    if (codec.type === "timestamp" && (typeof value === "number" || typeof value === "bigint"))
+      dated[name] = new Date(Number(value) * MS_PER[codec.unit]);
+  }
+  return { bucket, values: dated };
+}
+
 export function decodeBoundary(schema: KeySchema, key: Buffer | null): DecodedBoundary {
   if (key === null || key.length === 0) return { kind: "table-edge" };
   try {
-    const { bucket, values } = schema.decode(key);
+    const { bucket, values } = decodeKey(schema, key);
     return { kind: "decoded", bucket, values };
   } catch (error) {
     let bucket: number | undefined;

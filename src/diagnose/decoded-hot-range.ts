@@ -3,7 +3,7 @@
  * decoded field by field (which buckets, tenants, devices and times the heat covers). Pure.
  */
 import type { KeySchema } from "../keys/types.js";
-import { type DecodedBoundary, decodeBoundary } from "./decoded-boundary.js";
+import { type DecodedBoundary, decodeBoundary, decodeKey } from "./decoded-boundary.js";
 import { type HotRange, inHotRange } from "./hot-tablet.js";
 import { valueText } from "./tablet-sizes.js";
 
@@ -48,7 +48,7 @@ export function decodeHotRange(
   for (const key of sample) if (inHotRange(range, key)) inside.set(key.toString("hex"), key);
   const decoded = [...inside.values()].flatMap((key) => {
     try {
-      return [schema.decode(key)];
+      return [decodeKey(schema, key)];
     } catch {
       return [];
     }

@@ -37,7 +37,7 @@ function factText(fact: Fact): string {
     case "single-key":
       return `the hot tablet starts and ends at the same key (${fact.key})`;
     case "sampled-keys-in-range":
-      return `${fact.count} distinct sampled keys fall in the hottest range (few: at most ${fact.narrowAtMost})`;
+      return `${fact.count} distinct sampled keys fall in the hottest range (a narrow range holds at most ${fact.narrowAtMost})`;
     case "sequential-key":
       return `the key sample shows ${fact.field} moving with every write at the front of the key`;
     case "reaches-table-end":
