@@ -51,6 +51,8 @@ export interface UndecodedKeys {
 export interface DiagnoseReport {
   store: DiagnoseStoreKind;
   table: string;
+  /** The schema's salt buckets (1: unsalted, and the words leave buckets out). */
+  bucketCount: number;
   heat: HeatSource;
   hotRanges: DecodedHotRange[];
   shares: TableShares | undefined;
@@ -116,6 +118,7 @@ export function diagnoseEvidence(
   return {
     store: evidence.store,
     table: evidence.table,
+    bucketCount: schema.bucketCount,
     heat: evidence.heat,
     hotRanges: decoded,
     shares: evidence.rowKeySamples ? tableShares(schema, evidence.rowKeySamples) : undefined,

@@ -53,13 +53,13 @@ function factText(fact: Fact): string {
   }
 }
 
-export function boundaryText(boundary: DecodedBoundary, edge: "start" | "end"): string {
+export function boundaryText(boundary: DecodedBoundary, edge: "start" | "end", salted: boolean): string {
   switch (boundary.kind) {
     case "table-edge":
       return `(table ${edge})`;
     case "decoded":
       return [
-        `bucket ${boundary.bucket}`,
+        ...(salted ? [`bucket ${boundary.bucket}`] : []),
         ...Object.entries(boundary.values).map(([field, value]) => `${field}=${valueText(value)}`),
       ].join(" · ");
     case "raw":
@@ -67,14 +67,14 @@ export function boundaryText(boundary: DecodedBoundary, edge: "start" | "end"): 
   }
 }
 
-function hotRangeLines(range: DecodedHotRange, cpuWord: string): string[] {
+function hotRangeLines(range: DecodedHotRange, cpuWord: string, salted: boolean): string[] {
   const first = range.windows[0]!;
   const last = range.windows.at(-1)!;
   return [
     `- ${range.maxCpuPercent.toFixed(0)} % ${cpuWord}, hot ${range.windows.length}× (${first.start.toISOString()} – ${last.end.toISOString()})`,
-    `  from ${boundaryText(range.start, "start")}`,
-    `  to   ${boundaryText(range.end, "end")}`,
-    `  sampled keys inside: ${range.sampledKeys}${range.buckets.length ? `; buckets ${range.buckets.join(", ")}` : ""}`,
+    `  from ${boundaryText(range.start, "start", salted)}`,
+    `  to   ${boundaryText(range.end, "end", salted)}`,
+    `  sampled keys inside: ${range.sampledKeys}${salted && range.buckets.length ? `; buckets ${range.buckets.join(", ")}` : ""}`,
     ...range.fields.map(
       (span) =>
         `  ${span.field}: ${span.distinct === 1 ? span.min : `${span.distinct} values, ${span.min} … ${span.max}`}`,
@@ -116,7 +116,7 @@ export function diagnoseText(report: DiagnoseReport, options: DiagnoseTextOption
     );
   const cpuWord = heat.kind === "hot-tablets" ? "node CPU" : "of logged operations";
   if (report.hotRanges.length === 0) lines.push("- none");
-  for (const range of report.hotRanges) lines.push(...hotRangeLines(range, cpuWord));
+  for (const range of report.hotRanges) lines.push(...hotRangeLines(range, cpuWord, report.bucketCount > 1));
   if (report.shares) {
     const { shares } = report;
     lines.push("", `Tablets (SampleRowKeys): ${shares.tablets.length}, ${shares.totalBytes} bytes.`);
