@@ -26,6 +26,13 @@ function keyspread(args: string[]): Promise<{ code: number | null; stdout: strin
   });
 }
 
+/** The JSON a successful run printed (nothing on stderr, exit 0). */
+function printedJson(run: { code: number | null; stdout: string; stderr: string }) {
+  expect(run.stderr).toBe("");
+  expect(run.code).toBe(0);
+  return JSON.parse(run.stdout);
+}
+
 const dir = mkdtempSync(join(tmpdir(), "keyspread-diagnose-cli-"));
 const SCHEMA = "examples/diagnose/fleet-incident.schema.yaml";
 const cells = new Map([["v", Buffer.alloc(64, 1)]]);
@@ -44,27 +51,26 @@ describe("keyspread diagnose --store bigtable (emulator, recorded hot tablets)",
     const hotTablets = join(dir, "hot-tablets.json");
     writeFileSync(hotTablets, recorded);
     const out = join(dir, "bigtable");
-    const { code, stdout, stderr } = await keyspread([
-      "diagnose",
-      "--store",
-      "bigtable",
-      "--table",
-      tableId,
-      "--schema",
-      SCHEMA,
-      "--hot-tablets",
-      hotTablets,
-      "--nodes",
-      "12",
-      "--sample",
-      "1000",
-      "--out",
-      out,
-      "--json",
-    ]);
-    expect(stderr).toBe("");
-    expect(code).toBe(0);
-    const result = JSON.parse(stdout);
+    const result = printedJson(
+      await keyspread([
+        "diagnose",
+        "--store",
+        "bigtable",
+        "--table",
+        tableId,
+        "--schema",
+        SCHEMA,
+        "--hot-tablets",
+        hotTablets,
+        "--nodes",
+        "12",
+        "--sample",
+        "1000",
+        "--out",
+        out,
+        "--json",
+      ]),
+    );
     expect(result.report.diagnosis.kind).toBe("wide-hot-range");
     expect(result.report.hotRanges).toHaveLength(4);
     expect(result.report.hotRanges[0].start.values.deviceID).toMatch(/^acme-/);
@@ -113,27 +119,26 @@ describe("keyspread diagnose --store embedded", () => {
       }),
     );
     writeFileSync(log, `${lines.join("\n")}\n`);
-    const { code, stdout, stderr } = await keyspread([
-      "diagnose",
-      "--store",
-      "embedded",
-      "--directory",
-      directory,
-      "--table",
-      "counters",
-      "--schema",
-      SCHEMA,
-      "--access-log",
-      log,
-      "--nodes",
-      "3",
-      "--rates",
-      "writes=1000",
-      "--json",
-    ]);
-    expect(stderr).toBe("");
-    expect(code).toBe(0);
-    const result = JSON.parse(stdout);
+    const result = printedJson(
+      await keyspread([
+        "diagnose",
+        "--store",
+        "embedded",
+        "--directory",
+        directory,
+        "--table",
+        "counters",
+        "--schema",
+        SCHEMA,
+        "--access-log",
+        log,
+        "--nodes",
+        "3",
+        "--rates",
+        "writes=1000",
+        "--json",
+      ]),
+    );
     expect(result.notes).toEqual(["no-hot-tablet-api"]);
     expect(result.report.heat).toEqual({ kind: "access-log", records: 2000 });
     expect(result.report.diagnosis.kind).toBe("one-hot-row");
