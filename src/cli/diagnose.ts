@@ -66,7 +66,7 @@ export function registerDiagnoseCommands(program: Command): void {
     .option("--sample-timeout <duration>", "stop the key sample after this long", "30s")
     .option(
       "--row-bytes <n>",
-      "bigtable: bytes per row, to size the sampling probability (default 1024)",
+      "bytes per row: the scenario's, and on bigtable the row sample's probability (default 1024)",
       parsePositiveInt,
     )
     .option(
@@ -106,6 +106,7 @@ async function diagnoseCommand(options: DiagnoseCliOptions): Promise<void> {
     ...(rates ? { rates } : {}),
     ...(options.nodes === undefined ? {} : { nodes: options.nodes }),
     ...(options.storage === undefined ? {} : { storage: options.storage }),
+    ...(options.rowBytes === undefined ? {} : { rowBytes: options.rowBytes }),
   };
   const result =
     options.store === "embedded"
@@ -127,7 +128,6 @@ async function diagnoseCommand(options: DiagnoseCliOptions): Promise<void> {
           ...(options.cluster === undefined ? {} : { cluster: options.cluster }),
           ...(options.project === undefined ? {} : { projectId: options.project }),
           ...(options.instance === undefined ? {} : { instanceId: options.instance }),
-          ...(options.rowBytes === undefined ? {} : { rowBytes: options.rowBytes }),
           ...(options.hotTablets === undefined
             ? {}
             : { recordedHotTablets: await readHotTablets(options.hotTablets) }),

@@ -17,6 +17,8 @@ interface Common {
   nodes?: number;
   /** Default the cluster's (Bigtable), else SSD. */
   storage?: "ssd" | "hdd";
+  /** Bytes per row: the scenario's, and on Bigtable the row sample's probability (default 1 KB). */
+  rowBytes?: number;
 }
 
 export type DiagnoseTableOptions =
@@ -46,6 +48,7 @@ export async function diagnoseTable(options: DiagnoseTableOptions): Promise<Diag
         ...(options.nodes === undefined ? {} : { nodes: options.nodes }),
         ...(rates ? { rates } : {}),
         ...(options.storage ? { storage: options.storage } : {}),
+        ...(options.rowBytes === undefined ? {} : { rowBytes: options.rowBytes }),
       }),
       notes: ["no-hot-tablet-api"],
     };
@@ -63,6 +66,7 @@ export async function diagnoseTable(options: DiagnoseTableOptions): Promise<Diag
       ...(nodes === undefined ? {} : { nodes }),
       ...(rates ? { rates } : {}),
       ...(storage ? { storage } : {}),
+      ...(options.rowBytes === undefined ? {} : { rowBytes: options.rowBytes }),
     }),
     notes: gathered.sampleTimedOut ? ["sample-timed-out"] : [],
   };

@@ -62,10 +62,12 @@ describe("diagnoseEvidence: the fleet incident", () => {
     const given = diagnoseEvidence(incidentSchema, incident(sample), {
       nodes: 12,
       rates: parseWorkloadRates("writes=180000,latest-100=8000"),
+      rowBytes: 256,
     });
     const writes = given.scenario!.workload.groups.reduce((sum, group) => sum + group.writesPerS, 0);
     expect(writes).toBeCloseTo(180_000, -1);
     expect(given.scenario!.workload.reads).toHaveLength(1);
+    expect(given.scenario!.workload.rowBytes).toBe(256);
   });
 
   it("counts keys the schema cannot decode and keeps going", () => {

@@ -40,6 +40,8 @@ export interface DiagnoseOptions {
   /** Nodes of the cluster, for the scenario (without them there is no scenario, and the report says why). */
   nodes?: number;
   storage?: "ssd" | "hdd";
+  /** Bytes per row for the scenario (default the simulator's 1 KB). */
+  rowBytes?: number;
 }
 
 /** Keys of the sample the schema cannot decode: counted, a few shown raw. */
@@ -109,6 +111,7 @@ export function diagnoseEvidence(
         ratesSource: options.rates ? "given" : "implied by the hot tablets",
         nodes: options.nodes,
         storage,
+        ...(options.rowBytes === undefined ? {} : { rowBytes: options.rowBytes }),
         table: evidence.table,
       });
     } catch (error) {

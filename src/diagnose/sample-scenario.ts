@@ -35,6 +35,7 @@ export interface DiagnosisScenarioOptions {
   ratesSource: "given" | "implied by the hot tablets";
   nodes: number;
   storage: "ssd" | "hdd";
+  rowBytes?: number;
   table: string;
 }
 
@@ -43,6 +44,7 @@ export function diagnosisScenario(key: InferredKey, options: DiagnosisScenarioOp
     rates: options.rates,
     nodes: options.nodes,
     storage: options.storage,
+    ...(options.rowBytes === undefined ? {} : { rowBytes: options.rowBytes }),
     name: `diagnose-${options.table}`,
   });
   const rates =
