@@ -12,6 +12,11 @@ export type DecodedBoundary =
   /** Not a whole key of the schema; the bucket when the salt prefix could still be read. */
   | { kind: "raw"; hex: string; text: string | undefined; bucket?: number; reason: string };
 
+/** A decoded value as text (dates as ISO-8601). */
+export function valueText(value: unknown): string {
+  return value instanceof Date ? value.toISOString() : String(value);
+}
+
 const UTF8 = new TextDecoder("utf-8", { fatal: true });
 
 /** The key as text when it is printable UTF-8 (boundaries of text keys read best as text). */

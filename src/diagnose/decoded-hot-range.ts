@@ -3,9 +3,8 @@
  * decoded field by field (which buckets, tenants, devices and times the heat covers). Pure.
  */
 import type { KeySchema } from "../keys/types.js";
-import { type DecodedBoundary, decodeBoundary, decodeKey } from "./decoded-boundary.js";
+import { type DecodedBoundary, decodeBoundary, decodeKey, valueText } from "./decoded-boundary.js";
 import { type HotRange, inHotRange } from "./hot-tablet.js";
-import { valueText } from "./tablet-sizes.js";
 
 /** One field over the sampled keys in the range: how many values, the first and last. */
 export interface FieldSpan {

@@ -1,10 +1,9 @@
 /** A diagnosis in words: what is hot, decoded; what it means; what to do; the ready scenario. Pure. */
 import type { DiagnosisKind, Fact, Remedy } from "./classify.js";
-import type { DecodedBoundary } from "./decoded-boundary.js";
+import { type DecodedBoundary, valueText } from "./decoded-boundary.js";
 import type { DecodedHotRange } from "./decoded-hot-range.js";
 import type { DiagnoseReport } from "./diagnose.js";
 import type { DiagnoseNote } from "./diagnose-table.js";
-import { valueText } from "./tablet-sizes.js";
 
 const TITLES: Record<DiagnosisKind, string> = {
   "no-hot-tablets": "No hot tablets in the window",

@@ -4,7 +4,7 @@
  * (a tenant, a device prefix) holds. Pure.
  */
 import type { KeySchema } from "../keys/types.js";
-import { type DecodedBoundary, decodeBoundary } from "./decoded-boundary.js";
+import { type DecodedBoundary, decodeBoundary, valueText } from "./decoded-boundary.js";
 
 /** One SampleRowKeys answer: a key that ends a tablet (empty: the table's end) and the bytes before it. */
 export interface RowKeySample {
@@ -27,11 +27,6 @@ export interface TableShares {
   byLeadingField: { field: string; values: { value: string; share: number }[] } | undefined;
   /** Tablet boundaries the schema could not decode (shown raw). */
   undecoded: number;
-}
-
-/** A decoded value as text (dates as ISO-8601). */
-export function valueText(value: unknown): string {
-  return value instanceof Date ? value.toISOString() : String(value);
 }
 
 export function tableShares(schema: KeySchema, samples: readonly RowKeySample[]): TableShares {
