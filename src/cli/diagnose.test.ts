@@ -73,6 +73,11 @@ describe("keyspread diagnose --store bigtable (emulator, recorded hot tablets)",
     );
     expect(result.report.diagnosis.kind).toBe("wide-hot-range");
     expect(result.report.hotRanges).toHaveLength(4);
+    // A recorded answer's span is its tablets' times, not the look-back window.
+    expect(result.report.heat).toMatchObject({
+      start: "2026-03-02T14:00:00.000Z",
+      end: "2026-03-02T14:45:00.000Z",
+    });
     expect(result.report.hotRanges[0].start.values.deviceID).toMatch(/^acme-/);
     expect(result.report.sample.keys).toBeGreaterThan(0);
     expect(result.report.sample.keys).toBeLessThanOrEqual(1000);

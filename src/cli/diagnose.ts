@@ -56,7 +56,11 @@ export function registerDiagnoseCommands(program: Command): void {
     )
     .option("--project <id>", "bigtable: the project (default KEYSPREAD_BIGTABLE_PROJECT)")
     .option("--instance <id>", "bigtable: the instance (default KEYSPREAD_BIGTABLE_INSTANCE)")
-    .option("--since <duration>", "bigtable: look back this far for hot tablets (at most 14d)", "24h")
+    .option(
+      "--since <duration>",
+      "bigtable: look back this far for hot tablets (at most 14d; a recorded answer covers its own times)",
+      "24h",
+    )
     .option(
       "--sample <rows>",
       "keys to sample at most (a row-sample filter; never a full scan)",

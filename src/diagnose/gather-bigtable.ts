@@ -8,7 +8,7 @@ import { resolveConfig } from "../store/bigtable.js";
 import { sampleRowKeys, sampleRows } from "./bigtable-sample.js";
 import type { TableEvidence } from "./diagnose.js";
 import type { HotTablet } from "./hot-tablet.js";
-import { hotTabletWindows } from "./hot-tablet-windows.js";
+import { hotTabletWindows, type TimeWindow } from "./hot-tablet-windows.js";
 import { type ClusterInfo, chooseCluster, listClusters, listHotTablets } from "./instance-admin.js";
 
 export interface BigtableDiagnoseSource {
@@ -92,8 +92,7 @@ export async function gatherBigtable(source: BigtableDiagnoseSource): Promise<Ga
         heat: {
           kind: "hot-tablets",
           cluster: cluster?.id ?? source.cluster ?? "(recorded)",
-          start: windows[0]!.start,
-          end: now,
+          ...recordedSpan(source.recordedHotTablets, { start: windows[0]!.start, end: now }),
         },
         hotTablets,
         rowKeySamples,
@@ -105,4 +104,13 @@ export async function gatherBigtable(source: BigtableDiagnoseSource): Promise<Ga
   } finally {
     await client.close();
   }
+}
+
+/** A recorded answer covers its own tablets' times, not the look-back window. */
+function recordedSpan(recorded: readonly HotTablet[] | undefined, window: TimeWindow): TimeWindow {
+  if (!recorded?.length) return window;
+  return {
+    start: new Date(Math.min(...recorded.map((tablet) => tablet.startTime.getTime()))),
+    end: new Date(Math.max(...recorded.map((tablet) => tablet.endTime.getTime()))),
+  };
 }
