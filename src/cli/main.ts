@@ -36,6 +36,7 @@ const COMMAND_GROUPS: Record<string, () => Promise<Register>> = {
   lab: async () => (await import("./lab.js")).registerLabCommands,
   advise: async () => (await import("./advise.js")).registerAdviseCommands,
   examples: async () => (await import("./examples.js")).registerExamplesCommands,
+  diagnose: async () => (await import("./diagnose.js")).registerDiagnoseCommands,
 };
 
 const named = process.argv[2];

@@ -105,41 +105,55 @@ describe("entry points", () => {
 
   it("the root loads no store driver, server, simulator, renderer or DuckDB", () => {
     built();
-    const directory = mkdtempSync(join(tmpdir(), "keyspread-entry-"));
-    try {
-      const resolvedFile = join(directory, "resolved.txt");
-      // A resolve hook sees every module the import graph reaches (ES modules, a CommonJS package's
-      // entry, node: builtins), and writes each URL before the import can go on.
-      const hook = `import { appendFileSync } from "node:fs";
-        export async function resolve(specifier, context, next) {
-          const resolved = await next(specifier, context);
-          appendFileSync(process.env.RESOLVED_FILE, resolved.url + "\\n");
-          return resolved;
-        }`;
-      const loaded = JSON.parse(
-        runModule(
-          `import { createRequire, register } from "node:module";
-          register("data:text/javascript," + encodeURIComponent(${JSON.stringify(hook)}));
-          await import("keyspread");
-          console.log(JSON.stringify({
-            builtins: process.moduleLoadList,
-            commonjs: Object.keys(createRequire(import.meta.url).cache),
-          }));`,
-          { RESOLVED_FILE: resolvedFile },
-        ),
-      ) as { builtins: string[]; commonjs: string[] };
-      const resolved = readFileSync(resolvedFile, "utf8").split("\n").filter(Boolean);
-      const everything = [...resolved, ...loaded.commonjs, ...loaded.builtins];
-      expect(resolved.some((url) => url.endsWith("/dist/index.js"))).toBe(true);
+    const { resolved, everything } = modulesLoadedBy("keyspread");
+    expect(resolved.some((url) => url.endsWith("/dist/index.js"))).toBe(true);
 
-      const forbidden = [
-        /node_modules\/(@google-cloud\/bigtable|classic-level|prom-client|pngjs|@duckdb\/)/,
-        /^node:(http|https|http2)$|^NativeModule (http|https|http2|_http_server)$/,
-        /\/dist\/(entry|store\/(bigtable|embedded|open)|serve|monitor|migrate|export|sim|advise|lab|viz\/(render|matrix|patterns)|cli)\b/,
-      ];
-      expect(everything.filter((loaded) => forbidden.some((pattern) => pattern.test(loaded)))).toEqual([]);
-    } finally {
-      rmSync(directory, { recursive: true, force: true });
-    }
+    const forbidden = [
+      /node_modules\/(@google-cloud\/bigtable|classic-level|prom-client|pngjs|@duckdb\/)/,
+      /^node:(http|https|http2)$|^NativeModule (http|https|http2|_http_server)$/,
+      /\/dist\/(entry|store\/(bigtable|embedded|open)|serve|monitor|migrate|export|sim|advise|lab|viz\/(render|matrix|patterns)|cli)\b/,
+    ];
+    expect(everything.filter((loaded) => forbidden.some((pattern) => pattern.test(loaded)))).toEqual([]);
+  });
+
+  it("keyspread/diagnose loads neither the Bigtable client nor LevelDB until a table is diagnosed", () => {
+    built();
+    const { resolved, everything } = modulesLoadedBy("keyspread/diagnose");
+    expect(resolved.some((url) => url.endsWith("/dist/entry/diagnose.js"))).toBe(true);
+    const forbidden =
+      /node_modules\/(@google-cloud\/bigtable|@grpc\/|google-gax|classic-level)|\/dist\/(store\/(bigtable|embedded)|diagnose\/gather-)/;
+    expect(everything.filter((loaded) => forbidden.test(loaded))).toEqual([]);
   });
 });
+
+/** Every module importing `specifier` reaches: resolved URLs, CommonJS files and node builtins. */
+function modulesLoadedBy(specifier: string): { resolved: string[]; everything: string[] } {
+  const directory = mkdtempSync(join(tmpdir(), "keyspread-entry-"));
+  try {
+    const resolvedFile = join(directory, "resolved.txt");
+    // A resolve hook sees every module the import graph reaches (ES modules, a CommonJS package's
+    // entry, node: builtins), and writes each URL before the import can go on.
+    const hook = `import { appendFileSync } from "node:fs";
+      export async function resolve(specifier, context, next) {
+        const resolved = await next(specifier, context);
+        appendFileSync(process.env.RESOLVED_FILE, resolved.url + "\\n");
+        return resolved;
+      }`;
+    const loaded = JSON.parse(
+      runModule(
+        `import { createRequire, register } from "node:module";
+        register("data:text/javascript," + encodeURIComponent(${JSON.stringify(hook)}));
+        await import(${JSON.stringify(specifier)});
+        console.log(JSON.stringify({
+          builtins: process.moduleLoadList,
+          commonjs: Object.keys(createRequire(import.meta.url).cache),
+        }));`,
+        { RESOLVED_FILE: resolvedFile },
+      ),
+    ) as { builtins: string[]; commonjs: string[] };
+    const resolved = readFileSync(resolvedFile, "utf8").split("\n").filter(Boolean);
+    return { resolved, everything: [...resolved, ...loaded.commonjs, ...loaded.builtins] };
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
+}

@@ -76,7 +76,7 @@ export interface CreateBigtableTableOptions extends BigtableStoreOptions {
 
 export const DEFAULT_BIGTABLE_FAMILY = "m";
 
-interface ResolvedConfig {
+export interface ResolvedConfig {
   projectId: string;
   instanceId: string;
   tableId: string;
@@ -346,7 +346,8 @@ export class BigtableStore implements Store {
   }
 }
 
-function resolveConfig(options: BigtableStoreOptions): ResolvedConfig {
+/** The project, instance, table, profile and family: options, else the environment, else the emulator's defaults. */
+export function resolveConfig(options: BigtableStoreOptions): ResolvedConfig {
   const env = options.env ?? process.env;
   const onEmulator = Boolean(env.BIGTABLE_EMULATOR_HOST);
   const pick = (
