@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseScenario, validateScenario } from "./scenario.js";
 import { simulateScenario } from "./simulate.js";
@@ -69,6 +70,23 @@ describe("validateScenario", () => {
     expect(() => validateScenario({ ...minimal, designs: [{ ...minimal.designs[0], splits: -2 }] })).toThrow(
       /splits must be a whole number of split points/,
     );
+  });
+
+  it("reads a oneOf range of whole numbers as the list it stands for, and refuses a bad range by name", () => {
+    const withShard = (oneOf: unknown) =>
+      validateScenario({
+        ...minimal,
+        workload: { groups: [{ ...minimal.workload.groups[0], fields: { id: "e{i}", shard: { oneOf } } }] },
+      }).workload.groups[0]!.fields.shard;
+    fc.assert(
+      fc.property(fc.integer({ min: -1000, max: 1000 }), fc.nat(300), (from, span) => {
+        const listed = Array.from({ length: span + 1 }, (_, index) => from + index);
+        expect(withShard({ from, to: from + span })).toEqual(withShard(listed));
+      }),
+    );
+    expect(() => withShard({ from: 5, to: 4 })).toThrow(/oneOf\.to must be ≥ oneOf\.from/);
+    expect(() => withShard({ from: 0, to: 1.5 })).toThrow(/oneOf\.to must be a whole number/);
+    expect(() => withShard({ from: 0, to: 70_000 })).toThrow(/at most 65,536 values/);
   });
 
   it("reads durations in scenario fields", () => {

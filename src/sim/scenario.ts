@@ -32,19 +32,49 @@ const duration = (field: string) =>
 const fraction = (field: string) =>
   v.pipe(v.number(), v.minValue(0, `${field} must be ≥ 0`), v.maxValue(1, `${field} must be ≤ 1`));
 
+/** Most values a `{ from, to }` range may expand to: a picked field is a shard or a metric name, not an id. */
+const MAX_PICKED_VALUES = 65_536;
+
+/** `{ from: 0, to: 31 }`: the whole numbers from `from` to `to`, both included — short for a listed `oneOf`. */
+const IntegerRangeSchema = v.pipe(
+  v.strictObject({
+    from: v.pipe(v.number("oneOf.from must be a number"), v.integer("oneOf.from must be a whole number")),
+    to: v.pipe(v.number("oneOf.to must be a number"), v.integer("oneOf.to must be a whole number")),
+  }),
+  v.check(({ from, to }) => to >= from, "oneOf.to must be ≥ oneOf.from"),
+  v.check(
+    ({ from, to }) => to - from < MAX_PICKED_VALUES,
+    `oneOf { from, to } may span at most ${MAX_PICKED_VALUES.toLocaleString("en-US")} values`,
+  ),
+  v.transform(({ from, to }) => Array.from({ length: to - from + 1 }, (_, index) => from + index)),
+);
+
 /**
  * How a group's writes for one key field get their value. A string is a template over the entity
  * index `i`: `{i:06}` pads, `{i/50}` and `{i%50}` divide, `{hex8:i}` scrambles the index into 8 hex
- * digits (ids that look random); `oneOf` picks a value per write (not tied to the entity);
+ * digits (ids that look random); `oneOf` picks a value per write (not tied to the entity), from a
+ * list or a `{ from, to }` range of whole numbers;
  * `sequence` is a counter shared by the whole group that grows with every write.
  */
 const FieldGeneratorSchema = v.union(
   [
     v.string(),
-    v.strictObject({ oneOf: v.pipe(v.array(v.union([v.string(), v.number()])), v.minLength(1)) }),
+    v.strictObject({
+      oneOf: v.pipe(
+        v.union([
+          v.pipe(
+            v.array(v.union([v.string(), v.number()])),
+            v.minLength(1, "oneOf needs at least one value"),
+          ),
+          IntegerRangeSchema,
+        ]),
+        // One type downstream: a range is only a short way to write the list.
+        v.transform((values): (string | number)[] => values),
+      ),
+    }),
     v.strictObject({ sequence: v.strictObject({ start: v.optional(v.number(), 0) }) }),
   ],
-  "a field generator must be a template string, { oneOf: [...] } or { sequence: { start } }",
+  "a field generator must be a template string, { oneOf: [...] }, { oneOf: { from, to } } or { sequence: { start } }",
 );
 
 const ArrivalSchema = v.variant(
@@ -304,15 +334,32 @@ export type Storage = Scenario["cluster"]["storage"];
 export type TableSplits = Scenario["tablets"]["splits"];
 export type Observed = NonNullable<Scenario["observed"]>;
 
+type ScenarioIssue = v.InferIssue<typeof ScenarioSchema>;
+
+/**
+ * A union's own message lists the shapes allowed; when the value had one of those shapes and failed
+ * a check of it (a range whose end comes before its start), that check says more.
+ */
+function specificIssues(issue: ScenarioIssue): ScenarioIssue[] {
+  const within = (each: ScenarioIssue): ScenarioIssue[] =>
+    each.type === "union" && each.issues ? each.issues.flatMap(within) : [each];
+  const checks = within(issue).filter((each) => each.kind === "validation");
+  return checks.length === 0
+    ? [issue]
+    : checks.map((check) => ({ ...check, path: check.path ?? issue.path }));
+}
+
 /** Validates a scenario object; errors name the field and what is allowed. */
 export function validateScenario(input: unknown): Scenario {
   const result = v.safeParse(ScenarioSchema, withoutExtensions(input));
   if (!result.success) {
-    const issues = result.issues.map((issue) =>
-      isUnknownKey(issue)
-        ? { ...issue, message: unknownKeyMessage(allowedKeys(ScenarioSchema, issue)) }
-        : issue,
-    );
+    const issues = result.issues
+      .flatMap(specificIssues)
+      .map((issue) =>
+        isUnknownKey(issue)
+          ? { ...issue, message: unknownKeyMessage(allowedKeys(ScenarioSchema, issue)) }
+          : issue,
+      );
     throw new Error(`invalid scenario:\n${v.summarize(issues as typeof result.issues)}`);
   }
   const scenario = result.output;
