@@ -14,6 +14,7 @@ import { resolveModel } from "./model.js";
 import type { ModelEnd } from "./model-constants.js";
 import { CompiledRead } from "./reads.js";
 import type { DesignResult, SimulationResult } from "./results.js";
+import { impliedRetention } from "./retention.js";
 import { largestRow } from "./row-size.js";
 import {
   findScenarioDesign,
@@ -125,6 +126,9 @@ function simulateDesign(
     judged: plan.judged,
     onStep: (doneS) => onStep(doneS, plan.durationS),
   });
+  // A scan over a window needs that window kept: with no retention set, the longest read window
+  // sizes storage and the largest row, as in lab and advise (one rule, retention.ts).
+  const retentionS = impliedRetention(scenario)?.seconds ?? null;
   const summary = summarize({
     engine,
     model,
@@ -134,8 +138,8 @@ function simulateDesign(
     cpuTarget: scenario.cluster.autoscaling?.cpuTarget ?? AUTOSCALER_CPU_TARGET,
     writeRowBytes: groups[0]!.rowBytes,
     storedBytes: engine.storedBytes,
-    retentionS: scenario.workload.retention ?? null,
-    largestRow: largestRow(groups, scenario.workload.retention ?? durationS),
+    retentionS,
+    largestRow: largestRow(groups, retentionS ?? durationS),
   });
   return {
     design: design.name,
