@@ -270,10 +270,12 @@ function initialTablets(
     splits !== SALT_BUCKET_SPLITS
       ? loadQuantiles(planner, splits + 1)
       : schema.bucketCount > 1
-        ? schema
+        ? // Every bucket's start after the first, as `keyspread table create` splits (src/table/splits.ts):
+          // the first tablet runs from the table's start, so no empty tablet precedes bucket 0.
+          schema
             .plan({})
             .ranges.map((range) => range.start)
-            .filter((start) => start.length > 0)
+            .slice(1)
         : [];
   return new TabletMap(boundaries, (index) => index % nodes, channels, true);
 }
