@@ -53,6 +53,16 @@ describe("calibrate", () => {
     expect(idle.fit).toEqual({ status: "unreproduced", side: "below" });
   }, 60_000);
 
+  it("fits nothing when the observed hottest node lies beyond what any constants make of the workload, though the average fits", () => {
+    const spread = simulateScenario(scenarioAt(observedScenario(fleet, { nodes: 4, averageCpu: 1 }), 0))
+      .designs[0]!;
+    const { averageNodeCpu } = spread.summary.steadyState;
+    const hotRow = calibrate({ ...fleet, observed: { nodes: 4, averageCpu: averageNodeCpu, hottestCpu: 4 } });
+    expect(hotRow.metric).toBe("hottestCpu");
+    expect(hotRow.fit).toEqual({ status: "unreproduced", side: "above" });
+    expect(hotRow.atEnds.pessimistic.hottestCpu).toBeLessThan(4 - OBSERVATION_TOLERANCE);
+  }, 60_000);
+
   it("fits the compression to the bytes observed per node, and says when no compression in its range explains them", () => {
     const kept = validateScenario({ ...observationAt(0), workload: { ...fleet.workload, retention: "1d" } });
     const keptPerNode = (30000 * 256 * 86400) / 4;

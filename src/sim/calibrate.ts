@@ -84,7 +84,7 @@ export interface Calibration {
   observed: Observed;
   /** The compression fitted to the observed bytes per node (absent when none is observed, no retention is known, or the scenario sets it). */
   storage?: StorageFit;
-  /** The figure fitted: the average when observed, else the hottest node. */
+  /** The figure fitted: the average when observed, else the hottest node; unreproduced: the observed figure no constants reproduce. */
   metric: CalibratedMetric;
   /** The current key's figures with every constant at its optimistic and at its pessimistic end. */
   atEnds: { optimistic: ObservedFigures; pessimistic: ObservedFigures };
@@ -223,10 +223,20 @@ export function calibrate(scenario: Scenario, options: CalibrateOptions = {}): C
   const atEnds = { optimistic: figuresAt(-1), pessimistic: figuresAt(1) };
   const storage = storageFit(current, observed);
   const base = { observed, metric, atEnds, ...(storage ? { storage } : {}) };
-  if (gap(1) < -OBSERVATION_TOLERANCE)
-    return { ...base, runs: cache.size, fit: { status: "unreproduced", side: "above" } };
-  if (gap(-1) > OBSERVATION_TOLERANCE)
-    return { ...base, runs: cache.size, fit: { status: "unreproduced", side: "below" } };
+  // Either observed figure beyond what the ends make of the workload: no constants in their ranges
+  // reproduce the observation (CPU rises with t), so nothing is fitted to it — a hottest node far
+  // above a spread workload's is a hot row or narrow range the scenario does not state.
+  for (const figure of [metric, metric === "averageCpu" ? "hottestCpu" : "averageCpu"] as const) {
+    const value = observed[figure];
+    if (value === undefined) continue;
+    const side =
+      atEnds.pessimistic[figure] < value - OBSERVATION_TOLERANCE
+        ? "above"
+        : atEnds.optimistic[figure] > value + OBSERVATION_TOLERANCE
+          ? "below"
+          : undefined;
+    if (side) return { ...base, metric: figure, runs: cache.size, fit: { status: "unreproduced", side } };
+  }
   const t = regulaFalsi(gap, -1, 1);
   // The range's ends: where the CPU is a tolerance below and above the observation (or the path's ends).
   const low =

@@ -97,6 +97,14 @@ describe("validateScenario", () => {
     );
   });
 
+  it("takes an observed cluster that serves no reads, and refuses a negative rate", () => {
+    const observed = { nodes: 2, averageCpu: 0.4, writesPerS: 5, readsPerS: 0 };
+    expect(validateScenario({ ...minimal, observed }).observed?.readsPerS).toBe(0);
+    expect(() => validateScenario({ ...minimal, observed: { ...observed, readsPerS: -1 } })).toThrow(
+      /observed\.readsPerS must be ≥ 0/,
+    );
+  });
+
   it("names the field and what is allowed", () => {
     expect(() => validateScenario({ ...minimal, cluster: { nodes: 0 } })).toThrow(
       /cluster\.nodes must be at least 1/,

@@ -275,7 +275,13 @@ const ObservedSchema = v.pipe(
     hottestCpu: v.optional(positive("observed.hottestCpu")),
     /** Rates the cluster served when it showed that CPU; default the workload's. */
     writesPerS: optionalPositive("observed.writesPerS"),
-    readsPerS: optionalPositive("observed.readsPerS"),
+    // A cluster may serve writes only: 0 reads/s is an observation, not a missing one.
+    readsPerS: v.optional(
+      v.pipe(
+        v.number("observed.readsPerS must be a number"),
+        v.minValue(0, "observed.readsPerS must be ≥ 0"),
+      ),
+    ),
     /** Bytes stored per node, as the cluster's monitoring shows them. */
     storageBytesPerNode: optionalPositive("observed.storageBytesPerNode"),
   }),

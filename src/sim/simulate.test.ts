@@ -159,9 +159,8 @@ describe("simulateScenario", () => {
     );
     expect(unsalted.designs[0]!.summary.tablets.initial).toBe(1);
     const byTableCreate = simulateScenario(fleet([salted], { duration: "1m" })).designs[0]!;
-    // One tablet per bucket (and the empty start before the first bucket's prefix).
-    expect(byTableCreate.summary.tablets.initial).toBeGreaterThanOrEqual(byTableCreate.schema.bucketCount);
-    expect(byTableCreate.summary.tablets.initial).toBeLessThanOrEqual(byTableCreate.schema.bucketCount + 1);
+    // One tablet per bucket, as `table create` splits (at every bucket's start after the first): no empty tablet before bucket 0.
+    expect(byTableCreate.summary.tablets.initial).toBe(byTableCreate.schema.bucketCount);
     expect(byTableCreate.timeline[0]!.nodeCpu.filter((cpu) => cpu > 0)).toHaveLength(6);
   });
 
@@ -218,6 +217,27 @@ describe("simulateScenario", () => {
     expect(nodesNeeded.storage).toBeGreaterThan(nodesNeeded.cpu!);
     expect(nodesNeeded.total).toBe(nodesNeeded.storage);
     expect(result!.summary.guidance.meets).toBe(false);
+  });
+
+  it("keeps what the reads need when no retention is set: a 30-day scan sizes storage for 30 days", () => {
+    const workload = {
+      rowBytes: 256,
+      groups: [{ name: "devices", entities: 100000, fields: { deviceID: "{hex8:i}" }, writesPerS: 45000 }],
+    };
+    const scan = { name: "month", kind: "scan", group: "devices", perS: 0.001, window: "30d" };
+    const withScan = fleet([{ name: "salt-48", schema: saltedDeviceKey(48) }], {
+      duration: "2m",
+      workload: { ...workload, reads: [scan] },
+    });
+    const keptByGc = fleet([{ name: "salt-48", schema: saltedDeviceKey(48) }], {
+      duration: "2m",
+      workload: { ...workload, retention: "30d", reads: [scan] },
+    });
+    const [implied] = simulateScenario(withScan).designs;
+    const [stated] = simulateScenario(keptByGc).designs;
+    expect(implied!.summary.guidance.storage.retentionS).toBe(30 * 86400);
+    expect(implied!.summary.guidance.storage.bytes).toBeCloseTo(stated!.summary.guidance.storage.bytes, -6);
+    expect(implied!.summary.guidance.nodesNeeded.storage).toBe(stated!.summary.guidance.nodesNeeded.storage);
   });
 
   it("starts an existing table split by its load and balanced: a spread key is flat from the start, a tail stays one node", () => {
