@@ -56,6 +56,25 @@ describe("the decision table", () => {
     expect(rows.find((row) => row.factor === "Write pattern")!.pointsTo).toBe("alternatives");
   });
 
+  it("finds one busy row among many quiet ones, at the hottest-node target or over it", () => {
+    for (const share of [0.9, 1.2]) {
+      const base = fleet(1_000_000, 8_400, deviceOnly);
+      // One gateway device writes `share` of an SSD node's 14,000 writes/s of 1 KB into its one row.
+      const gateway = {
+        name: "gateway",
+        entities: 1,
+        fields: { deviceID: "gateway-0" },
+        writesPerS: share * 14_000,
+      };
+      const scenario = validateScenario({
+        ...base,
+        workload: { ...base.workload, rowBytes: 1024, groups: [...base.workload.groups, gateway] },
+      });
+      const rows = decisionTable(scenario, asIs(scenario, { cpu: null, storage: 1 }), []);
+      expect(leanings(rows)).not.toContain("salting");
+    }
+  });
+
   it("is silent on salting where storage, not spread, sizes the cluster", () => {
     const scenario = fleet(90_000, 180_000, deviceTime);
     const rows = decisionTable(scenario, asIs(scenario, { cpu: 8, storage: 30 }), []);

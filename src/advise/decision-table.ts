@@ -9,7 +9,7 @@ import { formatDuration } from "../sim/duration.js";
 import { defaultCapacity, defaultCostModel } from "../sim/model.js";
 import type { Scenario } from "../sim/scenario.js";
 import { HOTTEST_CPU_LIMIT } from "../sim/summary.js";
-import { cardinalityOf, keyRoles } from "./field-roles.js";
+import { keyRoles, rowsOfGroup } from "./field-roles.js";
 import type { EvaluatedCandidate } from "./recommend.js";
 import { BALANCED_MAX_OVER_MEDIAN, percent } from "./score.js";
 
@@ -118,14 +118,14 @@ function queryComplexity(evaluated: readonly EvaluatedCandidate[]): DecisionRow 
 }
 
 /**
- * Why salting cannot help this workload, if it cannot: one row key takes more writes than Google's
- * hottest-node target (90 %) (a salt hashes the whole key, so one row stays one row on one node), or storage,
+ * Why salting cannot help this workload, if it cannot: one row key alone takes Google's
+ * hottest-node target (90 %) or more (a salt hashes the whole key, so one row stays one row on one node), or storage,
  * not CPU spread, sets the node count (a salt moves load; it stores the same bytes).
  */
 function saltCannotHelp(scenario: Scenario, asIs: EvaluatedCandidate): DecisionRow | undefined {
   const row = busiestRow(scenario, asIs);
   const nodeWrites = defaultCapacity(scenario.cluster.storage).writesPerS;
-  if (row !== undefined && row.cpu > HOTTEST_CPU_LIMIT) {
+  if (row !== undefined && row.cpu >= HOTTEST_CPU_LIMIT) {
     return {
       factor: "Write pattern",
       observed: `one row: each ${row.field} value is one row key taking ${Math.round(row.writesPerS).toLocaleString("en-US")} writes/s (${percent(row.cpu)} of a node's ${nodeWrites.toLocaleString("en-US")}/s); a salt hashes the whole key, so no salt splits that row`,
@@ -154,11 +154,14 @@ function busiestRow(
   const roles = keyRoles(scenario, asIs.candidate.design.schema);
   if (roles.monotonic !== undefined) return undefined;
   const key = roles.fields.filter((field) => field.inKey);
-  // Every combination of the key's field values is one row; the busiest group's writes share them.
-  const rows = key.reduce((product, field) => product * cardinalityOf(field), 1);
-  const busiest = scenario.workload.groups.reduce((a, b) => (b.writesPerS > a.writesPerS ? b : a));
-  const writesPerS = busiest.writesPerS / Math.max(1, rows);
-  const rowBytes = busiest.rowBytes ?? scenario.workload.rowBytes;
+  // One group's writes share that group's rows; the busiest row is the busiest of any group's
+  // (one device writing 12,600 points/s is one row, however many other devices there are).
+  const names = key.map((field) => field.name);
+  const busiest = scenario.workload.groups
+    .map((group) => ({ group, writesPerS: group.writesPerS / Math.max(1, rowsOfGroup(group, names)) }))
+    .reduce((a, b) => (b.writesPerS > a.writesPerS ? b : a));
+  const { writesPerS } = busiest;
+  const rowBytes = busiest.group.rowBytes ?? scenario.workload.rowBytes;
   const cpu = writesPerS * writeCost(rowBytes, defaultCostModel(scenario.cluster.storage));
   return { field: key[0]?.name ?? "key", writesPerS, cpu };
 }

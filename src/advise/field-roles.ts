@@ -116,3 +116,19 @@ export function keyRoles(scenario: Scenario, spec: SchemaSpec): KeyRoles {
 export function cardinalityOf(field: KeyFieldInfo): number {
   return field.role.kind === "entity" || field.role.kind === "pick" ? field.role.cardinality : 1;
 }
+
+/**
+ * Row keys one group's writes fall on under a key of these fields (no time, no counter in it): the
+ * product of the distinct values each field takes in that group alone — one entity, one row.
+ */
+export function rowsOfGroup(
+  group: Scenario["workload"]["groups"][number],
+  fieldNames: readonly string[],
+): number {
+  return fieldNames.reduce((product, name) => {
+    const generator = group.fields[name];
+    if (generator === undefined) return product;
+    const role = roleOf([{ generator, entities: group.entities }]);
+    return product * (role.kind === "entity" || role.kind === "pick" ? role.cardinality : 1);
+  }, 1);
+}
