@@ -64,9 +64,8 @@ export interface DesignScores {
   /** Key bytes stored per day minus the baseline's (negative when the change saves space). */
   keyOverheadBytesPerDay: number;
   /**
-   * Fewest nodes meeting the CPU and storage targets today (sizing.ts): for a spread load, from its
-   * total CPU; for a load on a key range, the simulated count when it meets them, else null (more
-   * nodes would not cool the range).
+   * Fewest nodes meeting the CPU and storage targets today (sizing.ts, the simulator's rule): null
+   * when the load sits on a key range too hot for its one node (more nodes would not cool it).
    */
   nodesNeeded: number | null;
 }
