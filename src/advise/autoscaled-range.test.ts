@@ -5,7 +5,8 @@ import { validateScenario } from "../sim/scenario.js";
 import { deviceKey } from "../sim/schemas.fixture.js";
 import { adviseScenario } from "./advise.js";
 import { autoscaledRange } from "./autoscaled-range.js";
-import { monthlyCost } from "./cost.js";
+import { dollars, monthlyCost } from "./cost.js";
+import { monthlyCostCell } from "./report-sizing.js";
 
 /** 1 KB rows under hashed device ids on 12 SSD nodes, the existing table, from `start`. */
 const cyclic = (writesPerS: number, arrival: unknown, start = "2026-01-01T00:00:00Z") =>
@@ -103,6 +104,19 @@ describe("the autoscaled range of a cyclic load", () => {
       // The peak (180,000 writes/s of 1 KB) needs more nodes than the trough (20,000/s).
       expect(range.minNodes).toBeLessThan(range.maxNodes);
       expect(range.followsPeak).toBe(true);
+    }
+  }, 300_000);
+
+  it("prices a burst shorter than the autoscaler's reaction at the peak's nodes: provision for the peak", () => {
+    // An hourly 2-minute job at 180,000 writes/s of 1 KB: 12.9 nodes of demand, gone before added nodes help.
+    const burst = cyclic((180000 * 120) / 3600, { kind: "burst", every: 3600, window: 120 });
+    const advice = adviseScenario(burst, { candidates: "scenario", exhaustive: true });
+    for (const each of advice.candidates.filter((candidate) => candidate.result)) {
+      const range = each.autoscaled!;
+      expect(range.followsPeak).toBe(false);
+      expect(range.peakLastsS).toBeLessThan(range.reactionS);
+      expect(range.maxNodes).toBeGreaterThan(12);
+      expect(monthlyCostCell(each)).toBe(dollars(range.maxCost.total));
     }
   }, 300_000);
 });
