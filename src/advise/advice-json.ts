@@ -20,6 +20,7 @@ function candidateJson(advice: Advice, evaluated: EvaluatedCandidate) {
     ...(evaluated.scores ? { scores: evaluated.scores } : {}),
     ...(evaluated.sizing ? { sizing: evaluated.sizing } : {}),
     ...(evaluated.cost ? { costPerMonth: evaluated.cost } : {}),
+    ...(evaluated.autoscaled ? { autoscaled: evaluated.autoscaled } : {}),
     reads: evaluated.reads,
     meetsTargets: meetsTargets(evaluated),
     ...(headroom

@@ -10,6 +10,7 @@ import type { DesignResult } from "../sim/results.js";
 import type { Retention } from "../sim/retention.js";
 import type { Scenario, ScenarioDesign } from "../sim/scenario.js";
 import { type SimulationMode, type SimulationProgress, simulateScenario } from "../sim/simulate.js";
+import { autoscaledRange } from "./autoscaled-range.js";
 import { type BeyondTheKey, beyondTheKey } from "./beyond-the-key.js";
 import { type CandidateDesign, enumerateCandidates } from "./candidates.js";
 import { type MonthlyCost, monthlyCost } from "./cost.js";
@@ -285,7 +286,9 @@ class CandidateJudge {
       const footprint: KeyFootprint = keyFootprint(planned, design);
       const result = this.simulate(planned, design, reads, onNodes, design.name);
       const scores = scoreDesign(result, footprint, this.baselineFootprint, targets, this.plan.storagePlan);
-      const sizing = designSizing(scores, targets, this.plan.storagePlan, this.plan.growth);
+      const { growth, storage } = this.plan;
+      const sizing = designSizing(scores, targets, this.plan.storagePlan, growth);
+      const cycle = result.summary.cycle;
       return {
         candidate,
         nodes: onNodes,
@@ -293,6 +296,9 @@ class CandidateJudge {
         scores,
         sizing,
         ...(sizing.atGrowth.total === null ? {} : { cost: this.costOf(sizing.atGrowth.total, sizing) }),
+        ...(cycle === null
+          ? {}
+          : { autoscaled: autoscaledRange(planned, cycle, onNodes, sizing.atGrowth, storage, growth) }),
         reads,
         failures: [...keyFailures(candidate, reads, onNodes), ...failedTargets(scores, targets)],
       };

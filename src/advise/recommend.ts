@@ -4,6 +4,7 @@
  * (KEY_CHANGE_COMPLEXITY), then fewer salt buckets, then the smaller worst read fan-out, then cost.
  */
 import type { DesignResult } from "../sim/results.js";
+import type { AutoscaledRange } from "./autoscaled-range.js";
 import type { CandidateDesign } from "./candidates.js";
 import type { MonthlyCost } from "./cost.js";
 import { type HeadroomCheck, roughRate } from "./headroom.js";
@@ -27,6 +28,8 @@ export interface EvaluatedCandidate {
   sizing?: DesignSizing;
   /** Per month on the nodes it needs at the stated growth (absent when no node count meets the targets). */
   cost?: MonthlyCost;
+  /** For a load with a cycle: the nodes an autoscaler runs over it at the stated growth, each end priced per month. */
+  autoscaled?: AutoscaledRange;
   /** Why the simulator could not replay the workload under this design. */
   error?: string;
 }

@@ -15,6 +15,30 @@ const costText = (cost: MonthlyCost) =>
 
 const nodesText = (count: number) => `${count} node${count === 1 ? "" : "s"}`;
 
+/**
+ * A design's $/month for a table cell: on the nodes it needs, or for a cyclic load the autoscaled
+ * range (a month bills between its ends; the top when the peak is too short for the autoscaler).
+ */
+export function monthlyCostCell(evaluated: EvaluatedCandidate): string {
+  const range = evaluated.autoscaled;
+  if (range)
+    return range.followsPeak && range.minCost.total < range.maxCost.total
+      ? `${dollars(range.minCost.total)}–${dollars(range.maxCost.total)}`
+      : dollars(range.maxCost.total);
+  return evaluated.cost ? dollars(evaluated.cost.total) : "–";
+}
+
+/** The autoscaler's range over a cyclic load, priced, in one sentence; empty for a steady load. */
+export function autoscaledText(evaluated: EvaluatedCandidate): string {
+  const range = evaluated.autoscaled;
+  if (!range) return "";
+  const at = range.growth === 1 ? "" : ` at ${range.growth}×`;
+  const span = `an autoscaler holding ${Math.round(range.cpuTarget * 100)} % CPU runs ${range.minNodes}–${range.maxNodes} nodes over the cycle${at}, ${dollars(range.minCost.total)}–${dollars(range.maxCost.total)}/month at its ends (Bigtable bills each hour at its most nodes, so a month costs between the two)`;
+  return range.followsPeak
+    ? ` Autoscaled: ${span}.`
+    : ` Autoscaled: ${span}; but its peak lasts ${formatDuration(range.peakLastsS)}, shorter than the ${formatDuration(range.reactionS)} added nodes take to carry load — provision for the peak: ${nodesText(range.maxNodes)}, ${costText(range.maxCost)}.`;
+}
+
 /** The nodes one design needs today and at the stated growth, in one sentence. */
 export function designSizingText(advice: Advice, evaluated: EvaluatedCandidate): string {
   const sizing = evaluated.sizing;
@@ -29,7 +53,7 @@ export function designSizingText(advice: Advice, evaluated: EvaluatedCandidate):
       ? ""
       : ` At the stated growth (${advice.growth}×): ${atGrowth.total === null ? "no node count meets the targets" : `${nodesText(atGrowth.total)} (${atGrowth.cpu ?? "–"} for CPU, ${atGrowth.storage} for ${formatBytes(atGrowth.storedBytes)})`}.`;
   const cost = evaluated.cost ? ` On ${nodesText(atGrowth.total!)}: ${costText(evaluated.cost)}.` : "";
-  return `${candidateLabel(evaluated, advice.nodes)} needs ${cpu} and ${nodesText(today.storage)} for storage (${formatBytes(today.storedBytes)} kept) today.${growth}${cost}`;
+  return `${candidateLabel(evaluated, advice.nodes)} needs ${cpu} and ${nodesText(today.storage)} for storage (${formatBytes(today.storedBytes)} kept) today.${growth}${cost}${autoscaledText(evaluated)}`;
 }
 
 /** The sizing paragraph lines: the recommendation's nodes and cost, the cheapest alternative, and the storage options. */

@@ -8,10 +8,10 @@ import { formatDuration } from "../sim/duration.js";
 import { formatMs } from "../sim/report.js";
 import { type Advice, candidateLabel } from "./advise.js";
 import { describeKeyChange } from "./candidates.js";
-import { dollars } from "./cost.js";
 import { headroomText, roughRate } from "./headroom.js";
 import type { KeyStructure } from "./key-structure.js";
 import { type EvaluatedCandidate, meetsTargets, simplicityOrder } from "./recommend.js";
+import { monthlyCostCell } from "./report-sizing.js";
 import { percent } from "./score.js";
 
 export const CANDIDATE_COLUMNS = [
@@ -78,7 +78,7 @@ export function sizingCells(evaluated: EvaluatedCandidate): [string, string, str
   return [
     today.cpu === null ? `more won't help, ${today.storage}` : `${today.cpu}, ${today.storage}`,
     atGrowth.total === null ? "more won't help" : String(atGrowth.total),
-    evaluated.cost ? dollars(evaluated.cost.total) : "–",
+    monthlyCostCell(evaluated),
   ];
 }
 

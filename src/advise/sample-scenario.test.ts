@@ -32,6 +32,20 @@ describe("a scenario from a key sample", () => {
     expect(scenario.workload.groups[0]!.fields).toMatchObject({ player: "{i}", part: "{hex8:i%4}" });
   });
 
+  it("gives a family whose sampled writers never repeat no more writes per writer than the sample as a whole", () => {
+    // Random hex ids: the few that happen to hold only digits look like a family of numeric ids of their own.
+    const split = splitKeySample(parseKeyLines(keys.dayRandomKeys(400).join("\n"), "text"));
+    const entities = 5000;
+    const scenario = scenarioFromSample(split, inferKeyStructure(split), {
+      rates: parseWorkloadRates("writes=20000"),
+      nodes: 6,
+      entities,
+    });
+    expect(scenario.workload.groups.length).toBeGreaterThan(1);
+    for (const group of scenario.workload.groups)
+      expect(group.writesPerS / group.entities).toBeLessThanOrEqual((20000 / entities) * 1.05);
+  });
+
   it("keeps a salt over the writer when each writer keeps its bucket (a hex salt by device)", () => {
     const { scenario } = modelOf(keys.hexSaltedKeys(400));
     expect(scenario.designs[0]!.schema.salt).toEqual({ buckets: 256, fields: ["device"] });

@@ -298,10 +298,17 @@ export function scenarioFromSample(
     families.length === 0
       ? [{ name: "writes", entities: 1, fields: { ...shared }, writesPerS: workload.rates.writesPerS }]
       : families.map((family, index) => {
-          const entities = workload.entities
-            ? Math.max(1, Math.round((workload.entities * estimates[index]!) / estimated))
-            : estimates[index]!;
           const familyRows = rowsOf(family);
+          // A family whose every sampled writer is new shows no writer repeating: it writes no more per
+          // writer than the sample as a whole (else a few look-alike random ids become a few hot rows).
+          const neverRepeats = new Set(familyRows.map(writerKey)).size === familyRows.length;
+          const entities = workload.entities
+            ? Math.max(
+                1,
+                Math.round((workload.entities * estimates[index]!) / estimated),
+                neverRepeats ? Math.round((workload.entities * familyRows.length) / rows) : 1,
+              )
+            : estimates[index]!;
           const outerValues = estimatePopulation(familyRows.map((row) => row[outer!.index]!));
           const perOuter = Math.max(1, Math.round(entities / outerValues));
           const fields: Record<string, unknown> = {

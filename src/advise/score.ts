@@ -7,6 +7,8 @@
  * Latency follows node CPU in the simulator, so p99s are reported, not targeted.
  */
 import type { DesignResult, ReadSummary } from "../sim/results.js";
+import type { LargestRow } from "../sim/row-size.js";
+import { rowMiss } from "../sim/sensitivity.js";
 import { SETTLED_RATIO } from "../sim/summary.js";
 import type { KeyFootprint } from "./key-size.js";
 import { nodesNeeded, type StoragePlan, storedBytes } from "./sizing.js";
@@ -64,11 +66,12 @@ export interface DesignScores {
   /** Key bytes stored per day minus the baseline's (negative when the change saves space). */
   keyOverheadBytesPerDay: number;
   /**
-   * Fewest nodes meeting the CPU and storage targets today (sizing.ts): for a spread load, from its
-   * total CPU; for a load on a key range, the simulated count when it meets them, else null (more
-   * nodes would not cool the range).
+   * Fewest nodes meeting the CPU and storage targets today (sizing.ts, the simulator's rule): null
+   * when the load sits on a key range too hot for its one node (more nodes would not cool it).
    */
   nodesNeeded: number | null;
+  /** The largest row the workload builds under this key (row-size.ts); null when not modelled. */
+  largestRow: LargestRow | null;
 }
 
 export function scoreDesign(
@@ -121,6 +124,7 @@ export function scoreDesign(
     keyOverheadBytesPerDay:
       footprint.keyBytesPerRow * rowsPerDay - baseline.keyBytesPerRow * baseline.rowsPerS * 86400,
     nodesNeeded: needed.total,
+    largestRow: result.summary.guidance.largestRow,
   };
 }
 
@@ -129,9 +133,10 @@ export const percent = (share: number) => `${Math.round(share * 100)}%`;
 export interface TargetFailure {
   /**
    * `shed`: writes shed in the steady state; `storage`: more bytes per node than planned; `headroom`: misses a target at twice the write rate;
-   * `buckets`: fewer salt buckets than nodes; `read`: a declared read is not a key range.
+   * `buckets`: fewer salt buckets than nodes; `read`: a declared read is not a key range;
+   * `row`: one row holds more than Google's recommended 100 MB.
    */
-  target: keyof AdviceTargets | "shed" | "storage" | "headroom" | "buckets" | "read";
+  target: keyof AdviceTargets | "shed" | "storage" | "headroom" | "buckets" | "read" | "row";
   text: string;
 }
 
@@ -159,6 +164,12 @@ export function failedTargets(scores: DesignScores, targets: AdviceTargets): Tar
     failures.push({
       target: "storage",
       text: `stores ${percent(scores.storagePerNode)} of the planned storage per node`,
+    });
+  if (scores.largestRow?.ok === false)
+    failures.push({
+      target: "row",
+      // Neither nodes nor a salt split a row: only a key that changes over time (or keeping less) does.
+      text: `${rowMiss(scores.largestRow)}: no node count or salt splits a row; a time in the key or a shorter retention does`,
     });
   return failures;
 }

@@ -1,7 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { cpuNodesNeeded } from "../sim/nodes-needed.js";
 import { validateScenario } from "../sim/scenario.js";
 import { deviceKey } from "../sim/schemas.fixture.js";
+import { AVERAGE_CPU_LIMIT, HOTTEST_CPU_LIMIT, SETTLED_RATIO } from "../sim/summary.js";
+import { adviseScenario } from "./advise.js";
 import { keyFootprint } from "./key-size.js";
 import {
   type CpuLoad,
@@ -148,10 +151,79 @@ describe("growth", () => {
     );
   });
 
-  it("never spreads load that sits on a key range: the simulated nodes meet the targets at the growth, or none do", () => {
-    const hot = { nodes: 6, averageCpu: 0.1, hottestCpu: 0.6, maxOverMedian: 6 };
-    expect(cpuNodes(hot, TARGETS, 1)).toBe(6);
-    expect(cpuNodes(hot, TARGETS, 1.5)).toBe(6);
+  it("never spreads load that sits on a key range: it keeps its node, too hot there and no count helps", () => {
+    const hot = { nodes: 6, averageCpu: 0.15, hottestCpu: 0.6, maxOverMedian: 6 };
+    // 90 % of one node in all, 60 % of it on the range: the range's node and one for the rest.
+    expect(cpuNodes(hot, TARGETS, 1)).toBe(2);
+    // 135 % in all, 90 % on the range: the average target asks for two nodes.
+    expect(cpuNodes(hot, TARGETS, 1.5)).toBe(2);
     expect(cpuNodes(hot, TARGETS, 2)).toBeNull();
   });
+});
+
+/** Any steady load: spread or on a key range, light or heavy. */
+const arbitraryLoad: fc.Arbitrary<CpuLoad> = fc
+  .record({
+    nodes: fc.integer({ min: 1, max: 100 }),
+    averageCpu: fc.double({ min: 0, max: 3, noNaN: true }),
+    hotShare: fc.double({ min: 0, max: 1, noNaN: true }),
+    maxOverMedian: fc.double({ min: 1, max: 50, noNaN: true }),
+  })
+  .map(({ nodes, averageCpu, hotShare, maxOverMedian }) => ({
+    nodes,
+    averageCpu,
+    // The hottest node carries between its share of the average and all of the load.
+    hottestCpu: averageCpu * (1 + hotShare * (nodes - 1)),
+    maxOverMedian,
+  }));
+
+describe("one nodes-needed rule", () => {
+  it("a light load that one node carries needs one node at every end and growth, key range or not", () => {
+    fc.assert(
+      fc.property(arbitraryLoad, fc.double({ min: 1, max: 4, noNaN: true }), (load, growth) => {
+        fc.pre(load.averageCpu * load.nodes * growth <= TARGETS.averageCpu);
+        expect(cpuNodes(load, TARGETS, growth)).toBe(1);
+        const sizing = designSizing({ ...load, storedBytes: 0 }, TARGETS, plan(TIB, 0.7), growth);
+        expect(sizing.atGrowth.cpu).toBe(1);
+        expect(sizing.today.cpu).toBe(1);
+      }),
+    );
+  });
+
+  it("is the simulator's rule: sizing's CPU nodes are the summary's nodes needed at growth 1", () => {
+    fc.assert(
+      fc.property(arbitraryLoad, (load) => {
+        expect(cpuNodes(load, TARGETS)).toBe(
+          cpuNodesNeeded(
+            {
+              averageNodeCpu: load.averageCpu,
+              hottestNodeCpu: load.hottestCpu,
+              maxOverMedian: load.maxOverMedian,
+            },
+            load.nodes,
+            { average: AVERAGE_CPU_LIMIT, hottest: HOTTEST_CPU_LIMIT, spreadRatio: SETTLED_RATIO },
+          ),
+        );
+      }),
+    );
+  });
+
+  it("gives a simulated design the nodes its summary says, a hot key range at low load included", () => {
+    // One device takes every write: a key range on one node, at a few percent of it.
+    const oneHotDevice = validateScenario({
+      name: "one-hot-device",
+      duration: "30m",
+      cluster: { nodes: 12 },
+      workload: {
+        rowBytes: 1024,
+        groups: [{ name: "devices", entities: 1, fields: { deviceID: "{hex8:i}" }, writesPerS: 300 }],
+      },
+      designs: [{ name: "as-is", schema: deviceKey, table: "existing" }],
+    });
+    const advice = adviseScenario(oneHotDevice, { candidates: "scenario", durationS: 1800 });
+    const asIs = advice.candidates[0]!;
+    expect(asIs.result!.summary.steadyState.maxOverMedian).toBeGreaterThan(SETTLED_RATIO);
+    expect(asIs.sizing!.today.cpu).toBe(asIs.result!.summary.guidance.nodesNeeded.cpu);
+    expect(asIs.sizing!.today.cpu).toBe(1);
+  }, 60_000);
 });

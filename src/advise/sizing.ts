@@ -5,10 +5,10 @@
  * growth the user states.
  *
  * - CPU: a node's CPU is the sum of the costs it serves (cluster.ts), linear in the rates, so at
- *   growth g every node carries g× today's demand. A spread load (hottest ≤ 1.5× the median) needs
- *   the fewest nodes that hold g × its total CPU under both targets at the same hottest/average
- *   ratio; load on a key range does not spread over more nodes, so it meets the targets at g on the
- *   nodes simulated, or no node count does.
+ *   growth g every node carries g× today's demand; the nodes needed are the simulator's rule
+ *   (sim/nodes-needed.ts) on that demand: a spread load needs the fewest nodes holding it under both
+ *   targets at the same hottest/average ratio; load on a key range keeps its node (too hot there: no
+ *   count helps) and the rest spreads over the others; a load one node carries needs one.
  * - Storage: the bytes kept are the mean write rate (not the peak) × the retention, over the
  *   compression, × g; nodes = ⌈bytes ÷ (the node's limit × the storage target)⌉. Growth multiplies
  *   what a retention keeps and nothing else.
@@ -16,6 +16,7 @@
  *   with neither, what the run wrote.
  */
 import { constantAt } from "../sim/model-constants.js";
+import { cpuNodesNeeded } from "../sim/nodes-needed.js";
 import { impliedRetention, type Retention } from "../sim/retention.js";
 import type { Scenario, Storage } from "../sim/scenario.js";
 import { SETTLED_RATIO } from "../sim/summary.js";
@@ -68,25 +69,20 @@ export interface CpuLoad {
   maxOverMedian: number;
 }
 
-/** Nodes under 1 % CPU count as 1 % in the hottest/average ratio, so an idle run stays finite. */
-const CPU_FLOOR = 0.01;
-
 /**
- * Fewest nodes meeting both CPU targets at `growth` × today's load: for a spread load, from its
- * total CPU and hottest/average ratio; for load on a key range, the simulated nodes if they meet the
- * targets at that growth, else null (more nodes would not cool the range).
+ * Fewest nodes meeting both CPU targets at `growth` × today's load: the simulator's rule
+ * (sim/nodes-needed.ts) on the demand grown `growth` times — one rule, so a design needs the same
+ * nodes in `simulate`, `advise` and `lab`; null when the load sits on a key range no count cools.
  */
 export function cpuNodes(load: CpuLoad, targets: CpuTargets, growth = 1): number | null {
-  const { nodes, averageCpu, hottestCpu } = load;
-  if (load.maxOverMedian > SETTLED_RATIO)
-    return hottestCpu * growth <= targets.hottestCpu && averageCpu * growth <= targets.averageCpu
-      ? nodes
-      : null;
-  const total = averageCpu * nodes * growth;
-  const hotRatio = hottestCpu / Math.max(averageCpu, CPU_FLOOR);
-  return Math.max(
-    1,
-    Math.ceil(Math.max(total / targets.averageCpu, (total * hotRatio) / targets.hottestCpu) - 1e-9),
+  return cpuNodesNeeded(
+    {
+      averageNodeCpu: load.averageCpu * growth,
+      hottestNodeCpu: load.hottestCpu * growth,
+      maxOverMedian: load.maxOverMedian,
+    },
+    load.nodes,
+    { average: targets.averageCpu, hottest: targets.hottestCpu, spreadRatio: SETTLED_RATIO },
   );
 }
 

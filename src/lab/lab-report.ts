@@ -4,9 +4,8 @@
  * what the model's uncertainty could change — and the check through the library. Pure text.
  */
 import { candidateLabel } from "../advise/advise.js";
-import { dollars } from "../advise/cost.js";
 import { capacityBound, type EvaluatedCandidate } from "../advise/recommend.js";
-import { sizingLines } from "../advise/report-sizing.js";
+import { autoscaledText, monthlyCostCell, sizingLines } from "../advise/report-sizing.js";
 import {
   CANDIDATE_COLUMNS,
   CANDIDATE_LEGEND,
@@ -85,7 +84,7 @@ function sizingTable(verdict: LabVerdict): string[] {
       String(today.storage),
       atGrowth.total === null ? "–" : String(atGrowth.total),
       atGrowth.total === null ? "–" : atGrowth.bound,
-      each.cost ? dollars(each.cost.total) : "–",
+      monthlyCostCell(each),
     ];
   });
   const header = [
@@ -99,8 +98,11 @@ function sizingTable(verdict: LabVerdict): string[] {
   return [
     ...alignColumns([header, ...rows]),
     ...wrap(
-      `Nodes each design needs against Google's targets: for CPU (average ≤ 70 %, hottest ≤ 90 %; "more won't help" when its load sits on a key range) and for storage (the bytes kept within 70 % of a node's limit), today and at the stated growth (${advice.growth}×: CPU and the bytes kept grow with it); $/month for those nodes and bytes at the scenario's prices.`,
+      `Nodes each design needs against Google's targets: for CPU (average ≤ 70 %, hottest ≤ 90 %; "more won't help" when its load sits on a key range) and for storage (the bytes kept within 70 % of a node's limit), today and at the stated growth (${advice.growth}×: CPU and the bytes kept grow with it); $/month for those nodes and bytes at the scenario's prices${advice.candidates.some((each) => each.autoscaled) ? ", or for a cyclic load the autoscaled range between its fewest and most nodes" : ""}.`,
     ),
+    ...advice.candidates
+      .filter((each) => each.autoscaled)
+      .flatMap((each) => wrap(`${candidateLabel(each, advice.nodes)}:${autoscaledText(each)}`)),
   ];
 }
 
@@ -120,16 +122,7 @@ function compactTable(verdict: LabVerdict): string[] {
       verdictCell(verdict, each),
     ];
   });
-  const header = [
-    "design",
-    "nodes",
-    "hottest",
-    "average",
-    "shed",
-    "write p99",
-    "fan-out, p99",
-    "verdict",
-  ];
+  const header = ["design", "nodes", "hottest", "average", "shed", "write p99", "fan-out, p99", "verdict"];
   const constants =
     verdict.calibration?.fit.status === "fitted"
       ? "the constants fitted to the running cluster; in brackets, the range of the constants that still agree with it"

@@ -123,7 +123,8 @@ export function misses(design: DesignResult): string {
     .join(", ");
 }
 
-function rowMiss(row: LargestRow): string {
+/** One row over Google's recommended size (or Bigtable's hard limit), in words. */
+export function rowMiss(row: LargestRow): string {
   const over =
     row.bytes > row.hardLimit
       ? `Bigtable's ${formatBytes(row.hardLimit)} row limit`
