@@ -167,7 +167,7 @@ const ADVISE: Record<string, (a: Advice, c: Context) => unknown> = {
       ?.breaksAt?.writesPerS,
   "costPerMonthUsd.fixedAtPeak": (a) => a.recommended?.cost?.total,
   // Not an output yet: pricing the autoscaled range is the advisor's open item (see the case).
-  "costPerMonthUsd.autoscaled": () => undefined,
+  "costPerMonthUsd.autoscaled": (a) => a.recommended?.autoscaled?.billedCost.total,
   nodesToday: (a) => a.recommended?.sizing?.today.total,
   "nodesToday.cpu": (a) => a.recommended?.sizing?.today.cpu,
   "nodesToday.storage": (a) => a.recommended?.sizing?.today.storage,
@@ -458,30 +458,19 @@ function assertCorrected(c: Context, path: string, corrected: { bound: unknown }
   assertBound(c, path, figure(c, path), corrected.bound as Bound);
 }
 
-/** Cases whose figure another item covers (the advisor's autoscaled cost): expected to fail until it lands. */
-const OPEN_ELSEWHERE = new Set([
-  "23-2|diurnal-start-0000.yaml|costPerMonthUsd.autoscaled",
-  "23-2|diurnal-start-1330.yaml|costPerMonthUsd.autoscaled",
-]);
-
 describe("lab checks (examples/checks/expected.json)", () => {
   for (const check of CHECKS) {
     const paths = Object.keys(check.expect);
     const name = `${check.case} ${check.file} ${check.command} ${check.design}: ${paths.join(", ")}`;
-    const open = paths.some((path) => OPEN_ELSEWHERE.has(`${check.case}|${check.file}|${path}`));
-    (open ? it.fails : it)(
-      name,
-      () => {
-        const c: Context = { check, scenario: scenarioOf(check.file) };
-        for (const [path, expected] of Object.entries(check.expect)) {
-          const corrected = CORRECTIONS[`${check.case}|${check.design}|${path}`];
-          if (corrected && path.startsWith("everyModelEnd."))
-            assertEveryEnd(c, path.slice("everyModelEnd.".length), corrected.bound);
-          else if (corrected) assertCorrected(c, path, corrected);
-          else assertExpectation(c, path, expected);
-        }
-      },
-      120_000,
-    );
+    it(name, () => {
+      const c: Context = { check, scenario: scenarioOf(check.file) };
+      for (const [path, expected] of Object.entries(check.expect)) {
+        const corrected = CORRECTIONS[`${check.case}|${check.design}|${path}`];
+        if (corrected && path.startsWith("everyModelEnd."))
+          assertEveryEnd(c, path.slice("everyModelEnd.".length), corrected.bound);
+        else if (corrected) assertCorrected(c, path, corrected);
+        else assertExpectation(c, path, expected);
+      }
+    }, 120_000);
   }
 });

@@ -28,6 +28,11 @@ const cycleOf = (peak: number, trough: number, cpuTarget: number, followsPeak = 
   peakLastsS: 3600,
   judgedS: 3600,
   averageNodeCpu: { peak, trough },
+  // A day whose hours' busiest seconds run from the trough (02:00) to the peak (14:00) and back.
+  hourlyPeakNodeCpu: Array.from(
+    { length: 24 },
+    (_, hour) => trough + ((peak - trough) * (1 + Math.cos((2 * Math.PI * (hour - 14)) / 24))) / 2,
+  ),
   autoscaler: {
     cpuTarget,
     minNodes: Math.max(1, Math.ceil((trough * 12) / cpuTarget - 1e-9)),
@@ -74,6 +79,18 @@ describe("the autoscaled range of a cyclic load", () => {
           expect(grown.minCost).toEqual(monthlyCost(scenario, grown.minNodes, "ssd", bytes * growth));
           expect(grown.maxCost).toEqual(monthlyCost(scenario, grown.maxNodes, "ssd", bytes * growth));
           expect(grown.minCost.total).toBeLessThanOrEqual(grown.maxCost.total);
+          // Billed hour by hour, a month costs between its ends; a peak the autoscaler cannot follow, the top.
+          expect(grown.billedCost.total).toBeGreaterThanOrEqual(grown.minCost.total - 1e-6);
+          expect(grown.billedCost.total).toBeLessThanOrEqual(grown.maxCost.total + 1e-6);
+          const unfollowed = autoscaledRange(
+            scenario,
+            cycleOf(peak, peak * troughShare, cpuTarget, false),
+            12,
+            { storage: 1, storedBytes: bytes },
+            "ssd",
+            1,
+          );
+          expect(unfollowed.billedCost).toEqual(unfollowed.maxCost);
         },
       ),
     );

@@ -33,7 +33,7 @@ export function autoscaledText(evaluated: EvaluatedCandidate): string {
   const range = evaluated.autoscaled;
   if (!range) return "";
   const at = range.growth === 1 ? "" : ` at ${range.growth}×`;
-  const span = `an autoscaler holding ${Math.round(range.cpuTarget * 100)} % CPU runs ${range.minNodes}–${range.maxNodes} nodes over the cycle${at}, ${dollars(range.minCost.total)}–${dollars(range.maxCost.total)}/month at its ends (Bigtable bills each hour at its most nodes, so a month costs between the two)`;
+  const span = `an autoscaler holding ${Math.round(range.cpuTarget * 100)} % CPU runs ${range.minNodes}–${range.maxNodes} nodes over the cycle${at}, ${dollars(range.minCost.total)}–${dollars(range.maxCost.total)}/month at its ends; billed hour by hour (each hour at its most nodes) a month costs about ${dollars(range.billedCost.total)}`;
   return range.followsPeak
     ? ` Autoscaled: ${span}.`
     : ` Autoscaled: ${span}; but its peak lasts ${formatDuration(range.peakLastsS)}, shorter than the ${formatDuration(range.reactionS)} added nodes take to carry load — provision for the peak: ${nodesText(range.maxNodes)}, ${costText(range.maxCost)}.`;

@@ -21,6 +21,11 @@ export interface Cycle {
   troughRowsPerS: number;
   /** How long the load stays near its peak each time: a burst's window; an hour or more of a diurnal curve. */
   peakLastsS: number;
+  /**
+   * The most rows/s in each wall-clock hour of the period (Bigtable bills each hour at its most
+   * nodes); one hour at the peak when the period is an hour or less, since every hour holds a peak.
+   */
+  hourlyPeakRowsPerS: number[];
 }
 
 export interface RunPlan {
@@ -105,8 +110,19 @@ export function planRun(
       peakRowsPerS: peak,
       troughRowsPerS: trough,
       peakLastsS: Math.max(...runs.map((each) => each.toS - each.fromS)),
+      hourlyPeakRowsPerS: hourlyPeaks(rows, peak),
     },
   };
+}
+
+const HOUR_S = 3600;
+
+/** The most rows/s in each wall-clock hour of the period (second 0 of the profile is a wall-clock hour's start). */
+function hourlyPeaks(rows: Float64Array, peak: number): number[] {
+  if (rows.length <= HOUR_S) return [peak];
+  return Array.from({ length: Math.ceil(rows.length / HOUR_S) }, (_, hour) =>
+    Math.max(...rows.subarray(hour * HOUR_S, Math.min(rows.length, (hour + 1) * HOUR_S))),
+  );
 }
 
 /** The shortest period after which every pattern repeats (a day for a diurnal curve). */

@@ -53,6 +53,8 @@ export interface CycleSummary {
   judgedS: number;
   /** Average node CPU (demand) on the simulated nodes at the cycle's peak and trough. */
   averageNodeCpu: { peak: number; trough: number };
+  /** Average node CPU (demand) on the simulated nodes at each wall-clock hour's busiest second of the period. */
+  hourlyPeakNodeCpu: number[];
   autoscaler: Autoscaler;
 }
 

@@ -184,6 +184,7 @@ function cycleSummary(input: SummaryInput): CycleSummary | null {
     peakLastsS: cycle.peakLastsS,
     judgedS: engine.judged.reduce((sum, point) => sum + point.durationS, 0),
     averageNodeCpu: { peak, trough },
+    hourlyPeakNodeCpu: cycle.hourlyPeakRowsPerS.map(cpuAt),
     autoscaler: {
       cpuTarget,
       minNodes,
