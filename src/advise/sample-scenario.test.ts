@@ -46,6 +46,24 @@ describe("a scenario from a key sample", () => {
       expect(group.writesPerS / group.entities).toBeLessThanOrEqual((20000 / entities) * 1.05);
   });
 
+  it("writes about once per writer over the window the reads keep, where no sampled writer repeats: a random id is a row per write", () => {
+    const split = splitKeySample(parseKeyLines(keys.uuidV4Keys(400).join("\n"), "text"));
+    for (const reads of ["get=2000", "get-7d=2000", "range-30d=5"]) {
+      const rates = parseWorkloadRates(`writes=20000,${reads}`);
+      const scenario = scenarioFromSample(split, inferKeyStructure(split), {
+        rates,
+        nodes: 6,
+        entities: 5000,
+      });
+      const keptS = Math.max(...scenario.workload.reads.map((read) => ("window" in read ? read.window : 0)));
+      // About one write per writer, or as few as 2^32 ids (an 8-hex-digit template) allow.
+      for (const group of scenario.workload.groups)
+        expect((group.writesPerS * keptS) / group.entities).toBeLessThanOrEqual(
+          1.05 * Math.max(1, (group.writesPerS * keptS) / 2 ** 32),
+        );
+    }
+  });
+
   it("keeps a salt over the writer when each writer keeps its bucket (a hex salt by device)", () => {
     const { scenario } = modelOf(keys.hexSaltedKeys(400));
     expect(scenario.designs[0]!.schema.salt).toEqual({ buckets: 256, fields: ["device"] });

@@ -6,7 +6,7 @@
  */
 import type { SaltSpec, SegmentSpec } from "../keys/types.js";
 import { formatDuration } from "../sim/duration.js";
-import { type Scenario, validateScenario } from "../sim/scenario.js";
+import { DEFAULT_GET_WINDOW_S, type Scenario, validateScenario } from "../sim/scenario.js";
 import type { SplitKeySample } from "./key-sample.js";
 import { type KeyComponent, type KeyStructure, MOVING_KINDS } from "./key-structure.js";
 import type { WorkloadRates } from "./rates.js";
@@ -255,6 +255,9 @@ function modelNotes(structure: KeyStructure, workload: SampleWorkload): string[]
   return notes;
 }
 
+/** The most entities a sampled group gets: what an 8-hex-digit id template can tell apart. */
+const MAX_ENTITIES = 2 ** 32 - 1;
+
 export function scenarioFromSample(
   sample: SplitKeySample,
   structure: KeyStructure,
@@ -280,6 +283,13 @@ export function scenarioFromSample(
   if (!segments.some((segment) => "field" in segment))
     throw new Error("key sample: every key is the same; there is nothing to model");
 
+  // The longest window a read looks back: the table keeps at least that much.
+  const keptS = Math.max(
+    0,
+    ...workload.rates.reads.map((read) =>
+      read.kind === "scan" ? read.windowS : read.kind === "get" ? (read.windowS ?? DEFAULT_GET_WINDOW_S) : 0,
+    ),
+  );
   const [outer, ...inner] = writers;
   const families = !outer
     ? []
@@ -300,15 +310,23 @@ export function scenarioFromSample(
       : families.map((family, index) => {
           const familyRows = rowsOf(family);
           // A family whose every sampled writer is new shows no writer repeating: it writes no more per
-          // writer than the sample as a whole (else a few look-alike random ids become a few hot rows).
+          // writer than the sample as a whole (else a few look-alike random ids become a few hot rows),
+          // and a writer writes about once over the window its reads keep (a random id is a row per write).
           const neverRepeats = new Set(familyRows.map(writerKey)).size === familyRows.length;
-          const entities = workload.entities
-            ? Math.max(
-                1,
-                Math.round((workload.entities * estimates[index]!) / estimated),
-                neverRepeats ? Math.round((workload.entities * familyRows.length) / rows) : 1,
-              )
-            : estimates[index]!;
+          const familyWritesPerS = (workload.rates.writesPerS * family.values.length) / rows;
+          const entities = Math.min(
+            MAX_ENTITIES,
+            Math.max(
+              workload.entities
+                ? Math.max(
+                    1,
+                    Math.round((workload.entities * estimates[index]!) / estimated),
+                    neverRepeats ? Math.round((workload.entities * familyRows.length) / rows) : 1,
+                  )
+                : estimates[index]!,
+              neverRepeats ? Math.round(familyWritesPerS * keptS) : 1,
+            ),
+          );
           const outerValues = estimatePopulation(familyRows.map((row) => row[outer!.index]!));
           const perOuter = Math.max(1, Math.round(entities / outerValues));
           const fields: Record<string, unknown> = {
@@ -328,7 +346,7 @@ export function scenarioFromSample(
             name: family.label,
             entities,
             fields,
-            writesPerS: (workload.rates.writesPerS * family.values.length) / rows,
+            writesPerS: familyWritesPerS,
           };
         });
   const busiest = groups.reduce((a, b) => (b.writesPerS > a.writesPerS ? b : a));

@@ -9,6 +9,9 @@ import type { SchemaSpec } from "../keys/types.js";
 import { allowedKeys, isUnknownKey, unknownKeyMessage } from "../keys/unknown-key.js";
 import { parseDuration } from "./duration.js";
 
+/** How far back a point get reads when its window is not given: a day. */
+export const DEFAULT_GET_WINDOW_S = 86400;
+
 const positive = (field: string) =>
   v.pipe(v.number(`${field} must be a number`), v.gtValue(0, `${field} must be greater than 0`));
 const positiveInt = (field: string) =>
@@ -131,7 +134,7 @@ const ReadSchema = v.variant(
       name: v.string(),
       group: v.string(),
       perS: positive("perS"),
-      window: v.optional(duration("window"), 86400),
+      window: v.optional(duration("window"), DEFAULT_GET_WINDOW_S),
     }),
   ],
   'reads[].kind must be "latest", "scan" or "get"',
