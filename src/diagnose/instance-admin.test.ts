@@ -5,6 +5,7 @@
  * this is the one part of `diagnose` not run against a Google binary.
  */
 import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
 import { v2 } from "@google-cloud/bigtable";
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
@@ -14,8 +15,17 @@ import { chooseCluster, listClusters, listHotTablets } from "./instance-admin.js
 
 // The client's auth library looks for a metadata server it does not need here (insecure channel).
 process.env.METADATA_SERVER_DETECTION ??= "none";
+// The admin service from the .proto files the installed client ships (6.x also ships them as
+// protos.json, 7.x only as .proto), with the google/api and google/iam imports from its google-gax.
 const require = createRequire(import.meta.url);
-const definition = protoLoader.fromJSON(require("@google-cloud/bigtable/build/protos/protos.json"), {
+const packageRoot = (main: string) => resolve(dirname(main), "../..");
+const bigtableRoot = packageRoot(require.resolve("@google-cloud/bigtable"));
+const clientRequire = createRequire(join(bigtableRoot, "package.json"));
+const gaxRoot = packageRoot(clientRequire.resolve("google-gax"));
+// The client checks its credentials against its own copy of grpc-js (7.x brings another).
+const clientGrpc = (clientRequire("google-gax") as { grpc: typeof grpc }).grpc;
+const definition = protoLoader.loadSync("google/bigtable/admin/v2/bigtable_instance_admin.proto", {
+  includeDirs: [join(bigtableRoot, "build/protos"), join(gaxRoot, "build/protos")],
   longs: String,
   defaults: true,
 });
@@ -99,7 +109,7 @@ async function serve(implementation: grpc.UntypedServiceImplementation) {
   const admin = new v2.BigtableInstanceAdminClient({
     servicePath: "127.0.0.1",
     port,
-    sslCreds: grpc.credentials.createInsecure(),
+    sslCreds: clientGrpc.credentials.createInsecure(),
   });
   return { server, admin };
 }
