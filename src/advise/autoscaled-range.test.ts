@@ -1,26 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { cyclicJob } from "../sim/cyclic-job.fixture.js";
 import type { CycleSummary } from "../sim/results.js";
-import { validateScenario } from "../sim/scenario.js";
-import { deviceKey } from "../sim/schemas.fixture.js";
 import { adviseScenario } from "./advise.js";
 import { autoscaledRange } from "./autoscaled-range.js";
 import { dollars, monthlyCost } from "./cost.js";
 import { monthlyCostCell } from "./report-sizing.js";
-
-/** 1 KB rows under hashed device ids on 12 SSD nodes, the existing table, from `start`. */
-const cyclic = (writesPerS: number, arrival: unknown, start = "2026-01-01T00:00:00Z") =>
-  validateScenario({
-    name: "cycle",
-    start,
-    duration: "1h",
-    cluster: { nodes: 12 },
-    workload: {
-      rowBytes: 1024,
-      groups: [{ name: "job", entities: 100000, fields: { deviceID: "{hex8:i}" }, writesPerS, arrival }],
-    },
-    designs: [{ name: "as-is", schema: deviceKey, table: "existing" }],
-  });
 
 const cycleOf = (peak: number, trough: number, cpuTarget: number, followsPeak = true): CycleSummary => ({
   periodS: 86400,
@@ -43,7 +28,7 @@ const cycleOf = (peak: number, trough: number, cpuTarget: number, followsPeak = 
 });
 
 describe("the autoscaled range of a cyclic load", () => {
-  const scenario = cyclic(1000, { kind: "diurnal", amplitude: 0.8, peakHour: 14 });
+  const scenario = cyclicJob(1000, { kind: "diurnal", amplitude: 0.8, peakHour: 14 });
 
   it("is the summary's autoscaler at growth 1, grows with the demand, keeps the storage nodes, and prices each end", () => {
     fc.assert(
@@ -99,7 +84,7 @@ describe("the autoscaled range of a cyclic load", () => {
   it("prices every design of a diurnal load between the autoscaler's ends, the same from any start", () => {
     const diurnal = { kind: "diurnal", amplitude: 0.8, peakHour: 14 };
     const advise = (start: string) =>
-      adviseScenario(cyclic(100000, diurnal, start), { candidates: "scenario", exhaustive: true });
+      adviseScenario(cyclicJob(100000, diurnal, start), { candidates: "scenario", exhaustive: true });
     const midnight = advise("2026-01-01T00:00:00Z");
     const afternoon = advise("2026-01-01T13:30:00Z");
     expect(afternoon.recommended?.candidate.name).toBe(midnight.recommended?.candidate.name);
@@ -126,7 +111,7 @@ describe("the autoscaled range of a cyclic load", () => {
 
   it("prices a burst shorter than the autoscaler's reaction at the peak's nodes: provision for the peak", () => {
     // An hourly 2-minute job at 180,000 writes/s of 1 KB: 12.9 nodes of demand, gone before added nodes help.
-    const burst = cyclic((180000 * 120) / 3600, { kind: "burst", every: 3600, window: 120 });
+    const burst = cyclicJob((180000 * 120) / 3600, { kind: "burst", every: 3600, window: 120 });
     const advice = adviseScenario(burst, { candidates: "scenario", exhaustive: true });
     for (const each of advice.candidates.filter((candidate) => candidate.result)) {
       const range = each.autoscaled!;

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { SchemaSpec } from "../keys/types.js";
+import { cyclicJob } from "./cyclic-job.fixture.js";
 import { MODEL_CONSTANTS } from "./model-constants.js";
 import { validateScenario } from "./scenario.js";
 import { deviceKey, saltedDeviceKey } from "./schemas.fixture.js";
@@ -275,25 +276,11 @@ describe("simulateScenario", () => {
 });
 
 describe("a load judged over its cycle", () => {
-  /** 1 KB rows under hashed device ids on 12 SSD nodes, the existing table. */
-  const cyclic = (writesPerS: number, arrival: unknown, start = "2026-01-01T00:00:00Z") =>
-    validateScenario({
-      name: "cycle",
-      start,
-      duration: "1h",
-      cluster: { nodes: 12 },
-      workload: {
-        rowBytes: 1024,
-        groups: [{ name: "job", entities: 100000, fields: { deviceID: "{hex8:i}" }, writesPerS, arrival }],
-      },
-      designs: [{ name: "as-is", schema: deviceKey }],
-    });
-
   it("a burst whose window rate exceeds the cluster's capacity is a miss with shed > 0 whatever the duty cycle", () => {
     // 180,000 writes/s of 1 KB in the window: 12.9 nodes of demand on 12.
     fc.assert(
       fc.property(fc.constantFrom(60, 120, 300), fc.constantFrom(900, 3600, 7200), (windowS, everyS) => {
-        const scenario = cyclic((180000 * windowS) / everyS, {
+        const scenario = cyclicJob((180000 * windowS) / everyS, {
           kind: "burst",
           every: everyS,
           window: windowS,
@@ -313,7 +300,7 @@ describe("a load judged over its cycle", () => {
 
   it("gives a diurnal load the same verdict and node count from any start in its day", () => {
     const diurnal = { kind: "diurnal", amplitude: 0.8, peakHour: 14 };
-    const judge = (start: string) => simulateScenario(cyclic(100000, diurnal, start)).designs[0]!.summary;
+    const judge = (start: string) => simulateScenario(cyclicJob(100000, diurnal, start)).designs[0]!.summary;
     const midnight = judge("2026-01-01T00:00:00Z");
     // At the 14:00 peak, 180,000 writes/s of 1 KB need 12.9 nodes: 12 miss, whatever the start.
     expect(midnight.guidance.meets).toBe(false);
@@ -331,7 +318,7 @@ describe("a load judged over its cycle", () => {
         fc.double({ min: 0.1, max: 1, noNaN: true }),
         fc.double({ min: 0.1, max: 0.8, noNaN: true }),
         (amplitude, cpuTarget) => {
-          const scenario = cyclic(60000, { kind: "diurnal", amplitude, peakHour: 9 });
+          const scenario = cyclicJob(60000, { kind: "diurnal", amplitude, peakHour: 9 });
           const { summary, nodes } = simulateScenario(
             { ...scenario, cluster: { ...scenario.cluster, autoscaling: { cpuTarget } } },
             { durationS: 600 },
