@@ -314,19 +314,19 @@ export function scenarioFromSample(
           // and a writer writes about once over the window its reads keep (a random id is a row per write).
           const neverRepeats = new Set(familyRows.map(writerKey)).size === familyRows.length;
           const familyWritesPerS = (workload.rates.writesPerS * family.values.length) / rows;
-          const entities = Math.min(
-            MAX_ENTITIES,
-            Math.max(
-              workload.entities
-                ? Math.max(
-                    1,
-                    Math.round((workload.entities * estimates[index]!) / estimated),
-                    neverRepeats ? Math.round((workload.entities * familyRows.length) / rows) : 1,
-                  )
-                : estimates[index]!,
-              neverRepeats ? Math.round(familyWritesPerS * keptS) : 1,
-            ),
-          );
+          const stated = workload.entities
+            ? Math.max(1, Math.round((workload.entities * estimates[index]!) / estimated))
+            : estimates[index]!;
+          const entities = neverRepeats
+            ? Math.min(
+                MAX_ENTITIES,
+                Math.max(
+                  stated,
+                  workload.entities ? Math.round((workload.entities * familyRows.length) / rows) : 1,
+                  Math.round(familyWritesPerS * keptS),
+                ),
+              )
+            : stated;
           const outerValues = estimatePopulation(familyRows.map((row) => row[outer!.index]!));
           const perOuter = Math.max(1, Math.round(entities / outerValues));
           const fields: Record<string, unknown> = {
