@@ -25,18 +25,18 @@ type Register = (program: Command) => void;
 
 // Each command group, by the name it registers (one line each).
 const COMMAND_GROUPS: Record<string, () => Promise<Register>> = {
-  keys: async () => (await import("./keys.js")).registerKeysCommands,
-  heatmap: async () => (await import("./heatmap.js")).registerHeatmapCommands,
-  table: async () => (await import("./table.js")).registerTableCommands,
-  simulate: async () => (await import("./simulate.js")).registerSimulateCommands,
-  replay: async () => (await import("./replay.js")).registerReplayCommands,
-  migrate: async () => (await import("./migrate.js")).registerMigrateCommands,
-  export: async () => (await import("./export.js")).registerExportCommands,
-  serve: async () => (await import("./serve.js")).registerServeCommands,
-  lab: async () => (await import("./lab.js")).registerLabCommands,
-  advise: async () => (await import("./advise.js")).registerAdviseCommands,
-  examples: async () => (await import("./examples.js")).registerExamplesCommands,
-  diagnose: async () => (await import("./diagnose.js")).registerDiagnoseCommands,
+  keys: async () => (await import("./commands/keys.js")).registerKeysCommands,
+  heatmap: async () => (await import("./commands/heatmap.js")).registerHeatmapCommands,
+  table: async () => (await import("./commands/table.js")).registerTableCommands,
+  simulate: async () => (await import("./commands/simulate.js")).registerSimulateCommands,
+  replay: async () => (await import("./commands/replay.js")).registerReplayCommands,
+  migrate: async () => (await import("./commands/migrate.js")).registerMigrateCommands,
+  export: async () => (await import("./commands/export.js")).registerExportCommands,
+  serve: async () => (await import("./commands/serve.js")).registerServeCommands,
+  lab: async () => (await import("./commands/lab.js")).registerLabCommands,
+  advise: async () => (await import("./commands/advise.js")).registerAdviseCommands,
+  examples: async () => (await import("./commands/examples.js")).registerExamplesCommands,
+  diagnose: async () => (await import("./commands/diagnose.js")).registerDiagnoseCommands,
 };
 
 const named = process.argv[2];

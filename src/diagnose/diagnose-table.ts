@@ -5,9 +5,9 @@
  */
 import type { WorkloadRates } from "../advise/rates.js";
 import type { KeySchema } from "../keys/types.js";
-import { type DiagnoseReport, diagnoseEvidence } from "./diagnose.js";
-import type { BigtableDiagnoseSource } from "./gather-bigtable.js";
-import type { EmbeddedDiagnoseSource } from "./gather-embedded.js";
+import { type DiagnoseReport, diagnoseEvidence } from "./diagnosis/diagnose.js";
+import type { BigtableDiagnoseSource } from "./gather/gather-bigtable.js";
+import type { EmbeddedDiagnoseSource } from "./gather/gather-embedded.js";
 
 interface Common {
   schema: KeySchema;
@@ -39,7 +39,7 @@ export interface DiagnoseTableResult {
 export async function diagnoseTable(options: DiagnoseTableOptions): Promise<DiagnoseTableResult> {
   const { schema, rates } = options;
   if (options.store === "embedded") {
-    const { gatherEmbedded } = await import("./gather-embedded.js");
+    const { gatherEmbedded } = await import("./gather/gather-embedded.js");
     const evidence = await gatherEmbedded(options);
     if (options.nodes === undefined)
       throw new Error("nodes is missing: an embedded table has no cluster to read it from (--nodes N)");
@@ -53,7 +53,7 @@ export async function diagnoseTable(options: DiagnoseTableOptions): Promise<Diag
       notes: ["no-hot-tablet-api"],
     };
   }
-  const { gatherBigtable } = await import("./gather-bigtable.js");
+  const { gatherBigtable } = await import("./gather/gather-bigtable.js");
   const gathered = await gatherBigtable(options);
   const nodes = options.nodes ?? gathered.cluster?.nodes;
   if (nodes === undefined)

@@ -3,7 +3,26 @@
  * decoded through the schema, classified, with a ready scenario. `diagnoseTable` loads the
  * Bigtable client (or LevelDB) only when a table of that store is diagnosed; the rest is pure.
  */
-export { AccessHeat, type AccessHeatLayout, accessHeatLayout } from "../diagnose/access-log-heat.js";
+
+export { type DecodedBoundary, decodeBoundary } from "../diagnose/decode/decoded-boundary.js";
+export {
+  type DecodedHotRange,
+  decodeHotRange,
+  type FieldSpan,
+} from "../diagnose/decode/decoded-hot-range.js";
+export { type HotRange, type HotTablet, hotRanges } from "../diagnose/decode/hot-tablet.js";
+export {
+  type RowKeySample,
+  type TableShares,
+  type TabletSize,
+  tableShares,
+} from "../diagnose/decode/tablet-sizes.js";
+export {
+  type DiagnoseNote,
+  type DiagnoseTableOptions,
+  type DiagnoseTableResult,
+  diagnoseTable,
+} from "../diagnose/diagnose-table.js";
 export {
   type ClassifyInput,
   classify,
@@ -11,9 +30,7 @@ export {
   type DiagnosisKind,
   type Fact,
   type Remedy,
-} from "../diagnose/classify.js";
-export { type DecodedBoundary, decodeBoundary } from "../diagnose/decoded-boundary.js";
-export { type DecodedHotRange, decodeHotRange, type FieldSpan } from "../diagnose/decoded-hot-range.js";
+} from "../diagnose/diagnosis/classify.js";
 export {
   type DiagnoseOptions,
   type DiagnoseReport,
@@ -22,24 +39,12 @@ export {
   type HeatSource,
   type TableEvidence,
   type UndecodedKeys,
-} from "../diagnose/diagnose.js";
-export {
-  type DiagnoseNote,
-  type DiagnoseTableOptions,
-  type DiagnoseTableResult,
-  diagnoseTable,
-} from "../diagnose/diagnose-table.js";
-export type { BigtableDiagnoseSource } from "../diagnose/gather-bigtable.js";
-export type { EmbeddedDiagnoseSource } from "../diagnose/gather-embedded.js";
-export { type HotRange, type HotTablet, hotRanges } from "../diagnose/hot-tablet.js";
-export { hotTabletWindows, type TimeWindow } from "../diagnose/hot-tablet-windows.js";
-export { parseHotTabletsJson } from "../diagnose/hot-tablets-json.js";
-export { diagnoseJson } from "../diagnose/report-json.js";
-export { diagnoseText } from "../diagnose/report-text.js";
-export { scenarioYaml } from "../diagnose/scenario-file.js";
-export {
-  type RowKeySample,
-  type TableShares,
-  type TabletSize,
-  tableShares,
-} from "../diagnose/tablet-sizes.js";
+} from "../diagnose/diagnosis/diagnose.js";
+export { AccessHeat, type AccessHeatLayout, accessHeatLayout } from "../diagnose/gather/access-log-heat.js";
+export type { BigtableDiagnoseSource } from "../diagnose/gather/gather-bigtable.js";
+export type { EmbeddedDiagnoseSource } from "../diagnose/gather/gather-embedded.js";
+export { hotTabletWindows, type TimeWindow } from "../diagnose/gather/hot-tablet-windows.js";
+export { parseHotTabletsJson } from "../diagnose/gather/hot-tablets-json.js";
+export { diagnoseJson } from "../diagnose/report/report-json.js";
+export { diagnoseText } from "../diagnose/report/report-text.js";
+export { scenarioYaml } from "../diagnose/report/scenario-file.js";

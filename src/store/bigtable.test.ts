@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import { Bigtable } from "@google-cloud/bigtable";
 import { describe, expect, it } from "vitest";
 import { describeStoreBehaviour } from "../entry/store-testing.js";
@@ -124,7 +123,9 @@ describe("BigtableStore", () => {
     await put(theirs, { other: "x" });
     for (const value of ["v1", "v2", "v3"]) {
       await put(ours, { value, [`note-${value}`]: value });
-      await sleep(3); // the next version gets a later millisecond timestamp
+      // The next version gets a later timestamp once the millisecond clock has moved past this write.
+      const writtenBy = Date.now();
+      await expect.poll(() => Date.now(), { interval: 1 }).toBeGreaterThan(writtenBy);
     }
     await put(ours, { value: "v4" });
     expect(await raw()).toEqual({

@@ -3,7 +3,7 @@
  *
  * A store moves bytes: it knows nothing of schemas, salts or buckets. Keys are compared as
  * unsigned bytes (Bigtable's order). Every implementation passes the shared behavioural suite
- * in `behaviour-suite.ts` (published as `keyspread/store/testing`).
+ * in `behaviour/suite.ts` (published as `keyspread/store/testing`).
  */
 
 /** A half-open byte range `[start, end)`; `end: null` means "to the end of the table". */

@@ -1,0 +1,124 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { counterKeys, postKeys } from "../../advise/fixtures.testsuite.js";
+
+// End-to-end: the built bin (the test script builds before vitest runs).
+function keyspread(args: string[], input?: string) {
+  const result = spawnSync("node", ["dist/cli/main.js", ...args], { encoding: "utf8", input });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+const dir = mkdtempSync(join(tmpdir(), "keyspread-advise-cli-"));
+const keysFile = join(dir, "posts.txt");
+writeFileSync(keysFile, `${postKeys(400).join("\n")}\n`);
+
+describe("keyspread advise", () => {
+  it("--scenario --json prints one JSON object whose recommended member has the schema and scores", () => {
+    const { code, stdout, stderr } = keyspread([
+      "advise",
+      "--scenario",
+      "examples/timestamp-first.yaml",
+      "--buckets",
+      "12",
+      "--no-batching",
+      "--json",
+    ]);
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    const advice = JSON.parse(stdout);
+    expect(advice.recommended.name).toBe("promote-author");
+    expect(advice.recommended.schema.segments.map((s: { field?: string }) => s.field ?? "literal")).toEqual([
+      "literal",
+      "author",
+      "ts",
+    ]);
+    expect(advice.recommended.scores.hottestCpu).toBeLessThanOrEqual(0.9);
+    expect(advice.candidates.map((c: { name: string }) => c.name)).toEqual([
+      "as-is",
+      "reverse-ts",
+      "promote-author",
+      "salt-12-by-ts+author",
+    ]);
+  });
+
+  it("--keys infers the key, and --out writes the reports and a schema the keys command reads", () => {
+    const out = join(dir, "report");
+    const { code, stdout, stderr } = keyspread([
+      "advise",
+      "--keys",
+      keysFile,
+      "--rates",
+      "writes=20000,get=100",
+      "--nodes",
+      "6",
+      "--entities",
+      "200000",
+      "--buckets",
+      "12",
+      "--no-batching",
+      "--out",
+      out,
+    ]);
+    expect(code).toBe(0);
+    expect(stderr).toBe("");
+    // The report is in the files; stdout is the verdict and the paths.
+    expect(stdout).toMatch(/^Recommended: promote-id — id promoted to the front of the key on 6 nodes\./);
+    expect(stdout).toMatch(
+      /wrote:\n {2}.*advice\.json\n {2}.*recommended-schema\.yaml\n {2}.*report\.md\n {2}.*report\.html\n/,
+    );
+    expect(stdout.split("\n").length).toBeLessThan(20);
+    const report = readFileSync(join(out, "report.md"), "utf8");
+    expect(report).toContain("Writes are sequential: ts (epoch ms) leads the key");
+    for (const file of [
+      "advice.json",
+      "report.md",
+      "report.html",
+      "recommended-schema.yaml",
+      "heatmaps.html",
+    ])
+      expect(existsSync(join(out, file)), file).toBe(true);
+    const encoded = keyspread(
+      ["keys", "encode", "--schema", join(out, "recommended-schema.yaml")],
+      '{"id":"u42","ts":1764000000000}\n',
+    );
+    expect(encoded.stdout).toBe("post_u42_1764000000000\n");
+  });
+
+  it("exits 2 when nothing is recommended, and says why; --help documents the exit codes", () => {
+    const counter = join(dir, "txn.txt");
+    writeFileSync(counter, `${counterKeys(400).join("\n")}\n`);
+    const { code, stdout } = keyspread([
+      "advise",
+      "--keys",
+      counter,
+      "--rates",
+      "writes=20000",
+      "--nodes",
+      "6",
+      "--duration",
+      "10m",
+      "--buckets",
+      "2",
+      "--no-batching",
+    ]);
+    expect(code).toBe(2);
+    expect(stdout).toMatch(/\*\*No recommendation: nothing meets the targets on 6 nodes/);
+    expect(stdout).toMatch(/salt-2-by-seq\*\*: 2 buckets on 6 nodes: fewer buckets than nodes/);
+    const help = keyspread(["advise", "--help"]);
+    expect(help.stdout).toMatch(/Exit codes:\n {2}0 {2}a design is recommended/);
+    expect(help.stdout).toMatch(/ {2}2 {2}no design is recommended/);
+  });
+
+  it("names what is missing", () => {
+    const neither = keyspread(["advise"]);
+    expect(neither.code).toBe(1);
+    expect(neither.stderr).toBe("keyspread: give exactly one of --scenario FILE or --keys FILE\n");
+    const noRates = keyspread(["advise", "--keys", keysFile, "--nodes", "4"]);
+    expect(noRates.stderr).toMatch(/--keys needs --rates/);
+    const badRates = keyspread(["advise", "--keys", keysFile, "--nodes", "4", "--rates", "reads=5"]);
+    expect(badRates.stderr).toMatch(/--rates: unknown "reads"/);
+  });
+});

@@ -1,0 +1,219 @@
+/**
+ * `keyspread advise`: from a scenario file or a sample of real row keys, simulate candidate key
+ * designs and recommend the simplest that meets Google's CPU guidance; print the report (Markdown)
+ * or one JSON object, and with `--out DIR` write report.md, report.html, the recommended schema,
+ * advice.json and the heatmaps.
+ */
+import { mkdir, readFile } from "node:fs/promises";
+import { type Command, Option } from "commander";
+import { adviceToJson } from "../../advise/advice-json.js";
+import { type Advice, type AdviseOptions, adviseScenario, candidateLabel } from "../../advise/advise.js";
+import { type KeySampleFormat, parseKeyLines, splitKeySample } from "../../advise/key-sample.js";
+import { inferKeyStructure, type KeyStructure } from "../../advise/key-structure.js";
+import { parseWorkloadRates } from "../../advise/rates.js";
+import { type RealKey, realKeyOf } from "../../advise/real-key.js";
+import { adviceMarkdown } from "../../advise/report-markdown.js";
+import { headline, heatmapCandidates } from "../../advise/report-table.js";
+import { scenarioFromSample } from "../../advise/sample-scenario.js";
+import { parseDuration } from "../../sim/duration.js";
+import type { Scenario } from "../../sim/scenario.js";
+import type { SimulationMode } from "../../sim/simulate.js";
+import { writeHeatmaps } from "../../viz/render/write-heatmaps.js";
+import { writeAdviceFiles } from "../shared/advice-files.js";
+import { guarded, parseGrowth, parsePositiveInt } from "../shared/io.js";
+import { simulationQueueBar } from "../shared/progress.js";
+import { readScenarioFile } from "./simulate.js";
+
+interface AdviseCliOptions {
+  scenario?: string;
+  keys?: string;
+  rates?: string;
+  nodes?: number;
+  storage: "ssd" | "hdd";
+  rowBytes?: number;
+  entities?: number;
+  keyFormat: KeySampleFormat;
+  separator?: string;
+  baseline?: string;
+  duration: string;
+  mode: SimulationMode;
+  buckets?: number[];
+  batching: boolean;
+  growth?: number;
+  out?: string;
+  json?: boolean;
+}
+
+const DEFAULT_DURATION = "30m";
+
+/** `advise` exits with this when no design is recommended (nothing meets the targets, even on more nodes). */
+export const EXIT_NO_RECOMMENDATION = 2;
+
+const EXIT_CODES = `
+Exit codes:
+  0  a design is recommended (on the planned nodes, or on more nodes: the headline and
+     advice.json's recommended.needsMoreNodes say so)
+  1  bad input or an error (the message names it)
+  ${EXIT_NO_RECOMMENDATION}  no design is recommended: nothing meets the targets at the stated growth, even on more
+     nodes (the report says why each candidate loses)`;
+
+async function readText(file: string, what: string): Promise<string> {
+  try {
+    return await readFile(file, "utf8");
+  } catch (error) {
+    throw new Error(`${what} ${file}: ${(error as Error).message}`);
+  }
+}
+
+async function scenarioFromKeyFile(
+  options: AdviseCliOptions,
+  durationS: number,
+): Promise<{ scenario: Scenario; structure: KeyStructure; realKey: RealKey }> {
+  if (options.rates === undefined)
+    throw new Error("--keys needs --rates, e.g. --rates writes=20000,latest-10=500,range-1d=5");
+  const nodes = options.nodes;
+  if (nodes === undefined) throw new Error("--keys needs --nodes N (the cluster's node count)");
+  const sample = splitKeySample(
+    parseKeyLines(await readText(options.keys!, "key sample"), options.keyFormat),
+    options.separator,
+  );
+  const structure = inferKeyStructure(sample);
+  const { rowBytes, entities } = options;
+  const scenario = scenarioFromSample(sample, structure, {
+    rates: parseWorkloadRates(options.rates),
+    nodes,
+    storage: options.storage,
+    durationS,
+    ...(rowBytes === undefined ? {} : { rowBytes }),
+    ...(entities === undefined ? {} : { entities }),
+  });
+  return { scenario, structure, realKey: realKeyOf(structure) };
+}
+
+export function registerAdviseCommands(program: Command): void {
+  program
+    .command("advise")
+    .description(
+      "simulate candidate key designs for a workload and recommend the simplest that meets the targets",
+    )
+    .option(
+      "--scenario <file>",
+      "a scenario file (.yaml/.json, as for simulate); its first design is the current key",
+    )
+    .option("--keys <file>", "a sample of real row keys, one per line")
+    .option("--rates <list>", "with --keys: writes=N,latest-<count>=N,range-<duration>=N,get=N (per second)")
+    .option(
+      "--nodes <n>",
+      "nodes to plan for (required with --keys; default: the scenario's)",
+      parsePositiveInt,
+    )
+    .addOption(
+      new Option("--storage <kind>", "with --keys: node storage").choices(["ssd", "hdd"]).default("ssd"),
+    )
+    .option("--row-bytes <n>", "with --keys: bytes per row (default 1024)", parsePositiveInt)
+    .option(
+      "--entities <n>",
+      "with --keys: distinct writers in the table (default: estimated from the sample)",
+      parsePositiveInt,
+    )
+    .addOption(
+      new Option("--key-format <format>", "with --keys: lines are text or hex")
+        .choices(["text", "hex"])
+        .default("text"),
+    )
+    .option("--separator <char>", "with --keys: the component separator (default: detected)")
+    .option("--baseline <design>", "with --scenario: the design that is the current key (default: the first)")
+    .option("--duration <duration>", "simulated time per candidate", DEFAULT_DURATION)
+    .addOption(new Option("--mode <mode>", "simulator engine").choices(["fast", "exact"]).default("fast"))
+    .option(
+      "--buckets <list>",
+      "salt bucket counts to try, e.g. 16,24,64 (default: 2-4 × nodes and powers of two to 256)",
+      (list: string) => list.split(",").map((item) => parsePositiveInt(item.trim())),
+    )
+    .option("--no-batching", "reads need every point at once: do not batch points per entity")
+    .option(
+      "--growth <x>",
+      "multiple of today's workload the sizing must still carry (default: the scenario's growth, else 1: Google's targets are the headroom for peaks)",
+      parseGrowth,
+    )
+    .option(
+      "--out <dir>",
+      "write report.md, report.html, recommended-schema.yaml, advice.json and heatmaps here (stdout: the verdict and the paths)",
+    )
+    .option("--json", "print one JSON object (recommended design with schema and scores, every candidate)")
+    .addHelpText("after", EXIT_CODES)
+    .action(guarded(adviseCommand));
+}
+
+async function adviseCommand(options: AdviseCliOptions): Promise<void> {
+  if ((options.scenario === undefined) === (options.keys === undefined))
+    throw new Error("give exactly one of --scenario FILE or --keys FILE");
+  const durationS = parseDuration(options.duration, "--duration");
+  const { scenario, structure, realKey } =
+    options.keys === undefined
+      ? { scenario: await readScenarioFile(options.scenario!), structure: undefined, realKey: undefined }
+      : await scenarioFromKeyFile(options, durationS);
+  const nodes = options.scenario === undefined ? undefined : options.nodes;
+  const { buckets } = options;
+  const advice = adviseWithProgress(scenario, {
+    durationS,
+    mode: options.mode,
+    batching: options.batching,
+    ...(nodes === undefined ? {} : { nodes }),
+    ...(buckets === undefined ? {} : { buckets }),
+    ...(options.growth === undefined ? {} : { growth: options.growth }),
+    ...(options.baseline === undefined ? {} : { baseline: options.baseline }),
+    ...(realKey === undefined ? {} : { realKey }),
+  });
+  if (!advice.recommended) process.exitCode = EXIT_NO_RECOMMENDATION;
+  if (options.out === undefined) {
+    process.stdout.write(
+      options.json ? `${adviceToJson(advice)}\n` : adviceMarkdown(advice, structure ? { structure } : {}),
+    );
+    return;
+  }
+  const written = await writeAdviceOutputs(advice, options.out, structure);
+  // The report is in the files: stdout gets the verdict and where to read the rest.
+  process.stdout.write(
+    options.json
+      ? `${adviceToJson(advice)}\n`
+      : `${headline(advice)}\n\nwrote:\n${written.map((path) => `  ${path}\n`).join("")}`,
+  );
+}
+
+function adviseWithProgress(scenario: Scenario, options: Omit<AdviseOptions, "onProgress">): Advice {
+  const bar = simulationQueueBar("advising:");
+  try {
+    return adviseScenario(scenario, {
+      ...options,
+      onProgress: (progress) => bar.update({ ...progress, name: progress.candidate }),
+    });
+  } finally {
+    bar.stop();
+  }
+}
+
+/** The heatmaps of the designs worth seeing, then the reports that link them; returns the paths. */
+async function writeAdviceOutputs(
+  advice: Advice,
+  out: string,
+  structure: KeyStructure | undefined,
+): Promise<string[]> {
+  await mkdir(out, { recursive: true });
+  const shown = heatmapCandidates(advice);
+  const heatmaps =
+    shown.length === 0
+      ? undefined
+      : await writeHeatmaps(
+          shown.map((each) => ({ name: candidateLabel(each, advice.nodes), steps: each.result!.loadSteps })),
+          out,
+        );
+  const reports = await writeAdviceFiles(advice, out, {
+    ...(structure ? { structure } : {}),
+    ...(heatmaps ? { heatmaps } : {}),
+  });
+  return [
+    ...reports,
+    ...(heatmaps ? [...heatmaps.designs.flatMap((design) => design.images), heatmaps.html] : []),
+  ];
+}

@@ -1,0 +1,161 @@
+/**
+ * `keyspread heatmap`: a Key Visualizer-style heatmap of an access log (JSONL or CSV), written as
+ * PNG, SVG or HTML, and the patterns it shows printed in words.
+ */
+
+import { basename } from "node:path";
+import { type Command, Option } from "commander";
+import { writeFileAtomically } from "../../io/write-file-atomically.js";
+import type { HeatMatrix } from "../../viz/matrix/heat-matrix.js";
+import { HEAT_METRICS, type HeatMetric } from "../../viz/matrix/heat-matrix.js";
+import { readAccessLogMatrix } from "../../viz/matrix/log-matrix.js";
+import { detectPatterns } from "../../viz/patterns/detect-patterns.js";
+import type { PatternFinding } from "../../viz/patterns/finding.js";
+import type { ColorScaleKind } from "../../viz/render/color-scale.js";
+import { renderHeatmapHtml } from "../../viz/render/html.js";
+import { heatmapFormatOf, writeHeatmapFile } from "../../viz/render/write-heatmaps.js";
+import { guarded, parsePositiveInt, readSchemaFile, wholeNumberIn } from "../shared/io.js";
+import { fractionBar } from "../shared/progress.js";
+
+interface HeatmapOptions {
+  from: string[];
+  out: string;
+  metric: HeatMetric;
+  schema?: string;
+  separator?: string;
+  format?: "jsonl" | "csv";
+  rows: number;
+  columns: number;
+  scale?: ColorScaleKind;
+  clip: number;
+  width: number;
+  height: number;
+  title?: string;
+  json?: boolean;
+}
+
+export function registerHeatmapCommands(program: Command): void {
+  program
+    .command("heatmap")
+    .description(
+      "Key Visualizer-style heatmap of an access log, plus the hotspot patterns it shows, in words",
+    )
+    .requiredOption(
+      "--from <file>",
+      "access log: JSONL, or CSV with a header (ts,key,op[,bytes,latencyMs,node]); repeat to compare logs side by side on one colour scale (HTML)",
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .requiredOption("--out <file>", "output: .png, .svg or .html")
+    .addOption(new Option("--metric <metric>", "what colour shows").choices(HEAT_METRICS).default("ops"))
+    .option("--schema <file>", "key schema (.json/.yaml): labels rows by salt bucket and segments")
+    .option("--separator <char>", "segment separator for labels when there is no schema (default #)")
+    .addOption(
+      new Option("--format <format>", "log format (default: .csv is CSV, else JSONL)").choices([
+        "jsonl",
+        "csv",
+      ]),
+    )
+    .option("--rows <n>", "key rows at most", parsePositiveInt, 1000)
+    .option("--columns <n>", "time columns at most", parsePositiveInt, 240)
+    .addOption(
+      new Option("--scale <scale>", "colour scale (default: log; linear for cpu)").choices(["log", "linear"]),
+    )
+    .option("--clip <percentile>", "colour tops out at this percentile of cells", Number, 99)
+    // Bounded: every pixel is held in memory (30000² took 9 GB).
+    .option("--width <px>", "image width (200..16000)", wholeNumberIn(200, 16_000), 1000)
+    .option("--height <px>", "image height (200..16000)", wholeNumberIn(200, 16_000), 600)
+    .option("--title <text>", "title (default: metric and scale)")
+    .option("--json", "print the patterns as JSON lines instead of sentences")
+    .action(guarded(heatmapCommand));
+}
+
+interface LogPanel {
+  name: string;
+  matrix: HeatMatrix;
+  patterns: PatternFinding[];
+}
+
+async function heatmapCommand(options: HeatmapOptions): Promise<void> {
+  const format = heatmapFormatOf(options.out);
+  if (options.metric === "cpu")
+    throw new Error('metric "cpu": node CPU comes from simulations, not access logs');
+  if (options.from.length > 1 && format !== "html")
+    throw new Error(
+      `--out ${options.out}: ${options.from.length} logs side by side need an .html page (one colour scale, one panel each)`,
+    );
+  const panels = await readLogs(options);
+  const image = {
+    metric: options.metric,
+    clipPercentile: options.clip,
+    width: options.width,
+    height: options.height,
+    ...(options.scale ? { scale: options.scale } : {}),
+    ...(options.title ? { title: options.title } : {}),
+  };
+  if (panels.length === 1) {
+    const [only] = panels;
+    await writeHeatmapFile(only!.matrix, options.out, {
+      ...image,
+      name: only!.name,
+      patterns: only!.patterns,
+    });
+  } else {
+    await writeFileAtomically(options.out, renderHeatmapHtml(panels, image));
+  }
+  process.stdout.write(options.json ? patternsAsJsonLines(panels) : patternsInWords(panels, options.out));
+}
+
+/** Each log as a matrix and its patterns, with a progress bar per log on a TTY. */
+async function readLogs(options: HeatmapOptions): Promise<LogPanel[]> {
+  const schema = options.schema ? await readSchemaFile(options.schema) : undefined;
+  const panels: LogPanel[] = [];
+  for (const [index, from] of options.from.entries()) {
+    const bar = fractionBar(`reading ${from}, pass {pass}/2`);
+    const matrix = await readAccessLogMatrix(from, {
+      maxRows: options.rows,
+      maxColumns: options.columns,
+      ...(schema ? { schema } : {}),
+      ...(options.separator ? { separator: options.separator } : {}),
+      ...(options.format ? { format: options.format } : {}),
+      onProgress: (pass, bytes, total) => bar.update((pass - 1) * total + bytes, 2 * total, { pass }),
+    }).finally(bar.stop);
+    panels.push({
+      name: distinctName(from, index, options.from),
+      matrix,
+      patterns: detectPatterns(matrix, options.metric),
+    });
+  }
+  return panels;
+}
+
+function patternsAsJsonLines(panels: readonly LogPanel[]): string {
+  return panels
+    .flatMap((panel) =>
+      panel.patterns.map(({ kind, summary, rule, keys, start, end, fromS, toS }) => {
+        const range = { start: start.toString("hex"), end: end?.toString("hex") ?? null };
+        const log = panels.length > 1 ? { log: panel.name } : {};
+        return `${JSON.stringify({ ...log, kind, summary, rule, keys, ...range, fromS, toS })}\n`;
+      }),
+    )
+    .join("");
+}
+
+function patternsInWords(panels: readonly LogPanel[], out: string): string {
+  return panels
+    .map(({ name, matrix, patterns }) => {
+      const label = panels.length > 1 ? `${out} [${name}]` : out;
+      return [
+        `${label}: ${matrix.rows.length} key rows × ${matrix.time.columns} columns of ${matrix.time.columnS} s\n`,
+        patterns.length === 0 ? "No known pattern: uneven load without a clear shape.\n" : "",
+        ...patterns.map((pattern) => `- ${pattern.summary}\n  rule: ${pattern.rule}\n`),
+      ].join("");
+    })
+    .join("");
+}
+
+/** A log's panel name: its file name, or its whole path when two logs share a file name. */
+function distinctName(from: string, index: number, all: readonly string[]): string {
+  const name = basename(from);
+  const clash = all.some((other, at) => at !== index && basename(other) === name);
+  return clash ? `${from} (${index + 1})` : name;
+}

@@ -1,0 +1,100 @@
+/**
+ * End-to-end: the README's main job on the built bin, shortened (5 simulated minutes, 1,000 rows),
+ * then its heatmap page in headless Chromium.
+ */
+import { type SpawnSyncReturns, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { drawnPanels, launchChromium, watchedPage } from "../../../test/chromium.js";
+import { fileSlug } from "../../viz/render/write-heatmaps.js";
+
+const DESIGNS = [
+  "as-is",
+  "as-is-on-24-nodes",
+  "salt-16-by-deviceID+ts",
+  "salt-64-by-deviceID+ts",
+  "salt-256-by-deviceID+ts",
+  "salt-64-by-deviceID",
+  "promote-shard",
+  "batch-2s",
+];
+
+const out = mkdtempSync(join(tmpdir(), "keyspread-lab-"));
+let run: SpawnSyncReturns<string>;
+let browser: Browser | undefined;
+
+beforeAll(() => {
+  run = spawnSync("node", ["dist/cli/main.js", "lab", "--duration", "5m", "--rows", "1000", "--out", out], {
+    encoding: "utf8",
+  });
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+  rmSync(out, { recursive: true, force: true });
+});
+
+describe("keyspread lab", () => {
+  it("ends with one verdict, in 120 columns: the winner, why each other design loses, the model's uncertainty", () => {
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stderr).toBe("");
+    const lines = run.stdout.split("\n");
+    for (const line of lines) expect([...line].length, line).toBeLessThanOrEqual(120);
+    expect(run.stdout).toMatch(/^Verdict: (Recommended: |Nothing meets the targets on 12 nodes; )/m);
+    const losers = run.stdout.slice(
+      run.stdout.indexOf("Why the others lose:"),
+      run.stdout.indexOf("Beyond the key:"),
+    );
+    // The advisor's notes beyond the key: the 30-day scans belong in an analytical store.
+    expect(run.stdout.slice(run.stdout.indexOf("Beyond the key:"))).toMatch(
+      /^Beyond the key:\n {2}- [\s\S]*analytical store[\s\S]*Through the library/,
+    );
+    const table = run.stdout.slice(0, run.stdout.indexOf("Verdict:"));
+    for (const design of DESIGNS) {
+      // Each design has a row with a verdict, and is either the winner or says why it loses.
+      expect(table).toMatch(
+        new RegExp(`^${design.replace("+", "\\+")} +\\d+ .*(recommended|misses|meets)`, "m"),
+      );
+      expect(losers.includes(`- ${design}: `) || table.includes("recommended")).toBe(true);
+    }
+    expect(run.stdout).toMatch(/^Model uncertainty/m);
+  });
+
+  it("writes and reads every design through the library on the embedded store", () => {
+    const library = run.stdout.slice(run.stdout.indexOf("Through the library"));
+    for (const design of DESIGNS)
+      expect(library).toMatch(new RegExp(`^${design.replace("+", "\\+")} .* yes$`, "m"));
+  });
+
+  it("writes reports, summaries (no time series) and a heatmap per design, and lists the paths", () => {
+    for (const name of ["report.md", "report.html", "advice.json", "results.json", "heatmaps.html"]) {
+      expect(run.stdout).toContain(join(out, name));
+    }
+    for (const design of DESIGNS) expect(existsSync(join(out, `heatmap-${fileSlug(design)}.png`))).toBe(true);
+    const results = JSON.parse(readFileSync(join(out, "results.json"), "utf8"));
+    expect(results.designs[0].timeline).toBeUndefined();
+    expect(results.designs[0].sensitivity.hottestNodeCpu.pessimistic).toBeGreaterThan(0);
+    expect(statSync(join(out, "results.json")).size).toBeLessThan(1_000_000);
+  });
+
+  it("draws the heatmap page in Chromium: the verdict, the colour bar and every design's panel", async () => {
+    browser = await launchChromium();
+    const problems: string[] = [];
+    const page = await watchedPage(browser, problems);
+    await page.goto(pathToFileURL(join(out, "heatmaps.html")).href);
+    expect(problems).toEqual([]);
+    expect(await page.locator("p.intro").first().textContent()).toMatch(/^(Recommended|Nothing meets)/);
+    expect(await page.locator("#colorbar canvas").isVisible()).toBe(true);
+    expect(await page.locator("#colorbar .tick").count()).toBeGreaterThan(1);
+    const panels = await drawnPanels(page);
+    expect(panels.map((panel) => panel.design).slice(0, DESIGNS.length)).toEqual(DESIGNS);
+    for (const panel of panels) expect(panel.opaque, panel.design).toBeGreaterThan(0.99);
+    // Each panel says its verdict under its name.
+    const notes = await page.locator("section p.notes").allTextContents();
+    expect(notes.filter((note) => /^(recommended|misses|meets)/.test(note)).length).toBe(panels.length);
+  }, 60_000);
+});

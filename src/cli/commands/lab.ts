@@ -1,0 +1,179 @@
+/**
+ * `keyspread lab`: the main job. Judges every key design of a scenario (by default the fleet
+ * incident) with the advisor's rules, at the model's defaults and at both ends of its constants;
+ * writes the reports, results and heatmaps; writes and reads a sample of the scenario's rows
+ * through the library on the embedded store; and prints a summary that fits 120 columns.
+ */
+import { mkdir, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Command } from "commander";
+import { candidateLabel } from "../../advise/advise.js";
+import { lossReason } from "../../advise/recommend.js";
+import { candidateVerdict } from "../../advise/report-table.js";
+import { writeFileAtomically } from "../../io/write-file-atomically.js";
+import { type JudgeScenarioProgress, judgeScenario, type LabVerdict } from "../../lab/judge.js";
+import { labIntro, labReport } from "../../lab/lab-report.js";
+import { checkDesign, type DesignCheck } from "../../lab/library-check.js";
+import { parseDuration } from "../../sim/duration.js";
+import { guidanceLine } from "../../sim/report.js";
+import { simulationResultToJson } from "../../sim/result-json.js";
+import type { Scenario } from "../../sim/scenario.js";
+import { openStore } from "../../store/open.js";
+import { writeHeatmaps } from "../../viz/render/write-heatmaps.js";
+import { writeAdviceFiles } from "../shared/advice-files.js";
+import { guarded, parseGrowth, parsePositiveInt, write } from "../shared/io.js";
+import { fractionBar, simulationQueueBar } from "../shared/progress.js";
+import { readScenarioFile } from "./simulate.js";
+
+const FLEET_SCENARIO = fileURLToPath(new URL("../../../examples/fleet-hotspot.yaml", import.meta.url));
+
+interface LabOptions {
+  scenario: string;
+  duration?: string;
+  out: string;
+  rows: number;
+  wide?: boolean;
+  sensitivity: boolean;
+  growth?: number;
+  series?: boolean;
+}
+
+export function registerLabCommands(program: Command): void {
+  program
+    .command("lab")
+    .description(
+      "judge every key design of a scenario (default: the fleet incident) as the advisor does, at the model's defaults and at both ends of its constants; write the reports and heatmaps; write and read a sample through the library on the embedded store",
+    )
+    .option("--scenario <file>", "scenario file", FLEET_SCENARIO)
+    .option("--duration <duration>", "simulated time, e.g. 30m or 3h (default: the scenario's)")
+    .option("--out <dir>", "where the reports, results, heatmaps and sample tables go", "./keyspread-lab")
+    .option("--rows <n>", "sample rows per design written through the library", parsePositiveInt, 20_000)
+    .option("--wide", "print the advisor's full table (wider than 120 columns)")
+    .option(
+      "--growth <x>",
+      "multiple of today's workload the sizing must still carry (default: the scenario's growth, else 1: Google's targets are the headroom for peaks)",
+      parseGrowth,
+    )
+    .option("--no-sensitivity", "skip the reruns at the ends of the model's constants (no ranges)")
+    .option("--series", "include each design's time series in results.json")
+    .action(
+      guarded(async (options: LabOptions) => {
+        const scenario = await readScenarioFile(options.scenario);
+        const durationS =
+          options.duration === undefined ? undefined : parseDuration(options.duration, "--duration");
+        const verdict = judgeWithProgress(scenario, {
+          sensitivity: options.sensitivity,
+          ...(options.growth === undefined ? {} : { growth: options.growth }),
+          ...(durationS === undefined ? {} : { durationS }),
+        });
+        const written = await writeLabFiles(verdict, options);
+        const tables = join(options.out, "tables");
+        const checks = await checkThroughLibrary(scenario, tables, options.rows);
+        await write(
+          [
+            ...labReport(verdict, checks, { rows: options.rows, ...(options.wide ? { wide: true } : {}) }),
+            "",
+            `Wrote ${written.length} files to ${options.out}:`,
+            ...written.map((path) => `  ${path}`),
+            `Sample tables in ${tables}`,
+            "",
+          ].join("\n"),
+        );
+      }),
+    );
+}
+
+function judgeWithProgress(scenario: Scenario, options: Parameters<typeof judgeScenario>[1]): LabVerdict {
+  // One bar per phase, the first stopped when the second starts (two live bars garble a terminal).
+  let phase: JudgeScenarioProgress["phase"] | undefined;
+  let bar: ReturnType<typeof simulationQueueBar> | undefined;
+  try {
+    return judgeScenario(scenario, {
+      ...options,
+      onProgress: (progress: JudgeScenarioProgress) => {
+        if (progress.phase !== phase) {
+          bar?.stop();
+          phase = progress.phase;
+          bar = simulationQueueBar(`lab: ${phase}`);
+        }
+        bar!.update(progress);
+      },
+    });
+  } finally {
+    bar?.stop();
+  }
+}
+
+/**
+ * The advisor's reports on the scenario's designs, the simulation summaries (with the ranges over
+ * the model's ends) and a heatmap per design with its verdict; returns the paths written.
+ */
+async function writeLabFiles(verdict: LabVerdict, options: LabOptions): Promise<string[]> {
+  const { advice, ends } = verdict;
+  const out = options.out;
+  await mkdir(out, { recursive: true });
+  const simulated = advice.candidates.filter((each) => each.result !== undefined);
+  const heatmaps = await writeHeatmaps(
+    simulated.map((each) => ({
+      name: candidateLabel(each, advice.nodes),
+      steps: each.result!.loadSteps,
+      notes: [
+        each === advice.recommended
+          ? "recommended"
+          : `${candidateVerdict(advice, each)}: ${lossReason(each, advice.recommended)}`,
+        guidanceLine(each.result!),
+      ],
+    })),
+    out,
+    { title: `keyspread lab: ${advice.scenario}`, intro: labIntro(verdict) },
+  );
+  const results = {
+    scenario: advice.scenario,
+    ...(advice.description === undefined ? {} : { description: advice.description }),
+    durationS: advice.durationS,
+    designs: simulated.map((each) => ({ ...each.result!, design: candidateLabel(each, advice.nodes) })),
+  };
+  const sensitivity = simulated.map((each) => ends.get(each)).filter((each) => each !== undefined);
+  const resultsPath = join(out, "results.json");
+  await writeFileAtomically(
+    resultsPath,
+    simulationResultToJson(results, {
+      ...(options.series ? { series: true } : {}),
+      ...(sensitivity.length === simulated.length ? { sensitivity } : {}),
+    }),
+  );
+  return [
+    ...(await writeAdviceFiles(advice, out, { heatmaps })),
+    resultsPath,
+    heatmaps.html,
+    ...heatmaps.designs.flatMap((design) => design.images),
+  ];
+}
+
+/** Writes and reads a sample of every design's rows through SaltedTable on the embedded store. */
+async function checkThroughLibrary(
+  scenario: Scenario,
+  directory: string,
+  rows: number,
+): Promise<DesignCheck[]> {
+  await rm(directory, { recursive: true, force: true });
+  const checks: DesignCheck[] = [];
+  const bar = fractionBar("lab: library check {name}");
+  try {
+    for (const [index, design] of scenario.designs.entries()) {
+      bar.update(index, scenario.designs.length, { name: design.name });
+      // Bigtable's table ids (and the embedded store's) allow letters, digits, "_", "-" and ".".
+      const table = design.name.replace(/[^A-Za-z0-9._-]+/g, "_");
+      const store = await openStore("embedded", { table, directory });
+      try {
+        checks.push(await checkDesign(scenario, design.name, store, { rows }));
+      } finally {
+        await store.close();
+      }
+    }
+  } finally {
+    bar.stop();
+  }
+  return checks;
+}

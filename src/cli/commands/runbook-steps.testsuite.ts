@@ -1,0 +1,26 @@
+/**
+ * A runbook as one test per step, run in order: a failing step fails under its own name, and the
+ * steps after it are skipped rather than failing for its reason.
+ */
+import { it } from "vitest";
+
+export type RunbookStep = (name: string, body: () => Promise<void>, timeoutMs?: number) => void;
+
+/** A fresh sequence of steps: call it once per runbook (per `describe`). */
+export function runbookSteps(): RunbookStep {
+  let failed: string | undefined;
+  return (name, body, timeoutMs) =>
+    it(
+      name,
+      async (context) => {
+        if (failed !== undefined) context.skip(`an earlier step failed: ${failed}`);
+        try {
+          await body();
+        } catch (error) {
+          failed = name;
+          throw error;
+        }
+      },
+      timeoutMs,
+    );
+}

@@ -1,0 +1,80 @@
+/**
+ * A hot range read through the schema: its boundaries decoded, and the sampled keys inside it
+ * decoded field by field (which buckets, tenants, devices and times the heat covers). Pure.
+ */
+import type { KeySchema } from "../../keys/types.js";
+import { type DecodedBoundary, decodeBoundary, decodeKey, valueText } from "./decoded-boundary.js";
+import { type HotRange, inHotRange } from "./hot-tablet.js";
+
+/** One field over the sampled keys in the range: how many values, the first and last. */
+export interface FieldSpan {
+  field: string;
+  distinct: number;
+  min: string;
+  max: string;
+}
+
+export interface DecodedHotRange {
+  startKey: Buffer;
+  endKey: Buffer;
+  start: DecodedBoundary;
+  end: DecodedBoundary;
+  /** One key at both ends: the tablet is a single row. */
+  singleKey: boolean;
+  maxCpuPercent: number;
+  /** Windows it was hot in (recurrences). */
+  windows: HotRange["windows"];
+  /** Distinct sampled keys that fall in the range. */
+  sampledKeys: number;
+  /** Buckets of the sampled keys in the range (salted schemas). */
+  buckets: number[];
+  fields: FieldSpan[];
+}
+
+/** Compares decoded values in key order: numbers and bigints by value, dates by time, text as text. */
+function compareValues(a: unknown, b: unknown): number {
+  const x = a instanceof Date ? a.getTime() : a;
+  const y = b instanceof Date ? b.getTime() : b;
+  return x! < y! ? -1 : x! > y! ? 1 : 0;
+}
+
+export function decodeHotRange(
+  schema: KeySchema,
+  range: HotRange,
+  sample: readonly Buffer[],
+): DecodedHotRange {
+  const inside = new Map<string, Buffer>();
+  for (const key of sample) if (inHotRange(range, key)) inside.set(key.toString("hex"), key);
+  const decoded = [...inside.values()].flatMap((key) => {
+    try {
+      return [decodeKey(schema, key)];
+    } catch {
+      return [];
+    }
+  });
+  const fields = schema.fields.flatMap(({ name }) => {
+    const values = decoded.map((key) => key.values[name]).filter((value) => value !== undefined);
+    if (values.length === 0) return [];
+    const sorted = [...values].sort(compareValues);
+    return [
+      {
+        field: name,
+        distinct: new Set(values.map(valueText)).size,
+        min: valueText(sorted[0]),
+        max: valueText(sorted.at(-1)),
+      },
+    ];
+  });
+  return {
+    startKey: range.startKey,
+    endKey: range.endKey,
+    start: decodeBoundary(schema, range.startKey),
+    end: decodeBoundary(schema, range.endKey),
+    singleKey: range.startKey.length > 0 && range.startKey.equals(range.endKey),
+    maxCpuPercent: range.maxCpuPercent,
+    windows: range.windows,
+    sampledKeys: inside.size,
+    buckets: [...new Set(decoded.map((key) => key.bucket))].sort((a, b) => a - b),
+    fields,
+  };
+}

@@ -1,0 +1,108 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { DecodedHotRange } from "../decode/decoded-hot-range.js";
+import { classify, EVEN_MAX_OVER_MEDIAN, NARROW_MAX_SAMPLED_KEYS } from "./classify.js";
+
+const T0 = Date.parse("2026-11-30T00:00:00Z");
+
+function range(start: string, end: string, cpu: number, sampledKeys: number, firstHour = 0): DecodedHotRange {
+  return {
+    startKey: Buffer.from(start),
+    endKey: Buffer.from(end),
+    start: { kind: "table-edge" },
+    end: { kind: "table-edge" },
+    singleKey: start !== "" && start === end,
+    maxCpuPercent: cpu,
+    windows: [
+      {
+        start: new Date(T0 + firstHour * 3_600_000),
+        end: new Date(T0 + (firstHour + 1) * 3_600_000),
+        cpuPercent: cpu,
+      },
+    ],
+    sampledKeys,
+    buckets: [],
+    fields: [],
+  };
+}
+
+describe("classify", () => {
+  it("no hot tablet: nothing to do", () => {
+    expect(classify({ hotRanges: [], sequentialField: undefined, sampleKeys: 100 })).toMatchObject({
+      kind: "no-hot-tablets",
+      remedy: "nothing-to-do",
+    });
+  });
+
+  it("a tablet of one key is one hot row: shard the row", () => {
+    const diagnosis = classify({
+      hotRanges: [range("k7", "k7", 95, 1)],
+      sequentialField: undefined,
+      sampleKeys: 100,
+    });
+    expect(diagnosis).toMatchObject({ kind: "one-hot-row", remedy: "shard-the-row" });
+    expect(diagnosis.facts).toContainEqual({ kind: "single-key", key: Buffer.from("k7").toString("hex") });
+  });
+
+  it("a sequential key whose hot range reaches the table's end is a moving tail", () => {
+    const diagnosis = classify({
+      hotRanges: [range("t900", "", 90, 40)],
+      sequentialField: "ts",
+      sampleKeys: 100,
+    });
+    expect(diagnosis.kind).toBe("moving-tail");
+    expect(diagnosis.facts).toEqual(
+      expect.arrayContaining([{ kind: "sequential-key", field: "ts" }, { kind: "reaches-table-end" }]),
+    );
+  });
+
+  it("hot ranges that move forward window after window are a moving tail, even without the key sample", () => {
+    const diagnosis = classify({
+      hotRanges: [range("t3", "t4", 80, 30, 2), range("t1", "t2", 85, 30, 0), range("t2", "t3", 82, 30, 1)],
+      sequentialField: undefined,
+      sampleKeys: 200,
+    });
+    expect(diagnosis).toMatchObject({ kind: "moving-tail", remedy: "lead-with-a-spreading-field" });
+    expect(diagnosis.facts).toContainEqual({ kind: "moves-forward", ranges: 3 });
+  });
+
+  it("several hot ranges of similar CPU, in no forward order, are an even load near capacity", () => {
+    const diagnosis = classify({
+      hotRanges: [
+        range("c", "d", 72, 50, 0),
+        range("a", "b", 70, 50, 1),
+        range("e", "f", 68, 50, 2),
+        range("b", "c", 71, 50, 3),
+      ],
+      sequentialField: undefined,
+      sampleKeys: 200,
+    });
+    expect(diagnosis).toMatchObject({ kind: "even-near-capacity", remedy: "add-nodes" });
+  });
+
+  it("a band of similar hot ranges over part of the table is one wide hot range, not an even load", () => {
+    const band = [range("c", "d", 92, 50, 0), range("a", "b", 95, 50, 1), range("b", "c", 90, 50, 2)];
+    expect(classify({ hotRanges: band, sequentialField: undefined, sampleKeys: 150 }).kind).toBe(
+      "even-near-capacity",
+    );
+    const diagnosis = classify({ hotRanges: band, sequentialField: undefined, sampleKeys: 1000 });
+    expect(diagnosis).toMatchObject({ kind: "wide-hot-range", remedy: "capacity-not-the-key" });
+    expect(diagnosis.facts).toContainEqual({ kind: "hot-share-of-sample", share: 0.15 });
+  });
+
+  it("one dominant range: narrow when it holds few sampled keys, wide when many", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 10_000 }), fc.integer({ min: 50, max: 100 }), (keys, cpu) => {
+        const diagnosis = classify({
+          hotRanges: [range("m", "n", cpu, keys), range("a", "b", cpu / (EVEN_MAX_OVER_MEDIAN * 2), 5, 1)],
+          sequentialField: undefined,
+          sampleKeys: 20_000,
+        });
+        expect(diagnosis.kind).toBe(keys <= NARROW_MAX_SAMPLED_KEYS ? "narrow-hot-range" : "wide-hot-range");
+        expect(diagnosis.remedy).toBe(
+          keys <= NARROW_MAX_SAMPLED_KEYS ? "spread-the-few-keys" : "capacity-not-the-key",
+        );
+      }),
+    );
+  });
+});

@@ -1,0 +1,135 @@
+/**
+ * What the evidence says is wrong, and what to do: one hot row, a narrow hot range of few keys, a
+ * wide hot range of many keys, a moving tail, or an even load near capacity. Each diagnosis carries
+ * the facts it rests on. Pure.
+ */
+import type { DecodedHotRange } from "../decode/decoded-hot-range.js";
+
+export type DiagnosisKind =
+  | "no-hot-tablets"
+  | "one-hot-row"
+  | "narrow-hot-range"
+  | "wide-hot-range"
+  | "moving-tail"
+  | "even-near-capacity";
+
+export type Remedy =
+  /** No split can help: spread the row's writes over a few physical rows and merge on read. */
+  | "shard-the-row"
+  /** A split isolates the few keys at best: spread the entities they belong to (salt on their field). */
+  | "spread-the-few-keys"
+  /** Splits and the balancer spread it once warm: capacity, not the key. */
+  | "capacity-not-the-key"
+  /** Put a spreading field (a salt, the entity) before the time or sequence that leads the key. */
+  | "lead-with-a-spreading-field"
+  | "add-nodes"
+  | "nothing-to-do";
+
+export type Fact =
+  | { kind: "no-hot-tablets" }
+  | { kind: "single-key"; key: string }
+  | { kind: "sampled-keys-in-range"; count: number; narrowAtMost: number }
+  | { kind: "sequential-key"; field: string }
+  | { kind: "reaches-table-end" }
+  | { kind: "moves-forward"; ranges: number }
+  | { kind: "hot-ranges"; count: number; maxOverMedianCpu: number }
+  /** Share of the distinct sampled keys that lie in a hot range (undefined without a sample). */
+  | { kind: "hot-share-of-sample"; share: number }
+  | { kind: "cpu"; percent: number; recurrences: number };
+
+export interface Diagnosis {
+  kind: DiagnosisKind;
+  remedy: Remedy;
+  /** The facts the diagnosis rests on. */
+  facts: Fact[];
+}
+
+export interface ClassifyInput {
+  /** Hottest first. */
+  hotRanges: readonly DecodedHotRange[];
+  /** Distinct keys in the row sample. */
+  sampleKeys: number;
+  /** The field the key-structure inference found moving with every write at the front of the key. */
+  sequentialField: string | undefined;
+}
+
+/**
+ * Assumption (no published figure): a hot range holding at most this many distinct keys of the
+ * row sample is "few keys". Plausible range 5–20: below it, splitting can isolate each key.
+ */
+export const NARROW_MAX_SAMPLED_KEYS = 10;
+/**
+ * Assumption: at least this many hot ranges whose hottest CPU is within this factor of the median
+ * is load spread over the key space, not a hotspot (plausible 1.25–2).
+ */
+export const EVEN_MIN_RANGES = 3;
+export const EVEN_MAX_OVER_MEDIAN = 1.5;
+/**
+ * Assumption: an even load covers most of the table — at least this share of the sampled keys lies
+ * in hot ranges (plausible 0.6–0.9). A band of similar hot tablets over less is one wide hot range.
+ */
+export const EVEN_MIN_SAMPLE_SHARE = 0.8;
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** Hot ranges taken in the order they were first hot, whose start keys never go back (≥ 2 distinct). */
+function movesForward(ranges: readonly DecodedHotRange[]): number {
+  const byTime = [...ranges].sort((a, b) => a.windows[0]!.start.getTime() - b.windows[0]!.start.getTime());
+  for (let k = 1; k < byTime.length; k++)
+    if (Buffer.compare(byTime[k]!.startKey, byTime[k - 1]!.startKey) <= 0) return 0;
+  return byTime.length >= 2 ? byTime.length : 0;
+}
+
+export function classify(input: ClassifyInput): Diagnosis {
+  const [hottest] = input.hotRanges;
+  if (!hottest)
+    return { kind: "no-hot-tablets", remedy: "nothing-to-do", facts: [{ kind: "no-hot-tablets" }] };
+  const cpu: Fact = { kind: "cpu", percent: hottest.maxCpuPercent, recurrences: hottest.windows.length };
+  if (hottest.singleKey)
+    return {
+      kind: "one-hot-row",
+      remedy: "shard-the-row",
+      facts: [{ kind: "single-key", key: hottest.startKey.toString("hex") }, cpu],
+    };
+  const forward = movesForward(input.hotRanges);
+  const atEnd = hottest.endKey.length === 0;
+  if (forward > 0 || (input.sequentialField !== undefined && atEnd))
+    return {
+      kind: "moving-tail",
+      remedy: "lead-with-a-spreading-field",
+      facts: [
+        ...(input.sequentialField === undefined
+          ? []
+          : [{ kind: "sequential-key" as const, field: input.sequentialField }]),
+        ...(atEnd ? [{ kind: "reaches-table-end" as const }] : []),
+        ...(forward > 0 ? [{ kind: "moves-forward" as const, ranges: forward }] : []),
+        cpu,
+      ],
+    };
+  const cpus = input.hotRanges.map((range) => range.maxCpuPercent);
+  const maxOverMedianCpu = hottest.maxCpuPercent / median(cpus);
+  const spread: Fact = { kind: "hot-ranges", count: input.hotRanges.length, maxOverMedianCpu };
+  const hotShare =
+    input.sampleKeys === 0
+      ? undefined
+      : input.hotRanges.reduce((sum, range) => sum + range.sampledKeys, 0) / input.sampleKeys;
+  const coverage: Fact[] = hotShare === undefined ? [] : [{ kind: "hot-share-of-sample", share: hotShare }];
+  if (
+    input.hotRanges.length >= EVEN_MIN_RANGES &&
+    maxOverMedianCpu <= EVEN_MAX_OVER_MEDIAN &&
+    (hotShare === undefined || hotShare >= EVEN_MIN_SAMPLE_SHARE)
+  )
+    return { kind: "even-near-capacity", remedy: "add-nodes", facts: [spread, ...coverage, cpu] };
+  const keys: Fact = {
+    kind: "sampled-keys-in-range",
+    count: hottest.sampledKeys,
+    narrowAtMost: NARROW_MAX_SAMPLED_KEYS,
+  };
+  return hottest.sampledKeys <= NARROW_MAX_SAMPLED_KEYS
+    ? { kind: "narrow-hot-range", remedy: "spread-the-few-keys", facts: [keys, spread, ...coverage, cpu] }
+    : { kind: "wide-hot-range", remedy: "capacity-not-the-key", facts: [keys, spread, ...coverage, cpu] };
+}

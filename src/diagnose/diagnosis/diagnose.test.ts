@@ -1,0 +1,110 @@
+import { describe, expect, it } from "vitest";
+import { parseWorkloadRates } from "../../advise/rates.js";
+import { parseScenario } from "../../sim/scenario.js";
+import { hotTablet } from "../decode/fixtures.testsuite.js";
+import { incidentHotTablets, incidentKeySample, incidentSchema } from "../gather/incident.testsuite.js";
+import { diagnoseJson } from "../report/report-json.js";
+import { diagnoseText } from "../report/report-text.js";
+import { scenarioYaml } from "../report/scenario-file.js";
+import { diagnoseEvidence, type TableEvidence } from "./diagnose.js";
+
+const heat = {
+  kind: "hot-tablets",
+  cluster: "metrics-c1",
+  start: new Date("2026-03-02T00:00:00Z"),
+  end: new Date("2026-03-03T00:00:00Z"),
+} as const;
+
+const incident = (keySample: Buffer[]): TableEvidence => ({
+  store: "bigtable",
+  table: "device-metrics",
+  heat,
+  hotTablets: incidentHotTablets,
+  keySample,
+});
+
+describe("diagnoseEvidence: the fleet incident", () => {
+  const sample = incidentKeySample(3000);
+  const report = diagnoseEvidence(incidentSchema, incident(sample), { nodes: 12 });
+
+  it("decodes each hot range into the acme devices it covers, with its CPU and recurrences", () => {
+    expect(report.hotRanges).toHaveLength(4);
+    const starts = report.hotRanges.map(
+      (range) => range.start.kind === "decoded" && range.start.values.deviceID,
+    );
+    expect([...starts].sort()).toEqual(["acme-000000", "acme-022500", "acme-045000", "acme-067500"]);
+    for (const range of report.hotRanges) {
+      expect(range.windows).toHaveLength(3);
+      expect(range.maxCpuPercent).toBeGreaterThanOrEqual(95);
+      const device = range.fields.find((span) => span.field === "deviceID")!;
+      expect(device.distinct).toBeGreaterThan(100);
+      expect(device.min.startsWith("acme-")).toBe(true);
+    }
+  });
+
+  it("is a wide hot range of many keys: capacity, not the key", () => {
+    expect(report.diagnosis).toMatchObject({ kind: "wide-hot-range", remedy: "capacity-not-the-key" });
+    const share = report.diagnosis.facts.find((fact) => fact.kind === "hot-share-of-sample");
+    expect(share).toMatchObject({ share: expect.closeTo(0.62, 1) });
+  });
+
+  it("writes a scenario whose current design is the sampled key, at the rate the hot tablets imply", () => {
+    expect(report.scenarioProblem).toBeUndefined();
+    const scenario = parseScenario(scenarioYaml(report.scenario!));
+    expect(scenario.cluster.nodes).toBe(12);
+    expect(scenario.designs[0]!.name).toBe("as-is");
+    const writes = scenario.workload.groups.reduce((sum, group) => sum + group.writesPerS, 0);
+    // 4 ranges at 95–96 % of a node's 14,000 writes/s.
+    expect(writes).toBeCloseTo((0.95 + 0.95 + 0.96 + 0.96) * 14_000, -1);
+  });
+
+  it("takes the rates the user gives over the implied ones", () => {
+    const given = diagnoseEvidence(incidentSchema, incident(sample), {
+      nodes: 12,
+      rates: parseWorkloadRates("writes=180000,latest-100=8000"),
+      rowBytes: 256,
+    });
+    const writes = given.scenario!.workload.groups.reduce((sum, group) => sum + group.writesPerS, 0);
+    expect(writes).toBeCloseTo(180_000, -1);
+    expect(given.scenario!.workload.reads).toHaveLength(1);
+    expect(given.scenario!.workload.rowBytes).toBe(256);
+  });
+
+  it("counts keys the schema cannot decode and keeps going", () => {
+    const foreign = [Buffer.from([0xff, 0xfe]), Buffer.from("no-separator-here")];
+    const mixed = diagnoseEvidence(incidentSchema, incident([...sample, ...foreign]), { nodes: 12 });
+    expect(mixed.sample.undecoded).toEqual({ count: 2, examples: foreign.map((key) => key.toString("hex")) });
+    expect(mixed.diagnosis.kind).toBe("wide-hot-range");
+  });
+
+  it("renders as text and as JSON with keys in hex", () => {
+    expect(diagnoseText(report)).toContain("acme-000000");
+    const json = JSON.parse(diagnoseJson(report));
+    expect(json.hotRanges[0].startKey).toMatch(/^[0-9a-f]+$/);
+    expect(json.diagnosis.kind).toBe("wide-hot-range");
+  });
+});
+
+describe("diagnoseEvidence: other shapes", () => {
+  it("no hot tablet in the window: says so, and asks for rates to model", () => {
+    const report = diagnoseEvidence(
+      incidentSchema,
+      { ...incident(incidentKeySample(200)), hotTablets: [] },
+      { nodes: 3 },
+    );
+    expect(report.diagnosis.kind).toBe("no-hot-tablets");
+    expect(report.scenario).toBeUndefined();
+    expect(report.scenarioProblem).toMatch(/--rates/);
+  });
+
+  it("an empty table has no key to model", () => {
+    const key = Buffer.from("acme-000001#1");
+    const report = diagnoseEvidence(
+      incidentSchema,
+      { ...incident([]), hotTablets: [hotTablet(key, key, 99)] },
+      { nodes: 3 },
+    );
+    expect(report.diagnosis.kind).toBe("one-hot-row");
+    expect(report.scenarioProblem).toMatch(/empty/);
+  });
+});

@@ -1,0 +1,137 @@
+/**
+ * A diagnosis from the evidence a live table gives: hot tablets (or, on the embedded store, the
+ * hot ranges of its access log), tablet boundaries and sizes, and a key sample — decoded through
+ * the schema, classified, and turned into a ready scenario. Pure: the gatherers do the I/O.
+ */
+
+import type { KeyStructure } from "../../advise/key-structure.js";
+import type { WorkloadRates } from "../../advise/rates.js";
+import type { KeySchema } from "../../keys/types.js";
+import type { Scenario } from "../../sim/scenario.js";
+import { type DecodedHotRange, decodeHotRange } from "../decode/decoded-hot-range.js";
+import { type HotTablet, hotRanges } from "../decode/hot-tablet.js";
+import { type RowKeySample, type TableShares, tableShares } from "../decode/tablet-sizes.js";
+import { classify, type Diagnosis } from "./classify.js";
+import { impliedRates } from "./implied-rates.js";
+import { diagnosisScenario, inferSampledKey } from "./sample-scenario.js";
+
+export type DiagnoseStoreKind = "bigtable" | "embedded";
+
+/** Where the heat figures come from: Bigtable's hot-tablets API, or an access log (no such API). */
+export type HeatSource =
+  | { kind: "hot-tablets"; cluster: string; start: Date; end: Date }
+  | { kind: "access-log"; records: number };
+
+export interface TableEvidence {
+  store: DiagnoseStoreKind;
+  table: string;
+  heat: HeatSource;
+  /** Of this table only. On an access log, the share of logged operations stands in for CPU %. */
+  hotTablets: readonly HotTablet[];
+  /** SampleRowKeys (Bigtable); absent where the store has no tablets. */
+  rowKeySamples?: readonly RowKeySample[];
+  /** Row keys read with a row-sample filter (or the embedded store's even sample). */
+  keySample: readonly Buffer[];
+}
+
+export interface DiagnoseOptions {
+  /** `--rates`; without it the hot tablets imply a write rate. */
+  rates?: WorkloadRates;
+  /** Nodes of the cluster, for the scenario (without them there is no scenario, and the report says why). */
+  nodes?: number;
+  storage?: "ssd" | "hdd";
+  /** Bytes per row for the scenario (default the simulator's 1 KB). */
+  rowBytes?: number;
+}
+
+/** Keys of the sample the schema cannot decode: counted, a few shown raw. */
+export interface UndecodedKeys {
+  count: number;
+  examples: string[];
+}
+
+export interface DiagnoseReport {
+  store: DiagnoseStoreKind;
+  table: string;
+  /** The schema's salt buckets (1: unsalted, and the words leave buckets out). */
+  bucketCount: number;
+  heat: HeatSource;
+  hotRanges: DecodedHotRange[];
+  shares: TableShares | undefined;
+  sample: { keys: number; undecoded: UndecodedKeys; structure: KeyStructure | undefined };
+  diagnosis: Diagnosis;
+  /** Undefined when there is nothing to model (no sampled keys, or no rates given or implied), with the reason. */
+  scenario: Scenario | undefined;
+  scenarioProblem: string | undefined;
+}
+
+const UNDECODED_EXAMPLES = 5;
+
+function undecodedKeys(schema: KeySchema, keys: readonly Buffer[]): UndecodedKeys {
+  const failed = keys.filter((key) => {
+    try {
+      schema.decode(key);
+      return false;
+    } catch {
+      return true;
+    }
+  });
+  return {
+    count: failed.length,
+    examples: failed.slice(0, UNDECODED_EXAMPLES).map((key) => key.toString("hex")),
+  };
+}
+
+export function diagnoseEvidence(
+  schema: KeySchema,
+  evidence: TableEvidence,
+  options: DiagnoseOptions,
+): DiagnoseReport {
+  const ranges = hotRanges(evidence.hotTablets);
+  const decoded = ranges.map((range) => decodeHotRange(schema, range, evidence.keySample));
+  const inferred = inferSampledKey(evidence.keySample);
+  const diagnosis = classify({
+    hotRanges: decoded,
+    sampleKeys: new Set(evidence.keySample.map((key) => key.toString("hex"))).size,
+    sequentialField: inferred?.structure.sequential?.name,
+  });
+  const storage = options.storage ?? "ssd";
+  const rates = options.rates ?? impliedRates(ranges, storage);
+  let scenario: Scenario | undefined;
+  let scenarioProblem: string | undefined;
+  if (!inferred) scenarioProblem = "the key sample is empty: there is no key to model";
+  else if (options.nodes === undefined)
+    scenarioProblem =
+      "no node count: pass --nodes N (the cluster's nodes; Bigtable's are read from the cluster unless a recorded answer is used)";
+  else if (!rates) scenarioProblem = "no rates: pass --rates writes=N,… (no hot tablet implies a write rate)";
+  else {
+    try {
+      scenario = diagnosisScenario(inferred, {
+        rates,
+        ratesSource: options.rates ? "given" : "implied by the hot tablets",
+        nodes: options.nodes,
+        storage,
+        ...(options.rowBytes === undefined ? {} : { rowBytes: options.rowBytes }),
+        table: evidence.table,
+      });
+    } catch (error) {
+      scenarioProblem = (error as Error).message;
+    }
+  }
+  return {
+    store: evidence.store,
+    table: evidence.table,
+    bucketCount: schema.bucketCount,
+    heat: evidence.heat,
+    hotRanges: decoded,
+    shares: evidence.rowKeySamples ? tableShares(schema, evidence.rowKeySamples) : undefined,
+    sample: {
+      keys: evidence.keySample.length,
+      undecoded: undecodedKeys(schema, evidence.keySample),
+      structure: inferred?.structure,
+    },
+    diagnosis,
+    scenario,
+    scenarioProblem,
+  };
+}

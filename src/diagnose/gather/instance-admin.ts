@@ -1,0 +1,107 @@
+/**
+ * The instance admin calls a diagnosis makes, through the official client's generated
+ * `v2.BigtableInstanceAdminClient`: the instance's clusters (to check the cluster id and read its
+ * nodes and storage) and ListHotTablets, paged by the client, one request per 48-hour window.
+ * Errors a user will hit say what to do: the missing IAM permission, an unknown cluster.
+ */
+import type { v2 } from "@google-cloud/bigtable";
+import type { HotTablet } from "../decode/hot-tablet.js";
+import { tableIdOf } from "../decode/hot-tablet.js";
+import type { TimeWindow } from "./hot-tablet-windows.js";
+
+type InstanceAdminClient = InstanceType<typeof v2.BigtableInstanceAdminClient>;
+
+export interface ClusterInfo {
+  id: string;
+  nodes: number;
+  storage: "ssd" | "hdd";
+}
+
+const PERMISSION_DENIED = 7;
+const NOT_FOUND = 5;
+
+/** The gRPC status code of a client error, if it has one. */
+const codeOf = (error: unknown) => (error as { code?: unknown })?.code;
+
+function adminError(error: unknown, call: string, permission: string): Error {
+  const message = (error as Error)?.message ?? String(error);
+  if (codeOf(error) === PERMISSION_DENIED)
+    return new Error(
+      `${call}: PERMISSION_DENIED — the caller needs the IAM permission ${permission} on the instance (roles/bigtable.admin has it, or grant a custom role with it): ${message}`,
+    );
+  return new Error(`${call}: ${message}`);
+}
+
+export async function listClusters(admin: InstanceAdminClient, instanceName: string): Promise<ClusterInfo[]> {
+  const [response] = await admin.listClusters({ parent: instanceName }).catch((error: unknown) => {
+    throw adminError(error, `listing the clusters of ${instanceName}`, "bigtable.clusters.list");
+  });
+  return (response.clusters ?? []).map((cluster) => ({
+    id: tableIdOf(cluster.name ?? ""),
+    nodes: cluster.serveNodes ?? 0,
+    // StorageType: 1 SSD, 2 HDD (the client may give the enum's name).
+    storage: cluster.defaultStorageType === 2 || cluster.defaultStorageType === "HDD" ? "hdd" : "ssd",
+  }));
+}
+
+/** The cluster named, or the only one; an unknown or missing id lists the instance's clusters. */
+export function chooseCluster(clusters: readonly ClusterInfo[], wanted: string | undefined): ClusterInfo {
+  const ids = clusters.map((cluster) => cluster.id).join(", ") || "none";
+  if (wanted === undefined) {
+    if (clusters.length === 1) return clusters[0]!;
+    throw new Error(`--cluster: the instance has ${clusters.length} clusters (${ids}); name one`);
+  }
+  const found = clusters.find((cluster) => cluster.id === wanted);
+  if (!found) throw new Error(`--cluster ${wanted}: no such cluster in the instance; its clusters: ${ids}`);
+  return found;
+}
+
+const timestamp = (date: Date) => ({
+  seconds: Math.floor(date.getTime() / 1000),
+  nanos: (date.getTime() % 1000) * 1e6,
+});
+const dateOf = (
+  time:
+    | { seconds?: number | string | { toString(): string } | null; nanos?: number | null }
+    | null
+    | undefined,
+) => new Date(Number(String(time?.seconds ?? 0)) * 1000 + Math.floor((time?.nanos ?? 0) / 1e6));
+
+/** Every hot tablet of `tableId` in the windows (all pages of each window's answer). */
+export async function listHotTablets(
+  admin: InstanceAdminClient,
+  clusterName: string,
+  tableId: string,
+  windows: readonly TimeWindow[],
+  pageSize = 100,
+): Promise<HotTablet[]> {
+  const tablets: HotTablet[] = [];
+  for (const window of windows) {
+    const request = {
+      parent: clusterName,
+      startTime: timestamp(window.start),
+      endTime: timestamp(window.end),
+      pageSize,
+    };
+    try {
+      for await (const tablet of admin.listHotTabletsAsync(request, { autoPaginate: false })) {
+        if (tableIdOf(tablet.tableName ?? "") !== tableId) continue;
+        tablets.push({
+          table: tableId,
+          startKey: Buffer.from(tablet.startKey ?? "", "utf8"),
+          endKey: Buffer.from(tablet.endKey ?? "", "utf8"),
+          startTime: dateOf(tablet.startTime),
+          endTime: dateOf(tablet.endTime),
+          nodeCpuPercent: tablet.nodeCpuUsagePercent ?? 0,
+        });
+      }
+    } catch (error) {
+      if (codeOf(error) === NOT_FOUND)
+        throw new Error(
+          `listing hot tablets: cluster ${clusterName} does not exist: ${(error as Error).message}`,
+        );
+      throw adminError(error, `listing hot tablets of ${clusterName}`, "bigtable.clusters.listHotTablets");
+    }
+  }
+  return tablets;
+}
