@@ -54,7 +54,8 @@ describe.each(MIGRATIONS.map((migration, i) => ({ ...migration, pair: PAIRS[i]! 
   "keyspread migrate: $name",
   ({ pair, ...migration }) => {
     // A backfill killed with SIGKILL mid-way resumes; validate then reports zero differences.
-    const step = runbookSteps();
+    // Each step spawns the CLI on up to 2,000 rows: half a minute on a busy machine.
+    const step = runbookSteps(120_000);
     const from = pair.from();
     const to = pair.to();
     const fromSchema = join(dir, `from-${unique()}.json`);
@@ -194,7 +195,8 @@ describe("keyspread migrate backfill --shard", () => {
     });
 
   // 4 shards in 4 processes, each killed with SIGKILL mid-way and resumed: validate finds 0 differences.
-  const step = runbookSteps();
+  // Four processes at once: a step may take half a minute on a busy machine.
+  const step = runbookSteps(120_000);
   const migration = MIGRATIONS[0]!; // the fleet incident: unsalted → 16 buckets
   const from = `bigtable:old-${unique()}`;
   const to = `bigtable:new-${unique()}`;
@@ -270,22 +272,18 @@ describe("keyspread migrate backfill --shard", () => {
     }
   });
 
-  step(
-    "resumes the four backfills in parallel to the end of their shards",
-    async () => {
-      const resumed = await Promise.all([1, 2, 3, 4].map((k) => run(backfillArgs(k))));
-      const results = resumed.map(({ code, stdout, stderr }) => {
-        expect(code, stderr).toBe(0);
-        return JSON.parse(stdout);
-      });
-      expect(results.map((r) => r.rowsRead)).toEqual([500, 500, 500, 500]);
-      results.forEach((result, i) => {
-        expect(result.rowsReadThisRun).toBeLessThanOrEqual(500 - killed[i]!.rowsRead);
-        expect(result.resumedFrom).toEqual(expect.any(String));
-      });
-    },
-    120_000,
-  );
+  step("resumes the four backfills in parallel to the end of their shards", async () => {
+    const resumed = await Promise.all([1, 2, 3, 4].map((k) => run(backfillArgs(k))));
+    const results = resumed.map(({ code, stdout, stderr }) => {
+      expect(code, stderr).toBe(0);
+      return JSON.parse(stdout);
+    });
+    expect(results.map((r) => r.rowsRead)).toEqual([500, 500, 500, 500]);
+    results.forEach((result, i) => {
+      expect(result.rowsReadThisRun).toBeLessThanOrEqual(500 - killed[i]!.rowsRead);
+      expect(result.resumedFrom).toEqual(expect.any(String));
+    });
+  });
 
   step("validates the whole table: zero differences", async () => {
     const whole = cli(["migrate", "validate", ...pairArgs, "--sample", "5"]);

@@ -6,21 +6,23 @@ import { it } from "vitest";
 
 export type RunbookStep = (name: string, body: () => Promise<void>, timeoutMs?: number) => void;
 
-/** A fresh sequence of steps: call it once per runbook (per `describe`). */
-export function runbookSteps(): RunbookStep {
+/**
+ * A fresh sequence of steps: call it once per runbook (per `describe`). A step's own timeout wins
+ * over `stepTimeoutMs` (default: the configured test timeout).
+ */
+export function runbookSteps(stepTimeoutMs?: number): RunbookStep {
   let failed: string | undefined;
   return (name, body, timeoutMs) =>
     it(
       name,
       async (context) => {
         if (failed !== undefined) context.skip(`an earlier step failed: ${failed}`);
-        try {
-          await body();
-        } catch (error) {
-          failed = name;
-          throw error;
-        }
+        // On any failure, a timeout included (the body may still be running then).
+        context.onTestFailed(() => {
+          failed ??= name;
+        });
+        await body();
       },
-      timeoutMs,
+      timeoutMs ?? stepTimeoutMs,
     );
 }

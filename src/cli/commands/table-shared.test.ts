@@ -2,11 +2,12 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Bigtable } from "@google-cloud/bigtable";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compileSchema } from "../../keys/schema.js";
 import { BigtableStore } from "../../store/bigtable.js";
 import { createTableRequest, requestsOn } from "../../store/emulator-requests.testsuite.js";
 import { cellsToJson } from "../../table/cells-json.js";
+import { runbookSteps } from "./runbook-steps.testsuite.js";
 import { FLEET, jsonLines, lines, points, STORES, tableCommand } from "./table-cli.testsuite.js";
 
 // `keyspread table` on tables shared with other code: writes that keep what they do not name,
@@ -40,52 +41,69 @@ describe.each(STORES)("keyspread table writes on the %s store", (_kind, cliTable
     }
   };
 
-  it(
-    "sets only the named cells; --replace and delete are explicit; binary cells print as {hex}",
-    async () => {
-      expect(table("create").code).toBe(0);
-      expect(
-        table("put", [], lines({ key, cells: { value: "1", note: "hex:41", raw: { hex: "ff00" } } })).code,
-      ).toBe(0);
-      expect(JSON.parse(table("get", ["--key", JSON.stringify(key)]).stdout).cells).toEqual({
-        value: "1",
-        note: "hex:41",
-        raw: { hex: "ff00" },
-      });
-      expect(table("put", [], lines({ key, cells: { value: 2 } })).code).toBe(0);
-      expect(await stored()).toEqual({ value: "2", note: "hex:41", raw: { hex: "ff00" } });
-      expect(jsonLines(table("delete", [], lines({ key, cells: ["note"] })).stdout)).toEqual([
-        { deleted: 1, failed: [] },
-      ]);
-      expect(await stored()).toEqual({ value: "2", raw: { hex: "ff00" } });
-      // A bad line fails alone, named in the report; the good one before it is written.
-      const replaced = table(
-        "put",
-        ["--replace"],
-        lines({ key, cells: { only: "x" } }, { key: { ...key, ts: 1 }, cells: { v: { hex: "zz" } } }),
-      );
-      expect(replaced.code).toBe(1);
-      expect(jsonLines(replaced.stdout)).toEqual([
-        {
-          written: 1,
-          failed: [{ line: 2, key: { ...key, ts: 1 }, reason: expect.stringMatching(/^cell "v"/) }],
-        },
-      ]);
-      expect(await stored()).toEqual({ only: "x" });
-      const bad = table("delete", [], lines({ key, cells: [] }));
-      expect(bad.code).toBe(1);
-      expect(jsonLines(bad.stdout)).toEqual([
-        {
-          deleted: 0,
-          failed: [{ line: 1, key, reason: expect.stringMatching(/^cells must be a non-empty list/) }],
-        },
-      ]);
-      expect(await stored()).toEqual({ only: "x" });
-      expect(jsonLines(table("delete", [], lines({ key })).stdout)).toEqual([{ deleted: 1, failed: [] }]);
-      expect(await stored()).toBeUndefined();
-    },
-    CLI_STEPS_TIMEOUT,
-  );
+  // One row through the commands, step by step: sets only the named cells; --replace and delete are
+  // explicit; binary cells print as {hex}.
+  const step = runbookSteps(CLI_STEPS_TIMEOUT);
+
+  step("creates the table", async () => {
+    expect(table("create").code).toBe(0);
+  });
+
+  step("puts the named cells and gets them back, binary ones as {hex}", async () => {
+    expect(
+      table("put", [], lines({ key, cells: { value: "1", note: "hex:41", raw: { hex: "ff00" } } })).code,
+    ).toBe(0);
+    expect(JSON.parse(table("get", ["--key", JSON.stringify(key)]).stdout).cells).toEqual({
+      value: "1",
+      note: "hex:41",
+      raw: { hex: "ff00" },
+    });
+  });
+
+  step("sets only the cells a put names", async () => {
+    expect(table("put", [], lines({ key, cells: { value: 2 } })).code).toBe(0);
+    expect(await stored()).toEqual({ value: "2", note: "hex:41", raw: { hex: "ff00" } });
+  });
+
+  step("deletes only the cells a delete names", async () => {
+    expect(jsonLines(table("delete", [], lines({ key, cells: ["note"] })).stdout)).toEqual([
+      { deleted: 1, failed: [] },
+    ]);
+    expect(await stored()).toEqual({ value: "2", raw: { hex: "ff00" } });
+  });
+
+  step("replaces the row on --replace; a bad line fails alone, named in the report", async () => {
+    const replaced = table(
+      "put",
+      ["--replace"],
+      lines({ key, cells: { only: "x" } }, { key: { ...key, ts: 1 }, cells: { v: { hex: "zz" } } }),
+    );
+    expect(replaced.code).toBe(1);
+    expect(jsonLines(replaced.stdout)).toEqual([
+      {
+        written: 1,
+        failed: [{ line: 2, key: { ...key, ts: 1 }, reason: expect.stringMatching(/^cell "v"/) }],
+      },
+    ]);
+    expect(await stored()).toEqual({ only: "x" });
+  });
+
+  step("refuses a delete of an empty cell list, changing nothing", async () => {
+    const bad = table("delete", [], lines({ key, cells: [] }));
+    expect(bad.code).toBe(1);
+    expect(jsonLines(bad.stdout)).toEqual([
+      {
+        deleted: 0,
+        failed: [{ line: 1, key, reason: expect.stringMatching(/^cells must be a non-empty list/) }],
+      },
+    ]);
+    expect(await stored()).toEqual({ only: "x" });
+  });
+
+  step("deletes the whole row when a delete names no cells", async () => {
+    expect(jsonLines(table("delete", [], lines({ key })).stdout)).toEqual([{ deleted: 1, failed: [] }]);
+    expect(await stored()).toBeUndefined();
+  });
 });
 
 describe("keyspread table on a Bigtable table other code shares", () => {
@@ -96,59 +114,78 @@ describe("keyspread table on a Bigtable table other code shares", () => {
     KEYSPREAD_BIGTABLE_INSTANCE: "keyspread",
   };
 
-  it(
-    "adopts it after checking its keys, keeps other families' cells, and reads past foreign rows",
-    async () => {
-      const tableId = `shared${process.pid}${Date.now().toString(36)}`;
+  describe("adopting it: checks its keys, keeps other families' cells, reads past foreign rows", () => {
+    const step = runbookSteps(CLI_STEPS_TIMEOUT);
+    const tableId = `shared${process.pid}${Date.now().toString(36)}`;
+    const admin = new Bigtable({ projectId: "keyspread", metricsEnabled: false });
+    const instance = admin.instance("keyspread");
+    const table = tableCommand(SENSORS, ["--store", "bigtable", "--table", tableId], env);
+    // Rows as the farm-sensor recipe writes them, a cell of another family, and one foreign row.
+    const recipe = readFileSync("src/keys/fixtures/farm-sensor-keys.jsonl", "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line).key as string);
+
+    beforeAll(async () => {
+      await instance.createTable(tableId, { families: [{ name: "m", rule: { versions: 3 } }, "cf"] });
       const ours = await BigtableStore.open({ tableId });
       const theirs = await BigtableStore.open({ tableId, family: "cf" });
-      const admin = new Bigtable({ projectId: "keyspread", metricsEnabled: false });
-      const instance = admin.instance("keyspread");
-      await instance.createTable(tableId, { families: [{ name: "m", rule: { versions: 3 } }, "cf"] });
-      // Rows as the farm-sensor recipe writes them, a cell of another family, and one foreign row.
-      const recipe = readFileSync("src/keys/fixtures/farm-sensor-keys.jsonl", "utf8")
-        .split("\n")
-        .filter(Boolean)
-        .map((line) => JSON.parse(line).key as string);
       const put = (key: string, name: string, value: string) => ({
         type: "put" as const,
         key: Buffer.from(key),
         cells: new Map([[name, Buffer.from(value)]]),
       });
-      await ours.write([
-        ...recipe.map((key) => put(key, "reading", "20")),
-        put("42_farm_0042_bad", "reading", "?"),
-      ]);
-      await theirs.write([put(recipe[0]!, "other", "x")]);
-      const table = tableCommand(SENSORS, ["--store", "bigtable", "--table", tableId], env);
+      try {
+        await ours.write([
+          ...recipe.map((key) => put(key, "reading", "20")),
+          put("42_farm_0042_bad", "reading", "?"),
+        ]);
+        await theirs.write([put(recipe[0]!, "other", "x")]);
+      } finally {
+        await Promise.all([ours.close(), theirs.close()]);
+      }
+    });
+    afterAll(() => admin.close());
 
+    step("refuses to write to or create over it before it is adopted, naming --adopt", async () => {
       expect(table("put", [], "").stderr).toMatch(/has no keyspread schema row.*--adopt/);
       expect(table("create").stderr).toMatch(/ALREADY_EXISTS.*table create --adopt/);
+    });
+
+    step("refuses a strict adoption, naming the sampled row that does not decode", async () => {
       const strictAdopt = table("create", ["--adopt", "--max-undecodable", "0"]);
       expect(strictAdopt.code).toBe(1);
       expect(strictAdopt.stderr).toMatch(
         /1 of 247 sampled rows .* do not decode under schema "farm-sensors".*"42_farm_0042_bad"/,
       );
+    });
+
+    step("adopts it after checking a sample of its keys", async () => {
       const adopted = table("create", ["--adopt"]);
       expect(adopted.code, adopted.stderr).toBe(0);
       expect(JSON.parse(adopted.stdout)).toMatchObject({
         buckets: 50,
         adopted: { alreadyAdopted: false, sampledRows: 247, undecodableRows: 1 },
       });
+    });
 
-      // A put sets the named cell as a new version; the other family's cell stays.
+    step("puts the named cell as a new version; the other family's cell stays", async () => {
       const first = { farm_id: "0042", sensor_id: "12", timestamp: "20240315080000" };
       expect(table("put", [], lines({ key: first, cells: { reading: "21.5" } })).code).toBe(0);
       const [row] = await instance.table(tableId).row(recipe[0]!).get();
       const data = row.data as Record<string, Record<string, { value: string }[]>>;
       expect(data.cf?.other?.map((cell) => cell.value)).toEqual(["x"]);
       expect(data.m?.reading?.map((cell) => cell.value)).toEqual(["21.5", "20"]);
+    });
 
-      // The foreign row sits in bucket 42 before farm 0042's rows, inside the ranges a farm's read
-      // plans: reads skip it and say so.
+    step("reads a farm's ranges past the foreign row inside them", async () => {
+      // The foreign row sits in bucket 42 before farm 0042's rows, inside the ranges a farm's read plans.
       const scan = table("scan", ["--query", JSON.stringify({ eq: { farm_id: "0042" } }), "--limit", "1"]);
       expect(scan.code, scan.stderr).toBe(0);
       expect(jsonLines(scan.stdout).map((r) => r.key)).toEqual(["42_farm_0042_sensor_12_20240315080000"]);
+    });
+
+    step("skips the foreign row in a whole scan and says so; --strict fails on it", async () => {
       const all = table("scan", ["--report"]);
       expect(all.code).toBe(0);
       expect(jsonLines(all.stdout)).toHaveLength(246);
@@ -165,10 +202,8 @@ describe("keyspread table on a Bigtable table other code shares", () => {
           `keyspread: bigtable:keyspread/keyspread/${tableId}: row "42_farm_0042_bad" does not decode under schema "farm-sensors": `,
         ),
       );
-      await Promise.all([ours.close(), theirs.close(), admin.close()]);
-    },
-    CLI_STEPS_TIMEOUT,
-  );
+    });
+  });
 
   it(
     "creates a salted table pre-split at its buckets, with family and GC rules, and routes by --app-profile",
