@@ -15,12 +15,7 @@
  */
 import { constantAt } from "../sim/model-constants.js";
 import { clusterScenario } from "../sim/replication/cluster-scenario.js";
-import {
-  type PathConsistency,
-  type PathRoute,
-  pathConsistency,
-  routePaths,
-} from "../sim/replication/routing.js";
+import { type PathRoute, pathConsistency, routePaths } from "../sim/replication/routing.js";
 import { type Replication, WRITES_PATH } from "../sim/replication/topology.js";
 import type { DesignResult } from "../sim/results.js";
 import type { Scenario } from "../sim/scenario.js";
@@ -37,8 +32,8 @@ export interface RoutingTargets extends CpuTargets {
   basis:
     | "single-cluster routing"
     | "multi-cluster routing with autoscaling"
-    | "multi-cluster routing, 2 clusters"
-    | "multi-cluster routing, 3+ clusters (derived)";
+    | "multi-cluster routing without autoscaling, 2 clusters"
+    | "multi-cluster routing without autoscaling, 3+ clusters (derived)";
 }
 
 /** Google's average-CPU target for the routing in use, the clusters and autoscaling. */
@@ -52,11 +47,12 @@ export function routingTargets(replication: Replication): RoutingTargets {
   if (!multi) return { averageCpu: 0.7, hottestCpu, basis: "single-cluster routing" };
   if (replication.autoscaling)
     return { averageCpu: 0.7, hottestCpu, basis: "multi-cluster routing with autoscaling" };
-  if (clusters === 2) return { averageCpu: 0.35, hottestCpu, basis: "multi-cluster routing, 2 clusters" };
+  if (clusters === 2)
+    return { averageCpu: 0.35, hottestCpu, basis: "multi-cluster routing without autoscaling, 2 clusters" };
   return {
     averageCpu: (0.7 * (clusters - 1)) / clusters,
     hottestCpu,
-    basis: "multi-cluster routing, 3+ clusters (derived)",
+    basis: "multi-cluster routing without autoscaling, 3+ clusters (derived)",
   };
 }
 
@@ -106,7 +102,12 @@ export interface MultiClusterAnswer {
   targets: RoutingTargets;
   autoscaling: boolean;
   clusters: ClusterPlan[];
-  paths: (PathRoute & Partial<PathConsistency>)[];
+  /** Each path's route; reads also say what they can see of recent writes and which routing suits them (null for the writes). */
+  paths: (PathRoute & {
+    readYourWrites: boolean | null;
+    stalenessS: number | null;
+    suits: RoutingAdvice | null;
+  })[];
   failovers: FailoverCase[];
   /** Per month: every cluster's nodes and its copy of the data. */
   cost: MonthlyCost;
@@ -227,7 +228,16 @@ export function multiClusterAnswer(
     targets,
     autoscaling: replication.autoscaling,
     clusters,
-    paths: routes.map((route) => ({ ...route, ...consistency.find((each) => each.path === route.path) })),
+    paths: routes.map((route) => {
+      const seen = consistency.find((each) => each.path === route.path);
+      const read = scenario.workload.reads.find((each) => each.name === route.path);
+      return {
+        ...route,
+        readYourWrites: seen?.readYourWrites ?? null,
+        stalenessS: seen?.stalenessS ?? null,
+        suits: read && seen ? routingAdvice(read, route, seen.readYourWrites, lagS) : null,
+      };
+    }),
     failovers,
     cost,
     singleClusterCost: evaluated.cost,
@@ -236,6 +246,35 @@ export function multiClusterAnswer(
     meets:
       clusters.every((plan) => plan.needed.total !== null && plan.nodes >= plan.needed.total) &&
       failovers.every((failover) => failover.meets),
+  };
+}
+
+/**
+ * Which routing suits a read: the newest points of an entity must show what was just written, so
+ * `latest` is pinned with the writes to one cluster (single-cluster routing on both: read-your-writes);
+ * a read over a window (scan, get) can be a replication lag behind — a lag is a sliver of its
+ * window — so it reads the nearest cluster and fails over by itself (multi-cluster routing).
+ */
+export interface RoutingAdvice {
+  wants: "pinned-with-writes" | "nearest-cluster";
+  /** The declared profile gives what the read wants (a pinned read may still read the nearest: it then only gives up failover). */
+  met: boolean;
+  /** The read's window over the lag, for a windowed read. */
+  windowOverLag: number | null;
+}
+
+export function routingAdvice(
+  read: Scenario["workload"]["reads"][number],
+  route: PathRoute,
+  readYourWrites: boolean,
+  lagS: number,
+): RoutingAdvice {
+  if (read.kind === "latest")
+    return { wants: "pinned-with-writes", met: readYourWrites, windowOverLag: null };
+  return {
+    wants: "nearest-cluster",
+    met: route.routing === "multi-cluster",
+    windowOverLag: read.window / lagS,
   };
 }
 
