@@ -30,19 +30,20 @@ const lagText = (answer: MultiClusterAnswer) => {
   return `${formatDuration(answer.lagS)} (${low}–${high} s, an ${basis})`;
 };
 
-function suitsCell(suits: RoutingAdvice | null): string {
-  if (suits === null) return "–";
+function suitsText(suits: RoutingAdvice): string {
   if (suits.wants === "pinned-with-writes")
     return suits.met
-      ? "yes: newest points, read with the writes"
-      : "NO: newest points need its writes' cluster";
+      ? "suits it: the newest points must show what was just written"
+      : "does NOT suit it: the newest points must show what was just written (pin it with the writes to one cluster)";
   const window = `its window is ${Math.round(suits.windowOverLag!).toLocaleString("en-US")}× the lag`;
-  return suits.met ? `yes: ${window}` : `works; nearest cluster would spread it (${window})`;
+  return suits.met
+    ? `suits it: ${window}`
+    : `works, though multi-cluster routing would spread it and fail over by itself (${window})`;
 }
 
-/** Paragraphs (to wrap) and table lines (as they are), in order; `table` lines start with no indent. */
+/** Paragraphs (to wrap), table lines (as they are), or a list (a heading line, then one item per line). */
 export interface ReportPart {
-  kind: "text" | "table";
+  kind: "text" | "table" | "list";
   lines: string[];
 }
 
@@ -66,22 +67,14 @@ export function multiClusterReport(answer: MultiClusterAnswer): ReportPart[] {
       }),
     ]),
   ]);
-  const pathTable = alignColumns([
-    ["path", "app profile", "routing", "served by", "read-your-writes", "can be stale by", "suits it"],
-    ...answer.paths.map((route) => [
-      route.path,
-      route.profile,
-      route.routing,
-      shareList(route.shares),
-      route.readYourWrites === null ? "–" : route.readYourWrites ? "yes" : "no",
-      route.stalenessS === null
-        ? "–"
-        : route.stalenessS === 0
-          ? "0"
-          : `up to ${formatDuration(route.stalenessS)}`,
-      suitsCell(route.suits),
-    ]),
-  ]);
+  const pathLines = answer.paths.map((route) => {
+    const where = `${route.profile} (${route.routing}: ${shareList(route.shares)})`;
+    if (route.readYourWrites === null) return `${route.path} → ${where}.`;
+    const sees = route.readYourWrites
+      ? "reads its writes"
+      : `can miss writes for up to ${formatDuration(route.stalenessS!)}`;
+    return `${route.path} → ${where}: ${sees}; ${suitsText(route.suits!)}.`;
+  });
   const failoverLines = answer.failovers.map((failover) => {
     const when =
       failover.atS === null
@@ -111,7 +104,7 @@ export function multiClusterReport(answer: MultiClusterAnswer): ReportPart[] {
     text(
       `Nodes: each cluster's nodes for CPU at the target and for storage, raised where a survivor needs more to carry a lost cluster's traffic within 70 % average and 90 % hottest. ${answer.meets ? "The design meets the targets on these nodes, and every failover case holds." : "The design does not meet every target: see the failover cases."}`,
     ),
-    { kind: "table", lines: pathTable },
+    { kind: "list", lines: ["App profile per path:", ...pathLines] },
     text(
       `Staleness: replication is eventually consistent; a read whose writes go to another cluster (or to the nearest one) can miss writes for up to the replication lag, ${lagText(answer)}. A read pinned with its writes to one cluster (single-cluster routing on both) reads its writes (Google, "Replication overview", consistency model).`,
     ),

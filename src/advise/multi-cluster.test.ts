@@ -3,6 +3,7 @@ import type { Replication } from "../sim/replication/topology.js";
 import { validateScenario } from "../sim/scenario.js";
 import { adviseScenario } from "./advise.js";
 import { routingTargets } from "./multi-cluster.js";
+import { multiClusterReport } from "./multi-cluster-report.js";
 
 const clusters = (count: number) =>
   Array.from({ length: count }, (_, index) => ({ name: `c${index}`, region: `region-${index}` }));
@@ -119,5 +120,13 @@ describe("the advisor's multi-cluster answer", () => {
       stalenessS: 1,
       suits: { wants: "nearest-cluster", met: true },
     });
+  });
+
+  it("reports a table of clusters within 120 columns and one item per path", () => {
+    const parts = multiClusterReport(answer);
+    for (const line of parts.filter((part) => part.kind === "table").flatMap((part) => part.lines))
+      expect(line.length).toBeLessThanOrEqual(120);
+    const list = parts.find((part) => part.kind === "list")!;
+    expect(list.lines).toHaveLength(1 + answer.paths.length);
   });
 });

@@ -91,7 +91,11 @@ export function adviceMarkdown(advice: Advice, options: AdviceMarkdownOptions = 
       "## Multi-cluster",
       "",
       ...multiClusterReport(advice.multiCluster).flatMap((part) =>
-        part.kind === "table" ? ["```", ...part.lines, "```", ""] : [...part.lines, ""],
+        part.kind === "table"
+          ? ["```", ...part.lines, "```", ""]
+          : part.kind === "list"
+            ? [part.lines[0]!, "", ...part.lines.slice(1).map((item) => `- ${item}`), ""]
+            : [...part.lines, ""],
       ),
     );
   }

@@ -218,9 +218,12 @@ function multiClusterBlock(verdict: LabVerdict): string[] {
   if (!answer) return [];
   return [
     "",
-    ...multiClusterReport(answer).flatMap((part) =>
-      part.kind === "table" ? part.lines : part.lines.flatMap((line) => wrap(line)),
-    ),
+    ...multiClusterReport(answer).flatMap((part) => {
+      if (part.kind === "table") return part.lines;
+      if (part.kind === "text") return part.lines.flatMap((line) => wrap(line));
+      const [heading, ...items] = part.lines;
+      return [...wrap(heading!), ...items.flatMap((item) => wrap(item, "  - ", "    "))];
+    }),
   ];
 }
 
