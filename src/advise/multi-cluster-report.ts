@@ -7,7 +7,7 @@ import { alignColumns } from "../format/columns.js";
 import { formatDuration } from "../sim/duration.js";
 import { MODEL_CONSTANTS } from "../sim/model-constants.js";
 import { dollars } from "./cost.js";
-import type { ClusterRun, MultiClusterAnswer, RoutingAdvice } from "./multi-cluster.js";
+import type { MultiClusterAnswer, RoutingAdvice } from "./multi-cluster.js";
 import { percent } from "./score.js";
 
 const shareList = (shares: Record<string, number>) =>
@@ -15,15 +15,6 @@ const shareList = (shares: Record<string, number>) =>
     .filter(([, share]) => share > 0)
     .map(([cluster, share]) => `${cluster} ${percent(share)}`)
     .join(", ");
-
-const runCells = (run: ClusterRun | undefined) =>
-  run
-    ? [
-        percent(run.averageCpu),
-        percent(run.hottestCpu),
-        percent(Math.max(run.shedWriteShare, run.shedReadShare)),
-      ]
-    : ["–", "–", "–"];
 
 const lagText = (answer: MultiClusterAnswer) => {
   const { low, high, basis } = MODEL_CONSTANTS.replicationLagS;
@@ -51,20 +42,16 @@ export function multiClusterReport(answer: MultiClusterAnswer): ReportPart[] {
   const { targets } = answer;
   const text = (...lines: string[]): ReportPart => ({ kind: "text", lines });
   const nodes = answer.clusters.map((plan) => plan.nodes);
-  const lostColumns = answer.failovers.map((failover) => `${failover.down} lost: avg / hottest / shed`);
   const clusterTable = alignColumns([
-    ["cluster", "region", "nodes", "average", "hottest", "CPU nodes", "storage nodes", ...lostColumns],
+    ["cluster", "region", "nodes", "average", "hottest", "CPU nodes", "storage nodes"],
     ...answer.clusters.map((plan) => [
       plan.cluster,
       plan.region,
       String(plan.nodes),
-      ...runCells(plan.normal).slice(0, 2),
+      percent(plan.normal.averageCpu),
+      percent(plan.normal.hottestCpu),
       plan.needed.cpu === null ? "more won't help" : String(plan.needed.cpu),
       String(plan.needed.storage),
-      ...answer.failovers.map((failover) => {
-        const run = failover.survivors.find((each) => each.cluster === plan.cluster);
-        return run ? `${runCells(run).join(" / ")} on ${run.nodes}` : "(lost)";
-      }),
     ]),
   ]);
   const pathLines = answer.paths.map((route) => {
