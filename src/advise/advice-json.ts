@@ -61,6 +61,7 @@ export function adviceToJson(advice: Advice): string {
       storageOptions: advice.storageOptions ?? null,
       decision: advice.decision,
       beyondTheKey: advice.beyondTheKey,
+      multiCluster: advice.multiCluster ?? null,
       notSimulated: advice.notSimulated,
       candidates: advice.candidates.map((evaluated) => {
         const label = candidateLabel(evaluated, advice.nodes);

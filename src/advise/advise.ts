@@ -19,6 +19,7 @@ import { designName } from "./design-name.js";
 import { type KeyRoles, keyRoles } from "./field-roles.js";
 import { breakingRate, DEFAULT_GROWTH } from "./headroom.js";
 import { type KeyFootprint, keyFootprint } from "./key-size.js";
+import { type MultiClusterAnswer, multiClusterAnswer } from "./multi-cluster.js";
 import { type ReadService, readServices } from "./read-service.js";
 import { MODELLED_AS_IS, type RealKey } from "./real-key.js";
 import {
@@ -115,6 +116,8 @@ export interface Advice {
   notSimulated: string[];
   decision: DecisionRow[];
   beyondTheKey: BeyondTheKey[];
+  /** The recommendation on the scenario's clusters: nodes per cluster, app profile per path, failover, cost. */
+  multiCluster?: MultiClusterAnswer;
 }
 
 /** Node counts tried after the first estimate when nothing meets the targets there. */
@@ -527,7 +530,23 @@ function adviceFrom(
     notSimulated: skipped.map((candidate) => candidate.name),
     decision: decisionTable(planned, asIs, evaluated),
     beyondTheKey: beyondTheKey(planned, asIs, recommended, plan.targets),
+    ...multiClusterOf(planned, recommended, plan),
   };
+}
+
+/** The recommendation on the scenario's clusters, when it declares replication. */
+function multiClusterOf(
+  planned: Scenario,
+  recommended: EvaluatedCandidate | undefined,
+  plan: AdvicePlan,
+): { multiCluster?: MultiClusterAnswer } {
+  if (!recommended || !planned.replication) return {};
+  const answer = multiClusterAnswer(planned, recommended, {
+    durationS: plan.durationS,
+    mode: plan.mode,
+    growth: plan.growth,
+  });
+  return answer ? { multiCluster: answer } : {};
 }
 
 /**

@@ -1,7 +1,9 @@
 /** The advisor's report as Markdown (pure: the CLI writes it). */
+
 import type { Advice } from "./advise.js";
 import { KEY_CHANGE_COMPLEXITY } from "./candidates.js";
 import type { KeyStructure } from "./key-structure.js";
+import { multiClusterReport } from "./multi-cluster-report.js";
 import { sizingLines } from "./report-sizing.js";
 import {
   CANDIDATE_COLUMNS,
@@ -84,6 +86,19 @@ export function adviceMarkdown(advice: Advice, options: AdviceMarkdownOptions = 
     ),
     "",
   );
+  if (advice.multiCluster) {
+    out.push(
+      "## Multi-cluster",
+      "",
+      ...multiClusterReport(advice.multiCluster).flatMap((part) =>
+        part.kind === "table"
+          ? ["```", ...part.lines, "```", ""]
+          : part.kind === "list"
+            ? [part.lines[0]!, "", ...part.lines.slice(1).map((item) => `- ${item}`), ""]
+            : [...part.lines, ""],
+      ),
+    );
+  }
   if (advice.beyondTheKey.length > 0) {
     out.push("## Beyond the key", "", ...advice.beyondTheKey.map((note) => `- ${note.text}`), "");
   }

@@ -4,6 +4,7 @@
  * what the model's uncertainty could change — and the check through the library. Pure text.
  */
 import { candidateLabel } from "../advise/advise.js";
+import { multiClusterReport } from "../advise/multi-cluster-report.js";
 import { capacityBound, type EvaluatedCandidate } from "../advise/recommend.js";
 import { autoscaledText, monthlyCostCell, sizingLines } from "../advise/report-sizing.js";
 import {
@@ -211,6 +212,21 @@ function libraryChecks(checks: readonly DesignCheck[], rows: number): string[] {
   ];
 }
 
+/** The recommendation on the scenario's clusters, after a blank line; nothing without replication. */
+function multiClusterBlock(verdict: LabVerdict): string[] {
+  const answer = verdict.advice.multiCluster;
+  if (!answer) return [];
+  return [
+    "",
+    ...multiClusterReport(answer).flatMap((part) => {
+      if (part.kind === "table") return part.lines;
+      if (part.kind === "text") return part.lines.flatMap((line) => wrap(line));
+      const [heading, ...items] = part.lines;
+      return [...wrap(heading!), ...items.flatMap((item) => wrap(item, "  - ", "    "))];
+    }),
+  ];
+}
+
 /** The lab's report for the terminal: every line within 120 columns unless `wide`. */
 export function labReport(
   verdict: LabVerdict,
@@ -227,6 +243,7 @@ export function labReport(
     ...sizingTable(verdict),
     "",
     ...verdictBlock(verdict),
+    ...multiClusterBlock(verdict),
     "",
     ...libraryChecks(checks, options.rows),
   ];

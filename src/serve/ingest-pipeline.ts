@@ -485,9 +485,11 @@ export class IngestPipeline {
     const started = performance.now();
     let failures: Map<number, string>;
     try {
+      // The table's write profile (serve --write-app-profile), as SaltedTable's own writes use it.
+      const appProfile = table.appProfileFor("write");
       const { failed } = await table.store.write(
         rows.map((pending) => pending.mutation),
-        { durable: true },
+        { durable: true, ...(appProfile === undefined ? {} : { appProfile }) },
       );
       failures = new Map(failed.map((failure) => [failure.index, failure.reason]));
     } catch (error) {

@@ -138,15 +138,15 @@ describeService("Bigtable (emulator)", () =>
   }),
 );
 
-describe("serve on Bigtable with an app profile per read path", () => {
-  it("routes latest-N and range reads through their own profiles (the emulator records them)", async () => {
+describe("serve on Bigtable with an app profile per path", () => {
+  it("routes ingest writes, latest-N and range reads through their own profiles (the emulator records them)", async () => {
     const tableId = `serveprofiles${process.pid}_${Date.now().toString(36)}`;
     const dir = await mkdtemp(join(tmpdir(), "keyspread-serve-profiles-"));
     const service = await startIngestService({
       store: await BigtableStore.createTable({ tableId }),
       walDirectory: join(dir, "wal"),
       latestCacheTtlMs: 0,
-      appProfiles: { latest: "single-cluster", scan: "nearest" },
+      appProfiles: { write: "ingest", latest: "single-cluster", scan: "nearest" },
     });
     try {
       expect((await post(service, ndjson([point("dev-a", T0), point("dev-a", T0 + 500)]))).status).toBe(200);
@@ -158,6 +158,9 @@ describe("serve on Bigtable with an app profile per read path", () => {
     } finally {
       await service.close();
     }
+    const writes = requestsOn(tableId).filter((request) => request.method === "MutateRows");
+    expect(writes.length).toBeGreaterThan(0);
+    expect(new Set(writes.map((request) => request.appProfileId))).toEqual(new Set(["ingest"]));
     const reads = requestsOn(tableId).filter((request) => request.method === "ReadRows");
     expect(reads.map((request) => request.appProfileId)).toContain("single-cluster");
     expect(reads.map((request) => request.appProfileId)).toContain("nearest");

@@ -65,7 +65,7 @@ export interface IngestServiceOptions {
    * Bigtable app profiles: `latest` for latest-N reads (single-cluster routing, read-your-writes),
    * `scan` for range reads (multi-cluster routing: dashboards can read the nearest cluster).
    */
-  appProfiles?: Pick<AppProfiles, "latest" | "scan">;
+  appProfiles?: Pick<AppProfiles, "write" | "latest" | "scan">;
   /** Write-ahead log directory (one per service instance). */
   walDirectory: string;
   /** Salt buckets of the row key (default 16). Fixed for a table. */

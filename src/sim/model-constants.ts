@@ -305,6 +305,28 @@ export const MODEL_CONSTANTS = {
     source:
       "Bigtable compresses data at rest, but how well depends on the data; 1 (none) counts every written byte, 2 is typical of repetitive metrics",
   },
+  replicationCpuShare: {
+    field: "replication.cpuShare",
+    unit: "share of a write's CPU a cluster spends pulling it from another cluster",
+    value: 0.2,
+    low: 0.05,
+    high: 0.5,
+    worse: "high",
+    basis: "assumption",
+    source:
+      'not published: Google, "Replication and performance" (https://cloud.google.com/bigtable/docs/replication-performance) says each cluster spends CPU pulling the others\' changes and write throughput "might actually go down", without a figure; every cluster applies every write at the full write cost besides',
+  },
+  replicationLagS: {
+    field: "replication.lag",
+    unit: "s for a write to reach the other clusters",
+    value: 1,
+    low: 0.1,
+    high: 30,
+    worse: "high",
+    basis: "assumption",
+    source:
+      'not published as a figure: Google, "Replication overview" (https://cloud.google.com/bigtable/docs/replication-overview) calls replication eventually consistent, with more latency between regions than within one; the replication latency metric measures it on a running instance',
+  },
 } satisfies Record<string, ModelConstant>;
 
 export type ConstantName = keyof typeof MODEL_CONSTANTS;

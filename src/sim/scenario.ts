@@ -7,7 +7,8 @@ import { CORE_SCHEMA, mergeTag, load as parseYaml } from "js-yaml";
 import * as v from "valibot";
 import type { SchemaSpec } from "../keys/types.js";
 import { allowedKeys, isUnknownKey, unknownKeyMessage } from "../keys/unknown-key.js";
-import { parseDuration } from "./duration.js";
+import { durationField } from "./duration-field.js";
+import { checkReplication, ReplicationSchema } from "./replication/topology.js";
 
 /** How far back a point get reads when its window is not given: a day. */
 export const DEFAULT_GET_WINDOW_S = 86400;
@@ -20,18 +21,7 @@ const positiveInt = (field: string) =>
     v.integer(`${field} must be a whole number`),
     v.minValue(1, `${field} must be at least 1`),
   );
-const duration = (field: string) =>
-  v.pipe(
-    v.union([v.string(), v.number()], `${field} must be a duration such as 90s, 30m or 3h`),
-    v.rawTransform(({ dataset, addIssue, NEVER }) => {
-      try {
-        return parseDuration(dataset.value, field);
-      } catch (error) {
-        addIssue({ message: (error as Error).message });
-        return NEVER;
-      }
-    }),
-  );
+const duration = durationField;
 const fraction = (field: string) =>
   v.pipe(v.number(), v.minValue(0, `${field} must be ≥ 0`), v.maxValue(1, `${field} must be ≤ 1`));
 
@@ -317,6 +307,8 @@ export const ScenarioSchema = v.strictObject({
     v.pipe(v.number("growth must be a number"), v.minValue(1, "growth must be ≥ 1 (1 = today's workload)")),
   ),
   observed: v.optional(ObservedSchema),
+  /** More than one cluster: their app profiles, which profile each path uses, and failures (replication/topology.ts). */
+  replication: v.optional(ReplicationSchema),
   tablets: v.optional(TabletsSchema, {}),
   latency: v.optional(LatencySchema, {}),
   workload: v.strictObject({
@@ -385,6 +377,12 @@ export function validateScenario(input: unknown): Scenario {
         `invalid scenario: reads "${read.name}" names group "${read.group}"; groups are ${[...groups].join(", ")}`,
       );
     }
+  }
+  if (scenario.replication) {
+    checkReplication(
+      scenario.replication,
+      scenario.workload.reads.map((read) => read.name),
+    );
   }
   return scenario;
 }

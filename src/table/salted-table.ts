@@ -181,7 +181,7 @@ export class SaltedTable {
         throw new TypeError(`appProfiles.${path}: ${(error as Error).message}`);
       }
     }
-    await guardSchema(store, schema, options.create ?? false);
+    await guardSchema(store, schema, options.create ?? false, options.appProfiles?.write);
     return new SaltedTable(store, schema, options);
   }
 

@@ -44,19 +44,22 @@ export class SchemaMismatchError extends Error {
   }
 }
 
-/** Records `schema` in the table's schema row. */
-export async function recordSchema(store: Store, schema: KeySchema): Promise<void> {
-  const { failed } = await store.write([
-    {
-      type: "put",
-      key: SCHEMA_ROW_KEY,
-      replace: true,
-      cells: new Map([
-        ["fingerprint", Buffer.from(schema.fingerprint)],
-        ["spec", Buffer.from(JSON.stringify(schema.spec))],
-      ]),
-    },
-  ]);
+/** Records `schema` in the table's schema row, through the table's write profile when it has one. */
+export async function recordSchema(store: Store, schema: KeySchema, appProfile?: string): Promise<void> {
+  const { failed } = await store.write(
+    [
+      {
+        type: "put",
+        key: SCHEMA_ROW_KEY,
+        replace: true,
+        cells: new Map([
+          ["fingerprint", Buffer.from(schema.fingerprint)],
+          ["spec", Buffer.from(JSON.stringify(schema.spec))],
+        ]),
+      },
+    ],
+    appProfile === undefined ? {} : { appProfile },
+  );
   if (failed.length > 0)
     throw new Error(`${store.name}: could not write the schema row: ${failed[0]!.reason}`);
 }
@@ -71,7 +74,12 @@ export class UnadoptedTableError extends Error {
  * none and no rows either (a table with rows is adopted instead: `adoptTable` checks its keys
  * first). Throws SchemaMismatchError listing every difference.
  */
-export async function guardSchema(store: Store, schema: KeySchema, create: boolean): Promise<void> {
+export async function guardSchema(
+  store: Store,
+  schema: KeySchema,
+  create: boolean,
+  writeProfile?: string,
+): Promise<void> {
   const row = await store.get(SCHEMA_ROW_KEY);
   if (row === undefined) {
     if (!create) {
@@ -84,7 +92,7 @@ export async function guardSchema(store: Store, schema: KeySchema, create: boole
         `${store.name} has rows but no keyspread schema row (written by other code?); adopt it instead, which first checks that its keys decode under the schema: table create --adopt / adoptTable()`,
       );
     }
-    await recordSchema(store, schema);
+    await recordSchema(store, schema, writeProfile);
     return;
   }
   const fingerprint = row.cells.get("fingerprint")?.toString();

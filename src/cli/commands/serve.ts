@@ -54,6 +54,7 @@ interface ServeOptions {
   maxInflightPerTenant?: number;
   bodyTimeout: number;
   accessLog?: string;
+  writeAppProfile?: string;
   latestAppProfile?: string;
   rangeAppProfile?: string;
   maxAge?: number;
@@ -161,6 +162,10 @@ function withReadAndMonitorOptions(serve: Command): void {
   serve
     .option("--access-log <file>", "append a JSONL access log (the `keyspread heatmap` format)")
     .option(
+      "--write-app-profile <id>",
+      "Bigtable app profile for the ingest writes (e.g. the latest-N reads' single-cluster profile: they then read their writes)",
+    )
+    .option(
       "--latest-app-profile <id>",
       "Bigtable app profile for latest-N reads (e.g. single-cluster routing: they must see recent writes)",
     )
@@ -245,6 +250,7 @@ function serviceOptions(
     idempotencyWindowMs: options.idempotencyWindow * 1000,
     accessLogPath: options.accessLog,
     appProfiles: {
+      ...(options.writeAppProfile === undefined ? {} : { write: options.writeAppProfile }),
       ...(options.latestAppProfile === undefined ? {} : { latest: options.latestAppProfile }),
       ...(options.rangeAppProfile === undefined ? {} : { scan: options.rangeAppProfile }),
     },
