@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Replication } from "../sim/replication/topology.js";
+import type { Replication } from "../sim/replication-topology.js";
 import { validateScenario } from "../sim/scenario.js";
 import { adviseScenario } from "./advise.js";
 import { routingTargets } from "./multi-cluster.js";

@@ -16,7 +16,7 @@
 import { constantAt } from "../sim/model-constants.js";
 import { clusterScenario } from "../sim/replication/cluster-scenario.js";
 import { type PathRoute, pathConsistency, routePaths } from "../sim/replication/routing.js";
-import { type Replication, WRITES_PATH } from "../sim/replication/topology.js";
+import { type Replication, WRITES_PATH } from "../sim/replication-topology.js";
 import type { DesignResult } from "../sim/results.js";
 import type { Scenario } from "../sim/scenario.js";
 import { type SimulationMode, simulateScenario } from "../sim/simulate.js";

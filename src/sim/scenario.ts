@@ -8,7 +8,7 @@ import * as v from "valibot";
 import type { SchemaSpec } from "../keys/types.js";
 import { allowedKeys, isUnknownKey, unknownKeyMessage } from "../keys/unknown-key.js";
 import { durationField } from "./duration-field.js";
-import { checkReplication, ReplicationSchema } from "./replication/topology.js";
+import { checkReplication, ReplicationSchema } from "./replication-topology.js";
 
 /** How far back a point get reads when its window is not given: a day. */
 export const DEFAULT_GET_WINDOW_S = 86400;

@@ -10,7 +10,7 @@
 import { constantAt, type ModelEnd } from "../model-constants.js";
 import type { Scenario, ScenarioDesign } from "../scenario.js";
 import type { PathRoute } from "./routing.js";
-import { WRITES_PATH } from "./topology.js";
+import { WRITES_PATH } from "../replication-topology.js";
 
 /** The CPU factor of a cluster's writes: 1 for those it took first, 1 + cpuShare for those it pulled. */
 export function writeCostFactor(directShare: number, cpuShare: number): number {

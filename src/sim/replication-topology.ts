@@ -6,7 +6,7 @@
  * (https://cloud.google.com/bigtable/docs/app-profiles). Pure: parsing and cross-checks only.
  */
 import * as v from "valibot";
-import { durationField } from "../duration-field.js";
+import { durationField } from "./duration-field.js";
 
 const name = (field: string) =>
   v.pipe(

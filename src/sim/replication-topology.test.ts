@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { validateScenario } from "../scenario.js";
+import { validateScenario } from "./scenario.js";
 
 const base = {
   name: "s",
