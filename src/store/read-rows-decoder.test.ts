@@ -60,10 +60,9 @@ const sendingArbitrary = fc.record({
   repeatKey: fc.boolean(),
 });
 
-function chunksOf(
-  row: { key: Buffer; cells: Cell[] },
-  sending: fc.RecordValue<typeof sendingArbitrary>,
-): CellChunk[] {
+type SendingPlan = typeof sendingArbitrary extends fc.Arbitrary<infer T> ? T : never;
+
+function chunksOf(row: { key: Buffer; cells: Cell[] }, sending: SendingPlan): CellChunk[] {
   const chunks: CellChunk[] = [];
   let previous: Cell | undefined;
   row.cells.forEach((cell, index) => {
