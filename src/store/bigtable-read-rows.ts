@@ -88,11 +88,19 @@ export function resumeRequest(
   return { ...request, rows: { rowKeys, rowRanges }, ...limit };
 }
 
+export interface ReadRowsOptions {
+  family: string;
+  retries: number;
+  signal?: AbortSignal | undefined;
+  /** The error a failed read ends with (an abort ends with the signal's reason). */
+  failure: (error: unknown) => Error;
+}
+
 /** Rows of `request`, with up to `retries` resumptions of a call broken by a retryable status. */
 export async function* readRows(
   start: StartReadRows,
   request: ReadRowsRequest,
-  options: { family: string; retries: number; signal?: AbortSignal | undefined },
+  options: ReadRowsOptions,
 ): AsyncGenerator<StoreRow> {
   const { signal } = options;
   const decoder = new ReadRowsDecoder(options.family);
@@ -120,14 +128,17 @@ export async function* readRows(
       return;
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
-      if (ended || !isRetryable(error) || failures >= options.retries) throw error;
+      if (ended || !isRetryable(error) || failures >= options.retries) throw options.failure(error);
       failures++;
       decoder.abandonRow();
     } finally {
       signal?.removeEventListener("abort", cancel);
       if (!ended) call.cancel();
     }
-    await sleep(backoffMs(failures), undefined, signal === undefined ? undefined : { signal });
+    // Only an abort ends the wait early: the read then ends with the signal's reason.
+    await sleep(backoffMs(failures), undefined, signal === undefined ? undefined : { signal }).catch(() => {
+      throw signal?.reason;
+    });
     const remaining = request.rowsLimit === undefined ? undefined : request.rowsLimit - delivered;
     attempt = resumeRequest(request, decoder.lastKey, remaining);
   }

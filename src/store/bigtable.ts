@@ -240,7 +240,7 @@ export class BigtableStore implements Store {
     await this.client.close();
   }
 
-  private async *stream(
+  private stream(
     rows: ReadRowsRequest["rows"],
     appProfile: string | undefined,
     options: { rowsLimit?: number; signal?: AbortSignal | undefined },
@@ -254,16 +254,12 @@ export class BigtableStore implements Store {
       ...(rowsLimit === undefined ? {} : { rowsLimit }),
       filter: latestCellsOf(this.config.family),
     };
-    try {
-      yield* readRows(this.startReadRows, request, {
-        family: this.config.family,
-        retries: this.readRetries,
-        signal,
-      });
-    } catch (error) {
-      if (signal?.aborted) throw signal.reason;
-      throw this.storeError("read", error);
-    }
+    return readRows(this.startReadRows, request, {
+      family: this.config.family,
+      retries: this.readRetries,
+      signal,
+      failure: (error) => this.storeError("read", error),
+    });
   }
 
   private sendMutateRows(
