@@ -1,6 +1,7 @@
 /**
  * Cloud Bigtable through the official client. Keys, ranges and values stay Buffers end to end
- * (`decode: false`: the client's string handling corrupts binary keys). A row's cells are
+ * (the client's string handling corrupts binary keys); reads are ReadRows calls on its generated
+ * data client with our own chunk decoder (`bigtable-read-rows.ts`). A row's cells are
  * qualifiers of one column family (the store's); other families belong to other code and are
  * never read or written, except by a whole-row delete. A put sets its cells as new versions
  * (SetCell; `replace` clears the family first, atomic per row) and reads keep only the newest
