@@ -100,6 +100,8 @@ export class BigtableStore implements Store {
   readonly name: string;
 
   private readonly startReadRows: StartReadRows;
+  /** Every read's cell filter (built once: the client encodes it per call). */
+  private readonly cellFilter: object;
   /** The last write timestamp: versions never go back in time, even if the clock does. */
   private lastTimestampMicros = 0;
 
@@ -112,6 +114,7 @@ export class BigtableStore implements Store {
   ) {
     this.name = `bigtable:${config.projectId}/${config.instanceId}/${config.tableId}`;
     this.startReadRows = readRowsOn(client);
+    this.cellFilter = latestCellsOf(config.family);
   }
 
   /** The column family this store reads and writes. */
@@ -253,7 +256,7 @@ export class BigtableStore implements Store {
       ...(appProfileId === undefined ? {} : { appProfileId }),
       rows,
       ...(rowsLimit === undefined ? {} : { rowsLimit }),
-      filter: latestCellsOf(this.config.family),
+      filter: this.cellFilter,
     };
     return readRows(this.startReadRows, request, {
       family: this.config.family,
