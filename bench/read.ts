@@ -1,7 +1,9 @@
 /**
  * Latest-100 for one device with 16 buckets, on the embedded store and on Google's Bigtable
  * emulator with 0 ms and 5 ms of injected per-RPC latency (standing in for the real service),
- * with the unbound read's rounds of store reads and rows scanned per row returned:
+ * with the unbound read's rounds of store reads and rows scanned per row returned, and the client
+ * CPU per read (where the time goes on a machine whose cores the emulator shares); the reads being
+ * compared take turns, run by run:
  * - salt bound by the query (1 range) vs unbound (16 ranges);
  * - our parallel scatter-gather vs the salting guide's sequential per-bucket loop (read each bucket in
  *   turn, then sort client-side);
@@ -56,12 +58,34 @@ async function fill(table: SaltedTable): Promise<void> {
   if (failed.length > 0) throw new Error(`bench setup: ${failed.length} rows failed`);
 }
 
-/** Mean milliseconds of `task` over `reps` runs after one warm-up, cycling devices. */
-async function timeMs(reps: number, task: (device: string) => Promise<unknown>): Promise<number> {
-  await task("device-0");
-  const start = performance.now();
-  for (let i = 0; i < reps; i++) await task(`device-${i % DEVICES}`);
-  return (performance.now() - start) / reps;
+interface Timing {
+  /** Mean wall milliseconds per run. */
+  ms: number;
+  /** Mean CPU milliseconds of this process (the client) per run. */
+  cpuMs: number;
+}
+
+/**
+ * Mean wall and client CPU milliseconds of each task over `reps` runs after one warm-up, cycling
+ * devices. The tasks take turns run by run, so a change in the machine's load falls on all alike.
+ */
+async function timeSideBySide(
+  reps: number,
+  tasks: readonly ((device: string) => Promise<unknown>)[],
+): Promise<Timing[]> {
+  const totals = tasks.map(() => ({ ms: 0, cpuMs: 0 }));
+  for (const task of tasks) await task("device-0");
+  for (let i = 0; i < reps; i++) {
+    for (const [t, task] of tasks.entries()) {
+      const cpu = process.cpuUsage();
+      const start = performance.now();
+      await task(`device-${i % DEVICES}`);
+      totals[t]!.ms += performance.now() - start;
+      const used = process.cpuUsage(cpu);
+      totals[t]!.cpuMs += (used.user + used.system) / 1000;
+    }
+  }
+  return totals.map(({ ms, cpuMs }) => ({ ms: ms / reps, cpuMs: cpuMs / reps }));
 }
 
 /** The salting guide's read: every bucket's range in turn, then one client-side sort. */
@@ -80,6 +104,9 @@ interface StoreFigures {
   boundMs: number;
   unboundMs: number;
   sequentialMs: number;
+  /** Client CPU per read: the bound read (one store read) and the unbound parallel one. */
+  boundCpuMs: number;
+  unboundCpuMs: number;
   /** Of the unbound latest-100 over every device: rounds of store reads per read, rows scanned per row returned. */
   roundsPerRead: number;
   scannedPerReturned: number;
@@ -112,10 +139,17 @@ async function measure(label: string, open: (table: string) => Promise<Store>, r
   if (check.length !== N || check.some((row, i) => !row.key.equals(reference[i]!.key))) {
     throw new Error(`${label}: parallel and sequential reads disagree`);
   }
+  const [boundTiming, unboundTiming, sequentialTiming] = await timeSideBySide(reps, [
+    (device) => bound.latest({ eq: { device } }, N),
+    (device) => unbound.latest({ eq: { device } }, N),
+    (device) => sequentialLatest(unbound.store, unboundSchema, device),
+  ]);
   const figures: StoreFigures = {
-    boundMs: await timeMs(reps, (device) => bound.latest({ eq: { device } }, N)),
-    unboundMs: await timeMs(reps, (device) => unbound.latest({ eq: { device } }, N)),
-    sequentialMs: await timeMs(reps, (device) => sequentialLatest(unbound.store, unboundSchema, device)),
+    boundMs: boundTiming!.ms,
+    unboundMs: unboundTiming!.ms,
+    sequentialMs: sequentialTiming!.ms,
+    boundCpuMs: boundTiming!.cpuMs,
+    unboundCpuMs: unboundTiming!.cpuMs,
     ...(await unboundCosts(unbound)),
   };
   say(
@@ -124,7 +158,8 @@ async function measure(label: string, open: (table: string) => Promise<Store>, r
       `unbound sequential loop ${figures.sequentialMs.toFixed(2)} ms · ` +
       `parallel ${(figures.sequentialMs / figures.unboundMs).toFixed(2)}× faster, ` +
       `bound ${(figures.unboundMs / figures.boundMs).toFixed(2)}× faster than unbound · ` +
-      `unbound: ${figures.roundsPerRead.toFixed(2)} rounds per read, ${figures.scannedPerReturned.toFixed(2)} rows scanned per row returned`,
+      `unbound: ${figures.roundsPerRead.toFixed(2)} rounds per read, ${figures.scannedPerReturned.toFixed(2)} rows scanned per row returned · ` +
+      `client CPU per read: bound ${figures.boundCpuMs.toFixed(2)} ms, unbound ${figures.unboundCpuMs.toFixed(2)} ms`,
   );
   await bound.store.close();
   await unbound.store.close();
@@ -221,6 +256,8 @@ try {
     `bench read: parallel_vs_sequential=${(emulator5.sequentialMs / emulator5.unboundMs).toFixed(2)}` +
       ` parallel_vs_sequential_0ms=${(emulator0.sequentialMs / emulator0.unboundMs).toFixed(2)}` +
       ` merge_us_per_row=${merge.heapUs.toFixed(3)}` +
+      ` client_cpu_ms_bound=${emulator5.boundCpuMs.toFixed(2)}` +
+      ` client_cpu_ms_unbound=${emulator5.unboundCpuMs.toFixed(2)}` +
       ` bound_vs_unbound=${(emulator5.unboundMs / emulator5.boundMs).toFixed(2)}` +
       ` rounds_per_read=${emulator5.roundsPerRead.toFixed(2)}` +
       ` scanned_per_returned=${emulator5.scannedPerReturned.toFixed(2)}`,

@@ -1,12 +1,21 @@
 /**
  * Cloud Bigtable through the official client. Keys, ranges and values stay Buffers end to end
- * (`decode: false`: the client's string handling corrupts binary keys). A row's cells are
+ * (the client's string handling corrupts binary keys); reads are ReadRows calls on its generated
+ * data client with our own chunk decoder (`bigtable-read-rows.ts`). A row's cells are
  * qualifiers of one column family (the store's); other families belong to other code and are
  * never read or written, except by a whole-row delete. A put sets its cells as new versions
  * (SetCell; `replace` clears the family first, atomic per row) and reads keep only the newest
  * version. Each request may name its app profile. Honours BIGTABLE_EMULATOR_HOST.
  */
 import { Bigtable, type BigtableOptions, type Table } from "@google-cloud/bigtable";
+import {
+  latestCellsOf,
+  type ReadRowsRequest,
+  readRows,
+  readRowsOn,
+  rowRange,
+  type StartReadRows,
+} from "./bigtable-read-rows.js";
 import {
   checkMutateRowsLimits,
   codeName,
@@ -52,7 +61,7 @@ export interface BigtableStoreOptions {
   appProfileId?: string;
   /** Column family holding the cells. Default: KEYSPREAD_BIGTABLE_FAMILY, else `m`. */
   family?: string;
-  /** Retries of a broken read stream inside the client before the read fails (client default 10). */
+  /** Resumptions of a read call broken by a retryable status before the read fails (default 10, the official client's). */
   readRetries?: number;
   /** Request sizing, in-flight cap and retry policy for writes. */
   limits?: Partial<MutateRowsLimits>;
@@ -85,20 +94,14 @@ export interface ResolvedConfig {
   onEmulator: boolean;
 }
 
-/** A row as the client yields it with `decode: false`. */
-interface ClientRow {
-  id: Buffer;
-  data: Record<string, Record<string, { value: Buffer | number }[]>>;
-}
-
-/** Byte-level cell filter: this family only, newest version of each column only. */
-const latestCellsOf = (family: string) => [{ family: `^${family}$` }, { column: { cellLimit: 1 } }];
+const DEFAULT_READ_RETRIES = 10;
 
 export class BigtableStore implements Store {
   readonly name: string;
 
-  /** Table handles per app profile named by an operation (the client reads the profile from its owner). */
-  private readonly tablesByProfile = new Map<string, Table>();
+  private readonly startReadRows: StartReadRows;
+  /** Every read's cell filter (built once: the client encodes it per call). */
+  private readonly cellFilter: object;
   /** The last write timestamp: versions never go back in time, even if the clock does. */
   private lastTimestampMicros = 0;
 
@@ -107,8 +110,11 @@ export class BigtableStore implements Store {
     private readonly table: Table,
     private readonly config: ResolvedConfig,
     private readonly limits: MutateRowsLimits,
+    private readonly readRetries: number,
   ) {
     this.name = `bigtable:${config.projectId}/${config.instanceId}/${config.tableId}`;
+    this.startReadRows = readRowsOn(client);
+    this.cellFilter = latestCellsOf(config.family);
   }
 
   /** The column family this store reads and writes. */
@@ -121,8 +127,8 @@ export class BigtableStore implements Store {
     const config = resolveConfig(options);
     const limits = { ...DEFAULT_MUTATE_ROWS_LIMITS, ...options.limits };
     checkMutateRowsLimits(limits);
-    const { readRetries } = options;
-    if (readRetries !== undefined && !(Number.isSafeInteger(readRetries) && readRetries >= 0)) {
+    const { readRetries = DEFAULT_READ_RETRIES } = options;
+    if (!(Number.isSafeInteger(readRetries) && readRetries >= 0)) {
       throw new RangeError(`readRetries is ${readRetries}; allowed: an integer ≥ 0`);
     }
     // The emulator needs no credentials; without this, Google's auth library probes for a GCE
@@ -136,8 +142,7 @@ export class BigtableStore implements Store {
       ...options.clientOptions,
     });
     const table = client.instance(config.instanceId).table(config.tableId);
-    if (readRetries !== undefined) table.maxRetries = readRetries;
-    return new BigtableStore(client, table, config, limits);
+    return new BigtableStore(client, table, config, limits, readRetries);
   }
 
   /** Creates the table with its column family, GC rule and initial splits, then opens it. */
@@ -208,25 +213,22 @@ export class BigtableStore implements Store {
 
   async get(key: Buffer, options?: RoutingOptions): Promise<StoreRow | undefined> {
     checkKey(key, "key", BIGTABLE_MAX_KEY_BYTES);
-    const table = this.tableFor(checkAppProfile(options));
-    // Read to the end rather than return at the row: an early return cancels the call, which
-    // costs the client an error object and a stack trace per get.
+    // Read to the end rather than return at the row: an early return cancels the call.
     let found: StoreRow | undefined;
-    for await (const row of this.stream(table, { keys: [key] }, undefined)) found = row;
+    for await (const row of this.stream({ rowKeys: [key] }, checkAppProfile(options), {})) found = row;
     return found;
   }
 
   read(ranges: readonly KeyRange[], options?: StoreReadOptions): AsyncIterable<StoreRow> {
     checkRanges(ranges, BIGTABLE_MAX_KEY_BYTES);
     const limit = checkLimit(options);
-    const table = this.tableFor(checkAppProfile(options));
-    // The client reads the whole table for an empty range list and treats limit 0 as "none".
+    const appProfile = checkAppProfile(options);
+    // The API reads the whole table for an empty row set and treats limit 0 as "none".
     if (ranges.length === 0 || limit === 0) return (async function* () {})();
-    return this.stream(
-      table,
-      { ranges: ranges.map(toClientRange), ...(Number.isFinite(limit) ? { limit } : {}) },
-      options?.signal,
-    );
+    return this.stream({ rowRanges: ranges.map(rowRange) }, appProfile, {
+      ...(Number.isFinite(limit) ? { rowsLimit: limit } : {}),
+      signal: options?.signal,
+    });
   }
 
   async sampleKeys(count: number): Promise<Buffer[]> {
@@ -242,66 +244,26 @@ export class BigtableStore implements Store {
     await this.client.close();
   }
 
-  /**
-   * The table handle whose requests carry `appProfile`: the client takes the profile from the
-   * Bigtable object a table belongs to, so each profile gets a view of the one client (same
-   * channels) that differs only in `appProfileId`.
-   */
-  private tableFor(appProfile: string | undefined): Table {
-    if (appProfile === undefined || appProfile === this.config.appProfileId) return this.table;
-    let table = this.tablesByProfile.get(appProfile);
-    if (table === undefined) {
-      const routed: Bigtable = Object.create(this.client, { appProfileId: { value: appProfile } });
-      table = routed.instance(this.config.instanceId).table(this.config.tableId);
-      if (this.table.maxRetries !== undefined) table.maxRetries = this.table.maxRetries;
-      this.tablesByProfile.set(appProfile, table);
-    }
-    return table;
-  }
-
-  private async *stream(
-    table: Table,
-    request: { keys?: Buffer[]; ranges?: object[]; limit?: number },
-    signal: AbortSignal | undefined,
+  private stream(
+    rows: ReadRowsRequest["rows"],
+    appProfile: string | undefined,
+    options: { rowsLimit?: number; signal?: AbortSignal | undefined },
   ): AsyncGenerator<StoreRow> {
-    signal?.throwIfAborted();
-    const stream = table.createReadStream({
-      ...request,
-      decode: false,
-      filter: latestCellsOf(this.config.family),
-    } as Parameters<Table["createReadStream"]>[0]);
-    // `end()` is the client's cancel: it aborts the gRPC call and any pending retry.
-    const cancel = () => {
-      if (!stream.writableEnded) stream.end();
+    const { rowsLimit, signal } = options;
+    const appProfileId = appProfile ?? this.config.appProfileId;
+    const request: ReadRowsRequest = {
+      tableName: this.table.name,
+      ...(appProfileId === undefined ? {} : { appProfileId }),
+      rows,
+      ...(rowsLimit === undefined ? {} : { rowsLimit }),
+      filter: this.cellFilter,
     };
-    const onAbort = () => {
-      cancel();
-      stream.destroy(signal?.reason);
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-    try {
-      for await (const row of stream as AsyncIterable<ClientRow>) {
-        signal?.throwIfAborted();
-        yield this.toRow(row);
-      }
-      signal?.throwIfAborted();
-    } catch (error) {
-      if (signal?.aborted) throw signal.reason;
-      throw this.storeError("read", error);
-    } finally {
-      signal?.removeEventListener("abort", onAbort);
-      cancel();
-      stream.destroy();
-    }
-  }
-
-  private toRow(row: ClientRow): StoreRow {
-    const cells = new Map<string, Buffer>();
-    for (const [qualifier, versions] of Object.entries(row.data[this.config.family] ?? {})) {
-      const latest = versions[0];
-      if (latest !== undefined) cells.set(qualifier, cellBytes(latest.value));
-    }
-    return { key: Buffer.from(row.id), cells };
+    return readRows(this.startReadRows, request, {
+      family: this.config.family,
+      retries: this.readRetries,
+      signal,
+      failure: (error) => this.storeError("read", error),
+    });
   }
 
   private sendMutateRows(
@@ -387,22 +349,6 @@ function checkSplits(splits: readonly Buffer[]): void {
       throw new RangeError(`splits[${i}] is not after splits[${i - 1}]; split keys must ascend`);
     }
   });
-}
-
-/** `[start, end)` in the client's terms; an empty start or null end is left open. */
-function toClientRange(range: KeyRange): object {
-  return {
-    ...(range.start.length > 0 ? { start: { value: range.start, inclusive: true } } : {}),
-    ...(range.end === null ? {} : { end: { value: range.end, inclusive: false } }),
-  };
-}
-
-/** The client turns 8-byte values into numbers even with `decode: false`; this undoes it exactly. */
-function cellBytes(value: Buffer | number): Buffer {
-  if (typeof value !== "number") return Buffer.from(value);
-  const bytes = Buffer.alloc(8);
-  bytes.writeBigInt64BE(BigInt(value));
-  return bytes;
 }
 
 function describeError(error: unknown): string {
