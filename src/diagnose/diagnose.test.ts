@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseWorkloadRates } from "../advise/rates.js";
-import { parseScenario } from "../sim/scenario.js";
+import { parseScenario } from "../sim/scenario/scenario.js";
 import { diagnoseEvidence, type TableEvidence } from "./diagnose.js";
 import { hotTablet } from "./fixtures.testsuite.js";
 import { incidentHotTablets, incidentKeySample, incidentSchema } from "./incident.testsuite.js";
