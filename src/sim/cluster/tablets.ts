@@ -65,6 +65,13 @@ export interface SplitPoint {
   bytesShare: number;
 }
 
+/** A tablet to split, where, and why (a load split or a size split). */
+export interface TabletSplit {
+  tablet: Tablet;
+  point: SplitPoint;
+  reason: "load" | "size";
+}
+
 /**
  * Per-tablet numbers kept in columns, one row per tablet slot, so the passes over tens of thousands
  * of tablets walk contiguous memory. Row `slot` of:
@@ -165,10 +172,7 @@ export class TabletMap {
    * caller sets both halves' `rates`). The new halves are inserted in one pass, not a splice each:
    * a check may split thousands of tablets.
    */
-  split(
-    splits: readonly { tablet: Tablet; point: SplitPoint; reason: "load" | "size" }[],
-    nowS: number,
-  ): Tablet[] {
+  split(splits: readonly TabletSplit[], nowS: number): Tablet[] {
     if (splits.length === 0) return [];
     const rights = new Map<Tablet, Tablet>();
     const made = splits.map(({ tablet, point, reason }) => {

@@ -16,6 +16,9 @@ export interface ReadSummary extends LatencySummary {
   shedShare: number;
 }
 
+/** A read pattern as the engine is given it: its rate, fan-out and rows per read; latency and shedding are measured. */
+export type ReadDemand = Omit<ReadSummary, "p50Ms" | "p99Ms" | "shedShare">;
+
 export interface TimelinePoint {
   /** Start of the sample interval, seconds since the start of the run. */
   t: number;

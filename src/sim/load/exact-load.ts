@@ -7,6 +7,7 @@ import type { CostModel } from "../cluster/cluster.js";
 import type { TabletMap } from "../cluster/tablets.js";
 import type { CompiledRead } from "../workload/reads.js";
 import type { CompiledGroup } from "../workload/workload.js";
+import type { DynamicSink } from "./load.js";
 import { type Operation, OperationLoad } from "./operation-load.js";
 
 /** Walks 0..n−1 in a scrambled order that visits every entity once per round. */
@@ -49,12 +50,7 @@ export class ExactLoad extends OperationLoad {
     this.readStreams = reads.map((read) => ({ turns: new Turns(read.group.entities), carry: 0, serial: 0 }));
   }
 
-  override emitDynamic(
-    tS: number,
-    dtS: number,
-    tablets: TabletMap,
-    sink: Parameters<OperationLoad["emitDynamic"]>[3],
-  ): void {
+  override emitDynamic(tS: number, dtS: number, tablets: TabletMap, sink: DynamicSink): void {
     const ops: Operation[] = [];
     this.groups.forEach((group, index) => {
       const stream = this.writeStreams[index]!;

@@ -124,7 +124,14 @@ export class FastLoad implements LoadGenerator {
         const serial = serialAtStep + Math.floor((k * opsPerS * dtS) / MOVING_SAMPLES);
         const key = group.schema.encode(group.writeValues(entity, tEvent, serial));
         const bytesPerS = opsPerSample * group.rowBytes;
-        sink.add(tablets.find(key), opsPerSample, 0, 0, bytesPerS, bytesPerS, opsPerSample * cost);
+        sink.add(tablets.find(key), {
+          writes: opsPerSample,
+          rangeReads: 0,
+          rows: 0,
+          bytes: bytesPerS,
+          stored: bytesPerS,
+          cost: opsPerSample * cost,
+        });
         this.recentMoving.add(key, opsPerSample * cost);
         this.written.add(key);
         this.movingHistory.add(key, bytesPerS * dtS);

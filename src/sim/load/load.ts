@@ -8,17 +8,29 @@
 import type { TabletMap } from "../cluster/tablets.js";
 import type { Layer } from "./split-point.js";
 
-/** Per-step load added straight to tablets, as rates per second. */
+/** One step's load on one tablet, each quantity per second (the columns of `tablets.ts`: WRITES … COST). */
+export interface StepLoad {
+  writes: number;
+  rangeReads: number;
+  /** Rows the range reads scanned. */
+  rows: number;
+  /** Bytes written and read. */
+  bytes: number;
+  /** Bytes written that stay stored. */
+  stored: number;
+  /** CPU, in node-seconds per second. */
+  cost: number;
+}
+
+/** Per-step load added straight to tablets. */
 export interface DynamicSink {
-  add(
-    tablet: number,
-    writes: number,
-    rangeReads: number,
-    rows: number,
-    bytes: number,
-    stored: number,
-    cost: number,
-  ): void;
+  add(tablet: number, load: StepLoad): void;
+}
+
+/** Where load (its cost) lies in a key range, and where bytes are stored there: what a split point is chosen on. */
+export interface SplitLayers {
+  load: Layer[];
+  bytes: Layer[];
 }
 
 /** One read (or a sample standing for many) for the latency estimate: its ranges' tablets and service time. */
@@ -52,10 +64,5 @@ export interface LoadGenerator {
    * bytes are stored there (by `integrals`: each channel's multiplier summed over time). Layers may
    * hold keys outside the range; splits only look inside it.
    */
-  layers(
-    multipliers: Float64Array,
-    integrals: Float64Array,
-    start: Buffer,
-    end: Buffer | null,
-  ): { load: Layer[]; bytes: Layer[] };
+  layers(multipliers: Float64Array, integrals: Float64Array, start: Buffer, end: Buffer | null): SplitLayers;
 }

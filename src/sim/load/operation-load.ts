@@ -64,7 +64,14 @@ export class OperationLoad implements LoadGenerator {
       if (op.kind === "write") {
         const cost = (writeCost(op.bytes, this.cost) * op.weight) / dtS;
         const bytesPerS = (op.bytes * op.weight) / dtS;
-        sink.add(tablets.find(op.key), op.weight / dtS, 0, 0, bytesPerS, bytesPerS, cost);
+        sink.add(tablets.find(op.key), {
+          writes: op.weight / dtS,
+          rangeReads: 0,
+          rows: 0,
+          bytes: bytesPerS,
+          stored: bytesPerS,
+          cost,
+        });
         this.recent.add(op.key, cost);
         this.written.add(op.key, op.bytes * op.weight);
         this.writtenBounds.add(op.key);
@@ -72,15 +79,14 @@ export class OperationLoad implements LoadGenerator {
       }
       const cost = (rangeReadCost(op.rowsPerRange, op.rowBytes, this.cost) * op.weight) / dtS;
       for (const key of op.starts) {
-        sink.add(
-          tablets.find(key),
-          0,
-          op.weight / dtS,
-          (op.rowsPerRange * op.weight) / dtS,
-          (op.rowsPerRange * op.rowBytes * op.weight) / dtS,
-          0,
+        sink.add(tablets.find(key), {
+          writes: 0,
+          rangeReads: op.weight / dtS,
+          rows: (op.rowsPerRange * op.weight) / dtS,
+          bytes: (op.rowsPerRange * op.rowBytes * op.weight) / dtS,
+          stored: 0,
           cost,
-        );
+        });
         this.recent.add(key, cost);
       }
       const sampled = kept.get(op.pattern) ?? 0;

@@ -4,10 +4,11 @@
  */
 import { compileSchema } from "../../keys/index.js";
 import type { KeySchema } from "../../keys/types.js";
-import { resolveModel } from "../cluster/model.js";
+import { type Model, resolveModel } from "../cluster/model.js";
 import type { ModelEnd } from "../cluster/model-constants.js";
 import { TabletMap } from "../cluster/tablets.js";
-import { type EngineInput, runEngine } from "../engine/engine.js";
+import { runEngine } from "../engine/engine.js";
+import type { ReadDemand } from "../engine/measurements.js";
 import { ExactLoad } from "../load/exact-load.js";
 import { FastLoad } from "../load/fast-load.js";
 import type { LoadGenerator } from "../load/load.js";
@@ -163,12 +164,7 @@ function simulateDesign(
  * Where the design's run sits in the workload's cycle: the scenario's duration from its start for a
  * steady load; a cycle's peak, with the model's warm-up before it, for one that varies.
  */
-function planDesignRun(
-  scenario: Scenario,
-  design: ScenarioDesign,
-  durationS: number,
-  model: ReturnType<typeof resolveModel>,
-): RunPlan {
+function planDesignRun(scenario: Scenario, design: ScenarioDesign, durationS: number, model: Model): RunPlan {
   const groups = compileDesign(scenario, design, 0).groups.map((group, index) => ({
     rowsPerS: group.opsPerS,
     arrival: scenario.workload.groups[index]!.arrival,
@@ -209,7 +205,7 @@ function compileDesign(
 }
 
 /** A read as the engine reports it: its rate, fan-out (ranges per read) and rows per read. */
-function readPattern(read: CompiledRead): EngineInput["readPatterns"][number] {
+function readPattern(read: CompiledRead): ReadDemand {
   const planned = read.plan(0, 0, 0);
   return {
     name: read.name,
