@@ -20,6 +20,18 @@ import type { TabletLoad } from "./tablet-load.js";
 /** A load split that found no split point is tried again after this long. */
 const SPLIT_RETRY_S = 60;
 
+/** One tablet's readings at a check, and what they decide. */
+interface Assessment {
+  split: TabletSplit | null;
+  /** Operations, cost and stored bytes on its odometer. */
+  ops: number;
+  cost: number;
+  stored: number;
+  /** A load or size split was due but no key splits the tablet. */
+  noLoadPoint: boolean;
+  noSizePoint: boolean;
+}
+
 export class SplitCheck {
   private readonly loadWatch = new Set<Tablet>();
   private readonly sizeDue = new FlatQueue<Tablet>();
@@ -31,14 +43,15 @@ export class SplitCheck {
     for (const tablet of load.tablets.tablets) this.watch(tablet);
   }
 
-  /** Splits the tablets the check finds hot or large. */
-  run(nowS: number): void {
+  /** Splits the tablets the check finds hot or large; returns the splits made. */
+  run(nowS: number): TabletSplit[] {
     const splits: TabletSplit[] = [];
     for (const tablet of this.candidates(nowS)) {
       const split = this.decide(tablet, nowS);
       if (split) splits.push(split);
     }
     this.carryOut(splits, nowS);
+    return splits;
   }
 
   /** The tablets that could split at `nowS`: watched, touched, or due a size check. */
@@ -54,18 +67,39 @@ export class SplitCheck {
 
   /** Whether and where one tablet splits; reads its load since its last check and starts the next. */
   decide(tablet: Tablet, nowS: number): TabletSplit | null {
+    const assessment = this.assess(tablet, nowS);
+    tablet.atCheck = assessment.ops;
+    tablet.atCheckCost = assessment.cost;
+    tablet.checkedS = nowS;
+    if (assessment.noLoadPoint) tablet.loadRetryS = nowS + SPLIT_RETRY_S;
+    if (assessment.split) return assessment.split;
+    if (assessment.noSizePoint) tablet.sizeRetryBytes = assessment.stored * 2;
+    this.scheduleSize(tablet);
+    return null;
+  }
+
+  /** Where the tablet would split at `nowS` on its load since its last check (null: it would not); changes no reading. */
+  wouldSplit(tablet: Tablet, nowS: number): TabletSplit | null {
+    return this.assess(tablet, nowS).split;
+  }
+
+  /**
+   * The tablet's readings at `nowS`, and its split: a load split when it was hot since its last check
+   * (unless a load split found no point lately), else a size split when it holds more than the size
+   * threshold; `noLoadPoint`/`noSizePoint` when a split was due but no key splits it.
+   */
+  private assess(tablet: Tablet, nowS: number): Assessment {
     const { load, settings } = this;
     load.sync(tablet);
     const sinceS = nowS - tablet.checkedS;
     const ops = load.read(tablet, WRITES) + load.read(tablet, RANGE_READS);
     const cost = load.read(tablet, COST);
+    const stored = load.read(tablet, STORED);
+    const assessment: Assessment = { split: null, ops, cost, stored, noLoadPoint: false, noSizePoint: false };
     const hot =
       sinceS > 0 &&
       ((ops - tablet.atCheck) / sinceS > settings.splitOpsPerS ||
         (cost - tablet.atCheckCost) / sinceS > settings.splitCpuShare);
-    tablet.atCheck = ops;
-    tablet.atCheckCost = cost;
-    tablet.checkedS = nowS;
     const { tablets } = load;
     const end = tablets.end(tablets.find(tablet.start));
     let layers: SplitLayers | undefined;
@@ -75,17 +109,15 @@ export class SplitCheck {
     };
     if (hot && nowS >= tablet.loadRetryS) {
       const point = findSplitPoint(tablet.start, end, where().load, where());
-      if (point) return { tablet, point, reason: "load" };
-      tablet.loadRetryS = nowS + SPLIT_RETRY_S;
+      if (point) return { ...assessment, split: { tablet, point, reason: "load" } };
+      assessment.noLoadPoint = true;
     }
-    const stored = load.read(tablet, STORED);
     if (stored > Math.max(settings.splitBytes, tablet.sizeRetryBytes)) {
       const point = findSplitPoint(tablet.start, end, where().bytes, where());
-      if (point) return { tablet, point, reason: "size" };
-      tablet.sizeRetryBytes = stored * 2;
+      if (point) return { ...assessment, split: { tablet, point, reason: "size" } };
+      assessment.noSizePoint = true;
     }
-    this.scheduleSize(tablet);
-    return null;
+    return assessment;
   }
 
   /** Splits the tablets and sets both halves' static rates and watches. */

@@ -20,7 +20,7 @@ import type { CompiledRead } from "../workload/reads.js";
 import type { CompiledGroup } from "../workload/workload.js";
 import { Density, type Source } from "./density.js";
 import { KeyBounds, KeyReservoir, RecentKeys } from "./key-samples.js";
-import type { DynamicSink, LoadGenerator, ReadSample } from "./load.js";
+import type { DynamicSink, LoadGenerator, ReadSample, SplitLayers } from "./load.js";
 import type { Layer } from "./split-point.js";
 
 /**
@@ -167,7 +167,7 @@ export class FastLoad implements LoadGenerator {
     integrals: Float64Array,
     start: Buffer,
     end: Buffer | null,
-  ): { load: Layer[]; bytes: Layer[] } {
+  ): SplitLayers {
     const load: Layer[] = this.densities.map((density, channel) => ({
       density,
       weights: quantities({ [COST]: multipliers[channel]! }),
