@@ -6,7 +6,7 @@
  * the file), and memory holds one step of them.
  */
 import { isPrintableAscii } from "../../keys/bytes.js";
-import type { KeySchema } from "../../keys/types.js";
+import type { FieldValues, KeySchema } from "../../keys/types.js";
 import type { AccessRecord } from "../../viz/input/access-record.js";
 import { resolveModel } from "../cluster/model.js";
 import type { ModelEnd } from "../cluster/model-constants.js";
@@ -140,7 +140,7 @@ export class Replay {
       return;
     }
     for (const lane of this.lanes) {
-      const op = this.operation(lane, record, values as Parameters<KeySchema["encode"]>[0]);
+      const op = this.operation(lane, record, values as FieldValues);
       if (op) lane.recent[lane.recent.length - 1]!.push(op);
     }
   }
@@ -199,11 +199,7 @@ export class Replay {
   }
 
   /** The record as an operation on this lane's table: its key under the lane's schema; a scan as the ranges the schema plans for it. */
-  private operation(
-    lane: Lane,
-    record: AccessRecord,
-    values: Parameters<KeySchema["encode"]>[0],
-  ): Operation | null {
+  private operation(lane: Lane, record: AccessRecord, values: FieldValues): Operation | null {
     const own = lane.design === this.current;
     if (record.op === "write") {
       const key = own ? record.key : lane.design.schema.encode(values);
@@ -302,7 +298,7 @@ export class Replay {
  * The fields a scan of one entity binds: those before the first timestamp or sequence-like field
  * (the field a scan ranges over), as a latest-N or a window read of one entity does.
  */
-function entityOf(schema: KeySchema, values: Parameters<KeySchema["encode"]>[0]): Record<string, never> {
+function entityOf(schema: KeySchema, values: FieldValues): Record<string, never> {
   const eq: Record<string, unknown> = {};
   for (const field of schema.fields) {
     if (field.codec.type === "timestamp") break;

@@ -3,6 +3,7 @@
  * so salting over a field the read does not bind multiplies its ranges (its fan-out).
  */
 
+import type { Query } from "../../keys/types.js";
 import type { ReadPattern } from "../scenario/scenario.js";
 import { scramble } from "../scenario/template.js";
 import type { CompiledGroup } from "./workload.js";
@@ -62,7 +63,7 @@ export class CompiledRead {
     }
   }
 
-  private starts(queries: ReturnType<CompiledGroup["entityQueries"]>): Buffer[] {
+  private starts(queries: Query[]): Buffer[] {
     return queries.flatMap((query) => this.group.schema.plan(query).ranges.map((range) => range.start));
   }
 }
