@@ -162,12 +162,7 @@ export class FastLoad implements LoadGenerator {
     return this.written.bounds;
   }
 
-  layers(
-    multipliers: Float64Array,
-    integrals: Float64Array,
-    start: Buffer,
-    end: Buffer | null,
-  ): SplitLayers {
+  layers(multipliers: Float64Array, integrals: Float64Array, start: Buffer, end: Buffer | null): SplitLayers {
     const load: Layer[] = this.densities.map((density, channel) => ({
       density,
       weights: quantities({ [COST]: multipliers[channel]! }),
