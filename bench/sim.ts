@@ -9,9 +9,9 @@
  */
 import { readFileSync } from "node:fs";
 import { SingleBar } from "cli-progress";
-import { parseScenario, type Scenario, validateScenario } from "../src/sim/scenario.js";
-import { deviceKey } from "../src/sim/schemas.fixture.js";
-import { type SimulateOptions, simulateScenario } from "../src/sim/simulate.js";
+import { type SimulateOptions, simulateScenario } from "../src/sim/results/simulate.js";
+import { parseScenario, type Scenario, validateScenario } from "../src/sim/scenario/scenario.js";
+import { deviceKey } from "../src/sim/scenario/schemas.fixture.js";
 
 // Benchmarks run from the repository root (npm run bench:sim).
 const fleet = parseScenario(readFileSync("examples/fleet-hotspot.yaml", "utf8"));

@@ -8,11 +8,11 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { MODEL_CONSTANTS } from "../src/sim/model-constants.js";
-import type { DesignResult } from "../src/sim/results.js";
-import { parseScenario, type Scenario } from "../src/sim/scenario.js";
-import { simulateScenario } from "../src/sim/simulate.js";
-import { SETTLED_RATIO } from "../src/sim/summary.js";
+import { MODEL_CONSTANTS } from "../src/sim/cluster/model-constants.js";
+import type { DesignResult } from "../src/sim/results/results.js";
+import { simulateScenario } from "../src/sim/results/simulate.js";
+import { SETTLED_RATIO } from "../src/sim/results/summary.js";
+import { parseScenario, type Scenario } from "../src/sim/scenario/scenario.js";
 import { matrixFromSteps } from "../src/viz/matrix/steps-matrix.js";
 import { detectPatterns } from "../src/viz/patterns/detect-patterns.js";
 

@@ -13,12 +13,12 @@ import { type Advice, adviseScenario } from "../src/advise/advise.js";
 import { monthlyCost } from "../src/advise/cost.js";
 import { type EvaluatedCandidate, meetsTargets } from "../src/advise/recommend.js";
 import { judgeScenario, type LabVerdict } from "../src/lab/judge.js";
-import { MODEL_CONSTANTS } from "../src/sim/model-constants.js";
-import type { DesignResult, SimulationResult } from "../src/sim/results.js";
-import { impliedRetention } from "../src/sim/retention.js";
-import { parseScenario, type Scenario } from "../src/sim/scenario.js";
-import { type SensitivityResult, simulateSensitivity } from "../src/sim/sensitivity.js";
-import { simulateScenario } from "../src/sim/simulate.js";
+import { MODEL_CONSTANTS } from "../src/sim/cluster/model-constants.js";
+import type { DesignResult, SimulationResult } from "../src/sim/results/results.js";
+import { type SensitivityResult, simulateSensitivity } from "../src/sim/results/sensitivity.js";
+import { simulateScenario } from "../src/sim/results/simulate.js";
+import { impliedRetention } from "../src/sim/scenario/retention.js";
+import { parseScenario, type Scenario } from "../src/sim/scenario/scenario.js";
 
 const DIR = new URL("../examples/checks/", import.meta.url);
 

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { parseScenario, validateScenario } from "../sim/scenario.js";
-import { deviceKey } from "../sim/schemas.fixture.js";
+import { parseScenario, validateScenario } from "../sim/scenario/scenario.js";
+import { deviceKey } from "../sim/scenario/schemas.fixture.js";
 import { type Advice, adviseScenario } from "./advise.js";
 import { counterKeys } from "./fixtures.testsuite.js";
 import { splitKeySample } from "./key-sample.js";

@@ -5,11 +5,11 @@
  * the fewest nodes on which one does. Pure (the simulator is pure); the CLI reads files and writes
  * the report.
  */
-import type { ModelEnd } from "../sim/model-constants.js";
-import type { DesignResult } from "../sim/results.js";
-import type { Retention } from "../sim/retention.js";
-import type { Scenario, ScenarioDesign } from "../sim/scenario.js";
-import { type SimulationMode, type SimulationProgress, simulateScenario } from "../sim/simulate.js";
+import type { ModelEnd } from "../sim/cluster/model-constants.js";
+import type { DesignResult } from "../sim/results/results.js";
+import { type SimulationMode, type SimulationProgress, simulateScenario } from "../sim/results/simulate.js";
+import type { Retention } from "../sim/scenario/retention.js";
+import type { Scenario, ScenarioDesign } from "../sim/scenario/scenario.js";
 import { autoscaledRange } from "./autoscaled-range.js";
 import { type BeyondTheKey, beyondTheKey } from "./beyond-the-key.js";
 import { type CandidateDesign, enumerateCandidates } from "./candidates.js";

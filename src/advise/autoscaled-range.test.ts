@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { cyclicJob } from "../sim/cyclic-job.fixture.js";
-import type { CycleSummary } from "../sim/results.js";
+import type { CycleSummary } from "../sim/results/results.js";
+import { cyclicJob } from "../sim/scenario/cyclic-job.fixture.js";
 import { adviseScenario } from "./advise.js";
 import { autoscaledRange } from "./autoscaled-range.js";
 import { dollars, monthlyCost } from "./cost.js";

@@ -14,8 +14,8 @@
  * sizing.ts — and never fewer than the nodes the bytes kept need (Bigtable's autoscaler also keeps
  * storage within its target, "Autoscaling", https://cloud.google.com/bigtable/docs/autoscaling).
  */
-import type { CycleSummary } from "../sim/results.js";
-import type { Scenario, Storage } from "../sim/scenario.js";
+import type { CycleSummary } from "../sim/results/results.js";
+import type { Scenario, Storage } from "../sim/scenario/scenario.js";
 import { mean } from "../stats/mean.js";
 import { type MonthlyCost, monthlyCost } from "./cost.js";
 import type { NodesNeeded } from "./sizing.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { validateScenario } from "../sim/scenario.js";
+import { validateScenario } from "../sim/scenario/scenario.js";
 import { beyondTheKey } from "./beyond-the-key.js";
 import type { CandidateDesign } from "./candidates.js";
 import { decisionTable } from "./decision-table.js";

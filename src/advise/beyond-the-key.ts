@@ -3,8 +3,8 @@
  * store, a cluster short of capacity rather than of spread, a hot range more nodes cannot cool,
  * and one tenant dominating the writes (the fleet incident).
  */
-import { formatDuration } from "../sim/duration.js";
-import type { Scenario } from "../sim/scenario.js";
+import { formatDuration } from "../sim/scenario/duration.js";
+import type { Scenario } from "../sim/scenario/scenario.js";
 import type { EvaluatedCandidate } from "./recommend.js";
 import { type AdviceTargets, percent } from "./score.js";
 

@@ -2,7 +2,12 @@ import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { SchemaSpec } from "../keys/types.js";
-import { parseScenario, type Scenario, type ScenarioDesign, validateScenario } from "../sim/scenario.js";
+import {
+  parseScenario,
+  type Scenario,
+  type ScenarioDesign,
+  validateScenario,
+} from "../sim/scenario/scenario.js";
 import { batchInterval, enumerateCandidates, saltBucketChoices, saltFields } from "./candidates.js";
 import { designName } from "./design-name.js";
 import { keyRoles } from "./field-roles.js";

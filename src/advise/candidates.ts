@@ -5,9 +5,9 @@
  * simulator replays the same workload under it.
  */
 import type { SchemaSpec, SegmentSpec } from "../keys/types.js";
-import { defaultCapacity } from "../sim/model.js";
-import type { Scenario, ScenarioDesign } from "../sim/scenario.js";
-import { tableFor } from "../sim/table-that-exists.js";
+import { defaultCapacity } from "../sim/cluster/model.js";
+import type { Scenario, ScenarioDesign } from "../sim/scenario/scenario.js";
+import { tableFor } from "../sim/scenario/table-that-exists.js";
 import { designName, type KeyChange } from "./design-name.js";
 import { cardinalityOf, type KeyFieldInfo, type KeyRoles, keyRoles } from "./field-roles.js";
 import type { RealKey } from "./real-key.js";

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { validateScenario } from "../sim/scenario.js";
-import { deviceKey } from "../sim/schemas.fixture.js";
+import { validateScenario } from "../sim/scenario/scenario.js";
+import { deviceKey } from "../sim/scenario/schemas.fixture.js";
 import { monthlyCost } from "./cost.js";
 
 const withPrices = (cluster: Record<string, unknown>) =>

@@ -6,7 +6,7 @@
  * and storage per binary GB (2^30 bytes) of the monthly average stored, after compression. Network
  * and backups are not priced.
  */
-import type { Scenario, Storage } from "../sim/scenario.js";
+import type { Scenario, Storage } from "../sim/scenario/scenario.js";
 
 /** 365 × 24 ÷ 12: the month Google's pricing calculator uses. */
 const HOURS_PER_MONTH = 730;

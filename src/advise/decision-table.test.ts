@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { DesignResult } from "../sim/results.js";
-import { validateScenario } from "../sim/scenario.js";
+import type { DesignResult } from "../sim/results/results.js";
+import { validateScenario } from "../sim/scenario/scenario.js";
 import type { CandidateDesign } from "./candidates.js";
 import { decisionTable } from "./decision-table.js";
 import type { EvaluatedCandidate } from "./recommend.js";

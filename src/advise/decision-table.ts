@@ -4,11 +4,11 @@
  * and whether it points to salting or to the alternatives.
  */
 
-import { writeCost } from "../sim/cluster.js";
-import { formatDuration } from "../sim/duration.js";
-import { defaultCapacity, defaultCostModel } from "../sim/model.js";
-import type { Scenario } from "../sim/scenario.js";
-import { HOTTEST_CPU_LIMIT } from "../sim/summary.js";
+import { writeCost } from "../sim/cluster/cluster.js";
+import { defaultCapacity, defaultCostModel } from "../sim/cluster/model.js";
+import { HOTTEST_CPU_LIMIT } from "../sim/results/summary.js";
+import { formatDuration } from "../sim/scenario/duration.js";
+import type { Scenario } from "../sim/scenario/scenario.js";
 import { keyRoles, rowsOfGroup } from "./field-roles.js";
 import type { EvaluatedCandidate } from "./recommend.js";
 import { BALANCED_MAX_OVER_MEDIAN, percent } from "./score.js";

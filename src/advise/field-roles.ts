@@ -4,7 +4,7 @@
  * index) or a picked field (`oneOf`) spreads them. Candidate designs are built from these roles.
  */
 import type { CodecSpec, SchemaSpec } from "../keys/types.js";
-import type { FieldGenerator, Scenario } from "../sim/scenario.js";
+import type { FieldGenerator, Scenario } from "../sim/scenario/scenario.js";
 
 export type KeyFieldRole =
   | { kind: "time"; reverse: boolean }

@@ -4,8 +4,8 @@
  * key change (a salt prefix on every row; a promoted field; fewer rows when batching).
  */
 import { compileSchema } from "../keys/index.js";
-import type { Scenario, ScenarioDesign } from "../sim/scenario.js";
-import { CompiledGroup } from "../sim/workload.js";
+import type { Scenario, ScenarioDesign } from "../sim/scenario/scenario.js";
+import { CompiledGroup } from "../sim/workload/workload.js";
 
 export interface KeyFootprint {
   /** Mean row-key length, bytes (weighted by each group's rows). */

@@ -4,8 +4,8 @@
  * path can see, what losing a cluster does, and the cost next to the single-cluster answer.
  */
 import { alignColumns } from "../format/columns.js";
-import { formatDuration } from "../sim/duration.js";
-import { MODEL_CONSTANTS } from "../sim/model-constants.js";
+import { formatDuration } from "../sim/scenario/duration.js";
+import { MODEL_CONSTANTS } from "../sim/cluster/model-constants.js";
 import { dollars } from "./cost.js";
 import type { MultiClusterAnswer, RoutingAdvice } from "./multi-cluster.js";
 import { percent } from "./score.js";

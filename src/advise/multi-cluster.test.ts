@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Replication } from "../sim/replication-topology.js";
-import { validateScenario } from "../sim/scenario.js";
+import type { Replication } from "../sim/scenario/replication-topology.js";
+import { validateScenario } from "../sim/scenario/scenario.js";
 import { adviseScenario } from "./advise.js";
 import { routingTargets } from "./multi-cluster.js";
 import { multiClusterReport } from "./multi-cluster-report.js";

@@ -13,13 +13,13 @@
  * 70 % × (n − 1) ÷ n, the same reasoning (one cluster's traffic spread over the other n − 1 keeps
  * them at 70 %), which gives Google's 35 % at n = 2. The hottest node keeps Google's 90 %.
  */
-import { constantAt } from "../sim/model-constants.js";
+import { constantAt } from "../sim/cluster/model-constants.js";
 import { clusterScenario } from "../sim/replication/cluster-scenario.js";
 import { type PathRoute, pathConsistency, routePaths } from "../sim/replication/routing.js";
-import { type Replication, WRITES_PATH } from "../sim/replication-topology.js";
-import type { DesignResult } from "../sim/results.js";
-import type { Scenario } from "../sim/scenario.js";
-import { type SimulationMode, simulateScenario } from "../sim/simulate.js";
+import { type Replication, WRITES_PATH } from "../sim/scenario/replication-topology.js";
+import type { DesignResult } from "../sim/results/results.js";
+import type { Scenario } from "../sim/scenario/scenario.js";
+import { type SimulationMode, simulateScenario } from "../sim/results/simulate.js";
 import { type MonthlyCost, monthlyCost } from "./cost.js";
 import type { EvaluatedCandidate } from "./recommend.js";
 import { type CpuTargets, type NodesNeeded, nodesNeeded, storagePlan } from "./sizing.js";

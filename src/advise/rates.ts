@@ -2,7 +2,7 @@
  * The `--rates` list for a key sample: the write rate and the read patterns the application
  * needs, e.g. `writes=180000,latest-100=8000,range-30d=0.1,get=500` (per second; `/s` optional).
  */
-import { parseDuration } from "../sim/duration.js";
+import { parseDuration } from "../sim/scenario/duration.js";
 
 export type ReadRate =
   | { kind: "latest"; name: string; limit: number; perS: number }

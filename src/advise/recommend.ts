@@ -3,7 +3,7 @@
  * loses. "Simplest" is an order, not a score (docs/advisor.md): fewer and cheaper changes first
  * (KEY_CHANGE_COMPLEXITY), then fewer salt buckets, then the smaller worst read fan-out, then cost.
  */
-import type { DesignResult } from "../sim/results.js";
+import type { DesignResult } from "../sim/results/results.js";
 import type { AutoscaledRange } from "./autoscaled-range.js";
 import type { CandidateDesign } from "./candidates.js";
 import type { MonthlyCost } from "./cost.js";

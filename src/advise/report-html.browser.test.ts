@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import type { Browser, Frame, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { drawnPanels, launchChromium, watchedPage } from "../../test/chromium.js";
-import { parseScenario } from "../sim/scenario.js";
+import { parseScenario } from "../sim/scenario/scenario.js";
 import { type Advice, adviseScenario, candidateLabel } from "./advise.js";
 import { adviceHtml } from "./report-html.js";
 import { heatmapCandidates } from "./report-table.js";

@@ -5,7 +5,7 @@
  * and — when storage sizes the cluster — HDD and keeping fewer days in Bigtable.
  */
 import { formatBytes } from "../format/bytes.js";
-import { formatDuration } from "../sim/duration.js";
+import { formatDuration } from "../sim/scenario/duration.js";
 import { type Advice, candidateLabel } from "./advise.js";
 import { dollars, type MonthlyCost } from "./cost.js";
 import type { EvaluatedCandidate } from "./recommend.js";

@@ -4,8 +4,8 @@
  */
 
 import { formatBytes } from "../format/bytes.js";
-import { formatDuration } from "../sim/duration.js";
-import { formatMs } from "../sim/report.js";
+import { formatMs } from "../sim/results/report.js";
+import { formatDuration } from "../sim/scenario/duration.js";
 import { type Advice, candidateLabel } from "./advise.js";
 import { describeKeyChange } from "./candidates.js";
 import { headroomText, roughRate } from "./headroom.js";

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { formatBytes } from "../format/bytes.js";
 import { compileSchema } from "../keys/index.js";
 import type { SchemaSpec } from "../keys/types.js";
-import { parseScenario } from "../sim/scenario.js";
+import { parseScenario } from "../sim/scenario/scenario.js";
 import { adviceToJson } from "./advice-json.js";
 import { adviseScenario } from "./advise.js";
 import { postKeys } from "./fixtures.testsuite.js";

@@ -4,7 +4,7 @@
  * reversed, batching — so the advisor's rules judge hand-written designs as they judge its own.
  */
 import type { SchemaSpec } from "../keys/types.js";
-import type { ScenarioDesign } from "../sim/scenario.js";
+import type { ScenarioDesign } from "../sim/scenario/scenario.js";
 import { type CandidateDesign, candidateFrom } from "./candidates.js";
 import type { KeyChange } from "./design-name.js";
 

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { SchemaSpec } from "../keys/types.js";
-import { ROW_HARD_LIMIT_BYTES, ROW_RECOMMENDED_BYTES } from "../sim/row-size.js";
-import { validateScenario } from "../sim/scenario.js";
+import { validateScenario } from "../sim/scenario/scenario.js";
+import { ROW_HARD_LIMIT_BYTES, ROW_RECOMMENDED_BYTES } from "../sim/workload/row-size.js";
 import { adviseScenario } from "./advise.js";
 import { capacityBound } from "./recommend.js";
 import { DEFAULT_ADVICE_TARGETS, type DesignScores, failedTargets } from "./score.js";

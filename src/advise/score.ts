@@ -6,10 +6,11 @@
  * `simulate` and `lab` show, so every command judges a design alike.
  * Latency follows node CPU in the simulator, so p99s are reported, not targeted.
  */
-import type { DesignResult, ReadSummary } from "../sim/results.js";
-import type { LargestRow } from "../sim/row-size.js";
-import { rowMiss } from "../sim/sensitivity.js";
-import { SETTLED_RATIO } from "../sim/summary.js";
+import type { ReadSummary } from "../sim/engine/measurements.js";
+import type { DesignResult } from "../sim/results/results.js";
+import { rowMiss } from "../sim/results/sensitivity.js";
+import { SETTLED_RATIO } from "../sim/results/summary.js";
+import type { LargestRow } from "../sim/workload/row-size.js";
 import type { KeyFootprint } from "./key-size.js";
 import { nodesNeeded, type StoragePlan, storedBytes } from "./sizing.js";
 

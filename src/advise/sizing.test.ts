@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { cpuNodesNeeded } from "../sim/nodes-needed.js";
-import { validateScenario } from "../sim/scenario.js";
-import { deviceKey } from "../sim/schemas.fixture.js";
-import { AVERAGE_CPU_LIMIT, HOTTEST_CPU_LIMIT, SETTLED_RATIO } from "../sim/summary.js";
+import { cpuNodesNeeded } from "../sim/results/nodes-needed.js";
+import { AVERAGE_CPU_LIMIT, HOTTEST_CPU_LIMIT, SETTLED_RATIO } from "../sim/results/summary.js";
+import { validateScenario } from "../sim/scenario/scenario.js";
+import { deviceKey } from "../sim/scenario/schemas.fixture.js";
 import { adviseScenario } from "./advise.js";
 import { keyFootprint } from "./key-size.js";
 import {

@@ -15,11 +15,11 @@
  * - Retention (sim/retention.ts): the scenario's, else the longest window a declared read needs;
  *   with neither, what the run wrote.
  */
-import { constantAt } from "../sim/model-constants.js";
-import { cpuNodesNeeded } from "../sim/nodes-needed.js";
-import { impliedRetention, type Retention } from "../sim/retention.js";
-import type { Scenario, Storage } from "../sim/scenario.js";
-import { SETTLED_RATIO } from "../sim/summary.js";
+import { constantAt } from "../sim/cluster/model-constants.js";
+import { cpuNodesNeeded } from "../sim/results/nodes-needed.js";
+import { SETTLED_RATIO } from "../sim/results/summary.js";
+import { impliedRetention, type Retention } from "../sim/scenario/retention.js";
+import type { Scenario, Storage } from "../sim/scenario/scenario.js";
 
 /** What a node may hold and how written bytes become stored bytes, on one storage type. */
 export interface StoragePlan {

@@ -13,9 +13,9 @@
  *   (at least a day) and `keyspread export` moves the rest; the analytical store's own cost is not
  *   priced here.
  */
-import { rangeReadCost, writeCost } from "../sim/cluster.js";
-import { resolveModel } from "../sim/model.js";
-import type { Scenario, Storage } from "../sim/scenario.js";
+import { rangeReadCost, writeCost } from "../sim/cluster/cluster.js";
+import { resolveModel } from "../sim/cluster/model.js";
+import type { Scenario, Storage } from "../sim/scenario/scenario.js";
 import { isAnalytical } from "./beyond-the-key.js";
 import { type MonthlyCost, monthlyCost } from "./cost.js";
 import type { EvaluatedCandidate } from "./recommend.js";

@@ -5,9 +5,9 @@
  */
 import { percent } from "../advise/score.js";
 import { formatBytes } from "../format/bytes.js";
-import { type Calibration, OBSERVATION_TOLERANCE } from "../sim/calibrate.js";
-import { MODEL_CONSTANTS } from "../sim/model-constants.js";
-import { SETTLED_RATIO } from "../sim/summary.js";
+import { MODEL_CONSTANTS } from "../sim/cluster/model-constants.js";
+import { type Calibration, OBSERVATION_TOLERANCE } from "../sim/results/calibrate.js";
+import { SETTLED_RATIO } from "../sim/results/summary.js";
 
 const METRIC_WORDS = { averageCpu: "average CPU", hottestCpu: "hottest node" } as const;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { SensitivitySpan } from "../sim/sensitivity.js";
-import { smallFleet } from "../sim/small-fleet.fixture.js";
+import type { SensitivitySpan } from "../sim/results/sensitivity.js";
+import { smallFleet } from "../sim/scenario/small-fleet.fixture.js";
 import { judgeScenario } from "./judge.js";
 
 const fleet = smallFleet({ retention: "7d" });

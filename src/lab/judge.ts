@@ -3,16 +3,16 @@
  * written (so `lab` and `advise` agree), and every simulated design run again at the pessimistic
  * and optimistic ends of the model's constants, so each figure comes with the range the model's
  * uncertainty spans and a verdict that flips between the ends is said. When the scenario states
- * what the running cluster shows (`observed`), the model is first fitted to it (sim/calibrate.ts):
+ * what the running cluster shows (`observed`), the model is first fitted to it (sim/results/calibrate.ts):
  * the designs are judged under the fitted constants, and the ranges are those of the constants that
  * still agree with the observation. Pure, like the simulator.
  */
 import { type Advice, adviseScenario, simulateCandidateAt } from "../advise/advise.js";
 import type { EvaluatedCandidate } from "../advise/recommend.js";
-import { type Calibration, calibrate } from "../sim/calibrate.js";
-import type { Scenario } from "../sim/scenario.js";
-import { compareEnds, type DesignSensitivity } from "../sim/sensitivity.js";
-import type { SimulationMode } from "../sim/simulate.js";
+import { type Calibration, calibrate } from "../sim/results/calibrate.js";
+import { compareEnds, type DesignSensitivity } from "../sim/results/sensitivity.js";
+import type { SimulationMode } from "../sim/results/simulate.js";
+import type { Scenario } from "../sim/scenario/scenario.js";
 
 export interface LabVerdict {
   advice: Advice;

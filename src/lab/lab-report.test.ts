@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { EvaluatedCandidate } from "../advise/recommend.js";
 import type { TargetFailure } from "../advise/score.js";
-import type { DesignSensitivity } from "../sim/sensitivity.js";
+import type { DesignSensitivity } from "../sim/results/sensitivity.js";
 import { marginalMiss } from "./lab-report.js";
 
 const average: TargetFailure = { target: "averageCpu", text: "average node 71% > 70%" };

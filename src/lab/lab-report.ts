@@ -19,8 +19,8 @@ import {
 import { percent } from "../advise/score.js";
 import { alignColumns } from "../format/columns.js";
 import { wrapText } from "../format/wrap.js";
-import { formatMs } from "../sim/report.js";
-import type { DesignSensitivity, SensitivitySpan } from "../sim/sensitivity.js";
+import { formatMs } from "../sim/results/report.js";
+import type { DesignSensitivity, SensitivitySpan } from "../sim/results/sensitivity.js";
 import { calibrationLines } from "./calibration-report.js";
 import type { LabVerdict } from "./judge.js";
 import type { DesignCheck } from "./library-check.js";

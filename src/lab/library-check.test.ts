@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { validateScenario } from "../sim/scenario.js";
+import { validateScenario } from "../sim/scenario/scenario.js";
 import { MemoryStore } from "../store/memory.js";
 import { checkDesign } from "./library-check.js";
 

@@ -5,8 +5,8 @@
  */
 import { compileSchema, summarizeBucketCounts } from "../keys/index.js";
 import type { FieldValue, KeySchema, Query } from "../keys/types.js";
-import { type SampleRow, sampleRows } from "../sim/sample-rows.js";
-import { findScenarioDesign, type Scenario } from "../sim/scenario.js";
+import { findScenarioDesign, type Scenario } from "../sim/scenario/scenario.js";
+import { type SampleRow, sampleRows } from "../sim/workload/sample-rows.js";
 import type { Store } from "../store/store.js";
 import { SaltedTable, type TableRow } from "../table/salted-table.js";
 

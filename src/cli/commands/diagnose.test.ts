@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { incidentKeySample } from "../../diagnose/gather/incident.testsuite.js";
-import { parseScenario } from "../../sim/scenario.js";
+import { parseScenario } from "../../sim/scenario/scenario.js";
 import { BigtableStore } from "../../store/bigtable.js";
 import { EmbeddedStore } from "../../store/embedded.js";
 

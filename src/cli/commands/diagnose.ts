@@ -13,7 +13,7 @@ import { diagnoseJson } from "../../diagnose/report/report-json.js";
 import { diagnoseText } from "../../diagnose/report/report-text.js";
 import { scenarioYaml } from "../../diagnose/report/scenario-file.js";
 import { writeFileAtomically } from "../../io/write-file-atomically.js";
-import { parseDuration } from "../../sim/duration.js";
+import { parseDuration } from "../../sim/scenario/duration.js";
 import { guarded, parsePositiveInt, readSchemaFile } from "../shared/io.js";
 
 interface DiagnoseCliOptions {

@@ -6,17 +6,17 @@ import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type Command, Option } from "commander";
 import { writeFileAtomically } from "../../io/write-file-atomically.js";
-import { parseDuration } from "../../sim/duration.js";
-import { formatDesignComparison, heatmapPanels } from "../../sim/report.js";
-import { type JsonOptions, simulationResultToJson } from "../../sim/result-json.js";
-import type { SimulationResult } from "../../sim/results.js";
-import { parseScenario, type Scenario } from "../../sim/scenario.js";
-import { type SensitivityResult, simulateSensitivity } from "../../sim/sensitivity.js";
+import { parseDuration } from "../../sim/scenario/duration.js";
+import { formatDesignComparison, heatmapPanels } from "../../sim/results/report.js";
+import { type JsonOptions, simulationResultToJson } from "../../sim/results/result-json.js";
+import type { SimulationResult } from "../../sim/results/results.js";
+import { parseScenario, type Scenario } from "../../sim/scenario/scenario.js";
+import { type SensitivityResult, simulateSensitivity } from "../../sim/results/sensitivity.js";
 import {
   type SimulationMode,
   type SimulateOptions as SimulatorOptions,
   simulateScenario,
-} from "../../sim/simulate.js";
+} from "../../sim/results/simulate.js";
 import { writeHeatmaps } from "../../viz/render/write-heatmaps.js";
 import { guarded } from "../shared/io.js";
 import { simulationQueueBar } from "../shared/progress.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseWorkloadRates } from "../../advise/rates.js";
-import { parseScenario } from "../../sim/scenario.js";
+import { parseScenario } from "../../sim/scenario/scenario.js";
 import { hotTablet } from "../decode/fixtures.testsuite.js";
 import { incidentHotTablets, incidentKeySample, incidentSchema } from "../gather/incident.testsuite.js";
 import { diagnoseJson } from "../report/report-json.js";

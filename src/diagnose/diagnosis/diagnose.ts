@@ -7,7 +7,7 @@
 import type { KeyStructure } from "../../advise/key-structure.js";
 import type { WorkloadRates } from "../../advise/rates.js";
 import type { KeySchema } from "../../keys/types.js";
-import type { Scenario } from "../../sim/scenario.js";
+import type { Scenario } from "../../sim/scenario/scenario.js";
 import { type DecodedHotRange, decodeHotRange } from "../decode/decoded-hot-range.js";
 import { type HotTablet, hotRanges } from "../decode/hot-tablet.js";
 import { type RowKeySample, type TableShares, tableShares } from "../decode/tablet-sizes.js";

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MODEL_CONSTANTS } from "../../sim/model-constants.js";
+import { MODEL_CONSTANTS } from "../../sim/cluster/model-constants.js";
 import { impliedRates } from "./implied-rates.js";
 
 const range = (cpu: number) => ({

@@ -4,7 +4,7 @@
  * writes), said so in the scenario. Pure.
  */
 import type { WorkloadRates } from "../../advise/rates.js";
-import { MODEL_CONSTANTS } from "../../sim/model-constants.js";
+import { MODEL_CONSTANTS } from "../../sim/cluster/model-constants.js";
 import type { HotRange } from "../decode/hot-tablet.js";
 
 export function impliedRates(

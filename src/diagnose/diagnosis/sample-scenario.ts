@@ -6,7 +6,7 @@ import { type SplitKeySample, splitKeySample } from "../../advise/key-sample.js"
 import { inferKeyStructure, type KeyStructure } from "../../advise/key-structure.js";
 import type { WorkloadRates } from "../../advise/rates.js";
 import { scenarioFromSample } from "../../advise/sample-scenario.js";
-import type { Scenario } from "../../sim/scenario.js";
+import type { Scenario } from "../../sim/scenario/scenario.js";
 import { printable } from "../decode/decoded-boundary.js";
 
 export interface InferredKey {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type Scenario, validateScenario } from "../scenario.js";
-import { simulateScenario } from "../simulate.js";
+import { type Scenario, validateScenario } from "../scenario/scenario.js";
+import { simulateScenario } from "../results/simulate.js";
 import { clusterScenario, writeCostFactor } from "./cluster-scenario.js";
 import { routePaths } from "./routing.js";
 

@@ -1,0 +1,54 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { TabletMap, type TabletSplit } from "../cluster/tablets.js";
+import { boundaries, RandomGenerator, type RandomLoad, randomLoad, SETTINGS } from "./random-load.fixture.js";
+import { SplitCheck } from "./split-check.js";
+import { TabletLoad } from "./tablet-load.js";
+
+const STEP_S = 1;
+const CHECK_EVERY = 5;
+const STEPS = 60;
+
+/** Tablets starting at `starts` on two nodes, the load, and its split check. */
+function world(load: RandomLoad, starts: number[]) {
+  const tablets = new TabletMap(
+    starts.map((key) => Buffer.of(key)),
+    (index) => index % 2,
+    1,
+    false,
+  );
+  const tabletLoad = new TabletLoad(tablets, new RandomGenerator(load), 2);
+  return { tablets, load: tabletLoad, check: new SplitCheck(tabletLoad, SETTINGS) };
+}
+
+const described = (splits: readonly TabletSplit[]) =>
+  splits
+    .map(
+      ({ tablet, point, reason }) => `${tablet.start.toString("hex")}@${point.key.toString("hex")}:${reason}`,
+    )
+    .sort();
+
+describe("the split check", () => {
+  it("splits exactly the tablets a check of every tablet would split, on random loads", () => {
+    let splits = 0;
+    fc.assert(
+      fc.property(randomLoad, boundaries, (load, starts) => {
+        const { tablets, load: tabletLoad, check } = world(load, starts);
+        for (let step = 0; step < STEPS; step++) {
+          tabletLoad.step(step * STEP_S, STEP_S);
+          if ((step + 1) % CHECK_EVERY !== 0) continue;
+          const nowS = (step + 1) * STEP_S;
+          const everyTablet = tablets.tablets
+            .map((tablet) => check.wouldSplit(tablet, nowS))
+            .filter((split) => split !== null);
+          const made = check.run(nowS);
+          expect(described(made)).toEqual(described(everyTablet));
+          splits += made.length;
+        }
+      }),
+      { numRuns: 100 },
+    );
+    // The loads reach both thresholds: the property is not met by never splitting.
+    expect(splits).toBeGreaterThan(0);
+  });
+});

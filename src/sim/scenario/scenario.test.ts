@@ -1,0 +1,243 @@
+import { readdirSync, readFileSync } from "node:fs";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { simulateScenario } from "../results/simulate.js";
+import { parseScenario, validateScenario } from "./scenario.js";
+
+const minimal = {
+  name: "s",
+  cluster: { nodes: 2 },
+  workload: { groups: [{ name: "g", entities: 10, fields: { id: "e{i}" }, writesPerS: 5 }] },
+  designs: [
+    {
+      name: "d",
+      schema: {
+        version: 1,
+        name: "k",
+        layout: "text",
+        segments: [{ field: "id", codec: { type: "string" } }],
+      },
+    },
+  ],
+};
+
+describe("validateScenario", () => {
+  it("fills in the documented defaults and leaves the model's constants to the model", () => {
+    const scenario = validateScenario(minimal);
+    expect(scenario).toMatchObject({ duration: 3600, step: 1, sample: 60, start: "2026-01-01T00:00:00Z" });
+    expect(scenario.cluster).toEqual({
+      nodes: 2,
+      storage: "ssd",
+      pricePerNodeHour: 0.65,
+      pricePerSsdGbMonth: 0.17,
+      pricePerHddGbMonth: 0.026,
+      capacity: {},
+    });
+    expect(scenario.tablets).toEqual({ splits: "salt-buckets" });
+    expect(scenario.latency).toEqual({});
+    expect(scenario.workload.groups[0]!.arrival).toEqual({ kind: "steady" });
+  });
+
+  it("keeps the constants a scenario sets, and says what replaced the tablet-count throttle", () => {
+    const scenario = validateScenario({
+      ...minimal,
+      cluster: { nodes: 2, capacity: { writesPerS: 9000 }, fixedCostShare: 1 },
+      tablets: { rebalanceTime: "20m", splitBytes: 1e9 },
+    });
+    expect(scenario.cluster.capacity).toEqual({ writesPerS: 9000 });
+    expect(scenario.tablets).toMatchObject({ rebalanceTime: 1200, splitBytes: 1e9 });
+    expect(() => validateScenario({ ...minimal, tablets: { movesPerPeriod: 4 } })).toThrow(
+      /movesPerPeriod is gone: the balancer now moves load.*rebalanceTime/,
+    );
+    expect(() => validateScenario({ ...minimal, tablets: { initial: 4 } })).toThrow(
+      /tablets\.initial is gone: .*set tablets\.splits/,
+    );
+  });
+
+  it("says how a new table was created: split points or the salt's buckets, per scenario or per design", () => {
+    const scenario = validateScenario({
+      ...minimal,
+      tablets: { splits: 47 },
+      designs: [{ ...minimal.designs[0], splits: "salt-buckets" }],
+    });
+    expect(scenario.tablets.splits).toBe(47);
+    expect(scenario.designs[0]!.splits).toBe("salt-buckets");
+    for (const splits of [-1, 1.5, "48", "salt", 70000]) {
+      expect(() => validateScenario({ ...minimal, tablets: { splits } })).toThrow(
+        /tablets\.splits must be a whole number of split points from 0 to 65535, or "salt-buckets"/,
+      );
+    }
+    expect(() => validateScenario({ ...minimal, designs: [{ ...minimal.designs[0], splits: -2 }] })).toThrow(
+      /splits must be a whole number of split points/,
+    );
+  });
+
+  it("reads a oneOf range of whole numbers as the list it stands for, and refuses a bad range by name", () => {
+    const withShard = (oneOf: unknown) =>
+      validateScenario({
+        ...minimal,
+        workload: { groups: [{ ...minimal.workload.groups[0], fields: { id: "e{i}", shard: { oneOf } } }] },
+      }).workload.groups[0]!.fields.shard;
+    fc.assert(
+      fc.property(fc.integer({ min: -1000, max: 1000 }), fc.nat(300), (from, span) => {
+        const listed = Array.from({ length: span + 1 }, (_, index) => from + index);
+        expect(withShard({ from, to: from + span })).toEqual(withShard(listed));
+      }),
+    );
+    expect(() => withShard({ from: 5, to: 4 })).toThrow(/oneOf\.to must be ≥ oneOf\.from/);
+    expect(() => withShard({ from: 0, to: 1.5 })).toThrow(/oneOf\.to must be a whole number/);
+    expect(() => withShard({ from: 0, to: 70_000 })).toThrow(/at most 65,536 values/);
+  });
+
+  it("reads durations in scenario fields", () => {
+    const scenario = validateScenario({ ...minimal, duration: "1h30m", step: "2s" });
+    expect([scenario.duration, scenario.step]).toEqual([5400, 2]);
+    expect(() => validateScenario({ ...minimal, duration: "soon" })).toThrow(
+      /duration: "soon" is not a duration/,
+    );
+  });
+
+  it("takes an observed cluster that serves no reads, and refuses a negative rate", () => {
+    const observed = { nodes: 2, averageCpu: 0.4, writesPerS: 5, readsPerS: 0 };
+    expect(validateScenario({ ...minimal, observed }).observed?.readsPerS).toBe(0);
+    expect(() => validateScenario({ ...minimal, observed: { ...observed, readsPerS: -1 } })).toThrow(
+      /observed\.readsPerS must be ≥ 0/,
+    );
+  });
+
+  it("names the field and what is allowed", () => {
+    expect(() => validateScenario({ ...minimal, cluster: { nodes: 0 } })).toThrow(
+      /cluster\.nodes must be at least 1/,
+    );
+    expect(() => validateScenario({ ...minimal, cluster: { nodes: 2, storage: "nvme" } })).toThrow(
+      /storage must be "ssd" or "hdd"/,
+    );
+    expect(() =>
+      validateScenario({
+        ...minimal,
+        workload: {
+          ...minimal.workload,
+          reads: [{ name: "r", kind: "latest", group: "nope", perS: 1, limit: 1 }],
+        },
+      }),
+    ).toThrow(/reads "r" names group "nope"; groups are g/);
+    expect(() => validateScenario({ ...minimal, designs: [minimal.designs[0], minimal.designs[0]] })).toThrow(
+      /design name "d" is used twice/,
+    );
+  });
+
+  it("names an unknown key and the keys allowed beside it", () => {
+    /** The refusal's `{at, allowed}` for each unknown key it lists. */
+    const unknownKeys = (input: unknown) => {
+      try {
+        validateScenario(input);
+      } catch (error) {
+        const found = (error as Error).message.matchAll(/unknown key; allowed: (.*)\n\s*→ at (\S+)/g);
+        return [...found].map(([, allowed, at]) => ({ at, allowed: allowed!.split(", ") }));
+      }
+      throw new Error("valid");
+    };
+    expect(unknownKeys({ ...minimal, cluster: { nodes: 2, node: 3 } })).toEqual([
+      {
+        at: "cluster.node",
+        allowed: [
+          "nodes",
+          "storage",
+          "pricePerNodeHour",
+          "pricePerSsdGbMonth",
+          "pricePerHddGbMonth",
+          "capacity",
+          "fixedCostShare",
+          "scanFixedCostShare",
+          "storageLimitBytes",
+          "storageTarget",
+          "autoscaling",
+        ],
+      },
+    ]);
+    expect(unknownKeys({ ...minimal, tablets: { intial: 4 } })).toMatchObject([
+      { at: "tablets.intial", allowed: expect.arrayContaining(["splits", "rebalanceTime"]) },
+    ]);
+    const group = { ...minimal.workload.groups[0], arrival: { kind: "burst", every: "1m", windw: "5s" } };
+    expect(unknownKeys({ ...minimal, workload: { groups: [group] } })).toEqual([
+      { at: "workload.groups.0.arrival.windw", allowed: ["kind", "every", "window"] },
+    ]);
+  });
+
+  it("reports a key field no group can fill", () => {
+    const scenario = validateScenario({
+      ...minimal,
+      designs: [
+        {
+          name: "d",
+          schema: {
+            version: 1,
+            name: "k",
+            layout: "text",
+            segments: [
+              { field: "tenant", codec: { type: "string" } },
+              { field: "id", codec: { type: "string" } },
+            ],
+          },
+        },
+      ],
+    });
+    expect(() => simulateScenario(scenario, { durationS: 1 })).toThrow(
+      /design "d": group "g" has no value for key field "tenant"/,
+    );
+  });
+});
+
+describe("reads a design cannot plan", () => {
+  it("are rejected with the design and the reason", () => {
+    const scenario = validateScenario({
+      ...minimal,
+      workload: {
+        ...minimal.workload,
+        reads: [{ name: "recent", kind: "latest", group: "g", perS: 1, limit: 5 }],
+      },
+      designs: [
+        {
+          name: "time-first",
+          schema: {
+            version: 1,
+            name: "k",
+            layout: "text",
+            segments: [
+              { field: "ts", codec: { type: "timestamp", unit: "ms" } },
+              { field: "id", codec: { type: "string" } },
+            ],
+          },
+        },
+      ],
+    });
+    expect(() => simulateScenario(scenario, { durationS: 1 })).toThrow(
+      /design "time-first": read "recent": schema "k" puts ts before the fields that identify one "g" entity/,
+    );
+  });
+});
+
+describe("the shipped examples", () => {
+  const dir = new URL("../../../examples/", import.meta.url);
+  const files = readdirSync(dir).filter((file) => file.endsWith(".yaml"));
+
+  it("include the four scenarios of the issue", () => {
+    expect(files).toEqual(
+      expect.arrayContaining([
+        "fleet-hotspot.yaml",
+        "agri-iot.yaml",
+        "sequential-ids.yaml",
+        "timestamp-first.yaml",
+      ]),
+    );
+  });
+
+  it.each(files)("%s parses and every design runs", (file) => {
+    const scenario = parseScenario(readFileSync(new URL(file, dir), "utf8"));
+    expect(scenario.designs.length).toBeGreaterThan(1);
+    const result = simulateScenario(scenario, { durationS: 20 });
+    expect(result.designs.map((design) => design.design)).toEqual(
+      scenario.designs.map((design) => design.name),
+    );
+  });
+});

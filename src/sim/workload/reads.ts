@@ -1,0 +1,69 @@
+/**
+ * Read patterns planned by the design's schema: a read for one entity becomes the planner's ranges,
+ * so salting over a field the read does not bind multiplies its ranges (its fan-out).
+ */
+
+import type { Query } from "../../keys/types.js";
+import type { ReadPattern } from "../scenario/scenario.js";
+import { scramble } from "../scenario/template.js";
+import type { CompiledGroup } from "./workload.js";
+
+export interface PlannedRead {
+  /** Start keys of the ranges the read touches, one per range. */
+  starts: Buffer[];
+  /** Rows each range serves (a lazy merge stops each stream at its share of the limit). */
+  rowsPerRange: number;
+  rowsReturned: number;
+}
+
+export class CompiledRead {
+  readonly name: string;
+  readonly kind: ReadPattern["kind"];
+  readonly perS: number;
+
+  constructor(
+    private readonly read: ReadPattern,
+    readonly group: CompiledGroup,
+  ) {
+    this.name = read.name;
+    this.kind = read.kind;
+    this.perS = read.perS;
+    // A get names every field, so it is a point read whatever the key's order.
+    if (read.kind !== "get") group.assertReadable(read);
+    if (read.kind === "scan") group.timeFieldAfterPrefix(read);
+  }
+
+  /** The ranges one read of `entity` issued at `tS` touches; `serial` varies per-read choices. */
+  plan(entity: number, tS: number, serial: number): PlannedRead {
+    const { group, read } = this;
+    const schema = group.schema;
+    switch (read.kind) {
+      case "latest": {
+        // The user asks for the newest `limit` points; batched rows hold several, so fewer rows hold them.
+        const rows = Math.ceil(read.limit / group.pointsPerRow - 1e-9);
+        const starts = this.starts(group.entityQueries(entity, { limit: rows }));
+        return { starts, rowsPerRange: Math.ceil(rows / starts.length), rowsReturned: rows };
+      }
+      case "scan": {
+        const field = group.timeFieldAfterPrefix(read);
+        const range = { field, gte: group.timeValue(tS - read.window), lte: group.timeValue(tS) };
+        const starts = this.starts(group.entityQueries(entity, { range }));
+        const rows = Math.max(1, group.rowsPerEntityPerS * read.window);
+        return { starts, rowsPerRange: rows / starts.length, rowsReturned: rows };
+      }
+      case "get": {
+        const ageS = (scramble(serial) / 2 ** 32) * read.window;
+        const values = group.writeValues(entity, tS - ageS, serial);
+        return {
+          starts: schema.plan({ eq: values }).ranges.map((r) => r.start),
+          rowsPerRange: 1,
+          rowsReturned: 1,
+        };
+      }
+    }
+  }
+
+  private starts(queries: Query[]): Buffer[] {
+    return queries.flatMap((query) => this.group.schema.plan(query).ranges.map((range) => range.start));
+  }
+}
