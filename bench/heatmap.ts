@@ -1,6 +1,6 @@
 /**
  * Heatmap benchmark: 1 M synthetic access records written to a temporary JSONL file, streamed into
- * a matrix (two passes, bounded memory) and rendered to PNG. Baseline, same run: one readline pass
+ * a matrix (one read of the file, records kept compactly) and rendered to PNG. Baseline, same run: one readline pass
  * that only JSON.parses each line — the floor any JSONL reader pays — so the cost of binning shows.
  */
 import { createReadStream, createWriteStream } from "node:fs";
@@ -55,7 +55,7 @@ try {
   const baselineS = (performance.now() - started) / 1000;
   if (parsed !== RECORDS) throw new Error(`baseline parsed ${parsed} of ${RECORDS} records`);
 
-  progress("ours: two streaming passes → matrix");
+  progress("ours: one streaming read → matrix");
   started = performance.now();
   const cpuBefore = process.cpuUsage();
   const matrix = await readAccessLogMatrix(log);

@@ -110,14 +110,15 @@ async function readLogs(options: HeatmapOptions): Promise<LogPanel[]> {
   const schema = options.schema ? await readSchemaFile(options.schema) : undefined;
   const panels: LogPanel[] = [];
   for (const [index, from] of options.from.entries()) {
-    const bar = fractionBar(`reading ${from}, pass {pass}/2`);
+    // One read of the log, or two for a log too long to keep in memory.
+    const bar = fractionBar(`reading ${from}, pass {pass}`);
     const matrix = await readAccessLogMatrix(from, {
       maxRows: options.rows,
       maxColumns: options.columns,
       ...(schema ? { schema } : {}),
       ...(options.separator ? { separator: options.separator } : {}),
       ...(options.format ? { format: options.format } : {}),
-      onProgress: (pass, bytes, total) => bar.update((pass - 1) * total + bytes, 2 * total, { pass }),
+      onProgress: (pass, bytes, total) => bar.update(bytes, total, { pass }),
     }).finally(bar.stop);
     panels.push({
       name: distinctName(from, index, options.from),
