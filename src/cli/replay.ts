@@ -115,7 +115,7 @@ async function replayCommand(options: ReplayOptions): Promise<void> {
       : `${[...report, ...verdict.lines.map((line) => `  ${line}`)].join("\n")}\n`,
   );
   if (options.out === undefined) return;
-  const written = await writeReplayFiles(options.out, options.log, result, {
+  const written = await writeReplayFiles(options.out, options.log, result, [current, ...candidates], {
     results: `${JSON.stringify({ ...simulation, designs: result.designs.map(({ loadSteps, ...design }) => design), verdict }, null, 2)}\n`,
     comparison: `${[...report, ...verdict.lines].join("\n")}\n`,
   });
@@ -143,13 +143,19 @@ async function writeReplayFiles(
   out: string,
   log: string,
   result: ReplayResult,
+  replayed: readonly ReplayDesign[],
   texts: { results: string; comparison: string },
 ): Promise<string[]> {
   await mkdir(out, { recursive: true });
   const written = [join(out, "results.json"), join(out, "comparison.txt")];
   await writeFileAtomically(written[0]!, texts.results);
   await writeFileAtomically(written[1]!, texts.comparison);
-  const heatmaps = await writeHeatmaps(heatmapPanels(result.designs), out, {
+  // Each design's rows named through its own schema.
+  const panels = heatmapPanels(result.designs).map((panel, index) => ({
+    ...panel,
+    naming: replayed[index]!.schema,
+  }));
+  const heatmaps = await writeHeatmaps(panels, out, {
     title: `replay of ${log}: ${result.designs.map((design) => design.design).join(" vs ")}`,
     charts: [
       {

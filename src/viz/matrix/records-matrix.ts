@@ -88,7 +88,7 @@ export class AccessBinner {
     const plan = planKeyAxis(sortedSample, options);
     const time = niceTimeAxis(firstMs / 1000, lastMs / 1000, options.maxColumns ?? DEFAULT_MAX_COLUMNS, true);
     this.grid = new LoadGrid(plan.boundaries, time);
-    this.finishAxis = () => this.grid.toMatrix(plan.maxRows, plan.prefixer, plan.barrierLevel);
+    this.finishAxis = () => this.grid.toMatrix(plan);
   }
 
   add(record: AccessRecord): void {

@@ -38,7 +38,10 @@ export const HEATMAP_CLIENT_JS = String.raw`
     var LANE = { gap: 3, size: 8 };
     var anyCpu = DATA.designs.some(function (design) { return design.hot !== null; });
     var lanes = anyCpu ? LANE.gap + LANE.size : 0;
-    var MARGIN = { left: 150, right: 32 + lanes, top: 8, bottom: 34 + lanes };
+    // Rows named through a schema read longer than prefix labels: room for up to 36 characters.
+    var named = DATA.designs.some(function (design) { return design.rows.some(function (row) { return row.name !== undefined; }); });
+    var LABEL_CHARS = named ? 36 : 20;
+    var MARGIN = { left: named ? 250 : 150, right: 32 + lanes, top: 8, bottom: 34 + lanes };
     var state = { metric: DATA.metric, scale: DATA.scale, zoom: null };
     var panels = [];
     var tooltip = document.getElementById("tooltip");
@@ -76,6 +79,7 @@ export const HEATMAP_CLIENT_JS = String.raw`
 
     function rowLabel(design, r) {
       var row = design.rows[r];
+      if (row.name !== undefined) return row.name;
       return row.labels.length ? row.labels.filter(Boolean).join("/") : row.start;
     }
 
@@ -128,7 +132,7 @@ export const HEATMAP_CLIENT_JS = String.raw`
         var at = p.y + Math.round(((r - v.r0) * p.h) / (v.r1 - v.r0));
         if (label === "" || (r > v.r0 && label === rowLabel(design, r - 1)) || at - lastY < 12) continue;
         lastY = at;
-        ctx.fillText(label.length > 20 ? label.slice(0, 19) + "~" : label, p.x - 6, at + 9);
+        ctx.fillText(label.length > LABEL_CHARS ? label.slice(0, LABEL_CHARS - 1) + "~" : label, p.x - 6, at + 9);
       }
       var time = design.time;
       var from = time.startS + v.c0 * time.columnS, span = (v.c1 - v.c0) * time.columnS;
@@ -189,8 +193,9 @@ export const HEATMAP_CLIENT_JS = String.raw`
       var from = time.startS + hit.column * time.columnS;
       var lines = [
         design.name,
+        row.name !== undefined ? "row " + row.name : "",
         "keys [" + (row.start || "start of table") + ", " + (row.end === null ? "end of table" : row.end) + ")",
-        row.labels.length ? "prefix " + row.labels.filter(Boolean).join(" / ") : "",
+        row.name === undefined && row.labels.length ? "prefix " + row.labels.filter(Boolean).join(" / ") : "",
         timeText(time, from) + " – " + timeText(time, from + time.columnS),
       ];
       DATA.metrics.forEach(function (metric) {
@@ -199,7 +204,7 @@ export const HEATMAP_CLIENT_JS = String.raw`
       if (design.hot !== null && design.hot[cell] === "1") lines.push("node CPU ≥ 90 %");
       tooltip.textContent = lines.filter(Boolean).join("\n");
       tooltip.hidden = false;
-      tooltip.style.left = Math.min(window.innerWidth - 380, event.pageX + 14) + "px";
+      tooltip.style.left = Math.min(window.innerWidth - 540, event.pageX + 14) + "px";
       tooltip.style.top = event.pageY + 14 + "px";
     }
 

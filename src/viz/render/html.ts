@@ -56,6 +56,7 @@ function designData(design: HeatmapDesign) {
       start: displayKey(row.start),
       end: row.end === null ? null : displayKey(row.end),
       labels: row.labels,
+      ...(row.name === undefined ? {} : { name: row.name }),
       keyShare: Number(row.keyShare.toPrecision(4)),
     })),
     values: Object.fromEntries(
@@ -136,7 +137,7 @@ export function renderHeatmapHtml(
   #lanes-note .swatch { display: inline-block; width: 10px; height: 10px; background: rgb(0, 230, 255); margin-right: 4px; }
   canvas.panel { cursor: crosshair; }
   #tooltip { position: absolute; pointer-events: none; background: #222228ee; border: 1px solid #555; padding: 6px 8px;
-    font: 12px monospace; white-space: pre; max-width: 360px; overflow: hidden; }
+    font: 12px monospace; white-space: pre; max-width: 520px; overflow: hidden; }
 </style>
 </head>
 <body>
