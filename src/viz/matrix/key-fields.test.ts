@@ -44,6 +44,10 @@ describe("key parts through the schema", () => {
       { field: "bucket", text: "b09", whole: true },
       { field: "deviceID", text: "acme-0168", whole: false },
     ]);
+    // Printable bytes of the arbitrary tail are dropped from the first one an identifier has not.
+    expect(keyParts(unsalted, splitPoint("acme-08350yk(d", 0x05))).toEqual([
+      { field: "deviceID", text: "acme-08350yk", whole: false },
+    ]);
     expect(keyParts(salted, Buffer.from("09#"))).toEqual([{ field: "bucket", text: "b09", whole: true }]);
     // A key of another shape: no bucket to read, so nothing is claimed.
     expect(keyParts(salted, Buffer.from([0xff, 0x00, 0x01]))).toEqual([]);
@@ -88,6 +92,23 @@ describe("row names", () => {
   it("names the last row by its start, and a row ending at another bucket by both buckets", () => {
     expect(rowNameText(rowName(salted, Buffer.from("15#acme-0899"), null))).toBe("b15 · acme-0899…");
     expect(rowNameText(rowName(salted, Buffer.from("03#"), Buffer.from("04#")))).toBe("b03–b04");
+  });
+
+  it("names numbers by their field, so a shard reads as one", () => {
+    const sharded = compileSchema({
+      version: 1,
+      name: "shard-first",
+      layout: "text",
+      segments: [
+        { field: "shard", codec: { type: "uint", width: 2 } },
+        { field: "deviceID", codec: { type: "string" } },
+      ],
+    });
+    const start = sharded.encode({ shard: 6, deviceID: "acme-000100" });
+    expect(rowNameText(rowName(namingSchema(sharded)!, start, Buffer.from("07#")))).toBe("shard 6–shard 7");
+    expect(rowNameText(rowName(namingSchema(sharded)!, Buffer.from("06#"), start))).toBe(
+      "shard 6 · …–acme-000100",
+    );
   });
 
   it("is not offered for a schema that is not compiled", () => {

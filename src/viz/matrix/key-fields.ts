@@ -17,7 +17,7 @@ export type NamingSchema = Pick<
 /** The schema as one rows can be named through, when it is a compiled schema (all of keyspread's are). */
 export function namingSchema(schema: Pick<KeySchema, "spec"> | undefined): NamingSchema | undefined {
   const fields = (schema as Partial<NamingSchema> | undefined)?.fields;
-  return fields !== undefined && fields.every((field) => "coder" in field && "before" in field)
+  return fields?.every((field) => "coder" in field && "before" in field)
     ? (schema as NamingSchema)
     : undefined;
 }
@@ -31,20 +31,34 @@ export interface KeyPart {
 }
 
 const MS_PER_UNIT = { s: 1000, ms: 1, us: 0.001 } as const;
-const isPrintable = (byte: number) => byte >= 0x20 && byte <= 0x7e;
+/**
+ * Bytes an identifier is made of: letters, digits and `-_.:/@`. A split point's arbitrary tail
+ * often holds printable bytes too (`acme-08350yk(d`); stopping at the first other byte drops most.
+ */
+const isIdentifierByte = (byte: number) =>
+  (byte >= 0x30 && byte <= 0x39) ||
+  (byte >= 0x41 && byte <= 0x5a) ||
+  (byte >= 0x61 && byte <= 0x7a) ||
+  byte === 0x2d ||
+  byte === 0x5f ||
+  byte === 0x2e ||
+  byte === 0x3a ||
+  byte === 0x2f ||
+  byte === 0x40;
 
-function valueText(value: unknown, codec: NamingSchema["fields"][number]["codec"]): string {
+/** Text fields and times read as they are; numbers and enum values are named by their field (`shard 6`). */
+function valueText(field: string, value: unknown, codec: NamingSchema["fields"][number]["codec"]): string {
   if (codec.type === "timestamp" && (typeof value === "number" || typeof value === "bigint")) {
     const date = new Date(Number(value) * MS_PER_UNIT[codec.unit]);
     if (!Number.isNaN(date.getTime())) return date.toISOString();
   }
-  return String(value);
+  return codec.type === "string" || codec.type === "reverse-domain" ? String(value) : `${field} ${value}`;
 }
 
-/** The readable start of a text field's bytes: up to the first byte that is not printable ASCII. */
-function readableStart(key: Buffer, from: number, separator: number | undefined): string {
+/** The readable start of a text field's bytes: up to the first byte an identifier is not made of. */
+function readableStart(key: Buffer, from: number): string {
   let end = from;
-  while (end < key.length && isPrintable(key[end]!) && key[end] !== separator) end++;
+  while (end < key.length && isIdentifierByte(key[end]!)) end++;
   return key.toString("latin1", from, end);
 }
 
@@ -76,11 +90,13 @@ export function keyParts(schema: NamingSchema, key: Buffer): KeyPart[] {
       const { value, end } = field.coder.read(key, at);
       // A text-layout value running to the key's end may be cut short, unless it is the last field.
       const whole = end < key.length || index === schema.fields.length - 1 || separator === undefined;
-      parts.push({ field: field.name, text: valueText(value, field.codec), whole });
+      const text = valueText(field.name, value, field.codec);
+      // A cut text value keeps only its identifier-like start, as a value that fails to read does.
+      parts.push({ field: field.name, text: whole || !textual ? text : readableStart(key, at), whole });
       if (!whole) break;
       at = end;
     } catch {
-      const start = textual ? readableStart(key, at, separator) : "";
+      const start = textual ? readableStart(key, at) : "";
       if (start !== "") parts.push({ field: field.name, text: start, whole: false });
       break;
     }
@@ -123,11 +139,11 @@ export function rowName(schema: NamingSchema, start: Buffer, end: Buffer | null)
   };
 }
 
-/** `b07 · acme-003751…–acme-003790…`: the shared parts, then the differing one as a range. */
+/** `b07 · acme-003751…–acme-003790…`: the shared parts, then the differing one as a range (`…` for a side without it). */
 export function rowNameText(name: RowName): string {
   const parts = name.shared.map(partText);
   if (name.from || name.to) {
-    parts.push(`${name.from ? partText(name.from) : ""}–${name.to ? partText(name.to) : ""}`);
+    parts.push(`${name.from ? partText(name.from) : "…"}–${name.to ? partText(name.to) : "…"}`);
   }
   return parts.join(" · ");
 }

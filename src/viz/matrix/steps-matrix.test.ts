@@ -110,8 +110,8 @@ describe("matrixFromSteps", () => {
       plain.rows.map(({ name, labels, ...rest }) => rest),
     );
     expect(named.rows.map((row) => row.name)).toEqual([
-      "–b03",
-      "b03 · –acme-0037…",
+      "…–b03",
+      "b03 · …–acme-0037…",
       "b03 · acme-0037…–acme-0039…",
       "b03–b04",
       "b04",

@@ -126,14 +126,18 @@ export const HEATMAP_CLIENT_JS = String.raw`
       ctx.fillStyle = "#dcdce1";
       ctx.font = "11px monospace";
       ctx.textAlign = "right";
-      var lastY = -1e9;
+      var lastY = -1e9, shown = [];
       for (var r = v.r0; r < v.r1; r++) {
         var label = rowLabel(design, r);
         var at = p.y + Math.round(((r - v.r0) * p.h) / (v.r1 - v.r0));
         if (label === "" || (r > v.r0 && label === rowLabel(design, r - 1)) || at - lastY < 12) continue;
         lastY = at;
-        ctx.fillText(label.length > LABEL_CHARS ? label.slice(0, LABEL_CHARS - 1) + "~" : label, p.x - 6, at + 9);
+        var text = label.length > LABEL_CHARS ? label.slice(0, LABEL_CHARS - 1) + "~" : label;
+        ctx.fillText(text, p.x - 6, at + 9);
+        shown.push([r, text]);
       }
+      // The rows the axis names, and what it calls them (canvas text cannot be read back).
+      canvas.dataset.rowLabels = JSON.stringify(shown);
       var time = design.time;
       var from = time.startS + v.c0 * time.columnS, span = (v.c1 - v.c0) * time.columnS;
       var axisY = p.y + p.h + lanes;
@@ -271,6 +275,7 @@ export const HEATMAP_CLIENT_JS = String.raw`
       var dataset = panel.canvas.dataset;
       dataset.plotLeft = panel.plot.x; dataset.plotTop = panel.plot.y;
       dataset.plotWidth = panel.plot.w; dataset.plotHeight = panel.plot.h;
+      dataset.rows = panel.design.rows.length;
     });
 
     var metricSelect = document.getElementById("metric");
