@@ -47,7 +47,7 @@ export function registerHeatmapCommands(program: Command): void {
     )
     .requiredOption("--out <file>", "output: .png, .svg or .html")
     .addOption(new Option("--metric <metric>", "what colour shows").choices(HEAT_METRICS).default("ops"))
-    .option("--schema <file>", "key schema (.json/.yaml): labels rows by salt bucket and segments")
+    .option("--schema <file>", "key schema (.json/.yaml): names rows by salt bucket and decoded fields")
     .option("--separator <char>", "segment separator for labels when there is no schema (default #)")
     .addOption(
       new Option("--format <format>", "log format (default: .csv is CSV, else JSONL)").choices([
