@@ -52,8 +52,11 @@ try {
 
   progress("baseline: readline + JSON.parse, one pass");
   let started = performance.now();
+  const baselineCpuBefore = process.cpuUsage();
   const parsed = await parseOnly(log);
   const baselineS = (performance.now() - started) / 1000;
+  const baselineCpu = process.cpuUsage(baselineCpuBefore);
+  const baselineCpuS = (baselineCpu.user + baselineCpu.system) / 1e6;
   if (parsed !== RECORDS) throw new Error(`baseline parsed ${parsed} of ${RECORDS} records`);
 
   progress("ours: one streaming read → matrix");
@@ -77,7 +80,8 @@ try {
   );
   console.log(
     `bench heatmap: records_per_s=${Math.round(RECORDS / matrixS)} png_wall_s=${pngS.toFixed(3)} ` +
-      `matrix_wall_s=${matrixS.toFixed(3)} matrix_cpu_s=${matrixCpuS.toFixed(3)} baseline_parse_s=${baselineS.toFixed(3)} rss_mb=${Math.round(rssMb)} ` +
+      `matrix_wall_s=${matrixS.toFixed(3)} matrix_cpu_s=${matrixCpuS.toFixed(3)} baseline_parse_s=${baselineS.toFixed(3)} baseline_cpu_s=${baselineCpuS.toFixed(3)} ` +
+      `matrix_vs_parse_wall=${(matrixS / baselineS).toFixed(2)} matrix_vs_parse_cpu=${(matrixCpuS / baselineCpuS).toFixed(2)} rss_mb=${Math.round(rssMb)} ` +
       `rows=${matrix.rows.length} columns=${matrix.time.columns}`,
   );
 } finally {
