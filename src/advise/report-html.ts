@@ -3,6 +3,7 @@
  * candidate table, the decision in the salting guide's terms, the notes beyond the key, why the others
  * lose, the heatmaps side by side on one colour scale (the viz page, inlined), and the schema file.
  */
+import { compileSchema } from "../keys/schema.js";
 import { matrixFromSteps } from "../viz/matrix/steps-matrix.js";
 import { escapeHtml } from "../viz/render/escape-html.js";
 import { renderHeatmapHtml } from "../viz/render/html.js";
@@ -63,7 +64,9 @@ function heatmapFrame(advice: Advice): string {
   const page = renderHeatmapHtml(
     shown.map((each) => ({
       name: candidateLabel(each, advice.nodes),
-      matrix: matrixFromSteps(each.result!.loadSteps),
+      matrix: matrixFromSteps(each.result!.loadSteps, {
+        naming: compileSchema(each.candidate.design.schema),
+      }),
     })),
     { title: `${advice.scenario}: key-space load`, height: HEATMAP_CANVAS_HEIGHT },
   );

@@ -2,7 +2,9 @@
  * The ingest service's HTTP routes (listed in `ingest-service.ts`): each request is authorised for
  * its route's scope, answered, and counted; a thrown `HttpError` becomes its status and JSON body.
  */
+
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { KeySchema } from "../keys/types.js";
 import type { AccessLog } from "./access-log.js";
 import type { CpuTurns } from "./cpu-turns.js";
 import { type DeviceReads, MAX_RANGE_LIMIT } from "./device-reads.js";
@@ -34,6 +36,8 @@ export interface RouteContext {
   reads: DeviceReads;
   monitor: HotspotMonitor;
   accessLog: AccessLog;
+  /** The key schema the /heatmap page names rows through. */
+  heatmapNaming: KeySchema;
   admission: TenantAdmission;
   budget: BodyBudget;
   turns: CpuTurns;
@@ -117,7 +121,7 @@ export class IngestRoutes {
       auth.caller(req, "admin");
       allow("GET");
       res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-      res.end(renderLiveHeatmap(accessLog.recentRecords(), 10));
+      res.end(renderLiveHeatmap(accessLog.recentRecords(), 10, this.context.heatmapNaming));
       return "heatmap";
     }
     if (path === "/v1/alerts") {

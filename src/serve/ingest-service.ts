@@ -144,6 +144,7 @@ export async function startIngestService(options: IngestServiceOptions): Promise
   const parts = await startParts(options, settings, schema, tables);
   const routes = new IngestRoutes({
     ...parts,
+    heatmapNaming: schema,
     maxBodyBytes: settings.maxBodyBytes,
     bodyTimeoutMs: settings.bodyTimeoutMs,
     log: settings.log,

@@ -47,7 +47,7 @@ export function registerHeatmapCommands(program: Command): void {
     )
     .requiredOption("--out <file>", "output: .png, .svg or .html")
     .addOption(new Option("--metric <metric>", "what colour shows").choices(HEAT_METRICS).default("ops"))
-    .option("--schema <file>", "key schema (.json/.yaml): labels rows by salt bucket and segments")
+    .option("--schema <file>", "key schema (.json/.yaml): names rows by salt bucket and decoded fields")
     .option("--separator <char>", "segment separator for labels when there is no schema (default #)")
     .addOption(
       new Option("--format <format>", "log format (default: .csv is CSV, else JSONL)").choices([
@@ -110,14 +110,15 @@ async function readLogs(options: HeatmapOptions): Promise<LogPanel[]> {
   const schema = options.schema ? await readSchemaFile(options.schema) : undefined;
   const panels: LogPanel[] = [];
   for (const [index, from] of options.from.entries()) {
-    const bar = fractionBar(`reading ${from}, pass {pass}/2`);
+    // One read of the log, or two for a log too long to keep in memory.
+    const bar = fractionBar(`reading ${from}, pass {pass}`);
     const matrix = await readAccessLogMatrix(from, {
       maxRows: options.rows,
       maxColumns: options.columns,
       ...(schema ? { schema } : {}),
       ...(options.separator ? { separator: options.separator } : {}),
       ...(options.format ? { format: options.format } : {}),
-      onProgress: (pass, bytes, total) => bar.update((pass - 1) * total + bytes, 2 * total, { pass }),
+      onProgress: (pass, bytes, total) => bar.update(bytes, total, { pass }),
     }).finally(bar.stop);
     panels.push({
       name: distinctName(from, index, options.from),

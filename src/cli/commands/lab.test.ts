@@ -3,7 +3,7 @@
  * then its heatmap page in headless Chromium.
  */
 import { type SpawnSyncReturns, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -86,6 +86,8 @@ describe("keyspread lab", () => {
     const problems: string[] = [];
     const page = await watchedPage(browser, problems);
     await page.goto(pathToFileURL(join(out, "heatmaps.html")).href);
+    // The page inflates its data after loading, then builds and draws every panel at once.
+    await page.waitForSelector("canvas.panel");
     expect(problems).toEqual([]);
     expect(await page.locator("p.intro").first().textContent()).toMatch(/^(Recommended|Nothing meets)/);
     expect(await page.locator("#colorbar canvas").isVisible()).toBe(true);
@@ -96,5 +98,55 @@ describe("keyspread lab", () => {
     // Each panel says its verdict under its name.
     const notes = await page.locator("section p.notes").allTextContents();
     expect(notes.filter((note) => /^(recommended|misses|meets)/.test(note)).length).toBe(panels.length);
+  }, 60_000);
+
+  it("keeps each page within 2 MB", () => {
+    for (const page of ["heatmaps.html", "report.html"]) {
+      expect(statSync(join(out, page)).size, page).toBeLessThan(2_000_000);
+    }
+  });
+
+  it("names the heatmap rows by bucket and device in Chromium, on the axis and on hover (screenshot in test-output/lab)", async () => {
+    browser ??= await launchChromium();
+    const problems: string[] = [];
+    const page = await watchedPage(browser, problems, { width: 1600, height: 1000 });
+    await page.goto(pathToFileURL(join(out, "heatmaps.html")).href);
+    await page.waitForSelector("canvas.panel");
+    const axis = async (design: string) => {
+      const canvas = page.locator(`canvas[data-design="${design}"]`);
+      const dataset = await canvas.evaluate((element) => ({
+        ...(element as unknown as { dataset: Record<string, string> }).dataset,
+      }));
+      return { canvas, dataset, labels: JSON.parse(dataset.rowLabels!) as [number, string][] };
+    };
+    // The current key: rows named by device id (the fleet's acme-… range), never in hex.
+    const asIs = await axis("as-is");
+    expect(asIs.labels.length).toBeGreaterThan(3);
+    for (const [, label] of asIs.labels) expect(label).not.toMatch(/hex:/);
+    const acme = asIs.labels.find(([, label]) => /^acme-\d+/.test(label));
+    expect(acme, JSON.stringify(asIs.labels)).toBeDefined();
+    // A salted design: rows named by bucket first (b00 … b63), then the device ids.
+    const salted = await axis("salt-64-by-deviceID+ts");
+    // (The first row starts at the table's start, before any bucket: `…–b00`.)
+    for (const [row, label] of salted.labels) {
+      expect(label).toMatch(row === 0 ? /^…–b00/ : /^b\d\d( · |–|$)/);
+    }
+    // Hovering the as-is row shows its name through the schema, then the raw key range.
+    const box = (await asIs.canvas.boundingBox())!;
+    const [left, top, width, height, rows] = ["plotLeft", "plotTop", "plotWidth", "plotHeight", "rows"].map(
+      (key) => Number(asIs.dataset[key]),
+    );
+    await page.mouse.move(box.x + left! + width! / 2, box.y + top! + ((acme![0] + 0.5) / rows!) * height!);
+    const tooltip = page.locator("#tooltip");
+    await expect.poll(() => tooltip.isVisible()).toBe(true);
+    const lines = (await tooltip.textContent())!.split("\n");
+    expect(lines[1]).toMatch(/^row acme-\d+/);
+    expect(lines[1]).not.toMatch(/hex:/);
+    expect(lines[2]).toMatch(/^keys \[/);
+    const shots = join("test-output", "lab");
+    mkdirSync(shots, { recursive: true });
+    await page.screenshot({ path: join(shots, "fleet-heatmaps.png"), fullPage: true });
+    expect(problems).toEqual([]);
+    await page.close();
   }, 60_000);
 });

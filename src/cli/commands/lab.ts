@@ -12,12 +12,13 @@ import { candidateLabel } from "../../advise/advise.js";
 import { lossReason } from "../../advise/recommend.js";
 import { candidateVerdict } from "../../advise/report-table.js";
 import { writeFileAtomically } from "../../io/write-file-atomically.js";
+import { compileSchema } from "../../keys/schema.js";
 import { type JudgeScenarioProgress, judgeScenario, type LabVerdict } from "../../lab/judge.js";
 import { labIntro, labReport } from "../../lab/lab-report.js";
 import { checkDesign, type DesignCheck } from "../../lab/library-check.js";
-import { parseDuration } from "../../sim/scenario/duration.js";
 import { guidanceLine } from "../../sim/results/report.js";
 import { simulationResultToJson } from "../../sim/results/result-json.js";
+import { parseDuration } from "../../sim/scenario/duration.js";
 import type { Scenario } from "../../sim/scenario/scenario.js";
 import { openStore } from "../../store/open.js";
 import { writeHeatmaps } from "../../viz/render/write-heatmaps.js";
@@ -118,6 +119,7 @@ async function writeLabFiles(verdict: LabVerdict, options: LabOptions): Promise<
     simulated.map((each) => ({
       name: candidateLabel(each, advice.nodes),
       steps: each.result!.loadSteps,
+      naming: compileSchema(each.candidate.design.schema),
       notes: [
         each === advice.recommended
           ? "recommended"

@@ -7,11 +7,11 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { type Command, Option } from "commander";
 import { writeFileAtomically } from "../../io/write-file-atomically.js";
-import { formatDuration, parseDuration } from "../../sim/scenario/duration.js";
 import { Replay, type ReplayDesign, type ReplayResult } from "../../sim/replay/replay.js";
 import { replayVerdict } from "../../sim/replay/replay-verdict.js";
 import { formatDesignComparison, heatmapPanels } from "../../sim/results/report.js";
 import { HOTTEST_CPU_LIMIT } from "../../sim/results/summary.js";
+import { formatDuration, parseDuration } from "../../sim/scenario/duration.js";
 import { scanAccessLog } from "../../viz/input/access-log.js";
 import type { LineChart } from "../../viz/render/line-chart.js";
 import { writeHeatmaps } from "../../viz/render/write-heatmaps.js";
@@ -115,7 +115,7 @@ async function replayCommand(options: ReplayOptions): Promise<void> {
       : `${[...report, ...verdict.lines.map((line) => `  ${line}`)].join("\n")}\n`,
   );
   if (options.out === undefined) return;
-  const written = await writeReplayFiles(options.out, options.log, result, {
+  const written = await writeReplayFiles(options.out, options.log, result, [current, ...candidates], {
     results: `${JSON.stringify({ ...simulation, designs: result.designs.map(({ loadSteps, ...design }) => design), verdict }, null, 2)}\n`,
     comparison: `${[...report, ...verdict.lines].join("\n")}\n`,
   });
@@ -143,13 +143,19 @@ async function writeReplayFiles(
   out: string,
   log: string,
   result: ReplayResult,
+  replayed: readonly ReplayDesign[],
   texts: { results: string; comparison: string },
 ): Promise<string[]> {
   await mkdir(out, { recursive: true });
   const written = [join(out, "results.json"), join(out, "comparison.txt")];
   await writeFileAtomically(written[0]!, texts.results);
   await writeFileAtomically(written[1]!, texts.comparison);
-  const heatmaps = await writeHeatmaps(heatmapPanels(result.designs), out, {
+  // Each design's rows named through its own schema.
+  const panels = heatmapPanels(result.designs).map((panel, index) => ({
+    ...panel,
+    naming: replayed[index]!.schema,
+  }));
+  const heatmaps = await writeHeatmaps(panels, out, {
     title: `replay of ${log}: ${result.designs.map((design) => design.design).join(" vs ")}`,
     charts: [
       {

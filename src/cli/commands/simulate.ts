@@ -6,17 +6,19 @@ import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type Command, Option } from "commander";
 import { writeFileAtomically } from "../../io/write-file-atomically.js";
-import { parseDuration } from "../../sim/scenario/duration.js";
+import { compileSchema } from "../../keys/schema.js";
+import type { KeySchema } from "../../keys/types.js";
 import { formatDesignComparison, heatmapPanels } from "../../sim/results/report.js";
 import { type JsonOptions, simulationResultToJson } from "../../sim/results/result-json.js";
 import type { SimulationResult } from "../../sim/results/results.js";
-import { parseScenario, type Scenario } from "../../sim/scenario/scenario.js";
 import { type SensitivityResult, simulateSensitivity } from "../../sim/results/sensitivity.js";
 import {
   type SimulationMode,
   type SimulateOptions as SimulatorOptions,
   simulateScenario,
 } from "../../sim/results/simulate.js";
+import { parseDuration } from "../../sim/scenario/duration.js";
+import { parseScenario, type Scenario } from "../../sim/scenario/scenario.js";
 import { writeHeatmaps } from "../../viz/render/write-heatmaps.js";
 import { guarded } from "../shared/io.js";
 import { simulationQueueBar } from "../shared/progress.js";
@@ -79,12 +81,20 @@ export async function writeSimulationOutputs(
   comparison: string,
   outDir: string,
   json: JsonOptions = {},
+  /** The designs' key schemas by name: their heatmap rows are named by bucket and fields. */
+  schemas: ReadonlyMap<string, KeySchema> = new Map(),
 ): Promise<{ written: string[]; findings: string }> {
   await mkdir(outDir, { recursive: true });
   const resultsPath = join(outDir, "results.json");
   await writeFileAtomically(resultsPath, simulationResultToJson(result, json));
   await writeFileAtomically(join(outDir, "comparison.txt"), `${comparison}\n`);
-  const heatmaps = await writeHeatmaps(heatmapPanels(result.designs), outDir);
+  const heatmaps = await writeHeatmaps(
+    heatmapPanels(result.designs).map((panel) => {
+      const naming = schemas.get(panel.name);
+      return naming ? { ...panel, naming } : panel;
+    }),
+    outDir,
+  );
   const findings = heatmaps.designs
     .map(({ name, patterns }) =>
       [
@@ -138,7 +148,16 @@ export function registerSimulateCommands(program: Command): void {
         const json = { series: options.series ?? false, ...(sensitivity ? { sensitivity } : {}) };
         process.stdout.write(options.json ? `${simulationResultToJson(result, json)}\n` : `${comparison}\n`);
         if (options.out === undefined) return;
-        const { written, findings } = await writeSimulationOutputs(result, comparison, options.out, json);
+        const schemas = new Map(
+          scenario.designs.map((design) => [design.name, compileSchema(design.schema)]),
+        );
+        const { written, findings } = await writeSimulationOutputs(
+          result,
+          comparison,
+          options.out,
+          json,
+          schemas,
+        );
         (options.json ? process.stderr : process.stdout).write(
           `\n${findings}\n\nwrote ${written.join(", ")}\n`,
         );

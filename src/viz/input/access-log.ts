@@ -1,26 +1,40 @@
 /**
- * An access log file (JSONL, or CSV with a header) read in two streaming passes, so memory is
- * bounded by what the caller keeps, not by the log.
+ * An access log file (JSONL, or CSV with a header) read in streaming passes, so memory is bounded
+ * by what the caller keeps, not by the log.
  */
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import {
   type AccessRecord,
+  accessRecordParsers,
   type CsvColumns,
+  type KeyParser,
   parseAccessCsvHeader,
-  parseAccessCsvRecord,
-  parseAccessJsonRecord,
   quickCsvTimeAndKey,
   quickJsonTimeAndKey,
 } from "./access-record.js";
+import { parseKeyText } from "./key-text.js";
 
 export type AccessLogFormat = "jsonl" | "csv";
 
 export interface ScanOptions {
   /** Default: from the file name (`.csv` is CSV, anything else JSONL). */
   format?: AccessLogFormat;
-  /** Called as bytes are read: pass 1 of 2, then 2 of 2. */
+  /** Called as bytes are read: pass 1, then pass 2 for a reader that reads the log twice. */
   onProgress?: (pass: 1 | 2, bytesRead: number, totalBytes: number) => void;
+}
+
+function formatOf(path: string, options: ScanOptions): AccessLogFormat {
+  return options.format ?? (path.toLowerCase().endsWith(".csv") ? "csv" : "jsonl");
+}
+
+function sizeOf(path: string): Promise<number> {
+  return stat(path).then(
+    (stats) => stats.size,
+    (error: NodeJS.ErrnoException) => {
+      throw new Error(`access log ${path}: ${error.code === "ENOENT" ? "no such file" : error.message}`);
+    },
+  );
 }
 
 /** Calls `handle` with the record of every non-empty line (after the header, for CSV). */
@@ -67,10 +81,34 @@ async function forEachRecordLine<R extends Pick<AccessRecord, "tsMs" | "key">>(
 }
 
 /**
+ * One streaming pass that validates every field of every line and gives `handle` each record, its
+ * key's bytes from `parseKey`. Throws on a log without records.
+ */
+export async function readAccessRecords(
+  path: string,
+  options: ScanOptions & { pass?: 1 | 2; parseKey?: KeyParser },
+  handle: (record: AccessRecord) => void,
+): Promise<void> {
+  const totalBytes = await sizeOf(path);
+  const pass = options.pass ?? 1;
+  let records = 0;
+  await forEachRecordLine(
+    path,
+    formatOf(path, options),
+    accessRecordParsers(options.parseKey ?? parseKeyText),
+    (record) => {
+      records++;
+      handle(record);
+    },
+    (bytes) => options.onProgress?.(pass, bytes, totalBytes),
+  );
+  if (records === 0) throw new Error(`${path}: no access records`);
+}
+
+/**
  * Reads the log twice, streaming: pass 1 gives `first` each record's time and key (a quick parse
  * of the two fields), then `second()` is asked for pass 2's consumer of whole records, which
- * validates every field of every line. Both are the caller's:
- * `readAccessLogMatrix` (matrix/log-matrix.ts) samples keys, then bins records.
+ * validates every field of every line (`keyspread replay` sizes its steps from pass 1).
  */
 export async function scanAccessLog(
   path: string,
@@ -78,17 +116,11 @@ export async function scanAccessLog(
   first: (record: Pick<AccessRecord, "tsMs" | "key">) => void,
   second: () => (record: AccessRecord) => void,
 ): Promise<void> {
-  const format = options.format ?? (path.toLowerCase().endsWith(".csv") ? "csv" : "jsonl");
-  const totalBytes = await stat(path).then(
-    (stats) => stats.size,
-    (error: NodeJS.ErrnoException) => {
-      throw new Error(`access log ${path}: ${error.code === "ENOENT" ? "no such file" : error.message}`);
-    },
-  );
+  const totalBytes = await sizeOf(path);
   let records = 0;
   await forEachRecordLine(
     path,
-    format,
+    formatOf(path, options),
     { json: quickJsonTimeAndKey, csv: quickCsvTimeAndKey },
     (record) => {
       records++;
@@ -97,12 +129,5 @@ export async function scanAccessLog(
     (bytes) => options.onProgress?.(1, bytes, totalBytes),
   );
   if (records === 0) throw new Error(`${path}: no access records`);
-  const consume = second();
-  await forEachRecordLine(
-    path,
-    format,
-    { json: parseAccessJsonRecord, csv: parseAccessCsvRecord },
-    consume,
-    (bytes) => options.onProgress?.(2, bytes, totalBytes),
-  );
+  await readAccessRecords(path, { ...options, pass: 2 }, second());
 }

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   parseAccessCsvHeader,
@@ -63,5 +64,38 @@ describe("access records", () => {
       expect(quickJsonTimeAndKey(line)).toMatchObject({ tsMs, key });
     }
     expect(() => quickJsonTimeAndKey('{"ts":1,"key":"hex:0"}')).toThrow(/even number of hex digits/);
+  });
+
+  it("reads a line in the common field order as JSON.parse reads the same object spaced out", () => {
+    const number = fc.oneof(
+      fc.nat(),
+      fc.double({ min: 0, max: 1e25, noNaN: true }),
+      fc.constantFrom(-1, 1e21, 1e22, 0.5, 1e-7),
+    );
+    const line = fc
+      .record(
+        {
+          ts: fc.oneof(number, fc.constant("2026-11-30T06:00:00Z")),
+          key: fc.oneof(fc.string(), fc.constantFrom("hex:00ff", "hex:0", 'a"b', "a\\b", "tab\t", "é")),
+          op: fc.constantFrom("read", "write", "scan", "erase"),
+          bytes: number,
+          latencyMs: number,
+        },
+        { requiredKeys: ["ts", "key", "op"] },
+      )
+      .map((fields) => JSON.stringify(fields));
+    const outcome = (text: string) => {
+      try {
+        return parseAccessJsonRecord(text);
+      } catch (error) {
+        return (error as Error).message;
+      }
+    };
+    fc.assert(
+      fc.property(line, (text) => {
+        expect(outcome(text)).toEqual(outcome(JSON.stringify(JSON.parse(text), null, 1)));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -50,13 +50,16 @@ function parseOptionalNumber(value: unknown, field: Field): number | undefined {
   return number;
 }
 
-function toRecord(fields: Partial<Record<Field, unknown>>): AccessRecord {
+/** Turns a key's text into bytes; a reader of a long log may pass one that reuses the bytes of keys it has seen. */
+export type KeyParser = (text: string) => Buffer;
+
+function toRecord(fields: Partial<Record<Field, unknown>>, parseKey: KeyParser): AccessRecord {
   const { key, op } = fields;
   if (typeof key !== "string") fail(`key ${JSON.stringify(key)}: expected text (or hex:… for binary keys)`);
   if (typeof op !== "string" || !OPS.has(op)) fail(`op ${JSON.stringify(op)}: expected read, write or scan`);
   const record: AccessRecord = {
     tsMs: parseTs(fields.ts),
-    key: parseKeyText(key),
+    key: parseKey(key),
     op: op as AccessOp,
     bytes: parseOptionalNumber(fields.bytes, "bytes") ?? 0,
   };
@@ -74,7 +77,30 @@ function toRecord(fields: Partial<Record<Field, unknown>>): AccessRecord {
   return record;
 }
 
-export function parseAccessJsonRecord(line: string): AccessRecord {
+/** A JSON number ≥ 0 without exponent (JSON's grammar: no leading zeros), short enough to be finite. */
+const PLAIN_NUMBER = String.raw`(?:0|[1-9]\d{0,20})(?:\.\d{1,20})?`;
+/**
+ * A line exactly as `formatAccessLine` (and most loggers) writes the common fields, in that order:
+ * a key free of escapes, quotes and control characters, numbers ≥ 0. It reads the same through
+ * this expression as through JSON.parse and `toRecord`, at about a third of the cost.
+ */
+const CANONICAL_LINE = new RegExp(
+  String.raw`^\{"ts":(${PLAIN_NUMBER}),"key":"([^"\\\x00-\x1f]*)","op":"(read|write|scan)"(?:,"bytes":(${PLAIN_NUMBER}))?(?:,"latencyMs":(${PLAIN_NUMBER}))?\}$`,
+);
+
+function jsonRecord(line: string, parseKey: KeyParser): AccessRecord {
+  const canonical = CANONICAL_LINE.exec(line);
+  if (canonical !== null) {
+    const [, ts, key, op, bytes, latencyMs] = canonical;
+    const record: AccessRecord = {
+      tsMs: Number(ts),
+      key: parseKey(key!),
+      op: op as AccessOp,
+      bytes: bytes === undefined ? 0 : Number(bytes),
+    };
+    if (latencyMs !== undefined) record.latencyMs = Number(latencyMs);
+    return record;
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(line);
@@ -82,7 +108,7 @@ export function parseAccessJsonRecord(line: string): AccessRecord {
     fail("not valid JSON (expected one object per line)");
   }
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) fail("expected a JSON object");
-  return toRecord(parsed as Partial<Record<Field, unknown>>);
+  return toRecord(parsed as Partial<Record<Field, unknown>>, parseKey);
 }
 
 const QUICK_TS = /"ts"\s*:\s*(?:"([^"]*)"|(\d+(?:\.\d+)?))/;
@@ -132,7 +158,7 @@ export function parseAccessCsvHeader(header: string): CsvColumns {
  * A CSV row of the documented format. Values are plain (no quoting): keys with commas, quotes or
  * non-ASCII bytes are written as `hex:…`, so a split on commas is exact.
  */
-export function parseAccessCsvRecord(line: string, columns: CsvColumns): AccessRecord {
+function csvRecord(line: string, columns: CsvColumns, parseKey: KeyParser): AccessRecord {
   if (line.includes('"')) fail('quoted CSV values are not supported: write such keys as "hex:…"');
   const cells = line.split(",");
   const fields: Partial<Record<Field, unknown>> = {};
@@ -140,5 +166,21 @@ export function parseAccessCsvRecord(line: string, columns: CsvColumns): AccessR
     const index = columns[field];
     if (index !== undefined) fields[field] = cells[index]?.trim();
   }
-  return toRecord(fields);
+  return toRecord(fields, parseKey);
+}
+
+export function parseAccessJsonRecord(line: string): AccessRecord {
+  return jsonRecord(line, parseKeyText);
+}
+
+export function parseAccessCsvRecord(line: string, columns: CsvColumns): AccessRecord {
+  return csvRecord(line, columns, parseKeyText);
+}
+
+/** Both record parsers, turning key text into bytes with `parseKey`. */
+export function accessRecordParsers(parseKey: KeyParser) {
+  return {
+    json: (line: string) => jsonRecord(line, parseKey),
+    csv: (line: string, columns: CsvColumns) => csvRecord(line, columns, parseKey),
+  };
 }

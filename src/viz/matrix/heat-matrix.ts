@@ -2,6 +2,7 @@
  * The heatmap matrix: time columns × key rows of rates per second, per metric, and the options
  * that size it. Built by `LoadGrid` (fine key bins merged into rows); read by patterns and renderers.
  */
+import type { KeySchema } from "../../keys/types.js";
 import type { KeyPrefixOptions } from "./key-prefix.js";
 import type { TimeAxis } from "./time-axis.js";
 
@@ -10,6 +11,11 @@ export interface HeatMatrixOptions extends KeyPrefixOptions {
   maxRows?: number;
   /** Time columns at most; default 240. */
   maxColumns?: number;
+  /**
+   * The key schema rows are named through (bucket, fields), without changing how rows merge;
+   * default `schema`. Rows of keys it cannot read fall back to text or hex.
+   */
+  naming?: KeySchema;
 }
 
 export const DEFAULT_MAX_ROWS = 1000;
@@ -34,8 +40,10 @@ export interface HeatRow {
   start: Buffer;
   /** Exclusive; null is the end of the table. */
   end: Buffer | null;
-  /** Hierarchical prefix labels of `start`, outermost first. */
+  /** Hierarchical prefix labels of `start`, outermost first (decoded fields when a schema is known). */
   labels: string[];
+  /** The row named through the key schema, when one is known: `b07 · acme-003751…–acme-003790…`. */
+  name?: string;
   /**
    * Fraction of the key space the row covers; rows sum to 1; load / share = density. Measured in
    * stored data when the simulator reports it (`KeyRangeLoad.storedBytes`), else in fine bins —

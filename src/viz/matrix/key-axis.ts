@@ -5,6 +5,7 @@
  * there are more prefixes than rows.
  */
 import { DEFAULT_MAX_ROWS, type HeatMatrixOptions } from "./heat-matrix.js";
+import { type NamingSchema, namingSchema } from "./key-fields.js";
 import { barrierLevel, type KeyPrefixer, keyPrefixer } from "./key-prefix.js";
 
 /** Rows the axis has when bins hotter than or as hot as `threshold` keep their own row. */
@@ -87,6 +88,8 @@ export function fineBoundaries(
 
 export interface KeyAxisPlan {
   prefixer: KeyPrefixer;
+  /** The schema rows are named through, when one is known and compiled. */
+  naming: NamingSchema | undefined;
   barrierLevel: number;
   /** Start keys of the fine bins (twice the row budget), merged into rows at the end. */
   boundaries: Buffer[];
@@ -102,6 +105,7 @@ export function planKeyAxis(sortedKeys: readonly Buffer[], options: HeatMatrixOp
   const level = barrierLevel(prefixer, sortedKeys, Math.max(1, Math.floor(maxRows / 4)));
   return {
     prefixer,
+    naming: namingSchema(options.naming ?? options.schema),
     barrierLevel: level,
     boundaries: fineBoundaries(sortedKeys, 2 * maxRows, prefixer, level),
     maxRows,

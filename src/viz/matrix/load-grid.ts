@@ -4,8 +4,9 @@
  */
 import type { AccessOp } from "../input/access-record.js";
 import type { HeatMatrix, HeatRow } from "./heat-matrix.js";
-import { mergeColdBins } from "./key-axis.js";
-import { type KeyPrefixer, prefixLabels } from "./key-prefix.js";
+import { type KeyAxisPlan, mergeColdBins } from "./key-axis.js";
+import { fieldLabels, rowName, rowNameText } from "./key-fields.js";
+import { prefixLabels } from "./key-prefix.js";
 import type { TimeAxis } from "./time-axis.js";
 
 /** Latency histogram buckets: bucket b holds [0.01 ms·1.6^b, 0.01 ms·1.6^(b+1)), up to ~34 s. */
@@ -122,8 +123,12 @@ export class LoadGrid {
     }
   }
 
-  /** Merges cold neighbouring bins (never across `barrierLevel` prefixes) into at most `maxRows` rows. */
-  toMatrix(maxRows: number, prefixer: KeyPrefixer, barrierLevel: number): HeatMatrix {
+  /**
+   * Merges cold neighbouring bins (never across `barrierLevel` prefixes) into at most `maxRows` rows,
+   * labelled and named through the plan's schema when it has one.
+   */
+  toMatrix(plan: Pick<KeyAxisPlan, "maxRows" | "prefixer" | "barrierLevel" | "naming">): HeatMatrix {
+    const { maxRows, prefixer, barrierLevel, naming } = plan;
     const { columns } = this.time;
     const bins = this.boundaries.length;
     const peak = new Float64Array(bins);
@@ -149,10 +154,17 @@ export class LoadGrid {
     const total = measure(0, bins);
     const rows: HeatRow[] = starts.map((first, row) => {
       const next = starts[row + 1];
+      const start = this.boundaries[first]!;
+      const end = next === undefined ? null : this.boundaries[next]!;
       return {
-        start: this.boundaries[first]!,
-        end: next === undefined ? null : this.boundaries[next]!,
-        labels: prefixLabels(prefixer, this.boundaries[first]!),
+        start,
+        end,
+        ...(naming
+          ? {
+              labels: fieldLabels(naming, start, prefixer.levels),
+              name: rowNameText(rowName(naming, start, end)),
+            }
+          : { labels: prefixLabels(prefixer, start) }),
         // A row storing nothing still gets a sliver, so its density stays finite.
         keyShare: Math.max(measure(first, next ?? bins), 1e-9 * total) / total,
       };

@@ -1,28 +1,35 @@
 /**
  * Heatmap matrix from an access log file: the two passes of `records-matrix.ts` (sample distinct
- * keys, then bin records) over the file as `input/access-log.ts` streams it.
+ * keys, then bin records) with one read of the file. The read validates every record and keeps it
+ * compactly; the binning pass runs over what was kept. A log longer than `keptRecords` is read a
+ * second time instead, so memory stays bounded. The matrix is the same either way.
  */
-import { type ScanOptions, scanAccessLog } from "../input/access-log.js";
+import { readAccessRecords, type ScanOptions } from "../input/access-log.js";
 import type { HeatMatrix } from "./heat-matrix.js";
-import { type AccessBinner, AccessSampler, type RecordsMatrixOptions } from "./records-matrix.js";
+import { KeptRecords } from "./kept-records.js";
+import { AccessSampler, type RecordsMatrixOptions } from "./records-matrix.js";
 
-export interface AccessLogMatrixOptions extends RecordsMatrixOptions, ScanOptions {}
+export interface AccessLogMatrixOptions extends RecordsMatrixOptions, ScanOptions {
+  /** Records kept in memory to bin without a second read (~29 bytes each); default 2,000,000. */
+  keptRecords?: number;
+}
+
+const DEFAULT_KEPT_RECORDS = 2_000_000;
 
 export async function readAccessLogMatrix(
   path: string,
   options: AccessLogMatrixOptions = {},
 ): Promise<HeatMatrix> {
   const sampler = new AccessSampler(options);
-  let binner: AccessBinner | undefined;
-  await scanAccessLog(
-    path,
-    options,
-    (record) => sampler.add(record),
-    () => {
-      const pass2 = sampler.binner();
-      binner = pass2;
-      return (record) => pass2.add(record);
-    },
-  );
-  return binner!.finish();
+  const kept = new KeptRecords(options.keptRecords ?? DEFAULT_KEPT_RECORDS, (key) => sampler.addKey(key));
+  await readAccessRecords(path, { ...options, parseKey: kept.parseKey }, (record) => {
+    // A kept record's key went to the sampler when first seen; past the capacity, every key does.
+    if (kept.add(record)) sampler.addTime(record.tsMs);
+    else sampler.add(record);
+  });
+  const binner = sampler.binner();
+  if (kept.overflowed) {
+    await readAccessRecords(path, { ...options, pass: 2 }, (record) => binner.add(record));
+  } else kept.binInto(binner);
+  return binner.finish();
 }

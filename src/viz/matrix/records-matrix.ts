@@ -2,9 +2,10 @@
  * Heatmap matrix from access records, in two passes: the first (`AccessSampler`) learns the time
  * span and keeps a uniform sample of distinct keys to cut fine key bins from; the second counts
  * each record into its (fine bin, time column) cell. Memory is bounded by the sample and the matrix.
- * Pure; `access-log.ts` runs the same passes over a file.
+ * Pure; `log-matrix.ts` runs the same passes over a file (the second over records it kept, when
+ * the log is short enough to keep).
  */
-import type { AccessRecord } from "../input/access-record.js";
+import type { AccessOp, AccessRecord } from "../input/access-record.js";
 import { DEFAULT_MAX_COLUMNS, type HeatMatrix, type HeatMatrixOptions } from "./heat-matrix.js";
 import { planKeyAxis } from "./key-axis.js";
 import { LoadGrid } from "./load-grid.js";
@@ -45,12 +46,22 @@ export class AccessSampler {
   }
 
   add(record: Pick<AccessRecord, "tsMs" | "key">): void {
+    this.addTime(record.tsMs);
+    this.addKey(record.key);
+  }
+
+  /** A record's time; with `addKey` once per distinct key, the same as `add` for every record. */
+  addTime(tsMs: number): void {
     this.records++;
-    if (record.tsMs < this.firstMs) this.firstMs = record.tsMs;
-    if (record.tsMs > this.lastMs) this.lastMs = record.tsMs;
-    const hash = keyHash(record.key);
+    if (tsMs < this.firstMs) this.firstMs = tsMs;
+    if (tsMs > this.lastMs) this.lastMs = tsMs;
+  }
+
+  /** A key: repeats change nothing (the sample is of distinct keys), so callers that know a repeat may skip it. */
+  addKey(key: Buffer): void {
+    const hash = keyHash(key);
     if (hash >= this.threshold || this.candidates.has(hash)) return;
-    this.candidates.set(hash, record.key);
+    this.candidates.set(hash, key);
     if (this.candidates.size >= 2 * this.size) this.keepSmallest();
   }
 
@@ -77,18 +88,20 @@ export class AccessBinner {
     const plan = planKeyAxis(sortedSample, options);
     const time = niceTimeAxis(firstMs / 1000, lastMs / 1000, options.maxColumns ?? DEFAULT_MAX_COLUMNS, true);
     this.grid = new LoadGrid(plan.boundaries, time);
-    this.finishAxis = () => this.grid.toMatrix(plan.maxRows, plan.prefixer, plan.barrierLevel);
+    this.finishAxis = () => this.grid.toMatrix(plan);
   }
 
   add(record: AccessRecord): void {
-    const { grid } = this;
-    grid.addAccess(
-      grid.binOf(record.key),
-      columnOf(grid.time, record.tsMs / 1000),
-      record.op,
-      record.bytes,
-      record.latencyMs,
-    );
+    this.addToBin(this.binOf(record.key), record.tsMs, record.op, record.bytes, record.latencyMs);
+  }
+
+  binOf(key: Buffer): number {
+    return this.grid.binOf(key);
+  }
+
+  /** A record whose key's bin the caller looked up once for all the key's records. */
+  addToBin(bin: number, tsMs: number, op: AccessOp, bytes: number, latencyMs: number | undefined): void {
+    this.grid.addAccess(bin, columnOf(this.grid.time, tsMs / 1000), op, bytes, latencyMs);
   }
 
   finish(): HeatMatrix {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { compileSchema } from "../../keys/schema.js";
 import { heatCellValue } from "./heat-matrix.js";
 import type { KeyRangeLoad, LoadStep } from "./key-load.js";
 import { matrixFromSteps } from "./steps-matrix.js";
@@ -80,5 +81,42 @@ describe("matrixFromSteps", () => {
   it("names a bad step", () => {
     expect(() => matrixFromSteps([{ t: 0, durationS: 0, ranges: [] }])).toThrow(/steps\[0\].*durationS > 0/);
     expect(() => matrixFromSteps([])).toThrow(/at least one load step/);
+  });
+
+  it("names rows through the design's schema, with the same rows and values as without it", () => {
+    const schema = compileSchema({
+      version: 1,
+      name: "salted",
+      layout: "text",
+      salt: { buckets: 16, fields: ["deviceID"] },
+      segments: [
+        { field: "deviceID", codec: { type: "string" } },
+        { field: "ts", codec: { type: "timestamp", unit: "ms", reverse: true } },
+      ],
+    });
+    // Split points as the simulator cuts them: a device id's first bytes, then binary bytes.
+    const starts = ["", "03#", "03#acme-0037\x1c\x19", "03#acme-0039\x05", "04#"];
+    const steps: LoadStep[] = [0, 1].map((t) => ({
+      t,
+      durationS: 1,
+      ranges: starts.map((start, index) =>
+        range(start, starts[index + 1] ?? null, { writesPerS: index === 2 ? 5000 : 10 }),
+      ),
+    }));
+    const plain = matrixFromSteps(steps);
+    const named = matrixFromSteps(steps, { naming: schema });
+    expect(named.values).toEqual(plain.values);
+    expect(named.rows.map(({ name, labels, ...rest }) => rest)).toEqual(
+      plain.rows.map(({ name, labels, ...rest }) => rest),
+    );
+    expect(named.rows.map((row) => row.name)).toEqual([
+      "…–b03",
+      "b03 · …–acme-0037…",
+      "b03 · acme-0037…–acme-0039…",
+      "b03–b04",
+      "b04",
+    ]);
+    expect(named.rows[2]!.labels).toEqual(["b03", "acme-0037…"]);
+    expect(plain.rows.every((row) => row.name === undefined)).toBe(true);
   });
 });

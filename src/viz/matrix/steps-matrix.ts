@@ -47,7 +47,7 @@ export function matrixFromSteps(steps: readonly LoadStep[], options: HeatMatrixO
       grid.addRates(first, grid.lastBinBefore(range.end, first), column, step.durationS, rangeRates(range));
     }
   }
-  return grid.toMatrix(plan.maxRows, plan.prefixer, plan.barrierLevel);
+  return grid.toMatrix(plan);
 }
 
 /** Reads count rows read, by point reads and by scans alike (as Key Visualizer's read metrics do). */

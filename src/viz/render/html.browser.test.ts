@@ -34,6 +34,8 @@ beforeAll(async () => {
     },
   ]);
   await page.setContent(html, { waitUntil: "load" });
+  // The page inflates its data after loading, then builds and draws every panel at once.
+  await page.waitForSelector("canvas.panel");
 });
 
 let runDir: string;
@@ -117,6 +119,7 @@ describe("a run's heatmap page (simulate --out, lab) in Chromium", () => {
     const errors: string[] = [];
     const runPage = await watchedPage(browser, errors);
     await runPage.goto(pathToFileURL(written.html).href);
+    await runPage.waitForSelector("canvas.panel");
     // Read now: the checks below read pixels back, which Chromium itself warns about.
     expect(errors).toEqual([]);
 

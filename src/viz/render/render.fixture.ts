@@ -1,4 +1,5 @@
 /** A small simulated run for rendering tests: 8 ranges over 2 salt buckets, range 5 hot on a saturated node from t=10. */
+import { inflateRawSync } from "node:zlib";
 import type { HeatMatrix } from "../matrix/heat-matrix.js";
 import type { LoadStep } from "../matrix/key-load.js";
 import { matrixFromSteps } from "../matrix/steps-matrix.js";
@@ -38,4 +39,11 @@ export function fixtureRun(): { name: string; steps: LoadStep[]; notes?: string[
     { name: "more nodes", steps: fixtureSteps(50_000, 0.6) },
     { name: "salted", steps: fixtureSteps(6_700, 0.4, 6_700) },
   ];
+}
+
+/** The data an HTML heatmap page carries (deflated, base64), as its script reads it. */
+export function heatmapPageData(html: string): { designs: { name: string; rows: { labels: string[] }[] }[] } {
+  const packed = /<script type="application\/octet-stream" id="heatmap-data">([^<]*)<\/script>/.exec(html);
+  if (!packed) throw new Error("no heatmap data in the page");
+  return JSON.parse(inflateRawSync(Buffer.from(packed[1]!, "base64")).toString("utf8"));
 }

@@ -5,7 +5,9 @@ import { PNG } from "pngjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LoadStep } from "../matrix/key-load.js";
 import { sharedScale } from "./color-scale.js";
+import { renderHeatmapHtml } from "./html.js";
 import { heatmapLayout } from "./layout.js";
+import { heatmapPageData } from "./render.fixture.js";
 import { fileSlug, heatmapFormatOf, writeHeatmaps } from "./write-heatmaps.js";
 
 function steps(hotRange: number): LoadStep[] {
@@ -53,9 +55,8 @@ describe("writeHeatmaps", () => {
       ["healthy"],
     ]);
     expect(PNG.sync.read(await readFile(result.designs[0]!.images[0]!)).width).toBe(1000);
-    const html = await readFile(result.html, "utf8");
-    expect(html).toContain('"name":"Unsalted"');
-    expect(html).toContain('"name":"Salted ×16"');
+    const page = heatmapPageData(await readFile(result.html, "utf8"));
+    expect(page.designs.map((design) => design.name)).toEqual(["Unsalted", "Salted ×16"]);
   });
 
   it("draws every image of a run on one colour scale, so the fix does not look as hot as the incident", async () => {
@@ -98,5 +99,39 @@ describe("writeHeatmaps", () => {
       'output "heat.jpg": expected a file ending in .png, .svg or .html',
     );
     expect(fileSlug("Salted ×16 (md5)")).toBe("salted-16-md5");
+  });
+
+  it("keeps a page of eight designs of 1000 rows (the lab's size) under 2 MB", () => {
+    const rows = 1000;
+    const columns = 60;
+    // A simulation's cells take a few levels each (ranges share load evenly; a step's load is steady).
+    const levels = (seed: number) =>
+      Float64Array.from({ length: rows * columns }, (_, cell) => ((Math.floor(cell / 7) * seed) % 97) * 12.5);
+    const designs = Array.from({ length: 8 }, (_, design) => ({
+      name: `design ${design}`,
+      patterns: [],
+      matrix: {
+        time: { startS: 0, columnS: 15, columns, epoch: false },
+        rows: Array.from({ length: rows }, (_, row) => ({
+          start: Buffer.from(
+            `${String(row % 64).padStart(2, "0")}#acme-${String(row * 97).padStart(6, "0")}`,
+          ),
+          end: null,
+          labels: [`bucket ${row % 64}`],
+          keyShare: 1 / rows,
+        })),
+        values: {
+          ops: levels(design + 3),
+          reads: levels(design + 5),
+          writes: levels(design + 7),
+          bytes: levels(11),
+          cpu: levels(2),
+        },
+        barrierLevel: 0,
+      },
+    }));
+    const html = renderHeatmapHtml(designs);
+    expect(Buffer.byteLength(html)).toBeLessThan(2_000_000);
+    expect(heatmapPageData(html).designs).toHaveLength(8);
   });
 });

@@ -8,6 +8,7 @@
 import { mkdir } from "node:fs/promises";
 import { extname, join } from "node:path";
 import { writeFileAtomically } from "../../io/write-file-atomically.js";
+import type { KeySchema } from "../../keys/types.js";
 import type { HeatMatrix, HeatMatrixOptions } from "../matrix/heat-matrix.js";
 import type { LoadStep } from "../matrix/key-load.js";
 import { matrixFromSteps } from "../matrix/steps-matrix.js";
@@ -81,7 +82,13 @@ export async function writeHeatmapFile(
 
 /** One image per design (`heatmap-<name>.png`/`.svg`) and one page with all designs side by side. */
 export async function writeHeatmaps(
-  designs: readonly { name: string; steps: readonly LoadStep[]; notes?: readonly string[] }[],
+  designs: readonly {
+    name: string;
+    steps: readonly LoadStep[];
+    notes?: readonly string[];
+    /** The design's key schema: its rows are named by bucket and fields (the matrix is the same). */
+    naming?: KeySchema;
+  }[],
   outDir: string,
   options: WriteHeatmapsOptions = {},
 ): Promise<WrittenHeatmaps> {
@@ -92,7 +99,9 @@ export async function writeHeatmaps(
   const formats = options.formats ?? ["png"];
   await mkdir(outDir, { recursive: true });
   const metric = options.metric ?? "ops";
-  const matrices = designs.map((design) => matrixFromSteps(design.steps, options));
+  const matrices = designs.map((design) =>
+    matrixFromSteps(design.steps, design.naming ? { ...options, naming: design.naming } : options),
+  );
   // One colour scale for every image of the run, as on the page: the fix must not look as hot as the incident.
   const fixedScale = options.fixedScale ?? sharedScale(matrices, metric, options);
   const shared = designs.length > 1 ? `, one colour scale for all ${designs.length}` : "";

@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import type { AccessRecord } from "../input/access-record.js";
+import { KeptRecords } from "./kept-records.js";
+
+const record = (kept: KeptRecords, text: string, tsMs: number): AccessRecord => ({
+  tsMs,
+  key: kept.parseKey(text),
+  op: "read",
+  bytes: 1,
+});
+
+describe("kept records", () => {
+  it("parses each distinct key once, reporting it the first time, while records fit", () => {
+    const seen: string[] = [];
+    const kept = new KeptRecords(10, (key) => seen.push(key.toString("hex")));
+    const first = record(kept, "t1#a", 1);
+    expect(kept.add(first)).toBe(true);
+    const again = record(kept, "t1#a", 2);
+    expect(again.key).toBe(first.key);
+    expect(kept.add(again)).toBe(true);
+    expect(kept.add(record(kept, "hex:00ff", 3))).toBe(true);
+    expect(seen).toEqual([Buffer.from("t1#a").toString("hex"), "00ff"]);
+    expect({ count: kept.count, overflowed: kept.overflowed }).toEqual({ count: 3, overflowed: false });
+  });
+
+  it("lets everything go once a record does not fit, and says the log must be read again", () => {
+    const kept = new KeptRecords(2, () => {});
+    expect(kept.add(record(kept, "a", 1))).toBe(true);
+    expect(kept.add(record(kept, "b", 2))).toBe(true);
+    expect(kept.add(record(kept, "c", 3))).toBe(false);
+    expect({ count: kept.count, overflowed: kept.overflowed }).toEqual({ count: 0, overflowed: true });
+    // Past the capacity a key is parsed afresh every time: nothing grows with the log.
+    expect(kept.parseKey("a")).not.toBe(kept.parseKey("a"));
+    expect(() => kept.binInto({} as never)).toThrow(/read it again/);
+  });
+
+  it("refuses a record whose key it did not parse", () => {
+    const kept = new KeptRecords(2, () => {});
+    kept.parseKey("a");
+    expect(() => kept.add({ tsMs: 1, key: Buffer.from("a"), op: "read", bytes: 0 })).toThrow(/parseKey/);
+  });
+
+  it("rejects a capacity that is not a whole number", () => {
+    expect(() => new KeptRecords(-1, () => {})).toThrow(/kept records -1/);
+  });
+});
