@@ -9,9 +9,9 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { type Advice, adviseScenario } from "../src/advise/advise.js";
-import { monthlyCost } from "../src/advise/cost.js";
-import { type EvaluatedCandidate, meetsTargets } from "../src/advise/recommend.js";
+import { type Advice, adviseScenario } from "../src/advise/judge/advise.js";
+import { type EvaluatedCandidate, meetsTargets } from "../src/advise/judge/recommend.js";
+import { monthlyCost } from "../src/advise/size/cost.js";
 import { judgeScenario, type LabVerdict } from "../src/lab/judge.js";
 import { MODEL_CONSTANTS } from "../src/sim/model-constants.js";
 import type { DesignResult, SimulationResult } from "../src/sim/results.js";

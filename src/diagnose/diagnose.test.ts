@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseWorkloadRates } from "../advise/rates.js";
+import { parseWorkloadRates } from "../advise/infer/rates.js";
 import { parseScenario } from "../sim/scenario.js";
 import { diagnoseEvidence, type TableEvidence } from "./diagnose.js";
 import { hotTablet } from "./fixtures.testsuite.js";

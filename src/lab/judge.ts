@@ -7,8 +7,8 @@
  * the designs are judged under the fitted constants, and the ranges are those of the constants that
  * still agree with the observation. Pure, like the simulator.
  */
-import { type Advice, adviseScenario, simulateCandidateAt } from "../advise/advise.js";
-import type { EvaluatedCandidate } from "../advise/recommend.js";
+import { type Advice, adviseScenario, simulateCandidateAt } from "../advise/judge/advise.js";
+import type { EvaluatedCandidate } from "../advise/judge/recommend.js";
 import { type Calibration, calibrate } from "../sim/calibrate.js";
 import type { Scenario } from "../sim/scenario.js";
 import { compareEnds, type DesignSensitivity } from "../sim/sensitivity.js";

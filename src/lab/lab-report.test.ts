@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { EvaluatedCandidate } from "../advise/recommend.js";
-import type { TargetFailure } from "../advise/score.js";
+import type { EvaluatedCandidate } from "../advise/judge/recommend.js";
+import type { TargetFailure } from "../advise/judge/score.js";
 import type { DesignSensitivity } from "../sim/sensitivity.js";
 import { marginalMiss } from "./lab-report.js";
 

@@ -3,9 +3,10 @@
  * table with `wide`), the verdict block — the winner and why, what each other design loses on, and
  * what the model's uncertainty could change — and the check through the library. Pure text.
  */
-import { candidateLabel } from "../advise/advise.js";
-import { capacityBound, type EvaluatedCandidate } from "../advise/recommend.js";
-import { autoscaledText, monthlyCostCell, sizingLines } from "../advise/report-sizing.js";
+import { candidateLabel } from "../advise/judge/advise.js";
+import { capacityBound, type EvaluatedCandidate } from "../advise/judge/recommend.js";
+import { percent } from "../advise/judge/score.js";
+import { autoscaledText, monthlyCostCell, sizingLines } from "../advise/report/report-sizing.js";
 import {
   CANDIDATE_COLUMNS,
   CANDIDATE_LEGEND,
@@ -14,8 +15,7 @@ import {
   headline,
   loserLines,
   simulatedAgainst,
-} from "../advise/report-table.js";
-import { percent } from "../advise/score.js";
+} from "../advise/report/report-table.js";
 import { alignColumns } from "../format/columns.js";
 import { wrapText } from "../format/wrap.js";
 import { formatMs } from "../sim/report.js";
