@@ -205,7 +205,7 @@ async function writeAdviceOutputs(
     shown.length === 0
       ? undefined
       : await writeHeatmaps(
-          shown.map((each) => ({ name: candidateLabel(each, advice.nodes), steps: each.result!.loadSteps })),
+          shown.map((each) => ({ name: candidateLabel(each, advice.nodes), steps: each.result.loadSteps })),
           out,
         );
   const reports = await writeAdviceFiles(advice, out, {

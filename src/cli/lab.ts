@@ -113,16 +113,16 @@ async function writeLabFiles(verdict: LabVerdict, options: LabOptions): Promise<
   const { advice, ends } = verdict;
   const out = options.out;
   await mkdir(out, { recursive: true });
-  const simulated = advice.candidates.filter((each) => each.result !== undefined);
+  const simulated = advice.candidates.filter((each) => each.kind === "judged");
   const heatmaps = await writeHeatmaps(
     simulated.map((each) => ({
       name: candidateLabel(each, advice.nodes),
-      steps: each.result!.loadSteps,
+      steps: each.result.loadSteps,
       notes: [
         each === advice.recommended
           ? "recommended"
-          : `${candidateVerdict(advice, each)}: ${lossReason(each, advice.recommended)}`,
-        guidanceLine(each.result!),
+          : `${candidateVerdict(advice, each)}: ${lossReason(each, advice.recommended).reason}`,
+        guidanceLine(each.result),
       ],
     })),
     out,
@@ -132,7 +132,7 @@ async function writeLabFiles(verdict: LabVerdict, options: LabOptions): Promise<
     scenario: advice.scenario,
     ...(advice.description === undefined ? {} : { description: advice.description }),
     durationS: advice.durationS,
-    designs: simulated.map((each) => ({ ...each.result!, design: candidateLabel(each, advice.nodes) })),
+    designs: simulated.map((each) => ({ ...each.result, design: candidateLabel(each, advice.nodes) })),
   };
   const sensitivity = simulated.map((each) => ends.get(each)).filter((each) => each !== undefined);
   const resultsPath = join(out, "results.json");

@@ -63,7 +63,7 @@ export function judgeScenario(scenario: Scenario, options: JudgeScenarioOptions 
   const ends = new Map<EvaluatedCandidate, DesignSensitivity>();
   const withCalibration = calibration ? { calibration } : {};
   if (options.sensitivity === false) return { advice, ends, ...withCalibration };
-  const simulated = advice.candidates.filter((each) => each.result !== undefined);
+  const simulated = advice.candidates.filter((each) => each.kind === "judged");
   for (const [index, evaluated] of simulated.entries()) {
     // Fitted: the ends of the range that agrees with the observation; else the model's own ends.
     const at = (end: "pessimistic" | "optimistic", pass: number) =>
@@ -82,7 +82,7 @@ export function judgeScenario(scenario: Scenario, options: JudgeScenarioOptions 
             totalS: progress.totalS,
           }),
       );
-    ends.set(evaluated, compareEnds(evaluated.result!, at("pessimistic", 0), at("optimistic", 1)));
+    ends.set(evaluated, compareEnds(evaluated.result, at("pessimistic", 0), at("optimistic", 1)));
   }
   return { advice, ends, ...withCalibration };
 }

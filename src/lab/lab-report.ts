@@ -49,7 +49,7 @@ function ranged(value: number, span: SensitivitySpan | undefined): string {
 /** The widest fan-out and the slowest p99 of the design's declared reads. */
 function readsCell(evaluated: EvaluatedCandidate): string {
   if (evaluated.reads.some((read) => read.status === "cannot-serve")) return "not a key range";
-  const reads = evaluated.scores?.reads ?? [];
+  const reads = evaluated.kind === "judged" ? evaluated.scores.reads : [];
   if (reads.length === 0) return "–";
   const fanout = Math.max(...reads.map((read) => read.fanout));
   return `×${fanout}, ${formatMs(Math.max(...reads.map((read) => read.p99Ms)))}`;
@@ -61,7 +61,7 @@ function readsCell(evaluated: EvaluatedCandidate): string {
  */
 export function marginalMiss(evaluated: EvaluatedCandidate, span: DesignSensitivity | undefined): boolean {
   return (
-    span !== undefined && evaluated.failures.length > 0 && capacityBound(evaluated) && span.meets.optimistic
+    span !== undefined && capacityBound(evaluated) && evaluated.failures.length > 0 && span.meets.optimistic
   );
 }
 
@@ -75,9 +75,8 @@ function verdictCell(verdict: LabVerdict, each: EvaluatedCandidate): string {
 function sizingTable(verdict: LabVerdict): string[] {
   const { advice } = verdict;
   const rows = advice.candidates.map((each) => {
-    const sizing = each.sizing;
-    if (!sizing) return [candidateLabel(each, advice.nodes), "–", "–", "–", "–", "–"];
-    const { today, atGrowth } = sizing;
+    if (each.kind === "failed") return [candidateLabel(each, advice.nodes), "–", "–", "–", "–", "–"];
+    const { today, atGrowth } = each.sizing;
     return [
       candidateLabel(each, advice.nodes),
       today.cpu === null ? "more won't help" : String(today.cpu),
@@ -87,6 +86,9 @@ function sizingTable(verdict: LabVerdict): string[] {
       monthlyCostCell(each),
     ];
   });
+  const autoscaled = advice.candidates.flatMap((each) =>
+    each.kind === "judged" && each.autoscaled ? [each] : [],
+  );
   const header = [
     "design",
     "CPU nodes today",
@@ -98,18 +100,16 @@ function sizingTable(verdict: LabVerdict): string[] {
   return [
     ...alignColumns([header, ...rows]),
     ...wrap(
-      `Nodes each design needs against Google's targets: for CPU (average ≤ 70 %, hottest ≤ 90 %; "more won't help" when its load sits on a key range) and for storage (the bytes kept within 70 % of a node's limit), today and at the stated growth (${advice.growth}×: CPU and the bytes kept grow with it); $/month for those nodes and bytes at the scenario's prices${advice.candidates.some((each) => each.autoscaled) ? ", or for a cyclic load the autoscaled range between its fewest and most nodes" : ""}.`,
+      `Nodes each design needs against Google's targets: for CPU (average ≤ 70 %, hottest ≤ 90 %; "more won't help" when its load sits on a key range) and for storage (the bytes kept within 70 % of a node's limit), today and at the stated growth (${advice.growth}×: CPU and the bytes kept grow with it); $/month for those nodes and bytes at the scenario's prices${autoscaled.length > 0 ? ", or for a cyclic load the autoscaled range between its fewest and most nodes" : ""}.`,
     ),
-    ...advice.candidates
-      .filter((each) => each.autoscaled)
-      .flatMap((each) => wrap(`${candidateLabel(each, advice.nodes)}:${autoscaledText(each)}`)),
+    ...autoscaled.flatMap((each) => wrap(`${candidateLabel(each, advice.nodes)}:${autoscaledText(each)}`)),
   ];
 }
 
 function compactTable(verdict: LabVerdict): string[] {
   const { advice, ends } = verdict;
   const rows = advice.candidates.map((each) => {
-    const scores = each.scores;
+    const scores = each.kind === "judged" ? each.scores : undefined;
     const span = ends.get(each);
     return [
       candidateLabel(each, advice.nodes),

@@ -8,6 +8,7 @@ import { inferKeyStructure } from "../infer/key-structure.js";
 import { parseWorkloadRates } from "../infer/rates.js";
 import { scenarioFromSample } from "../infer/sample-scenario.js";
 import { type Advice, adviseScenario } from "./advise.js";
+import { judged } from "./judged.fixture.js";
 import { meetsTargets, meetsTargetsWithHeadroom, simplicityOrder } from "./recommend.js";
 
 const fleet = parseScenario(
@@ -35,14 +36,16 @@ describe("the advisor", () => {
   it("does not recommend a key one node carries today but not at the stated growth", () => {
     // A counter at 8,000 writes/s: its tail node runs near 57 % today and over 100 % at 16,000/s.
     const advice = adviseScenario(counterScenario(8000, 6), { durationS: 1800, buckets: [2, 12], growth: 2 });
-    const [asIs, salt2, salt12] = advice.candidates;
+    const [asIs, salt2, salt12] = advice.candidates.slice(0, 3).map(judged);
     expect(meetsTargets(asIs!)).toBe(true);
     expect(asIs!.headroom!.failures.map((failure) => failure.target)).toContain("hottestCpu");
+    expect(asIs!.headroom!.writesPerS).toBe(16_000);
     expect(asIs!.headroom!.breaksAt!.writesPerS).toBeGreaterThan(8000);
     expect(asIs!.headroom!.breaksAt!.writesPerS).toBeLessThan(16_000);
-    expect(advice.losers.find((loser) => loser.name === "as-is")?.reason).toMatch(
-      /meets the targets today but not at the stated growth, 2× \(16,000 writes\/s\).*breaks at about 1\d,\d00 writes\/s/,
-    );
+    expect(advice.losers.find((loser) => loser.name === "as-is")).toMatchObject({
+      code: "misses-at-growth",
+      missed: expect.arrayContaining(["hottestCpu"]),
+    });
     // The salting guide: buckets should match or exceed the nodes.
     expect(salt2!.failures.map((failure) => failure.target)).toContain("buckets");
     expect(advice.recommended).toBe(salt12);
@@ -56,11 +59,9 @@ describe("the advisor", () => {
     const recommended = advice.recommended!;
     expect(recommended.nodes).toBeGreaterThan(3);
     expect(recommended.candidate.name).toMatch(/^salt-\d+-by-seq$/);
-    expect(recommended.scores!.buckets).toBeGreaterThanOrEqual(recommended.nodes);
+    expect(recommended.scores.buckets).toBeGreaterThanOrEqual(recommended.nodes);
     expect(meetsTargetsWithHeadroom(recommended)).toBe(true);
-    expect(advice.losers.find((loser) => loser.name === "as-is")?.reason).toMatch(
-      /more nodes would not fix it/,
-    );
+    expect(advice.losers.find((loser) => loser.name === "as-is")?.code).toBe("more-nodes-do-not-help");
   }, 60_000);
 
   it("gives no recommendation when every candidate misses a target more nodes do not fix", () => {
@@ -71,7 +72,7 @@ describe("the advisor", () => {
     });
     expect(advice.recommended).toBeUndefined();
     expect(advice.needsMoreNodes).toBe(false);
-    expect(advice.losers.map((loser) => loser.reason).join("\n")).toMatch(/2 buckets on 6 nodes/);
+    expect(advice.losers.find((loser) => loser.name === "salt-2-by-seq")?.missed).toContain("buckets");
   }, 30_000);
 
   it("finds the fleet incident's fleet short of capacity once warm, and keeps its reads at one range", () => {
@@ -86,7 +87,7 @@ describe("the advisor", () => {
     ]);
     // 180,000 writes/s of 256-byte rows and 8,000 latest-100 reads/s need more than 12 nodes at twice the rate.
     expect(advice.needsMoreNodes).toBe(true);
-    expect(advice.losers.find((loser) => loser.name === "as-is")?.reason).toMatch(/would need \d+ nodes/);
+    expect(advice.losers.find((loser) => loser.name === "as-is")?.code).toBe("needs-more-nodes");
     expect(advice.beyondTheKey.map((note) => note.kind)).toEqual([
       "capacity",
       "analytical-store",
@@ -115,10 +116,10 @@ describe("the advisor", () => {
       const advice = adviseScenario(keep90, { durationS: 1800, exhaustive: false, growth });
       const chosen = advice.recommended!;
       expect(chosen.candidate.changes).toEqual([]);
-      expect(chosen.sizing!.today.storedBytes).toBe(bytes);
-      expect(chosen.sizing!.today.storage).toBe(Math.ceil(bytes / perNode));
-      expect(chosen.sizing!.atGrowth.storage).toBe(Math.ceil((growth * bytes) / perNode));
-      expect(chosen.sizing!.atGrowth.bound).toBe("storage");
+      expect(chosen.sizing.today.storedBytes).toBe(bytes);
+      expect(chosen.sizing.today.storage).toBe(Math.ceil(bytes / perNode));
+      expect(chosen.sizing.atGrowth.storage).toBe(Math.ceil((growth * bytes) / perNode));
+      expect(chosen.sizing.atGrowth.bound).toBe("storage");
       expect(chosen.nodes).toBe(Math.ceil((growth * bytes) / perNode));
       expect(advice.storageOptions!.hdd).toMatchObject({
         readsTolerate: true,
@@ -146,13 +147,13 @@ describe("the advisor", () => {
       designs: [{ name: "current", schema: deviceKey, table: "existing" }],
     });
     const advice = adviseScenario(spread, { durationS: 1800, exhaustive: false, growth: 1.5 });
-    const asIs = advice.candidates[0]!;
+    const asIs = judged(advice.candidates[0]);
     expect(meetsTargets(asIs)).toBe(true);
     expect(asIs.headroom!.failures.map((failure) => failure.target)).toEqual(["averageCpu"]);
     const chosen = advice.recommended!;
     expect(chosen.candidate.changes).toEqual([]);
     expect(chosen.nodes).toBeGreaterThan(3);
-    expect(chosen.nodes).toBe(asIs.sizing!.atGrowth.total);
+    expect(chosen.nodes).toBe(asIs.sizing.atGrowth.total);
     expect(meetsTargetsWithHeadroom(chosen)).toBe(true);
   }, 120_000);
 

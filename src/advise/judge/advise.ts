@@ -20,12 +20,14 @@ import { type BeyondTheKey, beyondTheKey } from "./beyond-the-key.js";
 import { type CandidateDesign, enumerateCandidates } from "./candidates.js";
 import { type DecisionRow, decisionTable } from "./decision-table.js";
 import { designName } from "./design-name.js";
-import { breakingRate, DEFAULT_GROWTH } from "./headroom.js";
+import { breakingRate, DEFAULT_GROWTH, type HeadroomCheck } from "./headroom.js";
 import { type ReadService, readServices } from "./read-service.js";
 import {
   capacityBound,
   cheapestOf,
   type EvaluatedCandidate,
+  type JudgedCandidate,
+  type LossReason,
   lossReason,
   meetsTargets,
   meetsTargetsWithHeadroom,
@@ -103,14 +105,15 @@ export interface Advice {
   realKey: RealKey;
   /** Every candidate on the planned nodes in enumeration order (as-is first), then those tried on more nodes. */
   candidates: EvaluatedCandidate[];
-  recommended: EvaluatedCandidate | undefined;
+  recommended: JudgedCandidate | undefined;
   /** The design costing least per month on the nodes it needs at the stated growth, when it is not the recommendation. */
-  cheapest: EvaluatedCandidate | undefined;
+  cheapest: JudgedCandidate | undefined;
   /** When storage sizes the recommendation (else the current key): HDD and keeping fewer days, in nodes and dollars. */
   storageOptions: StorageOptions | undefined;
   /** The recommendation needs more nodes than planned for (nothing met the targets with headroom on them). */
   needsMoreNodes: boolean;
-  losers: { name: string; reason: string }[];
+  /** Every other candidate, with why it loses: a code, the targets it misses, and the words. */
+  losers: ({ name: string } & LossReason)[];
   /** Candidates left out once a simpler one met the targets with headroom (`exhaustive: false`). */
   notSimulated: string[];
   decision: DecisionRow[];
@@ -290,6 +293,7 @@ class CandidateJudge {
       const sizing = designSizing(scores, targets, this.plan.storagePlan, growth);
       const cycle = result.summary.cycle;
       return {
+        kind: "judged",
         candidate,
         nodes: onNodes,
         result,
@@ -303,7 +307,7 @@ class CandidateJudge {
         failures: [...keyFailures(candidate, reads, onNodes), ...failedTargets(scores, targets)],
       };
     } catch (error) {
-      return { candidate, nodes: onNodes, failures: [], reads, error: (error as Error).message };
+      return { kind: "failed", candidate, nodes: onNodes, reads, error: (error as Error).message };
     }
   }
 
@@ -313,16 +317,17 @@ class CandidateJudge {
   }
 
   /**
-   * Checks a design that meets the targets at the stated growth: at 1 (today's workload) it is its
-   * own run; above, it runs again with the workload grown (without the reads it cannot place).
+   * A design that meets the targets, with its check at the stated growth (the same object when it
+   * has one already): at 1 (today's workload) it is its own run; above, it runs again with the
+   * workload grown (without the reads it cannot place).
    */
-  checkHeadroom(evaluated: EvaluatedCandidate): void {
-    if (!meetsTargets(evaluated) || evaluated.headroom) return;
+  withHeadroom(evaluated: JudgedCandidate): JudgedCandidate {
+    return evaluated.headroom ? evaluated : { ...evaluated, headroom: this.headroomOf(evaluated) };
+  }
+
+  private headroomOf(evaluated: JudgedCandidate): HeadroomCheck {
     const { planned, targets, writesPerS, growth } = this.plan;
-    if (growth === 1) {
-      evaluated.headroom = { growth, writesPerS, scores: evaluated.scores!, failures: [], breaksAt: null };
-      return;
-    }
+    if (growth === 1) return { growth, writesPerS, scores: evaluated.scores, failures: [], breaksAt: null };
     const scaled = withGrowth(planned, growth);
     const design = evaluated.candidate.design;
     const result = this.simulate(
@@ -339,13 +344,12 @@ class CandidateJudge {
       targets,
       this.plan.storagePlan,
     );
-    const failures: TargetFailure[] = failedTargets(scores, targets);
-    evaluated.headroom = {
+    return {
       growth,
       writesPerS: growth * writesPerS,
       scores,
-      failures,
-      breaksAt: breakingRate(writesPerS, evaluated.scores!, scores, targets, growth),
+      failures: failedTargets(scores, targets),
+      breaksAt: breakingRate(writesPerS, evaluated.scores, scores, targets, growth),
     };
   }
 
@@ -354,13 +358,19 @@ class CandidateJudge {
    * when a simpler one misses there only for want of nodes (it is tried on more nodes instead: a
    * capacity miss is no reason to change the key).
    */
-  simplestWithHeadroom(evaluated: readonly EvaluatedCandidate[]): EvaluatedCandidate | undefined {
+  simplestWithHeadroom(evaluated: readonly EvaluatedCandidate[]): {
+    /** `evaluated`, those whose headroom was checked carrying it. */
+    checked: EvaluatedCandidate[];
+    recommended: JudgedCandidate | undefined;
+  } {
+    const checked = [...evaluated];
     for (const each of evaluated.filter(meetsTargets).sort(simplicityOrder)) {
-      this.checkHeadroom(each);
-      if (meetsTargetsWithHeadroom(each)) return each;
-      if (needsNodesAtGrowth(each)) return undefined;
+      const withHeadroom = this.withHeadroom(each);
+      checked[evaluated.indexOf(each)] = withHeadroom;
+      if (meetsTargetsWithHeadroom(withHeadroom)) return { checked, recommended: withHeadroom };
+      if (needsNodesAtGrowth(withHeadroom)) break;
     }
-    return undefined;
+    return { checked, recommended: undefined };
   }
 
   private simulate(
@@ -403,12 +413,12 @@ function judgeOnPlannedNodes(
   exhaustive: boolean,
 ): {
   evaluated: EvaluatedCandidate[];
-  recommended: EvaluatedCandidate | undefined;
+  recommended: JudgedCandidate | undefined;
   skipped: CandidateDesign[];
 } {
   judge.expectRuns(candidates.length);
-  const evaluated: EvaluatedCandidate[] = [];
-  let recommended: EvaluatedCandidate | undefined;
+  let evaluated: EvaluatedCandidate[] = [];
+  let recommended: JudgedCandidate | undefined;
   const tiers = new Map<string, CandidateDesign[]>();
   for (const candidate of [...candidates].sort(
     (a, b) => a.complexity - b.complexity || bucketsOf(a) - bucketsOf(b),
@@ -423,11 +433,13 @@ function judgeOnPlannedNodes(
       continue;
     }
     evaluated.push(...tier.map((candidate) => judge.evaluate(candidate, nodesOf(candidate, nodes))));
-    recommended ??= judge.simplestWithHeadroom(evaluated);
+    if (recommended) continue;
+    ({ checked: evaluated, recommended } = judge.simplestWithHeadroom(evaluated));
   }
   evaluated.sort((a, b) => candidates.indexOf(a.candidate) - candidates.indexOf(b.candidate));
   // The current key's headroom is reported even when it is not the recommendation.
-  if (meetsTargets(evaluated[0]!)) judge.checkHeadroom(evaluated[0]!);
+  const asIs = evaluated[0]!;
+  if (meetsTargets(asIs)) evaluated[0] = judge.withHeadroom(asIs);
   return { evaluated, recommended, skipped };
 }
 
@@ -435,7 +447,8 @@ function judgeOnPlannedNodes(
 const nodesOf = (candidate: CandidateDesign, onNodes: number) => candidate.design.nodes ?? onNodes;
 
 /** The nodes a design needs at the stated growth (sizing.ts), null when no count meets the targets. */
-const nodesAtGrowth = (evaluated: EvaluatedCandidate) => evaluated.sizing?.atGrowth.total ?? null;
+const nodesAtGrowth = (evaluated: EvaluatedCandidate) =>
+  evaluated.kind === "judged" ? evaluated.sizing.atGrowth.total : null;
 
 /**
  * When nothing meets the targets at the stated growth on the planned nodes: more nodes help designs
@@ -448,7 +461,7 @@ function searchMoreNodes(
   judge: CandidateJudge,
   nodes: number,
   buckets: readonly number[] | undefined,
-): { tried: EvaluatedCandidate[]; recommended: EvaluatedCandidate | undefined } {
+): { tried: EvaluatedCandidate[]; recommended: JudgedCandidate | undefined } {
   const spread = onPlanned.filter((each) => capacityBound(each) && nodesAtGrowth(each) !== null);
   const kinds = new Set(spread.map((each) => kindOf(each.candidate)));
   const tried: EvaluatedCandidate[] = [];
@@ -468,11 +481,10 @@ function searchMoreNodes(
       .sort((a, b) => a.complexity - b.complexity);
     for (const candidate of sorted) {
       judge.expectOneMoreRun();
-      const each = judge.evaluate(candidate, onNodes);
+      const evaluated = judge.evaluate(candidate, onNodes);
+      const each = meetsTargets(evaluated) ? judge.withHeadroom(evaluated) : evaluated;
       triedHere.push(each);
       tried.push(each);
-      if (!meetsTargets(each)) continue;
-      judge.checkHeadroom(each);
       if (meetsTargetsWithHeadroom(each)) return { tried, recommended: each };
       // A simpler design short only of nodes at the growth is tried on more, before any bigger change.
       if (needsNodesAtGrowth(each)) break;
@@ -494,7 +506,7 @@ function adviceFrom(
   options: AdviseOptions,
   judged: {
     evaluated: EvaluatedCandidate[];
-    recommended: EvaluatedCandidate | undefined;
+    recommended: JudgedCandidate | undefined;
     needsMoreNodes: boolean;
     skipped: CandidateDesign[];
   },
@@ -523,7 +535,7 @@ function adviceFrom(
     needsMoreNodes,
     losers: evaluated
       .filter((each) => each !== recommended)
-      .map((each) => ({ name: candidateLabel(each, nodes), reason: lossReason(each, recommended) })),
+      .map((each) => ({ name: candidateLabel(each, nodes), ...lossReason(each, recommended) })),
     notSimulated: skipped.map((candidate) => candidate.name),
     decision: decisionTable(planned, asIs, evaluated),
     beyondTheKey: beyondTheKey(planned, asIs, recommended, plan.targets),
@@ -539,8 +551,8 @@ function densestRun(
   design: EvaluatedCandidate,
 ): EvaluatedCandidate {
   return evaluated
-    .filter((each) => each.candidate.name === design.candidate.name && each.sizing !== undefined)
-    .reduce((densest, each) => (each.nodes < densest.nodes ? each : densest), design);
+    .filter((each) => each.candidate.name === design.candidate.name && each.kind === "judged")
+    .reduce<EvaluatedCandidate>((densest, each) => (each.nodes < densest.nodes ? each : densest), design);
 }
 
 /**

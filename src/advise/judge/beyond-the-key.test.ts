@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import type { DesignResult } from "../../sim/results.js";
 import { validateScenario } from "../../sim/scenario.js";
+import type { DesignSizing } from "../size/sizing.js";
 import { beyondTheKey } from "./beyond-the-key.js";
 import type { CandidateDesign } from "./candidates.js";
 import { decisionTable } from "./decision-table.js";
@@ -48,7 +50,18 @@ function asIs(scores: Partial<DesignScores>, failures: TargetFailure[]): Evaluat
     reads: [],
     ...scores,
   };
-  return { candidate, nodes: 4, scores: full as DesignScores, reads: [], failures };
+  // CPU, not storage, sizes it: the notes read the scores.
+  const sizing = { today: { bound: "cpu" } } as DesignSizing;
+  return {
+    kind: "judged",
+    candidate,
+    nodes: 4,
+    scores: full as DesignScores,
+    result: {} as DesignResult,
+    sizing,
+    reads: [],
+    failures,
+  };
 }
 
 describe("beyond the key", () => {

@@ -5,7 +5,7 @@
  */
 import { formatDuration } from "../../sim/duration.js";
 import type { Scenario } from "../../sim/scenario.js";
-import type { EvaluatedCandidate } from "./recommend.js";
+import type { EvaluatedCandidate, JudgedCandidate } from "./recommend.js";
 import { type AdviceTargets, percent } from "./score.js";
 
 export interface BeyondTheKey {
@@ -28,37 +28,15 @@ export const isAnalytical = (windowS: number, rowsPerRead: number) =>
 export function beyondTheKey(
   scenario: Scenario,
   asIs: EvaluatedCandidate,
-  recommended: EvaluatedCandidate | undefined,
+  recommended: JudgedCandidate | undefined,
   targets: AdviceTargets,
 ): BeyondTheKey[] {
-  const notes: BeyondTheKey[] = [];
-  const asIsScores = asIs.scores;
-  if (asIsScores && asIs.failures.length === 0) {
-    notes.push({
-      kind: "no-change",
-      text: "The current key meets the targets: no key change is needed.",
-    });
-  } else if (asIs.sizing?.today.bound === "storage" && asIs.sizing.today.storage > asIs.nodes) {
-    const { cpu, storage } = asIs.sizing.today;
-    notes.push({
-      kind: "capacity",
-      text: `The data the current key keeps needs ${storage} nodes for storage, ${cpu} for CPU: storage, not CPU, sizes the cluster. Neither a key change nor batching shrinks the bytes kept; a shorter retention (exporting the rest) or HDD does — see the sizing.`,
-    });
-  } else if (asIsScores && asIsScores.nodesNeeded !== null && asIsScores.nodesNeeded > asIs.nodes) {
-    notes.push({
-      kind: "capacity",
-      text: `The current key spreads its load (hottest node ${asIsScores.maxOverMedian.toFixed(1)}× the median): the cluster is short of capacity, not of spread. It needs about ${asIsScores.nodesNeeded} nodes; a key change moves work, it cannot remove it (batching can).`,
-    });
-  } else if (asIsScores && asIsScores.nodesNeeded === null) {
-    notes.push({
-      kind: "more-nodes-do-not-help",
-      text: `More nodes will not fix the current key: its hottest node carries one key range (${asIsScores.maxOverMedian.toFixed(1)}× the median node, ${percent(asIsScores.hottestCpu)} against a ${percent(targets.hottestCpu)} target); adding nodes adds cost to ranges that are already cool.`,
-    });
-  }
+  const notes: BeyondTheKey[] = asIs.kind === "judged" ? currentKeyNotes(asIs, targets) : [];
   const reference = recommended ?? asIs;
+  const simulatedReads = reference.kind === "judged" ? reference.scores.reads : [];
   for (const read of scenario.workload.reads) {
     if (read.kind !== "scan") continue;
-    const rows = reference.scores?.reads.find((each) => each.name === read.name)?.rowsReadPerRead ?? 0;
+    const rows = simulatedReads.find((each) => each.name === read.name)?.rowsReadPerRead ?? 0;
     if (!isAnalytical(read.window, rows)) continue;
     notes.push({
       kind: "analytical-store",
@@ -78,4 +56,35 @@ export function beyondTheKey(
     });
   }
   return notes;
+}
+
+/** What the current key's own run says beyond a key change: none needed, capacity, or a range more nodes cannot cool. */
+function currentKeyNotes(asIs: JudgedCandidate, targets: AdviceTargets): BeyondTheKey[] {
+  const { scores, sizing } = asIs;
+  if (asIs.failures.length === 0)
+    return [{ kind: "no-change", text: "The current key meets the targets: no key change is needed." }];
+  if (sizing.today.bound === "storage" && sizing.today.storage > asIs.nodes) {
+    const { cpu, storage } = sizing.today;
+    return [
+      {
+        kind: "capacity",
+        text: `The data the current key keeps needs ${storage} nodes for storage, ${cpu} for CPU: storage, not CPU, sizes the cluster. Neither a key change nor batching shrinks the bytes kept; a shorter retention (exporting the rest) or HDD does — see the sizing.`,
+      },
+    ];
+  }
+  if (scores.nodesNeeded !== null && scores.nodesNeeded > asIs.nodes)
+    return [
+      {
+        kind: "capacity",
+        text: `The current key spreads its load (hottest node ${scores.maxOverMedian.toFixed(1)}× the median): the cluster is short of capacity, not of spread. It needs about ${scores.nodesNeeded} nodes; a key change moves work, it cannot remove it (batching can).`,
+      },
+    ];
+  if (scores.nodesNeeded === null)
+    return [
+      {
+        kind: "more-nodes-do-not-help",
+        text: `More nodes will not fix the current key: its hottest node carries one key range (${scores.maxOverMedian.toFixed(1)}× the median node, ${percent(scores.hottestCpu)} against a ${percent(targets.hottestCpu)} target); adding nodes adds cost to ranges that are already cool.`,
+      },
+    ];
+  return [];
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { DesignResult } from "../../sim/results.js";
 import { validateScenario } from "../../sim/scenario.js";
+import type { DesignSizing } from "../size/sizing.js";
 import type { CandidateDesign } from "./candidates.js";
 import { decisionTable } from "./decision-table.js";
 import type { EvaluatedCandidate } from "./recommend.js";
@@ -31,10 +32,12 @@ function asIs(
   const scores = { nodes: 12, hottestCpu: 3, averageCpu: 0.4, maxOverMedian: 12, reads: [] };
   const result = { summary: { guidance: { nodesNeeded } } };
   return {
+    kind: "judged",
     candidate: candidate as unknown as CandidateDesign,
     nodes: 12,
     scores: scores as unknown as DesignScores,
     result: result as unknown as DesignResult,
+    sizing: {} as DesignSizing,
     reads: [],
     failures: [{ target: "hottestCpu", text: "hottest node 300% > 90%" }],
   };

@@ -34,9 +34,9 @@ function writePattern(scenario: Scenario, asIs: EvaluatedCandidate): DecisionRow
       pointsTo: "salting",
     };
   }
-  const scores = asIs.scores;
-  if (!scores)
+  if (asIs.kind === "failed")
     return { factor: "Write pattern", observed: "not simulated (see the as-is design)", pointsTo: "either" };
+  const scores = asIs.scores;
   const ratio = `${scores.maxOverMedian.toFixed(1)}× the median node`;
   if (scores.maxOverMedian <= BALANCED_MAX_OVER_MEDIAN)
     return {
@@ -100,7 +100,7 @@ function clusterSize(nodes: number): DecisionRow {
 
 function queryComplexity(evaluated: readonly EvaluatedCandidate[]): DecisionRow {
   const salted = evaluated.find((each) => each.candidate.changes.some((change) => change.kind === "salt"));
-  const fanouts = salted?.scores?.reads.map((read) => read.fanout) ?? [];
+  const fanouts = salted?.kind === "judged" ? salted.scores.reads.map((read) => read.fanout) : [];
   if (!salted || fanouts.length === 0)
     return { factor: "Query complexity", observed: "no reads to plan", pointsTo: "either" };
   const worst = Math.max(...fanouts);
@@ -132,7 +132,7 @@ function saltCannotHelp(scenario: Scenario, asIs: EvaluatedCandidate): DecisionR
       pointsTo: "alternatives",
     };
   }
-  const needed = asIs.result?.summary.guidance.nodesNeeded;
+  const needed = asIs.kind === "judged" ? asIs.result.summary.guidance.nodesNeeded : undefined;
   if (needed && needed.cpu !== null && needed.storage > 1 && needed.storage >= needed.cpu) {
     return {
       factor: "Data volume",

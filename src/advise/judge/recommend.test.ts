@@ -1,10 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import type { DesignResult } from "../../sim/results.js";
+import type { DesignSizing } from "../size/sizing.js";
 import type { CandidateDesign, KeyChange } from "./candidates.js";
 import {
   capacityBound,
   cheapestOf,
-  type EvaluatedCandidate,
+  type JudgedCandidate,
   lossReason,
   meetsTargets,
   simplestMeeting,
@@ -22,7 +24,7 @@ function evaluated(
     nodesNeeded?: number | null;
     fanout?: number;
   },
-): EvaluatedCandidate {
+): JudgedCandidate {
   const changes: KeyChange[] = options.buckets
     ? [{ kind: "salt", buckets: options.buckets, fields: ["id"] }]
     : [];
@@ -60,7 +62,16 @@ function evaluated(
       fanout: options.fanout ?? 1,
     },
   ];
-  return { candidate, nodes: 12, scores, reads, failures: options.failures ?? [] };
+  return {
+    kind: "judged",
+    candidate,
+    nodes: 12,
+    result: {} as DesignResult,
+    scores,
+    sizing: {} as DesignSizing,
+    reads,
+    failures: options.failures ?? [],
+  };
 }
 
 const hot: TargetFailure = { target: "hottestCpu", text: "hottest node 150% > 90%" };
@@ -85,7 +96,7 @@ describe("the recommendation", () => {
         const anyMeets = all.some(meetsTargets);
         expect(chosen !== undefined).toBe(anyMeets);
         if (!chosen) return;
-        expect(chosen.scores!.hottestCpu).toBeLessThanOrEqual(0.9);
+        expect(chosen.scores.hottestCpu).toBeLessThanOrEqual(0.9);
         for (const other of all.filter(meetsTargets))
           expect(simplicityOrder(chosen, other)).toBeLessThanOrEqual(0);
       }),
@@ -136,8 +147,9 @@ describe("the recommendation", () => {
       "salt-16-wide",
       "salt-64",
     ]);
-    expect(lossReason(salt64, salt16)).toMatch(/more salt buckets \(64 vs 16\)/);
-    expect(lossReason(salt16, asIs)).toMatch(/bigger change \(complexity 3 vs 0\)/);
+    expect(lossReason(salt64, salt16)).toMatchObject({ code: "more-buckets", missed: [] });
+    expect(lossReason(salt16, asIs)).toMatchObject({ code: "bigger-change", missed: [] });
+    expect(lossReason(wide, salt16)).toMatchObject({ code: "wider-fan-out", missed: [] });
   });
 
   it("knows which designs more nodes can fix: spread load, missing only CPU targets", () => {
@@ -154,24 +166,39 @@ describe("the recommendation", () => {
       ],
     });
     expect([rangeHot, unservable, average].map(capacityBound)).toEqual([false, false, true]);
-    expect(lossReason(rangeHot, average)).toMatch(/more nodes would not fix it/);
-    expect(lossReason(average, undefined)).toBe(
-      "average 80% > 70%; 3% of writes shed; would need 14 nodes at today's rate",
-    );
-    expect(lossReason(unservable, average)).toBe("latest: not a key range");
+    expect(lossReason(rangeHot, average)).toMatchObject({
+      code: "more-nodes-do-not-help",
+      missed: ["hottestCpu"],
+    });
+    expect(lossReason(average, undefined)).toEqual({
+      code: "needs-more-nodes",
+      missed: ["averageCpu", "shed"],
+      reason: "average 80% > 70%; 3% of writes shed; would need 14 nodes at today's rate",
+    });
+    expect(lossReason(unservable, average)).toEqual({
+      code: "misses-targets",
+      missed: ["read"],
+      reason: "latest: not a key range",
+    });
   });
 
   it("says a design that meets the targets today loses at the stated growth, and where it breaks", () => {
-    const salt2 = evaluated("salt-2", 3, { buckets: 2 });
-    salt2.headroom = {
-      growth: 2,
-      writesPerS: 40_000,
-      scores: salt2.scores!,
-      failures: [hot],
-      breaksAt: { writesPerS: 26_100, target: "hottestCpu" },
+    const today = evaluated("salt-2", 3, { buckets: 2 });
+    const salt2: JudgedCandidate = {
+      ...today,
+      headroom: {
+        growth: 2,
+        writesPerS: 40_000,
+        scores: today.scores,
+        failures: [hot],
+        breaksAt: { writesPerS: 26_100, target: "hottestCpu" },
+      },
     };
-    expect(lossReason(salt2, undefined)).toBe(
-      "meets the targets today but not at the stated growth, 2× (40,000 writes/s): hottest node 150% > 90%; it breaks at about 26,000 writes/s",
-    );
+    expect(lossReason(salt2, undefined)).toEqual({
+      code: "misses-at-growth",
+      missed: ["hottestCpu"],
+      reason:
+        "meets the targets today but not at the stated growth, 2× (40,000 writes/s): hottest node 150% > 90%; it breaks at about 26,000 writes/s",
+    });
   });
 });

@@ -26,7 +26,7 @@ import {
   storedBytes,
 } from "../size/sizing.js";
 import { isAnalytical } from "./beyond-the-key.js";
-import type { EvaluatedCandidate } from "./recommend.js";
+import type { EvaluatedCandidate, JudgedCandidate } from "./recommend.js";
 
 const DAY_S = 86400;
 
@@ -59,9 +59,10 @@ export function storageOptions(
   evaluated: EvaluatedCandidate,
   plan: SizingPlan,
 ): StorageOptions | undefined {
+  if (evaluated.kind === "failed") return undefined;
   const { sizing, scores, cost } = evaluated;
   const retention = plan.storagePlan.retention;
-  if (!sizing || !scores || !cost || sizing.atGrowth.bound !== "storage" || !retention) return undefined;
+  if (!cost || sizing.atGrowth.bound !== "storage" || !retention) return undefined;
   const { growth } = plan;
   const storage = plan.storagePlan.storage;
   const current = { storage, nodes: sizing.atGrowth.total!, cost };
@@ -89,10 +90,10 @@ export function storageOptions(
 
 function onHdd(
   scenario: Scenario,
-  evaluated: EvaluatedCandidate,
+  evaluated: JudgedCandidate,
   plan: SizingPlan,
 ): NonNullable<StorageOptions["hdd"]> {
-  const scores = evaluated.scores!;
+  const scores = evaluated.scores;
   const hddPlan = storagePlan(scenario, "hdd");
   const ratio = operationsCost(scenario, evaluated, "hdd") / operationsCost(scenario, evaluated, "ssd");
   const cpu = cpuNodes(
@@ -118,8 +119,8 @@ function onHdd(
 }
 
 /** Node-seconds per second the design's writes and declared reads cost on one storage type, at the published capacities. */
-function operationsCost(scenario: Scenario, evaluated: EvaluatedCandidate, storage: Storage): number {
-  const scores = evaluated.scores!;
+function operationsCost(scenario: Scenario, evaluated: JudgedCandidate, storage: Storage): number {
+  const scores = evaluated.scores;
   // The scenario's own constants at their defaults, on the storage type asked about.
   const model = resolveModel(scenario, { ...evaluated.candidate.design, storage }, "default").cost;
   const rowBytes = scores.bytesPerS / Math.max(scores.rowsPerDay / DAY_S, Number.MIN_VALUE);
@@ -133,8 +134,8 @@ function operationsCost(scenario: Scenario, evaluated: EvaluatedCandidate, stora
 }
 
 /** The longest window the reads that stay in Bigtable need (analytical scans move out), at least a day, in whole days. */
-function keptInBigtable(scenario: Scenario, evaluated: EvaluatedCandidate): number {
-  const rows = new Map(evaluated.scores!.reads.map((read) => [read.name, read.rowsReadPerRead]));
+function keptInBigtable(scenario: Scenario, evaluated: JudgedCandidate): number {
+  const rows = new Map(evaluated.scores.reads.map((read) => [read.name, read.rowsReadPerRead]));
   const windows = scenario.workload.reads.flatMap((read) =>
     read.kind === "latest" || isAnalytical(read.window, rows.get(read.name) ?? 0) ? [] : [read.window],
   );

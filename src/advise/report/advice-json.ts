@@ -8,7 +8,8 @@ import { type EvaluatedCandidate, meetsTargets, meetsTargetsWithHeadroom } from 
 import { realSchema } from "./schema-file.js";
 
 function candidateJson(advice: Advice, evaluated: EvaluatedCandidate) {
-  const { headroom } = evaluated;
+  const judged = evaluated.kind === "judged" ? evaluated : undefined;
+  const headroom = judged?.headroom;
   return {
     name: evaluated.candidate.name,
     description: evaluated.candidate.description,
@@ -17,10 +18,9 @@ function candidateJson(advice: Advice, evaluated: EvaluatedCandidate) {
     nodes: evaluated.nodes,
     schema: realSchema(advice, evaluated),
     ...(evaluated.candidate.design.batch === undefined ? {} : { batchS: evaluated.candidate.design.batch }),
-    ...(evaluated.scores ? { scores: evaluated.scores } : {}),
-    ...(evaluated.sizing ? { sizing: evaluated.sizing } : {}),
-    ...(evaluated.cost ? { costPerMonth: evaluated.cost } : {}),
-    ...(evaluated.autoscaled ? { autoscaled: evaluated.autoscaled } : {}),
+    ...(judged ? { scores: judged.scores, sizing: judged.sizing } : {}),
+    ...(judged?.cost ? { costPerMonth: judged.cost } : {}),
+    ...(judged?.autoscaled ? { autoscaled: judged.autoscaled } : {}),
     reads: evaluated.reads,
     meetsTargets: meetsTargets(evaluated),
     ...(headroom
@@ -36,8 +36,9 @@ function candidateJson(advice: Advice, evaluated: EvaluatedCandidate) {
           },
         }
       : {}),
-    failures: evaluated.failures.map((failure) => failure.text),
-    ...(evaluated.error === undefined ? {} : { error: evaluated.error }),
+    // A design that could not be simulated missed no target: it was not measured (its error says why).
+    failures: judged ? judged.failures.map((failure) => failure.text) : [],
+    ...(evaluated.kind === "failed" ? { error: evaluated.error } : {}),
   };
 }
 

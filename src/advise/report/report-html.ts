@@ -63,7 +63,7 @@ function heatmapFrame(advice: Advice): string {
   const page = renderHeatmapHtml(
     shown.map((each) => ({
       name: candidateLabel(each, advice.nodes),
-      matrix: matrixFromSteps(each.result!.loadSteps),
+      matrix: matrixFromSteps(each.result.loadSteps),
     })),
     { title: `${advice.scenario}: key-space load`, height: HEATMAP_CANVAS_HEIGHT },
   );

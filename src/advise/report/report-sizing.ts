@@ -7,7 +7,7 @@
 import { formatBytes } from "../../format/bytes.js";
 import { formatDuration } from "../../sim/duration.js";
 import { type Advice, candidateLabel } from "../judge/advise.js";
-import type { EvaluatedCandidate } from "../judge/recommend.js";
+import type { EvaluatedCandidate, JudgedCandidate } from "../judge/recommend.js";
 import { dollars, type MonthlyCost } from "../size/cost.js";
 
 const costText = (cost: MonthlyCost) =>
@@ -19,7 +19,7 @@ const nodesText = (count: number) => `${count} node${count === 1 ? "" : "s"}`;
  * A design's $/month for a table cell: on the nodes it needs, or for a cyclic load the autoscaled
  * range (a month bills between its ends; the top when the peak is too short for the autoscaler).
  */
-export function monthlyCostCell(evaluated: EvaluatedCandidate): string {
+export function monthlyCostCell(evaluated: JudgedCandidate): string {
   const range = evaluated.autoscaled;
   if (range)
     return range.followsPeak && range.minCost.total < range.maxCost.total
@@ -29,7 +29,7 @@ export function monthlyCostCell(evaluated: EvaluatedCandidate): string {
 }
 
 /** The autoscaler's range over a cyclic load, priced, in one sentence; empty for a steady load. */
-export function autoscaledText(evaluated: EvaluatedCandidate): string {
+export function autoscaledText(evaluated: JudgedCandidate): string {
   const range = evaluated.autoscaled;
   if (!range) return "";
   const at = range.growth === 1 ? "" : ` at ${range.growth}×`;
@@ -41,9 +41,8 @@ export function autoscaledText(evaluated: EvaluatedCandidate): string {
 
 /** The nodes one design needs today and at the stated growth, in one sentence. */
 export function designSizingText(advice: Advice, evaluated: EvaluatedCandidate): string {
-  const sizing = evaluated.sizing;
-  if (!sizing) return "";
-  const { today, atGrowth } = sizing;
+  if (evaluated.kind === "failed") return "";
+  const { today, atGrowth } = evaluated.sizing;
   const cpu =
     today.cpu === null
       ? "no node count for CPU (its load sits on a key range)"
@@ -59,14 +58,14 @@ export function designSizingText(advice: Advice, evaluated: EvaluatedCandidate):
 /** The sizing paragraph lines: the recommendation's nodes and cost, the cheapest alternative, and the storage options. */
 export function sizingLines(advice: Advice): string[] {
   const chosen = advice.recommended;
-  if (!chosen?.sizing) return [];
+  if (!chosen) return [];
   const lines = [
     `Sizing (Google's targets: average CPU ≤ 70 %, hottest node ≤ 90 %, storage ≤ 70 % of a node's limit; Google Cloud, "Monitoring"): ${designSizingText(advice, chosen)}`,
   ];
   const cheapest = advice.cheapest;
   if (cheapest?.cost && chosen.cost)
     lines.push(
-      `Cheapest that meets the targets: ${candidateLabel(cheapest, advice.nodes)} on ${nodesText(cheapest.sizing!.atGrowth.total!)}, ${dollars(cheapest.cost.total)}/month — ${dollars(chosen.cost.total - cheapest.cost.total)}/month less than ${chosen.candidate.name}, which is the simpler change.`,
+      `Cheapest that meets the targets: ${candidateLabel(cheapest, advice.nodes)} on ${nodesText(cheapest.sizing.atGrowth.total!)}, ${dollars(cheapest.cost.total)}/month — ${dollars(chosen.cost.total - cheapest.cost.total)}/month less than ${chosen.candidate.name}, which is the simpler change.`,
     );
   else if (chosen.cost)
     lines.push(`${chosen.candidate.name} is also the cheapest design that meets the targets.`);

@@ -10,7 +10,12 @@ import type { KeyStructure } from "../infer/key-structure.js";
 import { type Advice, candidateLabel } from "../judge/advise.js";
 import { describeKeyChange } from "../judge/candidates.js";
 import { headroomText, roughRate } from "../judge/headroom.js";
-import { type EvaluatedCandidate, meetsTargets, simplicityOrder } from "../judge/recommend.js";
+import {
+  type EvaluatedCandidate,
+  type JudgedCandidate,
+  meetsTargets,
+  simplicityOrder,
+} from "../judge/recommend.js";
 import { percent } from "../judge/score.js";
 import { monthlyCostCell } from "./report-sizing.js";
 
@@ -40,7 +45,7 @@ export const CANDIDATE_LEGEND = `Hottest node, average node and max/median are t
 /** The verdict on one candidate in a few words (the table's last column). */
 export function candidateVerdict(advice: Advice, evaluated: EvaluatedCandidate): string {
   if (evaluated === advice.recommended) return "recommended";
-  if (evaluated.error !== undefined) return "could not be simulated";
+  if (evaluated.kind === "failed") return "could not be simulated";
   if (evaluated.failures.some((failure) => failure.target === "read")) return "cannot serve a read";
   if (!meetsTargets(evaluated)) return "misses";
   if (evaluated.headroom && evaluated.headroom.failures.length > 0)
@@ -49,8 +54,8 @@ export function candidateVerdict(advice: Advice, evaluated: EvaluatedCandidate):
 }
 
 /** Each declared read under a design: fan-out and p99 when simulated, else how it is served. */
-function readCells(evaluated: EvaluatedCandidate): string {
-  const simulated = new Map(evaluated.scores?.reads.map((read) => [read.name, read]));
+function readCells(evaluated: JudgedCandidate): string {
+  const simulated = new Map(evaluated.scores.reads.map((read) => [read.name, read]));
   return (
     evaluated.reads
       .map((read) => {
@@ -63,7 +68,7 @@ function readCells(evaluated: EvaluatedCandidate): string {
   );
 }
 
-function headroomCells(evaluated: EvaluatedCandidate): [string, string] {
+function headroomCells(evaluated: JudgedCandidate): [string, string] {
   const headroom = evaluated.headroom;
   if (!headroom || headroom.growth === 1) return ["–", "–"];
   const at2 = `${headroom.failures.length === 0 ? "meets" : "misses"}: hottest ${percent(headroom.scores.hottestCpu)}, average ${percent(headroom.scores.averageCpu)}`;
@@ -72,9 +77,8 @@ function headroomCells(evaluated: EvaluatedCandidate): [string, string] {
 
 /** Nodes today (CPU, storage), at the stated growth, and $/month there. */
 export function sizingCells(evaluated: EvaluatedCandidate): [string, string, string] {
-  const sizing = evaluated.sizing;
-  if (!sizing) return ["–", "–", "–"];
-  const { today, atGrowth } = sizing;
+  if (evaluated.kind === "failed") return ["–", "–", "–"];
+  const { today, atGrowth } = evaluated.sizing;
   return [
     today.cpu === null ? `more won't help, ${today.storage}` : `${today.cpu}, ${today.storage}`,
     atGrowth.total === null ? "more won't help" : String(atGrowth.total),
@@ -85,9 +89,8 @@ export function sizingCells(evaluated: EvaluatedCandidate): [string, string, str
 /** One row of cells per candidate, in the order of CANDIDATE_COLUMNS. */
 export function candidateRows(advice: Advice): string[][] {
   return advice.candidates.map((evaluated) => {
-    const scores = evaluated.scores;
     const name = candidateLabel(evaluated, advice.nodes);
-    if (!scores) {
+    if (evaluated.kind === "failed") {
       const blank = CANDIDATE_COLUMNS.slice(3, -1).map(() => "–");
       return [
         name,
@@ -100,15 +103,15 @@ export function candidateRows(advice: Advice): string[][] {
     return [
       name,
       String(evaluated.candidate.complexity),
-      String(scores.nodes),
-      percent(scores.hottestCpu),
-      percent(scores.averageCpu),
-      `${scores.maxOverMedian.toFixed(1)}×`,
-      percent(scores.peakHottestCpu),
-      formatMs(scores.writeP99Ms),
+      String(evaluated.scores.nodes),
+      percent(evaluated.scores.hottestCpu),
+      percent(evaluated.scores.averageCpu),
+      `${evaluated.scores.maxOverMedian.toFixed(1)}×`,
+      percent(evaluated.scores.peakHottestCpu),
+      formatMs(evaluated.scores.writeP99Ms),
       readCells(evaluated),
-      scores.keyBytesPerRow.toFixed(1),
-      formatBytes(scores.keyOverheadBytesPerDay),
+      evaluated.scores.keyBytesPerRow.toFixed(1),
+      formatBytes(evaluated.scores.keyOverheadBytesPerDay),
       ...sizingCells(evaluated),
       ...headroomCells(evaluated),
       candidateVerdict(advice, evaluated),
@@ -144,7 +147,7 @@ export function headline(advice: Advice): string {
     chosen.headroom && chosen.headroom.growth > 1
       ? ` It ${headroomText(chosen.headroom, advice.writesPerS)}.`
       : "";
-  return `${lead} Hottest node ${percent(chosen.scores!.hottestCpu)}, average ${percent(chosen.scores!.averageCpu)} after warm-up.${headroom}`;
+  return `${lead} Hottest node ${percent(chosen.scores.hottestCpu)}, average ${percent(chosen.scores.averageCpu)} after warm-up.${headroom}`;
 }
 
 /** ` at the stated growth (2×)` when one is stated, else nothing: today's workload. */
@@ -158,14 +161,15 @@ function whyNothing(advice: Advice): string {
   );
   if (unservable.length > 0)
     return `no candidate serves ${unservable.map((read) => read.name).join(", ")} as key ranges (${unservable[0]!.reason}); change the read or describe the workload in a scenario file.`;
-  if (candidates.every((each) => each.error !== undefined))
-    return `no candidate could be simulated (${candidates[0]!.error}).`;
+  const [first] = candidates;
+  if (first?.kind === "failed" && candidates.every((each) => each.kind === "failed"))
+    return `no candidate could be simulated (${first.error}).`;
   return `nothing meets the targets${atGrowth(advice)} on ${advice.nodes} nodes, and more nodes would not fix the candidates that miss them (their load sits on a key range, or they miss a target more nodes do not help with); see why each loses below.`;
 }
 
 /** Designs shown as heatmaps: the current key, the recommendation, and the two simplest other designs simulated. */
-export function heatmapCandidates(advice: Advice): EvaluatedCandidate[] {
-  const simulated = advice.candidates.filter((each) => each.result !== undefined);
+export function heatmapCandidates(advice: Advice): JudgedCandidate[] {
+  const simulated = advice.candidates.filter((each) => each.kind === "judged");
   const asIs = advice.candidates[0]!;
   const chosen = advice.recommended;
   const others = simulated
@@ -173,7 +177,7 @@ export function heatmapCandidates(advice: Advice): EvaluatedCandidate[] {
     .sort(simplicityOrder)
     .slice(0, 2);
   return [asIs, ...(chosen && chosen !== asIs ? [chosen] : []), ...others].filter(
-    (each) => each.result !== undefined,
+    (each) => each.kind === "judged",
   );
 }
 
@@ -195,7 +199,7 @@ export function structureTable(structure: KeyStructure): { rows: string[][]; hea
 /** Per design checked at the stated growth: whether it still meets the targets, and where it breaks. */
 export function headroomLines(advice: Advice): string[] {
   return advice.candidates.flatMap((each) =>
-    each.headroom && each.headroom.growth > 1
+    each.kind === "judged" && each.headroom && each.headroom.growth > 1
       ? [`**${candidateLabel(each, advice.nodes)}** ${headroomText(each.headroom, advice.writesPerS)}.`]
       : [],
   );

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { cyclicJob } from "../../sim/cyclic-job.fixture.js";
 import type { CycleSummary } from "../../sim/results.js";
 import { adviseScenario } from "../judge/advise.js";
+import { judged } from "../judge/judged.fixture.js";
 import { monthlyCostCell } from "../report/report-sizing.js";
 import { autoscaledRange } from "./autoscaled-range.js";
 import { dollars, monthlyCost } from "./cost.js";
@@ -91,7 +92,7 @@ describe("the autoscaled range of a cyclic load", () => {
     expect(afternoon.recommended?.nodes).toBe(midnight.recommended?.nodes);
     expect(afternoon.needsMoreNodes).toBe(midnight.needsMoreNodes);
     const plan = (advice: typeof midnight) =>
-      advice.candidates.map((each) => ({
+      advice.candidates.map(judged).map((each) => ({
         name: each.candidate.name,
         nodes: each.nodes,
         failures: each.failures.map((failure) => failure.target),
@@ -99,9 +100,9 @@ describe("the autoscaled range of a cyclic load", () => {
         autoscaled: [each.autoscaled?.minNodes, each.autoscaled?.maxNodes],
       }));
     expect(plan(afternoon)).toEqual(plan(midnight));
-    for (const each of midnight.candidates.filter((candidate) => candidate.result)) {
+    for (const each of midnight.candidates.filter((candidate) => candidate.kind === "judged")) {
       const range = each.autoscaled!;
-      const autoscaler = each.result!.summary.cycle!.autoscaler;
+      const autoscaler = each.result.summary.cycle!.autoscaler;
       expect([range.minNodes, range.maxNodes]).toEqual([autoscaler.minNodes, autoscaler.maxNodes]);
       // The peak (180,000 writes/s of 1 KB) needs more nodes than the trough (20,000/s).
       expect(range.minNodes).toBeLessThan(range.maxNodes);
@@ -113,7 +114,7 @@ describe("the autoscaled range of a cyclic load", () => {
     // An hourly 2-minute job at 180,000 writes/s of 1 KB: 12.9 nodes of demand, gone before added nodes help.
     const burst = cyclicJob((180000 * 120) / 3600, { kind: "burst", every: 3600, window: 120 });
     const advice = adviseScenario(burst, { candidates: "scenario", exhaustive: true });
-    for (const each of advice.candidates.filter((candidate) => candidate.result)) {
+    for (const each of advice.candidates.filter((candidate) => candidate.kind === "judged")) {
       const range = each.autoscaled!;
       expect(range.followsPeak).toBe(false);
       expect(range.peakLastsS).toBeLessThan(range.reactionS);

@@ -5,6 +5,7 @@ import { validateScenario } from "../../sim/scenario.js";
 import { deviceKey } from "../../sim/schemas.fixture.js";
 import { AVERAGE_CPU_LIMIT, HOTTEST_CPU_LIMIT, SETTLED_RATIO } from "../../sim/summary.js";
 import { adviseScenario } from "../judge/advise.js";
+import { judged } from "../judge/judged.fixture.js";
 import { keyFootprint } from "./key-size.js";
 import {
   type CpuLoad,
@@ -224,9 +225,9 @@ describe("one nodes-needed rule", () => {
       designs: [{ name: "as-is", schema: deviceKey, table: "existing" }],
     });
     const advice = adviseScenario(oneHotDevice, { candidates: "scenario", durationS: 1800 });
-    const asIs = advice.candidates[0]!;
-    expect(asIs.result!.summary.steadyState.maxOverMedian).toBeGreaterThan(SETTLED_RATIO);
-    expect(asIs.sizing!.today.cpu).toBe(asIs.result!.summary.guidance.nodesNeeded.cpu);
-    expect(asIs.sizing!.today.cpu).toBe(1);
+    const asIs = judged(advice.candidates[0]);
+    expect(asIs.result.summary.steadyState.maxOverMedian).toBeGreaterThan(SETTLED_RATIO);
+    expect(asIs.sizing.today.cpu).toBe(asIs.result.summary.guidance.nodesNeeded.cpu);
+    expect(asIs.sizing.today.cpu).toBe(1);
   }, 60_000);
 });
