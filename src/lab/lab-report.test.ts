@@ -9,6 +9,7 @@ const unservable: TargetFailure = { target: "read", text: "latest: not a key ran
 
 function design(failures: TargetFailure[], nodesNeeded: number | null): EvaluatedCandidate {
   return {
+    kind: "judged",
     candidate: { name: "as-is" },
     nodes: 12,
     scores: { nodesNeeded },

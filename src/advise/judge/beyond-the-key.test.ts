@@ -50,14 +50,15 @@ function asIs(scores: Partial<DesignScores>, failures: TargetFailure[]): Evaluat
     reads: [],
     ...scores,
   };
-  // CPU, not storage, sizes it: the notes read the scores.
+  // CPU, not storage, sizes it (one node holds the data): the notes read the scores.
   const sizing = { today: { bound: "cpu" } } as DesignSizing;
+  const result = { summary: { guidance: { nodesNeeded: { cpu: full.nodesNeeded, storage: 1 } } } };
   return {
     kind: "judged",
     candidate,
     nodes: 4,
     scores: full as DesignScores,
-    result: {} as DesignResult,
+    result: result as unknown as DesignResult,
     sizing,
     reads: [],
     failures,

@@ -7,6 +7,7 @@ import { formatBytes } from "../../format/bytes.js";
 import { formatDuration } from "../../sim/duration.js";
 import { formatMs } from "../../sim/report.js";
 import type { KeyStructure } from "../infer/key-structure.js";
+import { realKeyOf } from "../infer/real-key.js";
 import { type Advice, candidateLabel } from "../judge/advise.js";
 import { describeKeyChange } from "../judge/candidates.js";
 import { headroomText, roughRate } from "../judge/headroom.js";
@@ -181,18 +182,29 @@ export function heatmapCandidates(advice: Advice): JudgedCandidate[] {
   );
 }
 
-/** The inferred key components as a table. */
+/**
+ * The inferred key components as a table. A word glued to a field's digits (`txn00001`) shows as
+ * the field holds it in the recommended schema (the key format separates segments, so the word
+ * cannot stay a literal of its own): the word's row names that field, the field's examples start
+ * with the word.
+ */
 export function structureTable(structure: KeyStructure): { rows: string[][]; header: string[] } {
+  const { glued } = realKeyOf(structure);
   return {
     header: ["#", "component", "kind", "what it is", "distinct in sample", "examples"],
-    rows: structure.components.map((component) => [
-      String(component.index),
-      component.name || "(literal)",
-      component.kind,
-      component.label,
-      String(component.distinct),
-      component.examples.join(", "),
-    ]),
+    rows: structure.components.map((component, index) => {
+      const next = structure.components[index + 1];
+      const heldBy = next !== undefined && glued[next.name] !== undefined ? next.name : undefined;
+      const word = glued[component.name] ?? "";
+      return [
+        String(component.index),
+        heldBy === undefined ? component.name || "(literal)" : `(literal, in ${heldBy})`,
+        component.kind,
+        component.label,
+        String(component.distinct),
+        component.examples.map((example) => `${word}${example}`).join(", "),
+      ];
+    }),
   };
 }
 
