@@ -27,7 +27,15 @@ export type { DecisionLeaning, DecisionRow } from "./judge/decision-table.js";
 export type { KeyChange } from "./judge/design-name.js";
 export { DEFAULT_GROWTH, type HeadroomCheck } from "./judge/headroom.js";
 export type { ReadService } from "./judge/read-service.js";
-export { type EvaluatedCandidate, meetsTargets, meetsTargetsWithHeadroom } from "./judge/recommend.js";
+export {
+  type EvaluatedCandidate,
+  type FailedCandidate,
+  type JudgedCandidate,
+  type LossCode,
+  type LossReason,
+  meetsTargets,
+  meetsTargetsWithHeadroom,
+} from "./judge/recommend.js";
 export {
   type AdviceTargets,
   DEFAULT_ADVICE_TARGETS,
