@@ -26,13 +26,12 @@ export type { CandidateDesign } from "./judge/candidates.js";
 export type { DecisionLeaning, DecisionRow } from "./judge/decision-table.js";
 export type { KeyChange } from "./judge/design-name.js";
 export { DEFAULT_GROWTH, type HeadroomCheck } from "./judge/headroom.js";
+export type { LossCode, LossReason } from "./judge/loss-reason.js";
 export type { ReadService } from "./judge/read-service.js";
 export {
   type EvaluatedCandidate,
   type FailedCandidate,
   type JudgedCandidate,
-  type LossCode,
-  type LossReason,
   meetsTargets,
   meetsTargetsWithHeadroom,
 } from "./judge/recommend.js";

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
 import { candidateLabel } from "../advise/judge/advise.js";
-import { lossReason } from "../advise/judge/recommend.js";
+import { lossReason } from "../advise/judge/loss-reason.js";
 import { candidateVerdict } from "../advise/report/report-table.js";
 import { writeFileAtomically } from "../io/write-file-atomically.js";
 import { type JudgeScenarioProgress, judgeScenario, type LabVerdict } from "../lab/judge.js";

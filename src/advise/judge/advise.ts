@@ -21,14 +21,13 @@ import { type CandidateDesign, enumerateCandidates } from "./candidates.js";
 import { type DecisionRow, decisionTable } from "./decision-table.js";
 import { designName } from "./design-name.js";
 import { breakingRate, DEFAULT_GROWTH, type HeadroomCheck } from "./headroom.js";
+import { type LossReason, lossReason } from "./loss-reason.js";
 import { type ReadService, readServices } from "./read-service.js";
 import {
   capacityBound,
   cheapestOf,
   type EvaluatedCandidate,
   type JudgedCandidate,
-  type LossReason,
-  lossReason,
   meetsTargets,
   meetsTargetsWithHeadroom,
   needsNodesAtGrowth,

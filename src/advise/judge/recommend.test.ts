@@ -3,11 +3,11 @@ import { describe, expect, it } from "vitest";
 import type { DesignResult } from "../../sim/results.js";
 import type { DesignSizing } from "../size/sizing.js";
 import type { CandidateDesign, KeyChange } from "./candidates.js";
+import { lossReason } from "./loss-reason.js";
 import {
   capacityBound,
   cheapestOf,
   type JudgedCandidate,
-  lossReason,
   meetsTargets,
   simplestMeeting,
   simplicityOrder,
