@@ -4,10 +4,10 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { adviseScenario } from "../src/advise/advise.js";
-import type { MultiClusterAnswer } from "../src/advise/multi-cluster.js";
-import { parseScenario } from "../src/sim/scenario/scenario.js";
+import { adviseScenario } from "../src/advise/judge/advise.js";
+import type { MultiClusterAnswer } from "../src/advise/judge/multi-cluster.js";
 import { simulateScenario } from "../src/sim/results/simulate.js";
+import { parseScenario } from "../src/sim/scenario/scenario.js";
 
 const DIR = new URL("../examples/checks/", import.meta.url);
 const scenarioOf = (file: string) => parseScenario(readFileSync(new URL(file, DIR), "utf8"));

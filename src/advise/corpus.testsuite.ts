@@ -5,15 +5,15 @@
  * numbers copied from a run, so they hold when the simulator's constants change.
  */
 import { expect, it } from "vitest";
-import type { Advice } from "./advise.js";
-import { adviseScenario } from "./advise.js";
-import * as keys from "./fixtures.testsuite.js";
-import { type KeySampleFormat, parseKeyLines, splitKeySample } from "./key-sample.js";
-import { inferKeyStructure, type KeyStructure } from "./key-structure.js";
-import { parseWorkloadRates } from "./rates.js";
-import { realKeyOf } from "./real-key.js";
-import { adviceMarkdown } from "./report-markdown.js";
-import { scenarioFromSample } from "./sample-scenario.js";
+import * as keys from "./infer/fixtures.testsuite.js";
+import { type KeySampleFormat, parseKeyLines, splitKeySample } from "./infer/key-sample.js";
+import { inferKeyStructure, type KeyStructure } from "./infer/key-structure.js";
+import { parseWorkloadRates } from "./infer/rates.js";
+import { realKeyOf } from "./infer/real-key.js";
+import { scenarioFromSample } from "./infer/sample-scenario.js";
+import type { Advice } from "./judge/advise.js";
+import { adviseScenario } from "./judge/advise.js";
+import { adviceMarkdown } from "./report/report-markdown.js";
 
 export type Verdict =
   /** Keep the key. */

@@ -3,7 +3,7 @@
  * only here, when a table of that store is diagnosed, so importing `keyspread/diagnose` loads
  * neither gRPC nor LevelDB.
  */
-import type { WorkloadRates } from "../advise/rates.js";
+import type { WorkloadRates } from "../advise/infer/rates.js";
 import type { KeySchema } from "../keys/types.js";
 import { type DiagnoseReport, diagnoseEvidence } from "./diagnosis/diagnose.js";
 import type { BigtableDiagnoseSource } from "./gather/gather-bigtable.js";

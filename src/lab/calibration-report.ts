@@ -3,7 +3,7 @@
  * reproduce it (which constants, how far), the range that still agrees, or — when nothing within
  * the constants' ranges reproduces it — what that suggests.
  */
-import { percent } from "../advise/score.js";
+import { percent } from "../advise/judge/score.js";
 import { formatBytes } from "../format/bytes.js";
 import { MODEL_CONSTANTS } from "../sim/cluster/model-constants.js";
 import { type Calibration, OBSERVATION_TOLERANCE } from "../sim/results/calibrate.js";

@@ -7,8 +7,8 @@
  * the designs are judged under the fitted constants, and the ranges are those of the constants that
  * still agree with the observation. Pure, like the simulator.
  */
-import { type Advice, adviseScenario, simulateCandidateAt } from "../advise/advise.js";
-import type { EvaluatedCandidate } from "../advise/recommend.js";
+import { type Advice, adviseScenario, simulateCandidateAt } from "../advise/judge/advise.js";
+import type { EvaluatedCandidate } from "../advise/judge/recommend.js";
 import { type Calibration, calibrate } from "../sim/results/calibrate.js";
 import { compareEnds, type DesignSensitivity } from "../sim/results/sensitivity.js";
 import type { SimulationMode } from "../sim/results/simulate.js";
@@ -63,7 +63,7 @@ export function judgeScenario(scenario: Scenario, options: JudgeScenarioOptions 
   const ends = new Map<EvaluatedCandidate, DesignSensitivity>();
   const withCalibration = calibration ? { calibration } : {};
   if (options.sensitivity === false) return { advice, ends, ...withCalibration };
-  const simulated = advice.candidates.filter((each) => each.result !== undefined);
+  const simulated = advice.candidates.filter((each) => each.kind === "judged");
   for (const [index, evaluated] of simulated.entries()) {
     // Fitted: the ends of the range that agrees with the observation; else the model's own ends.
     const at = (end: "pessimistic" | "optimistic", pass: number) =>
@@ -82,7 +82,7 @@ export function judgeScenario(scenario: Scenario, options: JudgeScenarioOptions 
             totalS: progress.totalS,
           }),
       );
-    ends.set(evaluated, compareEnds(evaluated.result!, at("pessimistic", 0), at("optimistic", 1)));
+    ends.set(evaluated, compareEnds(evaluated.result, at("pessimistic", 0), at("optimistic", 1)));
   }
   return { advice, ends, ...withCalibration };
 }

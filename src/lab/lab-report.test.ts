@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { EvaluatedCandidate } from "../advise/recommend.js";
-import type { TargetFailure } from "../advise/score.js";
+import type { EvaluatedCandidate } from "../advise/judge/recommend.js";
+import type { TargetFailure } from "../advise/judge/score.js";
 import type { DesignSensitivity } from "../sim/results/sensitivity.js";
 import { marginalMiss } from "./lab-report.js";
 
@@ -9,6 +9,7 @@ const unservable: TargetFailure = { target: "read", text: "latest: not a key ran
 
 function design(failures: TargetFailure[], nodesNeeded: number | null): EvaluatedCandidate {
   return {
+    kind: "judged",
     candidate: { name: "as-is" },
     nodes: 12,
     scores: { nodesNeeded },

@@ -3,10 +3,11 @@
  * table with `wide`), the verdict block — the winner and why, what each other design loses on, and
  * what the model's uncertainty could change — and the check through the library. Pure text.
  */
-import { candidateLabel } from "../advise/advise.js";
-import { multiClusterReport } from "../advise/multi-cluster-report.js";
-import { capacityBound, type EvaluatedCandidate } from "../advise/recommend.js";
-import { autoscaledText, monthlyCostCell, sizingLines } from "../advise/report-sizing.js";
+import { candidateLabel } from "../advise/judge/advise.js";
+import { capacityBound, type EvaluatedCandidate } from "../advise/judge/recommend.js";
+import { percent } from "../advise/judge/score.js";
+import { multiClusterReport } from "../advise/report/multi-cluster-report.js";
+import { autoscaledText, monthlyCostCell, sizingLines } from "../advise/report/report-sizing.js";
 import {
   CANDIDATE_COLUMNS,
   CANDIDATE_LEGEND,
@@ -15,8 +16,7 @@ import {
   headline,
   loserLines,
   simulatedAgainst,
-} from "../advise/report-table.js";
-import { percent } from "../advise/score.js";
+} from "../advise/report/report-table.js";
 import { alignColumns } from "../format/columns.js";
 import { wrapText } from "../format/wrap.js";
 import { formatMs } from "../sim/results/report.js";
@@ -50,7 +50,7 @@ function ranged(value: number, span: SensitivitySpan | undefined): string {
 /** The widest fan-out and the slowest p99 of the design's declared reads. */
 function readsCell(evaluated: EvaluatedCandidate): string {
   if (evaluated.reads.some((read) => read.status === "cannot-serve")) return "not a key range";
-  const reads = evaluated.scores?.reads ?? [];
+  const reads = evaluated.kind === "judged" ? evaluated.scores.reads : [];
   if (reads.length === 0) return "–";
   const fanout = Math.max(...reads.map((read) => read.fanout));
   return `×${fanout}, ${formatMs(Math.max(...reads.map((read) => read.p99Ms)))}`;
@@ -62,7 +62,7 @@ function readsCell(evaluated: EvaluatedCandidate): string {
  */
 export function marginalMiss(evaluated: EvaluatedCandidate, span: DesignSensitivity | undefined): boolean {
   return (
-    span !== undefined && evaluated.failures.length > 0 && capacityBound(evaluated) && span.meets.optimistic
+    span !== undefined && capacityBound(evaluated) && evaluated.failures.length > 0 && span.meets.optimistic
   );
 }
 
@@ -76,9 +76,8 @@ function verdictCell(verdict: LabVerdict, each: EvaluatedCandidate): string {
 function sizingTable(verdict: LabVerdict): string[] {
   const { advice } = verdict;
   const rows = advice.candidates.map((each) => {
-    const sizing = each.sizing;
-    if (!sizing) return [candidateLabel(each, advice.nodes), "–", "–", "–", "–", "–"];
-    const { today, atGrowth } = sizing;
+    if (each.kind === "failed") return [candidateLabel(each, advice.nodes), "–", "–", "–", "–", "–"];
+    const { today, atGrowth } = each.sizing;
     return [
       candidateLabel(each, advice.nodes),
       today.cpu === null ? "more won't help" : String(today.cpu),
@@ -88,6 +87,9 @@ function sizingTable(verdict: LabVerdict): string[] {
       monthlyCostCell(each),
     ];
   });
+  const autoscaled = advice.candidates.flatMap((each) =>
+    each.kind === "judged" && each.autoscaled ? [each] : [],
+  );
   const header = [
     "design",
     "CPU nodes today",
@@ -99,18 +101,16 @@ function sizingTable(verdict: LabVerdict): string[] {
   return [
     ...alignColumns([header, ...rows]),
     ...wrap(
-      `Nodes each design needs against Google's targets: for CPU (average ≤ 70 %, hottest ≤ 90 %; "more won't help" when its load sits on a key range) and for storage (the bytes kept within 70 % of a node's limit), today and at the stated growth (${advice.growth}×: CPU and the bytes kept grow with it); $/month for those nodes and bytes at the scenario's prices${advice.candidates.some((each) => each.autoscaled) ? ", or for a cyclic load the autoscaled range between its fewest and most nodes" : ""}.`,
+      `Nodes each design needs against Google's targets: for CPU (average ≤ 70 %, hottest ≤ 90 %; "more won't help" when its load sits on a key range) and for storage (the bytes kept within 70 % of a node's limit), today and at the stated growth (${advice.growth}×: CPU and the bytes kept grow with it); $/month for those nodes and bytes at the scenario's prices${autoscaled.length > 0 ? ", or for a cyclic load the autoscaled range between its fewest and most nodes" : ""}.`,
     ),
-    ...advice.candidates
-      .filter((each) => each.autoscaled)
-      .flatMap((each) => wrap(`${candidateLabel(each, advice.nodes)}:${autoscaledText(each)}`)),
+    ...autoscaled.flatMap((each) => wrap(`${candidateLabel(each, advice.nodes)}:${autoscaledText(each)}`)),
   ];
 }
 
 function compactTable(verdict: LabVerdict): string[] {
   const { advice, ends } = verdict;
   const rows = advice.candidates.map((each) => {
-    const scores = each.scores;
+    const scores = each.kind === "judged" ? each.scores : undefined;
     const span = ends.get(each);
     return [
       candidateLabel(each, advice.nodes),

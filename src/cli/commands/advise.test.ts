@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { counterKeys, postKeys } from "../../advise/fixtures.testsuite.js";
+import { counterKeys, postKeys } from "../../advise/infer/fixtures.testsuite.js";
 
 // End-to-end: the built bin (the test script builds before vitest runs).
 function keyspread(args: string[], input?: string) {

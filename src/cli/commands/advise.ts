@@ -6,15 +6,20 @@
  */
 import { mkdir, readFile } from "node:fs/promises";
 import { type Command, Option } from "commander";
-import { adviceToJson } from "../../advise/advice-json.js";
-import { type Advice, type AdviseOptions, adviseScenario, candidateLabel } from "../../advise/advise.js";
-import { type KeySampleFormat, parseKeyLines, splitKeySample } from "../../advise/key-sample.js";
-import { inferKeyStructure, type KeyStructure } from "../../advise/key-structure.js";
-import { parseWorkloadRates } from "../../advise/rates.js";
-import { type RealKey, realKeyOf } from "../../advise/real-key.js";
-import { adviceMarkdown } from "../../advise/report-markdown.js";
-import { headline, heatmapCandidates } from "../../advise/report-table.js";
-import { scenarioFromSample } from "../../advise/sample-scenario.js";
+import { type KeySampleFormat, parseKeyLines, splitKeySample } from "../../advise/infer/key-sample.js";
+import { inferKeyStructure, type KeyStructure } from "../../advise/infer/key-structure.js";
+import { parseWorkloadRates } from "../../advise/infer/rates.js";
+import { type RealKey, realKeyOf } from "../../advise/infer/real-key.js";
+import { scenarioFromSample } from "../../advise/infer/sample-scenario.js";
+import {
+  type Advice,
+  type AdviseOptions,
+  adviseScenario,
+  candidateLabel,
+} from "../../advise/judge/advise.js";
+import { adviceToJson } from "../../advise/report/advice-json.js";
+import { adviceMarkdown } from "../../advise/report/report-markdown.js";
+import { headline, heatmapCandidates } from "../../advise/report/report-table.js";
 import type { SimulationMode } from "../../sim/results/simulate.js";
 import { parseDuration } from "../../sim/scenario/duration.js";
 import type { Scenario } from "../../sim/scenario/scenario.js";
@@ -205,7 +210,7 @@ async function writeAdviceOutputs(
     shown.length === 0
       ? undefined
       : await writeHeatmaps(
-          shown.map((each) => ({ name: candidateLabel(each, advice.nodes), steps: each.result!.loadSteps })),
+          shown.map((each) => ({ name: candidateLabel(each, advice.nodes), steps: each.result.loadSteps })),
           out,
         );
   const reports = await writeAdviceFiles(advice, out, {

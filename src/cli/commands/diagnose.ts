@@ -6,7 +6,7 @@
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type Command, Option } from "commander";
-import { parseWorkloadRates } from "../../advise/rates.js";
+import { parseWorkloadRates } from "../../advise/infer/rates.js";
 import { diagnoseTable } from "../../diagnose/diagnose-table.js";
 import { parseHotTabletsJson } from "../../diagnose/gather/hot-tablets-json.js";
 import { diagnoseJson } from "../../diagnose/report/report-json.js";

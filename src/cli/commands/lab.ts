@@ -8,9 +8,9 @@ import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
-import { candidateLabel } from "../../advise/advise.js";
-import { lossReason } from "../../advise/recommend.js";
-import { candidateVerdict } from "../../advise/report-table.js";
+import { candidateLabel } from "../../advise/judge/advise.js";
+import { lossReason } from "../../advise/judge/loss-reason.js";
+import { candidateVerdict } from "../../advise/report/report-table.js";
 import { writeFileAtomically } from "../../io/write-file-atomically.js";
 import { compileSchema } from "../../keys/schema.js";
 import { type JudgeScenarioProgress, judgeScenario, type LabVerdict } from "../../lab/judge.js";
@@ -114,17 +114,17 @@ async function writeLabFiles(verdict: LabVerdict, options: LabOptions): Promise<
   const { advice, ends } = verdict;
   const out = options.out;
   await mkdir(out, { recursive: true });
-  const simulated = advice.candidates.filter((each) => each.result !== undefined);
+  const simulated = advice.candidates.filter((each) => each.kind === "judged");
   const heatmaps = await writeHeatmaps(
     simulated.map((each) => ({
       name: candidateLabel(each, advice.nodes),
-      steps: each.result!.loadSteps,
+      steps: each.result.loadSteps,
       naming: compileSchema(each.candidate.design.schema),
       notes: [
         each === advice.recommended
           ? "recommended"
-          : `${candidateVerdict(advice, each)}: ${lossReason(each, advice.recommended)}`,
-        guidanceLine(each.result!),
+          : `${candidateVerdict(advice, each)}: ${lossReason(each, advice.recommended).reason}`,
+        guidanceLine(each.result),
       ],
     })),
     out,
@@ -134,7 +134,7 @@ async function writeLabFiles(verdict: LabVerdict, options: LabOptions): Promise<
     scenario: advice.scenario,
     ...(advice.description === undefined ? {} : { description: advice.description }),
     durationS: advice.durationS,
-    designs: simulated.map((each) => ({ ...each.result!, design: candidateLabel(each, advice.nodes) })),
+    designs: simulated.map((each) => ({ ...each.result, design: candidateLabel(each, advice.nodes) })),
   };
   const sensitivity = simulated.map((each) => ends.get(each)).filter((each) => each !== undefined);
   const resultsPath = join(out, "results.json");

@@ -4,12 +4,12 @@
  */
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { adviceToJson } from "../../advise/advice-json.js";
-import type { Advice } from "../../advise/advise.js";
-import type { KeyStructure } from "../../advise/key-structure.js";
-import { adviceHtml } from "../../advise/report-html.js";
-import { adviceMarkdown } from "../../advise/report-markdown.js";
-import { recommendedSchemaFile } from "../../advise/schema-file.js";
+import type { KeyStructure } from "../../advise/infer/key-structure.js";
+import type { Advice } from "../../advise/judge/advise.js";
+import { adviceToJson } from "../../advise/report/advice-json.js";
+import { adviceHtml } from "../../advise/report/report-html.js";
+import { adviceMarkdown } from "../../advise/report/report-markdown.js";
+import { recommendedSchemaFile } from "../../advise/report/schema-file.js";
 import { writeFileAtomically } from "../../io/write-file-atomically.js";
 import type { WrittenHeatmaps } from "../../viz/render/write-heatmaps.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseWorkloadRates } from "../../advise/rates.js";
+import { parseWorkloadRates } from "../../advise/infer/rates.js";
 import { parseScenario } from "../../sim/scenario/scenario.js";
 import { hotTablet } from "../decode/fixtures.testsuite.js";
 import { incidentHotTablets, incidentKeySample, incidentSchema } from "../gather/incident.testsuite.js";

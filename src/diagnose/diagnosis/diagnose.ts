@@ -4,8 +4,8 @@
  * the schema, classified, and turned into a ready scenario. Pure: the gatherers do the I/O.
  */
 
-import type { KeyStructure } from "../../advise/key-structure.js";
-import type { WorkloadRates } from "../../advise/rates.js";
+import type { KeyStructure } from "../../advise/infer/key-structure.js";
+import type { WorkloadRates } from "../../advise/infer/rates.js";
 import type { KeySchema } from "../../keys/types.js";
 import type { Scenario } from "../../sim/scenario/scenario.js";
 import { type DecodedHotRange, decodeHotRange } from "../decode/decoded-hot-range.js";

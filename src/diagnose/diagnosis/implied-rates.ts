@@ -3,7 +3,7 @@
  * share of a node, times a node's sourced write capacity. A floor (it counts only the hot ranges'
  * writes), said so in the scenario. Pure.
  */
-import type { WorkloadRates } from "../../advise/rates.js";
+import type { WorkloadRates } from "../../advise/infer/rates.js";
 import { MODEL_CONSTANTS } from "../../sim/cluster/model-constants.js";
 import type { HotRange } from "../decode/hot-tablet.js";
 

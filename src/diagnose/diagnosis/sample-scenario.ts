@@ -2,10 +2,10 @@
  * The key sample a diagnosis read, through the advisor's key-structure inference, and the scenario
  * that puts the inferred key in front of the simulator as the current design. Pure.
  */
-import { type SplitKeySample, splitKeySample } from "../../advise/key-sample.js";
-import { inferKeyStructure, type KeyStructure } from "../../advise/key-structure.js";
-import type { WorkloadRates } from "../../advise/rates.js";
-import { scenarioFromSample } from "../../advise/sample-scenario.js";
+import { type SplitKeySample, splitKeySample } from "../../advise/infer/key-sample.js";
+import { inferKeyStructure, type KeyStructure } from "../../advise/infer/key-structure.js";
+import type { WorkloadRates } from "../../advise/infer/rates.js";
+import { scenarioFromSample } from "../../advise/infer/sample-scenario.js";
 import type { Scenario } from "../../sim/scenario/scenario.js";
 import { printable } from "../decode/decoded-boundary.js";
 

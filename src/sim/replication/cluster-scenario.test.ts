@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type Scenario, validateScenario } from "../scenario/scenario.js";
 import { simulateScenario } from "../results/simulate.js";
+import { type Scenario, validateScenario } from "../scenario/scenario.js";
 import { clusterScenario, writeCostFactor } from "./cluster-scenario.js";
 import { routePaths } from "./routing.js";
 
@@ -75,7 +75,8 @@ describe("a cluster of a replicated instance", () => {
 
   it("serves its share of multi-cluster reads: two clusters with clients in both regions split them", () => {
     const input = scenario(8000, { default: "any" });
-    const reads = (cluster: string) => onCluster(input, cluster).reads.find((read) => read.name === "point")!.perS;
+    const reads = (cluster: string) =>
+      onCluster(input, cluster).reads.find((read) => read.name === "point")!.perS;
     expect(reads("east")).toBeCloseTo(4000, 6);
     expect(reads("central")).toBeCloseTo(4000, 6);
   });

@@ -8,9 +8,9 @@
  * another cluster first, and serves the share of each read its routes send it.
  */
 import { constantAt, type ModelEnd } from "../cluster/model-constants.js";
+import { WRITES_PATH } from "../scenario/replication-topology.js";
 import type { Scenario, ScenarioDesign } from "../scenario/scenario.js";
 import type { PathRoute } from "./routing.js";
-import { WRITES_PATH } from "../scenario/replication-topology.js";
 
 /** The CPU factor of a cluster's writes: 1 for those it took first, 1 + cpuShare for those it pulled. */
 export function writeCostFactor(directShare: number, cpuShare: number): number {

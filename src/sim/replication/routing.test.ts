@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { pathConsistency, routePaths } from "./routing.js";
 import type { Replication } from "../scenario/replication-topology.js";
+import { pathConsistency, routePaths } from "./routing.js";
 
 const twoRegions = (paths: Record<string, string>, extra: Partial<Replication> = {}): Replication => ({
   clusters: [

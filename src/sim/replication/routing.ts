@@ -10,7 +10,13 @@
  * region has several); with none there, Google publishes no distances between regions, so the
  * others count as equidistant and share it evenly (an assumption, said in docs/simulator.md).
  */
-import { DEFAULT_PATH, profileOf, type ReplicaCluster, type Replication, WRITES_PATH } from "../scenario/replication-topology.js";
+import {
+  DEFAULT_PATH,
+  profileOf,
+  type ReplicaCluster,
+  type Replication,
+  WRITES_PATH,
+} from "../scenario/replication-topology.js";
 
 export interface PathRoute {
   path: string;

@@ -1,0 +1,109 @@
+import { describe, expect, it } from "vitest";
+import type { DesignResult } from "../../sim/results/results.js";
+import { validateScenario } from "../../sim/scenario/scenario.js";
+import type { DesignSizing } from "../size/sizing.js";
+import { beyondTheKey } from "./beyond-the-key.js";
+import type { CandidateDesign } from "./candidates.js";
+import { decisionTable } from "./decision-table.js";
+import type { EvaluatedCandidate } from "./recommend.js";
+import { DEFAULT_ADVICE_TARGETS, type DesignScores, type TargetFailure } from "./score.js";
+
+const scenario = validateScenario({
+  name: "tenants",
+  cluster: { nodes: 4 },
+  workload: {
+    groups: [
+      { name: "big", entities: 100, fields: { id: "b{i:04}" }, writesPerS: 30000 },
+      { name: "rest", entities: 10000, fields: { id: "{hex8:i}" }, writesPerS: 10000 },
+    ],
+    reads: [{ name: "dashboard-30d", kind: "scan", group: "big", window: "30d", perS: 2 }],
+  },
+  designs: [
+    {
+      name: "current",
+      schema: {
+        version: 1,
+        name: "id-ts",
+        layout: "text",
+        segments: [
+          { field: "id", codec: { type: "string" } },
+          { field: "ts", codec: { type: "timestamp", unit: "ms" } },
+        ],
+      },
+    },
+  ],
+});
+
+function asIs(scores: Partial<DesignScores>, failures: TargetFailure[]): EvaluatedCandidate {
+  const candidate = {
+    name: "as-is",
+    changes: [],
+    complexity: 0,
+    design: scenario.designs[0]!,
+  } as unknown as CandidateDesign;
+  const full = {
+    nodes: 4,
+    hottestCpu: 0.8,
+    averageCpu: 0.8,
+    maxOverMedian: 1.1,
+    nodesNeeded: 5,
+    reads: [],
+    ...scores,
+  };
+  // CPU, not storage, sizes it (one node holds the data): the notes read the scores.
+  const sizing = { today: { bound: "cpu" } } as DesignSizing;
+  const result = { summary: { guidance: { nodesNeeded: { cpu: full.nodesNeeded, storage: 1 } } } };
+  return {
+    kind: "judged",
+    candidate,
+    nodes: 4,
+    scores: full as DesignScores,
+    result: result as unknown as DesignResult,
+    sizing,
+    reads: [],
+    failures,
+  };
+}
+
+describe("beyond the key", () => {
+  it("says a spread but overloaded key needs nodes, not a key change; flags dashboards and a hot tenant", () => {
+    const evaluated = asIs(
+      {
+        reads: [
+          {
+            name: "dashboard-30d",
+            kind: "scan",
+            perS: 2,
+            fanout: 1,
+            p99Ms: 9,
+            rowsReadPerRead: 777_600,
+            shedShare: 0,
+          },
+        ],
+      },
+      [{ target: "averageCpu", text: "average node 80% > 70%" }],
+    );
+    const notes = beyondTheKey(scenario, evaluated, undefined, DEFAULT_ADVICE_TARGETS);
+    expect(notes.map((note) => note.kind)).toEqual(["capacity", "analytical-store", "dominant-tenant"]);
+    expect(notes[0]!.text).toMatch(/short of capacity, not of spread\. It needs about 5 nodes/);
+    expect(notes[1]!.text).toMatch(/"dashboard-30d" scans 30d of an entity \(about 777,600 rows per scan\)/);
+    expect(notes[2]!.text).toMatch(/"big" makes 75% of all writes from 1% of the entities/);
+  });
+
+  it("says more nodes will not cool a hot range", () => {
+    const evaluated = asIs({ hottestCpu: 3, maxOverMedian: 12, nodesNeeded: null }, [
+      { target: "hottestCpu", text: "hottest node 300% > 90%" },
+    ]);
+    expect(beyondTheKey(scenario, evaluated, undefined, DEFAULT_ADVICE_TARGETS)[0]!.kind).toBe(
+      "more-nodes-do-not-help",
+    );
+    const rows = decisionTable(scenario, evaluated, [evaluated]);
+    expect(rows.map((row) => [row.factor, row.pointsTo])).toEqual([
+      ["Write pattern", "salting"],
+      ["Read pattern", "alternatives"],
+      ["Data volume", "salting"],
+      ["Cluster size", "alternatives"],
+      ["Query complexity", "either"],
+    ]);
+  });
+});

@@ -1,0 +1,315 @@
+/**
+ * The multi-cluster answer for the recommended design: how many nodes each cluster of the
+ * scenario's replication needs, which app profile each path uses and what it can see of recent
+ * writes, what losing a cluster does to the survivors, and what it all costs — next to the
+ * single-cluster answer. Each cluster is simulated on its own (sim/replication/cluster-scenario.ts):
+ * every write, the replication pull on writes that reached another cluster first, and the reads
+ * its routes send it.
+ *
+ * CPU targets (Google, "Monitoring", https://cloud.google.com/bigtable/docs/monitoring-instance,
+ * CPU utilization): single-cluster routing, any number of clusters: average 70 %; multi-cluster
+ * routing with autoscaling: 70 %; multi-cluster routing without autoscaling and 2 clusters: 35 %,
+ * so one cluster can take the other's traffic; 3 or more "depend on the configuration" — here
+ * 70 % × (n − 1) ÷ n, the same reasoning (one cluster's traffic spread over the other n − 1 keeps
+ * them at 70 %), which gives Google's 35 % at n = 2. The hottest node keeps Google's 90 %.
+ */
+import { constantAt } from "../../sim/cluster/model-constants.js";
+import { clusterScenario } from "../../sim/replication/cluster-scenario.js";
+import { type PathRoute, pathConsistency, routePaths } from "../../sim/replication/routing.js";
+import type { DesignResult } from "../../sim/results/results.js";
+import { type SimulationMode, simulateScenario } from "../../sim/results/simulate.js";
+import { type Replication, WRITES_PATH } from "../../sim/scenario/replication-topology.js";
+import type { Scenario } from "../../sim/scenario/scenario.js";
+import { type MonthlyCost, monthlyCost } from "../size/cost.js";
+import { type CpuTargets, type NodesNeeded, nodesNeeded, storagePlan } from "../size/sizing.js";
+import type { JudgedCandidate } from "./recommend.js";
+
+/** Google's targets for one cluster on its own: what a survivor must meet while it carries a lost cluster's traffic. */
+export const SINGLE_CLUSTER_TARGETS: CpuTargets = { averageCpu: 0.7, hottestCpu: 0.9 };
+
+export interface RoutingTargets extends CpuTargets {
+  /** Which row of Google's table applies. */
+  basis:
+    | "single-cluster routing"
+    | "multi-cluster routing with autoscaling"
+    | "multi-cluster routing without autoscaling, 2 clusters"
+    | "multi-cluster routing without autoscaling, 3+ clusters (derived)";
+}
+
+/** Google's average-CPU target for the routing in use, the clusters and autoscaling. */
+export function routingTargets(replication: Replication): RoutingTargets {
+  const clusters = replication.clusters.length;
+  const multi = replication.appProfiles.some(
+    (profile) =>
+      profile.routing === "multi-cluster" && Object.values(replication.paths).includes(profile.name),
+  );
+  const hottestCpu = SINGLE_CLUSTER_TARGETS.hottestCpu;
+  if (!multi) return { averageCpu: 0.7, hottestCpu, basis: "single-cluster routing" };
+  if (replication.autoscaling)
+    return { averageCpu: 0.7, hottestCpu, basis: "multi-cluster routing with autoscaling" };
+  if (clusters === 2)
+    return { averageCpu: 0.35, hottestCpu, basis: "multi-cluster routing without autoscaling, 2 clusters" };
+  return {
+    averageCpu: (0.7 * (clusters - 1)) / clusters,
+    hottestCpu,
+    basis: "multi-cluster routing without autoscaling, 3+ clusters (derived)",
+  };
+}
+
+/** What one cluster runs at in one case (all up, or a cluster lost). */
+export interface ClusterRun {
+  cluster: string;
+  region: string;
+  nodes: number;
+  averageCpu: number;
+  hottestCpu: number;
+  /** Share of writes, and the largest share of any read, the cluster sheds. */
+  shedWriteShare: number;
+  shedReadShare: number;
+  /** Hottest over median node CPU: a hot key range keeps its node whatever the count. */
+  maxOverMedian: number;
+  /** Requests per second it serves per path (writes: every write, replicated or not). */
+  perS: Record<string, number>;
+}
+
+export interface ClusterPlan {
+  cluster: string;
+  region: string;
+  /** Nodes it was simulated on: its own count, else the single-cluster answer's. */
+  simulatedNodes: number;
+  normal: ClusterRun;
+  /** Nodes for CPU (at the routing's target) and storage (its own copy of every table). */
+  needed: NodesNeeded;
+  /** What it needs in all: the routing's target, and Google's single-cluster targets while it carries a lost cluster. */
+  nodes: number;
+}
+
+export interface FailoverCase {
+  /** The cluster lost, and when and for how long (from the scenario's failures, else each cluster in turn). */
+  down: string;
+  atS: number | null;
+  forS: number | null;
+  /** The survivors on their planned nodes, carrying the lost cluster's traffic. */
+  survivors: ClusterRun[];
+  /** Single-cluster paths that stop until failed over by hand (Google, "Failovers"). */
+  manualFailover: string[];
+  /** Survivors meet Google's single-cluster targets and shed nothing. */
+  meets: boolean;
+}
+
+export interface MultiClusterAnswer {
+  design: string;
+  targets: RoutingTargets;
+  autoscaling: boolean;
+  clusters: ClusterPlan[];
+  /** Each path's route; reads also say what they can see of recent writes and which routing suits them (null for the writes). */
+  paths: (PathRoute & {
+    readYourWrites: boolean | null;
+    stalenessS: number | null;
+    suits: RoutingAdvice | null;
+  })[];
+  failovers: FailoverCase[];
+  /** Per month: every cluster's nodes and its copy of the data. */
+  cost: MonthlyCost;
+  /** The single-cluster answer's cost, for comparison. */
+  singleClusterCost: MonthlyCost | undefined;
+  singleClusterNodes: number | null;
+  lagS: number;
+  /** Every cluster meets the routing's targets on its nodes, and every failover case holds. */
+  meets: boolean;
+}
+
+export interface MultiClusterOptions {
+  durationS: number;
+  mode: SimulationMode;
+  growth: number;
+}
+
+/** Simulations more per survivor when its planned nodes do not carry a lost cluster's traffic. */
+const FAILOVER_RESIZES = 2;
+
+/**
+ * The multi-cluster answer for `evaluated` (the single-cluster recommendation) under
+ * `scenario.replication`; undefined without one.
+ */
+export function multiClusterAnswer(
+  scenario: Scenario,
+  evaluated: JudgedCandidate,
+  options: MultiClusterOptions,
+): MultiClusterAnswer | undefined {
+  const replication = scenario.replication;
+  if (!replication) return undefined;
+  const design = evaluated.candidate.design;
+  const storage = design.storage ?? scenario.cluster.storage;
+  const plan = storagePlan(scenario, storage);
+  const readNames = scenario.workload.reads.map((read) => read.name);
+  const targets = routingTargets(replication);
+  const storedBytes = evaluated.sizing.atGrowth.storedBytes;
+  const lagS = constantAt("replicationLagS", "default", replication.lag);
+  const planned = new Map(
+    replication.clusters.map((cluster) => [cluster.name, cluster.nodes ?? evaluated.nodes]),
+  );
+
+  const run = (down: ReadonlySet<string>, name: string, nodes: number): ClusterRun => {
+    const cluster = replication.clusters.find((each) => each.name === name)!;
+    const routes = routePaths(replication, readNames, down);
+    const single = clusterScenario(scenario, design, { name, nodes }, routes);
+    const result = simulateScenario(single, { durationS: options.durationS, mode: options.mode }).designs[0]!;
+    return clusterRun(result, cluster.region, name, routes, scenario);
+  };
+  const sized = (load: ClusterRun, cpuTargets: CpuTargets) =>
+    nodesNeeded(
+      {
+        nodes: load.nodes,
+        averageCpu: load.averageCpu,
+        hottestCpu: load.hottestCpu,
+        maxOverMedian: load.maxOverMedian,
+      },
+      cpuTargets,
+      storedBytes,
+      plan,
+      options.growth,
+    );
+
+  const normal = replication.clusters.map((cluster) => {
+    const simulatedNodes = planned.get(cluster.name)!;
+    const load = run(new Set(), cluster.name, simulatedNodes);
+    return { cluster, simulatedNodes, load, needed: sized(load, targets) };
+  });
+  const nodes = new Map(normal.map((each) => [each.cluster.name, each.needed.total ?? each.simulatedNodes]));
+
+  const losses =
+    replication.failures.length > 0
+      ? replication.failures.map((failure) => ({ down: failure.cluster, atS: failure.at, forS: failure.for }))
+      : replication.clusters.map((cluster) => ({ down: cluster.name, atS: null, forS: null }));
+  const failovers = losses.map((loss): FailoverCase => {
+    const down = new Set([loss.down]);
+    const survivors = replication.clusters
+      .filter((cluster) => cluster.name !== loss.down)
+      .map((cluster) => {
+        let load = run(down, cluster.name, nodes.get(cluster.name)!);
+        // A survivor that cannot carry the lost cluster's share on its planned nodes gets the nodes it needs for it.
+        for (let attempt = 0; attempt < FAILOVER_RESIZES && !carries(load); attempt++) {
+          const more = sized(load, SINGLE_CLUSTER_TARGETS).total;
+          if (more === null || more <= load.nodes) break;
+          nodes.set(cluster.name, more);
+          load = run(down, cluster.name, more);
+        }
+        return load;
+      });
+    const routes = routePaths(replication, readNames, down);
+    return {
+      ...loss,
+      survivors,
+      manualFailover: routes.filter((route) => route.manualFailover).map((route) => route.path),
+      meets: survivors.every(carries),
+    };
+  });
+  const clusters: ClusterPlan[] = normal.map(({ cluster, simulatedNodes, load, needed }) => ({
+    cluster: cluster.name,
+    region: cluster.region,
+    simulatedNodes,
+    normal: load,
+    needed,
+    nodes: nodes.get(cluster.name)!,
+  }));
+
+  const routes = routePaths(replication, readNames);
+  const consistency = pathConsistency(routes, replication, lagS);
+  const cost = clusters
+    .map((plan) => monthlyCost(scenario, plan.nodes, storage, storedBytes))
+    .reduce((sum, each) => ({
+      nodes: sum.nodes + each.nodes,
+      storage: sum.storage + each.storage,
+      total: sum.total + each.total,
+    }));
+  return {
+    design: evaluated.candidate.name,
+    targets,
+    autoscaling: replication.autoscaling,
+    clusters,
+    paths: routes.map((route) => {
+      const seen = consistency.find((each) => each.path === route.path);
+      const read = scenario.workload.reads.find((each) => each.name === route.path);
+      return {
+        ...route,
+        readYourWrites: seen?.readYourWrites ?? null,
+        stalenessS: seen?.stalenessS ?? null,
+        suits: read && seen ? routingAdvice(read, route, seen.readYourWrites, lagS) : null,
+      };
+    }),
+    failovers,
+    cost,
+    singleClusterCost: evaluated.cost,
+    singleClusterNodes: evaluated.sizing.atGrowth.total,
+    lagS,
+    meets:
+      clusters.every((plan) => plan.needed.total !== null && plan.nodes >= plan.needed.total) &&
+      failovers.every((failover) => failover.meets),
+  };
+}
+
+/**
+ * Which routing suits a read: the newest points of an entity must show what was just written, so
+ * `latest` is pinned with the writes to one cluster (single-cluster routing on both: read-your-writes);
+ * a read over a window (scan, get) can be a replication lag behind — a lag is a sliver of its
+ * window — so it reads the nearest cluster and fails over by itself (multi-cluster routing).
+ */
+export interface RoutingAdvice {
+  wants: "pinned-with-writes" | "nearest-cluster";
+  /** The declared profile gives what the read wants (a pinned read may still read the nearest: it then only gives up failover). */
+  met: boolean;
+  /** The read's window over the lag, for a windowed read. */
+  windowOverLag: number | null;
+}
+
+export function routingAdvice(
+  read: Scenario["workload"]["reads"][number],
+  route: PathRoute,
+  readYourWrites: boolean,
+  lagS: number,
+): RoutingAdvice {
+  if (read.kind === "latest")
+    return { wants: "pinned-with-writes", met: readYourWrites, windowOverLag: null };
+  return {
+    wants: "nearest-cluster",
+    met: route.routing === "multi-cluster",
+    windowOverLag: read.window / lagS,
+  };
+}
+
+/** A survivor carries a lost cluster's share: Google's single-cluster targets, nothing shed. */
+function carries(load: ClusterRun): boolean {
+  return (
+    load.averageCpu <= SINGLE_CLUSTER_TARGETS.averageCpu &&
+    load.hottestCpu <= SINGLE_CLUSTER_TARGETS.hottestCpu &&
+    load.shedWriteShare === 0 &&
+    load.shedReadShare === 0
+  );
+}
+
+function clusterRun(
+  result: DesignResult,
+  region: string,
+  cluster: string,
+  routes: readonly PathRoute[],
+  scenario: Scenario,
+): ClusterRun {
+  const steady = result.summary.steadyState;
+  const writesPerS = scenario.workload.groups.reduce((sum, group) => sum + group.writesPerS, 0);
+  const perS: Record<string, number> = { [WRITES_PATH]: writesPerS };
+  for (const read of scenario.workload.reads) {
+    perS[read.name] = read.perS * (routes.find((route) => route.path === read.name)?.shares[cluster] ?? 0);
+  }
+  return {
+    cluster,
+    region,
+    nodes: result.nodes,
+    averageCpu: steady.averageNodeCpu,
+    hottestCpu: steady.hottestNodeCpu,
+    shedWriteShare: steady.shedWriteShare,
+    shedReadShare: Math.max(0, ...steady.reads.map((read) => read.shedShare)),
+    maxOverMedian: steady.maxOverMedian,
+    perS,
+  };
+}

@@ -1,0 +1,204 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { DesignResult } from "../../sim/results/results.js";
+import type { DesignSizing } from "../size/sizing.js";
+import type { CandidateDesign, KeyChange } from "./candidates.js";
+import { lossReason } from "./loss-reason.js";
+import {
+  capacityBound,
+  cheapestOf,
+  type JudgedCandidate,
+  meetsTargets,
+  simplestMeeting,
+  simplicityOrder,
+} from "./recommend.js";
+import type { DesignScores, TargetFailure } from "./score.js";
+
+function evaluated(
+  name: string,
+  complexity: number,
+  options: {
+    buckets?: number;
+    hottestCpu?: number;
+    failures?: TargetFailure[];
+    nodesNeeded?: number | null;
+    fanout?: number;
+  },
+): JudgedCandidate {
+  const changes: KeyChange[] = options.buckets
+    ? [{ kind: "salt", buckets: options.buckets, fields: ["id"] }]
+    : [];
+  const candidate = {
+    name,
+    description: name,
+    changes,
+    complexity,
+    design: {},
+  } as unknown as CandidateDesign;
+  const scores = {
+    nodes: 12,
+    costPerHour: 7.8,
+    buckets: options.buckets ?? 1,
+    hottestCpu: options.hottestCpu ?? 0.5,
+    reads: [
+      {
+        name: "latest",
+        kind: "latest",
+        perS: 1,
+        fanout: options.fanout ?? 1,
+        p99Ms: 5,
+        rowsReadPerRead: 1,
+        shedShare: 0,
+      },
+    ],
+    nodesNeeded: options.nodesNeeded === undefined ? 12 : options.nodesNeeded,
+  } as DesignScores;
+  const reads = [
+    {
+      name: "latest",
+      kind: "latest" as const,
+      perS: 1,
+      status: "simulated" as const,
+      fanout: options.fanout ?? 1,
+    },
+  ];
+  return {
+    kind: "judged",
+    candidate,
+    nodes: 12,
+    result: {} as DesignResult,
+    scores,
+    sizing: {} as DesignSizing,
+    reads,
+    failures: options.failures ?? [],
+  };
+}
+
+const hot: TargetFailure = { target: "hottestCpu", text: "hottest node 150% > 90%" };
+
+describe("the recommendation", () => {
+  it("is never a design that misses a target when another meets them (any mix of candidates)", () => {
+    const arbitraryCandidate = fc.record({
+      complexity: fc.integer({ min: 0, max: 8 }),
+      buckets: fc.constantFrom(1, 8, 16, 24, 256),
+      hottestCpu: fc.double({ min: 0.1, max: 9, noNaN: true }),
+      fanout: fc.integer({ min: 1, max: 32 }),
+    });
+    fc.assert(
+      fc.property(fc.array(arbitraryCandidate, { minLength: 1, maxLength: 12 }), (specs) => {
+        const all = specs.map((spec, index) =>
+          evaluated(`c${index}`, spec.complexity, {
+            ...spec,
+            failures: spec.hottestCpu > 0.9 ? [hot] : [],
+          }),
+        );
+        const chosen = simplestMeeting(all);
+        const anyMeets = all.some(meetsTargets);
+        expect(chosen !== undefined).toBe(anyMeets);
+        if (!chosen) return;
+        expect(chosen.scores.hottestCpu).toBeLessThanOrEqual(0.9);
+        for (const other of all.filter(meetsTargets))
+          expect(simplicityOrder(chosen, other)).toBeLessThanOrEqual(0);
+      }),
+    );
+  });
+
+  it("names a cheapest design only when it costs less per month than the simplest, and none eligible costs less", () => {
+    const arbitraryCandidate = fc.record({
+      complexity: fc.integer({ min: 0, max: 8 }),
+      hottestCpu: fc.double({ min: 0.1, max: 3, noNaN: true }),
+      monthly: fc.option(fc.integer({ min: 100, max: 100_000 }), { nil: undefined }),
+      unservable: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(fc.array(arbitraryCandidate, { minLength: 1, maxLength: 12 }), (specs) => {
+        const all = specs.map((spec, index) => {
+          const each = evaluated(`c${index}`, spec.complexity, {
+            ...spec,
+            failures: [
+              ...(spec.hottestCpu > 0.9 ? [hot] : []),
+              ...(spec.unservable ? [{ target: "read" as const, text: "latest: not a key range" }] : []),
+            ],
+          });
+          return spec.monthly === undefined
+            ? each
+            : { ...each, cost: { nodes: spec.monthly, storage: 0, total: spec.monthly } };
+        });
+        const simplest = simplestMeeting(all);
+        const cheapest = cheapestOf(all, simplest);
+        if (!cheapest) return;
+        expect(simplest).toBeDefined();
+        expect(cheapest.cost!.total).toBeLessThan(simplest!.cost!.total);
+        expect(cheapest.failures.every((failure) => failure.target !== "read")).toBe(true);
+        for (const other of all.filter((each) => each.cost && (meetsTargets(each) || capacityBound(each))))
+          expect(cheapest.cost!.total).toBeLessThanOrEqual(other.cost!.total);
+      }),
+    );
+  });
+
+  it("orders by complexity, then buckets, then read fan-out", () => {
+    const asIs = evaluated("as-is", 0, {});
+    const salt16 = evaluated("salt-16", 3, { buckets: 16 });
+    const salt64 = evaluated("salt-64", 3, { buckets: 64 });
+    const wide = evaluated("salt-16-wide", 3, { buckets: 16, fanout: 16 });
+    expect([wide, salt64, salt16, asIs].sort(simplicityOrder).map((e) => e.candidate.name)).toEqual([
+      "as-is",
+      "salt-16",
+      "salt-16-wide",
+      "salt-64",
+    ]);
+    expect(lossReason(salt64, salt16)).toMatchObject({ code: "more-buckets", missed: [] });
+    expect(lossReason(salt16, asIs)).toMatchObject({ code: "bigger-change", missed: [] });
+    expect(lossReason(wide, salt16)).toMatchObject({ code: "wider-fan-out", missed: [] });
+  });
+
+  it("knows which designs more nodes can fix: spread load, missing only CPU targets", () => {
+    const rangeHot = evaluated("as-is", 0, { failures: [hot], nodesNeeded: null });
+    const unservable = evaluated("promote-x", 2, {
+      failures: [{ target: "read", text: "latest: not a key range" }],
+    });
+    const average = evaluated("salt-24", 3, {
+      buckets: 24,
+      nodesNeeded: 14,
+      failures: [
+        { target: "averageCpu", text: "average 80% > 70%" },
+        { target: "shed", text: "3% of writes shed" },
+      ],
+    });
+    expect([rangeHot, unservable, average].map(capacityBound)).toEqual([false, false, true]);
+    expect(lossReason(rangeHot, average)).toMatchObject({
+      code: "more-nodes-do-not-help",
+      missed: ["hottestCpu"],
+    });
+    expect(lossReason(average, undefined)).toEqual({
+      code: "needs-more-nodes",
+      missed: ["averageCpu", "shed"],
+      reason: "average 80% > 70%; 3% of writes shed; would need 14 nodes at today's rate",
+    });
+    expect(lossReason(unservable, average)).toEqual({
+      code: "misses-targets",
+      missed: ["read"],
+      reason: "latest: not a key range",
+    });
+  });
+
+  it("says a design that meets the targets today loses at the stated growth, and where it breaks", () => {
+    const today = evaluated("salt-2", 3, { buckets: 2 });
+    const salt2: JudgedCandidate = {
+      ...today,
+      headroom: {
+        growth: 2,
+        writesPerS: 40_000,
+        scores: today.scores,
+        failures: [hot],
+        breaksAt: { writesPerS: 26_100, target: "hottestCpu" },
+      },
+    };
+    expect(lossReason(salt2, undefined)).toEqual({
+      code: "misses-at-growth",
+      missed: ["hottestCpu"],
+      reason:
+        "meets the targets today but not at the stated growth, 2× (40,000 writes/s): hottest node 150% > 90%; it breaks at about 26,000 writes/s",
+    });
+  });
+});
