@@ -6,7 +6,8 @@
  * (SetCell; `replace` clears the family first, atomic per row) and reads keep only the newest
  * version. Each request may name its app profile. Honours BIGTABLE_EMULATOR_HOST.
  */
-import { Bigtable, type BigtableOptions, type Table } from "@google-cloud/bigtable";
+import type { Bigtable, BigtableOptions, Table } from "@google-cloud/bigtable";
+import { importOptionalPackage } from "../io/optional-package.js";
 import {
   checkMutateRowsLimits,
   codeName,
@@ -128,6 +129,11 @@ export class BigtableStore implements Store {
     // The emulator needs no credentials; without this, Google's auth library probes for a GCE
     // metadata server and prints a MetadataLookupWarning on every command.
     if (config.onEmulator) process.env.METADATA_SERVER_DETECTION ??= "none";
+    // An optional peer dependency: loaded here, so `keyspread/store` imports without it.
+    const { Bigtable } = await importOptionalPackage(
+      "@google-cloud/bigtable",
+      () => import("@google-cloud/bigtable"),
+    );
     const client = new Bigtable({
       projectId: config.projectId,
       // Client-side metrics go to Cloud Monitoring: nothing to report to on the emulator.
