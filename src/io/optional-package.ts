@@ -23,7 +23,7 @@ export class MissingPackageError extends Error {
   ) {
     const installCommand = `npm install ${packageName}`;
     super(
-      `${OPTIONAL_PACKAGES[packageName]} needs the package ${packageName}, which is not installed (an optional peer dependency of keyspread): ${installCommand}`,
+      `package ${packageName} is not installed; keyspread loads it for ${OPTIONAL_PACKAGES[packageName]} (an optional peer dependency). Install it: ${installCommand}`,
       options,
     );
     this.installCommand = installCommand;
