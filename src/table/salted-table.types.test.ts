@@ -2,25 +2,15 @@
 // is a mistake the compiler must catch (an unneeded one fails tsc too). Calls inside `compileOnly`
 // never run.
 import { describe, expect, expectTypeOf, it } from "vitest";
-import { compileSchema, parseSchema } from "../keys/schema.js";
+import { parseSchema } from "../keys/schema.js";
+import { typedFleet as fleet } from "../keys/typed-fleet.fixture.js";
 import type { FieldValue, FieldValues } from "../keys/types.js";
 import { MemoryStore } from "../store/memory.js";
 import { type PutResult, type PutRow, SaltedTable, type TableRow, type TableScan } from "./salted-table.js";
 
-const fleet = compileSchema({
-  version: 1,
-  name: "fleet",
-  layout: "text",
-  segments: [
-    { field: "deviceId", codec: { type: "string" } },
-    { field: "metric", codec: { type: "enum", values: ["cpu", "mem"] } },
-    { field: "ts", codec: { type: "timestamp", unit: "ms", reverse: true } },
-  ],
-  salt: { buckets: 4, fields: ["deviceId"] },
-});
 /** What the schema's fields take, and what reading gives back. */
-type Written = { deviceId: string; metric: "cpu" | "mem"; ts: number | bigint | Date };
-type Read = { deviceId: string; metric: "cpu" | "mem"; ts: number };
+type Written = { deviceId: string; metric: "cpu" | "mem"; ts: number | bigint | Date; seq: number | bigint };
+type Read = { deviceId: string; metric: "cpu" | "mem"; ts: number; seq: number | bigint };
 
 /** Type-checked, never run. */
 function compileOnly(_code: () => unknown): void {}
@@ -40,7 +30,7 @@ describe("a SaltedTable on a schema written in TypeScript", () => {
 
     const written = Date.now() - 1_000;
     await table.putMany([
-      { values: { deviceId: "dev-1", metric: "cpu", ts: written }, cells: { value: "0.9" } },
+      { values: { deviceId: "dev-1", metric: "cpu", ts: written, seq: 1 }, cells: { value: "0.9" } },
     ]);
     const [newest] = await table.latest({ eq: { deviceId: "dev-1", metric: "cpu" } }, 1);
     // No cast: a millisecond timestamp field reads back as a number.
@@ -48,7 +38,7 @@ describe("a SaltedTable on a schema written in TypeScript", () => {
     expect(ageMs).toBeGreaterThanOrEqual(1_000);
     for await (const row of table.scan({ eq: { deviceId: "dev-1" } })) {
       expectTypeOf(row.values).toEqualTypeOf<Read>();
-      expect(row.values).toEqual({ deviceId: "dev-1", metric: "cpu", ts: written });
+      expect(row.values).toEqual({ deviceId: "dev-1", metric: "cpu", ts: written, seq: 1 });
     }
     await table.store.close();
   });
@@ -57,13 +47,13 @@ describe("a SaltedTable on a schema written in TypeScript", () => {
     compileOnly(async () => {
       const table = await SaltedTable.open(new MemoryStore(), fleet);
       // @ts-expect-error a misspelt field
-      await table.put({ deviceId: "d", metrik: "cpu", ts: 1 }, { value: "1" });
+      await table.put({ deviceId: "d", metrik: "cpu", ts: 1, seq: 1 }, { value: "1" });
       // @ts-expect-error a value the enum does not have
-      await table.putMany([{ values: { deviceId: "d", metric: "disk", ts: 1 }, cells: {} }]);
+      await table.putMany([{ values: { deviceId: "d", metric: "disk", ts: 1, seq: 1 }, cells: {} }]);
       // @ts-expect-error a string where the field is a timestamp
-      await table.put({ deviceId: "d", metric: "cpu", ts: "yesterday" }, {});
+      await table.put({ deviceId: "d", metric: "cpu", ts: "yesterday", seq: 1 }, {});
       // @ts-expect-error a missing field
-      await table.get({ deviceId: "d", metric: "cpu" });
+      await table.get({ deviceId: "d", metric: "cpu", seq: 1 });
       // @ts-expect-error a misspelt field in a query
       await table.latest({ eq: { deviceId: "d", metrik: "cpu" } }, 10);
       // @ts-expect-error a range bound of the wrong type for its field
