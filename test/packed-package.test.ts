@@ -145,6 +145,38 @@ describe("the package installed alone, as a user of keys and the memory store in
     expect(packages.filter((p) => p.installScripts.length > 0).map((p) => p.name)).toEqual(["classic-level"]);
   });
 
+  it("types its root entry without the optional peers, under strict nodenext with the libraries' types checked", () => {
+    writeFileSync(
+      join(lean, "typed.ts"),
+      `import { compileSchema, MemoryStore, SaltedTable, instrumentBigtableTable } from "keyspread";
+      const schema = compileSchema({ version: 1, name: "t", layout: "text", segments: [{ field: "id", codec: { type: "string" } }] });
+      const table = await SaltedTable.open(new MemoryStore(), schema, { create: true });
+      export const ids: string[] = (await table.scan({}).toArray()).map((row) => row.values.id);
+      export { instrumentBigtableTable };\n`,
+    );
+    const options = {
+      target: "ES2022",
+      module: "NodeNext",
+      moduleResolution: "NodeNext",
+      strict: true,
+      skipLibCheck: false,
+      noEmit: true,
+      typeRoots: [join(ROOT, "node_modules/@types")],
+      types: ["node"],
+    };
+    writeFileSync(
+      join(lean, "tsconfig.json"),
+      JSON.stringify({ compilerOptions: options, files: ["typed.ts"] }),
+    );
+    const tsc = spawnSync(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "."], {
+      cwd: lean,
+      encoding: "utf8",
+      timeout: 120_000,
+    });
+    expect(tsc.stdout.split("\n").filter((line) => /error TS\d+/.test(line))).toEqual([]);
+    expect(tsc.status).toBe(0);
+  }, 120_000);
+
   it("encodes a key and reads it back from the memory store; the Bigtable store and the DuckDB export name the package to install", () => {
     const script = `
       import { compileSchema, MemoryStore, SaltedTable } from "keyspread";
