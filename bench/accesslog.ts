@@ -17,7 +17,7 @@ import { medianOfSorted } from "../src/stats/median.js";
 import { EmbeddedStore } from "../src/store/embedded.js";
 import { MemoryStore } from "../src/store/memory.js";
 import type { Store } from "../src/store/store.js";
-import { type PutRow, SaltedTable } from "../src/table/salted-table.js";
+import { SaltedTable } from "../src/table/salted-table.js";
 
 const ROWS = 300_000;
 const BATCH = 1_000;
@@ -34,7 +34,7 @@ const schema = compileSchema({
   ],
   salt: { buckets: 16, fields: ["deviceId"] },
 });
-const rows: PutRow[] = Array.from({ length: ROWS }, (_, n) => ({
+const rows = Array.from({ length: ROWS }, (_, n) => ({
   values: { deviceId: `dev-${n % 5000}`, ts: new Date(Date.UTC(2026, 0, 1) + n) },
   cells: { value: "0.93" },
 }));

@@ -5,6 +5,11 @@
  * `keyspread/migrate` (docs/architecture.md).
  */
 export * from "./access-log/index.js";
+export {
+  MissingPackageError,
+  OPTIONAL_PACKAGES,
+  type OptionalPackage,
+} from "./io/optional-package.js";
 export * from "./keys/index.js";
 export { MemoryStore, type MemoryStoreFaults, type MemoryStoreOptions } from "./store/memory.js";
 export type * from "./store/store.js";

@@ -2,7 +2,8 @@
  * keyspread as a user meets it: one `npm pack` of the built package (the test script builds
  * first), its contents checked, then the tarball installed into a fresh ESM TypeScript project
  * where every TypeScript block of README.md and docs/*.md is compiled under strict nodenext and
- * run (test/doc-examples.ts says how a block is marked), and the CLI is run from the project.
+ * run (test/doc-examples.ts says how a block is marked), and the CLI is run from the project;
+ * and installed alone, without the optional peers, as a user of keys and the memory store has it.
  * Installing needs the npm registry (or npm's cache).
  */
 import { spawnSync } from "node:child_process";
@@ -94,8 +95,134 @@ describe("the tarball", () => {
   });
 });
 
+describe("the package installed alone, as a user of keys and the memory store installs it", () => {
+  const lean = join(work, "lean");
+
+  beforeAll(() => {
+    mkdirSync(lean, { recursive: true });
+    writeFileSync(
+      join(lean, "package.json"),
+      JSON.stringify({ name: "keys-only", private: true, type: "module" }),
+    );
+    run(
+      "npm",
+      [
+        "install",
+        join(work, packed.filename),
+        "--no-audit",
+        "--no-fund",
+        "--prefer-offline",
+        "--loglevel=error",
+      ],
+      lean,
+      240_000,
+    );
+  }, 300_000);
+
+  /** Every installed package's name, with the install-time scripts it declares. */
+  function installed(): { name: string; installScripts: string[] }[] {
+    const paths = run("npm", ["ls", "--all", "--parseable"], lean, 60_000)
+      .split("\n")
+      .filter(Boolean)
+      .slice(1);
+    return paths.map((path) => {
+      const manifest = JSON.parse(readFileSync(join(path, "package.json"), "utf8")) as {
+        name: string;
+        scripts?: Record<string, string>;
+      };
+      const scripts = Object.keys(manifest.scripts ?? {});
+      return {
+        name: manifest.name,
+        installScripts: scripts.filter((script) => ["preinstall", "install", "postinstall"].includes(script)),
+      };
+    });
+  }
+
+  it("leaves out the optional peers; only the embedded store's LevelDB has an install script", () => {
+    const packages = installed();
+    const heavy = /^(@google-cloud\/|@grpc\/|google-gax$|googleapis|protobufjs$|sse4_crc32$|@duckdb\/)/;
+    expect(packages.filter((p) => heavy.test(p.name)).map((p) => p.name)).toEqual([]);
+    expect(packages.filter((p) => p.installScripts.length > 0).map((p) => p.name)).toEqual(["classic-level"]);
+  });
+
+  it("types its root entry without the optional peers, under strict nodenext with the libraries' types checked", () => {
+    writeFileSync(
+      join(lean, "typed.ts"),
+      `import { compileSchema, MemoryStore, SaltedTable, instrumentBigtableTable } from "keyspread";
+      const schema = compileSchema({ version: 1, name: "t", layout: "text", segments: [{ field: "id", codec: { type: "string" } }] });
+      const table = await SaltedTable.open(new MemoryStore(), schema, { create: true });
+      export const ids: string[] = (await table.scan({}).toArray()).map((row) => row.values.id);
+      export { instrumentBigtableTable };\n`,
+    );
+    const options = {
+      target: "ES2022",
+      module: "NodeNext",
+      moduleResolution: "NodeNext",
+      strict: true,
+      skipLibCheck: false,
+      noEmit: true,
+      typeRoots: [join(ROOT, "node_modules/@types")],
+      types: ["node"],
+    };
+    writeFileSync(
+      join(lean, "tsconfig.json"),
+      JSON.stringify({ compilerOptions: options, files: ["typed.ts"] }),
+    );
+    const tsc = spawnSync(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "."], {
+      cwd: lean,
+      encoding: "utf8",
+      timeout: 120_000,
+    });
+    expect(tsc.stdout.split("\n").filter((line) => /error TS\d+/.test(line))).toEqual([]);
+    expect(tsc.status).toBe(0);
+  }, 120_000);
+
+  it("encodes a key and reads it back from the memory store; the Bigtable store and the DuckDB export name the package to install", () => {
+    const script = `
+      import { compileSchema, MemoryStore, SaltedTable } from "keyspread";
+      import { openStore } from "keyspread/store";
+      import { exportTable } from "keyspread/migrate";
+      const schema = compileSchema({
+        version: 1, name: "fleet", layout: "text", separator: "#",
+        segments: [
+          { field: "deviceId", codec: { type: "string" } },
+          { field: "metric", codec: { type: "string" } },
+          { field: "ts", codec: { type: "timestamp", unit: "ms", reverse: true } },
+        ],
+        salt: { buckets: 16, fields: ["deviceId"] },
+      });
+      const values = { deviceId: "dev-1", metric: "cpu", ts: 1_700_000_000_000 };
+      const store = new MemoryStore();
+      const table = await SaltedTable.open(store, schema, { create: true });
+      await table.put(values, { value: "0.93" });
+      const rows = await table.latest({ eq: { deviceId: "dev-1", metric: "cpu" } }, 10);
+      const failure = (error) => ({ name: error.name, packageName: error.packageName, installCommand: error.installCommand });
+      const bigtable = await openStore("bigtable", { table: "fleet", bigtable: { projectId: "p", instanceId: "i" } })
+        .then(() => "opened", failure);
+      const duckdb = await exportTable({ store, schema, parquetDir: "out/parquet" }).then(() => "exported", failure);
+      console.log(JSON.stringify({ key: schema.encode(values).toString(), read: rows.map((row) => row.values.ts), bigtable, duckdb }));
+    `;
+    writeFileSync(join(lean, "keys-only.mjs"), script);
+    expect(JSON.parse(run(process.execPath, ["keys-only.mjs"], lean, 60_000))).toEqual({
+      key: "08#dev-1#cpu#8299999999999",
+      read: [1_700_000_000_000],
+      bigtable: {
+        name: "MissingPackageError",
+        packageName: "@google-cloud/bigtable",
+        installCommand: "npm install @google-cloud/bigtable",
+      },
+      duckdb: {
+        name: "MissingPackageError",
+        packageName: "@duckdb/node-api",
+        installCommand: "npm install @duckdb/node-api",
+      },
+    });
+  }, 60_000);
+});
+
 describe("the docs' TypeScript examples in a fresh project", () => {
-  const versions = ["typescript", "@types/node", "vitest"].map(
+  // The examples use every entry, so the project installs the optional peers too (README.md's table).
+  const versions = ["typescript", "@types/node", "vitest", "@google-cloud/bigtable", "@duckdb/node-api"].map(
     (name) => `${name}@${manifest.devDependencies[name]}`,
   );
 

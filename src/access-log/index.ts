@@ -6,5 +6,5 @@ export {
   type FileAccessLogSinkOptions,
   type FileAccessLogSinkStats,
 } from "./file-sink.js";
-export { instrumentBigtableTable } from "./instrument-bigtable.js";
+export { type BigtableTableLike, instrumentBigtableTable } from "./instrument-bigtable.js";
 export type { AccessLogSampling, AccessLogSink } from "./sink.js";

@@ -6,7 +6,6 @@
  * access records (keys, bytes, rows, latency) in the sink, in the format `keyspread heatmap` and
  * `keyspread replay` read.
  */
-import type { Table } from "@google-cloud/bigtable";
 import type { AccessRecord } from "../viz/input/access-record.js";
 import { type AccessLogSampling, sampler } from "./sink.js";
 
@@ -70,7 +69,22 @@ function requestedRanges(
 
 type Entry = { key?: KeyLike; data?: unknown };
 
-export function instrumentBigtableTable<T extends Table>(table: T, options: AccessLogSampling): T {
+/**
+ * `@google-cloud/bigtable`'s `Table` by the methods the wrapper observes: described by shape, so
+ * `keyspread`'s types compile without that optional package installed.
+ */
+export interface BigtableTableLike {
+  insert(...args: never[]): unknown;
+  mutate(...args: never[]): unknown;
+  getRows(...args: never[]): unknown;
+  createReadStream(...args: never[]): unknown;
+  row(...args: never[]): unknown;
+}
+
+export function instrumentBigtableTable<T extends BigtableTableLike>(
+  table: T,
+  options: AccessLogSampling,
+): T {
   const { sink } = options;
   const sampled = sampler(options.sampleRate);
   const logWrites = (entries: Entry | Entry[], started: number) => {

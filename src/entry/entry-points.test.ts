@@ -116,6 +116,18 @@ describe("entry points", () => {
     expect(everything.filter((loaded) => forbidden.some((pattern) => pattern.test(loaded)))).toEqual([]);
   });
 
+  it("keyspread/store and keyspread/migrate load neither optional peer (the Bigtable client, DuckDB) until one is used", () => {
+    built();
+    for (const specifier of ["keyspread/store", "keyspread/migrate"]) {
+      const { everything } = modulesLoadedBy(specifier);
+      const forbidden = /node_modules\/(@google-cloud\/bigtable|@grpc\/|google-gax|@duckdb\/)/;
+      expect(
+        everything.filter((loaded) => forbidden.test(loaded)),
+        specifier,
+      ).toEqual([]);
+    }
+  });
+
   it("keyspread/diagnose loads neither the Bigtable client nor LevelDB until a table is diagnosed", () => {
     built();
     const { resolved, everything } = modulesLoadedBy("keyspread/diagnose");

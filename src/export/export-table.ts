@@ -4,6 +4,7 @@
  * typed columns — and/or loaded into a DuckDB database, where range scans are columnar.
  */
 import { mkdir, readdir } from "node:fs/promises";
+import { importOptionalPackage } from "../io/optional-package.js";
 import type { KeySchema, Query } from "../keys/types.js";
 import type { Store } from "../store/store.js";
 import { emitTableWarning, RowDecoder, type TableWarning } from "../table/row-decoder.js";
@@ -63,8 +64,9 @@ export async function exportTable(options: ExportOptions): Promise<ExportResult>
   const table = quoteIdentifier(options.tableName ?? schema.spec.name);
 
   // Loaded on use: the native engine adds ~0.1 s to every process that imports it.
-  const { DuckDBDataChunkWriter, DuckDBInstance, JSToDuckDBValueConverter } = await import(
-    "@duckdb/node-api"
+  const { DuckDBDataChunkWriter, DuckDBInstance, JSToDuckDBValueConverter } = await importOptionalPackage(
+    "@duckdb/node-api",
+    () => import("@duckdb/node-api"),
   );
   // A wrong schema would decode nothing and export an empty table without a word.
   await guardRecordedSchema(store, schema);

@@ -2,20 +2,8 @@
 // in functions that never run; every `@ts-expect-error` is a mistake the compiler must catch.
 import { describe, expectTypeOf, it } from "vitest";
 import { compileSchema, defineSchema, type parseSchema } from "./schema.js";
+import { typedFleet as fleet } from "./typed-fleet.fixture.js";
 import type { FieldValues } from "./types.js";
-
-const fleet = compileSchema({
-  version: 1,
-  name: "fleet",
-  layout: "text",
-  segments: [
-    { field: "deviceId", codec: { type: "string" } },
-    { field: "metric", codec: { type: "enum", values: ["cpu", "mem"] } },
-    { field: "ts", codec: { type: "timestamp", unit: "ms", reverse: true } },
-    { field: "seq", codec: { type: "uint", width: 6 } },
-  ],
-  salt: { buckets: 16, fields: ["deviceId"] },
-});
 
 /** Type-checked, never run (the values are not real keys). */
 function compileOnly<A extends unknown[]>(_code: (...args: A) => unknown): void {}

@@ -9,7 +9,7 @@
  * silent short answer.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { type Bigtable, v2 } from "@google-cloud/bigtable";
+import type { Bigtable, v2 } from "@google-cloud/bigtable";
 import { ReadRowsDecoder, type ReadRowsResponse } from "./read-rows-decoder.js";
 import type { KeyRange, StoreRow } from "./store.js";
 
@@ -151,11 +151,12 @@ const callOptions = () => ({
 
 /**
  * ReadRows on the data client `client` uses for its own data calls (made as it makes it, on first
- * use): reads share its channels and credentials and close with it.
+ * use): reads share its channels and credentials and close with it. `DataClient` is the package's
+ * `v2.BigtableClient`, passed in by the caller that loaded the (optional) package.
  */
-export function readRowsOn(client: Bigtable): StartReadRows {
+export function readRowsOn(client: Bigtable, DataClient: typeof v2.BigtableClient): StartReadRows {
   const api = client.api as Record<string, unknown>;
-  api.BigtableClient ??= new v2.BigtableClient(client.options.BigtableClient);
+  api.BigtableClient ??= new DataClient(client.options.BigtableClient);
   const data = api.BigtableClient as v2.BigtableClient;
   return (request) => data.readRows(request, callOptions()) as unknown as ReadRowsCall;
 }

@@ -7,7 +7,8 @@
  * (SetCell; `replace` clears the family first, atomic per row) and reads keep only the newest
  * version. Each request may name its app profile. Honours BIGTABLE_EMULATOR_HOST.
  */
-import { Bigtable, type BigtableOptions, type Table } from "@google-cloud/bigtable";
+import type { Bigtable, BigtableOptions, Table } from "@google-cloud/bigtable";
+import { importOptionalPackage } from "../io/optional-package.js";
 import {
   latestCellsOf,
   type ReadRowsRequest,
@@ -99,7 +100,6 @@ const DEFAULT_READ_RETRIES = 10;
 export class BigtableStore implements Store {
   readonly name: string;
 
-  private readonly startReadRows: StartReadRows;
   /** Every read's cell filter (built once: the client encodes it per call). */
   private readonly cellFilter: object;
   /** The last write timestamp: versions never go back in time, even if the clock does. */
@@ -111,9 +111,9 @@ export class BigtableStore implements Store {
     private readonly config: ResolvedConfig,
     private readonly limits: MutateRowsLimits,
     private readonly readRetries: number,
+    private readonly startReadRows: StartReadRows,
   ) {
     this.name = `bigtable:${config.projectId}/${config.instanceId}/${config.tableId}`;
-    this.startReadRows = readRowsOn(client);
     this.cellFilter = latestCellsOf(config.family);
   }
 
@@ -134,6 +134,11 @@ export class BigtableStore implements Store {
     // The emulator needs no credentials; without this, Google's auth library probes for a GCE
     // metadata server and prints a MetadataLookupWarning on every command.
     if (config.onEmulator) process.env.METADATA_SERVER_DETECTION ??= "none";
+    // An optional peer dependency: loaded here, so `keyspread/store` imports without it.
+    const { Bigtable, v2 } = await importOptionalPackage(
+      "@google-cloud/bigtable",
+      () => import("@google-cloud/bigtable"),
+    );
     const client = new Bigtable({
       projectId: config.projectId,
       // Client-side metrics go to Cloud Monitoring: nothing to report to on the emulator.
@@ -142,7 +147,14 @@ export class BigtableStore implements Store {
       ...options.clientOptions,
     });
     const table = client.instance(config.instanceId).table(config.tableId);
-    return new BigtableStore(client, table, config, limits, readRetries);
+    return new BigtableStore(
+      client,
+      table,
+      config,
+      limits,
+      readRetries,
+      readRowsOn(client, v2.BigtableClient),
+    );
   }
 
   /** Creates the table with its column family, GC rule and initial splits, then opens it. */

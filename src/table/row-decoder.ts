@@ -5,13 +5,14 @@
  * read naming the table, the key and the reason. Never a silent skip, never an anonymous failure.
  */
 import { isPrintableAscii } from "../keys/bytes.js";
-import type { FieldValue, KeySchema } from "../keys/types.js";
+import type { DecodedKey, FieldValue, FieldValues, KeySchema } from "../keys/types.js";
 import type { StoreRow } from "../store/store.js";
 
-export interface TableRow {
+/** A row read back; `D` types its decoded values (a schema compiled from a literal spec has them). */
+export interface TableRow<D extends Record<string, FieldValue> = Record<string, FieldValue>> {
   key: Buffer;
   bucket: number;
-  values: Record<string, FieldValue>;
+  values: D;
   cells: Map<string, Buffer>;
 }
 
@@ -55,20 +56,20 @@ export class UndecodableRowError extends Error {
 /** Rows listed in reports and warnings; the count covers them all. */
 const LISTED = 10;
 
-export class RowDecoder {
+export class RowDecoder<D extends Record<string, FieldValue> = Record<string, FieldValue>> {
   /** Rows skipped so far. */
   count = 0;
   readonly first: UndecodableRow[] = [];
 
   constructor(
-    private readonly schema: KeySchema,
+    private readonly schema: KeySchema<FieldValues, D>,
     private readonly table: string,
     private readonly strict: boolean,
   ) {}
 
   /** The row decoded, or undefined when it does not decode (counted; thrown when strict). */
-  decode(row: StoreRow): TableRow | undefined {
-    let decoded: ReturnType<KeySchema["decode"]>;
+  decode(row: StoreRow): TableRow<D> | undefined {
+    let decoded: DecodedKey<D>;
     try {
       decoded = this.schema.decode(row.key);
     } catch (error) {

@@ -9,7 +9,7 @@ import { LRUCache } from "lru-cache";
 import pLimit from "p-limit";
 import { type AccessLogSampling, type AccessLogSink, sampler } from "../access-log/sink.js";
 import { checkQueryFields } from "../keys/planner.js";
-import type { FieldValues, KeySchema, Query, QueryPlan } from "../keys/types.js";
+import type { FieldValue, FieldValues, KeySchema, Query, QueryPlan } from "../keys/types.js";
 import type { KeyRange, Store, StoreMutation, StoreRow } from "../store/store.js";
 import { checkAppProfile } from "../store/validate.js";
 import { BucketReadError, BucketReader, type RetryPolicy } from "./bucket-reader.js";
@@ -118,14 +118,17 @@ export interface TableReadReport {
   undecodable: UndecodableRow[];
 }
 
-export interface PutRow {
-  values: FieldValues;
+/** Field values decoded from keys: a typed schema's, else any field's. */
+type Decoded = Record<string, FieldValue>;
+
+export interface PutRow<V extends FieldValues = FieldValues> {
+  values: V;
   cells: CellsInput;
 }
 
-export interface PutResult {
+export interface PutResult<V extends FieldValues = FieldValues> {
   /** Rows the store could not write (or delete) after its retries, by their index in the batch. */
-  failed: { index: number; values: FieldValues; key: Buffer; reason: string }[];
+  failed: { index: number; values: V; key: Buffer; reason: string }[];
 }
 
 /** A row of a batch whose key cannot be made; the batch was refused before anything was written. */
@@ -146,14 +149,27 @@ export class ReadDeadlineError extends Error {
 
 const DEFAULT_RETRY: RetryPolicy = { attempts: 3, baseDelayMs: 20 };
 
-export class SaltedTable {
-  private readonly latestCache: LRUCache<string, TableRow[]> | undefined;
+/**
+ * The two calls `latest` makes on its LRU cache, as methods (compared bivariantly): a typed table
+ * still passes where a `SaltedTable` is taken, which the cache's own invariant type would forbid.
+ */
+interface LatestCache<D extends Decoded> {
+  get(key: string): TableRow<D>[] | undefined;
+  set(key: string, rows: TableRow<D>[]): unknown;
+}
+
+/**
+ * `V` and `D` are the schema's field values as written and as read back: typed for a schema
+ * compiled from a literal spec (`compileSchema`, `defineSchema`), any field's for one read from a file.
+ */
+export class SaltedTable<V extends FieldValues = FieldValues, D extends Decoded = Decoded> {
+  private readonly latestCache: LatestCache<D> | undefined;
   private readonly warn: (warning: TableWarning) => void;
   private readonly sampled: () => boolean;
 
   private constructor(
     readonly store: Store,
-    readonly schema: KeySchema,
+    readonly schema: KeySchema<V, D>,
     private readonly options: SaltedTableOptions,
   ) {
     const cache = options.latestCache;
@@ -167,7 +183,11 @@ export class SaltedTable {
    * table without a schema row gets one — if it holds no rows yet (a table with rows of its own
    * is adopted with `adoptTable`, which first checks that its keys decode).
    */
-  static async open(store: Store, schema: KeySchema, options: SaltedTableOptions = {}): Promise<SaltedTable> {
+  static async open<V extends FieldValues, D extends Decoded>(
+    store: Store,
+    schema: KeySchema<V, D>,
+    options: SaltedTableOptions = {},
+  ): Promise<SaltedTable<V, D>> {
     for (const name of ["concurrency", "pageSize"] as const) {
       const value = options[name];
       if (value !== undefined && !(Number.isInteger(value) && value >= 1)) {
@@ -190,7 +210,7 @@ export class SaltedTable {
     return own ?? this.options.appProfiles?.[path];
   }
 
-  async put(values: FieldValues, cells: CellsInput, options: TableWriteOptions = {}): Promise<void> {
+  async put(values: V, cells: CellsInput, options: TableWriteOptions = {}): Promise<void> {
     const { failed } = await this.putMany([{ values, cells }], options);
     if (failed.length > 0)
       throw new Error(`put failed for key ${failed[0]!.key.toString("hex")}: ${failed[0]!.reason}`);
@@ -202,7 +222,7 @@ export class SaltedTable {
    * is written, so a bad row refuses the whole batch (naming the row); rows the store fails are
    * returned one by one.
    */
-  async putMany(rows: readonly PutRow[], options: TableWriteOptions = {}): Promise<PutResult> {
+  async putMany(rows: readonly PutRow<V>[], options: TableWriteOptions = {}): Promise<PutResult<V>> {
     const replace = options.replace === true;
     const mutations: StoreMutation[] = rows.map((row, index) => ({
       type: "put",
@@ -220,7 +240,7 @@ export class SaltedTable {
   }
 
   /** Deletes the row, or with `cells` only those cells. */
-  async delete(values: FieldValues, options: TableDeleteOptions = {}): Promise<void> {
+  async delete(values: V, options: TableDeleteOptions = {}): Promise<void> {
     const { cells, ...rest } = options;
     const { failed } = await this.deleteMany([{ values, ...(cells ? { cells } : {}) }], rest);
     if (failed.length > 0) throw new Error(`delete failed: ${failed[0]!.reason}`);
@@ -231,9 +251,9 @@ export class SaltedTable {
    * is deleted (a bad row refuses the batch, naming it); rows the store fails come back one by one.
    */
   async deleteMany(
-    rows: readonly { values: FieldValues; cells?: readonly string[] }[],
+    rows: readonly { values: V; cells?: readonly string[] }[],
     options: { appProfile?: string } = {},
-  ): Promise<PutResult> {
+  ): Promise<PutResult<V>> {
     const mutations: StoreMutation[] = rows.map(({ values, cells }, index) => {
       const key = this.encodeForWrite(values, index);
       return cells === undefined ? { type: "delete", key } : { type: "delete", key, qualifiers: cells };
@@ -246,7 +266,7 @@ export class SaltedTable {
     };
   }
 
-  async get(values: FieldValues, options: { appProfile?: string } = {}): Promise<TableRow | undefined> {
+  async get(values: V, options: { appProfile?: string } = {}): Promise<TableRow<D> | undefined> {
     const key = this.schema.encode(values);
     if (isReserved(key)) return undefined;
     const started = performance.now();
@@ -265,12 +285,12 @@ export class SaltedTable {
   }
 
   /** The ranges a query would read, without reading. */
-  explain(query: Query): QueryPlan {
+  explain(query: Query<V>): QueryPlan {
     return this.schema.plan(query);
   }
 
   /** Rows matching `query` in logical key order (salt ignored), `query.limit` at most. */
-  scan(query: Query, options: TableReadOptions = {}): TableScan {
+  scan(query: Query<V>, options: TableReadOptions = {}): TableScan<D> {
     return this.scanWith(query, { ...options, appProfile: this.appProfileFor("scan", options.appProfile) });
   }
 
@@ -278,7 +298,11 @@ export class SaltedTable {
    * The newest `n` rows of the entity `query.eq` binds (the fleet incident's latest-100): the field after the
    * bound ones must be a reverse timestamp, so newest-first is key order and the limit pushes down.
    */
-  async latest(query: Omit<Query, "limit">, n: number, options: TableReadOptions = {}): Promise<TableRow[]> {
+  async latest(
+    query: Omit<Query<V>, "limit">,
+    n: number,
+    options: TableReadOptions = {},
+  ): Promise<TableRow<D>[]> {
     this.checkLatestQuery(query);
     // Only complete answers are cached: a partial one must never reach a caller who did not ask for it.
     const cacheKey =
@@ -294,12 +318,12 @@ export class SaltedTable {
   }
 
   /** The row decoded (throws KeyDecodeError when the schema cannot decode its key). */
-  toTableRow(row: StoreRow): TableRow {
+  toTableRow(row: StoreRow): TableRow<D> {
     const { bucket, values } = this.schema.decode(row.key);
     return { key: row.key, bucket, values, cells: row.cells };
   }
 
-  private scanWith(query: Query, options: TableReadOptions): TableScan {
+  private scanWith(query: Query<V>, options: TableReadOptions): TableScan<D> {
     const accessLog = this.options.accessLog && this.sampled() ? this.options.accessLog.sink : undefined;
     return new TableScan(this.store, this.schema, this.schema.plan(query), {
       ...options,
@@ -330,7 +354,7 @@ export class SaltedTable {
     return appProfile === undefined ? {} : { appProfile };
   }
 
-  private encodeForWrite(values: FieldValues, index: number): Buffer {
+  private encodeForWrite(values: V, index: number): Buffer {
     let key: Buffer;
     try {
       key = this.schema.encode(values);
@@ -374,9 +398,9 @@ export class SaltedTable {
     });
   }
 
-  private checkLatestQuery(query: Omit<Query, "limit">): void {
+  private checkLatestQuery(query: Omit<Query<V>, "limit">): void {
     checkQueryFields(this.schema, query);
-    const eq = query.eq ?? {};
+    const eq: { readonly [field: string]: unknown } = query.eq ?? {};
     const bound = this.schema.fields.findIndex((field) => eq[field.name] === undefined);
     const next = this.schema.fields[bound];
     if (next === undefined || next.codec.type !== "timestamp" || !next.codec.reverse) {
@@ -407,13 +431,13 @@ interface ScannedRange {
 }
 
 /** One read: iterate it for rows; `report` fills in as it goes and is final at the end. */
-export class TableScan implements AsyncIterable<TableRow> {
+export class TableScan<D extends Decoded = Decoded> implements AsyncIterable<TableRow<D>> {
   readonly report: TableReadReport;
   private started = false;
 
   constructor(
     private readonly store: Store,
-    private readonly schema: KeySchema,
+    private readonly schema: KeySchema<FieldValues, D>,
     plan: QueryPlan,
     private readonly settings: ScanSettings,
   ) {
@@ -431,13 +455,13 @@ export class TableScan implements AsyncIterable<TableRow> {
     };
   }
 
-  async toArray(): Promise<TableRow[]> {
-    const rows: TableRow[] = [];
+  async toArray(): Promise<TableRow<D>[]> {
+    const rows: TableRow<D>[] = [];
     for await (const row of this) rows.push(row);
     return rows;
   }
 
-  async *[Symbol.asyncIterator](): AsyncGenerator<TableRow, void, undefined> {
+  async *[Symbol.asyncIterator](): AsyncGenerator<TableRow<D>, void, undefined> {
     // The report describes one read; a second pass would mix two reads' counts and limits.
     if (this.started) throw new Error("a TableScan reads once; call table.scan() again for another pass");
     this.started = true;
@@ -495,9 +519,9 @@ export class TableScan implements AsyncIterable<TableRow> {
   private bucketReaders(
     limit: number,
     signal: AbortSignal,
-    decoder: RowDecoder,
+    decoder: RowDecoder<D>,
     scanned: ScannedRange[],
-  ): BucketReader<SortableRow<TableRow>>[] {
+  ): BucketReader<SortableRow<TableRow<D>>>[] {
     const limiter = pLimit(this.settings.concurrency);
     const saltLength = this.schema.saltPrefixLength;
     const dataRanges = this.report.plan.ranges.flatMap((range) => clipToData(range) ?? []);
@@ -510,7 +534,7 @@ export class TableScan implements AsyncIterable<TableRow> {
     return dataRanges.map((dataRange) => {
       const tally = { range: dataRange, rows: 0, bytes: 0 };
       if (this.settings.accessLog) scanned.push(tally);
-      const convert = (row: StoreRow): SortableRow<TableRow> | undefined => {
+      const convert = (row: StoreRow): SortableRow<TableRow<D>> | undefined => {
         if (this.settings.accessLog) {
           tally.rows++;
           tally.bytes += rowBytes(row.cells);
@@ -539,7 +563,7 @@ export class TableScan implements AsyncIterable<TableRow> {
 
   /** Once the read ended: read amplification and undecodable rows into the report, the warning, the access log lines. */
   private finishReport(
-    decoder: RowDecoder,
+    decoder: RowDecoder<D>,
     started: { tsMs: number; at: number },
     scanned: ScannedRange[],
     readers: readonly BucketReader<unknown>[],
@@ -569,9 +593,9 @@ export class TableScan implements AsyncIterable<TableRow> {
    * never an abort, a deadline or a strict read's undecodable row, which end the whole read.
    */
   private partialTolerant(
-    reader: BucketReader<SortableRow<TableRow>>,
+    reader: BucketReader<SortableRow<TableRow<D>>>,
     signal: AbortSignal,
-  ): PageSource<SortableRow<TableRow>> {
+  ): PageSource<SortableRow<TableRow<D>>> {
     return {
       nextPage: async () => {
         try {

@@ -3,7 +3,8 @@
  * tablets of the look-back window (or a recorded answer), SampleRowKeys and a bounded row sample.
  * Loads the Bigtable client; the `keyspread/diagnose` entry imports this module only when used.
  */
-import { Bigtable, type BigtableOptions, v2 } from "@google-cloud/bigtable";
+import type { BigtableOptions, v2 } from "@google-cloud/bigtable";
+import { importOptionalPackage } from "../../io/optional-package.js";
 import { resolveConfig } from "../../store/bigtable.js";
 import type { HotTablet } from "../decode/hot-tablet.js";
 import type { TableEvidence } from "../diagnosis/diagnose.js";
@@ -46,6 +47,10 @@ const DEFAULT_SAMPLE_TIMEOUT_MS = 30_000;
 
 export async function gatherBigtable(source: BigtableDiagnoseSource): Promise<GatheredBigtable> {
   const config = resolveConfig(source);
+  const { Bigtable, v2 } = await importOptionalPackage(
+    "@google-cloud/bigtable",
+    () => import("@google-cloud/bigtable"),
+  );
   const now = source.now ?? new Date();
   const windows = hotTabletWindows(source.sinceS, now);
   const instanceName = `projects/${config.projectId}/instances/${config.instanceId}`;
