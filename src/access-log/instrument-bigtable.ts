@@ -7,7 +7,7 @@
  * `keyspread replay` read.
  */
 import type { Table } from "@google-cloud/bigtable";
-import type { AccessRecord } from "../viz/input/access-record.js";
+import type { AccessRecord } from "./access-record.js";
 import { type AccessLogSampling, sampler } from "./sink.js";
 
 type KeyLike = string | Buffer | { value: string | Buffer };

@@ -17,12 +17,12 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { Bigtable } from "@google-cloud/bigtable";
 import { describe, expect, it } from "vitest";
 import { readBackfillCheckpoint } from "../migrate/checkpoint.js";
-import { openStoreAt, parseStoreAddress } from "../migrate/store-address.js";
-import { metricsSchema } from "../serve/metrics-schema.js";
-import { readMigrationRecord } from "../serve/migration-record.js";
-import { decodeMetricPoints, METRIC_POINTS_QUALIFIER } from "../serve/point-codec.js";
+import { readMigrationRecord } from "../migrate/live/migration-record.js";
+import { metricsSchema } from "../serve/ingest/metrics-schema.js";
+import { decodeMetricPoints, METRIC_POINTS_QUALIFIER } from "../serve/ingest/point-codec.js";
 import { createTableRequest } from "../store/emulator-requests.testsuite.js";
 import { openStore } from "../store/open.js";
+import { openStoreAt, parseStoreAddress } from "../store/store-address.js";
 import { SaltedTable } from "../table/salted-table.js";
 
 const INTERVAL = 250;

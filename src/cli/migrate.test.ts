@@ -6,8 +6,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { readBackfillCheckpoint } from "../migrate/checkpoint.js";
 import { fillSource, MIGRATIONS } from "../migrate/fixtures.testsuite.js";
-import { openStoreAt, parseStoreAddress } from "../migrate/store-address.js";
 import { openStore } from "../store/open.js";
+import { openStoreAt, parseStoreAddress } from "../store/store-address.js";
 import { RESERVED_PREFIX } from "../table/schema-guard.js";
 
 // End-to-end on the built bin: a backfill killed with SIGKILL mid-way resumes, and validate then

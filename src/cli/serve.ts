@@ -15,22 +15,22 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type Command, Option } from "commander";
-import { openStoreAt, parseStoreAddress, type StoreAddress } from "../migrate/store-address.js";
-import { readApiKeyFile, updateApiKeyFile } from "../serve/api-key-file.js";
-import { API_KEY_SCOPES, newApiKey, parseApiKeyScopes } from "../serve/api-keys.js";
-import { type IngestServiceOptions, startIngestService } from "../serve/ingest-service.js";
+import { usesOld } from "../migrate/live/migration-phases.js";
+import { readMigrationRecord } from "../migrate/live/migration-record.js";
+import { readApiKeyFile, updateApiKeyFile } from "../serve/auth/api-key-file.js";
+import { API_KEY_SCOPES, newApiKey, parseApiKeyScopes } from "../serve/auth/api-keys.js";
+import { parseTenantQuotas } from "../serve/auth/tenant-admission.js";
+import { DEFAULT_MAX_TENANTS } from "../serve/auth/tenant-labels.js";
 import {
   DEFAULT_METRICS_BUCKETS,
   DEFAULT_METRICS_INTERVAL_MS,
   metricsSchema,
-} from "../serve/metrics-schema.js";
-import { usesOld } from "../serve/migration-phases.js";
-import { readMigrationRecord } from "../serve/migration-record.js";
-import { parseTenantQuotas } from "../serve/tenant-admission.js";
-import { DEFAULT_MAX_TENANTS } from "../serve/tenant-labels.js";
-import { migrateToTenantKeys } from "../serve/tenant-namespace-migration.js";
+} from "../serve/ingest/metrics-schema.js";
+import { type IngestServiceOptions, startIngestService } from "../serve/ingest-service.js";
+import { migrateToTenantKeys } from "../serve/migration/tenant-namespace-migration.js";
 import { openStore, STORE_KINDS, type StoreKind } from "../store/open.js";
 import type { Store } from "../store/store.js";
+import { openStoreAt, parseStoreAddress, type StoreAddress } from "../store/store-address.js";
 import { argumentOf, guarded, parsePositiveInt, wholeNumberIn, write } from "./io.js";
 import { counterBar } from "./progress.js";
 

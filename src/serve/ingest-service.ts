@@ -34,23 +34,27 @@ import type { AlertRulesConfig } from "../monitor/alerts.js";
 import type { Store } from "../store/store.js";
 import { type AppProfiles, SaltedTable } from "../table/salted-table.js";
 import { SchemaMismatchError } from "../table/schema-guard.js";
-import { AccessLog } from "./access-log.js";
-import { LiveApiKeys } from "./api-key-file.js";
-import { CpuTurns } from "./cpu-turns.js";
-import { DeviceReads } from "./device-reads.js";
-import { HotspotMonitor } from "./hotspot-monitor.js";
-import { DEFAULT_IDEMPOTENCY_WINDOW_MS } from "./idempotency.js";
-import { DEFAULT_MAX_PENDING_POINTS, IngestPipeline } from "./ingest-pipeline.js";
-import { IngestRoutes } from "./ingest-routes.js";
-import { DEFAULT_METRICS_BUCKETS, DEFAULT_METRICS_INTERVAL_MS, metricsSchema } from "./metrics-schema.js";
-import { MigrationFollower } from "./migration-follower.js";
-import { RequestAuth } from "./request-auth.js";
-import { BodyBudget } from "./request-body.js";
-import { RetentionSweeper } from "./retention-sweeper.js";
-import { ServiceMetrics } from "./service-metrics.js";
-import { TenantAdmission, type TenantQuotaConfig } from "./tenant-admission.js";
-import { DEFAULT_MAX_TENANTS, TenantLabels } from "./tenant-labels.js";
-import type { WalFaults } from "./write-ahead-log.js";
+import { LiveApiKeys } from "./auth/api-key-file.js";
+import { TenantAdmission, type TenantQuotaConfig } from "./auth/tenant-admission.js";
+import { DEFAULT_MAX_TENANTS, TenantLabels } from "./auth/tenant-labels.js";
+import { DeviceReads } from "./http/device-reads.js";
+import { IngestRoutes } from "./http/ingest-routes.js";
+import { RequestAuth } from "./http/request-auth.js";
+import { BodyBudget } from "./http/request-body.js";
+import { CpuTurns } from "./ingest/cpu-turns.js";
+import { DEFAULT_IDEMPOTENCY_WINDOW_MS } from "./ingest/idempotency.js";
+import { DEFAULT_MAX_PENDING_POINTS, IngestPipeline } from "./ingest/ingest-pipeline.js";
+import {
+  DEFAULT_METRICS_BUCKETS,
+  DEFAULT_METRICS_INTERVAL_MS,
+  metricsSchema,
+} from "./ingest/metrics-schema.js";
+import { RetentionSweeper } from "./ingest/retention-sweeper.js";
+import { MigrationFollower } from "./migration/migration-follower.js";
+import { HotspotMonitor } from "./observe/hotspot-monitor.js";
+import { AccessLog } from "./observe/recent-accesses.js";
+import { ServiceMetrics } from "./observe/service-metrics.js";
+import type { WalFaults } from "./wal/write-ahead-log.js";
 
 export interface IngestServiceOptions {
   /** An open store; the service creates its table's schema row if missing, and closes the store on close. */

@@ -5,9 +5,10 @@
  * times, scaled up by the log's sample rate. Pure: records arrive one at a time (the caller streams
  * the file), and memory holds one step of them.
  */
+
+import type { AccessRecord } from "../access-log/access-record.js";
 import { isPrintableAscii } from "../keys/bytes.js";
 import type { KeySchema } from "../keys/types.js";
-import type { AccessRecord } from "../viz/input/access-record.js";
 import { Engine, type EngineOutput } from "./engine.js";
 import { resolveModel } from "./model.js";
 import type { ModelEnd } from "./model-constants.js";

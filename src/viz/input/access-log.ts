@@ -12,7 +12,7 @@ import {
   parseAccessJsonRecord,
   quickCsvTimeAndKey,
   quickJsonTimeAndKey,
-} from "./access-record.js";
+} from "../../access-log/access-record.js";
 
 export type AccessLogFormat = "jsonl" | "csv";
 

@@ -4,7 +4,7 @@
  * each record into its (fine bin, time column) cell. Memory is bounded by the sample and the matrix.
  * Pure; `access-log.ts` runs the same passes over a file.
  */
-import type { AccessRecord } from "../input/access-record.js";
+import type { AccessRecord } from "../../access-log/access-record.js";
 import { DEFAULT_MAX_COLUMNS, type HeatMatrix, type HeatMatrixOptions } from "./heat-matrix.js";
 import { planKeyAxis } from "./key-axis.js";
 import { LoadGrid } from "./load-grid.js";

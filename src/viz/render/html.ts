@@ -4,7 +4,7 @@
  * tooltip with key range, time and values, and each design's detected patterns in words.
  */
 
-import { displayKey } from "../input/key-text.js";
+import { displayKey } from "../../keys/key-text.js";
 import {
   availableHeatMetrics,
   HEAT_METRIC_UNITS,
