@@ -43,16 +43,18 @@ import { RequestAuth } from "./http/request-auth.js";
 import { BodyBudget } from "./http/request-body.js";
 import { CpuTurns } from "./ingest/cpu-turns.js";
 import { DEFAULT_IDEMPOTENCY_WINDOW_MS } from "./ingest/idempotency.js";
-import { DEFAULT_MAX_PENDING_POINTS, IngestPipeline } from "./ingest/ingest-pipeline.js";
+import { IngestPipeline } from "./ingest/ingest-pipeline.js";
 import {
   DEFAULT_METRICS_BUCKETS,
   DEFAULT_METRICS_INTERVAL_MS,
   metricsSchema,
 } from "./ingest/metrics-schema.js";
 import { RetentionSweeper } from "./ingest/retention-sweeper.js";
+import { DEFAULT_MAX_PENDING_POINTS } from "./ingest/write-admission.js";
 import { MigrationFollower } from "./migration/migration-follower.js";
 import { HotspotMonitor } from "./observe/hotspot-monitor.js";
 import { AccessLog } from "./observe/recent-accesses.js";
+import { logEvent } from "./observe/service-events.js";
 import { ServiceMetrics } from "./observe/service-metrics.js";
 import type { WalFaults } from "./wal/write-ahead-log.js";
 
@@ -154,13 +156,10 @@ export async function startIngestService(options: IngestServiceOptions): Promise
   });
   const server = await listen(options, settings, routes.handle, parts);
   if (parts.apiKeys === undefined) {
-    settings.log(
-      JSON.stringify({
-        event: "no-auth",
-        message:
-          "running without --auth: any client that reaches this address can write and read any tenant's points",
-      }),
-    );
+    logEvent(settings.log, "no-auth", {
+      message:
+        "running without --auth: any client that reaches this address can write and read any tenant's points",
+    });
   }
   const address = server.address() as AddressInfo;
   const shown = address.family === "IPv6" ? `[${address.address}]` : address.address;

@@ -8,6 +8,7 @@ import { chmod, readFile } from "node:fs/promises";
 import { FileChanges, fileVersion } from "../../io/file-changes.js";
 import { withFileLock } from "../../io/file-lock.js";
 import { writeFileAtomically } from "../../io/write-file-atomically.js";
+import { logEvent } from "../observe/service-events.js";
 import { type ApiKeyFile, ApiKeyVerifier, emptyApiKeyFile, parseApiKeyFile } from "./api-keys.js";
 
 export async function readApiKeyFile(path: string, options: { mustExist: boolean }): Promise<ApiKeyFile> {
@@ -75,9 +76,9 @@ export class LiveApiKeys {
     try {
       this.verifier = new ApiKeyVerifier(await readApiKeyFile(this.path, { mustExist: true }));
       this.onChange(this.verifier);
-      this.log(JSON.stringify({ event: "auth-reload", keys: this.verifier.file.keys.length }));
+      logEvent(this.log, "auth-reload", { keys: this.verifier.file.keys.length });
     } catch (error) {
-      this.log(JSON.stringify({ event: "auth-reload-error", error: (error as Error).message }));
+      logEvent(this.log, "auth-reload-error", { error: (error as Error).message });
     }
   }
 }

@@ -12,11 +12,13 @@ import {
   ingestBodyFormatOf,
   parseIngestBufferFairly,
 } from "../ingest/ingest-body.js";
-import { type IngestPipeline, PendingPointsFull } from "../ingest/ingest-pipeline.js";
+import type { IngestPipeline } from "../ingest/ingest-pipeline.js";
 import type { MetricPoint } from "../ingest/point.js";
+import { PendingPointsFull } from "../ingest/write-admission.js";
 import type { HotspotMonitor } from "../observe/hotspot-monitor.js";
 import { renderLiveHeatmap } from "../observe/live-heatmap.js";
 import type { AccessLog } from "../observe/recent-accesses.js";
+import { logEvent } from "../observe/service-events.js";
 import type { ServiceMetrics } from "../observe/service-metrics.js";
 import type { IdempotencyRecord } from "../wal/idempotency-journal.js";
 import { type DeviceReads, MAX_RANGE_LIMIT } from "./device-reads.js";
@@ -64,7 +66,7 @@ export class IngestRoutes {
       (error: unknown) => {
         const status = error instanceof HttpError ? error.status : 500;
         const extra = error instanceof HttpError ? error.extra : {};
-        if (status === 500) log(JSON.stringify({ event: "error", path: pathOf(req), error: String(error) }));
+        if (status === 500) logEvent(log, "error", { path: pathOf(req), error: String(error) });
         metrics.requests.inc({ route: "error", status: String(status) });
         if (res.headersSent) res.destroy();
         else if (req.complete) {
@@ -155,7 +157,7 @@ export class IngestRoutes {
       }
       const key = scopedIdempotencyKey(body.perTenant.keys(), idempotencyKey);
       const fingerprint = requestFingerprint(format, read.body);
-      const check = pipeline.idempotency.check(key, fingerprint);
+      const check = pipeline.checkIdempotencyKey(key, fingerprint);
       if (check.state === "done") {
         metrics.idempotentReplays.inc();
         return json(res, 200, { accepted: check.record.accepted }, { "idempotent-replayed": "true" });
@@ -171,12 +173,9 @@ export class IngestRoutes {
           RETRY_SOON,
         );
       }
-      pipeline.idempotency.begin(key);
-      try {
-        await this.acceptBody(res, body, caller, { key, fingerprint }, started);
-      } finally {
-        pipeline.idempotency.end(key);
-      }
+      await pipeline.whileProcessing(key, () =>
+        this.acceptBody(res, body, caller, { key, fingerprint }, started),
+      );
     } finally {
       read.release();
     }
@@ -213,7 +212,7 @@ export class IngestRoutes {
     }
     monitor.observePrefixes(this.perPrefix(points));
     for (const [label, count] of admitted.perLabel) metrics.pointsIngested.inc({ tenant: label }, count);
-    metrics.pendingPoints.set(pipeline.pendingPoints);
+    metrics.pendingPoints.set(pipeline.pendingPoints());
     metrics.ackLatency.observe((performance.now() - started) / 1000);
     json(res, 200, { accepted: points.length });
   }

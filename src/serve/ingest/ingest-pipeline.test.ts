@@ -9,11 +9,12 @@ import { DeviceReads } from "../http/device-reads.js";
 import { HotspotMonitor } from "../observe/hotspot-monitor.js";
 import { ServiceMetrics } from "../observe/service-metrics.js";
 import { recordHeader } from "../wal/wal-record.js";
-import { IngestPipeline, type IngestPipelineOptions, PendingPointsFull } from "./ingest-pipeline.js";
+import { IngestPipeline, type IngestPipelineOptions } from "./ingest-pipeline.js";
 import { encodeLoggedRequest } from "./logged-request.js";
 import { metricsSchema } from "./metrics-schema.js";
 import type { MetricPoint } from "./point.js";
 import { point, T0 } from "./points.testsuite.js";
+import { PendingPointsFull } from "./write-admission.js";
 
 const segmentsIn = async (wal: string) => (await readdir(wal)).filter((name) => name.endsWith(".wal")).sort();
 const request = (points: MetricPoint[]) => ({
@@ -90,7 +91,7 @@ describe("IngestPipeline recovery", () => {
     const second = await openPipeline(table, wal);
     await second.pipeline.settle();
     expect((await storedTimes(table)).sort((a, b) => a - b)).toEqual([...times(0), ...times(50)]);
-    expect(second.pipeline.idempotency.check("retry-me", "f").state).toBe("done");
+    expect(second.pipeline.checkIdempotencyKey("retry-me", "f").state).toBe("done");
     await second.pipeline.close();
     expect(await segmentsIn(wal)).toHaveLength(1);
   });
@@ -160,7 +161,7 @@ describe("IngestPipeline and poison", () => {
     await pipeline.accept(request([point("d", T0 + 1)]));
     await pipeline.accept(request([point("bad\ud800", T0 + 2), point("d", T0 + 3)]));
     await pipeline.flush();
-    expect(pipeline.pendingPoints).toBe(0);
+    expect(pipeline.pendingPoints()).toBe(0);
     expect(await storedTimes(table)).toEqual([3, 1]);
     const [letter] = (await readFile(join(wal, "dead-letter.jsonl"), "utf8"))
       .trim()
@@ -214,7 +215,7 @@ describe("IngestPipeline and poison", () => {
     await pipeline.accept(request([point("refused", T0 + 1), point("d", T0 + 2)]));
     await pipeline.settle();
     expect(await storedTimes(table)).toEqual([2]);
-    expect(pipeline.pendingPoints).toBe(0);
+    expect(pipeline.pendingPoints()).toBe(0);
     expect(lines.filter((line) => line.includes('"event":"dead-letter"'))).toHaveLength(1);
     const letter = JSON.parse((await readFile(join(wal, "dead-letter.jsonl"), "utf8")).trim());
     expect(letter).toMatchObject({
@@ -272,7 +273,7 @@ describe("IngestPipeline writing two tables (a live migration's dual-write)", ()
     // Not lost on either side: the acknowledged points' segment stays until the new table has them.
     expect(await segmentsIn(wal)).toContain(`${String(segment).padStart(13, "0")}.wal`);
     expect(pipeline.completeBelow()).toBe(segment);
-    expect(pipeline.pendingPoints).toBe(2);
+    expect(pipeline.pendingPoints()).toBe(2);
     await expect
       .poll(() => lines.filter((line) => line.includes('"event":"store-write-retry"')).length, {
         timeout: 10_000,
@@ -287,7 +288,7 @@ describe("IngestPipeline writing two tables (a live migration's dual-write)", ()
     expect(await storedTimes(tables.new, "e")).toEqual([2]);
     // The old table was written once: its rows were not retried with the new table's.
     expect(attempts.old).toBe(oldWrites);
-    expect(pipeline.pendingPoints).toBe(0);
+    expect(pipeline.pendingPoints()).toBe(0);
     expect(pipeline.completeBelow()).toBeGreaterThan(segment);
     await pipeline.close();
     expect(await segmentsIn(wal)).toHaveLength(1);
@@ -335,12 +336,12 @@ describe("IngestPipeline writing two tables (a live migration's dual-write)", ()
     writing = [tables.old];
     await drain;
     expect(lines.some((line) => line.includes('"event":"table-no-longer-written"'))).toBe(true);
-    expect(pipeline.pendingPoints).toBe(0);
+    expect(pipeline.pendingPoints()).toBe(0);
     expect(await storedTimes(tables.old)).toEqual([1]);
     // A segment rotated out after the call is not waited for.
     await pipeline.accept(request([point("d", T0 + 2)]));
     await pipeline.drain();
-    expect(pipeline.pendingPoints).toBe(1);
+    expect(pipeline.pendingPoints()).toBe(1);
     await pipeline.close();
   });
 });
@@ -361,7 +362,7 @@ describe("IngestPipeline's pending-points cap", () => {
     ]);
     const reasons = results.flatMap((result) => (result.status === "rejected" ? [result.reason] : []));
     expect(reasons.every((reason) => reason instanceof PendingPointsFull)).toBe(true);
-    expect(pipeline.pendingPoints).toBe(200);
+    expect(pipeline.pendingPoints()).toBe(200);
     await pipeline.close();
     expect(await storedTimes(table)).toHaveLength(200);
   });

@@ -12,37 +12,34 @@
  * everything is an outage, not a bad row: its rows are retried in the background (with backoff)
  * while later flushes go on, and ingest answers 503 once too many points wait.
  *
- * Segment ids are epoch milliseconds, strictly increasing across restarts: the newest segment file
- * is never deleted (only older ones, after their flush), so a restarted service always knows the
- * last id even if the clock went back.
- *
  * During a live migration a flush writes two tables (`writeTables`): a segment goes only once every
  * row is in both (a failure on either side keeps it, and retries that side). The tables are read
  * when a segment's flush starts and again before every retry: a table no longer listed (a phase
  * that stopped writing it) is no longer written. `completeBelow` is the migration's cut: every
  * segment below it is written to all its tables.
+ *
+ * The pieces: `write-admission.ts` (Idempotency-Keys, the pending-points cap), `segment-log.ts`
+ * (rotation, replay), `row-writer.ts` (chunks, halving refused batches), `retry-queue.ts`
+ * (backoff, dead letters). This file orders them.
  */
-import { setTimeout as sleep } from "node:timers/promises";
-import type { StoreMutation } from "../../store/store.js";
 import type { SaltedTable } from "../../table/salted-table.js";
 import type { HotspotMonitor } from "../observe/hotspot-monitor.js";
-import type { AccessEntry, AccessLog } from "../observe/recent-accesses.js";
+import type { AccessLog } from "../observe/recent-accesses.js";
+import { logEvent } from "../observe/service-events.js";
 import type { ServiceMetrics } from "../observe/service-metrics.js";
 import type { IdempotencyRecord } from "../wal/idempotency-journal.js";
-import {
-  type RecoveredSegment,
-  type WalFaults,
-  type WalSegment,
-  WriteAheadLog,
-} from "../wal/write-ahead-log.js";
+import type { RecoveredSegment, WalFaults } from "../wal/write-ahead-log.js";
 import type { CpuTurns } from "./cpu-turns.js";
-import { type DeadLetter, DeadLetterFile, recordLetter } from "./dead-letter.js";
-import { IdempotencyKeys } from "./idempotency.js";
-import { type IngestBodyFormat, parseIngestBuffer } from "./ingest-body.js";
-import { type AggregatedRow, IntervalBuffer } from "./interval-buffer.js";
-import { decodeLoggedRequest, encodeLoggedRequest } from "./logged-request.js";
+import type { DeadLetter } from "./dead-letter.js";
+import type { IdempotencyCheck } from "./idempotency.js";
+import type { IngestBodyFormat } from "./ingest-body.js";
+import type { IntervalBuffer } from "./interval-buffer.js";
+import { encodeLoggedRequest } from "./logged-request.js";
 import type { MetricPoint } from "./point.js";
-import { decodeMetricPoints, METRIC_POINTS_QUALIFIER } from "./point-codec.js";
+import { type FlushingSegment, RetryQueue } from "./retry-queue.js";
+import { RowWriter } from "./row-writer.js";
+import { SegmentLog } from "./segment-log.js";
+import { WriteAdmission } from "./write-admission.js";
 
 export interface IngestPipelineOptions {
   /** The service's table: it names the log (a log of another table is refused), and is written unless `writeTables` says otherwise. */
@@ -77,13 +74,6 @@ export interface IngestPipelineOptions {
   walFaults?: WalFaults;
 }
 
-export const DEFAULT_MAX_PENDING_POINTS = 2_000_000;
-
-/** `accept` refused a request because too many acknowledged points wait for their flush (the store is behind). */
-export class PendingPointsFull extends Error {
-  override readonly name = "PendingPointsFull";
-}
-
 /** A request the service validated and admitted. */
 export interface AcceptedRequest {
   points: readonly MetricPoint[];
@@ -94,118 +84,93 @@ export interface AcceptedRequest {
   idempotency?: IdempotencyRecord;
 }
 
-/** The segment being appended to and the points its records hold. */
-interface OpenSegment {
-  segment: WalSegment;
-  buffer: IntervalBuffer;
-  /** Appends not settled yet: the flush waits for them before writing the buffer. */
-  appends: Set<Promise<void>>;
-  keys: IdempotencyRecord[];
-}
-
-/** A segment being written to the store: what must be durable before its file may go. */
-interface FlushingSegment {
-  id: number;
-  points: number;
-  keys: IdempotencyRecord[];
-  letters: DeadLetter[];
-  /** The tables its rows go to (those listed when its flush started). */
-  tables: readonly SaltedTable[];
-}
-
-/** A segment rotated out of the log's head and not yet written everywhere; `done` settles when it is (or is left in the log). */
-interface UnfinishedSegment {
-  done: Promise<void>;
-  settle: () => void;
-}
-
-/** One row on its way to one table. */
-interface PendingRow {
-  row: AggregatedRow;
-  table: SaltedTable;
-  mutation: StoreMutation;
-  attempts: number;
-  reason: string;
-  /** Successful store writes seen when the row first failed: more since means the store is up. */
-  successesAtFirstFailure: number;
-}
-
-const RETRY_BASE_MS = 100;
-const RETRY_MAX_MS = 5_000;
-/** Rows written per store call during a flush (each call is one synced write)... */
-const FLUSH_CHUNK_ROWS = 2_000;
-/** ...encoded a quarter at a time, each quarter in a CPU turn of its own. */
-const ENCODE_TURN_ROWS = 500;
 const JOURNAL_EXPIRY_EVERY_MS = 60 * 60 * 1000;
 
 export class IngestPipeline {
-  private current: OpenSegment;
   private flushTimer: NodeJS.Timeout | undefined;
   private expiryTimer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
-  /** Retries and completions running behind the flushes. */
-  private readonly background = new Set<Promise<void>>();
   private closed = false;
-  private closeDeadlineMs: number | undefined;
-  /** Store write calls that took at least one row, per table. */
-  private readonly writeSuccesses = new Map<SaltedTable, number>();
-  /** Segments rotated out and not yet written to every table, by id. */
-  private readonly unfinished = new Map<number, UnfinishedSegment>();
-  private deadLettersInWindow = 0;
-  private readonly deadLetters: DeadLetterFile;
-  readonly idempotency: IdempotencyKeys;
-  /** Acknowledged points not yet in the store (plus those of requests being appended now). */
-  pendingPoints = 0;
-  /** Store write calls, rows and points written to the primary table since start (the bench's points per write). */
-  readonly totals = { storeWrites: 0, rowsWritten: 0, pointsWritten: 0 };
-  /** The first segment this process opened: every later one is flushed by it. */
-  readonly firstSegmentId: number;
+  private readonly admission: WriteAdmission;
+  private readonly writer: RowWriter;
+  private readonly retries: RetryQueue;
 
   private constructor(
     private readonly options: IngestPipelineOptions,
-    private readonly wal: WriteAheadLog,
-    segment: WalSegment,
+    private readonly segments: SegmentLog,
   ) {
-    this.current = this.openSegment(segment);
-    this.firstSegmentId = segment.id;
-    this.deadLetters = new DeadLetterFile(`${wal.directory}/dead-letter.jsonl`);
-    this.idempotency = new IdempotencyKeys(wal.journal, options.idempotencyWindowMs);
+    const { wal } = segments;
+    const writeTables = () => this.writeTables();
+    this.admission = new WriteAdmission(wal.journal, options.maxPendingPoints, options.idempotencyWindowMs);
+    this.writer = new RowWriter({ ...options, writeTables });
+    this.retries = new RetryQueue({
+      ...options,
+      writer: this.writer,
+      deadLetterPath: `${wal.directory}/dead-letter.jsonl`,
+      writeTables,
+      complete: (segment) => this.complete(segment),
+      leaveInLog: (id) => segments.leaveInLog(id),
+    });
   }
 
   /** Opens the log, writes every segment a previous run left behind, and starts the flush timer. */
   static async open(options: IngestPipelineOptions): Promise<IngestPipeline> {
     const { table } = options;
-    const { wal, leftover } = await WriteAheadLog.open(
+    const { log, leftover } = await SegmentLog.open(
       options.walDirectory,
       options.walTarget ?? `${table.store.name} (schema ${table.schema.fingerprint})`,
-      { faults: options.walFaults },
+      options.intervalMs,
+      options.walFaults,
     );
     let pipeline: IngestPipeline;
     try {
-      const lastId = leftover.at(-1) ?? 0;
-      pipeline = new IngestPipeline(options, wal, await wal.createSegment(Math.max(Date.now(), lastId + 1)));
-      for (const id of leftover) pipeline.rotatedOut(id);
+      pipeline = new IngestPipeline(options, log);
       await pipeline.expireKeys();
       const replayedKeys = new Set<string>();
       // One segment in memory at a time: read it once the one before it is written.
-      for (const id of leftover) await pipeline.replay(await wal.readSegment(id), replayedKeys);
+      for (const id of leftover) await pipeline.replay(await log.wal.readSegment(id), replayedKeys);
     } catch (error) {
-      await wal.release();
+      await log.wal.release();
       throw error;
     }
     pipeline.flushTimer = setInterval(() => {
       // A flush that could not start (no new segment: disk full) is tried again next tick.
       pipeline.flush().catch((error: unknown) => {
-        options.log(JSON.stringify({ event: "flush-error", error: String(error) }));
+        logEvent(options.log, "flush-error", { error: String(error) });
       });
     }, options.intervalMs);
     pipeline.flushTimer.unref();
     pipeline.expiryTimer = setInterval(
       () => void pipeline.expireKeys(),
-      Math.min(JOURNAL_EXPIRY_EVERY_MS, pipeline.idempotency.windowMs),
+      Math.min(JOURNAL_EXPIRY_EVERY_MS, pipeline.admission.idempotencyWindowMs),
     );
     pipeline.expiryTimer.unref();
     return pipeline;
+  }
+
+  /** Acknowledged points not yet in the store (plus those of requests being appended now). */
+  pendingPoints(): number {
+    return this.admission.pendingPoints;
+  }
+
+  /** Whether a request with this Idempotency-Key was answered (with this body or another), or is being processed now. */
+  checkIdempotencyKey(key: string, fingerprint: string): IdempotencyCheck {
+    return this.admission.checkKey(key, fingerprint);
+  }
+
+  /** Runs `task` with the key marked in flight, so a concurrent retry of the request is told to wait. */
+  whileProcessing<T>(key: string, task: () => Promise<T>): Promise<T> {
+    return this.admission.whileProcessing(key, task);
+  }
+
+  /** Store write calls, rows and points written to the primary table since start (the bench's points per write). */
+  get totals(): Readonly<RowWriter["totals"]> {
+    return this.writer.totals;
+  }
+
+  /** The first segment this process opened: every later one is flushed by it. */
+  get firstSegmentId(): number {
+    return this.segments.firstSegmentId;
   }
 
   /**
@@ -215,18 +180,17 @@ export class IngestPipeline {
    */
   accept(request: AcceptedRequest): Promise<void> {
     if (this.closed) return Promise.reject(new Error("the service is shutting down"));
-    const open = this.current;
+    const open = this.segments.open;
     if (open.segment.failed) {
       this.flush().catch(() => {});
       return Promise.reject(new Error("the write-ahead log segment failed and is being replaced"));
     }
     const count = request.points.length;
-    if (this.pendingPoints + count > (this.options.maxPendingPoints ?? DEFAULT_MAX_PENDING_POINTS)) {
-      return Promise.reject(
-        new PendingPointsFull("the store is behind: too many points wait for their flush"),
-      );
+    try {
+      this.admission.reserve(count);
+    } catch (error) {
+      return Promise.reject(error);
     }
-    this.pendingPoints += count;
     const appended = open.segment.append(encodeLoggedRequest(request)).then(
       async () => {
         // Encoding the points into their rows is a heavy step: it takes its turn (in commit order).
@@ -234,11 +198,11 @@ export class IngestPipeline {
         open.buffer.add(request.points);
         if (request.idempotency) {
           open.keys.push(request.idempotency);
-          this.idempotency.remember(request.idempotency);
+          this.admission.remember(request.idempotency);
         }
       },
       (error: unknown) => {
-        this.pendingPoints -= count;
+        this.admission.release(count);
         this.options.metrics.walAppendFailures.inc();
         throw error;
       },
@@ -262,7 +226,7 @@ export class IngestPipeline {
   /** Waits for the background retries too: every acknowledged point is in the store or the dead-letter file. */
   async settle(): Promise<void> {
     await this.flush();
-    while (this.background.size > 0) await Promise.all(this.background);
+    await this.retries.settle();
   }
 
   /**
@@ -270,26 +234,22 @@ export class IngestPipeline {
    * segment still being written, else the one being appended to. It only grows, across restarts too.
    */
   completeBelow(): number {
-    let lowest = this.current.segment.id;
-    for (const id of this.unfinished.keys()) lowest = Math.min(lowest, id);
-    return lowest;
+    return this.segments.completeBelow();
   }
 
   /** The segment appended to now: every row of it and of later segments is written to the tables listed when it is flushed. */
   get openSegmentId(): number {
-    return this.current.segment.id;
+    return this.segments.open.segment.id;
   }
 
   /** Resolves once every segment rotated out before the call is written everywhere (or left in the log at close). */
-  async drain(): Promise<void> {
-    await Promise.all([...this.unfinished.values()].map((segment) => segment.done));
+  drain(): Promise<void> {
+    return this.segments.drain();
   }
 
   /** Rows and records dead-lettered since the last call (the alert rule's input). */
   takeDeadLetters(): number {
-    const count = this.deadLettersInWindow;
-    this.deadLettersInWindow = 0;
-    return count;
+    return this.retries.takeDeadLetters();
   }
 
   /**
@@ -301,88 +261,38 @@ export class IngestPipeline {
     clearInterval(this.expiryTimer);
     this.closed = true;
     await this.flush().catch((error: unknown) => {
-      this.options.log(JSON.stringify({ event: "flush-error", error: String(error) }));
+      logEvent(this.options.log, "flush-error", { error: String(error) });
     });
-    this.closeDeadlineMs = Date.now() + (this.options.closeTimeoutMs ?? 30_000);
-    while (this.background.size > 0) await Promise.all(this.background);
-    await this.current.segment.close();
-    await this.wal.release();
-  }
-
-  private openSegment(segment: WalSegment): OpenSegment {
-    return { segment, buffer: new IntervalBuffer(this.options.intervalMs), appends: new Set(), keys: [] };
-  }
-
-  private rotatedOut(id: number): void {
-    let settle = () => {};
-    const done = new Promise<void>((resolve) => {
-      settle = resolve;
-    });
-    this.unfinished.set(id, { done, settle });
+    await this.retries.closeBy(Date.now() + (this.options.closeTimeoutMs ?? 30_000));
+    await this.segments.close();
   }
 
   private async flushOnce(): Promise<void> {
-    const open = this.current;
-    if (open.buffer.points === 0 && open.appends.size === 0 && !open.segment.failed) return;
-    this.current = this.openSegment(await this.wal.createSegment(Math.max(Date.now(), open.segment.id + 1)));
-    this.rotatedOut(open.segment.id);
-    await Promise.all(open.appends);
-    await open.segment.close();
-    await this.writeSegment(open.segment.id, open.buffer, open.keys, []);
+    const open = await this.segments.rotate();
+    if (open) await this.writeSegment(open.segment.id, open.buffer, open.keys, []);
   }
 
-  /**
-   * Reads a segment left behind back into points (counting damage, dead-lettering what cannot be
-   * read) and writes it. Its rows are rebuilt from every record, keys journaled or not: a crash
-   * between journaling a segment's keys and deleting it leaves rows that hold all its points, and
-   * rewriting them from fewer records would lose the rest. Only a key already replayed (in
-   * `replayedKeys`) is skipped: the same request logged twice (an append refused after it reached
-   * the disk, then retried) is written once.
-   */
-  private async replay(
-    { id, payloads, tornBytes, corrupt }: RecoveredSegment,
-    replayedKeys: Set<string>,
-  ): Promise<void> {
+  /** Writes a segment left behind (see `SegmentLog.replay`), counting its damage. */
+  private async replay(recovered: RecoveredSegment, replayedKeys: Set<string>): Promise<void> {
     const { metrics, log } = this.options;
+    const { id, tornBytes, corrupt } = recovered;
     for (const range of corrupt) {
       metrics.walCorruptRecords.inc();
       metrics.walCorruptBytes.inc(range.bytes);
-      log(JSON.stringify({ event: "wal-corrupt", segment: id, offset: range.offset, bytes: range.bytes }));
+      logEvent(log, "wal-corrupt", { segment: id, offset: range.offset, bytes: range.bytes });
     }
-    const buffer = new IntervalBuffer(this.options.intervalMs);
-    const keys: IdempotencyRecord[] = [];
-    const letters: DeadLetter[] = [];
-    let duplicates = 0;
-    for (const payload of payloads) {
-      try {
-        const request = decodeLoggedRequest(payload);
-        if (request.idempotency && replayedKeys.has(request.idempotency.key)) {
-          duplicates++;
-          continue;
-        }
-        buffer.add(parseIngestBuffer(request.body, request.format, { tenant: request.tenant }));
-        if (request.idempotency) {
-          replayedKeys.add(request.idempotency.key);
-          keys.push(request.idempotency);
-          this.idempotency.remember(request.idempotency);
-        }
-      } catch (error) {
-        letters.push(recordLetter(id, `unreadable log record: ${(error as Error).message}`, payload));
-        this.countDeadLetter("record");
-      }
-    }
-    this.pendingPoints += buffer.points;
-    log(
-      JSON.stringify({
-        event: "wal-replay",
-        segment: id,
-        points: buffer.points,
-        tornBytes,
-        corruptRanges: corrupt.length,
-        deadLetters: letters.length,
-        duplicates,
-      }),
-    );
+    const { buffer, keys, letters, duplicates } = this.segments.replay(recovered, replayedKeys);
+    for (const key of keys) this.admission.remember(key);
+    for (const _ of letters) this.retries.countDeadLetter("record");
+    this.admission.addReplayed(buffer.points);
+    logEvent(log, "wal-replay", {
+      segment: id,
+      points: buffer.points,
+      tornBytes,
+      corruptRanges: corrupt.length,
+      deadLetters: letters.length,
+      duplicates,
+    });
     await this.writeSegment(id, buffer, keys, letters);
   }
 
@@ -398,26 +308,9 @@ export class IngestPipeline {
     letters: DeadLetter[],
   ): Promise<void> {
     const segment: FlushingSegment = { id, points: buffer.points, keys, letters, tables: this.writeTables() };
-    const failed: PendingRow[] = [];
-    const rows = buffer.rows(id);
-    for (;;) {
-      const chunk: AggregatedRow[] = [];
-      let more = true;
-      while (more && chunk.length < FLUSH_CHUNK_ROWS) {
-        await this.options.turns?.take();
-        for (let turn = 0; turn < ENCODE_TURN_ROWS; turn++) {
-          const next = rows.next();
-          if (next.done) {
-            more = false;
-            break;
-          }
-          chunk.push(next.value);
-        }
-      }
-      await this.options.turns?.take();
-      failed.push(...(await this.writeRows(segment, chunk)));
-      if (chunk.length < FLUSH_CHUNK_ROWS) break;
-    }
+    const failed = await this.writer.writeAll(buffer.rows(id), segment.tables, (row, table, reason) =>
+      this.retries.deadLetterRow(segment, row, table, reason),
+    );
     if (
       failed.length === 0 &&
       (await this.complete(segment).then(
@@ -426,250 +319,29 @@ export class IngestPipeline {
       ))
     )
       return;
-    this.inBackground(this.retryAndComplete(segment, failed));
-  }
-
-  private inBackground(task: Promise<void>): void {
-    const tracked = task.catch((error: unknown) => {
-      this.options.log(JSON.stringify({ event: "flush-error", error: String(error) }));
-    });
-    this.background.add(tracked);
-    void tracked.then(() => this.background.delete(tracked));
+    this.retries.add(segment, failed);
   }
 
   private writeTables(): readonly SaltedTable[] {
     return this.options.writeTables?.() ?? [this.options.table];
   }
 
-  /**
-   * Encodes the rows' keys for each of the segment's tables (a row that cannot be encoded is
-   * dead-lettered) and writes them once, the tables at once; returns the failed ones.
-   */
-  private async writeRows(segment: FlushingSegment, rows: readonly AggregatedRow[]): Promise<PendingRow[]> {
-    const perTable = segment.tables.map((table) => {
-      const pending: PendingRow[] = [];
-      for (const row of rows) {
-        try {
-          const key = table.schema.encode(row.values);
-          pending.push({
-            row,
-            table,
-            mutation: { type: "put", key, cells: row.cells },
-            attempts: 0,
-            reason: "",
-            successesAtFirstFailure: 0,
-          });
-        } catch (error) {
-          this.deadLetterRow(segment, row, table, `row key: ${(error as Error).message}`);
-        }
-      }
-      return pending;
-    });
-    return (await Promise.all(perTable.map((pending) => this.attempt(pending)))).flat();
-  }
-
-  /** Writes each table's rows at once; returns those that failed. */
-  private async attemptAll(rows: readonly PendingRow[]): Promise<PendingRow[]> {
-    const perTable = new Map<SaltedTable, PendingRow[]>();
-    for (const row of rows) {
-      const list = perTable.get(row.table);
-      if (list) list.push(row);
-      else perTable.set(row.table, [row]);
-    }
-    return (await Promise.all([...perTable.values()].map((pending) => this.attempt(pending)))).flat();
-  }
-
-  /**
-   * One durable store write of rows bound for one table; returns those that failed. A call the
-   * store throws on (it refused the batch as a whole) is split in halves until the rows it refuses
-   * are alone.
-   */
-  private async attempt(rows: PendingRow[]): Promise<PendingRow[]> {
-    if (rows.length === 0) return [];
-    const { metrics } = this.options;
-    const table = rows[0]!.table;
-    const started = performance.now();
-    let failures: Map<number, string>;
-    try {
-      const { failed } = await table.store.write(
-        rows.map((pending) => pending.mutation),
-        { durable: true },
-      );
-      failures = new Map(failed.map((failure) => [failure.index, failure.reason]));
-    } catch (error) {
-      if (rows.length > 1) {
-        const half = rows.length >> 1;
-        return [...(await this.attempt(rows.slice(0, half))), ...(await this.attempt(rows.slice(half)))];
-      }
-      failures = new Map([[0, `the store refused the write: ${(error as Error).message}`]]);
-    }
-    const primary = table === this.writeTables()[0];
-    if (primary) {
-      metrics.storeWrites.inc();
-      this.totals.storeWrites++;
-    }
-    const successes = this.writeSuccesses.get(table) ?? 0;
-    const written: PendingRow[] = [];
-    const failed: PendingRow[] = [];
-    rows.forEach((pending, index) => {
-      const reason = failures.get(index);
-      if (reason === undefined) {
-        written.push(pending);
-        return;
-      }
-      if (pending.attempts === 0) pending.successesAtFirstFailure = successes;
-      pending.attempts++;
-      pending.reason = reason;
-      failed.push(pending);
-    });
-    if (written.length > 0) {
-      this.writeSuccesses.set(table, successes + 1);
-      if (primary) this.recordWritten(table, written, performance.now() - started);
-    }
-    return failed;
-  }
-
-  private recordWritten(table: SaltedTable, rows: readonly PendingRow[], writeMs: number): void {
-    const { metrics, monitor, accessLog } = this.options;
-    metrics.writeLatency.observe(writeMs / 1000);
-    monitor.useBuckets(table.schema.bucketCount);
-    const entries: AccessEntry[] = new Array(rows.length);
-    rows.forEach(({ row, mutation }, index) => {
-      const bucket = table.schema.bucketOf(row.values);
-      const points = row.points;
-      metrics.rowsWritten.inc({ bucket: String(bucket) });
-      metrics.pointsWritten.inc({ bucket: String(bucket) }, points);
-      monitor.observeBucket(bucket, points);
-      this.totals.pointsWritten += points;
-      const bytes = row.cells.get(METRIC_POINTS_QUALIFIER)!.length;
-      entries[index] = { key: mutation.key, op: "write", bytes, latencyMs: Math.round(writeMs) };
-    });
-    accessLog?.record(Date.now(), entries);
-    this.totals.rowsWritten += rows.length;
-  }
-
-  /**
-   * Retries the failed rows with backoff until the store takes them; a row still refused after
-   * `deadLetterAfterAttempts` while the store took other rows is dead-lettered. Then completes.
-   */
-  private async retryAndComplete(segment: FlushingSegment, failed: PendingRow[]): Promise<void> {
-    const limit = this.options.deadLetterAfterAttempts ?? 8;
-    let pending = failed;
-    for (let attempt = 0; ; attempt++) {
-      pending = this.stillWritten(segment, pending).filter((row) => {
-        if (row.attempts < limit || (this.writeSuccesses.get(row.table) ?? 0) <= row.successesAtFirstFailure)
-          return true;
-        this.deadLetterRow(
-          segment,
-          row.row,
-          row.table,
-          `the store refused it ${row.attempts} times: ${row.reason}`,
-        );
-        return false;
-      });
-      if (
-        pending.length === 0 &&
-        (await this.complete(segment).then(
-          () => true,
-          (error: unknown) => {
-            this.options.log(
-              JSON.stringify({ event: "segment-complete-retry", segment: segment.id, error: String(error) }),
-            );
-            return false;
-          },
-        ))
-      ) {
-        return;
-      }
-      if (this.closeDeadlineMs !== undefined && Date.now() > this.closeDeadlineMs) {
-        this.options.log(JSON.stringify({ event: "left-in-log", segment: segment.id, rows: pending.length }));
-        this.unfinished.get(segment.id)?.settle();
-        return;
-      }
-      if (pending.length > 0) {
-        this.options.log(
-          JSON.stringify({
-            event: "store-write-retry",
-            segment: segment.id,
-            failedRows: pending.length,
-            table: pending[0]!.table.store.name,
-            reason: pending[0]!.reason,
-          }),
-        );
-      }
-      await sleep(Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** attempt));
-      if (pending.length > 0) pending = await this.attemptAll(this.stillWritten(segment, pending));
-    }
-  }
-
-  /** The rows whose table is still written: a phase that stopped writing a table drops its retries. */
-  private stillWritten(segment: FlushingSegment, pending: PendingRow[]): PendingRow[] {
-    const tables = new Set(this.writeTables());
-    const kept = pending.filter((row) => tables.has(row.table));
-    if (kept.length < pending.length) {
-      const dropped = pending.filter((row) => !tables.has(row.table));
-      this.options.log(
-        JSON.stringify({
-          event: "table-no-longer-written",
-          segment: segment.id,
-          table: dropped[0]!.table.store.name,
-          rows: dropped.length,
-        }),
-      );
-    }
-    return kept;
-  }
-
   /** Dead letters fsynced, Idempotency-Keys journaled, then the segment's file deleted. */
   private async complete(segment: FlushingSegment): Promise<void> {
-    await this.deadLetters.append(segment.letters);
-    segment.letters = [];
-    await this.wal.journal.put(segment.keys);
-    this.idempotency.journaled(segment.keys);
-    await this.wal.removeSegment(segment.id);
-    this.unfinished.get(segment.id)?.settle();
-    this.unfinished.delete(segment.id);
-    this.pendingPoints -= segment.points;
+    await this.retries.appendLetters(segment);
+    await this.segments.wal.journal.put(segment.keys);
+    this.admission.journaled(segment.keys);
+    await this.segments.remove(segment.id);
+    this.admission.release(segment.points);
     segment.points = 0;
-    this.options.metrics.pendingPoints.set(this.pendingPoints);
-  }
-
-  private deadLetterRow(
-    segment: FlushingSegment,
-    row: AggregatedRow,
-    table: SaltedTable,
-    reason: string,
-  ): void {
-    const { tenant, deviceId, interval } = row.values;
-    const points = decodeMetricPoints(row.cells.get(METRIC_POINTS_QUALIFIER)!, deviceId, interval);
-    segment.letters.push({
-      segment: segment.id,
-      reason,
-      table: table.store.name,
-      row: { tenant, deviceId, interval, points },
-    });
-    this.countDeadLetter("row");
-    this.options.log(
-      JSON.stringify({
-        event: "dead-letter",
-        segment: segment.id,
-        table: table.store.name,
-        points: points.length,
-        reason,
-      }),
-    );
-  }
-
-  private countDeadLetter(kind: "row" | "record"): void {
-    this.options.metrics.deadLetters.inc({ kind });
-    this.deadLettersInWindow++;
+    this.options.metrics.pendingPoints.set(this.admission.pendingPoints);
   }
 
   private async expireKeys(): Promise<void> {
     try {
-      await this.wal.journal.expire(Date.now() - this.idempotency.windowMs);
+      await this.segments.wal.journal.expire(Date.now() - this.admission.idempotencyWindowMs);
     } catch (error) {
-      this.options.log(JSON.stringify({ event: "idempotency-expiry-error", error: String(error) }));
+      logEvent(this.options.log, "idempotency-expiry-error", { error: String(error) });
     }
   }
 }

@@ -8,6 +8,7 @@
  */
 import type { SaltedTable } from "../../table/salted-table.js";
 import { SCHEMA_ROW_KEY } from "../../table/schema-guard.js";
+import { logEvent } from "../observe/service-events.js";
 
 export interface RetentionOptions {
   maxAgeMs: number;
@@ -37,7 +38,7 @@ export class RetentionSweeper {
       this.running = this.running
         .then(() => this.sweep())
         .catch((error: unknown) => {
-          options.log(JSON.stringify({ event: "retention-error", error: String(error) }));
+          logEvent(options.log, "retention-error", { error: String(error) });
           return 0;
         });
     }, every);
@@ -49,7 +50,7 @@ export class RetentionSweeper {
     const cutoff = (this.options.now ?? Date.now)() - this.options.maxAgeMs;
     let deleted = 0;
     for (const table of this.tablesNow()) deleted += await this.sweepTable(table, cutoff);
-    if (deleted > 0) this.options.log(JSON.stringify({ event: "retention", deleted, cutoffMs: cutoff }));
+    if (deleted > 0) logEvent(this.options.log, "retention", { deleted, cutoffMs: cutoff });
     return deleted;
   }
 

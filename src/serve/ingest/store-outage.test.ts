@@ -37,7 +37,7 @@ describe("ingest during a store outage", () => {
     );
 
     store.faults.failWrite = undefined;
-    await vi.waitFor(() => expect(service.pipeline.pendingPoints).toBe(0), { timeout: 10_000 });
+    await vi.waitFor(() => expect(service.pipeline.pendingPoints()).toBe(0), { timeout: 10_000 });
     const latest = await (await fetch(`${service.url}/v1/devices/d/latest?tenant=t&n=1000`)).json();
     expect((latest as { points: unknown[] }).points).toHaveLength(100);
     await service.close();

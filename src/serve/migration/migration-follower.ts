@@ -16,9 +16,7 @@
  */
 import { hostname } from "node:os";
 import { FileChanges, fileVersion } from "../../io/file-changes.js";
-import { isAlive } from "../../io/file-lock.js";
 import type { KeySchema } from "../../keys/types.js";
-import type { MigrationSide } from "../../migrate/dual-write.js";
 import {
   type MigrationPhase,
   phaseReadSide,
@@ -30,15 +28,15 @@ import {
   type MigrationRecord,
   readMigrationRecord,
   type ServiceStatus,
-  schemaOf,
   updateMigrationRecord,
 } from "../../migrate/live/migration-record.js";
-import { checkServiceRekeying } from "../../migrate/live/service-rekeying.js";
 import type { Store } from "../../store/store.js";
-import { isStoreAt, openStoreAt, parseStoreAddress } from "../../store/store-address.js";
-import { type AppProfiles, SaltedTable } from "../../table/salted-table.js";
+import type { AppProfiles, SaltedTable } from "../../table/salted-table.js";
 import type { IngestPipeline } from "../ingest/ingest-pipeline.js";
-import { runBackfill, runValidation } from "./migration-jobs.js";
+import { logEvent } from "../observe/service-events.js";
+import { checkFollowedRecord, checkSoleFollower } from "./followed-record.js";
+import { JobRunner } from "./job-runner.js";
+import { MigrationTables } from "./migration-tables.js";
 
 export interface MigrationFollowerOptions {
   /** The record's file; it may not exist yet (`migrate begin` creates it while the service runs). */
@@ -66,20 +64,14 @@ export interface FollowedService {
   sweeperIdle?: () => Promise<void>;
 }
 
-interface RunningJob {
-  key: string;
-  controller: AbortController;
-  done: Promise<void>;
-}
-
 export class MigrationFollower {
   private record: MigrationRecord | undefined;
   private phase: MigrationPhase = "single";
   private revision = 0;
   private applied = true;
   private error: string | undefined;
-  private oldTable: SaltedTable | undefined;
-  private newTable: SaltedTable | undefined;
+  private readonly tables: MigrationTables;
+  private readonly jobs: JobRunner;
   private dualWriteFrom: number | undefined;
   private oldMissesFrom: number | undefined;
   private service: FollowedService | undefined;
@@ -88,16 +80,22 @@ export class MigrationFollower {
   private openedVersion = "missing";
   private publishTimer: NodeJS.Timeout | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
-  private readonly closedStores = new Set<Store>();
   private publishedCut = -1;
   /** Phase changes, one at a time. */
   private applying: Promise<void> = Promise.resolve();
   /** Writes of the record's service section, one at a time. */
   private publishing: Promise<void> = Promise.resolve();
-  private readonly jobs = new Map<"backfill" | "validation", RunningJob>();
   private closed = false;
 
-  private constructor(private readonly options: MigrationFollowerOptions) {}
+  private constructor(private readonly options: MigrationFollowerOptions) {
+    this.tables = new MigrationTables(options);
+    this.jobs = new JobRunner({
+      ...options,
+      tables: () => ({ old: this.tableOf("old"), new: this.tableOf("new") }),
+      completeBelow: () => this.service!.pipeline.completeBelow(),
+      closing: () => this.closed,
+    });
+  }
 
   /**
    * Reads the record and opens the tables its phase uses (before the log is replayed, so the replay
@@ -106,15 +104,16 @@ export class MigrationFollower {
    */
   static async open(options: MigrationFollowerOptions): Promise<MigrationFollower> {
     const follower = new MigrationFollower(options);
+    const { tables } = follower;
     follower.openedVersion = await fileVersion(options.file);
     const record = await readMigrationRecord(options.file);
-    if (record === undefined) follower.oldTable = await options.openHome();
+    if (record === undefined) tables.old = await options.openHome();
     else {
-      follower.checkRecord(record);
-      follower.checkSoleFollower(record);
+      checkFollowedRecord(record, undefined, options);
+      checkSoleFollower(record, options);
       try {
-        if (usesOld(record.phase)) follower.oldTable = await options.openHome();
-        if (record.phase !== "single") follower.newTable = await follower.openTable(record, "new");
+        if (usesOld(record.phase)) tables.old = await options.openHome();
+        if (record.phase !== "single") tables.new = await tables.open(record, "new");
       } catch (error) {
         await follower.abandon();
         throw error;
@@ -170,36 +169,21 @@ export class MigrationFollower {
     clearTimeout(this.retryTimer);
     await this.changes?.close();
     await this.applying;
-    await this.stopJobs("the service is stopping");
+    await this.jobs.stop("the service is stopping");
     // The last cut: everything flushed at close.
     if (this.record !== undefined && this.service) await this.publish();
     await this.publishing;
-    await this.closeTables();
-  }
-
-  private async closeTables(): Promise<void> {
-    for (const store of [this.newTable?.store, this.oldTable?.store, this.options.homeStore])
-      if (store) await this.closeStore(store);
-    this.oldTable = undefined;
-    this.newTable = undefined;
-  }
-
-  private async closeStore(store: Store): Promise<void> {
-    if (this.closedStores.has(store)) return;
-    this.closedStores.add(store);
-    await store.close();
+    await this.tables.close(this.options.homeStore);
   }
 
   /** Stops and closes the stores it opened, but not the service's own (the service failed to start; its caller closes that). */
   async abandon(): Promise<void> {
-    this.closedStores.add(this.options.homeStore);
+    this.tables.keepOpen(this.options.homeStore);
     await this.close();
   }
 
-  private tableOf(side: MigrationSide): SaltedTable {
-    const table = side === "old" ? this.oldTable : this.newTable;
-    if (table === undefined) throw new Error(`the ${side} table is not open in phase ${this.phase}`);
-    return table;
+  private tableOf(side: "old" | "new"): SaltedTable {
+    return this.tables.of(side, this.phase);
   }
 
   /** Reads the record again; applies its phase when it changed (or, `retry`, when the last try failed). */
@@ -208,7 +192,7 @@ export class MigrationFollower {
       try {
         await this.reloadNow(retry);
       } catch (error) {
-        this.options.log(JSON.stringify({ event: "migration-error", error: String(error) }));
+        logEvent(this.options.log, "migration-error", { error: String(error) });
       }
     });
     return this.applying;
@@ -220,18 +204,15 @@ export class MigrationFollower {
     try {
       record = await readMigrationRecord(this.options.file);
     } catch (error) {
-      this.options.log(JSON.stringify({ event: "migration-unreadable", error: (error as Error).message }));
+      logEvent(this.options.log, "migration-unreadable", { error: (error as Error).message });
       return;
     }
     if (record === undefined) {
       if (this.record !== undefined) {
-        this.options.log(
-          JSON.stringify({
-            event: "migration-missing",
-            file: this.options.file,
-            message: `the migration record went away; staying in phase ${this.phase}`,
-          }),
-        );
+        logEvent(this.options.log, "migration-missing", {
+          file: this.options.file,
+          message: `the migration record went away; staying in phase ${this.phase}`,
+        });
       }
       return;
     }
@@ -244,22 +225,22 @@ export class MigrationFollower {
   /** Moves to the record's phase; on failure reports why and stays in its phase, trying again every few seconds. */
   private async apply(record: MigrationRecord): Promise<void> {
     const { log } = this.options;
+    const { tables } = this;
     const from = this.phase;
     clearTimeout(this.retryTimer);
     try {
-      this.checkRecord(record);
-      this.checkSoleFollower(record);
-      if (record.phase !== "single" && this.newTable === undefined)
-        this.newTable = await this.openTable(record, "new");
-      if (usesOld(record.phase) && this.oldTable === undefined)
-        this.oldTable = await this.openTable(record, "old");
+      checkFollowedRecord(record, this.record, this.options);
+      checkSoleFollower(record, this.options);
+      if (record.phase !== "single" && tables.new === undefined)
+        tables.new = await tables.open(record, "new");
+      if (usesOld(record.phase) && tables.old === undefined) tables.old = await tables.open(record, "old");
     } catch (error) {
       const message = (error as Error).message;
       this.revision = record.revision;
       this.applied = false;
       if (message !== this.error) {
         this.error = message;
-        log(JSON.stringify({ event: "migration-error", phase: record.phase, error: message }));
+        logEvent(log, "migration-error", { phase: record.phase, error: message });
         await this.publish();
       }
       this.retryTimer = setTimeout(() => void this.reload(true), this.options.retryEveryMs ?? 2000);
@@ -278,84 +259,19 @@ export class MigrationFollower {
       this.oldMissesFrom ??= pipeline.completeBelow();
     this.phase = to;
     if (to !== from) {
-      log(JSON.stringify({ event: "migration-phase", from, to, revision: record.revision }));
+      logEvent(log, "migration-phase", { from, to, revision: record.revision });
       await this.publish();
     }
-    if (!writesBoth(to)) await this.stopJobs(`the migration moved to ${to}`);
+    if (!writesBoth(to)) await this.jobs.stop(`the migration moved to ${to}`);
     // Every segment flushed under the previous phase is written where that phase said.
     await pipeline.drain();
-    if (to === "done" && this.oldTable !== undefined) {
+    if (to === "done" && tables.old !== undefined) {
       await this.service!.sweeperIdle?.();
-      await this.closeStore(this.oldTable.store);
-      this.oldTable = undefined;
+      await tables.closeStore(tables.old.store);
+      tables.old = undefined;
     }
     this.applied = true;
     await this.publish();
-  }
-
-  private async openTable(record: MigrationRecord, side: MigrationSide): Promise<SaltedTable> {
-    const ref = record[side];
-    // An embedded table is never created here: a missing one was not created yet, or was dropped.
-    const open =
-      this.options.openStore ??
-      ((address: string) => openStoreAt(parseStoreAddress(address), { mustExist: true }));
-    return this.tableOn(await open(ref.address), schemaOf(ref, this.options.file));
-  }
-
-  private async tableOn(store: Store, schema: KeySchema): Promise<SaltedTable> {
-    try {
-      return await SaltedTable.open(store, schema, {
-        ...(this.options.appProfiles ? { appProfiles: this.options.appProfiles } : {}),
-      });
-    } catch (error) {
-      await store.close();
-      throw error;
-    }
-  }
-
-  /** The record must name this service's table, with its schema, as the old table, and keep naming the same two tables. */
-  private checkRecord(record: MigrationRecord): void {
-    const { file, homeStore, homeSchema } = this.options;
-    const known = this.record;
-    if (known !== undefined) {
-      for (const side of ["old", "new"] as const) {
-        if (
-          known[side].address !== record[side].address ||
-          known[side].fingerprint !== record[side].fingerprint
-        )
-          throw new Error(
-            `migration ${file} now names ${record[side].address} (${record[side].fingerprint}) as the ${side} table, not ${known[side].address} (${known[side].fingerprint}); restart the service to follow another migration`,
-          );
-      }
-    }
-    if (!isStoreAt(homeStore.name, parseStoreAddress(record.old.address))) {
-      throw new Error(
-        `migration ${file} moves ${record.old.address} → ${record.new.address}, but this service serves ${homeStore.name}; ` +
-          "give this service its own --migration file",
-      );
-    }
-    if (record.old.fingerprint !== homeSchema.fingerprint) {
-      throw new Error(
-        `migration ${file} records the old table's schema as ${record.old.fingerprint}, but this service writes ${homeSchema.fingerprint} (check --buckets and --interval)`,
-      );
-    }
-    checkServiceRekeying(homeSchema, schemaOf(record.new, file));
-  }
-
-  /** Two services following one record would overwrite each other's reports. */
-  private checkSoleFollower(record: MigrationRecord): void {
-    const other = record.service;
-    if (
-      other !== undefined &&
-      other.pid !== process.pid &&
-      other.host === hostname() &&
-      other.wal !== this.options.walDirectory &&
-      isAlive(other.pid)
-    ) {
-      throw new Error(
-        `migration ${this.options.file} is followed by another service (process ${other.pid}, log ${other.wal}); give each service its own --migration file`,
-      );
-    }
   }
 
   private publish(): Promise<void> {
@@ -381,7 +297,7 @@ export class MigrationFollower {
         this.publishedCut = completeBelow;
       })
       .catch((error: unknown) => {
-        this.options.log(JSON.stringify({ event: "migration-publish-error", error: String(error) }));
+        logEvent(this.options.log, "migration-publish-error", { error: String(error) });
       });
     return this.publishing;
   }
@@ -390,135 +306,6 @@ export class MigrationFollower {
   private runJobs(): void {
     const record = this.record;
     if (record === undefined || this.closed || !this.applied || !writesBoth(this.phase)) return;
-    const { backfill, validation } = record;
-    if (
-      backfill &&
-      (backfill.state === "requested" || backfill.state === "running") &&
-      backfill.dualWriteFrom === this.dualWriteFrom &&
-      !this.jobs.has("backfill")
-    ) {
-      this.startJob("backfill", backfill.checkpoint, (signal) => this.backfill(signal));
-    }
-    if (
-      validation &&
-      (validation.state === "requested" || validation.state === "running") &&
-      this.jobs.get("validation")?.key !== validation.id
-    ) {
-      this.jobs.get("validation")?.controller.abort(new Error("a newer validation was requested"));
-      this.startJob("validation", validation.id, (signal) => this.validate(validation.id, signal));
-    }
-  }
-
-  private startJob(
-    kind: "backfill" | "validation",
-    key: string,
-    work: (signal: AbortSignal) => Promise<void>,
-  ): void {
-    const controller = new AbortController();
-    const done = work(controller.signal)
-      .catch((error: unknown) => {
-        this.options.log(JSON.stringify({ event: `migration-${kind}-error`, error: String(error) }));
-      })
-      .finally(() => {
-        if (this.jobs.get(kind)?.controller === controller) this.jobs.delete(kind);
-      });
-    this.jobs.set(kind, { key, controller, done });
-  }
-
-  private async stopJobs(reason: string): Promise<void> {
-    for (const job of this.jobs.values()) job.controller.abort(new Error(reason));
-    await Promise.all([...this.jobs.values()].map((job) => job.done));
-  }
-
-  private async backfill(signal: AbortSignal): Promise<void> {
-    const file = this.options.file;
-    const period = this.dualWriteFrom;
-    const reverse = this.record?.backfill?.reverse ?? false;
-    const current = (record: MigrationRecord | undefined) => {
-      const job = record?.backfill;
-      return job !== undefined && job.dualWriteFrom === period && (job.reverse ?? false) === reverse
-        ? job
-        : undefined;
-    };
-    const started = await updateMigrationRecord(file, (record) => {
-      const job = current(record);
-      if (job === undefined || record === undefined) return record;
-      job.state = "running";
-      job.runs += 1;
-      job.updatedAt = new Date().toISOString();
-      return record;
-    });
-    const job = current(started);
-    if (job === undefined) return;
-    this.options.log(
-      JSON.stringify({ event: "migration-backfill", state: "running", run: job.runs, reverse }),
-    );
-    const tables = { old: this.tableOf("old"), new: this.tableOf("new") };
-    let lastReport = 0;
-    const report = (changes: Partial<typeof job>) =>
-      updateMigrationRecord(file, (record) => {
-        const latest = current(record);
-        if (latest === undefined || record === undefined) return record;
-        Object.assign(latest, changes, { updatedAt: new Date().toISOString() });
-        return record;
-      });
-    try {
-      const result = await runBackfill(tables, job, signal, (progress) => {
-        if (Date.now() - lastReport < 1000) return;
-        lastReport = Date.now();
-        void report({ rowsRead: progress.rowsRead, rowsWritten: progress.rowsWritten }).catch(() => {});
-      });
-      await report({ state: "complete", rowsRead: result.rowsRead, rowsWritten: result.rowsWritten });
-      this.options.log(
-        JSON.stringify({ event: "migration-backfill", state: "complete", rowsRead: result.rowsRead }),
-      );
-    } catch (error) {
-      // Stopping the service leaves it running: the next start resumes it from its checkpoint.
-      if (signal.aborted && this.closed) return;
-      await report({ state: "failed", error: signal.aborted ? String(signal.reason) : String(error) });
-      throw error;
-    }
-  }
-
-  private async validate(id: string, signal: AbortSignal): Promise<void> {
-    const file = this.options.file;
-    const pipeline = this.service!.pipeline;
-    const cut = pipeline.completeBelow();
-    const dualWriteFrom = this.dualWriteFrom;
-    const reportFile = `${file}.validation-${id}.jsonl`;
-    const update = (change: (job: NonNullable<MigrationRecord["validation"]>) => void) =>
-      updateMigrationRecord(file, (record) => {
-        if (record?.validation?.id !== id) return record;
-        change(record.validation);
-        record.validation.updatedAt = new Date().toISOString();
-        return record;
-      });
-    const started = await update((job) => {
-      job.state = "running";
-      job.cut = cut;
-      if (dualWriteFrom !== undefined) job.dualWriteFrom = dualWriteFrom;
-      job.report = reportFile;
-    });
-    const job = started?.validation;
-    if (job?.id !== id) return;
-    try {
-      const tables = { old: this.tableOf("old"), new: this.tableOf("new") };
-      const result = await runValidation(tables, { ...job, report: reportFile }, cut, signal);
-      await update((latest) => {
-        latest.state = "complete";
-        latest.differences = result.differences;
-        latest.summary = result.summary;
-      });
-      this.options.log(
-        JSON.stringify({ event: "migration-validation", id, differences: result.differences, cut }),
-      );
-    } catch (error) {
-      if (signal.aborted && this.closed) return;
-      await update((latest) => {
-        latest.state = "failed";
-        latest.error = signal.aborted ? String(signal.reason) : String(error);
-      });
-      throw error;
-    }
+    this.jobs.run(record, this.dualWriteFrom);
   }
 }
