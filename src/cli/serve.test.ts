@@ -8,10 +8,6 @@ import { mkdtemp, readdir, readFile, stat, utimes, writeFile } from "node:fs/pro
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { deviceKeyedMetricsSchema } from "../serve/ingest/metrics-schema.js";
-import { encodeMetricPoints } from "../serve/ingest/point-codec.js";
-import { EmbeddedStore } from "../store/embedded.js";
-import { SaltedTable } from "../table/salted-table.js";
 import { exited, readAll, startServe, T0 } from "./serve-process.testsuite.js";
 
 const DEVICES = 12;
@@ -23,9 +19,9 @@ describe("keyspread serve (built bin)", () => {
     const acked = new Map<string, number[]>();
     let next = 0;
     let stop = false;
-    // Four clients post batches of 100 points until the process dies under them (bounded: 5 s).
+    // Four clients post batches of 100 points until the process dies under them (bounded: 30 s).
     const client = async () => {
-      const deadline = Date.now() + 5000;
+      const deadline = Date.now() + 30_000;
       while (!stop && Date.now() < deadline) {
         const batch = Array.from({ length: 100 }, () => {
           const n = next++;
@@ -45,13 +41,13 @@ describe("keyspread serve (built bin)", () => {
       }
     };
     const clients = Array.from({ length: 4 }, client);
-    await new Promise((resolve) => setTimeout(resolve, 1200));
+    const ackedTotal = () => [...acked.values()].reduce((sum, list) => sum + list.length, 0);
+    await vi.waitFor(() => expect(ackedTotal()).toBeGreaterThan(1000), { timeout: 60_000, interval: 20 });
     first.child.kill("SIGKILL");
     stop = true;
     await Promise.all(clients);
     await exited(first.child);
-    const ackedCount = [...acked.values()].reduce((sum, list) => sum + list.length, 0);
-    expect(ackedCount).toBeGreaterThan(1000);
+    expect(ackedTotal()).toBeGreaterThan(1000);
 
     const second = await startServe(dir);
     // The restart replayed the log: acknowledged points that had not reached the store yet.
@@ -208,57 +204,5 @@ describe("keyspread serve (built bin)", () => {
       .map((line) => JSON.parse(line) as { id: string; revokedAt?: string })
       .filter((entry) => entry.revokedAt !== undefined);
     expect(revoked.map((entry) => entry.id)).toEqual([id]);
-  });
-
-  it("migrates a device-keyed table with `serve migrate`, then serves it", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "serve-migrate-"));
-    const old = await SaltedTable.open(
-      await EmbeddedStore.open({ table: "old", directory: dir }),
-      deviceKeyedMetricsSchema(16, 300),
-      { create: true },
-    );
-    const points = [
-      { tenant: "acme", deviceId: "d", ts: T0 + 1, metrics: { v: 1 } },
-      { tenant: "globex", deviceId: "d", ts: T0 + 2, metrics: { v: 2 } },
-    ];
-    await old.putMany([
-      {
-        values: { deviceId: "d", interval: T0, segment: 1 },
-        cells: new Map([["p", encodeMetricPoints(points, T0)]]),
-      },
-    ]);
-    await old.store.close();
-    const refused = spawnSync(
-      process.execPath,
-      ["dist/cli/main.js", "serve", "--dir", dir, "--table", "old", "--interval", "300", "--port", "0"],
-      { encoding: "utf8" },
-    );
-    expect(refused.status).toBe(1);
-    expect(refused.stderr).toMatch(/older keyspread serve.*keyspread serve migrate/);
-    const run = spawnSync(
-      process.execPath,
-      [
-        "dist/cli/main.js",
-        "serve",
-        "migrate",
-        "--from",
-        `embedded:${dir}/old`,
-        "--to",
-        `embedded:${dir}/new`,
-        "--interval",
-        "300",
-      ],
-      { encoding: "utf8" },
-    );
-    expect(run.stderr).toBe("");
-    expect(JSON.parse(run.stdout)).toEqual({ rowsRead: 1, rowsWritten: 2, points: 2 });
-    const { child, url } = await startServe(dir, ["--table", "new"]);
-    try {
-      const latest = await (await fetch(`${url}/v1/devices/d/latest?tenant=globex`)).json();
-      expect(latest).toEqual({ deviceId: "d", points: [points[1]] });
-    } finally {
-      child.kill("SIGTERM");
-      expect(await exited(child)).toBe(0);
-    }
   });
 });

@@ -4,8 +4,7 @@
  * every acknowledged point to the store and exits.
  *
  * `keyspread serve keys add|list|revoke --auth FILE` manages the API keys a service started with
- * `--auth FILE` checks (it picks changes up while running); `keyspread serve migrate` copies a
- * table from before device ids were namespaced by tenant; `keyspread serve schema` prints the
+ * `--auth FILE` checks (it picks changes up while running); `keyspread serve schema` prints the
  * service's row key as a schema file (for `table create` and `migrate` when re-keying it live).
  *
  * The service follows the live migration in `--migration FILE` (default `<dir>/<table>.migration.json`),
@@ -27,12 +26,9 @@ import {
   metricsSchema,
 } from "../serve/ingest/metrics-schema.js";
 import { type IngestServiceOptions, startIngestService } from "../serve/ingest-service.js";
-import { migrateToTenantKeys } from "../serve/migration/tenant-namespace-migration.js";
 import { openStore, STORE_KINDS, type StoreKind } from "../store/open.js";
 import type { Store } from "../store/store.js";
-import { openStoreAt, parseStoreAddress, type StoreAddress } from "../store/store-address.js";
 import { argumentOf, guarded, parsePositiveInt, wholeNumberIn, write } from "./io.js";
-import { counterBar } from "./progress.js";
 
 const nonNegative = wholeNumberIn(0, Number.MAX_SAFE_INTEGER);
 
@@ -78,7 +74,6 @@ export function registerServeCommands(program: Command): void {
   withReadAndMonitorOptions(serve);
   serve.action(guarded(runServeCommand));
   registerKeyCommands(serve);
-  registerMigrateCommand(serve);
   registerSchemaCommand(serve);
 }
 
@@ -370,55 +365,11 @@ async function runRevokeKeyCommand(id: string, _options: unknown, command: Comma
 
 /**
  * The key file a `keys` subcommand works on. `serve` has an `--auth` option of its own, and commander
- * hands `--auth` to it wherever it stands (likewise `--interval` and `--buckets` for `migrate`); the
+ * hands `--auth` to it wherever it stands (likewise `--interval` and `--buckets` for `schema`); the
  * subcommands declare them too, so they show in their help.
  */
 function keyFileOf(command: Command): string {
   const path = (command.optsWithGlobals() as { auth?: string }).auth;
   if (path === undefined) throw new Error("--auth <file> is required: the API key file");
   return path;
-}
-
-function registerMigrateCommand(serve: Command): void {
-  serve
-    .command("migrate")
-    .description("copy a metrics table from before device ids were namespaced by tenant into a new table")
-    .requiredOption(
-      "--from <store>",
-      "the old table: embedded:DIR/TABLE or bigtable:TABLE",
-      argumentOf(parseStoreAddress),
-    )
-    .requiredOption("--to <store>", "the new table (created)", argumentOf(parseStoreAddress))
-    // Declared for the help only: serve's own --interval/--buckets take the values (see keyFileOf).
-    .option(
-      "--interval <ms>",
-      `the old table's aggregation interval (default ${DEFAULT_METRICS_INTERVAL_MS})`,
-    )
-    .option("--buckets <n>", `the old table's salt buckets (default ${DEFAULT_METRICS_BUCKETS})`)
-    .action(guarded(runServeMigrateCommand));
-}
-
-async function runServeMigrateCommand(
-  options: { from: StoreAddress; to: StoreAddress },
-  command: Command,
-): Promise<void> {
-  const { interval, buckets } = command.optsWithGlobals() as { interval: number; buckets: number };
-  const source = await openStoreAt(options.from, { mustExist: true });
-  const target = await openStoreAt(options.to);
-  const bar = counterBar("serve migrate");
-  try {
-    const result = await migrateToTenantKeys({
-      source,
-      target,
-      buckets,
-      intervalMs: interval,
-      onProgress: (progress) => bar.update(progress.rowsRead),
-    });
-    bar.stop();
-    await write(`${JSON.stringify(result)}\n`);
-  } finally {
-    bar.stop();
-    await source.close();
-    await target.close();
-  }
 }

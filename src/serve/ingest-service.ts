@@ -33,7 +33,6 @@ import type { KeySchema } from "../keys/types.js";
 import type { AlertRulesConfig } from "../monitor/alerts.js";
 import type { Store } from "../store/store.js";
 import { type AppProfiles, SaltedTable } from "../table/salted-table.js";
-import { SchemaMismatchError } from "../table/schema-guard.js";
 import { LiveApiKeys } from "./auth/api-key-file.js";
 import { TenantAdmission, type TenantQuotaConfig } from "./auth/tenant-admission.js";
 import { DEFAULT_MAX_TENANTS, TenantLabels } from "./auth/tenant-labels.js";
@@ -453,30 +452,16 @@ async function closeService(parts: ServiceParts, server: Server, store: Store): 
   else await store.close();
 }
 
-/** Opens the service's table; a table from before device ids were namespaced by tenant gets a pointer to the migration. */
+/** Opens the service's table, creating it when missing. */
 async function openTable(
   store: Store,
   schema: KeySchema,
   appProfiles: IngestServiceOptions["appProfiles"],
 ): Promise<SaltedTable> {
-  try {
-    return await SaltedTable.open(store, schema, {
-      create: true,
-      ...(appProfiles ? { appProfiles } : {}),
-    });
-  } catch (error) {
-    if (
-      error instanceof SchemaMismatchError &&
-      error.differences.some((line) => /^segments\[0\]\.field: table has "deviceId"/.test(line))
-    ) {
-      throw new Error(
-        `${store.name} was written by an older keyspread serve, whose row keys do not namespace device ids by tenant; ` +
-          "copy it to a new table with `keyspread serve migrate` (docs/serve.md, Migration) and serve that",
-        { cause: error },
-      );
-    }
-    throw error;
-  }
+  return SaltedTable.open(store, schema, {
+    create: true,
+    ...(appProfiles ? { appProfiles } : {}),
+  });
 }
 
 function isLoopback(host: string): boolean {

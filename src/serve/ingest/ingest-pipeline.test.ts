@@ -177,18 +177,18 @@ describe("IngestPipeline and poison", () => {
     expect(await segmentsIn(wal)).toHaveLength(1);
   });
 
-  it("starts on a log that holds a poison record (as an older version accepted), storing the rest", async () => {
-    const directory = await mkdtemp(join(tmpdir(), "pipeline-legacy-"));
+  it("starts on a log that holds a poison record, dead-lettering it and storing the rest", async () => {
+    const directory = await mkdtemp(join(tmpdir(), "pipeline-poison-"));
     const wal = join(directory, "wal");
     const table = await openTable();
     const first = await openPipeline(table, wal);
     await first.pipeline.close();
-    // Records the way the previous version wrote them: u8 format (0 = NDJSON), the body.
-    const legacy = (body: string) => Buffer.concat([Buffer.from([0]), Buffer.from(body)]);
+    // The middle body names a device with a lone surrogate: no replay can read it.
+    const logged = (body: string) => encodeLoggedRequest({ format: "ndjson", body: Buffer.from(body) });
     const records = [
-      legacy(JSON.stringify(point("d", T0 + 1))),
-      legacy('{"tenant":"t","deviceId":"x\\ud800","ts":1764484000002,"metrics":{"v":1}}'),
-      legacy(JSON.stringify(point("d", T0 + 3))),
+      logged(JSON.stringify(point("d", T0 + 1))),
+      logged('{"tenant":"t","deviceId":"x\\ud800","ts":1764484000002,"metrics":{"v":1}}'),
+      logged(JSON.stringify(point("d", T0 + 3))),
     ].map((payload) => Buffer.concat([recordHeader(payload), payload]));
     await mkdir(wal, { recursive: true });
     await writeFile(join(wal, "0000000000001.wal"), Buffer.concat(records));

@@ -5,7 +5,7 @@
  * the key is exactly as durable as the points it guards.
  *
  * Payload: u8 version 2, u32 LE length of a JSON header `{format, tenant?, idempotency?}`, the
- * header, the body. Version 0/1 payloads (written before: u8 format, body) still decode.
+ * header, the body.
  */
 import type { IdempotencyRecord } from "../wal/idempotency-journal.js";
 import { INGEST_BODY_FORMATS, type IngestBodyFormat } from "./ingest-body.js";
@@ -35,8 +35,6 @@ export function encodeLoggedRequest(request: LoggedRequest): Buffer {
 /** Throws when the payload is not one this version wrote (the caller dead-letters it). */
 export function decodeLoggedRequest(payload: Buffer): LoggedRequest {
   const version = payload[0];
-  const legacy = version === undefined ? undefined : INGEST_BODY_FORMATS[version];
-  if (legacy !== undefined) return { format: legacy, body: payload.subarray(1) };
   if (version !== VERSION || payload.length < 5) {
     throw new Error(`write-ahead log record of unknown version ${version}`);
   }

@@ -19,26 +19,18 @@ export function metricsSchema(
   buckets = DEFAULT_METRICS_BUCKETS,
   intervalMs = DEFAULT_METRICS_INTERVAL_MS,
 ): KeySchema {
-  return schemaKeyedBy(["tenant", "deviceId"], buckets, intervalMs);
-}
-
-/** The row key `keyspread serve` wrote before tenants were part of it (`tenant-namespace-migration.ts` reads it). */
-export function deviceKeyedMetricsSchema(buckets: number, intervalMs: number): KeySchema {
-  return schemaKeyedBy(["deviceId"], buckets, intervalMs);
-}
-
-function schemaKeyedBy(owner: readonly string[], buckets: number, intervalMs: number): KeySchema {
   return compileSchema({
     version: 1,
     name: "keyspread-metrics",
     layout: "text",
     separator: "#",
     segments: [
-      ...owner.map((field) => ({ field, codec: { type: "string" as const } })),
+      { field: "tenant", codec: { type: "string" } },
+      { field: "deviceId", codec: { type: "string" } },
       { field: "interval", codec: { type: "timestamp", unit: "ms", reverse: true } },
       { field: "segment", codec: { type: "timestamp", unit: "ms" } },
       { literal: `interval-${intervalMs}ms` },
     ],
-    salt: { buckets, fields: [...owner] },
+    salt: { buckets, fields: ["tenant", "deviceId"] },
   });
 }

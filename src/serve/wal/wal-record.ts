@@ -16,15 +16,11 @@
  * flipped bit costs one record, not the segment. A tail of zeros long enough to have held a whole
  * record is corruption too: it may be acknowledged, fsynced records a disk lost, and nothing tells
  * it from an append a power loss cut short, so it is reported, never dropped uncounted.
- *
- * Segments written before this framing (u32 length, u32 CRC-32, payload; no magic) are still read,
- * the old way (up to the first record that does not check out), when no framed record is found.
  */
 import { crc32 } from "node:zlib";
 
 export const RECORD_HEADER_BYTES = 16;
 const MAGIC = Buffer.from([0xfe, 0x4b, 0x53, 0x01]);
-const LEGACY_HEADER_BYTES = 8;
 
 /** A damaged byte range of a segment that was skipped. */
 export interface CorruptRange {
@@ -51,10 +47,6 @@ export function recordHeader(payload: Uint8Array): Buffer {
 }
 
 export function parseSegment(bytes: Buffer): ParsedSegment {
-  if (nextRecord(bytes, 0) === -1) {
-    const legacy = parseLegacySegment(bytes);
-    if (legacy.payloads.length > 0) return legacy;
-  }
   const payloads: Buffer[] = [];
   const corrupt: CorruptRange[] = [];
   let tornBytes = 0;
@@ -112,18 +104,4 @@ function nextRecord(bytes: Buffer, from: number): number {
 function isTornTail(bytes: Buffer, at: number): boolean {
   // A valid header is only reached here when its payload runs past the end.
   return bytes.length - at < RECORD_HEADER_BYTES || validHeaderAt(bytes, at);
-}
-
-function parseLegacySegment(bytes: Buffer): ParsedSegment {
-  const payloads: Buffer[] = [];
-  let at = 0;
-  while (at + LEGACY_HEADER_BYTES <= bytes.length) {
-    const end = at + LEGACY_HEADER_BYTES + bytes.readUInt32LE(at);
-    if (end > bytes.length) break;
-    const payload = bytes.subarray(at + LEGACY_HEADER_BYTES, end);
-    if (crc32(payload) !== bytes.readUInt32LE(at + 4)) break;
-    payloads.push(payload);
-    at = end;
-  }
-  return { payloads, tornBytes: bytes.length - at, corrupt: [] };
 }

@@ -130,17 +130,16 @@ describe("parseSegment", () => {
     expect(short.payloads).toHaveLength(3);
   });
 
-  it("still reads segments written before the framing had a magic number", () => {
-    const legacy = (text: string) => {
+  it("reports a segment without framed records as one corrupt range, reading nothing from it", () => {
+    const unframed = (text: string) => {
       const payload = Buffer.from(text);
       const header = Buffer.alloc(8);
       header.writeUInt32LE(payload.length, 0);
       header.writeUInt32LE(recordHeader(payload).readUInt32LE(8), 4);
       return Buffer.concat([header, payload]);
     };
-    const parsed = parseSegment(Buffer.concat([legacy("old"), legacy("older"), Buffer.from([3, 0])]));
-    expect(texts(parsed.payloads)).toEqual(["old", "older"]);
-    expect(parsed.tornBytes).toBe(2);
+    const bytes = Buffer.concat([unframed("old"), unframed("older"), Buffer.from([3, 0])]);
+    expect(parseSegment(bytes)).toEqual({ payloads: [], tornBytes: 0, corrupt: [{ offset: 0, bytes: bytes.length }] });
   });
 
   it("loses only the damaged record to any one flipped bit", () => {
