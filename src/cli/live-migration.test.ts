@@ -160,6 +160,21 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, tim
   }
 }
 
+/** Rows the service has written to its tables since it started (its metrics). */
+async function rowsWritten(url: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  return [...text.matchAll(/^keyspread_store_rows_written_total\{[^}]*\} (\d+)$/gm)].reduce(
+    (sum, [, count]) => sum + Number(count),
+    0,
+  );
+}
+
+/** Waits until the load has `more` points acknowledged beyond those acknowledged now. */
+async function moreAcked(load: Load, more: number): Promise<void> {
+  const target = load.acked.size + more;
+  await waitFor(`${more} more acknowledged points`, async () => load.acked.size >= target || undefined);
+}
+
 const unique = () => `${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
 
 describe.each([
@@ -210,7 +225,11 @@ describe.each([
       service = await startService(serveArgs);
     };
     try {
-      await sleep(2500); // rows the old table alone gets: the backfill's work
+      // Rows the old table alone gets: the backfill's work (it reads more than 45 of them below).
+      await waitFor(
+        "rows in the old table",
+        async () => (await rowsWritten(service!.url)) >= 100 || undefined,
+      );
 
       // 1. The new table, salted and pre-split (one tablet per bucket on Bigtable).
       await ok(["table", "create", "--schema", newSchema, ...tableArgs(newTable)]);
@@ -304,10 +323,10 @@ describe.each([
         await admin.instance("keyspread").table(oldTable).delete();
         await admin.close();
       }
-      await sleep(1000);
+      await moreAcked(load, 100);
       // A crash after it all: the restarted service starts in `done` without the old table.
       await restart();
-      await sleep(1000);
+      await moreAcked(load, 100);
     } finally {
       await load.stop();
       if (service) {

@@ -79,7 +79,10 @@ describe("per-tenant admission under a noisy tenant", () => {
     expect(noisy.ok * noisyPointsPerRequest).toBeLessThanOrEqual(
       QUOTA + QUOTA * elapsedS + noisyPointsPerRequest,
     );
-    expect(noisy.refused).toBeGreaterThan(noisy.sent / 2);
+    // Everything beyond that is refused with 429 (none lost to other errors). How much that is
+    // depends on how long a busy machine stretched the run, so no share is asserted.
+    expect(noisy.refused).toBe(noisy.sent - noisy.ok);
+    expect(noisy.refused).toBeGreaterThan(0);
     expect(noisy.retryAfter.every((value) => Number(value) >= 1)).toBe(true);
     const metrics = await (await fetch(`${service.url}/metrics`)).text();
     expect(metrics).toMatch(/keyspread_admission_rejections_total\{tenant="noisy",status="429"\} [1-9]/);

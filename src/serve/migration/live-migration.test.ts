@@ -6,7 +6,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { advanceMigration } from "../../migrate/live/migration-advance.js";
 import type { MigrationPhase } from "../../migrate/live/migration-phases.js";
 import {
@@ -113,15 +113,25 @@ async function waitForJob(file: string, job: "backfill" | "validation") {
   return (await readMigrationRecord(file))![job]!;
 }
 
-describe("a service following a live migration", () => {
-  it("writes and reads per phase while it runs: dual-write, backfill, validate, reads, writes, done", async () => {
-    const directory = await mkdtemp(join(tmpdir(), "live-"));
-    const file = join(directory, "metrics.migration.json");
-    const [oldAddress, newAddress] = [`embedded:${directory}/old`, `embedded:${directory}/new`];
-    const { store: oldStore } = memoryAt(oldAddress);
-    const { store: newStore } = memoryAt(newAddress);
+describe("a service following a live migration, step by step", () => {
+  let directory: string;
+  let file: string;
+  let oldAddress: string;
+  let newAddress: string;
+  let oldStore: Store;
+  let newStore: Store;
+  let service: IngestService;
+  /** The record once dual-write was applied. */
+  let dual: MigrationRecord;
+
+  beforeAll(async () => {
+    directory = await mkdtemp(join(tmpdir(), "live-"));
+    file = join(directory, "metrics.migration.json");
+    [oldAddress, newAddress] = [`embedded:${directory}/old`, `embedded:${directory}/new`];
+    oldStore = memoryAt(oldAddress).store;
+    newStore = memoryAt(newAddress).store;
     await SaltedTable.open(newStore, NEW_SCHEMA, { create: true });
-    const service = await startIngestService({
+    service = await startIngestService({
       store: oldStore,
       buckets: 1,
       intervalMs: INTERVAL,
@@ -130,124 +140,135 @@ describe("a service following a live migration", () => {
       migration: { file, openStore: async () => newStore },
       log: () => {},
     });
-    try {
-      await ingest(service, "d", T0 + 1);
-      // The record appears while the service runs (migrate begin): nothing changes yet.
-      await begin(file, oldAddress, newAddress);
-      expect((await applied(file)).service).toMatchObject({ phase: "single", applied: true });
-      expect(await stored(oldStore, OLD_SCHEMA)).toEqual([1]);
-      expect(await stored(newStore)).toEqual([]);
-
-      const dual = await move(file, "single", "dual-write");
-      expect(dual.service!.dualWriteFrom).toBeGreaterThan(0);
-      await ingest(service, "d", T0 + 2);
-      expect(await stored(oldStore, OLD_SCHEMA)).toEqual([2, 1]);
-      expect(await stored(newStore)).toEqual([2]);
-      expect(service.table.store).toBe(oldStore);
-
-      // The fleet incident's check finds the rows the backfill has not copied yet...
-      await request(file, (record) => {
-        record.validation = {
-          id: "first",
-          state: "requested",
-          sample: 10,
-          rowsPerEntity: 100,
-          ranges: 4,
-          requestedAt: new Date().toISOString(),
-          updatedAt: new Date().toISOString(),
-        };
-      });
-      expect(await waitForJob(file, "validation")).toMatchObject({
-        state: "complete",
-        differences: expect.any(Number),
-        dualWriteFrom: dual.service!.dualWriteFrom,
-      });
-      expect((await readMigrationRecord(file))!.validation!.differences).toBeGreaterThan(0);
-      await expect(move(file, "dual-write", "reads-on-new")).rejects.toThrow(/found \d+ difference/);
-
-      // ...the service copies them...
-      await request(file, (record) => {
-        record.backfill = {
-          dualWriteFrom: dual.service!.dualWriteFrom!,
-          state: "requested",
-          checkpoint: join(directory, "backfill.json"),
-          batchSize: 100,
-          rowsRead: 0,
-          rowsWritten: 0,
-          runs: 0,
-          requestedAt: new Date().toISOString(),
-          updatedAt: new Date().toISOString(),
-        };
-      });
-      expect(await waitForJob(file, "backfill")).toMatchObject({ state: "complete", runs: 1 });
-      expect(await stored(newStore)).toEqual([2, 1]);
-      // ...and the next validation finds none.
-      await request(file, (record) => {
-        record.validation = { ...record.validation!, id: "second", state: "requested" };
-      });
-      expect(await waitForJob(file, "validation")).toMatchObject({ state: "complete", differences: 0 });
-
-      // Reads follow the phase: a row only the new table has shows once reads moved, and goes with a rollback.
-      await move(file, "dual-write", "reads-on-new");
-      expect(service.table.store).toBe(newStore);
-      await SaltedTable.open(newStore, NEW_SCHEMA).then((table) =>
-        table.putMany([
-          {
-            values: { tenant: "t", deviceId: "d", interval: T0, segment: 1 },
-            cells: new Map([["p", encodeMetricPoints([point("d", T0 + 9)], T0)]]),
-          },
-        ]),
-      );
-      expect(await latest(service)).toEqual([9, 2, 1]);
-      await move(file, "reads-on-new", "dual-write");
-      expect(await latest(service)).toEqual([2, 1]);
-      await move(file, "dual-write", "reads-on-new");
-
-      // Writes move: the old table gets nothing more.
-      const writesMoved = await move(file, "reads-on-new", "writes-on-new");
-      expect(writesMoved.service!.oldMissesFrom).toBeGreaterThan(0);
-      await ingest(service, "d", T0 + 3);
-      expect(await stored(newStore)).toEqual([9, 3, 2, 1]);
-      expect(await stored(oldStore, OLD_SCHEMA)).toEqual([2, 1]);
-
-      // Rolled back, reads stay on the new table until the old one is whole again: copied back, validated.
-      const resumed = await move(file, "writes-on-new", "reads-on-new");
-      await expect(move(file, "reads-on-new", "dual-write")).rejects.toThrow(/writes left the old table/);
-      await request(file, (record) => {
-        record.backfill = {
-          ...record.backfill!,
-          dualWriteFrom: resumed.service!.dualWriteFrom!,
-          reverse: true,
-          state: "requested",
-          checkpoint: join(directory, "reverse.json"),
-          runs: 0,
-        };
-      });
-      expect(await waitForJob(file, "backfill")).toMatchObject({ state: "complete", reverse: true });
-      expect(await stored(oldStore, OLD_SCHEMA)).toEqual([9, 3, 2, 1]);
-      await request(file, (record) => {
-        record.validation = { ...record.validation!, id: "third", state: "requested" };
-      });
-      expect(await waitForJob(file, "validation")).toMatchObject({ state: "complete", differences: 0 });
-      await move(file, "reads-on-new", "dual-write");
-      expect(await latest(service)).toEqual([9, 3, 2, 1]);
-      await move(file, "dual-write", "reads-on-new");
-      await move(file, "reads-on-new", "writes-on-new");
-
-      // Done: the service lets the old table go (it may be dropped now) and goes on with the new one.
-      await move(file, "writes-on-new", "done");
-      await expect(stored(oldStore, OLD_SCHEMA)).rejects.toThrow(/closed/);
-      await ingest(service, "d", T0 + 4);
-      expect(await latest(service)).toEqual([9, 4, 3, 2, 1]);
-      // Back to writes-on-new needs no old table (it may be gone); only reads-on-new would.
-      await move(file, "done", "writes-on-new");
-      await ingest(service, "d", T0 + 5);
-      expect(await latest(service)).toEqual([9, 5, 4, 3, 2, 1]);
-    } finally {
-      await service.close();
-    }
+    await ingest(service, "d", T0 + 1);
   });
 
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  it("changes nothing when the record appears while it runs (migrate begin)", async () => {
+    await begin(file, oldAddress, newAddress);
+    expect((await applied(file)).service).toMatchObject({ phase: "single", applied: true });
+    expect(await stored(oldStore, OLD_SCHEMA)).toEqual([1]);
+    expect(await stored(newStore)).toEqual([]);
+  });
+
+  it("writes both tables in dual-write, still serving the old", async () => {
+    dual = await move(file, "single", "dual-write");
+    expect(dual.service!.dualWriteFrom).toBeGreaterThan(0);
+    await ingest(service, "d", T0 + 2);
+    expect(await stored(oldStore, OLD_SCHEMA)).toEqual([2, 1]);
+    expect(await stored(newStore)).toEqual([2]);
+    expect(service.table.store).toBe(oldStore);
+  });
+
+  it("finds by validation the rows the backfill has not copied yet, and keeps reads on the old table", async () => {
+    await request(file, (record) => {
+      record.validation = {
+        id: "first",
+        state: "requested",
+        sample: 10,
+        rowsPerEntity: 100,
+        ranges: 4,
+        requestedAt: new Date().toISOString(),
+        updatedAt: new Date().toISOString(),
+      };
+    });
+    expect(await waitForJob(file, "validation")).toMatchObject({
+      state: "complete",
+      differences: expect.any(Number),
+      dualWriteFrom: dual.service!.dualWriteFrom,
+    });
+    expect((await readMigrationRecord(file))!.validation!.differences).toBeGreaterThan(0);
+    await expect(move(file, "dual-write", "reads-on-new")).rejects.toThrow(/found \d+ difference/);
+  });
+
+  it("copies them by backfill, and the next validation finds none", async () => {
+    await request(file, (record) => {
+      record.backfill = {
+        dualWriteFrom: dual.service!.dualWriteFrom!,
+        state: "requested",
+        checkpoint: join(directory, "backfill.json"),
+        batchSize: 100,
+        rowsRead: 0,
+        rowsWritten: 0,
+        runs: 0,
+        requestedAt: new Date().toISOString(),
+        updatedAt: new Date().toISOString(),
+      };
+    });
+    expect(await waitForJob(file, "backfill")).toMatchObject({ state: "complete", runs: 1 });
+    expect(await stored(newStore)).toEqual([2, 1]);
+    await request(file, (record) => {
+      record.validation = { ...record.validation!, id: "second", state: "requested" };
+    });
+    expect(await waitForJob(file, "validation")).toMatchObject({ state: "complete", differences: 0 });
+  });
+
+  it("reads a row only the new table has once reads moved, and not after a rollback", async () => {
+    await move(file, "dual-write", "reads-on-new");
+    expect(service.table.store).toBe(newStore);
+    await SaltedTable.open(newStore, NEW_SCHEMA).then((table) =>
+      table.putMany([
+        {
+          values: { tenant: "t", deviceId: "d", interval: T0, segment: 1 },
+          cells: new Map([["p", encodeMetricPoints([point("d", T0 + 9)], T0)]]),
+        },
+      ]),
+    );
+    expect(await latest(service)).toEqual([9, 2, 1]);
+    await move(file, "reads-on-new", "dual-write");
+    expect(await latest(service)).toEqual([2, 1]);
+    await move(file, "dual-write", "reads-on-new");
+  });
+
+  it("writes only the new table once writes moved", async () => {
+    const writesMoved = await move(file, "reads-on-new", "writes-on-new");
+    expect(writesMoved.service!.oldMissesFrom).toBeGreaterThan(0);
+    await ingest(service, "d", T0 + 3);
+    expect(await stored(newStore)).toEqual([9, 3, 2, 1]);
+    expect(await stored(oldStore, OLD_SCHEMA)).toEqual([2, 1]);
+  });
+
+  it("rolled back, keeps reads on the new table until the old one is copied back and validated", async () => {
+    const resumed = await move(file, "writes-on-new", "reads-on-new");
+    await expect(move(file, "reads-on-new", "dual-write")).rejects.toThrow(/writes left the old table/);
+    await request(file, (record) => {
+      record.backfill = {
+        ...record.backfill!,
+        dualWriteFrom: resumed.service!.dualWriteFrom!,
+        reverse: true,
+        state: "requested",
+        checkpoint: join(directory, "reverse.json"),
+        runs: 0,
+      };
+    });
+    expect(await waitForJob(file, "backfill")).toMatchObject({ state: "complete", reverse: true });
+    expect(await stored(oldStore, OLD_SCHEMA)).toEqual([9, 3, 2, 1]);
+    await request(file, (record) => {
+      record.validation = { ...record.validation!, id: "third", state: "requested" };
+    });
+    expect(await waitForJob(file, "validation")).toMatchObject({ state: "complete", differences: 0 });
+    await move(file, "reads-on-new", "dual-write");
+    expect(await latest(service)).toEqual([9, 3, 2, 1]);
+    await move(file, "dual-write", "reads-on-new");
+    await move(file, "reads-on-new", "writes-on-new");
+  });
+
+  it("lets the old table go at done, and goes back to writes-on-new without it", async () => {
+    await move(file, "writes-on-new", "done");
+    await expect(stored(oldStore, OLD_SCHEMA)).rejects.toThrow(/closed/);
+    await ingest(service, "d", T0 + 4);
+    expect(await latest(service)).toEqual([9, 4, 3, 2, 1]);
+    // Back to writes-on-new needs no old table (it may be gone); only reads-on-new would.
+    await move(file, "done", "writes-on-new");
+    await ingest(service, "d", T0 + 5);
+    expect(await latest(service)).toEqual([9, 5, 4, 3, 2, 1]);
+  });
+});
+
+describe("a service following a live migration", () => {
   it("resumes in the record's phase after a restart, keeping its dual-write start", async () => {
     const directory = await mkdtemp(join(tmpdir(), "live-restart-"));
     const file = join(directory, "metrics.migration.json");
