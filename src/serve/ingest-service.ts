@@ -52,7 +52,7 @@ import { RetentionSweeper } from "./ingest/retention-sweeper.js";
 import { DEFAULT_MAX_PENDING_POINTS } from "./ingest/write-admission.js";
 import { MigrationFollower } from "./migration/migration-follower.js";
 import { HotspotMonitor } from "./observe/hotspot-monitor.js";
-import { AccessLog } from "./observe/recent-accesses.js";
+import { RecentAccesses } from "./observe/recent-accesses.js";
 import { logEvent } from "./observe/service-events.js";
 import { ServiceMetrics } from "./observe/service-metrics.js";
 import type { WalFaults } from "./wal/write-ahead-log.js";
@@ -281,7 +281,7 @@ interface ServiceParts {
   labels: TenantLabels;
   apiKeys: LiveApiKeys | undefined;
   monitor: HotspotMonitor;
-  accessLog: AccessLog;
+  accessLog: RecentAccesses;
   turns: CpuTurns;
   pipeline: IngestPipeline;
   reads: DeviceReads;
@@ -320,7 +320,7 @@ async function startParts(
     metrics,
     log,
   );
-  const accessLog = await AccessLog.open(options.accessLogPath);
+  const accessLog = await RecentAccesses.open(options.accessLogPath);
   const turns = new CpuTurns();
   const pipeline = await openPipeline(options, settings, schema, tables, {
     metrics,

@@ -11,7 +11,7 @@ import type { SaltedTable, TableRow } from "../../table/salted-table.js";
 import { clipToData } from "../../table/schema-guard.js";
 import type { MetricPoint } from "../ingest/point.js";
 import { decodeMetricPoints, METRIC_POINTS_QUALIFIER } from "../ingest/point-codec.js";
-import type { AccessEntry, AccessLog } from "../observe/recent-accesses.js";
+import type { AccessEntry, RecentAccesses } from "../observe/recent-accesses.js";
 import { comesAfter, encodeRangeCursor, type RangeCursor } from "./range-cursor.js";
 
 /** Rows per store read of a latest-N: a row holds one interval of points (about 20 under load). */
@@ -21,7 +21,7 @@ export interface DeviceReadsOptions {
   intervalMs: number;
   /** How long a latest-N answer is served from memory (default 2000 ms; 0 turns the cache off). */
   cacheTtlMs?: number;
-  accessLog?: AccessLog;
+  accessLog?: RecentAccesses;
 }
 
 export const MAX_RANGE_LIMIT = 100_000;

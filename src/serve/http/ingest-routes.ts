@@ -17,7 +17,7 @@ import type { MetricPoint } from "../ingest/point.js";
 import { PendingPointsFull } from "../ingest/write-admission.js";
 import type { HotspotMonitor } from "../observe/hotspot-monitor.js";
 import { renderLiveHeatmap } from "../observe/live-heatmap.js";
-import type { AccessLog } from "../observe/recent-accesses.js";
+import type { RecentAccesses } from "../observe/recent-accesses.js";
 import { logEvent } from "../observe/service-events.js";
 import type { ServiceMetrics } from "../observe/service-metrics.js";
 import type { IdempotencyRecord } from "../wal/idempotency-journal.js";
@@ -35,7 +35,7 @@ export interface RouteContext {
   pipeline: IngestPipeline;
   reads: DeviceReads;
   monitor: HotspotMonitor;
-  accessLog: AccessLog;
+  accessLog: RecentAccesses;
   admission: TenantAdmission;
   budget: BodyBudget;
   turns: CpuTurns;

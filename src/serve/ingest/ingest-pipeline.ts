@@ -24,7 +24,7 @@
  */
 import type { SaltedTable } from "../../table/salted-table.js";
 import type { HotspotMonitor } from "../observe/hotspot-monitor.js";
-import type { AccessLog } from "../observe/recent-accesses.js";
+import type { RecentAccesses } from "../observe/recent-accesses.js";
 import { logEvent } from "../observe/service-events.js";
 import type { ServiceMetrics } from "../observe/service-metrics.js";
 import type { IdempotencyRecord } from "../wal/idempotency-journal.js";
@@ -55,7 +55,7 @@ export interface IngestPipelineOptions {
   intervalMs: number;
   metrics: ServiceMetrics;
   monitor: HotspotMonitor;
-  accessLog?: AccessLog;
+  accessLog?: RecentAccesses;
   log: (line: string) => void;
   /** Shared with request parsing: each flush chunk is encoded in a turn of its own, so reads go between. */
   turns?: CpuTurns;

@@ -8,7 +8,7 @@
 import type { StoreMutation } from "../../store/store.js";
 import type { SaltedTable } from "../../table/salted-table.js";
 import type { HotspotMonitor } from "../observe/hotspot-monitor.js";
-import type { AccessEntry, AccessLog } from "../observe/recent-accesses.js";
+import type { AccessEntry, RecentAccesses } from "../observe/recent-accesses.js";
 import type { ServiceMetrics } from "../observe/service-metrics.js";
 import type { CpuTurns } from "./cpu-turns.js";
 import type { AggregatedRow } from "./interval-buffer.js";
@@ -28,7 +28,7 @@ export interface PendingRow {
 export interface RowWriterOptions {
   metrics: ServiceMetrics;
   monitor: HotspotMonitor;
-  accessLog?: AccessLog;
+  accessLog?: RecentAccesses;
   turns?: CpuTurns;
   /** The tables written now; the first is the primary. */
   writeTables: () => readonly SaltedTable[];

@@ -1,8 +1,8 @@
 /**
- * The service's access log: one record per store row written or read. Optionally appended to a
+ * The service's recent accesses: one record per store row written or read. The most recent stay
+ * in memory (bounded) for the live `/heatmap` page; optionally every record is also appended to a
  * JSONL file in the record format `keyspread heatmap` and `keyspread replay` read
- * (src/access-log/access-record.ts) through the shared file sink (bounded queue, rotation). The
- * most recent records also stay in memory (bounded) for the live `/heatmap` page.
+ * (src/access-log/access-record.ts) through the shared file sink (bounded queue, rotation).
  */
 
 import type { AccessOp, AccessRecord } from "../../access-log/access-record.js";
@@ -15,7 +15,7 @@ export interface AccessEntry {
   latencyMs?: number;
 }
 
-export class AccessLog {
+export class RecentAccesses {
   /** Ring of the latest records: `recent[next]` is the oldest once full. */
   private readonly recent: AccessRecord[] = [];
   private next = 0;
@@ -25,8 +25,11 @@ export class AccessLog {
     private readonly keepRecent: number,
   ) {}
 
-  static async open(path: string | undefined, keepRecent = 100_000): Promise<AccessLog> {
-    return new AccessLog(path === undefined ? undefined : await FileAccessLogSink.open(path), keepRecent);
+  static async open(path: string | undefined, keepRecent = 100_000): Promise<RecentAccesses> {
+    return new RecentAccesses(
+      path === undefined ? undefined : await FileAccessLogSink.open(path),
+      keepRecent,
+    );
   }
 
   record(tsMs: number, entries: readonly AccessEntry[]): void {

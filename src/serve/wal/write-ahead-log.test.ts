@@ -139,7 +139,11 @@ describe("parseSegment", () => {
       return Buffer.concat([header, payload]);
     };
     const bytes = Buffer.concat([unframed("old"), unframed("older"), Buffer.from([3, 0])]);
-    expect(parseSegment(bytes)).toEqual({ payloads: [], tornBytes: 0, corrupt: [{ offset: 0, bytes: bytes.length }] });
+    expect(parseSegment(bytes)).toEqual({
+      payloads: [],
+      tornBytes: 0,
+      corrupt: [{ offset: 0, bytes: bytes.length }],
+    });
   });
 
   it("loses only the damaged record to any one flipped bit", () => {
