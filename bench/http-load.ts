@@ -2,7 +2,7 @@
 import { type ChildProcess, fork } from "node:child_process";
 import { type Agent, request } from "node:http";
 import { join } from "node:path";
-import type { IngestPipeline } from "../src/serve/ingest-pipeline.js";
+import type { IngestPipeline } from "../src/serve/ingest/ingest-pipeline.js";
 import { type IngestServiceOptions, startIngestService } from "../src/serve/ingest-service.js";
 import { EmbeddedStore } from "../src/store/embedded.js";
 

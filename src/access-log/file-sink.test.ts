@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseAccessJsonRecord } from "../viz/input/access-record.js";
+import { parseAccessJsonRecord } from "./access-record.js";
 import { FileAccessLogSink } from "./file-sink.js";
 
 const dir = mkdtempSync(join(tmpdir(), "keyspread-access-log-"));

@@ -6,8 +6,8 @@
  */
 import { createWriteStream, type WriteStream } from "node:fs";
 import { rename, rm, stat } from "node:fs/promises";
-import { formatAccessLine } from "../viz/input/access-line.js";
-import type { AccessRecord } from "../viz/input/access-record.js";
+import { formatAccessLine } from "./access-line.js";
+import type { AccessRecord } from "./access-record.js";
 import type { AccessLogSink } from "./sink.js";
 
 export interface FileAccessLogSinkOptions {

@@ -1,6 +1,6 @@
 /** Access logs from live code: sampled records of a table's operations, in the format heatmap and replay read. */
 
-export type { AccessOp, AccessRecord } from "../viz/input/access-record.js";
+export type { AccessOp, AccessRecord } from "./access-record.js";
 export {
   FileAccessLogSink,
   type FileAccessLogSinkOptions,

@@ -1,6 +1,6 @@
 import { Bigtable } from "@google-cloud/bigtable";
 import { describe, expect, it } from "vitest";
-import type { AccessRecord } from "../viz/input/access-record.js";
+import type { AccessRecord } from "./access-record.js";
 import { instrumentBigtableTable } from "./instrument-bigtable.js";
 import type { AccessLogSink } from "./sink.js";
 

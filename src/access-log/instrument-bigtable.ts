@@ -6,7 +6,9 @@
  * access records (keys, bytes, rows, latency) in the sink, in the format `keyspread heatmap` and
  * `keyspread replay` read.
  */
-import type { AccessRecord } from "../viz/input/access-record.js";
+
+import type { Table } from "@google-cloud/bigtable";
+import type { AccessRecord } from "./access-record.js";
 import { type AccessLogSampling, sampler } from "./sink.js";
 
 type KeyLike = string | Buffer | { value: string | Buffer };

@@ -2,7 +2,7 @@
  * Where sampled access records go, and which operations are sampled. A sink must never block or
  * fail the operation it records: it queues or drops, and counts what it dropped.
  */
-import type { AccessRecord } from "../viz/input/access-record.js";
+import type { AccessRecord } from "./access-record.js";
 
 export interface AccessLogSink {
   write(record: AccessRecord): void;

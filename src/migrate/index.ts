@@ -1,4 +1,12 @@
 /** Re-keying a table: backfill with checkpoints, dual-write during the window, validate, runbook. */
+
+export {
+  formatStoreAddress,
+  namesSameTable,
+  openStoreAt,
+  parseStoreAddress,
+  type StoreAddress,
+} from "../store/store-address.js";
 export {
   type BackfillOptions,
   type BackfillProgress,
@@ -24,13 +32,6 @@ export {
   shardRange,
   splitKeyspace,
 } from "./shards.js";
-export {
-  formatStoreAddress,
-  namesSameTable,
-  openStoreAt,
-  parseStoreAddress,
-  type StoreAddress,
-} from "./store-address.js";
 export {
   type MigrationDifference,
   type MigrationRangeSummary,

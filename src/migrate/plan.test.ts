@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { metricsSchema } from "../serve/metrics-schema.js";
+import { metricsSchema } from "../serve/ingest/metrics-schema.js";
+import { namesSameTable, parseStoreAddress } from "../store/store-address.js";
 import { MIGRATIONS } from "./fixtures.testsuite.js";
 import { migrationPlan } from "./plan.js";
-import { namesSameTable, parseStoreAddress } from "./store-address.js";
 
 const { from, to } = MIGRATIONS[1]!;
 

@@ -2,11 +2,11 @@ import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseAccessJsonRecord } from "../access-log/access-record.js";
 import { BigtableStore } from "../store/bigtable.js";
 import { EmbeddedStore } from "../store/embedded.js";
 import { requestsOn } from "../store/emulator-requests.testsuite.js";
 import type { Store } from "../store/store.js";
-import { parseAccessJsonRecord } from "../viz/input/access-record.js";
 import { type IngestService, startIngestService } from "./ingest-service.js";
 
 const T0 = 1_764_484_000_000;

@@ -33,24 +33,29 @@ import type { KeySchema } from "../keys/types.js";
 import type { AlertRulesConfig } from "../monitor/alerts.js";
 import type { Store } from "../store/store.js";
 import { type AppProfiles, SaltedTable } from "../table/salted-table.js";
-import { SchemaMismatchError } from "../table/schema-guard.js";
-import { AccessLog } from "./access-log.js";
-import { LiveApiKeys } from "./api-key-file.js";
-import { CpuTurns } from "./cpu-turns.js";
-import { DeviceReads } from "./device-reads.js";
-import { HotspotMonitor } from "./hotspot-monitor.js";
-import { DEFAULT_IDEMPOTENCY_WINDOW_MS } from "./idempotency.js";
-import { DEFAULT_MAX_PENDING_POINTS, IngestPipeline } from "./ingest-pipeline.js";
-import { IngestRoutes } from "./ingest-routes.js";
-import { DEFAULT_METRICS_BUCKETS, DEFAULT_METRICS_INTERVAL_MS, metricsSchema } from "./metrics-schema.js";
-import { MigrationFollower } from "./migration-follower.js";
-import { RequestAuth } from "./request-auth.js";
-import { BodyBudget } from "./request-body.js";
-import { RetentionSweeper } from "./retention-sweeper.js";
-import { ServiceMetrics } from "./service-metrics.js";
-import { TenantAdmission, type TenantQuotaConfig } from "./tenant-admission.js";
-import { DEFAULT_MAX_TENANTS, TenantLabels } from "./tenant-labels.js";
-import type { WalFaults } from "./write-ahead-log.js";
+import { LiveApiKeys } from "./auth/api-key-file.js";
+import { TenantAdmission, type TenantQuotaConfig } from "./auth/tenant-admission.js";
+import { DEFAULT_MAX_TENANTS, TenantLabels } from "./auth/tenant-labels.js";
+import { DeviceReads } from "./http/device-reads.js";
+import { IngestRoutes } from "./http/ingest-routes.js";
+import { RequestAuth } from "./http/request-auth.js";
+import { BodyBudget } from "./http/request-body.js";
+import { CpuTurns } from "./ingest/cpu-turns.js";
+import { DEFAULT_IDEMPOTENCY_WINDOW_MS } from "./ingest/idempotency.js";
+import { IngestPipeline } from "./ingest/ingest-pipeline.js";
+import {
+  DEFAULT_METRICS_BUCKETS,
+  DEFAULT_METRICS_INTERVAL_MS,
+  metricsSchema,
+} from "./ingest/metrics-schema.js";
+import { RetentionSweeper } from "./ingest/retention-sweeper.js";
+import { DEFAULT_MAX_PENDING_POINTS } from "./ingest/write-admission.js";
+import { MigrationFollower } from "./migration/migration-follower.js";
+import { HotspotMonitor } from "./observe/hotspot-monitor.js";
+import { RecentAccesses } from "./observe/recent-accesses.js";
+import { logEvent } from "./observe/service-events.js";
+import { ServiceMetrics } from "./observe/service-metrics.js";
+import type { WalFaults } from "./wal/write-ahead-log.js";
 
 export interface IngestServiceOptions {
   /** An open store; the service creates its table's schema row if missing, and closes the store on close. */
@@ -151,13 +156,10 @@ export async function startIngestService(options: IngestServiceOptions): Promise
   });
   const server = await listen(options, settings, routes.handle, parts);
   if (parts.apiKeys === undefined) {
-    settings.log(
-      JSON.stringify({
-        event: "no-auth",
-        message:
-          "running without --auth: any client that reaches this address can write and read any tenant's points",
-      }),
-    );
+    logEvent(settings.log, "no-auth", {
+      message:
+        "running without --auth: any client that reaches this address can write and read any tenant's points",
+    });
   }
   const address = server.address() as AddressInfo;
   const shown = address.family === "IPv6" ? `[${address.address}]` : address.address;
@@ -280,7 +282,7 @@ interface ServiceParts {
   labels: TenantLabels;
   apiKeys: LiveApiKeys | undefined;
   monitor: HotspotMonitor;
-  accessLog: AccessLog;
+  accessLog: RecentAccesses;
   turns: CpuTurns;
   pipeline: IngestPipeline;
   reads: DeviceReads;
@@ -319,7 +321,7 @@ async function startParts(
     metrics,
     log,
   );
-  const accessLog = await AccessLog.open(options.accessLogPath);
+  const accessLog = await RecentAccesses.open(options.accessLogPath);
   const turns = new CpuTurns();
   const pipeline = await openPipeline(options, settings, schema, tables, {
     metrics,
@@ -451,30 +453,16 @@ async function closeService(parts: ServiceParts, server: Server, store: Store): 
   else await store.close();
 }
 
-/** Opens the service's table; a table from before device ids were namespaced by tenant gets a pointer to the migration. */
+/** Opens the service's table, creating it when missing. */
 async function openTable(
   store: Store,
   schema: KeySchema,
   appProfiles: IngestServiceOptions["appProfiles"],
 ): Promise<SaltedTable> {
-  try {
-    return await SaltedTable.open(store, schema, {
-      create: true,
-      ...(appProfiles ? { appProfiles } : {}),
-    });
-  } catch (error) {
-    if (
-      error instanceof SchemaMismatchError &&
-      error.differences.some((line) => /^segments\[0\]\.field: table has "deviceId"/.test(line))
-    ) {
-      throw new Error(
-        `${store.name} was written by an older keyspread serve, whose row keys do not namespace device ids by tenant; ` +
-          "copy it to a new table with `keyspread serve migrate` (docs/serve.md, Migration) and serve that",
-        { cause: error },
-      );
-    }
-    throw error;
-  }
+  return SaltedTable.open(store, schema, {
+    create: true,
+    ...(appProfiles ? { appProfiles } : {}),
+  });
 }
 
 function isLoopback(host: string): boolean {

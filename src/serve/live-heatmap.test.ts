@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { AccessRecord } from "../viz/input/access-record.js";
+import type { AccessRecord } from "../access-log/access-record.js";
 import { heatmapPageData } from "../viz/render/render.fixture.js";
-import { renderLiveHeatmap } from "./live-heatmap.js";
-import { metricsSchema } from "./metrics-schema.js";
+import { metricsSchema } from "./ingest/metrics-schema.js";
+import { renderLiveHeatmap } from "./observe/live-heatmap.js";
 
 describe("the /heatmap page", () => {
   it("names rows through the service's key schema: bucket, tenant, device", () => {

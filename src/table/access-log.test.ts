@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import type { AccessRecord } from "../access-log/access-record.js";
 import type { AccessLogSink } from "../access-log/sink.js";
 import { compileSchema } from "../keys/index.js";
 import { MemoryStore } from "../store/memory.js";
-import type { AccessRecord } from "../viz/input/access-record.js";
 import { SaltedTable } from "./salted-table.js";
 
 const schema = compileSchema({

@@ -2,15 +2,16 @@
  * Public API of the heatmap lab, in TiDB keyvisual's stages: input (access logs) → matrix (key and
  * time axes, rates per cell) → patterns (what the picture shows, in words) → render (PNG, SVG, HTML).
  */
-export type { AccessLogFormat } from "./input/access-log.js";
+
 export {
   type AccessOp,
   type AccessRecord,
   parseAccessCsvHeader,
   parseAccessCsvRecord,
   parseAccessJsonRecord,
-} from "./input/access-record.js";
-export { displayKey, parseKeyText } from "./input/key-text.js";
+} from "../access-log/access-record.js";
+export { displayKey, parseKeyText } from "../keys/key-text.js";
+export type { AccessLogFormat } from "./input/access-log.js";
 export { SYNTHETIC_PATTERNS, type SyntheticPattern, syntheticAccess } from "./input/synthetic-access.js";
 export {
   availableHeatMetrics,

@@ -10,14 +10,14 @@ import { writeFile } from "node:fs/promises";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { metricsSchema } from "../../serve/metrics-schema.js";
 import {
   type MigrationRecord,
   readMigrationRecord,
   type ServiceStatus,
   tableRef,
   updateMigrationRecord,
-} from "../../serve/migration-record.js";
+} from "../../migrate/live/migration-record.js";
+import { metricsSchema } from "../../serve/ingest/metrics-schema.js";
 import { EmbeddedStore } from "../../store/embedded.js";
 import { SaltedTable } from "../../table/salted-table.js";
 

@@ -11,22 +11,22 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Command } from "commander";
 import type { KeySchema } from "../../keys/types.js";
 import { checkSameFields } from "../../migrate/backfill.js";
-import {
-  absoluteAddress,
-  formatStoreAddress,
-  openStoreAt,
-  type StoreAddress,
-} from "../../migrate/store-address.js";
-import { advanceMigration } from "../../serve/migration-advance.js";
-import { checkServiceRekeying } from "../../serve/migration-follower.js";
-import { type MigrationPhase, parsePhase, writesBoth } from "../../serve/migration-phases.js";
+import { advanceMigration } from "../../migrate/live/migration-advance.js";
+import { type MigrationPhase, parsePhase, writesBoth } from "../../migrate/live/migration-phases.js";
 import {
   type MigrationRecord,
   readMigrationRecord,
   serviceGone,
   tableRef,
   updateMigrationRecord,
-} from "../../serve/migration-record.js";
+} from "../../migrate/live/migration-record.js";
+import { checkServiceRekeying } from "../../migrate/live/service-rekeying.js";
+import {
+  absoluteAddress,
+  formatStoreAddress,
+  openStoreAt,
+  type StoreAddress,
+} from "../../store/store-address.js";
 import { SaltedTable } from "../../table/salted-table.js";
 import { argumentOf, fail, guarded, wholeNumberIn, write } from "../shared/io.js";
 import { counterBar } from "../shared/progress.js";

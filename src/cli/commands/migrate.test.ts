@@ -2,11 +2,12 @@ import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type BackfillCheckpoint, readBackfillCheckpoint } from "../../migrate/checkpoint.js";
 import { fillSource, MIGRATIONS } from "../../migrate/fixtures.testsuite.js";
-import { openStoreAt, parseStoreAddress } from "../../migrate/store-address.js";
 import { openStore } from "../../store/open.js";
+import { openStoreAt, parseStoreAddress } from "../../store/store-address.js";
 import { RESERVED_PREFIX } from "../../table/schema-guard.js";
 import { runbookSteps } from "./runbook-steps.testsuite.js";
 

@@ -10,19 +10,19 @@ import { SingleBar } from "cli-progress";
 import type { Command } from "commander";
 import type { KeySchema } from "../../keys/types.js";
 import { type BackfillProgress, backfillTable } from "../../migrate/backfill.js";
+import { checkServiceRekeying } from "../../migrate/live/service-rekeying.js";
 import { migrationPlan } from "../../migrate/plan.js";
 import { parseShard, type Shard, shardPlanFor, shardRange } from "../../migrate/shards.js";
+import { type MigrationDifference, validateMigration } from "../../migrate/validate.js";
+import { validateMigrationShard } from "../../migrate/validate-shard.js";
+import type { Store } from "../../store/store.js";
 import {
   formatStoreAddress,
   namesSameTable,
   openStoreAt,
   parseStoreAddress,
   type StoreAddress,
-} from "../../migrate/store-address.js";
-import { type MigrationDifference, validateMigration } from "../../migrate/validate.js";
-import { validateMigrationShard } from "../../migrate/validate-shard.js";
-import { checkServiceRekeying } from "../../serve/migration-follower.js";
-import type { Store } from "../../store/store.js";
+} from "../../store/store-address.js";
 import {
   argumentOf,
   fail,

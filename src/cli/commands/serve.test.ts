@@ -8,8 +8,7 @@ import { mkdtemp, readdir, readFile, stat, utimes, writeFile } from "node:fs/pro
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { deviceKeyedMetricsSchema } from "../../serve/metrics-schema.js";
-import { encodeMetricPoints } from "../../serve/point-codec.js";
+import { encodeMetricPoints } from "../../serve/ingest/point-codec.js";
 import { EmbeddedStore } from "../../store/embedded.js";
 import { SaltedTable } from "../../table/salted-table.js";
 import { exited, readAll, startServe, T0 } from "./serve-process.testsuite.js";
@@ -210,57 +209,5 @@ describe("keyspread serve (built bin)", () => {
       .map((line) => JSON.parse(line) as { id: string; revokedAt?: string })
       .filter((entry) => entry.revokedAt !== undefined);
     expect(revoked.map((entry) => entry.id)).toEqual([id]);
-  });
-
-  it("migrates a device-keyed table with `serve migrate`, then serves it", async () => {
-    const dir = await mkdtemp(join(tmpdir(), "serve-migrate-"));
-    const old = await SaltedTable.open(
-      await EmbeddedStore.open({ table: "old", directory: dir }),
-      deviceKeyedMetricsSchema(16, 300),
-      { create: true },
-    );
-    const points = [
-      { tenant: "acme", deviceId: "d", ts: T0 + 1, metrics: { v: 1 } },
-      { tenant: "globex", deviceId: "d", ts: T0 + 2, metrics: { v: 2 } },
-    ];
-    await old.putMany([
-      {
-        values: { deviceId: "d", interval: T0, segment: 1 },
-        cells: new Map([["p", encodeMetricPoints(points, T0)]]),
-      },
-    ]);
-    await old.store.close();
-    const refused = spawnSync(
-      process.execPath,
-      ["dist/cli/main.js", "serve", "--dir", dir, "--table", "old", "--interval", "300", "--port", "0"],
-      { encoding: "utf8" },
-    );
-    expect(refused.status).toBe(1);
-    expect(refused.stderr).toMatch(/older keyspread serve.*keyspread serve migrate/);
-    const run = spawnSync(
-      process.execPath,
-      [
-        "dist/cli/main.js",
-        "serve",
-        "migrate",
-        "--from",
-        `embedded:${dir}/old`,
-        "--to",
-        `embedded:${dir}/new`,
-        "--interval",
-        "300",
-      ],
-      { encoding: "utf8" },
-    );
-    expect(run.stderr).toBe("");
-    expect(JSON.parse(run.stdout)).toEqual({ rowsRead: 1, rowsWritten: 2, points: 2 });
-    const { child, url } = await startServe(dir, ["--table", "new"]);
-    try {
-      const latest = await (await fetch(`${url}/v1/devices/d/latest?tenant=globex`)).json();
-      expect(latest).toEqual({ deviceId: "d", points: [points[1]] });
-    } finally {
-      child.kill("SIGTERM");
-      expect(await exited(child)).toBe(0);
-    }
   });
 });

@@ -4,8 +4,7 @@
  * every acknowledged point to the store and exits.
  *
  * `keyspread serve keys add|list|revoke --auth FILE` manages the API keys a service started with
- * `--auth FILE` checks (it picks changes up while running); `keyspread serve migrate` copies a
- * table from before device ids were namespaced by tenant; `keyspread serve schema` prints the
+ * `--auth FILE` checks (it picks changes up while running); `keyspread serve schema` prints the
  * service's row key as a schema file (for `table create` and `migrate` when re-keying it live).
  *
  * The service follows the live migration in `--migration FILE` (default `<dir>/<table>.migration.json`),
@@ -15,22 +14,21 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type Command, Option } from "commander";
-import { openStoreAt, parseStoreAddress, type StoreAddress } from "../../migrate/store-address.js";
-import { readApiKeyFile, updateApiKeyFile } from "../../serve/api-key-file.js";
-import { API_KEY_SCOPES, newApiKey, parseApiKeyScopes } from "../../serve/api-keys.js";
-import { type IngestServiceOptions, startIngestService } from "../../serve/ingest-service.js";
+import { usesOld } from "../../migrate/live/migration-phases.js";
+import { readMigrationRecord } from "../../migrate/live/migration-record.js";
+import { readApiKeyFile, updateApiKeyFile } from "../../serve/auth/api-key-file.js";
+import { API_KEY_SCOPES, newApiKey, parseApiKeyScopes } from "../../serve/auth/api-keys.js";
+import { parseTenantQuotas } from "../../serve/auth/tenant-admission.js";
+import { DEFAULT_MAX_TENANTS } from "../../serve/auth/tenant-labels.js";
 import {
   DEFAULT_METRICS_BUCKETS,
   DEFAULT_METRICS_INTERVAL_MS,
   metricsSchema,
-} from "../../serve/metrics-schema.js";
-import { usesOld } from "../../serve/migration-phases.js";
-import { readMigrationRecord } from "../../serve/migration-record.js";
-import { parseTenantQuotas } from "../../serve/tenant-admission.js";
-import { DEFAULT_MAX_TENANTS } from "../../serve/tenant-labels.js";
-import { migrateToTenantKeys } from "../../serve/tenant-namespace-migration.js";
+} from "../../serve/ingest/metrics-schema.js";
+import { type IngestServiceOptions, startIngestService } from "../../serve/ingest-service.js";
 import { openStore, STORE_KINDS, type StoreKind } from "../../store/open.js";
 import type { Store } from "../../store/store.js";
+import { openStoreAt, parseStoreAddress, type StoreAddress } from "../../store/store-address.js";
 import { argumentOf, guarded, parsePositiveInt, wholeNumberIn, write } from "../shared/io.js";
 import { counterBar } from "../shared/progress.js";
 
@@ -79,7 +77,6 @@ export function registerServeCommands(program: Command): void {
   withReadAndMonitorOptions(serve);
   serve.action(guarded(runServeCommand));
   registerKeyCommands(serve);
-  registerMigrateCommand(serve);
   registerSchemaCommand(serve);
 }
 
@@ -376,55 +373,11 @@ async function runRevokeKeyCommand(id: string, _options: unknown, command: Comma
 
 /**
  * The key file a `keys` subcommand works on. `serve` has an `--auth` option of its own, and commander
- * hands `--auth` to it wherever it stands (likewise `--interval` and `--buckets` for `migrate`); the
+ * hands `--auth` to it wherever it stands (likewise `--interval` and `--buckets` for `schema`); the
  * subcommands declare them too, so they show in their help.
  */
 function keyFileOf(command: Command): string {
   const path = (command.optsWithGlobals() as { auth?: string }).auth;
   if (path === undefined) throw new Error("--auth <file> is required: the API key file");
   return path;
-}
-
-function registerMigrateCommand(serve: Command): void {
-  serve
-    .command("migrate")
-    .description("copy a metrics table from before device ids were namespaced by tenant into a new table")
-    .requiredOption(
-      "--from <store>",
-      "the old table: embedded:DIR/TABLE or bigtable:TABLE",
-      argumentOf(parseStoreAddress),
-    )
-    .requiredOption("--to <store>", "the new table (created)", argumentOf(parseStoreAddress))
-    // Declared for the help only: serve's own --interval/--buckets take the values (see keyFileOf).
-    .option(
-      "--interval <ms>",
-      `the old table's aggregation interval (default ${DEFAULT_METRICS_INTERVAL_MS})`,
-    )
-    .option("--buckets <n>", `the old table's salt buckets (default ${DEFAULT_METRICS_BUCKETS})`)
-    .action(guarded(runServeMigrateCommand));
-}
-
-async function runServeMigrateCommand(
-  options: { from: StoreAddress; to: StoreAddress },
-  command: Command,
-): Promise<void> {
-  const { interval, buckets } = command.optsWithGlobals() as { interval: number; buckets: number };
-  const source = await openStoreAt(options.from, { mustExist: true });
-  const target = await openStoreAt(options.to);
-  const bar = counterBar("serve migrate");
-  try {
-    const result = await migrateToTenantKeys({
-      source,
-      target,
-      buckets,
-      intervalMs: interval,
-      onProgress: (progress) => bar.update(progress.rowsRead),
-    });
-    bar.stop();
-    await write(`${JSON.stringify(result)}\n`);
-  } finally {
-    bar.stop();
-    await source.close();
-    await target.close();
-  }
 }

@@ -6,8 +6,8 @@
  * window's logged operations where Bigtable gives node CPU. Pure.
  */
 
+import type { AccessRecord } from "../../access-log/access-record.js";
 import { SpaceSaving } from "../../monitor/space-saving.js";
-import type { AccessRecord } from "../../viz/input/access-record.js";
 import type { HotTablet } from "../decode/hot-tablet.js";
 
 /** Assumption: slices of the key space (Bigtable splits a busy table into tablets of this order; plausible 8–64). */

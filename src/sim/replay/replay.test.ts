@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import type { AccessRecord } from "../../access-log/access-record.js";
 import { compileSchema } from "../../keys/index.js";
 import type { SchemaSpec } from "../../keys/types.js";
-import type { AccessRecord } from "../../viz/input/access-record.js";
 import { Replay } from "./replay.js";
 
 const timeFirst: SchemaSpec = {

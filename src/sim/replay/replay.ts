@@ -5,9 +5,10 @@
  * times, scaled up by the log's sample rate. Pure: records arrive one at a time (the caller streams
  * the file), and memory holds one step of them.
  */
+
+import type { AccessRecord } from "../../access-log/access-record.js";
 import { isPrintableAscii } from "../../keys/bytes.js";
 import type { FieldValues, KeySchema } from "../../keys/types.js";
-import type { AccessRecord } from "../../viz/input/access-record.js";
 import { resolveModel } from "../cluster/model.js";
 import type { ModelEnd } from "../cluster/model-constants.js";
 import { TabletMap } from "../cluster/tablets.js";

@@ -12,8 +12,8 @@ import {
   parseAccessCsvHeader,
   quickCsvTimeAndKey,
   quickJsonTimeAndKey,
-} from "./access-record.js";
-import { parseKeyText } from "./key-text.js";
+} from "../../access-log/access-record.js";
+import { parseKeyText } from "../../keys/key-text.js";
 
 export type AccessLogFormat = "jsonl" | "csv";
 

@@ -2,7 +2,7 @@
  * Synthetic access logs showing each Key Visualizer pattern, for tests, the benchmark and demos.
  * Keys look like `t07#e0001234` (tenant, entity), zero-padded so text order is numeric order.
  */
-import type { AccessOp, AccessRecord } from "./access-record.js";
+import type { AccessOp, AccessRecord } from "../../access-log/access-record.js";
 
 export const SYNTHETIC_PATTERNS = [
   "healthy",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AccessRecord } from "../input/access-record.js";
+import type { AccessRecord } from "../../access-log/access-record.js";
 import { KeptRecords } from "./kept-records.js";
 
 const record = (kept: KeptRecords, text: string, tsMs: number): AccessRecord => ({

@@ -4,8 +4,8 @@
  * Holds at most `capacity` records: past that the caller reads the log a second time instead, so
  * memory stays bounded however long the log. Pure.
  */
-import type { AccessOp, AccessRecord } from "../input/access-record.js";
-import { parseKeyText } from "../input/key-text.js";
+import type { AccessOp, AccessRecord } from "../../access-log/access-record.js";
+import { parseKeyText } from "../../keys/key-text.js";
 import type { AccessBinner } from "./records-matrix.js";
 
 const OPS: readonly AccessOp[] = ["read", "write", "scan"];

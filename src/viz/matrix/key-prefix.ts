@@ -2,8 +2,9 @@
  * Logical prefixes of keys (salt bucket, then leading segments such as tenant or entity): the
  * hierarchy a heatmap labels its key axis with and never merges rows across.
  */
+
+import { displayKey } from "../../keys/key-text.js";
 import type { KeySchema } from "../../keys/types.js";
-import { displayKey } from "../input/key-text.js";
 
 export interface KeyPrefixer {
   /** How many prefix levels there are, outermost first. */

@@ -2,7 +2,7 @@
  * Loads accumulated on a grid of fine key bins × time columns, then merged into the heatmap's rows:
  * cold neighbouring bins share a row, hot bins keep their own (see key-axis.ts). Pure.
  */
-import type { AccessOp } from "../input/access-record.js";
+import type { AccessOp } from "../../access-log/access-record.js";
 import type { HeatMatrix, HeatRow } from "./heat-matrix.js";
 import { type KeyAxisPlan, mergeColdBins } from "./key-axis.js";
 import { fieldLabels, rowName, rowNameText } from "./key-fields.js";

@@ -5,7 +5,7 @@
  * Pure; `log-matrix.ts` runs the same passes over a file (the second over records it kept, when
  * the log is short enough to keep).
  */
-import type { AccessOp, AccessRecord } from "../input/access-record.js";
+import type { AccessOp, AccessRecord } from "../../access-log/access-record.js";
 import { DEFAULT_MAX_COLUMNS, type HeatMatrix, type HeatMatrixOptions } from "./heat-matrix.js";
 import { planKeyAxis } from "./key-axis.js";
 import { LoadGrid } from "./load-grid.js";

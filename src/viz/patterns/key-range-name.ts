@@ -3,7 +3,7 @@
  * `03#fleet-7#*`) when that prefix holds little key space beyond the band, else the exact range
  * `[start, end)`. Pure.
  */
-import { displayKey } from "../input/key-text.js";
+import { displayKey } from "../../keys/key-text.js";
 import type { HeatRow } from "../matrix/heat-matrix.js";
 import { RULES } from "./rules.js";
 

@@ -5,7 +5,7 @@
  */
 
 import { deflateRawSync } from "node:zlib";
-import { displayKey } from "../input/key-text.js";
+import { displayKey } from "../../keys/key-text.js";
 import {
   availableHeatMetrics,
   HEAT_METRIC_UNITS,

@@ -2,7 +2,7 @@
  * Where everything goes on a static heatmap (PNG and SVG share it): plot area, time ticks, key
  * prefix labels, the colour bar and, for simulations, the node-CPU lanes beside the plot. Pure.
  */
-import { displayKey } from "../input/key-text.js";
+import { displayKey } from "../../keys/key-text.js";
 import {
   HEAT_METRIC_UNITS,
   type HeatMatrix,

@@ -1,0 +1,180 @@
+/**
+ * The pipeline's view of the write-ahead log: the segment requests are appended to now (with the
+ * points its records hold), rotation to a new segment at each flush, the segments rotated out and
+ * not yet written everywhere, and the replay of a segment a previous run left behind.
+ *
+ * Segment ids are epoch milliseconds, strictly increasing across restarts: the newest segment file
+ * is never deleted (only older ones, after their flush), so a restarted service always knows the
+ * last id even if the clock went back.
+ */
+import type { IdempotencyRecord } from "../wal/idempotency-journal.js";
+import {
+  type RecoveredSegment,
+  type WalFaults,
+  type WalSegment,
+  WriteAheadLog,
+} from "../wal/write-ahead-log.js";
+import { type DeadLetter, recordLetter } from "./dead-letter.js";
+import { parseIngestBuffer } from "./ingest-body.js";
+import { IntervalBuffer } from "./interval-buffer.js";
+import { decodeLoggedRequest } from "./logged-request.js";
+
+/** The segment being appended to and the points its records hold. */
+export interface OpenSegment {
+  segment: WalSegment;
+  buffer: IntervalBuffer;
+  /** Appends not settled yet: the flush waits for them before writing the buffer. */
+  appends: Set<Promise<void>>;
+  keys: IdempotencyRecord[];
+}
+
+/** A segment left behind, read back into points. */
+export interface ReplayedSegment {
+  buffer: IntervalBuffer;
+  /** Its requests' Idempotency-Keys (each replayed once). */
+  keys: IdempotencyRecord[];
+  /** Its records that could not be read back. */
+  letters: DeadLetter[];
+  /** Requests skipped because a request with their key was replayed before (logged twice). */
+  duplicates: number;
+}
+
+/** A segment rotated out of the log's head and not yet written everywhere; `done` settles when it is (or is left in the log). */
+interface UnfinishedSegment {
+  done: Promise<void>;
+  settle: () => void;
+}
+
+export class SegmentLog {
+  private current: OpenSegment;
+  /** Segments rotated out and not yet written to every table, by id. */
+  private readonly unfinished = new Map<number, UnfinishedSegment>();
+  /** The first segment this process opened: every later one is flushed by it. */
+  readonly firstSegmentId: number;
+
+  private constructor(
+    readonly wal: WriteAheadLog,
+    segment: WalSegment,
+    private readonly intervalMs: number,
+  ) {
+    this.current = this.openSegment(segment);
+    this.firstSegmentId = segment.id;
+  }
+
+  /** Opens the log and a new segment after those a previous run left behind (`leftover`, oldest first). */
+  static async open(
+    directory: string,
+    target: string,
+    intervalMs: number,
+    faults?: WalFaults,
+  ): Promise<{ log: SegmentLog; leftover: readonly number[] }> {
+    const { wal, leftover } = await WriteAheadLog.open(directory, target, { faults });
+    try {
+      const lastId = leftover.at(-1) ?? 0;
+      const log = new SegmentLog(wal, await wal.createSegment(Math.max(Date.now(), lastId + 1)), intervalMs);
+      for (const id of leftover) log.rotatedOut(id);
+      return { log, leftover };
+    } catch (error) {
+      await wal.release();
+      throw error;
+    }
+  }
+
+  /** The segment appended to now. */
+  get open(): OpenSegment {
+    return this.current;
+  }
+
+  /**
+   * Every log segment below this id is written to each of its tables (or dead-lettered): the oldest
+   * segment still being written, else the one being appended to. It only grows, across restarts too.
+   */
+  completeBelow(): number {
+    let lowest = this.current.segment.id;
+    for (const id of this.unfinished.keys()) lowest = Math.min(lowest, id);
+    return lowest;
+  }
+
+  /** Resolves once every segment rotated out before the call is written everywhere (or left in the log at close). */
+  async drain(): Promise<void> {
+    await Promise.all([...this.unfinished.values()].map((segment) => segment.done));
+  }
+
+  /**
+   * Starts a new segment and returns the one it replaces, closed once its appends settled; undefined
+   * when there is nothing to rotate (no point, no append, no failure).
+   */
+  async rotate(): Promise<OpenSegment | undefined> {
+    const open = this.current;
+    if (open.buffer.points === 0 && open.appends.size === 0 && !open.segment.failed) return undefined;
+    this.current = this.openSegment(await this.wal.createSegment(Math.max(Date.now(), open.segment.id + 1)));
+    this.rotatedOut(open.segment.id);
+    await Promise.all(open.appends);
+    await open.segment.close();
+    return open;
+  }
+
+  /**
+   * Reads a segment left behind back into points, dead-lettering what cannot be read. Its rows are
+   * rebuilt from every record, keys journaled or not: a crash between journaling a segment's keys
+   * and deleting it leaves rows that hold all its points, and rewriting them from fewer records
+   * would lose the rest. Only a key already replayed (in `replayedKeys`) is skipped: the same
+   * request logged twice (an append refused after it reached the disk, then retried) is written once.
+   */
+  replay({ id, payloads }: RecoveredSegment, replayedKeys: Set<string>): ReplayedSegment {
+    const replayed: ReplayedSegment = {
+      buffer: new IntervalBuffer(this.intervalMs),
+      keys: [],
+      letters: [],
+      duplicates: 0,
+    };
+    for (const payload of payloads) {
+      try {
+        const request = decodeLoggedRequest(payload);
+        if (request.idempotency && replayedKeys.has(request.idempotency.key)) {
+          replayed.duplicates++;
+          continue;
+        }
+        replayed.buffer.add(parseIngestBuffer(request.body, request.format, { tenant: request.tenant }));
+        if (request.idempotency) {
+          replayedKeys.add(request.idempotency.key);
+          replayed.keys.push(request.idempotency);
+        }
+      } catch (error) {
+        replayed.letters.push(
+          recordLetter(id, `unreadable log record: ${(error as Error).message}`, payload),
+        );
+      }
+    }
+    return replayed;
+  }
+
+  /** The segment is written everywhere: its file goes. */
+  async remove(id: number): Promise<void> {
+    await this.wal.removeSegment(id);
+    this.unfinished.get(id)?.settle();
+    this.unfinished.delete(id);
+  }
+
+  /** The segment stays in the log for the next start (the service is closing). */
+  leaveInLog(id: number): void {
+    this.unfinished.get(id)?.settle();
+  }
+
+  async close(): Promise<void> {
+    await this.current.segment.close();
+    await this.wal.release();
+  }
+
+  private openSegment(segment: WalSegment): OpenSegment {
+    return { segment, buffer: new IntervalBuffer(this.intervalMs), appends: new Set(), keys: [] };
+  }
+
+  private rotatedOut(id: number): void {
+    let settle = () => {};
+    const done = new Promise<void>((resolve) => {
+      settle = resolve;
+    });
+    this.unfinished.set(id, { done, settle });
+  }
+}

@@ -1,0 +1,311 @@
+/**
+ * How a running `keyspread serve` follows a live migration (`migration-record.ts`): which tables a
+ * flush writes and which one device reads come from, per phase (`migration-phases.ts`), switched
+ * while the service runs whenever `keyspread migrate advance` changes the record.
+ *
+ * Applying a phase: the new table is opened first (a failure is reported in the record and tried
+ * again, the service staying in its phase); then the routing switches — segments flushed from now
+ * on write the new phase's tables — and the service waits until every segment flushed before the
+ * switch is written (`IngestPipeline.drain`): only then does it report the phase applied. So once
+ * `advance` to dual-write returns, every row the old table will ever get from a single-table flush
+ * is in it, and a backfill started then misses nothing.
+ *
+ * A restarted service reads the record first and starts in its phase (before replaying its log).
+ * It also runs the backfill and validation jobs the record asks for, and publishes its cut
+ * (`completeBelow`) about once a second while the tables are both written.
+ */
+import { hostname } from "node:os";
+import { FileChanges, fileVersion } from "../../io/file-changes.js";
+import type { KeySchema } from "../../keys/types.js";
+import {
+  type MigrationPhase,
+  phaseReadSide,
+  phaseWriteSides,
+  usesOld,
+  writesBoth,
+} from "../../migrate/live/migration-phases.js";
+import {
+  type MigrationRecord,
+  readMigrationRecord,
+  type ServiceStatus,
+  updateMigrationRecord,
+} from "../../migrate/live/migration-record.js";
+import type { Store } from "../../store/store.js";
+import type { AppProfiles, SaltedTable } from "../../table/salted-table.js";
+import type { IngestPipeline } from "../ingest/ingest-pipeline.js";
+import { logEvent } from "../observe/service-events.js";
+import { checkFollowedRecord, checkSoleFollower } from "./followed-record.js";
+import { JobRunner } from "./job-runner.js";
+import { MigrationTables } from "./migration-tables.js";
+
+export interface MigrationFollowerOptions {
+  /** The record's file; it may not exist yet (`migrate begin` creates it while the service runs). */
+  file: string;
+  /** The service's own table: the migration's old table. */
+  homeStore: Store;
+  homeSchema: KeySchema;
+  /** Opens the service's table (its schema row checked); not called once the migration is done. */
+  openHome: () => Promise<SaltedTable>;
+  /** Opens a table of the record by its address (default: `openStoreAt`, never creating an embedded table). */
+  openStore?: (address: string) => Promise<Store>;
+  appProfiles?: Pick<AppProfiles, "latest" | "scan">;
+  walDirectory: string;
+  log: (line: string) => void;
+  /** How often the cut is published while both tables are written (default 1000 ms). */
+  publishEveryMs?: number;
+  /** How soon a phase that could not be applied is tried again (default 2000 ms). */
+  retryEveryMs?: number;
+}
+
+/** The parts of the service a phase change waits for. */
+export interface FollowedService {
+  pipeline: IngestPipeline;
+  /** Resolves once a retention sweep under way is over (the old table is closed after it). */
+  sweeperIdle?: () => Promise<void>;
+}
+
+export class MigrationFollower {
+  private record: MigrationRecord | undefined;
+  private phase: MigrationPhase = "single";
+  private revision = 0;
+  private applied = true;
+  private error: string | undefined;
+  private readonly tables: MigrationTables;
+  private readonly jobs: JobRunner;
+  private dualWriteFrom: number | undefined;
+  private oldMissesFrom: number | undefined;
+  private service: FollowedService | undefined;
+  private changes: FileChanges | undefined;
+  /** The record file's version when it was read at open: a change before `start` is noticed then. */
+  private openedVersion = "missing";
+  private publishTimer: NodeJS.Timeout | undefined;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private publishedCut = -1;
+  /** Phase changes, one at a time. */
+  private applying: Promise<void> = Promise.resolve();
+  /** Writes of the record's service section, one at a time. */
+  private publishing: Promise<void> = Promise.resolve();
+  private closed = false;
+
+  private constructor(private readonly options: MigrationFollowerOptions) {
+    this.tables = new MigrationTables(options);
+    this.jobs = new JobRunner({
+      ...options,
+      tables: () => ({ old: this.tableOf("old"), new: this.tableOf("new") }),
+      completeBelow: () => this.service!.pipeline.completeBelow(),
+      closing: () => this.closed,
+    });
+  }
+
+  /**
+   * Reads the record and opens the tables its phase uses (before the log is replayed, so the replay
+   * writes where the phase says). A record that names another table, cannot be read, or is
+   * followed by another live service on this host stops the start with an error.
+   */
+  static async open(options: MigrationFollowerOptions): Promise<MigrationFollower> {
+    const follower = new MigrationFollower(options);
+    const { tables } = follower;
+    follower.openedVersion = await fileVersion(options.file);
+    const record = await readMigrationRecord(options.file);
+    if (record === undefined) tables.old = await options.openHome();
+    else {
+      checkFollowedRecord(record, undefined, options);
+      checkSoleFollower(record, options);
+      try {
+        if (usesOld(record.phase)) tables.old = await options.openHome();
+        if (record.phase !== "single") tables.new = await tables.open(record, "new");
+      } catch (error) {
+        await follower.abandon();
+        throw error;
+      }
+      follower.record = record;
+      follower.phase = record.phase;
+      follower.revision = record.revision;
+      // A restart keeps the dual-write start of a run that wrote both tables until it stopped: no
+      // row was written in between.
+      const before = record.service;
+      if (before?.dualWriteFrom !== undefined && writesBoth(before.phase) && writesBoth(record.phase))
+        follower.dualWriteFrom = before.dualWriteFrom;
+      follower.oldMissesFrom = before?.oldMissesFrom;
+    }
+    return follower;
+  }
+
+  /** The tables a flush writes now. */
+  writeTables(): SaltedTable[] {
+    return phaseWriteSides(this.phase).map((side) => this.tableOf(side));
+  }
+
+  /** The table device reads come from now. */
+  readTable(): SaltedTable {
+    return this.tableOf(phaseReadSide(this.phase));
+  }
+
+  /** Starts following: reports the phase applied, then watches the record and runs its jobs. */
+  async start(service: FollowedService): Promise<void> {
+    this.service = service;
+    if (this.record !== undefined) {
+      if (writesBoth(this.phase)) this.dualWriteFrom ??= service.pipeline.firstSegmentId;
+      await this.publish();
+      this.runJobs();
+    }
+    this.changes = new FileChanges(this.options.file, this.openedVersion, () => this.reload());
+    // The cut matters while both tables are written (validate reads it); then it is kept fresh.
+    this.publishTimer = setInterval(() => {
+      if (
+        this.record !== undefined &&
+        writesBoth(this.phase) &&
+        service.pipeline.completeBelow() !== this.publishedCut
+      )
+        void this.publish();
+    }, this.options.publishEveryMs ?? 1000);
+    this.publishTimer.unref();
+  }
+
+  /** Stops following; a backfill under way stays requested and resumes at the next start. */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.publishTimer);
+    clearTimeout(this.retryTimer);
+    await this.changes?.close();
+    await this.applying;
+    await this.jobs.stop("the service is stopping");
+    // The last cut: everything flushed at close.
+    if (this.record !== undefined && this.service) await this.publish();
+    await this.publishing;
+    await this.tables.close(this.options.homeStore);
+  }
+
+  /** Stops and closes the stores it opened, but not the service's own (the service failed to start; its caller closes that). */
+  async abandon(): Promise<void> {
+    this.tables.keepOpen(this.options.homeStore);
+    await this.close();
+  }
+
+  private tableOf(side: "old" | "new"): SaltedTable {
+    return this.tables.of(side, this.phase);
+  }
+
+  /** Reads the record again; applies its phase when it changed (or, `retry`, when the last try failed). */
+  private reload(retry = false): Promise<void> {
+    this.applying = this.applying.then(async () => {
+      try {
+        await this.reloadNow(retry);
+      } catch (error) {
+        logEvent(this.options.log, "migration-error", { error: String(error) });
+      }
+    });
+    return this.applying;
+  }
+
+  private async reloadNow(retry: boolean): Promise<void> {
+    if (this.closed) return;
+    let record: MigrationRecord | undefined;
+    try {
+      record = await readMigrationRecord(this.options.file);
+    } catch (error) {
+      logEvent(this.options.log, "migration-unreadable", { error: (error as Error).message });
+      return;
+    }
+    if (record === undefined) {
+      if (this.record !== undefined) {
+        logEvent(this.options.log, "migration-missing", {
+          file: this.options.file,
+          message: `the migration record went away; staying in phase ${this.phase}`,
+        });
+      }
+      return;
+    }
+    if (this.record === undefined || record.revision !== this.revision || (retry && this.error !== undefined))
+      await this.apply(record);
+    else this.record = record;
+    this.runJobs();
+  }
+
+  /** Moves to the record's phase; on failure reports why and stays in its phase, trying again every few seconds. */
+  private async apply(record: MigrationRecord): Promise<void> {
+    const { log } = this.options;
+    const { tables } = this;
+    const from = this.phase;
+    clearTimeout(this.retryTimer);
+    try {
+      checkFollowedRecord(record, this.record, this.options);
+      checkSoleFollower(record, this.options);
+      if (record.phase !== "single" && tables.new === undefined)
+        tables.new = await tables.open(record, "new");
+      if (usesOld(record.phase) && tables.old === undefined) tables.old = await tables.open(record, "old");
+    } catch (error) {
+      const message = (error as Error).message;
+      this.revision = record.revision;
+      this.applied = false;
+      if (message !== this.error) {
+        this.error = message;
+        logEvent(log, "migration-error", { phase: record.phase, error: message });
+        await this.publish();
+      }
+      this.retryTimer = setTimeout(() => void this.reload(true), this.options.retryEveryMs ?? 2000);
+      this.retryTimer.unref();
+      return;
+    }
+    const pipeline = this.service!.pipeline;
+    const to = record.phase;
+    this.record = record;
+    this.revision = record.revision;
+    this.applied = false;
+    this.error = undefined;
+    if (writesBoth(to) && !writesBoth(from)) this.dualWriteFrom = pipeline.openSegmentId;
+    if (!writesBoth(to)) this.dualWriteFrom = undefined;
+    if (phaseWriteSides(from).includes("old") && !phaseWriteSides(to).includes("old"))
+      this.oldMissesFrom ??= pipeline.completeBelow();
+    this.phase = to;
+    if (to !== from) {
+      logEvent(log, "migration-phase", { from, to, revision: record.revision });
+      await this.publish();
+    }
+    if (!writesBoth(to)) await this.jobs.stop(`the migration moved to ${to}`);
+    // Every segment flushed under the previous phase is written where that phase said.
+    await pipeline.drain();
+    if (to === "done" && tables.old !== undefined) {
+      await this.service!.sweeperIdle?.();
+      await tables.closeStore(tables.old.store);
+      tables.old = undefined;
+    }
+    this.applied = true;
+    await this.publish();
+  }
+
+  private publish(): Promise<void> {
+    this.publishing = this.publishing
+      .then(async () => {
+        const pipeline = this.service?.pipeline;
+        if (!pipeline) return;
+        const completeBelow = pipeline.completeBelow();
+        const status: ServiceStatus = {
+          pid: process.pid,
+          host: hostname(),
+          wal: this.options.walDirectory,
+          revision: this.revision,
+          phase: this.phase,
+          applied: this.applied,
+          ...(this.error === undefined ? {} : { error: this.error }),
+          ...(this.dualWriteFrom === undefined ? {} : { dualWriteFrom: this.dualWriteFrom }),
+          ...(this.oldMissesFrom === undefined ? {} : { oldMissesFrom: this.oldMissesFrom }),
+          completeBelow,
+          updatedAt: new Date().toISOString(),
+        };
+        await updateMigrationRecord(this.options.file, (record) => record && { ...record, service: status });
+        this.publishedCut = completeBelow;
+      })
+      .catch((error: unknown) => {
+        logEvent(this.options.log, "migration-publish-error", { error: String(error) });
+      });
+    return this.publishing;
+  }
+
+  /** Starts the backfill and validation the record asks for, while both tables are written. */
+  private runJobs(): void {
+    const record = this.record;
+    if (record === undefined || this.closed || !this.applied || !writesBoth(this.phase)) return;
+    this.jobs.run(record, this.dualWriteFrom);
+  }
+}
