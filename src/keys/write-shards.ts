@@ -48,7 +48,7 @@ export class WriteShards {
     const text = key.layout === "text";
     this.lead = text ? Buffer.of(key.separator) : Buffer.alloc(0);
     this.digits = text ? String(spec.count - 1).length : 0;
-    this.suffixLength = text ? 1 + this.digits : 1;
+    this.suffixLength = shardSuffixLength(key.layout, spec.count);
     this.entities = spec.entities?.map((entity, i) => this.entityPrefix(entity, i));
   }
 
@@ -128,4 +128,9 @@ export class WriteShards {
     }
     return shard;
   }
+}
+
+/** Bytes a shard suffix adds to a key: the separator and the digits of `count − 1` (text), one byte (binary). */
+export function shardSuffixLength(layout: "text" | "binary", count: number): number {
+  return layout === "text" ? 1 + String(count - 1).length : 1;
 }

@@ -24,9 +24,23 @@ import {
   type UndecodableRow,
 } from "./row-decoder.js";
 import { clipToData, guardSchema, isReserved } from "./schema-guard.js";
+import {
+  roundRobinShards,
+  type ShardCellMerge,
+  type ShardChooser,
+  ShardedKeys,
+  ShardRowMerger,
+  sameCells,
+} from "./write-shards.js";
 
 export type { TableRow, TableWarning, UndecodableRow } from "./row-decoder.js";
 export { UndecodableRowError } from "./row-decoder.js";
+export {
+  type ShardCellMerge,
+  type ShardChooser,
+  ShardMergeError,
+  sumInt64Cells,
+} from "./write-shards.js";
 
 export type CellsInput = Map<string, Buffer> | Record<string, Buffer | string>;
 
@@ -69,6 +83,13 @@ export interface SaltedTableOptions {
    * end key, rows and bytes). The sink queues or drops, never blocking the operation.
    */
   accessLog?: AccessLogSampling;
+  /** Schemas with write shards: the shard each write of a sharded row goes to (default: round-robin from a random start). */
+  chooseShard?: ShardChooser;
+  /**
+   * Schemas with write shards: how a column's values from a logical row's shards combine on read
+   * (default: equal values are that value, different ones fail the read naming the row and column).
+   */
+  mergeShards?: ShardCellMerge;
 }
 
 export interface TableReadOptions {
@@ -150,6 +171,7 @@ export class SaltedTable {
   private readonly latestCache: LRUCache<string, TableRow[]> | undefined;
   private readonly warn: (warning: TableWarning) => void;
   private readonly sampled: () => boolean;
+  private readonly shardedKeys: ShardedKeys;
 
   private constructor(
     readonly store: Store,
@@ -160,6 +182,7 @@ export class SaltedTable {
     this.latestCache = cache && new LRUCache({ max: cache.maxEntries ?? 10_000, ttl: cache.ttlMs });
     this.warn = options.onWarning ?? emitTableWarning;
     this.sampled = options.accessLog ? sampler(options.accessLog.sampleRate) : () => false;
+    this.shardedKeys = new ShardedKeys(schema, options.chooseShard ?? roundRobinShards());
   }
 
   /**
@@ -204,19 +227,25 @@ export class SaltedTable {
    */
   async putMany(rows: readonly PutRow[], options: TableWriteOptions = {}): Promise<PutResult> {
     const replace = options.replace === true;
-    const mutations: StoreMutation[] = rows.map((row, index) => ({
-      type: "put",
-      key: this.encodeForWrite(row.values, index),
-      cells: toCellMap(row.cells),
-      ...(replace ? { replace } : {}),
-    }));
-    this.warnOutsideBuckets(mutations);
-    const started = performance.now();
-    const { failed } = await this.store.write(mutations, this.routing("write", options.appProfile));
-    this.logWrites(mutations, started);
-    return {
-      failed: failed.map((failure) => ({ ...failure, values: rows[failure.index]!.values })),
-    };
+    const batch = rows.flatMap((row, index) => {
+      const key = this.keysForWrite(index, () => [this.shardedKeys.forWrite(row.values)])[0]!;
+      const put: StoreMutation = {
+        type: "put",
+        key,
+        cells: toCellMap(row.cells),
+        ...(replace ? { replace } : {}),
+      };
+      // Replacing a sharded row's cells empties its other shards, or a read would merge them back in.
+      const others = replace ? this.keysForWrite(index, () => this.shardedKeys.all(row.values)) : [];
+      return [
+        ...others
+          .filter((other) => !other.equals(key))
+          .map((other) => ({ index, mutation: deletion(other) })),
+        { index, mutation: put },
+      ];
+    });
+    this.warnOutsideBuckets(batch.map(({ mutation }) => mutation));
+    return this.write(batch, rows, options.appProfile);
   }
 
   /** Deletes the row, or with `cells` only those cells. */
@@ -234,19 +263,42 @@ export class SaltedTable {
     rows: readonly { values: FieldValues; cells?: readonly string[] }[],
     options: { appProfile?: string } = {},
   ): Promise<PutResult> {
-    const mutations: StoreMutation[] = rows.map(({ values, cells }, index) => {
-      const key = this.encodeForWrite(values, index);
-      return cells === undefined ? { type: "delete", key } : { type: "delete", key, qualifiers: cells };
-    });
+    const batch = rows.flatMap(({ values, cells }, index) =>
+      this.keysForWrite(index, () => this.shardedKeys.all(values)).map((key) => ({
+        index,
+        mutation: deletion(key, cells),
+      })),
+    );
+    return this.write(batch, rows, options.appProfile);
+  }
+
+  /** Writes a batch's mutations; a failure names the row of the batch it came from. */
+  private async write(
+    batch: readonly { index: number; mutation: StoreMutation }[],
+    rows: readonly { values: FieldValues }[],
+    appProfile: string | undefined,
+  ): Promise<PutResult> {
+    const mutations = batch.map(({ mutation }) => mutation);
     const started = performance.now();
-    const { failed } = await this.store.write(mutations, this.routing("write", options.appProfile));
+    const { failed } = await this.store.write(mutations, this.routing("write", appProfile));
     this.logWrites(mutations, started);
     return {
-      failed: failed.map((failure) => ({ ...failure, values: rows[failure.index]!.values })),
+      failed: failed.map((failure) => {
+        const index = batch[failure.index]!.index;
+        return { ...failure, index, values: rows[index]!.values };
+      }),
     };
   }
 
   async get(values: FieldValues, options: { appProfile?: string } = {}): Promise<TableRow | undefined> {
+    if (this.schema.shardsOf(values) > 1) {
+      const appProfile = this.appProfileFor("get", options.appProfile);
+      const [row] = await this.scanWith(
+        { eq: values },
+        appProfile === undefined ? {} : { appProfile },
+      ).toArray();
+      return row;
+    }
     const key = this.schema.encode(values);
     if (isReserved(key)) return undefined;
     const started = performance.now();
@@ -301,9 +353,11 @@ export class SaltedTable {
 
   private scanWith(query: Query, options: TableReadOptions): TableScan {
     const accessLog = this.options.accessLog && this.sampled() ? this.options.accessLog.sink : undefined;
+    const mergeShards = this.options.mergeShards;
     return new TableScan(this.store, this.schema, this.schema.plan(query), {
       ...options,
       ...(accessLog ? { accessLog } : {}),
+      mergeShards: mergeShards ? () => mergeShards : sameCells(this.store.name),
       strict: options.strict ?? this.options.strict ?? false,
       onWarning: this.warn,
       concurrency: this.options.concurrency ?? 16,
@@ -330,20 +384,21 @@ export class SaltedTable {
     return appProfile === undefined ? {} : { appProfile };
   }
 
-  private encodeForWrite(values: FieldValues, index: number): Buffer {
-    let key: Buffer;
+  /** The keys `encode` makes for row `index` of a batch; a key that cannot be made refuses the batch. */
+  private keysForWrite(index: number, encode: () => Buffer[]): Buffer[] {
+    let keys: Buffer[];
     try {
-      key = this.schema.encode(values);
+      keys = encode();
     } catch (error) {
       throw new RowKeyError(index, error instanceof Error ? error.message : String(error));
     }
-    if (isReserved(key)) {
+    if (keys.some(isReserved)) {
       throw new RowKeyError(
         index,
         "keys starting with eight 0xFF bytes are reserved for keyspread's schema row",
       );
     }
-    return key;
+    return keys;
   }
 
   /**
@@ -397,6 +452,8 @@ export interface ScanSettings extends TableReadOptions {
   accessLog?: AccessLogSink;
   /** Where the warning about skipped rows goes (default: process.emitWarning). */
   onWarning?: (warning: TableWarning) => void;
+  /** Schemas with write shards: the merge of a logical row's shards, given its key. */
+  mergeShards?: (key: Buffer) => ShardCellMerge;
 }
 
 /** A planned range's rows and bytes read, for the access log. */
@@ -456,7 +513,12 @@ export class TableScan implements AsyncIterable<TableRow> {
     const decoder = new RowDecoder(this.schema, this.store.name, this.settings.strict ?? false);
     const started = { tsMs: Date.now(), at: performance.now() };
     const scanned: ScannedRange[] = [];
-    const readers = this.bucketReaders(limit, signal, decoder, scanned);
+    // A logical row of a sharded entity is up to shardsPerRow physical rows, all before the next one's.
+    const readers = this.bucketReaders(limit * (plan.shardsPerRow ?? 1), signal, decoder, scanned);
+    const merger =
+      plan.shardsPerRow === undefined
+        ? undefined
+        : new ShardRowMerger(this.schema, this.settings.mergeShards ?? sameCells(this.store.name));
     const sources = readers.map((reader) => this.partialTolerant(reader, signal));
     const pages = (sources.length === 1 ? pagesOf(sources[0]!) : mergeSortedPages(sources, bySortKey))[
       Symbol.asyncIterator
@@ -464,10 +526,17 @@ export class TableScan implements AsyncIterable<TableRow> {
     try {
       for (let next = await pages.next(); !next.done; next = await pages.next()) {
         for (const { row } of next.value) {
+          const logical = merger ? merger.push(row) : row;
+          if (logical === undefined) continue;
           this.report.rowsReturned++;
-          yield row;
+          yield logical;
           if (this.report.rowsReturned >= limit) return;
         }
+      }
+      const last = merger?.flush();
+      if (last !== undefined) {
+        this.report.rowsReturned++;
+        yield last;
       }
     } catch (error) {
       if (deadline?.aborted) {
@@ -595,6 +664,10 @@ async function* pagesOf<T>(source: PageSource<T>): AsyncGenerator<T[], void, und
   } finally {
     await source.close();
   }
+}
+
+function deletion(key: Buffer, qualifiers?: readonly string[]): StoreMutation {
+  return qualifiers === undefined ? { type: "delete", key } : { type: "delete", key, qualifiers };
 }
 
 function toCellMap(cells: CellsInput): Map<string, Buffer> {
