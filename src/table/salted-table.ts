@@ -16,13 +16,13 @@ import { BucketReadError, BucketReader, type RetryPolicy } from "./bucket-reader
 import { bucketShare } from "./bucket-share.js";
 import { bySortKey, mergeSortedPages, type PageSource, type SortableRow } from "./merge.js";
 import {
-  describeKey,
   emitTableWarning,
   RowDecoder,
   type TableRow,
   type TableWarning,
   type UndecodableRow,
 } from "./row-decoder.js";
+import { outsideBucketsWarning } from "./salt-out-of-range.js";
 import { clipToData, guardSchema, isReserved } from "./schema-guard.js";
 import {
   roundRobinShards,
@@ -244,7 +244,9 @@ export class SaltedTable {
         { index, mutation: put },
       ];
     });
-    this.warnOutsideBuckets(batch.map(({ mutation }) => mutation));
+    const keys = batch.map(({ index, mutation }) => ({ index, key: mutation.key }));
+    const outside = outsideBucketsWarning(this.schema, this.store.name, keys);
+    if (outside) this.warn(outside);
     return this.write(batch, rows, options.appProfile);
   }
 
@@ -399,34 +401,6 @@ export class SaltedTable {
       );
     }
     return keys;
-  }
-
-  /**
-   * HBaseWD's and old Phoenix's hash put keys hashing to Integer.MIN_VALUE outside [0, N): they
-   * are written as those tools write them, and said so, since no bucket scan will see them.
-   */
-  private warnOutsideBuckets(mutations: readonly StoreMutation[]): void {
-    const { bucketCount } = this.schema;
-    const outside: { index: number; key: string; bucket: number }[] = [];
-    let count = 0;
-    mutations.forEach(({ key }, index) => {
-      const bucket = this.schema.bucketOfKey(key);
-      if (bucket < bucketCount) return;
-      count++;
-      if (outside.length < 10) outside.push({ index, key: key.toString("hex"), bucket });
-    });
-    if (count === 0) return;
-    const first = outside[0]!;
-    this.warn({
-      kind: "salt-out-of-range",
-      table: this.store.name,
-      count,
-      first: outside,
-      message:
-        `${this.store.name}: ${count} row(s) written with a salt outside buckets [0, ${bucketCount}) — hash "${this.schema.spec.salt?.hash}" ` +
-        `reproduces HBaseWD's and old Phoenix's Math.abs(Integer.MIN_VALUE) bug — so bucket scans will not see them (point reads will); ` +
-        `first: row ${first.index}, key ${describeKey(Buffer.from(first.key, "hex"))}, salt ${first.bucket}`,
-    });
   }
 
   private checkLatestQuery(query: Omit<Query, "limit">): void {
