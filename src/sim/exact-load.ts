@@ -8,6 +8,7 @@ import { type Operation, OperationLoad } from "./operation-load.js";
 import type { CompiledRead } from "./reads.js";
 import type { TabletMap } from "./tablets.js";
 import type { CompiledGroup } from "./workload.js";
+import { writeKey } from "./write-shard-keys.js";
 
 /** Walks 0..n−1 in a scrambled order that visits every entity once per round. */
 class Turns {
@@ -61,7 +62,8 @@ export class ExactLoad extends OperationLoad {
       const count = this.take(stream, group.opsPerS * group.multiplier(tS, dtS) * dtS);
       for (let j = 0; j < count; j++) {
         const tEvent = tS + ((j + 0.5) / count) * dtS;
-        const key = group.schema.encode(group.writeValues(stream.turns.next(), tEvent, stream.serial++));
+        const serial = stream.serial++;
+        const key = writeKey(group.schema, group.writeValues(stream.turns.next(), tEvent, serial), serial);
         ops.push({ kind: "write", key, bytes: group.rowBytes, weight: 1 });
       }
     });

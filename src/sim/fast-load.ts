@@ -13,6 +13,7 @@ import type { CompiledRead } from "./reads.js";
 import type { Layer } from "./split-point.js";
 import { BYTES, COST, QUANTITIES, RANGE_READS, ROWS, STORED, type TabletMap, WRITES } from "./tablets.js";
 import type { CompiledGroup } from "./workload.js";
+import { writeKey } from "./write-shard-keys.js";
 
 /**
  * Entity footprint keys sampled per group or read pattern: every entity of a small group; for a
@@ -113,7 +114,7 @@ export class FastLoad implements LoadGenerator {
         const entity = Math.floor(((k + 0.5) * group.entities) / MOVING_SAMPLES);
         const tEvent = tS + ((k + 0.5) / MOVING_SAMPLES) * dtS;
         const serial = serialAtStep + Math.floor((k * opsPerS * dtS) / MOVING_SAMPLES);
-        const key = group.schema.encode(group.writeValues(entity, tEvent, serial));
+        const key = writeKey(group.schema, group.writeValues(entity, tEvent, serial), serial);
         const bytesPerS = opsPerSample * group.rowBytes;
         sink.add(tablets.find(key), opsPerSample, 0, 0, bytesPerS, bytesPerS, opsPerSample * cost);
         this.recentMoving.add(key, opsPerSample * cost);

@@ -16,6 +16,7 @@ import type { DesignResult, ReadSummary } from "./results.js";
 import { validateScenario } from "./scenario.js";
 import { AUTOSCALER_CPU_TARGET, summarize, warmUp } from "./summary.js";
 import { TabletMap } from "./tablets.js";
+import { pointReadStart, writeKey } from "./write-shard-keys.js";
 
 export interface ReplayDesign {
   name: string;
@@ -91,6 +92,8 @@ export class Replay {
   private step = 0;
   private records = 0;
   private late = 0;
+  /** Writes replayed onto candidate designs so far: their write shards take them in turn. */
+  private shardTurn = 0;
   private readonly undecodable = new Map<string, { count: number; keys: string[] }>();
   private readonly model;
   private readonly steadyFromS: number;
@@ -205,7 +208,7 @@ export class Replay {
   ): Operation | null {
     const own = lane.design === this.current;
     if (record.op === "write") {
-      const key = own ? record.key : lane.design.schema.encode(values);
+      const key = own ? record.key : writeKey(lane.design.schema, values, this.shardTurn++);
       return {
         kind: "write",
         key,
@@ -216,7 +219,7 @@ export class Replay {
     const pattern = record.op === "scan" ? SCANS : POINT_READS;
     const starts =
       pattern === POINT_READS
-        ? [own ? record.key : lane.design.schema.encode(values)]
+        ? [own ? record.key : pointReadStart(lane.design.schema, values)]
         : own
           ? [record.key]
           : lane.design.schema
