@@ -8,7 +8,7 @@
  * https://cloud.google.com/bigtable/docs/schema-design). MB is read as 10^6 bytes, the stricter reading.
  */
 import type { CompiledGroup } from "./workload.js";
-import { writeKey } from "./write-shard-keys.js";
+import { rowKeys } from "./write-shard-keys.js";
 
 export const ROW_HARD_LIMIT_BYTES = 256e6;
 export const ROW_RECOMMENDED_BYTES = 100e6;
@@ -55,7 +55,10 @@ function entityKeys(group: CompiledGroup): number {
   const count = Math.min(n, SAMPLE);
   const distinct = (entities: number[]) =>
     new Set(
-      entities.map((entity) => writeKey(group.schema, group.writeValues(entity, 0, 0), 0).toString("latin1")),
+      // A write-sharded row's bytes are spread over its shards, as its writes are.
+      entities.flatMap((entity) =>
+        rowKeys(group.schema, group.writeValues(entity, 0, 0)).map((key) => key.toString("latin1")),
+      ),
     ).size;
   const spread = distinct(Array.from({ length: count }, (_, k) => Math.floor(((k + 0.5) * n) / count)));
   if (spread < count) return spread;

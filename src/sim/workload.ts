@@ -102,7 +102,7 @@ export class CompiledGroup {
     const starts = this.entityQueries(entity, {}).flatMap((query) =>
       this.schema.plan(query).ranges.map((r) => r.start),
     );
-    return shardFootprint(this.schema, starts, this.writeValues(entity, 0, 0));
+    return shardFootprint(this.schema, starts, () => this.writeValues(entity, 0, 0));
   }
 
   /** One query per combination of picked fields, binding the entity's leading fields, plus `extra`. */

@@ -13,6 +13,13 @@ export function writeKey(schema: KeySchema, values: FieldValues, serial: number)
   return shards === 1 ? schema.encode(values) : schema.encode(values, serial % shards);
 }
 
+/** Every physical key of the row `values`: its shards' keys, or its one key. */
+export function rowKeys(schema: KeySchema, values: FieldValues): Buffer[] {
+  const shards = schema.shardsOf(values);
+  if (shards === 1) return [schema.encode(values)];
+  return Array.from({ length: shards }, (_, shard) => schema.encode(values, shard));
+}
+
 /** Where a point read of the row `values` starts: its key, or its first shard's range. */
 export function pointReadStart(schema: KeySchema, values: FieldValues): Buffer {
   return schema.shardsOf(values) === 1 ? schema.encode(values) : schema.plan({ eq: values }).ranges[0]!.start;
@@ -23,7 +30,13 @@ export function pointReadStart(schema: KeySchema, values: FieldValues): Buffer {
  * entity each start followed by every shard's suffix (exactly the shard keys when the entity binds
  * every field), so the entity's load lies on `count` adjacent keys a split can part.
  */
-export function shardFootprint(schema: KeySchema, starts: Buffer[], write: FieldValues): Buffer[] {
+export function shardFootprint(
+  schema: KeySchema,
+  starts: Buffer[],
+  writeValues: () => FieldValues,
+): Buffer[] {
+  if (schema.writeShardCount === 1) return starts;
+  const write = writeValues();
   const shards = schema.shardsOf(write);
   if (shards === 1) return starts;
   const length = shardSuffixLength(schema.spec.layout, shards);
