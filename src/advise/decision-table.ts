@@ -4,9 +4,8 @@
  * and whether it points to salting or to the alternatives.
  */
 
-import { writeCost } from "../sim/cluster.js";
 import { formatDuration } from "../sim/duration.js";
-import { defaultCapacity, defaultCostModel } from "../sim/model.js";
+import { defaultCapacity } from "../sim/model.js";
 import type { Scenario } from "../sim/scenario.js";
 import { HOTTEST_CPU_LIMIT } from "../sim/summary.js";
 import { keyRoles } from "./field-roles.js";
