@@ -6,7 +6,7 @@
  */
 import { KeyWriter } from "./codec.js";
 import { FieldValueError, KeyDecodeError, SchemaError } from "./errors.js";
-import type { FieldValues, WriteShardsSpec } from "./types.js";
+import type { FieldValues, KeySchema, WriteShardsSpec } from "./types.js";
 
 /** What write shards need of the compiled schema (implemented by CompiledSchema). */
 export interface ShardedKeyLayout {
@@ -128,6 +128,23 @@ export class WriteShards {
     }
     return shard;
   }
+}
+
+/** The key one write of the row `values` goes to: for a sharded row, the shard `choose` picks from its count. */
+export function keyForWrite(
+  schema: KeySchema,
+  values: FieldValues,
+  choose: (count: number) => number,
+): Buffer {
+  const count = schema.shardsOf(values);
+  return count === 1 ? schema.encode(values) : schema.encode(values, choose(count));
+}
+
+/** Every physical key of the row `values`: its shards' keys, or its one key. */
+export function physicalKeys(schema: KeySchema, values: FieldValues): Buffer[] {
+  const count = schema.shardsOf(values);
+  if (count === 1) return [schema.encode(values)];
+  return Array.from({ length: count }, (_, shard) => schema.encode(values, shard));
 }
 
 /** Bytes a shard suffix adds to a key: the separator and the digits of `count − 1` (text), one byte (binary). */

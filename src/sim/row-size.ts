@@ -7,8 +7,9 @@
  * row's values under 100 MB (Google Cloud, "Schema design best practices",
  * https://cloud.google.com/bigtable/docs/schema-design). MB is read as 10^6 bytes, the stricter reading.
  */
+
+import { physicalKeys } from "../keys/write-shards.js";
 import type { CompiledGroup } from "./workload.js";
-import { rowKeys } from "./write-shard-keys.js";
 
 export const ROW_HARD_LIMIT_BYTES = 256e6;
 export const ROW_RECOMMENDED_BYTES = 100e6;
@@ -57,7 +58,7 @@ function entityKeys(group: CompiledGroup): number {
     new Set(
       // A write-sharded row's bytes are spread over its shards, as its writes are.
       entities.flatMap((entity) =>
-        rowKeys(group.schema, group.writeValues(entity, 0, 0)).map((key) => key.toString("latin1")),
+        physicalKeys(group.schema, group.writeValues(entity, 0, 0)).map((key) => key.toString("latin1")),
       ),
     ).size;
   const spread = distinct(Array.from({ length: count }, (_, k) => Math.floor(((k + 0.5) * n) / count)));

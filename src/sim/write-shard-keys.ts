@@ -5,19 +5,11 @@
  */
 
 import type { FieldValues, KeySchema, QueryPlan } from "../keys/types.js";
-import { shardSuffixLength } from "../keys/write-shards.js";
+import { keyForWrite, shardSuffixLength } from "../keys/write-shards.js";
 
 /** The key write number `serial` of the row `values` goes to. */
 export function writeKey(schema: KeySchema, values: FieldValues, serial: number): Buffer {
-  const shards = schema.shardsOf(values);
-  return shards === 1 ? schema.encode(values) : schema.encode(values, serial % shards);
-}
-
-/** Every physical key of the row `values`: its shards' keys, or its one key. */
-export function rowKeys(schema: KeySchema, values: FieldValues): Buffer[] {
-  const shards = schema.shardsOf(values);
-  if (shards === 1) return [schema.encode(values)];
-  return Array.from({ length: shards }, (_, shard) => schema.encode(values, shard));
+  return keyForWrite(schema, values, (count) => serial % count);
 }
 
 /** Where a point read of the row `values` starts: its key, or its first shard's range. */

@@ -4,7 +4,7 @@
  */
 import { randomInt } from "node:crypto";
 import type { FieldValues, KeySchema } from "../keys/types.js";
-import { shardSuffixLength } from "../keys/write-shards.js";
+import { keyForWrite, physicalKeys, shardSuffixLength } from "../keys/write-shards.js";
 import { describeKey, type TableRow } from "./row-decoder.js";
 
 /** Picks the shard, 0..count − 1, one write of a sharded row goes to. */
@@ -86,15 +86,12 @@ export class ShardedKeys {
 
   /** The key one write of `values` goes to: a chosen shard's for a sharded row. */
   forWrite(values: FieldValues): Buffer {
-    const count = this.schema.shardsOf(values);
-    return count === 1 ? this.schema.encode(values) : this.schema.encode(values, this.choose(count));
+    return keyForWrite(this.schema, values, this.choose);
   }
 
   /** Every physical row of the logical row `values`. */
   all(values: FieldValues): Buffer[] {
-    const count = this.schema.shardsOf(values);
-    if (count === 1) return [this.schema.encode(values)];
-    return Array.from({ length: count }, (_, shard) => this.schema.encode(values, shard));
+    return physicalKeys(this.schema, values);
   }
 }
 
