@@ -1,41 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { compileSchema } from "../keys/index.js";
-import type { SchemaSpec } from "../keys/types.js";
+import { counterKey, hotCounter, shardedCounterKey } from "./hot-counter.fixture.js";
 import { CompiledRead } from "./reads.js";
-import { validateScenario } from "./scenario.js";
 import { simulateScenario } from "./simulate.js";
 import { HOTTEST_CPU_LIMIT } from "./summary.js";
 import { CompiledGroup } from "./workload.js";
-
-const counterKey: SchemaSpec = {
-  version: 1,
-  name: "counter",
-  layout: "text",
-  segments: [{ field: "counterId", codec: { type: "string" } }],
-};
-const shardedCounterKey = (count: number): SchemaSpec => ({
-  ...counterKey,
-  name: `counter-${count}-shards`,
-  writeShards: { count, entities: [{ counterId: "global" }] },
-});
-
-/** One global counter written faster than one node can take, beside many quiet counters. */
-function hotCounter(writesPerS: number, designs: unknown[]) {
-  return validateScenario({
-    name: "hot-counter",
-    duration: "30m",
-    cluster: { nodes: 4 },
-    workload: {
-      rowBytes: 256,
-      groups: [
-        { name: "global", entities: 1, fields: { counterId: "global" }, writesPerS },
-        { name: "quiet", entities: 100000, fields: { counterId: "c-{hex8:i}" }, writesPerS: 4000 },
-      ],
-      reads: [{ name: "total", kind: "get", group: "global", perS: 10 }],
-    },
-    designs,
-  });
-}
 
 describe("write shards in the simulator", () => {
   it("one row over a node's capacity stays on one node; its shards split apart and stay under target", () => {
