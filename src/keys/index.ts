@@ -20,3 +20,4 @@ export { queryFromJson, valuesFromJson, valuesToJson } from "./json.js";
 export { pickFields } from "./pick-fields.js";
 export { compileSchema, defineSchema, parseSchema } from "./schema.js";
 export type * from "./types.js";
+export { WriteShardError } from "./write-shards.js";

@@ -21,6 +21,8 @@ interface Edge {
   bytes: Buffer;
   /** `at`: the bytes; `after-key`: bytes + 00 (past one key); `after-prefix`: past every key they prefix. */
   kind: "at" | "after-key" | "after-prefix";
+  /** `after-key` of a write-sharded row: past its shards too, the keys `bytes` + the shard suffix. */
+  sharded?: boolean;
 }
 
 export function planQuery(schema: CompiledSchema, query: Query): QueryPlan {
@@ -47,6 +49,7 @@ export function planQuery(schema: CompiledSchema, query: Query): QueryPlan {
     if (end === null || Buffer.compare(start, end) < 0) ranges.push({ bucket, start, end });
   }
   const plan: QueryPlan = { fanout: ranges.length, ranges };
+  if (schema.shards) plan.shardsPerRow = schema.shardsOf(eq);
   if (query.limit !== undefined) {
     if (!Number.isSafeInteger(query.limit) || query.limit < 0) {
       throw new QueryError(
@@ -163,10 +166,11 @@ function tupleEdges(schema: CompiledSchema, values: FieldValues, count: number):
   schema.writeFields(w, values, count);
   const complete = count === schema.fields.length;
   w.bytes(complete ? schema.after : schema.fields[count]!.before);
+  const sharded = complete && schema.shards?.covers(w.buf, w.pos, true) === true;
   const bytes = w.take();
   return [
     { bytes, kind: "at" },
-    { bytes, kind: complete ? "after-key" : "after-prefix" },
+    complete ? { bytes, kind: "after-key", sharded } : { bytes, kind: "after-prefix" },
   ];
 }
 
@@ -175,5 +179,7 @@ function materialize(schema: CompiledSchema, edge: Edge, bucket: number): Buffer
   const bytes = Buffer.from(edge.bytes);
   schema.salt?.write(bytes, bucket);
   if (edge.kind === "at") return bytes;
+  // A sharded row's shards are its key and a suffix: the range runs past all of them.
+  if (edge.sharded) return prefixSuccessor(Buffer.concat([bytes, schema.shards!.lead]));
   return edge.kind === "after-key" ? keySuccessor(bytes) : prefixSuccessor(bytes);
 }

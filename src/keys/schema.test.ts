@@ -244,7 +244,7 @@ describe("schema validation", () => {
     );
     expect(error({ ...base, segments: [{ field: "a" }] })).toBe("segments[0].codec: required");
     expect(error({ ...base, extra: true })).toBe(
-      "extra: unknown key; allowed: version, name, layout, separator, segments, salt",
+      "extra: unknown key; allowed: version, name, layout, separator, segments, salt, writeShards",
     );
     expect(error({ ...base, salt: { buckets: 70000 } })).toMatch(/^salt\.buckets: /);
     expect(error({ ...base, salt: { buckets: 300, hash: "phoenix" } })).toMatch(/allowed: 1\.\.256/);

@@ -32,6 +32,7 @@ import type {
   QueryPlan,
   SchemaSpec,
 } from "./types.js";
+import { WriteShardError, WriteShards } from "./write-shards.js";
 
 /** A typed identity for declaring a schema in TypeScript (compile it with `compileSchema`). */
 export function defineSchema<const T extends SchemaSpec>(spec: T): T {
@@ -106,11 +107,19 @@ export class CompiledSchema implements KeySchema {
   private readonly saltFieldStarts: Int32Array;
   private readonly saltFieldEnds: Int32Array;
   private readonly inputWriter = new KeyWriter(256);
+  readonly layout: "text" | "binary";
+  /** The text layout's separator byte (0 in binary layout). */
+  readonly separator: number;
+  /** The write-shard suffix, when the spec has `writeShards`. */
+  readonly shards: WriteShards | undefined;
+  readonly writeShardCount: number;
 
   constructor(readonly spec: NormalizedSpec) {
     this.fingerprint = fingerprintOf(spec);
     const text = spec.layout === "text";
     const separator = text ? spec.separator!.charCodeAt(0) : 0;
+    this.layout = spec.layout;
+    this.separator = separator;
     const fields: CompiledField[] = [];
     let pending: number[] = [];
     spec.segments.forEach((segment, i) => {
@@ -153,16 +162,40 @@ export class CompiledSchema implements KeySchema {
           : binarySaltPrefix(info.oneRawByte || salt.buckets <= 256 ? 1 : 2);
     }
     this.saltPrefixLength = this.salt?.length ?? 0;
+    this.shards = spec.writeShards && new WriteShards(spec.writeShards, this);
+    this.writeShardCount = this.shards?.count ?? 1;
   }
 
-  encode(values: FieldValues): Buffer {
+  encode(values: FieldValues, shard?: number): Buffer {
     this.rejectUnknownFields(values);
     const w = this.writer;
     const hashEnd = this.writeFields(w, values, this.fields.length);
     w.bytes(this.after);
+    if (this.shards?.covers(w.buf, w.pos, true)) {
+      if (shard === undefined) {
+        throw new WriteShardError(
+          `this row is write-sharded over ${this.shards.count} rows: pass a shard 0..${this.shards.count - 1} (SaltedTable picks one per write)`,
+        );
+      }
+      this.shards.write(w, shard);
+    } else if (shard !== undefined) {
+      throw new WriteShardError(`shard ${shard} given for a row that is not write-sharded (see writeShards)`);
+    }
     if (w.pos > BIGTABLE_MAX_KEY_BYTES) throw new KeyTooLongError(this.spec.name, w.pos);
     if (this.salt) this.salt.write(w.buf, this.hashBucket(w.buf, hashEnd));
     return w.take();
+  }
+
+  shardsOf(values: FieldValues): number {
+    if (!this.shards) return 1;
+    this.rejectUnknownFields(values);
+    const bound = this.fields.findIndex((field) => values[field.name] === undefined);
+    const count = bound < 0 ? this.fields.length : bound;
+    const w = this.writer;
+    this.writeFields(w, values, count);
+    const complete = count === this.fields.length;
+    w.bytes(complete ? this.after : this.fields[count]!.before);
+    return this.shards.covers(w.buf, w.pos, complete) ? this.shards.count : 1;
   }
 
   /**
@@ -256,7 +289,10 @@ export class CompiledSchema implements KeySchema {
       if (i + 1 === saltFieldCount) hashEnd = pos;
     });
     pos = expectBytes(key, pos, this.after, "after the last field");
-    if (pos !== key.length) throw new KeyDecodeError(`${key.length - pos} unexpected byte(s) at byte ${pos}`);
+    const shard = this.shards?.covers(key, pos, true) ? this.shards.read(key, pos) : undefined;
+    if (shard === undefined && pos !== key.length) {
+      throw new KeyDecodeError(`${key.length - pos} unexpected byte(s) at byte ${pos}`);
+    }
     if (this.salt) {
       const expected = this.hashBucket(key, hashEnd);
       if (expected !== bucket) {
@@ -265,7 +301,7 @@ export class CompiledSchema implements KeySchema {
         );
       }
     }
-    return { bucket, values };
+    return shard === undefined ? { bucket, values } : { bucket, values, shard };
   }
 
   plan(query: Query): QueryPlan {

@@ -6,7 +6,7 @@ import * as v from "valibot";
 import { uintBytes, uintWidth } from "./codec.js";
 import { BIGTABLE_MAX_KEY_BYTES, SchemaError } from "./errors.js";
 import { parseSaltInput, SALT_HASHES } from "./salt.js";
-import type { CodecSpec, SaltSpec, SchemaSpec, SegmentSpec } from "./types.js";
+import type { CodecSpec, SaltSpec, SchemaSpec, SegmentSpec, WriteShardsSpec } from "./types.js";
 import { allowedKeys, isUnknownKey, unknownKeyMessage } from "./unknown-key.js";
 
 const positiveInt = (max: number) => v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(max));
@@ -49,6 +49,16 @@ const SaltSchema = v.strictObject({
   input: v.optional(v.pipe(v.string(), v.minLength(1))),
 });
 
+const WriteShardsSchema = v.strictObject({
+  count: v.pipe(v.number(), v.integer(), v.minValue(2), v.maxValue(256)),
+  entities: v.optional(
+    v.pipe(
+      v.array(v.record(v.string(), v.union([v.string(), v.number()]))),
+      v.minLength(1, "lists at least one entity; leave entities out to shard every row"),
+    ),
+  ),
+});
+
 const SpecSchema = v.strictObject({
   version: v.literal(1),
   name: v.pipe(v.string(), v.minLength(1)),
@@ -56,6 +66,7 @@ const SpecSchema = v.strictObject({
   separator: v.optional(v.string()),
   segments: v.pipe(v.array(v.unknown()), v.minLength(1)),
   salt: v.optional(SaltSchema),
+  writeShards: v.optional(WriteShardsSchema),
 });
 
 /** A spec with every default filled in (the compiled schema's `spec`). */
@@ -110,7 +121,56 @@ export function normalizeSpec(input: unknown): NormalizedSpec {
     const endsInLiteral = typeof last === "object" && last !== null && "literal" in last;
     normalized.salt = normalizeSalt(spec.salt, fields, spec.layout, endsInLiteral);
   }
+  if (spec.writeShards) normalized.writeShards = normalizeWriteShards(spec.writeShards, normalized, fields);
   return normalized;
+}
+
+/**
+ * Entities name known fields, leading in key order (values are checked when the schema compiles
+ * them). The suffix must stay readable after the last segment, and the salt must not need it.
+ */
+function normalizeWriteShards(
+  shards: v.InferOutput<typeof WriteShardsSchema>,
+  spec: NormalizedSpec,
+  fields: readonly Extract<SegmentSpec, { field: string }>[],
+): WriteShardsSpec {
+  const names = fields.map((f) => f.field);
+  const last = spec.segments.at(-1)!;
+  if (spec.layout === "binary" && "codec" in last && last.codec.type === "string" && last.codec.raw) {
+    throw new SchemaError(
+      "writeShards",
+      `the last segment, raw string "${last.field}", runs to the end of a binary key, so a shard byte after it would read as part of the string; make it an escaped string (drop raw), or end the key with another segment`,
+    );
+  }
+  const salt = spec.salt;
+  if (salt && SALT_HASHES[salt.hash].defaultFields === "all" && salt.fields.length === names.length) {
+    throw new SchemaError(
+      "writeShards",
+      `hash "${salt.hash}" hashes the whole key after the salt, so those tools would salt each shard differently; salt fewer fields (salt.fields) or use hash xxh32`,
+    );
+  }
+  shards.entities?.forEach((entity, i) => {
+    const bound = Object.keys(entity);
+    if (bound.length === 0) throw new SchemaError(`writeShards.entities[${i}]`, "binds no field");
+    for (const name of bound) {
+      if (!names.includes(name)) {
+        throw new SchemaError(
+          `writeShards.entities[${i}].${name}`,
+          `unknown field; fields: ${names.join(", ")}`,
+        );
+      }
+    }
+    const missing = names.slice(0, bound.length).find((name) => !(name in entity));
+    if (missing !== undefined) {
+      throw new SchemaError(
+        `writeShards.entities[${i}]`,
+        `binds ${bound.join(", ")} but not "${missing}", which comes before; an entity binds leading fields in key order (${names.join(", ")})`,
+      );
+    }
+  });
+  return shards.entities
+    ? { count: shards.count, entities: shards.entities.map((entity) => ({ ...entity })) }
+    : { count: shards.count };
 }
 
 function normalizeSegment(input: unknown, path: string, layout: SchemaSpec["layout"]): SegmentSpec {

@@ -61,6 +61,21 @@ export interface SaltSpec {
   input?: string;
 }
 
+/**
+ * Write shards for hot logical rows: each sharded row is spread over `count` physical rows by a
+ * suffix after the key's last segment (text: the separator and `count − 1`'s digits, zero-padded;
+ * binary: one byte). Writes pick a shard; reads of the row read all of them.
+ */
+export interface WriteShardsSpec {
+  /** Physical rows per logical row, 2..256. */
+  count: number;
+  /**
+   * Only the rows of these entities are sharded; each binds a leading subset of the fields (e.g.
+   * `{ counterId: "global" }`), and every row whose fields match gets the suffix. Absent: every row.
+   */
+  entities?: FieldValues[];
+}
+
 export interface SchemaSpec {
   /** Format version of this spec; 1 today. */
   version: 1;
@@ -71,6 +86,7 @@ export interface SchemaSpec {
   separator?: string;
   segments: SegmentSpec[];
   salt?: SaltSpec;
+  writeShards?: WriteShardsSpec;
 }
 
 /**
@@ -139,11 +155,19 @@ export interface QueryPlan {
   /** Sorted by `start`, non-overlapping. */
   ranges: PlannedRange[];
   limit?: number;
+  /**
+   * Schemas with write shards: physical rows each logical row the query reads may span (the
+   * shards are adjacent, so the ranges stay one per bucket); 1 when the query rules out every
+   * sharded entity.
+   */
+  shardsPerRow?: number;
 }
 
 export interface DecodedKey<D extends Record<string, FieldValue> = Record<string, FieldValue>> {
   bucket: number;
   values: D;
+  /** The write shard, for a key of a write-sharded row. */
+  shard?: number;
 }
 
 /**
@@ -168,7 +192,18 @@ export interface KeySchema<
    * logical order compares `key.subarray(saltPrefixLength)`.
    */
   readonly saltPrefixLength: number;
-  encode(values: V): Buffer;
+  /** Physical rows per sharded logical row (`writeShards.count`); 1 without write shards. */
+  readonly writeShardCount: number;
+  /**
+   * The row's key; a write-sharded row needs its `shard`, 0..writeShardCount − 1 (`SaltedTable`
+   * picks one), and an unsharded row takes none.
+   */
+  encode(values: V, shard?: number): Buffer;
+  /**
+   * Physical rows the logical rows binding `values` (leading fields) may span: `writeShardCount`
+   * for a sharded entity (or one `values` does not rule out), else 1.
+   */
+  shardsOf(values: SomeFields<V>): number;
   decode(key: Buffer): DecodedKey<D>;
   /**
    * The bucket a key's salt prefix names (0 when unsalted), without decoding the rest. For keys

@@ -16,17 +16,31 @@ import { BucketReadError, BucketReader, type RetryPolicy } from "./bucket-reader
 import { bucketShare } from "./bucket-share.js";
 import { bySortKey, mergeSortedPages, type PageSource, type SortableRow } from "./merge.js";
 import {
-  describeKey,
   emitTableWarning,
   RowDecoder,
   type TableRow,
   type TableWarning,
   type UndecodableRow,
 } from "./row-decoder.js";
+import { outsideBucketsWarning } from "./salt-out-of-range.js";
 import { clipToData, guardSchema, isReserved } from "./schema-guard.js";
+import {
+  roundRobinShards,
+  type ShardCellMerge,
+  type ShardChooser,
+  ShardedKeys,
+  ShardRowMerger,
+  sameCells,
+} from "./write-shards.js";
 
 export type { TableRow, TableWarning, UndecodableRow } from "./row-decoder.js";
 export { UndecodableRowError } from "./row-decoder.js";
+export {
+  type ShardCellMerge,
+  type ShardChooser,
+  ShardMergeError,
+  sumInt64Cells,
+} from "./write-shards.js";
 
 export type CellsInput = Map<string, Buffer> | Record<string, Buffer | string>;
 
@@ -69,6 +83,13 @@ export interface SaltedTableOptions {
    * end key, rows and bytes). The sink queues or drops, never blocking the operation.
    */
   accessLog?: AccessLogSampling;
+  /** Schemas with write shards: the shard each write of a sharded row goes to (default: round-robin from a random start). */
+  chooseShard?: ShardChooser;
+  /**
+   * Schemas with write shards: how a column's values from a logical row's shards combine on read
+   * (default: equal values are that value, different ones fail the read naming the row and column).
+   */
+  mergeShards?: ShardCellMerge;
 }
 
 export interface TableReadOptions {
@@ -166,6 +187,7 @@ export class SaltedTable<V extends FieldValues = FieldValues, D extends Decoded 
   private readonly latestCache: LatestCache<D> | undefined;
   private readonly warn: (warning: TableWarning) => void;
   private readonly sampled: () => boolean;
+  private readonly shardedKeys: ShardedKeys;
 
   private constructor(
     readonly store: Store,
@@ -176,6 +198,7 @@ export class SaltedTable<V extends FieldValues = FieldValues, D extends Decoded 
     this.latestCache = cache && new LRUCache({ max: cache.maxEntries ?? 10_000, ttl: cache.ttlMs });
     this.warn = options.onWarning ?? emitTableWarning;
     this.sampled = options.accessLog ? sampler(options.accessLog.sampleRate) : () => false;
+    this.shardedKeys = new ShardedKeys(schema, options.chooseShard ?? roundRobinShards());
   }
 
   /**
@@ -224,19 +247,27 @@ export class SaltedTable<V extends FieldValues = FieldValues, D extends Decoded 
    */
   async putMany(rows: readonly PutRow<V>[], options: TableWriteOptions = {}): Promise<PutResult<V>> {
     const replace = options.replace === true;
-    const mutations: StoreMutation[] = rows.map((row, index) => ({
-      type: "put",
-      key: this.encodeForWrite(row.values, index),
-      cells: toCellMap(row.cells),
-      ...(replace ? { replace } : {}),
-    }));
-    this.warnOutsideBuckets(mutations);
-    const started = performance.now();
-    const { failed } = await this.store.write(mutations, this.routing("write", options.appProfile));
-    this.logWrites(mutations, started);
-    return {
-      failed: failed.map((failure) => ({ ...failure, values: rows[failure.index]!.values })),
-    };
+    const batch = rows.flatMap((row, index) => {
+      const key = this.keysForWrite(index, () => [this.shardedKeys.forWrite(row.values)])[0]!;
+      const put: StoreMutation = {
+        type: "put",
+        key,
+        cells: toCellMap(row.cells),
+        ...(replace ? { replace } : {}),
+      };
+      // Replacing a sharded row's cells empties its other shards, or a read would merge them back in.
+      const others = replace ? this.keysForWrite(index, () => this.shardedKeys.all(row.values)) : [];
+      return [
+        ...others
+          .filter((other) => !other.equals(key))
+          .map((other) => ({ index, mutation: deletion(other) })),
+        { index, mutation: put },
+      ];
+    });
+    const keys = batch.map(({ index, mutation }) => ({ index, key: mutation.key }));
+    const outside = outsideBucketsWarning(this.schema, this.store.name, keys);
+    if (outside) this.warn(outside);
+    return this.write(batch, rows, options.appProfile);
   }
 
   /** Deletes the row, or with `cells` only those cells. */
@@ -254,19 +285,42 @@ export class SaltedTable<V extends FieldValues = FieldValues, D extends Decoded 
     rows: readonly { values: V; cells?: readonly string[] }[],
     options: { appProfile?: string } = {},
   ): Promise<PutResult<V>> {
-    const mutations: StoreMutation[] = rows.map(({ values, cells }, index) => {
-      const key = this.encodeForWrite(values, index);
-      return cells === undefined ? { type: "delete", key } : { type: "delete", key, qualifiers: cells };
-    });
+    const batch = rows.flatMap(({ values, cells }, index) =>
+      this.keysForWrite(index, () => this.shardedKeys.all(values)).map((key) => ({
+        index,
+        mutation: deletion(key, cells),
+      })),
+    );
+    return this.write(batch, rows, options.appProfile);
+  }
+
+  /** Writes a batch's mutations; a failure names the row of the batch it came from. */
+  private async write(
+    batch: readonly { index: number; mutation: StoreMutation }[],
+    rows: readonly { values: V }[],
+    appProfile: string | undefined,
+  ): Promise<PutResult<V>> {
+    const mutations = batch.map(({ mutation }) => mutation);
     const started = performance.now();
-    const { failed } = await this.store.write(mutations, this.routing("write", options.appProfile));
+    const { failed } = await this.store.write(mutations, this.routing("write", appProfile));
     this.logWrites(mutations, started);
     return {
-      failed: failed.map((failure) => ({ ...failure, values: rows[failure.index]!.values })),
+      failed: failed.map((failure) => {
+        const index = batch[failure.index]!.index;
+        return { ...failure, index, values: rows[index]!.values };
+      }),
     };
   }
 
   async get(values: V, options: { appProfile?: string } = {}): Promise<TableRow<D> | undefined> {
+    if (this.schema.shardsOf(values) > 1) {
+      const appProfile = this.appProfileFor("get", options.appProfile);
+      const [row] = await this.scanWith(
+        { eq: values },
+        appProfile === undefined ? {} : { appProfile },
+      ).toArray();
+      return row;
+    }
     const key = this.schema.encode(values);
     if (isReserved(key)) return undefined;
     const started = performance.now();
@@ -325,9 +379,11 @@ export class SaltedTable<V extends FieldValues = FieldValues, D extends Decoded 
 
   private scanWith(query: Query<V>, options: TableReadOptions): TableScan<D> {
     const accessLog = this.options.accessLog && this.sampled() ? this.options.accessLog.sink : undefined;
+    const mergeShards = this.options.mergeShards;
     return new TableScan(this.store, this.schema, this.schema.plan(query), {
       ...options,
       ...(accessLog ? { accessLog } : {}),
+      mergeShards: mergeShards ? () => mergeShards : sameCells(this.store.name),
       strict: options.strict ?? this.options.strict ?? false,
       onWarning: this.warn,
       concurrency: this.options.concurrency ?? 16,
@@ -354,48 +410,21 @@ export class SaltedTable<V extends FieldValues = FieldValues, D extends Decoded 
     return appProfile === undefined ? {} : { appProfile };
   }
 
-  private encodeForWrite(values: V, index: number): Buffer {
-    let key: Buffer;
+  /** The keys `encode` makes for row `index` of a batch; a key that cannot be made refuses the batch. */
+  private keysForWrite(index: number, encode: () => Buffer[]): Buffer[] {
+    let keys: Buffer[];
     try {
-      key = this.schema.encode(values);
+      keys = encode();
     } catch (error) {
       throw new RowKeyError(index, error instanceof Error ? error.message : String(error));
     }
-    if (isReserved(key)) {
+    if (keys.some(isReserved)) {
       throw new RowKeyError(
         index,
         "keys starting with eight 0xFF bytes are reserved for keyspread's schema row",
       );
     }
-    return key;
-  }
-
-  /**
-   * HBaseWD's and old Phoenix's hash put keys hashing to Integer.MIN_VALUE outside [0, N): they
-   * are written as those tools write them, and said so, since no bucket scan will see them.
-   */
-  private warnOutsideBuckets(mutations: readonly StoreMutation[]): void {
-    const { bucketCount } = this.schema;
-    const outside: { index: number; key: string; bucket: number }[] = [];
-    let count = 0;
-    mutations.forEach(({ key }, index) => {
-      const bucket = this.schema.bucketOfKey(key);
-      if (bucket < bucketCount) return;
-      count++;
-      if (outside.length < 10) outside.push({ index, key: key.toString("hex"), bucket });
-    });
-    if (count === 0) return;
-    const first = outside[0]!;
-    this.warn({
-      kind: "salt-out-of-range",
-      table: this.store.name,
-      count,
-      first: outside,
-      message:
-        `${this.store.name}: ${count} row(s) written with a salt outside buckets [0, ${bucketCount}) — hash "${this.schema.spec.salt?.hash}" ` +
-        `reproduces HBaseWD's and old Phoenix's Math.abs(Integer.MIN_VALUE) bug — so bucket scans will not see them (point reads will); ` +
-        `first: row ${first.index}, key ${describeKey(Buffer.from(first.key, "hex"))}, salt ${first.bucket}`,
-    });
+    return keys;
   }
 
   private checkLatestQuery(query: Omit<Query<V>, "limit">): void {
@@ -421,6 +450,8 @@ export interface ScanSettings extends TableReadOptions {
   accessLog?: AccessLogSink;
   /** Where the warning about skipped rows goes (default: process.emitWarning). */
   onWarning?: (warning: TableWarning) => void;
+  /** Schemas with write shards: the merge of a logical row's shards, given its key. */
+  mergeShards?: (key: Buffer) => ShardCellMerge;
 }
 
 /** A planned range's rows and bytes read, for the access log. */
@@ -480,7 +511,12 @@ export class TableScan<D extends Decoded = Decoded> implements AsyncIterable<Tab
     const decoder = new RowDecoder(this.schema, this.store.name, this.settings.strict ?? false);
     const started = { tsMs: Date.now(), at: performance.now() };
     const scanned: ScannedRange[] = [];
-    const readers = this.bucketReaders(limit, signal, decoder, scanned);
+    // A logical row of a sharded entity is up to shardsPerRow physical rows, all before the next one's.
+    const readers = this.bucketReaders(limit * (plan.shardsPerRow ?? 1), signal, decoder, scanned);
+    const merger =
+      plan.shardsPerRow === undefined
+        ? undefined
+        : new ShardRowMerger<D>(this.schema, this.settings.mergeShards ?? sameCells(this.store.name));
     const sources = readers.map((reader) => this.partialTolerant(reader, signal));
     const pages = (sources.length === 1 ? pagesOf(sources[0]!) : mergeSortedPages(sources, bySortKey))[
       Symbol.asyncIterator
@@ -488,10 +524,17 @@ export class TableScan<D extends Decoded = Decoded> implements AsyncIterable<Tab
     try {
       for (let next = await pages.next(); !next.done; next = await pages.next()) {
         for (const { row } of next.value) {
+          const logical = merger ? merger.push(row) : row;
+          if (logical === undefined) continue;
           this.report.rowsReturned++;
-          yield row;
+          yield logical;
           if (this.report.rowsReturned >= limit) return;
         }
+      }
+      const last = merger?.flush();
+      if (last !== undefined) {
+        this.report.rowsReturned++;
+        yield last;
       }
     } catch (error) {
       if (deadline?.aborted) {
@@ -619,6 +662,10 @@ async function* pagesOf<T>(source: PageSource<T>): AsyncGenerator<T[], void, und
   } finally {
     await source.close();
   }
+}
+
+function deletion(key: Buffer, qualifiers?: readonly string[]): StoreMutation {
+  return qualifiers === undefined ? { type: "delete", key } : { type: "delete", key, qualifiers };
 }
 
 function toCellMap(cells: CellsInput): Map<string, Buffer> {

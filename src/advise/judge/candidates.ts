@@ -11,6 +11,7 @@ import { tableFor } from "../../sim/scenario/table-that-exists.js";
 import { cardinalityOf, type KeyFieldInfo, type KeyRoles, keyRoles } from "../infer/field-roles.js";
 import type { RealKey } from "../infer/real-key.js";
 import { designName, type KeyChange } from "./design-name.js";
+import { writeShardChanges } from "./write-shard-candidate.js";
 
 export type { KeyChange } from "./design-name.js";
 
@@ -25,6 +26,8 @@ export const KEY_CHANGE_COMPLEXITY: Readonly<Record<KeyChange["kind"], number>> 
   batch: 2,
   promote: 2,
   salt: 3,
+  // Like a salt, reads merge several rows, but only for the hot rows and with no hash to fix for life.
+  "write-shards": 2,
 };
 
 export interface CandidateDesign {
@@ -70,6 +73,8 @@ export function describeKeyChange(change: KeyChange): string {
       return `${change.buckets} salt buckets over ${change.fields.join(", ")}`;
     case "batch":
       return `${change.intervalS} s of each entity's points in one row`;
+    case "write-shards":
+      return `${change.entities ? "the hot rows'" : "every row's"} writes spread over ${change.count} write shards, merged on read`;
   }
 }
 
@@ -119,6 +124,11 @@ function applyChange(
       };
     case "batch":
       return spec;
+    case "write-shards":
+      return {
+        ...spec,
+        writeShards: { count: change.count, ...(change.entities ? { entities: change.entities } : {}) },
+      };
   }
 }
 
@@ -253,6 +263,7 @@ export function enumerateCandidates(
   if (time) keyChanges.push([{ kind: "reverse-timestamp", field: time.name }]);
   for (const field of promotable(roles, options.nodes))
     keyChanges.push([{ kind: "promote", field: field.name }]);
+  keyChanges.push(...writeShardChanges(scenario, baseline));
   const saltings = [saltFields(roles), timeSaltFields(scenario, roles)].filter(
     (fields): fields is string[] => fields !== undefined,
   );

@@ -12,6 +12,7 @@ import type { Scenario } from "../../sim/scenario/scenario.js";
 import { keyRoles, rowsOfGroup } from "../infer/field-roles.js";
 import type { EvaluatedCandidate } from "./recommend.js";
 import { BALANCED_MAX_OVER_MEDIAN, percent } from "./score.js";
+import { busiestRow, shardCount } from "./write-shard-candidate.js";
 
 export type DecisionLeaning = "salting" | "alternatives" | "either";
 
@@ -123,12 +124,12 @@ function queryComplexity(evaluated: readonly EvaluatedCandidate[]): DecisionRow 
  * not CPU spread, sets the node count (a salt moves load; it stores the same bytes).
  */
 function saltCannotHelp(scenario: Scenario, asIs: EvaluatedCandidate): DecisionRow | undefined {
-  const row = busiestRow(scenario, asIs);
+  const row = busiestRow(scenario, asIs.candidate.design);
   const nodeWrites = defaultCapacity(scenario.cluster.storage).writesPerS;
   if (row !== undefined && row.cpu >= HOTTEST_CPU_LIMIT) {
     return {
       factor: "Write pattern",
-      observed: `one row: each ${row.field} value is one row key taking ${Math.round(row.writesPerS).toLocaleString("en-US")} writes/s (${percent(row.cpu)} of a node's ${nodeWrites.toLocaleString("en-US")}/s); a salt hashes the whole key, so no salt splits that row`,
+      observed: `one row: each ${row.field} value is one row key taking ${Math.round(row.writesPerS).toLocaleString("en-US")} writes/s (${percent(row.cpu)} of a node's ${nodeWrites.toLocaleString("en-US")}/s); a salt hashes the whole key, so no salt splits that row; write shards (${shardCount(row)} or more, merged on read) do`,
       pointsTo: "alternatives",
     };
   }
@@ -141,29 +142,6 @@ function saltCannotHelp(scenario: Scenario, asIs: EvaluatedCandidate): DecisionR
     };
   }
   return undefined;
-}
-
-/**
- * The busiest row key when the key has no time or counter (every write of an entity goes to one
- * row): its writes per second and their share of a node, at the scenario's row size.
- */
-function busiestRow(
-  scenario: Scenario,
-  asIs: EvaluatedCandidate,
-): { field: string; writesPerS: number; cpu: number } | undefined {
-  const roles = keyRoles(scenario, asIs.candidate.design.schema);
-  if (roles.monotonic !== undefined) return undefined;
-  const key = roles.fields.filter((field) => field.inKey);
-  // One group's writes share that group's rows; the busiest row is the busiest of any group's
-  // (one device writing 12,600 points/s is one row, however many other devices there are).
-  const names = key.map((field) => field.name);
-  const busiest = scenario.workload.groups
-    .map((group) => ({ group, writesPerS: group.writesPerS / Math.max(1, rowsOfGroup(group, names)) }))
-    .reduce((a, b) => (b.writesPerS > a.writesPerS ? b : a));
-  const { writesPerS } = busiest;
-  const rowBytes = busiest.group.rowBytes ?? scenario.workload.rowBytes;
-  const cpu = writesPerS * writeCost(rowBytes, defaultCostModel(scenario.cluster.storage));
-  return { field: key[0]?.name ?? "key", writesPerS, cpu };
 }
 
 export function decisionTable(

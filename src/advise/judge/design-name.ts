@@ -1,16 +1,20 @@
 /**
  * One name per key design, shared by the advisor, the lab and simulate: `as-is`, `reverse-ts`,
- * `promote-shard`, `salt-64-by-deviceID`, `salt-16-by-deviceID+ts`, `batch-2s`, and changes joined
+ * `promote-shard`, `salt-64-by-deviceID`, `salt-16-by-deviceID+ts`, `batch-2s`, `write-shards-4`, and changes joined
  * by `+` (`salt-24-by-deviceID+batch-2s`). A name says what changed against the current key, so two
  * tools never give one name to different designs.
  */
+
+import type { FieldValues } from "../../keys/types.js";
 
 /** One change to the current key (or to how rows are written). */
 export type KeyChange =
   | { kind: "reverse-timestamp"; field: string }
   | { kind: "promote"; field: string }
   | { kind: "salt"; buckets: number; fields: string[] }
-  | { kind: "batch"; intervalS: number };
+  | { kind: "batch"; intervalS: number }
+  /** A hot row's writes spread over `count` rows (of these entities; absent: every row). */
+  | { kind: "write-shards"; count: number; entities?: FieldValues[] };
 
 function changeName(change: KeyChange): string {
   switch (change.kind) {
@@ -22,6 +26,8 @@ function changeName(change: KeyChange): string {
       return `salt-${change.buckets}-by-${change.fields.join("+")}`;
     case "batch":
       return `batch-${change.intervalS}s`;
+    case "write-shards":
+      return `write-shards-${change.count}`;
   }
 }
 

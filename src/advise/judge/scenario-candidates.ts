@@ -33,6 +33,13 @@ function changesFrom(baseline: ScenarioDesign, design: ScenarioDesign): KeyChang
     salt?.buckets === baselineSalt?.buckets && salt?.fields?.join("+") === baselineSalt?.fields?.join("+");
   if (salt && !sameSalt)
     changes.push({ kind: "salt", buckets: salt.buckets, fields: [...(salt.fields ?? [])] });
+  const shards = design.schema.writeShards;
+  if (shards && JSON.stringify(shards) !== JSON.stringify(baseline.schema.writeShards))
+    changes.push({
+      kind: "write-shards",
+      count: shards.count,
+      ...(shards.entities ? { entities: shards.entities } : {}),
+    });
   if (design.batch !== undefined && design.batch !== baseline.batch)
     changes.push({ kind: "batch", intervalS: design.batch });
   return changes;

@@ -6,6 +6,7 @@
 import { compileSchema } from "../../keys/index.js";
 import type { Scenario, ScenarioDesign } from "../../sim/scenario/scenario.js";
 import { CompiledGroup } from "../../sim/workload/workload.js";
+import { writeKey } from "../../sim/workload/write-shard-keys.js";
 
 export interface KeyFootprint {
   /** Mean row-key length, bytes (weighted by each group's rows). */
@@ -31,7 +32,7 @@ export function keyFootprint(scenario: Scenario, design: ScenarioDesign): KeyFoo
     let bytes = 0;
     for (let k = 0; k < SAMPLE_WRITES; k++) {
       const entity = Math.floor((k * group.entities) / SAMPLE_WRITES);
-      bytes += schema.encode(compiled.writeValues(entity, k, k)).length;
+      bytes += writeKey(schema, compiled.writeValues(entity, k, k), k).length;
     }
     rowsPerS += compiled.opsPerS;
     bytesPerS += compiled.opsPerS * compiled.rowBytes;

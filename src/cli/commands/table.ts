@@ -7,6 +7,7 @@
 import { type Command, Option } from "commander";
 import { type KeySchema, queryFromJson, valuesFromJson, valuesToJson } from "../../keys/index.js";
 import type { FieldValues, Query } from "../../keys/types.js";
+import { physicalKeys } from "../../keys/write-shards.js";
 import { openStore, STORE_KINDS, type StoreKind } from "../../store/open.js";
 import { adoptTable } from "../../table/adopt.js";
 import { cellsFromJson, cellsToJson } from "../../table/cells-json.js";
@@ -410,7 +411,7 @@ function putRowFromJson(schema: KeySchema, input: unknown): PutRow {
   );
   const values = valuesFromJson(schema, key);
   // Encoded here so a bad key fails its own line (the table refuses a whole batch for one).
-  schema.encode(values);
+  physicalKeys(schema, values);
   const parsed = cellsFromJson(cells ?? {});
   if (parsed.size === 0) throw new Error("cells: a row needs at least one cell");
   return { values, cells: parsed };
@@ -419,7 +420,7 @@ function putRowFromJson(schema: KeySchema, input: unknown): PutRow {
 function deleteFromJson(schema: KeySchema, input: unknown): { values: FieldValues; cells?: string[] } {
   const { key, cells } = lineObject(input, ["key", "cells"], '{"key": {field: value…}, "cells"?: [name…]}');
   const values = valuesFromJson(schema, key);
-  schema.encode(values);
+  physicalKeys(schema, values);
   if (cells === undefined) return { values };
   if (!Array.isArray(cells) || cells.length === 0 || !cells.every((c) => typeof c === "string" && c !== "")) {
     throw new Error("cells must be a non-empty list of cell names (leave it out to delete the row)");

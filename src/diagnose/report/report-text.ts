@@ -17,7 +17,7 @@ const TITLES: Record<DiagnosisKind, string> = {
 
 const REMEDIES: Record<Remedy, string> = {
   "shard-the-row":
-    "No split can help: a tablet cannot be smaller than one row. Shard that row: spread its writes over a few physical rows (a write-shard suffix) and merge them on read.",
+    "No split can help: a tablet cannot be smaller than one row, and more nodes do not split it. Shard that row: add `writeShards: { count, entities: [the row's leading fields] }` to the key schema, so SaltedTable spreads its writes over `count` physical rows and merges them on read (`keyspread advise` with the scenario below proposes the count and simulates it).",
   "spread-the-few-keys":
     "A split can at best give each of these few keys a tablet of its own, on a node each. Spread the entities they belong to: salt the key over the field that names them (`keyspread advise` with the scenario below tries bucket counts).",
   "capacity-not-the-key":

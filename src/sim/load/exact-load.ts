@@ -7,6 +7,7 @@ import type { CostModel } from "../cluster/cluster.js";
 import type { TabletMap } from "../cluster/tablets.js";
 import type { CompiledRead } from "../workload/reads.js";
 import type { CompiledGroup } from "../workload/workload.js";
+import { writeKey } from "../workload/write-shard-keys.js";
 import type { DynamicSink } from "./load.js";
 import { type Operation, OperationLoad } from "./operation-load.js";
 
@@ -57,7 +58,8 @@ export class ExactLoad extends OperationLoad {
       const count = this.take(stream, group.opsPerS * group.multiplier(tS, dtS) * dtS);
       for (let j = 0; j < count; j++) {
         const tEvent = tS + ((j + 0.5) / count) * dtS;
-        const key = group.schema.encode(group.writeValues(stream.turns.next(), tEvent, stream.serial++));
+        const serial = stream.serial++;
+        const key = writeKey(group.schema, group.writeValues(stream.turns.next(), tEvent, serial), serial);
         ops.push({ kind: "write", key, bytes: group.rowBytes, weight: 1 });
       }
     });

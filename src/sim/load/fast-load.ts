@@ -18,6 +18,7 @@ import {
 } from "../cluster/tablets.js";
 import type { CompiledRead } from "../workload/reads.js";
 import type { CompiledGroup } from "../workload/workload.js";
+import { writeKey } from "../workload/write-shard-keys.js";
 import { Density, type Source } from "./density.js";
 import { KeyBounds, KeyReservoir, RecentKeys } from "./key-samples.js";
 import type { DynamicSink, LoadGenerator, ReadSample, SplitLayers } from "./load.js";
@@ -122,7 +123,7 @@ export class FastLoad implements LoadGenerator {
         const entity = Math.floor(((k + 0.5) * group.entities) / MOVING_SAMPLES);
         const tEvent = tS + ((k + 0.5) / MOVING_SAMPLES) * dtS;
         const serial = serialAtStep + Math.floor((k * opsPerS * dtS) / MOVING_SAMPLES);
-        const key = group.schema.encode(group.writeValues(entity, tEvent, serial));
+        const key = writeKey(group.schema, group.writeValues(entity, tEvent, serial), serial);
         const bytesPerS = opsPerSample * group.rowBytes;
         sink.add(tablets.find(key), {
           writes: opsPerSample,

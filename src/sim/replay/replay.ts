@@ -5,7 +5,6 @@
  * times, scaled up by the log's sample rate. Pure: records arrive one at a time (the caller streams
  * the file), and memory holds one step of them.
  */
-
 import type { AccessRecord } from "../../access-log/access-record.js";
 import { isPrintableAscii } from "../../keys/bytes.js";
 import type { FieldValues, KeySchema } from "../../keys/types.js";
@@ -18,6 +17,7 @@ import { type Operation, OperationLoad } from "../load/operation-load.js";
 import type { DesignResult } from "../results/results.js";
 import { AUTOSCALER_CPU_TARGET, summarize, warmUp } from "../results/summary.js";
 import { validateScenario } from "../scenario/scenario.js";
+import { pointReadStart, writeKey } from "../workload/write-shard-keys.js";
 
 export interface ReplayDesign {
   name: string;
@@ -93,6 +93,8 @@ export class Replay {
   private step = 0;
   private records = 0;
   private late = 0;
+  /** Writes replayed onto candidate designs so far: their write shards take them in turn. */
+  private shardTurn = 0;
   private readonly undecodable = new Map<string, { count: number; keys: string[] }>();
   private readonly model;
   private readonly steadyFromS: number;
@@ -203,7 +205,7 @@ export class Replay {
   private operation(lane: Lane, record: AccessRecord, values: FieldValues): Operation | null {
     const own = lane.design === this.current;
     if (record.op === "write") {
-      const key = own ? record.key : lane.design.schema.encode(values);
+      const key = own ? record.key : writeKey(lane.design.schema, values, this.shardTurn++);
       return {
         kind: "write",
         key,
@@ -214,7 +216,7 @@ export class Replay {
     const pattern = record.op === "scan" ? SCANS : POINT_READS;
     const starts =
       pattern === POINT_READS
-        ? [own ? record.key : lane.design.schema.encode(values)]
+        ? [own ? record.key : pointReadStart(lane.design.schema, values)]
         : own
           ? [record.key]
           : lane.design.schema

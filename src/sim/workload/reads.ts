@@ -7,6 +7,7 @@ import type { Query } from "../../keys/types.js";
 import type { ReadPattern } from "../scenario/scenario.js";
 import { scramble } from "../scenario/template.js";
 import type { CompiledGroup } from "./workload.js";
+import { rowsPerLogicalRow } from "./write-shard-keys.js";
 
 export interface PlannedRead {
   /** Start keys of the ranges the read touches, one per range. */
@@ -41,29 +42,35 @@ export class CompiledRead {
       case "latest": {
         // The user asks for the newest `limit` points; batched rows hold several, so fewer rows hold them.
         const rows = Math.ceil(read.limit / group.pointsPerRow - 1e-9);
-        const starts = this.starts(group.entityQueries(entity, { limit: rows }));
-        return { starts, rowsPerRange: Math.ceil(rows / starts.length), rowsReturned: rows };
+        const { starts, shards } = this.starts(group.entityQueries(entity, { limit: rows }));
+        return { starts, rowsPerRange: Math.ceil((rows * shards) / starts.length), rowsReturned: rows };
       }
       case "scan": {
         const field = group.timeFieldAfterPrefix(read);
         const range = { field, gte: group.timeValue(tS - read.window), lte: group.timeValue(tS) };
-        const starts = this.starts(group.entityQueries(entity, { range }));
+        const { starts, shards } = this.starts(group.entityQueries(entity, { range }));
         const rows = Math.max(1, group.rowsPerEntityPerS * read.window);
-        return { starts, rowsPerRange: rows / starts.length, rowsReturned: rows };
+        return { starts, rowsPerRange: (rows * shards) / starts.length, rowsReturned: rows };
       }
       case "get": {
         const ageS = (scramble(serial) / 2 ** 32) * read.window;
-        const values = group.writeValues(entity, tS - ageS, serial);
+        const plan = schema.plan({ eq: group.writeValues(entity, tS - ageS, serial) });
+        // A get of a write-sharded row reads every shard.
         return {
-          starts: schema.plan({ eq: values }).ranges.map((r) => r.start),
-          rowsPerRange: 1,
+          starts: plan.ranges.map((r) => r.start),
+          rowsPerRange: rowsPerLogicalRow([plan]),
           rowsReturned: 1,
         };
       }
     }
   }
 
-  private starts(queries: Query[]): Buffer[] {
-    return queries.flatMap((query) => this.group.schema.plan(query).ranges.map((range) => range.start));
+  /** The ranges' starts, and the physical rows each logical row they read spans (its write shards). */
+  private starts(queries: Query[]): { starts: Buffer[]; shards: number } {
+    const plans = queries.map((query) => this.group.schema.plan(query));
+    return {
+      starts: plans.flatMap((plan) => plan.ranges.map((range) => range.start)),
+      shards: rowsPerLogicalRow(plans),
+    };
   }
 }

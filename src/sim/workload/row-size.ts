@@ -7,6 +7,8 @@
  * row's values under 100 MB (Google Cloud, "Schema design best practices",
  * https://cloud.google.com/bigtable/docs/schema-design). MB is read as 10^6 bytes, the stricter reading.
  */
+
+import { physicalKeys } from "../../keys/write-shards.js";
 import type { CompiledGroup } from "./workload.js";
 
 export const ROW_HARD_LIMIT_BYTES = 256e6;
@@ -53,8 +55,12 @@ function entityKeys(group: CompiledGroup): number {
   const n = group.entities;
   const count = Math.min(n, SAMPLE);
   const distinct = (entities: number[]) =>
-    new Set(entities.map((entity) => group.schema.encode(group.writeValues(entity, 0, 0)).toString("latin1")))
-      .size;
+    new Set(
+      // A write-sharded row's bytes are spread over its shards, as its writes are.
+      entities.flatMap((entity) =>
+        physicalKeys(group.schema, group.writeValues(entity, 0, 0)).map((key) => key.toString("latin1")),
+      ),
+    ).size;
   const spread = distinct(Array.from({ length: count }, (_, k) => Math.floor(((k + 0.5) * n) / count)));
   if (spread < count) return spread;
   const neighbours = distinct(Array.from({ length: count }, (_, k) => k));

@@ -6,6 +6,7 @@ import { compileSchema } from "../../keys/index.js";
 import type { FieldValues, Query } from "../../keys/types.js";
 import { findScenarioDesign, type Scenario } from "../scenario/scenario.js";
 import { CompiledGroup } from "./workload.js";
+import { writeKey } from "./write-shard-keys.js";
 
 export interface SampleRow {
   group: string;
@@ -56,7 +57,7 @@ export function sampleRows(
         group: group.name,
         entity,
         values,
-        key: schema.encode(values),
+        key: writeKey(schema, values, k),
         entityQueries: unreadable === undefined ? group.entityQueries(entity, {}) : { unreadable },
       });
     }

@@ -7,6 +7,7 @@ import type { CodecSpec, FieldValue, FieldValues, KeySchema, Query } from "../..
 import { meanMultiplier, peakMultiplier } from "../scenario/arrival.js";
 import type { FieldGenerator, ReadPattern, ScenarioDesign, WorkloadGroup } from "../scenario/scenario.js";
 import { compileTemplate, scramble } from "../scenario/template.js";
+import { shardFootprint } from "./write-shard-keys.js";
 
 /** How one schema field gets its value in this group. */
 type FieldSource =
@@ -98,9 +99,10 @@ export class CompiledGroup {
 
   /** Starts of the ranges one entity's writes spread evenly over (the salt buckets or picked fields it fans into). */
   footprint(entity: number): Buffer[] {
-    return this.entityQueries(entity, {}).flatMap((query) =>
+    const starts = this.entityQueries(entity, {}).flatMap((query) =>
       this.schema.plan(query).ranges.map((r) => r.start),
     );
+    return shardFootprint(this.schema, starts, () => this.writeValues(entity, 0, 0));
   }
 
   /** One query per combination of picked fields, binding the entity's leading fields, plus `extra`. */
