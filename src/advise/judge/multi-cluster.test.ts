@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { replicatedScenario } from "../../sim/replication/replicated.fixture.js";
 import type { Replication } from "../../sim/scenario/replication-topology.js";
-import { validateScenario } from "../../sim/scenario/scenario.js";
 import { multiClusterReport } from "../report/multi-cluster-report.js";
 import { adviseScenario } from "./advise.js";
 import { routingTargets } from "./multi-cluster.js";
@@ -43,41 +43,7 @@ describe("routingTargets (Google, Monitoring: CPU utilization)", () => {
   });
 });
 
-const scenario = validateScenario({
-  name: "replicated",
-  duration: "40m",
-  step: "5s",
-  cluster: { nodes: 4 },
-  workload: {
-    rowBytes: 512,
-    retention: "7d",
-    groups: [{ name: "devices", entities: 100000, fields: { id: "{hex8:i}" }, writesPerS: 20000 }],
-    reads: [{ name: "point", kind: "get", group: "devices", perS: 8000, window: "1h" }],
-  },
-  designs: [
-    {
-      name: "spread",
-      table: "existing",
-      schema: {
-        version: 1,
-        name: "k",
-        layout: "text",
-        segments: [
-          { field: "id", codec: { type: "string" } },
-          { field: "ts", codec: { type: "timestamp", unit: "ms", reverse: true } },
-        ],
-      },
-    },
-  ],
-  replication: {
-    clusters: [
-      { name: "east", region: "us-east1", nodes: 4 },
-      { name: "central", region: "us-central1", nodes: 4 },
-    ],
-    appProfiles: [{ name: "any", routing: "multi-cluster" }],
-    paths: { default: "any" },
-  },
-});
+const scenario = replicatedScenario(8000, { default: "any" });
 
 describe("the advisor's multi-cluster answer", () => {
   // Expected before running, from Google's pages: two clusters each apply all 20,000 writes/s (no more

@@ -1,48 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { simulateScenario } from "../results/simulate.js";
-import { type Scenario, validateScenario } from "../scenario/scenario.js";
+import type { Scenario } from "../scenario/scenario.js";
 import { clusterScenario, writeCostFactor } from "./cluster-scenario.js";
+import { replicatedScenario } from "./replicated.fixture.js";
 import { routePaths } from "./routing.js";
 
-/** A spread key on a warm table: its CPU is its load, so what replication adds shows plainly. */
-const scenario = (reads: number, paths: Record<string, string>): Scenario =>
-  validateScenario({
-    name: "replicated",
-    duration: "40m",
-    step: "5s",
-    cluster: { nodes: 4 },
-    workload: {
-      rowBytes: 512,
-      groups: [{ name: "devices", entities: 100000, fields: { id: "{hex8:i}" }, writesPerS: 20000 }],
-      reads: [{ name: "point", kind: "get", group: "devices", perS: reads, window: "1h" }],
-    },
-    designs: [
-      {
-        name: "spread",
-        table: "existing",
-        schema: {
-          version: 1,
-          name: "k",
-          layout: "text",
-          segments: [
-            { field: "id", codec: { type: "string" } },
-            { field: "ts", codec: { type: "timestamp", unit: "ms", reverse: true } },
-          ],
-        },
-      },
-    ],
-    replication: {
-      clusters: [
-        { name: "east", region: "us-east1" },
-        { name: "central", region: "us-central1" },
-      ],
-      appProfiles: [
-        { name: "pinned", routing: "single-cluster", cluster: "east" },
-        { name: "any", routing: "multi-cluster" },
-      ],
-      paths,
-    },
-  });
+const scenario = replicatedScenario;
 
 const steady = (input: Scenario) => simulateScenario(input).designs[0]!.summary;
 const onCluster = (input: Scenario, cluster: string, down: string[] = []) => {

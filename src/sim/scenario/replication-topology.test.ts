@@ -1,24 +1,13 @@
 import { describe, expect, it } from "vitest";
+import { MINIMAL_SCENARIO } from "./minimal.fixture.js";
 import { validateScenario } from "./scenario.js";
 
 const base = {
-  name: "s",
-  cluster: { nodes: 2 },
+  ...MINIMAL_SCENARIO,
   workload: {
-    groups: [{ name: "g", entities: 10, fields: { id: "e{i}" }, writesPerS: 5 }],
+    ...MINIMAL_SCENARIO.workload,
     reads: [{ name: "latest", kind: "latest", group: "g", limit: 10, perS: 1 }],
   },
-  designs: [
-    {
-      name: "d",
-      schema: {
-        version: 1,
-        name: "k",
-        layout: "text",
-        segments: [{ field: "id", codec: { type: "string" } }],
-      },
-    },
-  ],
 };
 const replication = {
   clusters: [

@@ -2,24 +2,10 @@ import { readdirSync, readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { simulateScenario } from "../results/simulate.js";
+import { MINIMAL_SCENARIO } from "./minimal.fixture.js";
 import { parseScenario, validateScenario } from "./scenario.js";
 
-const minimal = {
-  name: "s",
-  cluster: { nodes: 2 },
-  workload: { groups: [{ name: "g", entities: 10, fields: { id: "e{i}" }, writesPerS: 5 }] },
-  designs: [
-    {
-      name: "d",
-      schema: {
-        version: 1,
-        name: "k",
-        layout: "text",
-        segments: [{ field: "id", codec: { type: "string" } }],
-      },
-    },
-  ],
-};
+const minimal = MINIMAL_SCENARIO;
 
 describe("validateScenario", () => {
   it("fills in the documented defaults and leaves the model's constants to the model", () => {
