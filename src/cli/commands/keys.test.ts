@@ -202,3 +202,40 @@ describe("keyspread keys inspect", () => {
     expect(result.stderr).toBe("");
   });
 });
+
+describe("keyspread keys with write shards", () => {
+  const dir = mkdtempSync(join(tmpdir(), "keyspread-keys-shards-"));
+  const schema = join(dir, "counter.json");
+  writeFileSync(
+    schema,
+    JSON.stringify({
+      version: 1,
+      name: "counter",
+      layout: "text",
+      segments: [{ field: "counterId", codec: { type: "string" } }],
+      writeShards: { count: 4, entities: [{ counterId: "global" }] },
+    }),
+  );
+
+  it("encodes a sharded row's key for --shard and decodes it back with its shard", () => {
+    const encoded = keyspread(["encode", "--schema", schema, "--shard", "2"], lines({ counterId: "global" }));
+    expect(encoded).toMatchObject({ code: 0, stderr: "" });
+    const decoded = keyspread(["decode", "--schema", schema], encoded.stdout);
+    expect(JSON.parse(decoded.stdout)).toEqual({ bucket: 0, shard: 2, counterId: "global" });
+  });
+
+  it("encodes a row the schema does not shard as its one key, whatever --shard says", () => {
+    const plain = keyspread(["encode", "--schema", schema], lines({ counterId: "other" }));
+    const withShard = keyspread(["encode", "--schema", schema, "--shard", "2"], lines({ counterId: "other" }));
+    expect(withShard).toMatchObject({ code: 0, stdout: plain.stdout });
+  });
+
+  it("refuses a sharded row without --shard, and a shard beyond 255, naming them", () => {
+    const missing = keyspread(["encode", "--schema", schema], lines({ counterId: "global" }));
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/shard/);
+    const beyond = keyspread(["encode", "--schema", schema, "--shard", "256"], "");
+    expect(beyond.code).not.toBe(0);
+    expect(beyond.stderr).toMatch(/--shard.*"256" is not a whole number from 0 to 255/);
+  });
+});

@@ -22,6 +22,7 @@ import {
   readSchemaFile,
   renderKey,
   stdinLines,
+  wholeNumberIn,
   write,
 } from "../shared/io.js";
 
@@ -40,6 +41,11 @@ export function registerKeysCommands(program: Command): void {
     .description("JSON objects of field values on stdin (one per line) → one key per line")
     .addOption(schemaOption())
     .addOption(formatOption())
+    .option(
+      "--shard <n>",
+      "with writeShards: the write shard of each sharded row's key (rows the schema does not shard have one key)",
+      wholeNumberIn(0, 255),
+    )
     .action(encodeCommand);
 
   keys
@@ -65,21 +71,23 @@ export function registerKeysCommands(program: Command): void {
     .action(inspectCommand);
 }
 
-async function encodeCommand(options: { schema: string; format?: KeyFormat }): Promise<void> {
+async function encodeCommand(options: { schema: string; format?: KeyFormat; shard?: number }): Promise<void> {
   const schema = await readSchemaFile(options.schema);
   const format = options.format ?? defaultFormat(schema);
-  await eachLine(
-    "encode",
-    (line) => `${renderKey(schema.encode(valuesFromJson(schema, parseJson(line))), format)}\n`,
-  );
+  await eachLine("encode", (line) => {
+    const values = valuesFromJson(schema, parseJson(line));
+    // The shard names one of a sharded row's keys; a row the schema does not shard has only one.
+    const shard = schema.shardsOf(values) > 1 ? options.shard : undefined;
+    return `${renderKey(schema.encode(values, shard), format)}\n`;
+  });
 }
 
 async function decodeCommand(options: { schema: string; format?: KeyFormat }): Promise<void> {
   const schema = await readSchemaFile(options.schema);
   const format = options.format ?? defaultFormat(schema);
   await eachLine("decode", (line) => {
-    const { bucket, values } = schema.decode(parseKey(line, format));
-    return `${JSON.stringify({ bucket, ...valuesToJson(values) })}\n`;
+    const { bucket, values, shard } = schema.decode(parseKey(line, format));
+    return `${JSON.stringify({ bucket, ...(shard === undefined ? {} : { shard }), ...valuesToJson(values) })}\n`;
   });
 }
 
