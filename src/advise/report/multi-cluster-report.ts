@@ -85,7 +85,7 @@ export function multiClusterReport(answer: MultiClusterAnswer): ReportPart[] {
       : "";
   return [
     text(
-      `Multi-cluster (the scenario's replication): ${answer.design} on ${answer.clusters.length} clusters, ${targets.basis} — Google's target: average CPU ≤ ${percent(targets.averageCpu)} per cluster, hottest node ≤ ${percent(targets.hottestCpu)} (Google Cloud, "Monitoring"). Every cluster applies every write and keeps its own copy of the data (replication "does not increase write throughput", Google, "Replication and performance"); reads go where their app profile routes them.`,
+      `Multi-cluster (the scenario's replication): ${answer.design} on ${answer.clusters.map((plan) => plan.cluster).join(" and ")}; ${targets.basis}: Google's target: average CPU ≤ ${percent(targets.averageCpu)} per cluster, hottest node ≤ ${percent(targets.hottestCpu)} (Google Cloud, "Monitoring"). Every cluster applies every write and keeps its own copy of the data (replication "does not increase write throughput", Google, "Replication and performance"); reads go where their app profile routes them.`,
     ),
     { kind: "table", lines: clusterTable },
     text(
