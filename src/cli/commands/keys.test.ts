@@ -226,7 +226,10 @@ describe("keyspread keys with write shards", () => {
 
   it("encodes a row the schema does not shard as its one key, whatever --shard says", () => {
     const plain = keyspread(["encode", "--schema", schema], lines({ counterId: "other" }));
-    const withShard = keyspread(["encode", "--schema", schema, "--shard", "2"], lines({ counterId: "other" }));
+    const withShard = keyspread(
+      ["encode", "--schema", schema, "--shard", "2"],
+      lines({ counterId: "other" }),
+    );
     expect(withShard).toMatchObject({ code: 0, stdout: plain.stdout });
   });
 
