@@ -31,5 +31,6 @@ NODE24_BIN="$(bash scripts/node24.sh)"
   [[ "$versions" == "24 7" ]] || { echo "test.sh: the Node 24 run got Node/client majors '$versions', expected '24 7'" >&2; exit 1; }
   echo "test.sh: Node $(node --version), @google-cloud/bigtable $(node -p 'require("@google-cloud/bigtable/package.json").version')" >&2
   npx vitest run --exclude 'src/sim/**' --exclude 'src/advise/**' --exclude 'src/lab/**' \
-    --exclude 'test/fidelity.test.ts' "$@"
+    --exclude 'test/fidelity.test.ts' --exclude 'test/lab-checks.test.ts' \
+    --exclude 'test/multi-cluster-checks.test.ts' "$@"
 )
