@@ -43,15 +43,16 @@ export function multiClusterReport(answer: MultiClusterAnswer): ReportPart[] {
   const text = (...lines: string[]): ReportPart => ({ kind: "text", lines });
   const nodes = answer.clusters.map((plan) => plan.nodes);
   const clusterTable = alignColumns([
-    ["cluster", "region", "nodes", "average", "hottest", "CPU nodes", "storage nodes"],
+    ["cluster", "region", "simulated on", "average", "hottest", "CPU nodes", "storage nodes", "nodes"],
     ...answer.clusters.map((plan) => [
       plan.cluster,
       plan.region,
-      String(plan.nodes),
+      `${plan.simulatedNodes} nodes`,
       percent(plan.normal.averageCpu),
       percent(plan.normal.hottestCpu),
       plan.needed.cpu === null ? "more won't help" : String(plan.needed.cpu),
       String(plan.needed.storage),
+      String(plan.nodes),
     ]),
   ]);
   const pathLines = answer.paths.map((route) => {
@@ -89,7 +90,7 @@ export function multiClusterReport(answer: MultiClusterAnswer): ReportPart[] {
     ),
     { kind: "table", lines: clusterTable },
     text(
-      `Nodes: each cluster's nodes for CPU at the target and for storage, raised where a survivor needs more to carry a lost cluster's traffic within 70 % average and 90 % hottest. ${answer.meets ? "The design meets the targets on these nodes, and every failover case holds." : "The design does not meet every target: see the failover cases."}`,
+      `Nodes: the CPU each cluster runs at on the nodes it was simulated on; its nodes for CPU at the target and for storage; and the nodes it needs, the larger of the two, raised where a survivor needs more to carry a lost cluster's traffic within 70 % average and 90 % hottest. ${answer.meets ? "The design meets the targets on these nodes, and every failover case holds." : "The design does not meet every target: see the failover cases."}`,
     ),
     { kind: "list", lines: ["App profile per path:", ...pathLines] },
     text(
