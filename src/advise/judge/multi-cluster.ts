@@ -243,9 +243,9 @@ export function multiClusterAnswer(
     singleClusterCost: evaluated.cost,
     singleClusterNodes: evaluated.sizing.atGrowth.total,
     lagS,
+    // A cluster's nodes are at least what it needs by construction; it misses only where no count helps.
     meets:
-      clusters.every((plan) => plan.needed.total !== null && plan.nodes >= plan.needed.total) &&
-      failovers.every((failover) => failover.meets),
+      clusters.every((plan) => plan.needed.total !== null) && failovers.every((failover) => failover.meets),
   };
 }
 
