@@ -10,6 +10,7 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Bigtable, v2 } from "@google-cloud/bigtable";
+import { RETRYABLE_CODES } from "./mutate-rows.js";
 import { ReadRowsDecoder, type ReadRowsResponse } from "./read-rows-decoder.js";
 import type { KeyRange, StoreRow } from "./store.js";
 
@@ -36,15 +37,16 @@ export interface ReadRowsCall extends AsyncIterable<ReadRowsResponse> {
 
 export type StartReadRows = (request: ReadRowsRequest) => ReadRowsCall;
 
-/** The official client's retryable read statuses: DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED, ABORTED, UNAVAILABLE. */
-const RETRYABLE_READ_CODES = new Set([4, 8, 10, 14]);
 const INTERNAL = 13;
 
-/** Retryable as the official client judges it, including an INTERNAL "RST_STREAM" (a reset connection). */
+/**
+ * Retryable as the official client judges a read: the statuses writes retry on (DEADLINE_EXCEEDED,
+ * RESOURCE_EXHAUSTED, ABORTED, UNAVAILABLE), and an INTERNAL "RST_STREAM" (a reset connection).
+ */
 function isRetryable(error: unknown): boolean {
   const { code, message } = error as { code?: unknown; message?: unknown };
   if (typeof code !== "number") return false;
-  return RETRYABLE_READ_CODES.has(code) || (code === INTERNAL && /rst.stream/i.test(String(message)));
+  return RETRYABLE_CODES.has(code) || (code === INTERNAL && /rst.stream/i.test(String(message)));
 }
 
 /** The official client's default backoff: 10 ms doubling per failure in a row, plus up to 100 ms of jitter, at most 60 s. */
