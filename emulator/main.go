@@ -2,8 +2,8 @@
 // keyspread's tests and benchmarks. --latency adds a sleep to every RPC so loopback reads
 // cost what a real Bigtable round trip does. --record appends what the emulator itself
 // ignores to a JSON-lines file, so tests can check what was asked: every CreateTable request
-// (initial splits, column families and their GC rules) and the table and app profile of every
-// data request.
+// (initial splits, column families and their GC rules) and the table, app profile and routing
+// header of every data request.
 package main
 
 import (
@@ -23,6 +23,7 @@ import (
 	"github.com/golang/protobuf/jsonpb"
 	"github.com/golang/protobuf/proto"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/metadata"
 )
 
 // recorder appends one JSON object per line; safe for concurrent RPCs.
@@ -37,7 +38,7 @@ type routed interface {
 	GetAppProfileId() string
 }
 
-func (r *recorder) record(method string, req interface{}) {
+func (r *recorder) record(ctx context.Context, method string, req interface{}) {
 	if r == nil {
 		return
 	}
@@ -46,6 +47,10 @@ func (r *recorder) record(method string, req interface{}) {
 	case routed:
 		entry["table"] = m.GetTableName()
 		entry["appProfileId"] = m.GetAppProfileId()
+		// The routing header the real service routes a data call by (the emulator ignores it).
+		if md, ok := metadata.FromIncomingContext(ctx); ok {
+			entry["requestParams"] = md.Get("x-goog-request-params")
+		}
 	case proto.Message:
 		if method != "CreateTable" {
 			return
@@ -81,7 +86,7 @@ type recordingStream struct {
 func (s *recordingStream) RecvMsg(m interface{}) error {
 	err := s.ServerStream.RecvMsg(m)
 	if err == nil {
-		s.recorder.record(s.method, m)
+		s.recorder.record(s.Context(), s.method, m)
 	}
 	return err
 }
@@ -105,7 +110,7 @@ func main() {
 
 	unary := func(ctx context.Context, req interface{}, info *grpc.UnaryServerInfo, next grpc.UnaryHandler) (interface{}, error) {
 		time.Sleep(*latency)
-		rec.record(path.Base(info.FullMethod), req)
+		rec.record(ctx, path.Base(info.FullMethod), req)
 		return next(ctx, req)
 	}
 	stream := func(srv interface{}, ss grpc.ServerStream, info *grpc.StreamServerInfo, next grpc.StreamHandler) error {

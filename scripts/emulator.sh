@@ -9,7 +9,7 @@
 # until it answers. Without --port it takes the first free port from 8086 (KEYSPREAD_EMULATOR_PORT);
 # with --port it reuses an instance of ours already running there with the same latency.
 # With --owner the emulator exits by itself once that process is gone (a killed test run).
-# Each instance records CreateTable requests and every data request's table and app profile
+# Each instance records CreateTable requests and every data request's table, app profile and routing header
 # (which the emulator itself ignores) in .emulator/run/PORT.requests.jsonl, for tests.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"

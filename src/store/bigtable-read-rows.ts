@@ -1,17 +1,21 @@
 /**
- * One store read on Bigtable: a ReadRows call on the generated data client (the official
- * package's `v2.BigtableClient`, the one its `Bigtable` object uses) decoded by our own chunk
- * decoder. `Table.createReadStream` costs about twice the client CPU per call (stream layers,
- * a deep copy of each request, a row object per row), and a limit-bound scatter-gather read makes
- * one call per bucket. Like the official read stream, a call broken by a retryable status resumes
- * just after the last row the service vouched for, with the rows still owed, after the same
- * backoff; rows are never repeated or skipped, and a failure past the retries is thrown, never a
- * silent short answer.
+ * One store read on Bigtable: a ReadRows call made straight on the gRPC stub of the official
+ * package's generated data client (`v2.BigtableClient`, the one its `Bigtable` object uses, so
+ * reads share its channels, credentials and channel pool), with the request encoded and the
+ * responses decoded by the package's own generated protobuf code, then turned into rows by our
+ * chunk decoder. The generated client's call layers (streams wrapping streams, a deep copy of each
+ * request, an object conversion of each response) cost several times the gRPC call itself, and a
+ * limit-bound scatter-gather read makes one call per bucket. Like the official read stream, a call
+ * broken by a retryable status resumes just after the last row the service vouched for, with the
+ * rows still owed, after the same backoff; rows are never repeated or skipped, and a failure past
+ * the retries is thrown, never a silent short answer.
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Bigtable, v2 } from "@google-cloud/bigtable";
+import type messageTypes from "@google-cloud/bigtable/build/protos/protos.js";
 import { RETRYABLE_CODES } from "./mutate-rows.js";
 import { ReadRowsDecoder, type ReadRowsResponse } from "./read-rows-decoder.js";
+import { decodeReadRowsResponse } from "./read-rows-wire.js";
 import type { KeyRange, StoreRow } from "./store.js";
 
 interface RowRange {
@@ -35,7 +39,8 @@ export interface ReadRowsCall extends AsyncIterable<ReadRowsResponse> {
   on(event: "error", listener: (error: Error) => void): unknown;
 }
 
-export type StartReadRows = (request: ReadRowsRequest) => ReadRowsCall;
+/** Starts a call; the first may wait for the client's channel to be set up. */
+export type StartReadRows = (request: ReadRowsRequest) => ReadRowsCall | Promise<ReadRowsCall>;
 
 const INTERNAL = 13;
 
@@ -111,7 +116,12 @@ export async function* readRows(
   let attempt: ReadRowsRequest | undefined = request;
   while (attempt !== undefined) {
     signal?.throwIfAborted();
-    const call = start(attempt);
+    // A call the client cannot start (it was closed) fails the read like a failed call.
+    const call = await Promise.resolve(attempt)
+      .then(start)
+      .catch((error: unknown) => {
+        throw options.failure(error);
+      });
     // A cancelled call reports CANCELLED after its reader has gone.
     call.on("error", () => {});
     const cancel = () => call.cancel();
@@ -146,19 +156,86 @@ export async function* readRows(
   }
 }
 
-/** Gax settings per call: resumption is ours, so the transport must not replay a call itself. */
-const callOptions = () => ({
-  retryRequestOptions: { currentRetryAttempt: 0, noResponseRetries: 0, shouldRetryFn: () => false },
-});
+const READ_ROWS_METHOD = "/google.bigtable.v2.Bigtable/ReadRows";
+
+interface GrpcMetadata {
+  set(key: string, value: string): void;
+  clone(): GrpcMetadata;
+}
+
+/** What a call needs of the data client: its gRPC stub (a `@grpc/grpc-js` Client) and that gRPC module. */
+interface DataClientInternals {
+  initialize(): Promise<unknown>;
+  _gaxGrpc?: { grpc?: { Metadata?: new () => GrpcMetadata } };
+  _defaults?: { readRows?: { otherArgs?: { headers?: Record<string, string> } } };
+}
+
+interface GrpcStub {
+  makeServerStreamRequest(
+    method: string,
+    serialize: (request: ReadRowsRequest) => Buffer,
+    deserialize: (bytes: Buffer) => ReadRowsResponse,
+    request: ReadRowsRequest,
+    metadata: GrpcMetadata,
+  ): ReadRowsCall;
+}
 
 /**
  * ReadRows on the data client `client` uses for its own data calls (made as it makes it, on first
- * use): reads share its channels and credentials and close with it. `DataClient` is the package's
- * `v2.BigtableClient`, passed in by the caller that loaded the (optional) package.
+ * use): reads share its channels and credentials and close with it. `DataClient` and `messages`
+ * are the package's `v2.BigtableClient` and generated messages, passed in by the caller that loaded the
+ * (optional) package.
  */
-export function readRowsOn(client: Bigtable, DataClient: typeof v2.BigtableClient): StartReadRows {
+export function readRowsOn(
+  client: Bigtable,
+  DataClient: typeof v2.BigtableClient,
+  messages: typeof messageTypes,
+): StartReadRows {
   const api = client.api as Record<string, unknown>;
   api.BigtableClient ??= new DataClient(client.options.BigtableClient);
-  const data = api.BigtableClient as v2.BigtableClient;
-  return (request) => data.readRows(request, callOptions()) as unknown as ReadRowsCall;
+  const data = api.BigtableClient as DataClientInternals;
+  const Metadata = data._gaxGrpc?.grpc?.Metadata;
+  if (Metadata === undefined) {
+    throw new Error("@google-cloud/bigtable's data client has no gRPC module; supported: 6.5 and 7.x");
+  }
+  const { ReadRowsRequest: Request } = messages.google.bigtable.v2;
+  const serialize = (request: ReadRowsRequest) => {
+    const bytes = Request.encode(request).finish();
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  };
+  // The headers the generated client sends: its version, and the routing parameters the service
+  // routes a call by (table and app profile), as its readRows builds them.
+  const clientHeader = data._defaults?.readRows?.otherArgs?.headers?.["x-goog-api-client"];
+  const headers = new Map<string, GrpcMetadata>();
+  const metadataFor = (request: ReadRowsRequest): GrpcMetadata => {
+    const routing = new URLSearchParams({ table_name: request.tableName });
+    if (request.appProfileId !== undefined) routing.set("app_profile_id", request.appProfileId);
+    const params = routing.toString();
+    let metadata = headers.get(params);
+    if (metadata === undefined) {
+      metadata = new Metadata();
+      if (clientHeader !== undefined) metadata.set("x-goog-api-client", clientHeader);
+      metadata.set("x-goog-request-params", params);
+      headers.set(params, metadata);
+    }
+    // gRPC may add to a call's metadata (credentials): each call gets its own copy.
+    return metadata.clone();
+  };
+  let stub: GrpcStub | undefined;
+  const ready = data.initialize().then((created) => {
+    stub = created as GrpcStub;
+  });
+  // Caught here, thrown by the first call: opening a store makes no call.
+  ready.catch(() => {});
+  return (request) => {
+    const call = (grpc: GrpcStub) =>
+      grpc.makeServerStreamRequest(
+        READ_ROWS_METHOD,
+        serialize,
+        decodeReadRowsResponse,
+        request,
+        metadataFor(request),
+      );
+    return stub === undefined ? ready.then(() => call(stub!)) : call(stub);
+  };
 }

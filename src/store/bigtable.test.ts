@@ -2,7 +2,7 @@ import { Bigtable } from "@google-cloud/bigtable";
 import { describe, expect, it } from "vitest";
 import { describeStoreBehaviour } from "../entry/store-testing.js";
 import { BigtableStore } from "./bigtable.js";
-import { createTableRequest, requestsOn } from "./emulator-requests.testsuite.js";
+import { createTableRequest, requestsOn, routingOn } from "./emulator-requests.testsuite.js";
 import { RetryableStoreError, type StoreRow } from "./store.js";
 import { MAX_INITIAL_SPLITS } from "./validate.js";
 
@@ -168,6 +168,31 @@ describe("BigtableStore", () => {
       { method: "ReadRows", appProfileId: "default-route" },
     ]);
     await store.close();
+  });
+
+  it("sends reads and writes with the routing header the service routes them by: table and app profile", async () => {
+    const tableId = freshTableId();
+    const store = await BigtableStore.createTable({ tableId });
+    const key = Buffer.from("k");
+    await store.write([{ type: "put", key, cells: new Map([["v", key]]) }], { appProfile: "writer" });
+    for await (const _ of store.read([{ start: key, end: null }], { appProfile: "reader" }));
+    await store.get(key);
+    const table_name = `projects/keyspread/instances/keyspread/tables/${tableId}`;
+    expect(routingOn(tableId)).toEqual([
+      { method: "MutateRows", params: [{ table_name, app_profile_id: "writer" }] },
+      { method: "ReadRows", params: [{ table_name, app_profile_id: "reader" }] },
+      { method: "ReadRows", params: [{ table_name }] },
+    ]);
+    await store.close();
+  });
+
+  it("fails a read after close with the store's name, as it fails any read", async () => {
+    const store = await BigtableStore.createTable({ tableId: freshTableId() });
+    await store.close();
+    const read = async () => {
+      for await (const _ of store.read([{ start: Buffer.from("a"), end: null }]));
+    };
+    await expect(read()).rejects.toThrow(/^bigtable:keyspread\/keyspread\/\w+: read failed: /);
   });
 
   it("says which setting is missing", async () => {

@@ -10,6 +10,8 @@ export interface RecordedRequest {
   /** Data requests: the table's full name and the app profile ("" for the instance default). */
   table?: string;
   appProfileId?: string;
+  /** Data requests: the values of their `x-goog-request-params` header (the real service routes by it). */
+  requestParams?: string[];
   /** CreateTable: the request as proto JSON (bytes in base64). */
   request?: {
     tableId: string;
@@ -37,6 +39,16 @@ export function requestsOn(tableId: string): { method: string; appProfileId: str
   return recordedRequests()
     .filter((r) => r.table?.endsWith(`/tables/${tableId}`))
     .map((r) => ({ method: r.method, appProfileId: r.appProfileId ?? "" }));
+}
+
+/** The routing header of each data request made on one table, in order, decoded. */
+export function routingOn(tableId: string): { method: string; params: Record<string, string>[] }[] {
+  return recordedRequests()
+    .filter((r) => r.table?.endsWith(`/tables/${tableId}`))
+    .map((r) => ({
+      method: r.method,
+      params: (r.requestParams ?? []).map((value) => Object.fromEntries(new URLSearchParams(value))),
+    }));
 }
 
 /** The CreateTable request of a table. */
