@@ -10,15 +10,9 @@ import {
   SchemaError,
   unknownFieldError,
 } from "./errors.js";
+import type { BucketFunction } from "./hash/bucket-hashes.js";
 import { planQuery } from "./planner.js";
-import {
-  type BucketFunction,
-  binarySaltPrefix,
-  decimalSaltPrefix,
-  parseSaltInput,
-  SALT_HASHES,
-  type SaltPrefix,
-} from "./salt.js";
+import { binarySaltPrefix, decimalSaltPrefix, parseSaltInput, SALT_HASHES, type SaltPrefix } from "./salt.js";
 import { type NormalizedSpec, normalizeSpec } from "./spec.js";
 import type {
   CodecSpec,

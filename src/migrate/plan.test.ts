@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { metricsSchema } from "../serve/ingest/metrics-schema.js";
+import { metricsSchema } from "../serve/ingest/points/metrics-schema.js";
 import { namesSameTable, parseStoreAddress } from "../store/store-address.js";
 import { MIGRATIONS } from "./fixtures.testsuite.js";
 import { migrationPlan } from "./plan.js";

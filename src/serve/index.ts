@@ -14,5 +14,5 @@ export {
   newApiKey,
 } from "./auth/api-keys.js";
 export { parseTenantQuotas, type TenantQuota, type TenantQuotaConfig } from "./auth/tenant-admission.js";
-export type { MetricPoint } from "./ingest/point.js";
+export type { MetricPoint } from "./ingest/points/point.js";
 export { type IngestService, type IngestServiceOptions, startIngestService } from "./ingest-service.js";

@@ -47,7 +47,7 @@ import {
   DEFAULT_METRICS_BUCKETS,
   DEFAULT_METRICS_INTERVAL_MS,
   metricsSchema,
-} from "./ingest/metrics-schema.js";
+} from "./ingest/points/metrics-schema.js";
 import { RetentionSweeper } from "./ingest/retention-sweeper.js";
 import { DEFAULT_MAX_PENDING_POINTS } from "./ingest/write-admission.js";
 import { MigrationFollower } from "./migration/migration-follower.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AccessRecord } from "../access-log/access-record.js";
 import { heatmapPageData } from "../viz/render/render.fixture.js";
-import { metricsSchema } from "./ingest/metrics-schema.js";
+import { metricsSchema } from "./ingest/points/metrics-schema.js";
 import { renderLiveHeatmap } from "./observe/live-heatmap.js";
 
 describe("the /heatmap page", () => {

@@ -17,7 +17,7 @@ import {
   tableRef,
   updateMigrationRecord,
 } from "../../migrate/live/migration-record.js";
-import { metricsSchema } from "../../serve/ingest/metrics-schema.js";
+import { metricsSchema } from "../../serve/ingest/points/metrics-schema.js";
 import { EmbeddedStore } from "../../store/embedded.js";
 import { SaltedTable } from "../../table/salted-table.js";
 

@@ -24,7 +24,7 @@ import {
   DEFAULT_METRICS_BUCKETS,
   DEFAULT_METRICS_INTERVAL_MS,
   metricsSchema,
-} from "../../serve/ingest/metrics-schema.js";
+} from "../../serve/ingest/points/metrics-schema.js";
 import { type IngestServiceOptions, startIngestService } from "../../serve/ingest-service.js";
 import { openStore, STORE_KINDS, type StoreKind } from "../../store/open.js";
 import type { Store } from "../../store/store.js";

@@ -9,7 +9,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import * as v from "valibot";
-import { POINT_LIMITS } from "../ingest/ingest-body.js";
+import { POINT_LIMITS } from "../ingest/points/ingest-body.js";
 
 export const API_KEY_SCOPES = ["ingest", "read", "admin"] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];

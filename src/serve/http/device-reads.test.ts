@@ -2,10 +2,10 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MemoryStore } from "../../store/memory.js";
 import { SaltedTable } from "../../table/salted-table.js";
-import { IntervalBuffer } from "../ingest/interval-buffer.js";
-import { metricsSchema } from "../ingest/metrics-schema.js";
-import type { MetricPoint } from "../ingest/point.js";
-import { point, T0 } from "../ingest/points.testsuite.js";
+import { IntervalBuffer } from "../ingest/points/interval-buffer.js";
+import { metricsSchema } from "../ingest/points/metrics-schema.js";
+import type { MetricPoint } from "../ingest/points/point.js";
+import { point, T0 } from "../ingest/points/points.testsuite.js";
 import { DeviceReads } from "./device-reads.js";
 import { decodeRangeCursor } from "./range-cursor.js";
 

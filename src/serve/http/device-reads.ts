@@ -9,8 +9,8 @@ import { keySuccessor } from "../../keys/bytes.js";
 import { emitTableWarning, RowDecoder } from "../../table/row-decoder.js";
 import type { SaltedTable, TableRow } from "../../table/salted-table.js";
 import { clipToData } from "../../table/schema-guard.js";
-import type { MetricPoint } from "../ingest/point.js";
-import { decodeMetricPoints, METRIC_POINTS_QUALIFIER } from "../ingest/point-codec.js";
+import type { MetricPoint } from "../ingest/points/point.js";
+import { decodeMetricPoints, METRIC_POINTS_QUALIFIER } from "../ingest/points/point-codec.js";
 import type { AccessEntry, RecentAccesses } from "../observe/recent-accesses.js";
 import { comesAfter, encodeRangeCursor, type RangeCursor } from "./range-cursor.js";
 

@@ -13,7 +13,7 @@ import { MemoryStore } from "../../store/memory.js";
 import type { Store } from "../../store/store.js";
 import { updateApiKeyFile } from "../auth/api-key-file.js";
 import { newApiKey } from "../auth/api-keys.js";
-import { ndjson, point, T0 } from "../ingest/points.testsuite.js";
+import { ndjson, point, T0 } from "../ingest/points/points.testsuite.js";
 import { type IngestService, type IngestServiceOptions, startIngestService } from "../ingest-service.js";
 import type { WalFaults } from "../wal/write-ahead-log.js";
 

@@ -8,14 +8,14 @@ import type { KeySchema } from "../../keys/types.js";
 import type { TenantAdmission } from "../auth/tenant-admission.js";
 import type { CpuTurns } from "../ingest/cpu-turns.js";
 import { parseIdempotencyKey, requestFingerprint, scopedIdempotencyKey } from "../ingest/idempotency.js";
+import type { IngestPipeline } from "../ingest/ingest-pipeline.js";
 import {
   type IngestBodyFormat,
   IngestBodyRejected,
   ingestBodyFormatOf,
   parseIngestBufferFairly,
-} from "../ingest/ingest-body.js";
-import type { IngestPipeline } from "../ingest/ingest-pipeline.js";
-import type { MetricPoint } from "../ingest/point.js";
+} from "../ingest/points/ingest-body.js";
+import type { MetricPoint } from "../ingest/points/point.js";
 import { PendingPointsFull } from "../ingest/write-admission.js";
 import type { HotspotMonitor } from "../observe/hotspot-monitor.js";
 import { renderLiveHeatmap } from "../observe/live-heatmap.js";

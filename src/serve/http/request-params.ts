@@ -1,6 +1,6 @@
 /** The query and path parameters of the device reads, each refused with a 400 naming it and what is allowed. */
 
-import { POINT_LIMITS } from "../ingest/ingest-body.js";
+import { POINT_LIMITS } from "../ingest/points/ingest-body.js";
 import { HttpError } from "./http-error.js";
 import type { Caller } from "./request-auth.js";
 

@@ -8,7 +8,7 @@ import { isUtf8 } from "node:buffer";
 import { open } from "node:fs/promises";
 import { dirname } from "node:path";
 import { syncDirectory } from "../../io/sync-directory.js";
-import type { MetricPoint } from "./point.js";
+import type { MetricPoint } from "./points/point.js";
 
 export type DeadLetter =
   | {

@@ -11,7 +11,7 @@
  */
 import { createHash } from "node:crypto";
 import type { IdempotencyJournal, IdempotencyRecord } from "../wal/idempotency-journal.js";
-import type { IngestBodyFormat } from "./ingest-body.js";
+import type { IngestBodyFormat } from "./points/ingest-body.js";
 
 export const DEFAULT_IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 

@@ -11,9 +11,9 @@ import { ServiceMetrics } from "../observe/service-metrics.js";
 import { recordHeader } from "../wal/wal-record.js";
 import { IngestPipeline, type IngestPipelineOptions } from "./ingest-pipeline.js";
 import { encodeLoggedRequest } from "./logged-request.js";
-import { metricsSchema } from "./metrics-schema.js";
-import type { MetricPoint } from "./point.js";
-import { point, T0 } from "./points.testsuite.js";
+import { metricsSchema } from "./points/metrics-schema.js";
+import type { MetricPoint } from "./points/point.js";
+import { point, T0 } from "./points/points.testsuite.js";
 import { PendingPointsFull } from "./write-admission.js";
 
 const segmentsIn = async (wal: string) => (await readdir(wal)).filter((name) => name.endsWith(".wal")).sort();

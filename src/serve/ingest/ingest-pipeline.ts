@@ -19,8 +19,8 @@
  * segment below it is written to all its tables.
  *
  * The pieces: `write-admission.ts` (Idempotency-Keys, the pending-points cap), `segment-log.ts`
- * (rotation, replay), `row-writer.ts` (chunks, halving refused batches), `retry-queue.ts`
- * (backoff, dead letters). This file orders them.
+ * (rotation, replay), `segment-writer.ts` (a segment's rows to the tables until its file may go,
+ * through `row-writer.ts` and `retry-queue.ts`). This file orders them.
  */
 import type { SaltedTable } from "../../table/salted-table.js";
 import type { HotspotMonitor } from "../observe/hotspot-monitor.js";
@@ -30,15 +30,12 @@ import type { ServiceMetrics } from "../observe/service-metrics.js";
 import type { IdempotencyRecord } from "../wal/idempotency-journal.js";
 import type { RecoveredSegment, WalFaults } from "../wal/write-ahead-log.js";
 import type { CpuTurns } from "./cpu-turns.js";
-import type { DeadLetter } from "./dead-letter.js";
 import type { IdempotencyCheck } from "./idempotency.js";
-import type { IngestBodyFormat } from "./ingest-body.js";
-import type { IntervalBuffer } from "./interval-buffer.js";
 import { encodeLoggedRequest } from "./logged-request.js";
-import type { MetricPoint } from "./point.js";
-import { type FlushingSegment, RetryQueue } from "./retry-queue.js";
-import { RowWriter } from "./row-writer.js";
+import type { IngestBodyFormat } from "./points/ingest-body.js";
+import type { MetricPoint } from "./points/point.js";
 import { SegmentLog } from "./segment-log.js";
+import { SegmentWriter } from "./segment-writer.js";
 import { WriteAdmission } from "./write-admission.js";
 
 export interface IngestPipelineOptions {
@@ -92,25 +89,18 @@ export class IngestPipeline {
   private flushing: Promise<void> = Promise.resolve();
   private closed = false;
   private readonly admission: WriteAdmission;
-  private readonly writer: RowWriter;
-  private readonly retries: RetryQueue;
+  private readonly segmentWriter: SegmentWriter;
 
   private constructor(
     private readonly options: IngestPipelineOptions,
     private readonly segments: SegmentLog,
   ) {
-    const { wal } = segments;
-    const writeTables = () => this.writeTables();
-    this.admission = new WriteAdmission(wal.journal, options.maxPendingPoints, options.idempotencyWindowMs);
-    this.writer = new RowWriter({ ...options, writeTables });
-    this.retries = new RetryQueue({
-      ...options,
-      writer: this.writer,
-      deadLetterPath: `${wal.directory}/dead-letter.jsonl`,
-      writeTables,
-      complete: (segment) => this.complete(segment),
-      leaveInLog: (id) => segments.leaveInLog(id),
-    });
+    this.admission = new WriteAdmission(
+      segments.wal.journal,
+      options.maxPendingPoints,
+      options.idempotencyWindowMs,
+    );
+    this.segmentWriter = new SegmentWriter(options, segments, this.admission);
   }
 
   /** Opens the log, writes every segment a previous run left behind, and starts the flush timer. */
@@ -164,8 +154,8 @@ export class IngestPipeline {
   }
 
   /** Store write calls, rows and points written to the primary table since start (the bench's points per write). */
-  get totals(): Readonly<RowWriter["totals"]> {
-    return this.writer.totals;
+  get totals(): SegmentWriter["totals"] {
+    return this.segmentWriter.totals;
   }
 
   /** The first segment this process opened: every later one is flushed by it. */
@@ -226,7 +216,7 @@ export class IngestPipeline {
   /** Waits for the background retries too: every acknowledged point is in the store or the dead-letter file. */
   async settle(): Promise<void> {
     await this.flush();
-    await this.retries.settle();
+    await this.segmentWriter.settle();
   }
 
   /**
@@ -249,7 +239,7 @@ export class IngestPipeline {
 
   /** Rows and records dead-lettered since the last call (the alert rule's input). */
   takeDeadLetters(): number {
-    return this.retries.takeDeadLetters();
+    return this.segmentWriter.takeDeadLetters();
   }
 
   /**
@@ -263,13 +253,19 @@ export class IngestPipeline {
     await this.flush().catch((error: unknown) => {
       logEvent(this.options.log, "flush-error", { error: String(error) });
     });
-    await this.retries.closeBy(Date.now() + (this.options.closeTimeoutMs ?? 30_000));
+    await this.segmentWriter.closeBy(Date.now() + (this.options.closeTimeoutMs ?? 30_000));
     await this.segments.close();
   }
 
   private async flushOnce(): Promise<void> {
     const open = await this.segments.rotate();
-    if (open) await this.writeSegment(open.segment.id, open.buffer, open.keys, []);
+    if (open)
+      await this.segmentWriter.write({
+        id: open.segment.id,
+        buffer: open.buffer,
+        keys: open.keys,
+        recordLetters: [],
+      });
   }
 
   /** Writes a segment left behind (see `SegmentLog.replay`), counting its damage. */
@@ -283,7 +279,6 @@ export class IngestPipeline {
     }
     const { buffer, keys, letters, duplicates } = this.segments.replay(recovered, replayedKeys);
     for (const key of keys) this.admission.remember(key);
-    for (const _ of letters) this.retries.countDeadLetter("record");
     this.admission.addReplayed(buffer.points);
     logEvent(log, "wal-replay", {
       segment: id,
@@ -293,48 +288,7 @@ export class IngestPipeline {
       deadLetters: letters.length,
       duplicates,
     });
-    await this.writeSegment(id, buffer, keys, letters);
-  }
-
-  /**
-   * Writes a segment's rows in chunks (the event loop serves requests between them). Rows that
-   * failed are retried in the background; the segment's file goes once every row is durable in
-   * the store or in the dead-letter file.
-   */
-  private async writeSegment(
-    id: number,
-    buffer: IntervalBuffer,
-    keys: IdempotencyRecord[],
-    letters: DeadLetter[],
-  ): Promise<void> {
-    const segment: FlushingSegment = { id, points: buffer.points, keys, letters, tables: this.writeTables() };
-    const failed = await this.writer.writeAll(buffer.rows(id), segment.tables, (row, table, reason) =>
-      this.retries.deadLetterRow(segment, row, table, reason),
-    );
-    if (
-      failed.length === 0 &&
-      (await this.complete(segment).then(
-        () => true,
-        () => false,
-      ))
-    )
-      return;
-    this.retries.add(segment, failed);
-  }
-
-  private writeTables(): readonly SaltedTable[] {
-    return this.options.writeTables?.() ?? [this.options.table];
-  }
-
-  /** Dead letters fsynced, Idempotency-Keys journaled, then the segment's file deleted. */
-  private async complete(segment: FlushingSegment): Promise<void> {
-    await this.retries.appendLetters(segment);
-    await this.segments.wal.journal.put(segment.keys);
-    this.admission.journaled(segment.keys);
-    await this.segments.remove(segment.id);
-    this.admission.release(segment.points);
-    segment.points = 0;
-    this.options.metrics.pendingPoints.set(this.admission.pendingPoints);
+    await this.segmentWriter.write({ id, buffer, keys, recordLetters: letters });
   }
 
   private async expireKeys(): Promise<void> {

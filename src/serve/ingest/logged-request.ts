@@ -8,7 +8,7 @@
  * header, the body.
  */
 import type { IdempotencyRecord } from "../wal/idempotency-journal.js";
-import { INGEST_BODY_FORMATS, type IngestBodyFormat } from "./ingest-body.js";
+import { INGEST_BODY_FORMATS, type IngestBodyFormat } from "./points/ingest-body.js";
 
 export interface LoggedRequest {
   format: IngestBodyFormat;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { MemoryStore } from "../../store/memory.js";
 import { SaltedTable } from "../../table/salted-table.js";
-import { IntervalBuffer } from "./interval-buffer.js";
-import { metricsSchema } from "./metrics-schema.js";
+import { IntervalBuffer } from "./points/interval-buffer.js";
+import { metricsSchema } from "./points/metrics-schema.js";
 import { RetentionSweeper } from "./retention-sweeper.js";
 
 const DAY = 86_400_000;

@@ -11,8 +11,8 @@ import { logEvent } from "../observe/service-events.js";
 import type { ServiceMetrics } from "../observe/service-metrics.js";
 import type { IdempotencyRecord } from "../wal/idempotency-journal.js";
 import { type DeadLetter, DeadLetterFile } from "./dead-letter.js";
-import type { AggregatedRow } from "./interval-buffer.js";
-import { decodeMetricPoints, METRIC_POINTS_QUALIFIER } from "./point-codec.js";
+import type { AggregatedRow } from "./points/interval-buffer.js";
+import { decodeMetricPoints, METRIC_POINTS_QUALIFIER } from "./points/point-codec.js";
 import type { PendingRow, RowWriter } from "./row-writer.js";
 
 /** A segment being written to the store: what must be durable before its file may go. */

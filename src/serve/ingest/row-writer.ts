@@ -11,8 +11,8 @@ import type { HotspotMonitor } from "../observe/hotspot-monitor.js";
 import type { AccessEntry, RecentAccesses } from "../observe/recent-accesses.js";
 import type { ServiceMetrics } from "../observe/service-metrics.js";
 import type { CpuTurns } from "./cpu-turns.js";
-import type { AggregatedRow } from "./interval-buffer.js";
-import { METRIC_POINTS_QUALIFIER } from "./point-codec.js";
+import type { AggregatedRow } from "./points/interval-buffer.js";
+import { METRIC_POINTS_QUALIFIER } from "./points/point-codec.js";
 
 /** One row on its way to one table. */
 export interface PendingRow {

@@ -15,9 +15,9 @@ import {
   WriteAheadLog,
 } from "../wal/write-ahead-log.js";
 import { type DeadLetter, recordLetter } from "./dead-letter.js";
-import { parseIngestBuffer } from "./ingest-body.js";
-import { IntervalBuffer } from "./interval-buffer.js";
 import { decodeLoggedRequest } from "./logged-request.js";
+import { parseIngestBuffer } from "./points/ingest-body.js";
+import { IntervalBuffer } from "./points/interval-buffer.js";
 
 /** The segment being appended to and the points its records hold. */
 export interface OpenSegment {

@@ -20,9 +20,9 @@ import { MemoryStore } from "../../store/memory.js";
 import type { Store } from "../../store/store.js";
 import { SaltedTable } from "../../table/salted-table.js";
 import { DeviceReads } from "../http/device-reads.js";
-import { metricsSchema } from "../ingest/metrics-schema.js";
-import { encodeMetricPoints } from "../ingest/point-codec.js";
-import { ndjson, point, T0 } from "../ingest/points.testsuite.js";
+import { metricsSchema } from "../ingest/points/metrics-schema.js";
+import { encodeMetricPoints } from "../ingest/points/point-codec.js";
+import { ndjson, point, T0 } from "../ingest/points/points.testsuite.js";
 import { type IngestService, startIngestService } from "../ingest-service.js";
 
 const INTERVAL = 100;

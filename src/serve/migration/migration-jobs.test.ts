@@ -4,9 +4,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MemoryStore } from "../../store/memory.js";
 import { SaltedTable } from "../../table/salted-table.js";
-import { metricsSchema } from "../ingest/metrics-schema.js";
-import { encodeMetricPoints } from "../ingest/point-codec.js";
-import { point, T0 } from "../ingest/points.testsuite.js";
+import { metricsSchema } from "../ingest/points/metrics-schema.js";
+import { encodeMetricPoints } from "../ingest/points/point-codec.js";
+import { point, T0 } from "../ingest/points/points.testsuite.js";
 import { runValidation } from "./migration-jobs.js";
 
 const INTERVAL = 1000;

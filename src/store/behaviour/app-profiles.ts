@@ -1,6 +1,6 @@
 /** Every operation takes an app profile of its own; a malformed one is refused by name. */
-import { everything, keysOf, put, text } from "./rows.js";
-import type { StoreTest, StoreTestCommon } from "./test-common.js";
+import { everything, keysOf, put, text } from "./harness/rows.js";
+import type { StoreTest, StoreTestCommon } from "./harness/test-common.js";
 
 export function appProfileTests(test: StoreTest, { expect, filled }: StoreTestCommon): void {
   test("accepts an app profile per operation and rejects a malformed one by name", async () => {

@@ -1,7 +1,7 @@
 /** One `write` batch: its mutations of one row apply in order, and a large one applies completely. */
 import type { StoreMutation } from "../store.js";
-import { collect, everything, hex, put, text } from "./rows.js";
-import type { StoreTest, StoreTestCommon } from "./test-common.js";
+import { collect, everything, hex, put, text } from "./harness/rows.js";
+import type { StoreTest, StoreTestCommon } from "./harness/test-common.js";
 
 export function batchTests(test: StoreTest, { expect, fresh, options }: StoreTestCommon): void {
   test("applies the mutations of one batch to one row in order", async () => {

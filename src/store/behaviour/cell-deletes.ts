@@ -1,6 +1,6 @@
 /** `delete` with `qualifiers` removes only those cells; the row goes with its last cell. */
-import { everything, keysOf, text } from "./rows.js";
-import type { StoreTest, StoreTestCommon } from "./test-common.js";
+import { everything, keysOf, text } from "./harness/rows.js";
+import type { StoreTest, StoreTestCommon } from "./harness/test-common.js";
 
 export function cellDeleteTests(test: StoreTest, { expect, fresh }: StoreTestCommon): void {
   test("deletes named cells, and the row with its last cell", async () => {

@@ -1,6 +1,6 @@
 /** Keys sort as unsigned bytes, and rows whose keys prefix each other stay apart. */
-import { cellsOf, everything, hex, keysOf, put } from "./rows.js";
-import type { StoreTest, StoreTestCommon } from "./test-common.js";
+import { cellsOf, everything, hex, keysOf, put } from "./harness/rows.js";
+import type { StoreTest, StoreTestCommon } from "./harness/test-common.js";
 
 export function keyOrderTests(test: StoreTest, { expect, fresh, filled }: StoreTestCommon): void {
   test("orders keys as unsigned bytes, prefixes before their extensions", async () => {

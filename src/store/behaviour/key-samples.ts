@@ -1,6 +1,6 @@
 /** `sampleKeys` returns sorted keys of the table, at most as many as asked for. */
-import { text } from "./rows.js";
-import type { StoreTest, StoreTestCommon } from "./test-common.js";
+import { text } from "./harness/rows.js";
+import type { StoreTest, StoreTestCommon } from "./harness/test-common.js";
 
 export function keySampleTests(test: StoreTest, { expect, fresh, filled }: StoreTestCommon): void {
   test("samples sorted keys of the table", async () => {

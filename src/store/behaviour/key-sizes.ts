@@ -1,6 +1,6 @@
 /** Keys from one byte up to the store's limit are accepted; empty and longer keys are refused by index. */
-import { put, text } from "./rows.js";
-import type { StoreTest, StoreTestCommon } from "./test-common.js";
+import { put, text } from "./harness/rows.js";
+import type { StoreTest, StoreTestCommon } from "./harness/test-common.js";
 
 export function keySizeTests(test: StoreTest, { expect, fresh, options }: StoreTestCommon): void {
   test("accepts keys up to its limit and rejects longer ones clearly", async () => {

@@ -1,6 +1,6 @@
 /** `put` sets the cells it names (or replaces the row), `delete` removes rows, `get` reads them back. */
-import { collect, everything, hex, keysOf, put, text } from "./rows.js";
-import type { StoreTest, StoreTestCommon } from "./test-common.js";
+import { collect, everything, hex, keysOf, put, text } from "./harness/rows.js";
+import type { StoreTest, StoreTestCommon } from "./harness/test-common.js";
 
 export function putGetTests(test: StoreTest, { expect, fresh }: StoreTestCommon): void {
   test("sets only the cells a put names, replaces on request, deletes rows, and misses absent keys", async () => {

@@ -1,7 +1,7 @@
 /** A read ends early, by its aborted `signal` or by its reader stopping, and the store goes on. */
 import type { StoreRow } from "../store.js";
-import { collect, everything, keysOf, text } from "./rows.js";
-import type { StoreTest, StoreTestCommon } from "./test-common.js";
+import { collect, everything, keysOf, text } from "./harness/rows.js";
+import type { StoreTest, StoreTestCommon } from "./harness/test-common.js";
 
 export function readEndingTests(test: StoreTest, { expect, filled, supports }: StoreTestCommon): void {
   if (supports.abortSignals) {

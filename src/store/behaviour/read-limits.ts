@@ -1,7 +1,7 @@
 /** A read's `limit` counts rows over all its ranges and stops the read once reached. */
 import type { KeyRange } from "../store.js";
-import { collect, everything, text } from "./rows.js";
-import type { StoreTest, StoreTestCommon } from "./test-common.js";
+import { collect, everything, text } from "./harness/rows.js";
+import type { StoreTest, StoreTestCommon } from "./harness/test-common.js";
 
 export function readLimitTests(test: StoreTest, { expect, filled }: StoreTestCommon): void {
   test("reads several ranges in order with one global limit", async () => {

@@ -1,7 +1,7 @@
 /** `read` takes sorted, non-overlapping half-open ranges and refuses others by name. */
 import type { KeyRange } from "../store.js";
-import { everything, keysOf, text } from "./rows.js";
-import type { StoreTest, StoreTestCommon } from "./test-common.js";
+import { everything, keysOf, text } from "./harness/rows.js";
+import type { StoreTest, StoreTestCommon } from "./harness/test-common.js";
 
 export function readRangeTests(test: StoreTest, { expect, fresh, filled }: StoreTestCommon): void {
   test("reads half-open ranges, with a null end meaning the end of the table", async () => {

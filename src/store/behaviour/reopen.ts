@@ -1,7 +1,7 @@
 /** A persistent store keeps its rows across close and reopen. */
 import type { Store } from "../store.js";
-import { everything, hex, keysOf, put } from "./rows.js";
-import type { StoreTest, StoreTestCommon } from "./test-common.js";
+import { everything, hex, keysOf, put } from "./harness/rows.js";
+import type { StoreTest, StoreTestCommon } from "./harness/test-common.js";
 
 export function reopenTests(
   test: StoreTest,

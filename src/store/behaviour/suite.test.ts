@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { MemoryStore } from "../memory.js";
+import type { StoreBehaviourOptions } from "./harness/test-common.js";
 import { describeStoreBehaviour } from "./suite.js";
-import type { StoreBehaviourOptions } from "./test-common.js";
 
 /** The titles the suite registers for a store with these options (nothing runs). */
 function registered(options?: StoreBehaviourOptions): string[] {

@@ -11,6 +11,8 @@ import type { Store } from "../store.js";
 import { appProfileTests } from "./app-profiles.js";
 import { batchTests } from "./batches.js";
 import { cellDeleteTests } from "./cell-deletes.js";
+import type { StoreTestApi } from "./harness/test-api.js";
+import { type StoreBehaviourOptions, storeTestCommon } from "./harness/test-common.js";
 import { keyOrderTests } from "./key-order.js";
 import { keySampleTests } from "./key-samples.js";
 import { keySizeTests } from "./key-sizes.js";
@@ -19,8 +21,6 @@ import { readEndingTests } from "./read-ending.js";
 import { readLimitTests } from "./read-limits.js";
 import { readRangeTests } from "./read-ranges.js";
 import { reopenTests } from "./reopen.js";
-import type { StoreTestApi } from "./test-api.js";
-import { type StoreBehaviourOptions, storeTestCommon } from "./test-common.js";
 import { writeFailureTests } from "./write-failures.js";
 
 /** Registers the suite: `open` gives a new, empty store for each test; every store it opened is closed after the test. */

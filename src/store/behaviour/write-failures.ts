@@ -1,7 +1,7 @@
 /** A write reports each mutation it could not apply by index, with a reason, and applies the rest. */
 import type { Store } from "../store.js";
-import { collect, everything, put, text } from "./rows.js";
-import type { StoreTest, StoreTestCommon } from "./test-common.js";
+import { collect, everything, put, text } from "./harness/rows.js";
+import type { StoreTest, StoreTestCommon } from "./harness/test-common.js";
 
 export function writeFailureTests(
   test: StoreTest,

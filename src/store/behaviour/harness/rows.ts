@@ -1,5 +1,5 @@
 /** Building keys, cells and mutations, and reading rows back, for the behaviour suite's tests. */
-import type { KeyRange, StoreMutation, StoreRow } from "../store.js";
+import type { KeyRange, StoreMutation, StoreRow } from "../../store.js";
 
 export const hex = (text: string): Buffer => Buffer.from(text, "hex");
 export const text = (value: string): Buffer => Buffer.from(value);

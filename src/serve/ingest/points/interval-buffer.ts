@@ -5,7 +5,7 @@
  * a row. Points are encoded into their row's cell as they are added (`PointsCellBuilder`), so the
  * buffer holds bytes, not objects.
  */
-import type { PutRow } from "../../table/salted-table.js";
+import type { PutRow } from "../../../table/salted-table.js";
 import type { MetricPoint } from "./point.js";
 import { METRIC_POINTS_QUALIFIER, PointsCellBuilder } from "./point-codec.js";
 

@@ -9,8 +9,8 @@
  * literal names the aggregation interval: reads assume every row spans one interval, so a table
  * written with another interval must be refused (its schema fingerprint differs), not misread.
  */
-import { compileSchema } from "../../keys/schema.js";
-import type { KeySchema } from "../../keys/types.js";
+import { compileSchema } from "../../../keys/schema.js";
+import type { KeySchema } from "../../../keys/types.js";
 
 export const DEFAULT_METRICS_BUCKETS = 16;
 export const DEFAULT_METRICS_INTERVAL_MS = 2000;

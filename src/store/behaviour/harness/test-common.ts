@@ -3,7 +3,7 @@
  * its test files `(test, testCommon)`: a `test` that closes the stores a test opened, and the
  * common part — fresh stores, the store's options and which optional features it `supports`.
  */
-import type { Store } from "../store.js";
+import type { Store } from "../../store.js";
 import { put } from "./rows.js";
 import type { StoreAssertion, StoreTestApi } from "./test-api.js";
 

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { decodeLoggedRequest, encodeLoggedRequest } from "../logged-request.js";
 import {
   IngestBodyRejected,
   ingestBodyFormatOf,
@@ -7,7 +8,6 @@ import {
   parseIngestBuffer,
   parseIngestBufferFairly,
 } from "./ingest-body.js";
-import { decodeLoggedRequest, encodeLoggedRequest } from "./logged-request.js";
 
 const good = { tenant: "acme", deviceId: "d1", ts: 1_764_484_000_000, metrics: { cpu: 0.5 } };
 
