@@ -1,0 +1,28 @@
+/** What `latest` needs of a query: its bound fields followed by a reverse timestamp. */
+import { checkQueryFields } from "../keys/planner.js";
+import type { FieldValue, FieldValues, KeySchema, Query } from "../keys/types.js";
+
+/**
+ * Refuses a query whose newest-first order is not key order: the field right after the bound
+ * ones must be a reverse timestamp, or the limit could not be pushed down.
+ */
+export function checkLatestQuery<V extends FieldValues>(
+  schema: KeySchema<V, Record<string, FieldValue>>,
+  query: Omit<Query<V>, "limit">,
+): void {
+  checkQueryFields(schema, query);
+  const eq: { readonly [field: string]: unknown } = query.eq ?? {};
+  const bound = schema.fields.findIndex((field) => eq[field.name] === undefined);
+  const next = schema.fields[bound];
+  if (next === undefined || next.codec.type !== "timestamp" || !next.codec.reverse) {
+    throw new Error(
+      `latest needs a reverse timestamp right after the bound fields; ` +
+        `field ${next ? `"${next.name}" is ${describeCodec(next.codec)}` : "after them does not exist"}` +
+        ` in schema "${schema.spec.name}"`,
+    );
+  }
+}
+
+function describeCodec(codec: KeySchema["fields"][number]["codec"]): string {
+  return codec.type === "timestamp" ? `a ${codec.reverse ? "reverse " : ""}timestamp` : `a ${codec.type}`;
+}
