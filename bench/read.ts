@@ -1,9 +1,9 @@
 /**
  * Latest-100 for one device with 16 buckets, on the embedded store and on Google's Bigtable
  * emulator with 0 ms and 5 ms of injected per-RPC latency (standing in for the real service),
- * with the unbound read's rounds of store reads and rows scanned per row returned, and the client
- * CPU per read (where the time goes on a machine whose cores the emulator shares); the reads being
- * compared take turns, run by run:
+ * with the unbound read's rounds of store reads and rows scanned per row returned, and the client's
+ * and the emulator's CPU per read (where the time goes on a machine whose cores the emulator
+ * shares); the reads being compared take turns, run by run:
  * - salt bound by the query (1 range) vs unbound (16 ranges);
  * - our parallel scatter-gather vs the salting guide's sequential per-bucket loop (read each bucket in
  *   turn, then sort client-side);
@@ -17,9 +17,10 @@ import type { KeySchema, SchemaSpec } from "../src/keys/types.js";
 import { BigtableStore } from "../src/store/bigtable.js";
 import { EmbeddedStore } from "../src/store/embedded.js";
 import type { Store, StoreRow } from "../src/store/store.js";
+import { bucketShare } from "../src/table/bucket-share.js";
 import { bySortKey, mergeSortedPages, type PageSource, type SortableRow } from "../src/table/merge.js";
 import { SaltedTable } from "../src/table/salted-table.js";
-import { startEmulator, stopEmulator } from "../test/emulator.js";
+import { emulatorCpuMs, startEmulator, stopEmulator } from "../test/emulator.js";
 
 const BUCKETS = 16;
 const DEVICES = 24;
@@ -63,29 +64,41 @@ interface Timing {
   ms: number;
   /** Mean CPU milliseconds of this process (the client) per run. */
   cpuMs: number;
+  /** Mean CPU milliseconds of the store's server (the emulator) per run; 0 for the embedded store. */
+  serverCpuMs: number;
 }
 
 /**
- * Mean wall and client CPU milliseconds of each task over `reps` runs after one warm-up, cycling
- * devices. The tasks take turns run by run, so a change in the machine's load falls on all alike.
+ * Mean wall and client CPU milliseconds of each task over `reps` runs, cycling devices, after a
+ * quarter as many warm-up runs (a read's code is compiled, and its connection pool filled, before
+ * it is timed). The tasks take turns run by run, so a change in the machine's load falls on all alike.
  */
 async function timeSideBySide(
   reps: number,
   tasks: readonly ((device: string) => Promise<unknown>)[],
+  serverCpuMs: () => number,
 ): Promise<Timing[]> {
-  const totals = tasks.map(() => ({ ms: 0, cpuMs: 0 }));
-  for (const task of tasks) await task("device-0");
+  const totals = tasks.map(() => ({ ms: 0, cpuMs: 0, serverCpuMs: 0 }));
+  for (let i = 0; i < Math.max(1, reps / 4); i++) {
+    for (const task of tasks) await task(`device-${i % DEVICES}`);
+  }
   for (let i = 0; i < reps; i++) {
     for (const [t, task] of tasks.entries()) {
       const cpu = process.cpuUsage();
+      const server = serverCpuMs();
       const start = performance.now();
       await task(`device-${i % DEVICES}`);
       totals[t]!.ms += performance.now() - start;
+      totals[t]!.serverCpuMs += serverCpuMs() - server;
       const used = process.cpuUsage(cpu);
       totals[t]!.cpuMs += (used.user + used.system) / 1000;
     }
   }
-  return totals.map(({ ms, cpuMs }) => ({ ms: ms / reps, cpuMs: cpuMs / reps }));
+  return totals.map(({ ms, cpuMs, serverCpuMs }) => ({
+    ms: ms / reps,
+    cpuMs: cpuMs / reps,
+    serverCpuMs: serverCpuMs / reps,
+  }));
 }
 
 /** The salting guide's read: every bucket's range in turn, then one client-side sort. */
@@ -100,13 +113,35 @@ async function sequentialLatest(store: Store, schema: KeySchema, device: string)
   return rows.slice(0, N);
 }
 
+/**
+ * The store calls alone, without the table's decoding and merge: the bound read's one range, or
+ * the unbound read's first round (every bucket's range at once, each for its share of the limit).
+ */
+async function storeCalls(store: Store, schema: KeySchema, device: string): Promise<number> {
+  const { ranges } = schema.plan({ eq: { device }, limit: N });
+  const limit = ranges.length === 1 ? N : bucketShare(N, ranges.length);
+  const counts = await Promise.all(
+    ranges.map(async (range) => {
+      let rows = 0;
+      for await (const _ of store.read([range], { limit })) rows++;
+      return rows;
+    }),
+  );
+  return counts.reduce((sum, rows) => sum + rows, 0);
+}
+
 interface StoreFigures {
   boundMs: number;
   unboundMs: number;
   sequentialMs: number;
-  /** Client CPU per read: the bound read (one store read) and the unbound parallel one. */
+  /** The store calls of each alone (`storeCalls`): what the transport and the store cost. */
+  storeBoundMs: number;
+  storeUnboundMs: number;
+  /** Client and server CPU per read: the bound read (one store read) and the unbound parallel one. */
   boundCpuMs: number;
   unboundCpuMs: number;
+  boundServerCpuMs: number;
+  unboundServerCpuMs: number;
   /** Of the unbound latest-100 over every device: rounds of store reads per read, rows scanned per row returned. */
   roundsPerRead: number;
   scannedPerReturned: number;
@@ -129,7 +164,12 @@ async function unboundCosts(
   return { roundsPerRead: rounds / DEVICES, scannedPerReturned: scanned / returned };
 }
 
-async function measure(label: string, open: (table: string) => Promise<Store>, reps: number) {
+async function measure(
+  label: string,
+  open: (table: string) => Promise<Store>,
+  reps: number,
+  serverCpuMs: () => number = () => 0,
+) {
   const bound = await SaltedTable.open(await open("bound"), boundSchema, { create: true });
   const unbound = await SaltedTable.open(await open("unbound"), unboundSchema, { create: true });
   await fill(bound);
@@ -139,17 +179,27 @@ async function measure(label: string, open: (table: string) => Promise<Store>, r
   if (check.length !== N || check.some((row, i) => !row.key.equals(reference[i]!.key))) {
     throw new Error(`${label}: parallel and sequential reads disagree`);
   }
-  const [boundTiming, unboundTiming, sequentialTiming] = await timeSideBySide(reps, [
-    (device) => bound.latest({ eq: { device } }, N),
-    (device) => unbound.latest({ eq: { device } }, N),
-    (device) => sequentialLatest(unbound.store, unboundSchema, device),
-  ]);
+  const [boundTiming, unboundTiming, sequentialTiming, storeBound, storeUnbound] = await timeSideBySide(
+    reps,
+    [
+      (device) => bound.latest({ eq: { device } }, N),
+      (device) => unbound.latest({ eq: { device } }, N),
+      (device) => sequentialLatest(unbound.store, unboundSchema, device),
+      (device) => storeCalls(bound.store, boundSchema, device),
+      (device) => storeCalls(unbound.store, unboundSchema, device),
+    ],
+    serverCpuMs,
+  );
   const figures: StoreFigures = {
     boundMs: boundTiming!.ms,
     unboundMs: unboundTiming!.ms,
     sequentialMs: sequentialTiming!.ms,
+    storeBoundMs: storeBound!.ms,
+    storeUnboundMs: storeUnbound!.ms,
     boundCpuMs: boundTiming!.cpuMs,
     unboundCpuMs: unboundTiming!.cpuMs,
+    boundServerCpuMs: boundTiming!.serverCpuMs,
+    unboundServerCpuMs: unboundTiming!.serverCpuMs,
     ...(await unboundCosts(unbound)),
   };
   say(
@@ -159,7 +209,10 @@ async function measure(label: string, open: (table: string) => Promise<Store>, r
       `parallel ${(figures.sequentialMs / figures.unboundMs).toFixed(2)}× faster, ` +
       `bound ${(figures.unboundMs / figures.boundMs).toFixed(2)}× faster than unbound · ` +
       `unbound: ${figures.roundsPerRead.toFixed(2)} rounds per read, ${figures.scannedPerReturned.toFixed(2)} rows scanned per row returned · ` +
-      `client CPU per read: bound ${figures.boundCpuMs.toFixed(2)} ms, unbound ${figures.unboundCpuMs.toFixed(2)} ms`,
+      `client CPU per read: bound ${figures.boundCpuMs.toFixed(2)} ms, unbound ${figures.unboundCpuMs.toFixed(2)} ms · ` +
+      `server CPU per read: bound ${figures.boundServerCpuMs.toFixed(2)} ms, unbound ${figures.unboundServerCpuMs.toFixed(2)} ms · ` +
+      `store calls alone: bound ${figures.storeBoundMs.toFixed(2)} ms, unbound ${figures.storeUnboundMs.toFixed(2)} ms ` +
+      `(${(figures.storeUnboundMs / figures.storeBoundMs).toFixed(2)}×)`,
   );
   await bound.store.close();
   await unbound.store.close();
@@ -171,7 +224,12 @@ async function onEmulator(latency: string, reps: number): Promise<StoreFigures> 
   try {
     // The client reads the emulator address when it is constructed.
     process.env.BIGTABLE_EMULATOR_HOST = host;
-    return await measure(`emulator ${latency}`, (tableId) => BigtableStore.createTable({ tableId }), reps);
+    return await measure(
+      `emulator ${latency}`,
+      (tableId) => BigtableStore.createTable({ tableId }),
+      reps,
+      () => emulatorCpuMs(host),
+    );
   } finally {
     stopEmulator(host);
   }
@@ -244,7 +302,7 @@ const directory = await mkdtemp(join(tmpdir(), "keyspread-bench-read-"));
 try {
   const embedded = await measure("embedded", (table) => EmbeddedStore.open({ table, directory }), 200);
   const emulator0 = await onEmulator("0ms", 100);
-  const emulator5 = await onEmulator("5ms", 20);
+  const emulator5 = await onEmulator("5ms", 60);
   const merge = await mergeMicrosPerRow();
   say(
     `merge at 256 buckets, no I/O: heap ${merge.heapUs.toFixed(3)} µs/row · linear min-scan ${merge.linearUs.toFixed(3)} µs/row (${(merge.linearUs / merge.heapUs).toFixed(1)}×)`,
@@ -258,7 +316,10 @@ try {
       ` merge_us_per_row=${merge.heapUs.toFixed(3)}` +
       ` client_cpu_ms_bound=${emulator5.boundCpuMs.toFixed(2)}` +
       ` client_cpu_ms_unbound=${emulator5.unboundCpuMs.toFixed(2)}` +
+      ` server_cpu_ms_bound=${emulator5.boundServerCpuMs.toFixed(2)}` +
+      ` server_cpu_ms_unbound=${emulator5.unboundServerCpuMs.toFixed(2)}` +
       ` bound_vs_unbound=${(emulator5.unboundMs / emulator5.boundMs).toFixed(2)}` +
+      ` store_calls_bound_vs_unbound=${(emulator5.storeUnboundMs / emulator5.storeBoundMs).toFixed(2)}` +
       ` rounds_per_read=${emulator5.roundsPerRead.toFixed(2)}` +
       ` scanned_per_returned=${emulator5.scannedPerReturned.toFixed(2)}`,
   );

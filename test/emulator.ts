@@ -3,7 +3,7 @@
  * scripts/emulator.sh, the one script used everywhere.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -34,4 +34,16 @@ export function startEmulator(options: { latency?: string; port?: number } = {})
 
 export function stopEmulator(address: string): void {
   execFileSync("bash", [script, "stop", address], { stdio: "inherit" });
+}
+
+/**
+ * CPU milliseconds the instance at `address` has used so far (user + system, from Linux's
+ * /proc/PID/stat), for benchmarks whose emulator shares the client's cores.
+ */
+export function emulatorCpuMs(address: string): number {
+  const port = address.split(":").pop();
+  const pid = readFileSync(join(repositoryRoot(), ".emulator", "run", `${port}.pid`), "utf8").trim();
+  // Fields after the parenthesised command name; utime and stime are the 12th and 13th, in clock ticks (100/s).
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
