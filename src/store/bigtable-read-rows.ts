@@ -1,9 +1,9 @@
 /**
  * One store read on Bigtable: a ReadRows call made straight on the gRPC stub of the official
  * package's generated data client (`v2.BigtableClient`, the one its `Bigtable` object uses, so
- * reads share its channels, credentials and channel pool), with the request encoded and the
- * responses decoded by the package's own generated protobuf code, then turned into rows by our
- * chunk decoder. The generated client's call layers (streams wrapping streams, a deep copy of each
+ * reads share its channels, credentials and channel pool), the request encoded by the stub's own
+ * serializer and the responses read from the wire by ours, then turned into rows by our chunk
+ * decoder. The generated client's call layers (streams wrapping streams, a deep copy of each
  * request, an object conversion of each response) cost several times the gRPC call itself, and a
  * limit-bound scatter-gather read makes one call per bucket. Like the official read stream, a call
  * broken by a retryable status resumes just after the last row the service vouched for, with the
@@ -12,7 +12,6 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Bigtable, v2 } from "@google-cloud/bigtable";
-import type messageTypes from "@google-cloud/bigtable/build/protos/protos.js";
 import { RETRYABLE_CODES } from "./mutate-rows.js";
 import { ReadRowsDecoder, type ReadRowsResponse } from "./read-rows-decoder.js";
 import { decodeReadRowsResponse } from "./read-rows-wire.js";
@@ -156,8 +155,6 @@ export async function* readRows(
   }
 }
 
-const READ_ROWS_METHOD = "/google.bigtable.v2.Bigtable/ReadRows";
-
 interface GrpcMetadata {
   set(key: string, value: string): void;
   clone(): GrpcMetadata;
@@ -170,9 +167,16 @@ interface DataClientInternals {
   _defaults?: { readRows?: { otherArgs?: { headers?: Record<string, string> } } };
 }
 
+/** A gRPC method as `@grpc/grpc-js` defines it on a stub: its path and request serializer. */
+export interface GrpcMethod {
+  path: string;
+  requestSerialize(request: ReadRowsRequest): Buffer;
+}
+
 interface GrpcStub {
+  readRows: GrpcMethod;
   makeServerStreamRequest(
-    method: string,
+    path: string,
     serialize: (request: ReadRowsRequest) => Buffer,
     deserialize: (bytes: Buffer) => ReadRowsResponse,
     request: ReadRowsRequest,
@@ -182,15 +186,10 @@ interface GrpcStub {
 
 /**
  * ReadRows on the data client `client` uses for its own data calls (made as it makes it, on first
- * use): reads share its channels and credentials and close with it. `DataClient` and `messages`
- * are the package's `v2.BigtableClient` and generated messages, passed in by the caller that loaded the
- * (optional) package.
+ * use): reads share its channels and credentials and close with it. `DataClient` is the
+ * package's `v2.BigtableClient`, passed in by the caller that loaded the (optional) package.
  */
-export function readRowsOn(
-  client: Bigtable,
-  DataClient: typeof v2.BigtableClient,
-  messages: typeof messageTypes,
-): StartReadRows {
+export function readRowsOn(client: Bigtable, DataClient: typeof v2.BigtableClient): StartReadRows {
   const api = client.api as Record<string, unknown>;
   api.BigtableClient ??= new DataClient(client.options.BigtableClient);
   const data = api.BigtableClient as DataClientInternals;
@@ -198,11 +197,6 @@ export function readRowsOn(
   if (Metadata === undefined) {
     throw new Error("@google-cloud/bigtable's data client has no gRPC module; supported: 6.5 and 7.x");
   }
-  const { ReadRowsRequest: Request } = messages.google.bigtable.v2;
-  const serialize = (request: ReadRowsRequest) => {
-    const bytes = Request.encode(request).finish();
-    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  };
   // The headers the generated client sends: its version, and the routing parameters the service
   // routes a call by (table and app profile), as its readRows builds them.
   const clientHeader = data._defaults?.readRows?.otherArgs?.headers?.["x-goog-api-client"];
@@ -230,8 +224,8 @@ export function readRowsOn(
   return (request) => {
     const call = (grpc: GrpcStub) =>
       grpc.makeServerStreamRequest(
-        READ_ROWS_METHOD,
-        serialize,
+        grpc.readRows.path,
+        grpc.readRows.requestSerialize,
         decodeReadRowsResponse,
         request,
         metadataFor(request),

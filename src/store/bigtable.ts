@@ -139,11 +139,6 @@ export class BigtableStore implements Store {
       "@google-cloud/bigtable",
       () => import("@google-cloud/bigtable"),
     );
-    // The package's generated message code (its main module does not re-export it).
-    const { default: messages } = await importOptionalPackage(
-      "@google-cloud/bigtable",
-      () => import("@google-cloud/bigtable/build/protos/protos.js"),
-    );
     const client = new Bigtable({
       projectId: config.projectId,
       // Client-side metrics go to Cloud Monitoring: nothing to report to on the emulator.
@@ -158,7 +153,7 @@ export class BigtableStore implements Store {
       config,
       limits,
       readRetries,
-      readRowsOn(client, v2.BigtableClient, messages),
+      readRowsOn(client, v2.BigtableClient),
     );
   }
 
