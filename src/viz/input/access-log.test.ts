@@ -1,18 +1,12 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type AccessRecord, parseAccessJsonRecord } from "../../access-log/access-record.js";
 import { parseKeyText } from "../../keys/key-text.js";
+import { tempDirForTests } from "../temp-dir.fixture.js";
 import { readAccessLog } from "./access-log.js";
 
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "keyspread-access-log-"));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const dir = tempDirForTests("keyspread-access-log-");
 
 const CHUNK = 1 << 20;
 
@@ -56,7 +50,7 @@ describe("readAccessLog", () => {
     ];
     const text = lines.join("");
     expect(text.slice(CHUNK - 1, CHUNK + 1)).toBe("\r\n");
-    const path = join(dir, "boundaries.jsonl");
+    const path = join(dir(), "boundaries.jsonl");
     await writeFile(path, text);
     const expected = lines
       .map((line) => line.trim())
@@ -72,7 +66,7 @@ describe("readAccessLog", () => {
   });
 
   it("names the line of a bad record after a line longer than a chunk", async () => {
-    const path = join(dir, "bad.jsonl");
+    const path = join(dir(), "bad.jsonl");
     await writeFile(path, `${lineOfLength(CHUNK + 10, 1)}\n{"ts":2,"key":"hex:0","op":"read"}\n`);
     await expect(readBothWays(path)).rejects.toThrow(`${path}:3: key "hex:0"`);
   });

@@ -185,11 +185,7 @@ export async function scanAccessLog(
       first(record);
     },
   );
-  await forEachLine(
-    path,
-    (bytes, start, end) => quick.line(bytes, start, end),
-    (bytes) => options.onProgress?.(1, bytes, totalBytes),
-  );
+  await forEachLine(path, quick.line, (bytes) => options.onProgress?.(1, bytes, totalBytes));
   quick.finish(path);
   if (records === 0) throw new Error(`${path}: no access records`);
   await readAccessRecords(path, { ...options, pass: 2 }, second());

@@ -1,17 +1,11 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { tempDirForTests } from "../temp-dir.fixture.js";
 import { fileChunks } from "./file-chunks.js";
 
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "keyspread-chunks-"));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const dir = tempDirForTests("keyspread-chunks-");
 
 describe("file chunks", () => {
   it("gives the file's bytes in order, in chunks of at most the size asked for", async () => {
@@ -21,7 +15,7 @@ describe("file chunks", () => {
         fc.uint8Array({ maxLength: 200 }),
         fc.integer({ min: 1, max: 64 }),
         async (content, size) => {
-          const path = join(dir, `file-${run++}`);
+          const path = join(dir(), `file-${run++}`);
           await writeFile(path, content);
           const chunks: Buffer[] = [];
           // Copies: a chunk's buffer is read into again once the next chunk is asked for.
@@ -35,7 +29,7 @@ describe("file chunks", () => {
   });
 
   it("lets the caller stop early, and names a bad chunk size", async () => {
-    const path = join(dir, "early");
+    const path = join(dir(), "early");
     await writeFile(path, "abcdef");
     for await (const chunk of fileChunks(path, 2)) {
       expect(chunk.toString()).toBe("ab");
