@@ -141,8 +141,8 @@ export class LoadGrid {
     const { columns } = this.time;
     const bins = this.boundaries.length;
     const peak = new Float64Array(bins);
-    for (let bin = 0; bin < bins; bin++) {
-      for (let column = 0; column < columns; column++) {
+    for (let column = 0; column < columns; column++) {
+      for (let bin = 0; bin < bins; bin++) {
         const cell = this.cellOf(bin, column);
         peak[bin] = Math.max(peak[bin]!, this.reads[cell]! + this.writes[cell]!);
       }
