@@ -48,7 +48,7 @@ export class CanonicalAccessLine {
   /** The value `number` read last. */
   private number = 0;
 
-  /** Reads `bytes[start, end)` into this; false (fields undefined) when the line is not in the common form. */
+  /** Reads `bytes[start, end)` into this; false when the line is not in the common form (the fields then mean nothing). */
   read(bytes: Uint8Array, start: number, end: number): boolean {
     let at = after(bytes, start, end, TS_FIELD);
     if (at < 0) return false;
