@@ -2,7 +2,6 @@
  * An access log file (JSONL, or CSV with a header) read in streaming passes, so memory is bounded
  * by what the caller keeps, not by the log.
  */
-import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import {
   type AccessRecord,
@@ -14,6 +13,8 @@ import {
   quickJsonTimeAndKey,
 } from "../../access-log/access-record.js";
 import { parseKeyText } from "../../keys/key-text.js";
+import { CanonicalAccessLine } from "./canonical-access-line.js";
+import { fileChunks } from "./file-chunks.js";
 
 export type AccessLogFormat = "jsonl" | "csv";
 
@@ -23,6 +24,10 @@ export interface ScanOptions {
   /** Called as bytes are read: pass 1, then pass 2 for a reader that reads the log twice. */
   onProgress?: (pass: 1 | 2, bytesRead: number, totalBytes: number) => void;
 }
+
+const LINE_FEED = 0x0a;
+const CARRIAGE_RETURN = 0x0d;
+const SPACE = 0x20;
 
 function formatOf(path: string, options: ScanOptions): AccessLogFormat {
   return options.format ?? (path.toLowerCase().endsWith(".csv") ? "csv" : "jsonl");
@@ -37,72 +42,126 @@ function sizeOf(path: string): Promise<number> {
   );
 }
 
-/** Calls `handle` with the record of every non-empty line (after the header, for CSV). */
-async function forEachRecordLine<R extends Pick<AccessRecord, "tsMs" | "key">>(
+/**
+ * Calls `handle` with the bytes `[start, end)` of every line that is not blank (without its line
+ * break), valid only during the call; errors it throws are prefixed with the file and line.
+ */
+async function forEachLine(
   path: string,
-  format: AccessLogFormat,
-  parsers: { json: (line: string) => R; csv: (line: string, columns: CsvColumns) => R },
-  handle: (record: R) => void,
+  handle: (bytes: Buffer, start: number, end: number) => void,
   onBytes: (bytesRead: number) => void,
 ): Promise<void> {
-  let columns: CsvColumns | undefined;
-  const parseLine = (line: string) => {
-    if (format === "jsonl") handle(parsers.json(line));
-    else if (columns === undefined) columns = parseAccessCsvHeader(line);
-    else handle(parsers.csv(line, columns));
-  };
   let lineNumber = 0;
-  let pending = "";
-  let bytesRead = 0;
-  const consume = (line: string) => {
+  const consume = (bytes: Buffer, start: number, lineEnd: number) => {
     lineNumber++;
-    const trimmed = line.endsWith("\r") ? line.slice(0, -1) : line;
-    if (trimmed.length === 0 || (trimmed.charCodeAt(0) <= 32 && trimmed.trim() === "")) return;
+    const end = lineEnd > start && bytes[lineEnd - 1] === CARRIAGE_RETURN ? lineEnd - 1 : lineEnd;
+    if (end === start || (bytes[start]! <= SPACE && bytes.toString("utf8", start, end).trim() === "")) return;
     try {
-      parseLine(trimmed);
+      handle(bytes, start, end);
     } catch (error) {
       throw new Error(`${path}:${lineNumber}: ${(error as Error).message}`);
     }
   };
-  for await (const chunk of createReadStream(path, { encoding: "utf8", highWaterMark: 1 << 20 })) {
-    const text = pending + (chunk as string);
-    bytesRead += Buffer.byteLength(chunk as string);
+  /** The start of a line the last chunk ended within: a copy, as the chunk's buffer is reused. */
+  let pending: Buffer | undefined;
+  let bytesRead = 0;
+  for await (const chunk of fileChunks(path)) {
+    bytesRead += chunk.length;
     let from = 0;
-    for (let newline = text.indexOf("\n"); newline >= 0; newline = text.indexOf("\n", from)) {
-      consume(text.slice(from, newline));
+    if (pending !== undefined) {
+      const newline = chunk.indexOf(LINE_FEED);
+      const joined = Buffer.concat([pending, newline < 0 ? chunk : chunk.subarray(0, newline)]);
+      if (newline >= 0) consume(joined, 0, joined.length);
+      pending = newline < 0 ? joined : undefined;
+      from = newline < 0 ? chunk.length : newline + 1;
+    }
+    for (
+      let newline = chunk.indexOf(LINE_FEED, from);
+      newline >= 0;
+      newline = chunk.indexOf(LINE_FEED, from)
+    ) {
+      consume(chunk, from, newline);
       from = newline + 1;
     }
-    pending = text.slice(from);
+    if (from < chunk.length) pending = Buffer.from(chunk.subarray(from));
     onBytes(bytesRead);
   }
-  if (pending !== "") consume(pending);
-  if (format === "csv" && columns === undefined)
-    throw new Error(`${path}: empty CSV file (expected a header line)`);
+  if (pending !== undefined) consume(pending, 0, pending.length);
+}
+
+/** Calls `handle` with the record of every line (after the header, for CSV), parsed from its text. */
+function recordsOfLines<R>(
+  format: AccessLogFormat,
+  parsers: { json: (line: string) => R; csv: (line: string, columns: CsvColumns) => R },
+  handle: (record: R) => void,
+) {
+  let columns: CsvColumns | undefined;
+  return {
+    line(bytes: Buffer, start: number, end: number): void {
+      const line = bytes.toString("utf8", start, end);
+      if (format === "jsonl") handle(parsers.json(line));
+      else if (columns === undefined) columns = parseAccessCsvHeader(line);
+      else handle(parsers.csv(line, columns));
+    },
+    /** Throws on a CSV file that had no header. */
+    finish(path: string): void {
+      if (format === "csv" && columns === undefined)
+        throw new Error(`${path}: empty CSV file (expected a header line)`);
+    },
+  };
+}
+
+/** What a reader does with each record of the log. */
+export interface AccessLogSink {
+  /** A JSONL line in the common form, read in place: `line` and `bytes` are valid only during the call. */
+  line(line: CanonicalAccessLine, bytes: Buffer): void;
+  /** Any other record (CSV rows, JSONL lines of other shapes), its key's bytes from `parseKey`. */
+  record(record: AccessRecord): void;
 }
 
 /**
- * One streaming pass that validates every field of every line and gives `handle` each record, its
- * key's bytes from `parseKey`. Throws on a log without records.
+ * One streaming pass that validates every field of every line: lines in the common JSONL form are
+ * read in place (no string or object made for them), any other through the full parser. Throws on
+ * a log without records.
  */
-export async function readAccessRecords(
+export async function readAccessLog(
   path: string,
   options: ScanOptions & { pass?: 1 | 2; parseKey?: KeyParser },
-  handle: (record: AccessRecord) => void,
+  sink: AccessLogSink,
 ): Promise<void> {
   const totalBytes = await sizeOf(path);
   const pass = options.pass ?? 1;
+  const format = formatOf(path, options);
   let records = 0;
-  await forEachRecordLine(
+  const parsed = recordsOfLines(format, accessRecordParsers(options.parseKey ?? parseKeyText), (record) => {
+    records++;
+    sink.record(record);
+  });
+  const canonical = new CanonicalAccessLine();
+  await forEachLine(
     path,
-    formatOf(path, options),
-    accessRecordParsers(options.parseKey ?? parseKeyText),
-    (record) => {
-      records++;
-      handle(record);
+    (bytes, start, end) => {
+      if (format === "jsonl" && canonical.read(bytes, start, end)) {
+        records++;
+        sink.line(canonical, bytes);
+      } else parsed.line(bytes, start, end);
     },
     (bytes) => options.onProgress?.(pass, bytes, totalBytes),
   );
+  parsed.finish(path);
   if (records === 0) throw new Error(`${path}: no access records`);
+}
+
+/** `readAccessLog` giving `handle` every line as a record. */
+export function readAccessRecords(
+  path: string,
+  options: ScanOptions & { pass?: 1 | 2 },
+  handle: (record: AccessRecord) => void,
+): Promise<void> {
+  return readAccessLog(path, options, {
+    line: (line, bytes) => handle(line.toRecord(bytes, parseKeyText)),
+    record: handle,
+  });
 }
 
 /**
@@ -118,16 +177,16 @@ export async function scanAccessLog(
 ): Promise<void> {
   const totalBytes = await sizeOf(path);
   let records = 0;
-  await forEachRecordLine(
-    path,
+  const quick = recordsOfLines(
     formatOf(path, options),
     { json: quickJsonTimeAndKey, csv: quickCsvTimeAndKey },
     (record) => {
       records++;
       first(record);
     },
-    (bytes) => options.onProgress?.(1, bytes, totalBytes),
   );
+  await forEachLine(path, quick.line, (bytes) => options.onProgress?.(1, bytes, totalBytes));
+  quick.finish(path);
   if (records === 0) throw new Error(`${path}: no access records`);
   await readAccessRecords(path, { ...options, pass: 2 }, second());
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AccessRecord } from "../../access-log/access-record.js";
+import { CanonicalAccessLine } from "../input/canonical-access-line.js";
 import { KeptRecords } from "./kept-records.js";
 
 const record = (kept: KeptRecords, text: string, tsMs: number): AccessRecord => ({
@@ -21,6 +22,33 @@ describe("kept records", () => {
     expect(kept.add(record(kept, "hex:00ff", 3))).toBe(true);
     expect(seen).toEqual([Buffer.from("t1#a").toString("hex"), "00ff"]);
     expect({ count: kept.count, overflowed: kept.overflowed }).toEqual({ count: 3, overflowed: false });
+  });
+
+  it("numbers a key by its text whether its line was read in place or parsed, reporting it once", () => {
+    const seen: string[] = [];
+    const kept = new KeptRecords(10, (key) => seen.push(key.toString("hex")));
+    const bytes = Buffer.from(
+      '{"ts":5,"key":"hex:00ff","op":"write","bytes":3}\n{"ts":6,"key":"t1#a","op":"scan"}',
+    );
+    const line = new CanonicalAccessLine();
+    expect(line.read(bytes, 0, bytes.indexOf("\n"))).toBe(true);
+    expect(kept.addLine(line, bytes)).toBe(true);
+    expect(kept.add(record(kept, "hex:00ff", 7))).toBe(true);
+    expect(kept.add(record(kept, "t1#a", 8))).toBe(true);
+    expect(line.read(bytes, bytes.indexOf("\n") + 1, bytes.length)).toBe(true);
+    expect(kept.addLine(line, bytes)).toBe(true);
+    expect(seen).toEqual(["00ff", Buffer.from("t1#a").toString("hex")]);
+    const binned: unknown[] = [];
+    kept.binInto({
+      binOf: (key: Buffer) => key.length,
+      addToBin: (...access: unknown[]) => binned.push(access),
+    } as never);
+    expect(binned).toEqual([
+      [2, 5, "write", 3, undefined],
+      [2, 7, "read", 1, undefined],
+      [4, 8, "read", 1, undefined],
+      [4, 6, "scan", 0, undefined],
+    ]);
   });
 
   it("lets everything go once a record does not fit, and says the log must be read again", () => {

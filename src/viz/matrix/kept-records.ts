@@ -6,9 +6,10 @@
  */
 import type { AccessOp, AccessRecord } from "../../access-log/access-record.js";
 import { parseKeyText } from "../../keys/key-text.js";
+import { ACCESS_OPS, type CanonicalAccessLine } from "../input/canonical-access-line.js";
+import { ByteStringIndex } from "./byte-string-index.js";
 import type { AccessBinner } from "./records-matrix.js";
 
-const OPS: readonly AccessOp[] = ["read", "write", "scan"];
 const OP_CODE: Record<AccessOp, number> = { read: 0, write: 1, scan: 2 };
 const FIRST_CAPACITY = 1 << 14;
 
@@ -18,7 +19,8 @@ export class KeptRecords {
   overflowed = false;
   /** Distinct keys in order of first sight; records refer to them by index. */
   private keys: Buffer[] = [];
-  private keyIndex = new Map<string, number>();
+  /** The text (UTF-8) each of `keys` was parsed from, numbered alike. */
+  private keyTexts = new ByteStringIndex();
   /** The index of the key `parseKey` gave last: `add` follows the parse of its record's key. */
   private lastKeyIndex = -1;
   private tsMs = new Float64Array(FIRST_CAPACITY);
@@ -44,18 +46,20 @@ export class KeptRecords {
    */
   readonly parseKey = (text: string): Buffer => {
     if (this.full) return parseKeyText(text);
-    const index = this.keyIndex.get(text);
-    if (index !== undefined) {
-      this.lastKeyIndex = index;
-      return this.keys[index]!;
-    }
-    const key = parseKeyText(text);
-    this.lastKeyIndex = this.keys.length;
-    this.keyIndex.set(text, this.keys.length);
+    const utf8 = Buffer.from(text, "utf8");
+    this.lastKeyIndex = this.keyIndexOf(utf8, 0, utf8.length);
+    return this.keys[this.lastKeyIndex]!;
+  };
+
+  /** The index of the key whose text (UTF-8) is `text[start, end)`, parsing it at its first sight. */
+  private keyIndexOf(text: Buffer, start: number, end: number): number {
+    const index = this.keyTexts.lookup(text, start, end);
+    if (index >= 0) return index;
+    const key = parseKeyText(text.toString("utf8", start, end));
     this.keys.push(key);
     this.onNewKey(key);
-    return key;
-  };
+    return this.keyTexts.add(text, start, end);
+  }
 
   get full(): boolean {
     return this.overflowed || this.count >= this.capacity;
@@ -70,18 +74,39 @@ export class KeptRecords {
       this.overflow();
       return false;
     }
-    const keyIndex = this.lastKeyIndex;
-    if (this.keys[keyIndex] !== record.key) {
+    if (this.keys[this.lastKeyIndex] !== record.key) {
       throw new Error("kept records: the record's key is not the one parseKey gave last");
     }
+    this.keep(
+      record.tsMs,
+      this.lastKeyIndex,
+      OP_CODE[record.op],
+      record.bytes,
+      record.latencyMs ?? Number.NaN,
+    );
+    return true;
+  }
+
+  /** `add` for a line read in place from `bytes`: its key is looked up from the line's bytes. */
+  addLine(line: CanonicalAccessLine, bytes: Buffer): boolean {
+    if (this.full) {
+      this.overflow();
+      return false;
+    }
+    const keyIndex = this.keyIndexOf(bytes, line.keyStart, line.keyEnd);
+    this.keep(line.tsMs, keyIndex, line.op, line.bytes, line.latencyMs);
+    return true;
+  }
+
+  /** @param latencyMs NaN for none */
+  private keep(tsMs: number, keyIndex: number, op: number, bytes: number, latencyMs: number): void {
     if (this.count === this.tsMs.length) this.grow();
     const at = this.count++;
-    this.tsMs[at] = record.tsMs;
+    this.tsMs[at] = tsMs;
     this.key[at] = keyIndex;
-    this.op[at] = OP_CODE[record.op];
-    this.bytes[at] = record.bytes;
-    this.latencyMs[at] = record.latencyMs ?? Number.NaN;
-    return true;
+    this.op[at] = op;
+    this.bytes[at] = bytes;
+    this.latencyMs[at] = latencyMs;
   }
 
   /** Bins every kept record, looking each distinct key's bin up once. */
@@ -93,7 +118,7 @@ export class KeptRecords {
       binner.addToBin(
         bins[this.key[at]!]!,
         this.tsMs[at]!,
-        OPS[this.op[at]!]!,
+        ACCESS_OPS[this.op[at]!]!,
         this.bytes[at]!,
         Number.isNaN(latency) ? undefined : latency,
       );
@@ -101,10 +126,11 @@ export class KeptRecords {
   }
 
   private overflow(): void {
+    if (this.overflowed) return;
     this.overflowed = true;
     this.count = 0;
     this.keys = [];
-    this.keyIndex = new Map();
+    this.keyTexts = new ByteStringIndex();
     this.tsMs = new Float64Array(0);
     this.key = new Int32Array(0);
     this.op = new Uint8Array(0);

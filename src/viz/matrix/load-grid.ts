@@ -68,6 +68,15 @@ export class LoadGrid {
     this.bytes = new Float64Array(cells);
   }
 
+  /**
+   * Cells are column-major: logs come roughly in time order, so the cells their records land in
+   * stay within one column (a few hundred kilobytes with the latency histograms) instead of being
+   * strided over the whole grid, which bins a time-ordered log about twice as fast.
+   */
+  private cellOf(bin: number, column: number): number {
+    return column * this.boundaries.length + bin;
+  }
+
   binOf(key: Buffer): number {
     return upperBound(this.boundaryText, key.toString("latin1")) - 1;
   }
@@ -80,7 +89,7 @@ export class LoadGrid {
   }
 
   addAccess(bin: number, column: number, op: AccessOp, bytes: number, latencyMs: number | undefined): void {
-    const cell = bin * this.time.columns + column;
+    const cell = this.cellOf(bin, column);
     if (op === "write") this.writes[cell]! += 1;
     else this.reads[cell]! += 1;
     this.bytes[cell]! += bytes;
@@ -112,7 +121,7 @@ export class LoadGrid {
         this.storedData ??= new Float64Array(this.boundaries.length);
         this.storedData[bin] = Math.max(this.storedData[bin]!, load.storedBytes / (last - first + 1));
       }
-      const cell = bin * this.time.columns + column;
+      const cell = this.cellOf(bin, column);
       this.reads[cell]! += load.readsPerS * share;
       this.writes[cell]! += load.writesPerS * share;
       this.bytes[cell]! += load.bytesPerS * share;
@@ -132,9 +141,9 @@ export class LoadGrid {
     const { columns } = this.time;
     const bins = this.boundaries.length;
     const peak = new Float64Array(bins);
-    for (let bin = 0; bin < bins; bin++) {
-      for (let column = 0; column < columns; column++) {
-        const cell = bin * columns + column;
+    for (let column = 0; column < columns; column++) {
+      for (let bin = 0; bin < bins; bin++) {
+        const cell = this.cellOf(bin, column);
         peak[bin] = Math.max(peak[bin]!, this.reads[cell]! + this.writes[cell]!);
       }
     }
@@ -197,7 +206,7 @@ export class LoadGrid {
       const end = starts[row + 1] ?? this.boundaries.length;
       for (let column = 0; column < columns; column++) {
         let merged = 0;
-        for (let bin = first; bin < end; bin++) merged = combine(merged, bin * columns + column);
+        for (let bin = first; bin < end; bin++) merged = combine(merged, this.cellOf(bin, column));
         out[row * columns + column] = merged * scale;
       }
     });
@@ -214,7 +223,7 @@ export class LoadGrid {
         merged.fill(0);
         let total = 0;
         for (let bin = first; bin < end; bin++) {
-          const offset = (bin * columns + column) * LATENCY_BUCKETS;
+          const offset = this.cellOf(bin, column) * LATENCY_BUCKETS;
           for (let bucket = 0; bucket < LATENCY_BUCKETS; bucket++) {
             merged[bucket]! += histograms[offset + bucket]!;
             total += histograms[offset + bucket]!;

@@ -1,28 +1,22 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { formatAccessLine } from "../../access-log/access-line.js";
 import type { AccessRecord } from "../../access-log/access-record.js";
 import { syntheticAccess } from "../input/synthetic-access.js";
+import { tempDirForTests } from "../temp-dir.fixture.js";
 import { heatCellValue } from "./heat-matrix.js";
 import { readAccessLogMatrix } from "./log-matrix.js";
 import { matrixFromRecords } from "./records-matrix.js";
 
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "keyspread-viz-"));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const dir = tempDirForTests("keyspread-viz-");
 
 describe("readAccessLogMatrix", () => {
   it("bins JSONL and CSV logs alike, into rates per second", async () => {
     const records = [...syntheticAccess("hot-band", { records: 2000, durationS: 60 })];
-    const jsonl = join(dir, "log.jsonl");
-    const csv = join(dir, "log.csv");
+    const jsonl = join(dir(), "log.jsonl");
+    const csv = join(dir(), "log.csv");
     await writeFile(
       jsonl,
       records
@@ -57,16 +51,16 @@ describe("readAccessLogMatrix", () => {
   });
 
   it("names the file and line of a bad record", async () => {
-    const path = join(dir, "bad.jsonl");
+    const path = join(dir(), "bad.jsonl");
     await writeFile(path, '{"ts":1,"key":"a","op":"read"}\n\n{"ts":2,"key":"b","op":"erase"}\n');
     await expect(readAccessLogMatrix(path)).rejects.toThrow(`${path}:3: op "erase"`);
-    const empty = join(dir, "empty.jsonl");
+    const empty = join(dir(), "empty.jsonl");
     await writeFile(empty, "\n");
     await expect(readAccessLogMatrix(empty)).rejects.toThrow(/no access records/);
   });
 
   it("reads a log that fits in memory once, and a longer one twice", async () => {
-    const path = join(dir, "passes.jsonl");
+    const path = join(dir(), "passes.jsonl");
     const records = [...syntheticAccess("diagonal", { records: 500, durationS: 60 })];
     await writeFile(path, records.map(formatAccessLine).join(""));
     const passes = async (keptRecords: number) => {
@@ -101,7 +95,7 @@ describe("readAccessLogMatrix", () => {
             key: text.startsWith("hex:") ? Buffer.from(text.slice(4), "hex") : Buffer.from(text),
             ...(latencyMs === undefined ? {} : { latencyMs }),
           }));
-          const path = join(dir, `random-${run++}.jsonl`);
+          const path = join(dir(), `random-${run++}.jsonl`);
           await writeFile(path, records.map(formatAccessLine).join(""));
           const options = { maxRows, sampleSize: 16 };
           const expected = matrixFromRecords(records, options);

@@ -4,7 +4,8 @@
  * compactly; the binning pass runs over what was kept. A log longer than `keptRecords` is read a
  * second time instead, so memory stays bounded. The matrix is the same either way.
  */
-import { readAccessRecords, type ScanOptions } from "../input/access-log.js";
+import { parseKeyText } from "../../keys/key-text.js";
+import { readAccessLog, readAccessRecords, type ScanOptions } from "../input/access-log.js";
 import type { HeatMatrix } from "./heat-matrix.js";
 import { KeptRecords } from "./kept-records.js";
 import { AccessSampler, type RecordsMatrixOptions } from "./records-matrix.js";
@@ -22,11 +23,21 @@ export async function readAccessLogMatrix(
 ): Promise<HeatMatrix> {
   const sampler = new AccessSampler(options);
   const kept = new KeptRecords(options.keptRecords ?? DEFAULT_KEPT_RECORDS, (key) => sampler.addKey(key));
-  await readAccessRecords(path, { ...options, parseKey: kept.parseKey }, (record) => {
-    // A kept record's key went to the sampler when first seen; past the capacity, every key does.
-    if (kept.add(record)) sampler.addTime(record.tsMs);
-    else sampler.add(record);
-  });
+  await readAccessLog(
+    path,
+    { ...options, parseKey: kept.parseKey },
+    {
+      // A kept record's key went to the sampler when first seen; past the capacity, every key does.
+      line: (line, bytes) => {
+        if (kept.addLine(line, bytes)) sampler.addTime(line.tsMs);
+        else sampler.add(line.toRecord(bytes, parseKeyText));
+      },
+      record: (record) => {
+        if (kept.add(record)) sampler.addTime(record.tsMs);
+        else sampler.add(record);
+      },
+    },
+  );
   const binner = sampler.binner();
   if (kept.overflowed) {
     await readAccessRecords(path, { ...options, pass: 2 }, (record) => binner.add(record));

@@ -1,9 +1,9 @@
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { PNG } from "pngjs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { LoadStep } from "../matrix/key-load.js";
+import { tempDirForTests } from "../temp-dir.fixture.js";
 import { sharedScale } from "./color-scale.js";
 import { renderHeatmapHtml } from "./html.js";
 import { heatmapLayout } from "./layout.js";
@@ -25,13 +25,7 @@ function steps(hotRange: number): LoadStep[] {
   }));
 }
 
-let dir: string;
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "keyspread-heatmaps-"));
-});
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+const dir = tempDirForTests("keyspread-heatmaps-");
 
 describe("writeHeatmaps", () => {
   it("writes one image per design and a side-by-side page, and reports the patterns", async () => {
@@ -40,10 +34,10 @@ describe("writeHeatmaps", () => {
         { name: "Unsalted", steps: steps(7) },
         { name: "Salted ×16", steps: steps(-1) },
       ],
-      join(dir, "out"),
+      join(dir(), "out"),
       { formats: ["png", "svg"] },
     );
-    expect((await readdir(join(dir, "out"))).sort()).toEqual([
+    expect((await readdir(join(dir(), "out"))).sort()).toEqual([
       "heatmap-salted-16.png",
       "heatmap-salted-16.svg",
       "heatmap-unsalted.png",
@@ -65,7 +59,7 @@ describe("writeHeatmaps", () => {
         { name: "incident", steps: steps(7) },
         { name: "fix", steps: steps(-1) },
       ],
-      join(dir, "scale"),
+      join(dir(), "scale"),
     );
     const whiteCells = async (index: number) => {
       const design = result.designs[index]!;
@@ -92,7 +86,7 @@ describe("writeHeatmaps", () => {
           { name: "a b", steps: steps(1) },
           { name: "A-B", steps: steps(2) },
         ],
-        dir,
+        dir(),
       ),
     ).rejects.toThrow('two names give the same file name "a-b"');
     expect(() => heatmapFormatOf("heat.jpg")).toThrow(
