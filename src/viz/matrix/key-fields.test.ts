@@ -1,22 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compileSchema } from "../../keys/schema.js";
-import type { SchemaSpec } from "../../keys/types.js";
+import { deviceKey } from "../../sim/scenario/schemas.fixture.js";
 import { keyParts, namingSchema, rowName, rowNameText } from "./key-fields.js";
 
-const deviceTs: SchemaSpec = {
-  version: 1,
-  name: "device-reverse-ts",
-  layout: "text",
-  segments: [
-    { field: "deviceID", codec: { type: "string" } },
-    { field: "ts", codec: { type: "timestamp", unit: "ms", reverse: true } },
-  ],
-};
 const salted = namingSchema(
-  compileSchema({ ...deviceTs, name: "salt16", salt: { buckets: 16, fields: ["deviceID", "ts"] } }),
+  compileSchema({ ...deviceKey, name: "salt16", salt: { buckets: 16, fields: ["deviceID", "ts"] } }),
 )!;
-const unsalted = namingSchema(compileSchema(deviceTs))!;
+const unsalted = namingSchema(compileSchema(deviceKey))!;
 const TS = Date.UTC(2026, 11, 1, 6);
 
 /** A simulator's split point: a key's first bytes, then arbitrary binary bytes. */
@@ -25,7 +16,7 @@ const splitPoint = (text: string, ...binary: number[]) =>
 
 describe("key parts through the schema", () => {
   it("reads a whole key as its bucket and fields, timestamps as times", () => {
-    const key = compileSchema({ ...deviceTs, salt: { buckets: 16, fields: ["deviceID", "ts"] } }).encode({
+    const key = compileSchema({ ...deviceKey, salt: { buckets: 16, fields: ["deviceID", "ts"] } }).encode({
       deviceID: "acme-003751",
       ts: TS,
     });
@@ -81,7 +72,7 @@ describe("row names", () => {
   });
 
   it("names a row inside one device by the device and the range of times", () => {
-    const schema = compileSchema(deviceTs);
+    const schema = compileSchema(deviceKey);
     const start = schema.encode({ deviceID: "acme-003751", ts: TS });
     const end = schema.encode({ deviceID: "acme-003751", ts: TS - 60_000 });
     expect(rowNameText(rowName(unsalted, start, end))).toBe(
@@ -112,7 +103,7 @@ describe("row names", () => {
   });
 
   it("is not offered for a schema that is not compiled", () => {
-    expect(namingSchema({ spec: deviceTs })).toBeUndefined();
+    expect(namingSchema({ spec: deviceKey })).toBeUndefined();
     expect(namingSchema(undefined)).toBeUndefined();
   });
 });
