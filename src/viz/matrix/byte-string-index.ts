@@ -4,14 +4,12 @@
  * lookup makes no string and no Buffer. Pure.
  */
 
+import { xxHash32 } from "../../keys/hash/xxhash32.js";
+
 const EMPTY = -1;
 
-/** FNV-1a: cheap over short keys, and spreads them well enough for a table at most half full. */
-function hashBytes(bytes: Uint8Array, start: number, end: number): number {
-  let hash = 0x811c9dc5 | 0; // as a 32-bit signed integer, as the table stores it
-  for (let at = start; at < end; at++) hash = Math.imul(hash ^ bytes[at]!, 0x01000193);
-  return hash;
-}
+/** The salt's hash, as a 32-bit signed integer, as the table stores it. */
+const hashBytes = (bytes: Uint8Array, start: number, end: number): number => xxHash32(bytes, start, end) | 0;
 
 export class ByteStringIndex {
   size = 0;
