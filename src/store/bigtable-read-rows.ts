@@ -115,12 +115,13 @@ export async function* readRows(
   let attempt: ReadRowsRequest | undefined = request;
   while (attempt !== undefined) {
     signal?.throwIfAborted();
-    // A call the client cannot start (it was closed) fails the read like a failed call.
-    const call = await Promise.resolve(attempt)
-      .then(start)
-      .catch((error: unknown) => {
-        throw options.failure(error);
-      });
+    let call: ReadRowsCall;
+    try {
+      call = await start(attempt);
+    } catch (error) {
+      // A call the client cannot start (it was closed) fails the read like a failed call.
+      throw options.failure(error);
+    }
     // A cancelled call reports CANCELLED after its reader has gone.
     call.on("error", () => {});
     const cancel = () => call.cancel();
@@ -168,7 +169,7 @@ interface DataClientInternals {
 }
 
 /** A gRPC method as `@grpc/grpc-js` defines it on a stub: its path and request serializer. */
-export interface GrpcMethod {
+interface GrpcMethod {
   path: string;
   requestSerialize(request: ReadRowsRequest): Buffer;
 }
@@ -200,17 +201,21 @@ export function readRowsOn(client: Bigtable, DataClient: typeof v2.BigtableClien
   // The headers the generated client sends: its version, and the routing parameters the service
   // routes a call by (table and app profile), as its readRows builds them.
   const clientHeader = data._defaults?.readRows?.otherArgs?.headers?.["x-goog-api-client"];
+  // By table and app profile: built once each, not on every call of a scatter-gather read.
   const headers = new Map<string, GrpcMetadata>();
   const metadataFor = (request: ReadRowsRequest): GrpcMetadata => {
-    const routing = new URLSearchParams({ table_name: request.tableName });
-    if (request.appProfileId !== undefined) routing.set("app_profile_id", request.appProfileId);
-    const params = routing.toString();
-    let metadata = headers.get(params);
+    const route =
+      request.appProfileId === undefined
+        ? request.tableName
+        : `${request.tableName}\n${request.appProfileId}`;
+    let metadata = headers.get(route);
     if (metadata === undefined) {
+      const routing = new URLSearchParams({ table_name: request.tableName });
+      if (request.appProfileId !== undefined) routing.set("app_profile_id", request.appProfileId);
       metadata = new Metadata();
       if (clientHeader !== undefined) metadata.set("x-goog-api-client", clientHeader);
-      metadata.set("x-goog-request-params", params);
-      headers.set(params, metadata);
+      metadata.set("x-goog-request-params", routing.toString());
+      headers.set(route, metadata);
     }
     // gRPC may add to a call's metadata (credentials): each call gets its own copy.
     return metadata.clone();
