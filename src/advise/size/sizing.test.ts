@@ -155,6 +155,17 @@ describe("growth", () => {
     );
   });
 
+  it("puts a total at the average target on one node even when the sum carries rounding noise", () => {
+    // 35 × 0.02 is 0.7000000000000001: on one node that is the 70 % target, not over it.
+    const atTarget = {
+      nodes: 35,
+      averageCpu: 0.02,
+      hottestCpu: 0.025714285740000006,
+      maxOverMedian: 1.2857142870000002,
+    };
+    expect(cpuNodes(atTarget, TARGETS)).toBe(1);
+  });
+
   it("never spreads load that sits on a key range: it keeps its node, too hot there and no count helps", () => {
     const hot = { nodes: 6, averageCpu: 0.15, hottestCpu: 0.6, maxOverMedian: 6 };
     // 90 % of one node in all, 60 % of it on the range: the range's node and one for the rest.

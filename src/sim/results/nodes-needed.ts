@@ -21,12 +21,15 @@ export interface CpuLimits {
 /** Nodes under this CPU count as this much in the hottest/average ratio, so an idle cluster is flat. */
 const CPU_FLOOR = 0.01;
 
+/** Rounding noise in a sum of CPU fractions (35 × 0.02 is 0.7000000000000001), not load. */
+const ROUNDING = 1e-9;
+
 export function cpuNodesNeeded(state: SteadyLoad, nodes: number, limits: CpuLimits): number | null {
   const { averageNodeCpu: average, hottestNodeCpu: hottest } = state;
   const total = average * nodes;
-  const fewest = (count: number) => Math.max(1, Math.ceil(count - 1e-9));
+  const fewest = (count: number) => Math.max(1, Math.ceil(count - ROUNDING));
   // On one node all of it is the hottest and the average: no ratio measured on many nodes applies.
-  if (total <= Math.min(limits.average, limits.hottest)) return 1;
+  if (total <= Math.min(limits.average, limits.hottest) + ROUNDING) return 1;
   if (state.maxOverMedian > limits.spreadRatio) {
     if (hottest > limits.hottest) return null;
     // The hot range keeps its node; the rest needs enough other nodes to stay under the hottest limit.
