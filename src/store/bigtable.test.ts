@@ -91,13 +91,13 @@ describe("BigtableStore", () => {
     );
   });
 
-  it("keeps what other code wrote: other families, other cells, older versions", async () => {
+  it("keeps what other code wrote: other families (one named with ours as its prefix), other cells, older versions", async () => {
     const tableId = freshTableId();
     const admin = new Bigtable({ projectId: "keyspread", metricsEnabled: false });
     const instance = admin.instance("keyspread");
-    await instance.createTable(tableId, { families: [{ name: "m", rule: { versions: 5 } }, "cf"] });
+    await instance.createTable(tableId, { families: [{ name: "m", rule: { versions: 5 } }, "m_theirs"] });
     const ours = await BigtableStore.open({ tableId });
-    const theirs = await BigtableStore.open({ tableId, family: "cf" });
+    const theirs = await BigtableStore.open({ tableId, family: "m_theirs" });
     const key = Buffer.from("dev-1#0001");
     const put = (store: BigtableStore, cells: Record<string, string>, replace?: boolean) =>
       store.write([
@@ -129,7 +129,7 @@ describe("BigtableStore", () => {
     }
     await put(ours, { value: "v4" });
     expect(await raw()).toEqual({
-      "cf:other": ["x"],
+      "m_theirs:other": ["x"],
       "m:value": ["v4", "v3", "v2", "v1"],
       "m:note-v1": ["v1"],
       "m:note-v2": ["v2"],
@@ -143,9 +143,9 @@ describe("BigtableStore", () => {
       "note-v3": "v3",
     });
     await ours.write([{ type: "delete", key, qualifiers: ["note-v1", "note-v2"] }]);
-    expect(Object.keys(await raw()).sort()).toEqual(["cf:other", "m:note-v3", "m:value"]);
+    expect(Object.keys(await raw()).sort()).toEqual(["m:note-v3", "m:value", "m_theirs:other"]);
     await put(ours, { value: "only" }, true);
-    expect(await raw()).toEqual({ "cf:other": ["x"], "m:value": ["only"] });
+    expect(await raw()).toEqual({ "m_theirs:other": ["x"], "m:value": ["only"] });
     await ours.write([{ type: "delete", key }]);
     expect(await theirs.get(key)).toBeUndefined();
     await Promise.all([ours.close(), theirs.close(), admin.close()]);
