@@ -168,8 +168,11 @@ function escapedFormat(ctx: CodecContext): StringFormat {
     terminator: new Uint8Array(0),
     rejectReason: "",
     read(key, pos) {
-      const out: number[] = [];
       let i = pos;
+      // Most values escape nothing: their bytes are read in place.
+      while (i < key.length && key[i]! > escapeByte) i++;
+      if (i === key.length || key[i] === separator) return { bytes: key.subarray(pos, i), end: i };
+      const out = Array.from(key.subarray(pos, i));
       for (; i < key.length && key[i] !== separator; i++) {
         const byte = key[i]!;
         if (byte > escapeByte) {
@@ -391,15 +394,18 @@ function decimalFormat(width: number, complement: boolean, big: boolean, max: bi
       w.pos = last + 1;
     },
     read(key, pos, field) {
+      // Below 2^53 (not big) every partial value is a whole number below the final one: exact.
       let text = "";
+      let value = 0;
       for (let i = pos; i < pos + width; i++) {
         const digit = (key[i] ?? 0) - DIGIT_0;
         if (!(digit >= 0 && digit <= 9)) {
           throw new KeyDecodeError(`field "${field}": expected ${width} decimal digits at byte ${pos}`);
         }
-        text += String(Math.abs(flip - digit));
+        if (big) text += String(Math.abs(flip - digit));
+        else value = value * 10 + Math.abs(flip - digit);
       }
-      return big ? BigInt(text) : Number(text);
+      return big ? BigInt(text) : value;
     },
   };
 }

@@ -58,6 +58,12 @@ export interface TableReadReport {
   undecodable: UndecodableRow[];
 }
 
+/**
+ * Why a read's fetches still in flight stop once it is over (no caller sees it): made once, where
+ * abort() without a reason builds a DOMException and its stack trace on every read.
+ */
+const READ_OVER = new Error("the read is over");
+
 export class ReadDeadlineError extends Error {
   override readonly name = "ReadDeadlineError";
 }
@@ -165,7 +171,7 @@ export class TableScan<D extends Decoded = Decoded> implements AsyncIterable<Tab
       throw error;
     } finally {
       // Abort before closing, so closing never waits on a fetch still in flight.
-      stop.abort();
+      stop.abort(READ_OVER);
       await pages.return?.();
       this.finishReport(decoder, started, scanned, readers);
     }
