@@ -7,7 +7,6 @@
  * `keyspread replay` read.
  */
 
-import type { Table } from "@google-cloud/bigtable";
 import type { AccessRecord } from "./access-record.js";
 import { type AccessLogSampling, sampler } from "./sink.js";
 

@@ -4,12 +4,11 @@
  * and whether it points to salting or to the alternatives.
  */
 
-import { writeCost } from "../../sim/cluster/cluster.js";
-import { defaultCapacity, defaultCostModel } from "../../sim/cluster/model.js";
+import { defaultCapacity } from "../../sim/cluster/model.js";
 import { HOTTEST_CPU_LIMIT } from "../../sim/results/summary.js";
 import { formatDuration } from "../../sim/scenario/duration.js";
 import type { Scenario } from "../../sim/scenario/scenario.js";
-import { keyRoles, rowsOfGroup } from "../infer/field-roles.js";
+import { keyRoles } from "../infer/field-roles.js";
 import type { EvaluatedCandidate } from "./recommend.js";
 import { BALANCED_MAX_OVER_MEDIAN, percent } from "./score.js";
 import { busiestRow, shardCount } from "./write-shard-candidate.js";

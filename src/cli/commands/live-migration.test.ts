@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Bigtable } from "@google-cloud/bigtable";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect } from "vitest";
 import { readBackfillCheckpoint } from "../../migrate/checkpoint.js";
 import { readMigrationRecord } from "../../migrate/live/migration-record.js";
 import { metricsSchema } from "../../serve/ingest/points/metrics-schema.js";

@@ -2,7 +2,6 @@ import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type BackfillCheckpoint, readBackfillCheckpoint } from "../../migrate/checkpoint.js";
 import { fillSource, MIGRATIONS } from "../../migrate/fixtures.testsuite.js";

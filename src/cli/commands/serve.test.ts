@@ -8,9 +8,6 @@ import { mkdtemp, readdir, readFile, stat, utimes, writeFile } from "node:fs/pro
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { encodeMetricPoints } from "../../serve/ingest/points/point-codec.js";
-import { EmbeddedStore } from "../../store/embedded.js";
-import { SaltedTable } from "../../table/salted-table.js";
 import { exited, readAll, startServe, T0 } from "./serve-process.testsuite.js";
 
 const DEVICES = 12;

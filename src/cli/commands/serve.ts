@@ -28,9 +28,7 @@ import {
 import { type IngestServiceOptions, startIngestService } from "../../serve/ingest-service.js";
 import { openStore, STORE_KINDS, type StoreKind } from "../../store/open.js";
 import type { Store } from "../../store/store.js";
-import { openStoreAt, parseStoreAddress, type StoreAddress } from "../../store/store-address.js";
 import { argumentOf, guarded, parsePositiveInt, wholeNumberIn, write } from "../shared/io.js";
-import { counterBar } from "../shared/progress.js";
 
 const nonNegative = wholeNumberIn(0, Number.MAX_SAFE_INTEGER);
 
