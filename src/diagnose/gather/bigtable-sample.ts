@@ -1,7 +1,8 @@
 /**
  * The data API's evidence: SampleRowKeys (tablet boundaries with byte offsets) and a bounded row
  * sample — a row-sample filter that keeps about `count` rows of the table, read range by range
- * between the boundaries (so the sample spans the table, not its first rows), keys only (one cell,
+ * between the boundaries, each range's share of `count` in proportion to its bytes (so the sample
+ * spans the table as its data does, not its first rows nor its small ranges), keys only (one cell,
  * value stripped), at most `count` rows and stopped at a deadline. Never a full scan.
  */
 import type { Table } from "@google-cloud/bigtable";
@@ -39,11 +40,64 @@ export interface RowSample {
 
 const DEFAULT_ROW_BYTES = 1024;
 
-/** Key ranges between consecutive SampleRowKeys boundaries (the last ends at the table's end). */
-export function rangesBetween(boundaries: readonly RowKeySample[]): { start: Buffer; end: Buffer | null }[] {
-  const keys = boundaries.map((sample) => sample.key).filter((key) => key.length > 0);
-  const sorted = [...keys].sort(Buffer.compare);
-  return [Buffer.alloc(0), ...sorted].map((start, index) => ({ start, end: sorted[index] ?? null }));
+export interface SampleRange {
+  start: Buffer;
+  /** Exclusive; null is the table's end. */
+  end: Buffer | null;
+  /** The range's bytes by SampleRowKeys' offsets; undefined where they do not say (after the last key, with no end-of-table sample). */
+  bytes: number | undefined;
+}
+
+/**
+ * Key ranges between consecutive SampleRowKeys boundaries (the last ends at the table's end), each
+ * with its bytes: the offset of its end key less that of its start. Bigtable closes the answer with
+ * an empty key at the table's total bytes; without it (the emulator) the last range's bytes are unknown.
+ */
+export function rangesBetween(boundaries: readonly RowKeySample[]): SampleRange[] {
+  const keyed = boundaries
+    .filter((sample) => sample.key.length > 0)
+    .sort((a, b) => Buffer.compare(a.key, b.key));
+  const tableEnd = boundaries.find((sample) => sample.key.length === 0);
+  const ranges: SampleRange[] = [];
+  let start: RowKeySample = { key: Buffer.alloc(0), offsetBytes: 0 };
+  for (const sample of keyed) {
+    ranges.push({
+      start: start.key,
+      end: sample.key,
+      bytes: Math.max(0, sample.offsetBytes - start.offsetBytes),
+    });
+    start = sample;
+  }
+  ranges.push({
+    start: start.key,
+    end: null,
+    bytes: tableEnd ? Math.max(0, tableEnd.offsetBytes - start.offsetBytes) : undefined,
+  });
+  return ranges;
+}
+
+/**
+ * `count` shared out over the ranges in proportion to their bytes (largest remainders, so the
+ * shares sum to `count`). A range of unknown bytes weighs as the known ranges' mean; with no bytes
+ * known at all, the ranges share equally.
+ */
+export function rangeQuotas(ranges: readonly SampleRange[], count: number): number[] {
+  const known = ranges.flatMap((range) => (range.bytes === undefined ? [] : [range.bytes]));
+  const knownTotal = known.reduce((sum, bytes) => sum + bytes, 0);
+  const weights =
+    knownTotal === 0 ? ranges.map(() => 1) : ranges.map((range) => range.bytes ?? knownTotal / known.length);
+  const total = weights.reduce((sum, weight) => sum + weight, 0);
+  const exact = weights.map((weight) => (count * weight) / total);
+  const quotas = exact.map(Math.floor);
+  const byRemainder = exact.map((value, index) => ({ index, remainder: value - quotas[index]! }));
+  byRemainder.sort((a, b) => b.remainder - a.remainder || a.index - b.index);
+  let left = count - quotas.reduce((sum, quota) => sum + quota, 0);
+  for (const { index } of byRemainder) {
+    if (left <= 0) break;
+    quotas[index]!++;
+    left--;
+  }
+  return quotas;
 }
 
 export function sampleProbability(count: number, totalBytes: number, rowBytes: number): number {
@@ -59,14 +113,13 @@ export async function sampleRows(
   const totalBytes = Math.max(0, ...boundaries.map((sample) => sample.offsetBytes));
   const probability = sampleProbability(options.count, totalBytes, options.rowBytes ?? DEFAULT_ROW_BYTES);
   const ranges = rangesBetween(boundaries);
-  const perRange = Math.max(1, Math.ceil(options.count / ranges.length));
+  const quotas = rangeQuotas(ranges, options.count);
   const deadline = Date.now() + options.timeoutMs;
   const keys: Buffer[] = [];
-  for (const range of ranges) {
-    const left = Math.min(perRange, options.count - keys.length);
-    if (left <= 0) break;
+  for (const [index, range] of ranges.entries()) {
+    if (quotas[index] === 0) continue;
     if (Date.now() >= deadline) return { keys, probability, timedOut: true };
-    const timedOut = await readRange(table, range, probability, left, deadline, keys);
+    const timedOut = await readRange(table, range, probability, quotas[index]!, deadline, keys);
     if (timedOut) return { keys, probability, timedOut: true };
   }
   return { keys, probability, timedOut: false };
@@ -75,7 +128,7 @@ export async function sampleRows(
 /** Appends the sampled keys of one range to `into`; true when the deadline cut it short. */
 async function readRange(
   table: Table,
-  range: { start: Buffer; end: Buffer | null },
+  range: SampleRange,
   probability: number,
   limit: number,
   deadline: number,
