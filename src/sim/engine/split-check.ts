@@ -19,6 +19,12 @@ import type { TabletLoad } from "./tablet-load.js";
 
 /** A load split that found no split point is tried again after this long. */
 const SPLIT_RETRY_S = 60;
+/**
+ * A due time is a sum of floating-point seconds and may land a hair after the check it belongs to;
+ * a tablet due within this much after a check is checked then (early is harmless: the check reads
+ * its bytes again and queues it anew).
+ */
+const DUE_ROUNDING_S = 1e-6;
 
 /** One tablet's readings at a check, and what they decide. */
 interface Assessment {
@@ -57,10 +63,11 @@ export class SplitCheck {
   /** The tablets that could split at `nowS`: watched, touched, or due a size check. */
   candidates(nowS: number): Tablet[] {
     const checked = new Set([...this.loadWatch, ...this.load.takeTouched()]);
-    while (this.sizeDue.length > 0 && this.sizeDue.peekValue()! <= nowS) {
+    const dueBy = nowS + DUE_ROUNDING_S;
+    while (this.sizeDue.length > 0 && this.sizeDue.peekValue()! <= dueBy) {
       const due = this.sizeDue.pop()!;
       // A tablet is queued again when its due time changes; only its latest entry counts.
-      if (due.sizeDueS <= nowS) checked.add(due);
+      if (due.sizeDueS <= dueBy) checked.add(due);
     }
     return [...checked].filter((tablet) => tablet.alive);
   }
@@ -154,16 +161,19 @@ export class SplitCheck {
     this.scheduleSize(tablet);
   }
 
-  /** Queues the tablet for when its bytes can first reach the size threshold at its peak static write rate. */
+  /**
+   * Queues the tablet for when its bytes can first reach the size threshold at its peak static write
+   * rate — at once when they already have (a split's half holding a burst's bytes), written to or not.
+   */
   private scheduleSize(tablet: Tablet): void {
+    const missing =
+      Math.max(this.settings.splitBytes, tablet.sizeRetryBytes) - this.load.read(tablet, STORED);
     const peakStored = this.load.peakRate(tablet, STORED);
-    if (peakStored <= 0) {
+    if (missing > 0 && peakStored <= 0) {
       tablet.sizeDueS = Number.POSITIVE_INFINITY;
       return;
     }
-    const missing =
-      Math.max(this.settings.splitBytes, tablet.sizeRetryBytes) - this.load.read(tablet, STORED);
-    tablet.sizeDueS = this.load.nowS + Math.max(0, missing / peakStored);
+    tablet.sizeDueS = this.load.nowS + (missing > 0 ? missing / peakStored : 0);
     this.sizeDue.push(tablet, tablet.sizeDueS);
   }
 }
