@@ -58,5 +58,5 @@ describe("withFileLock", () => {
       new RegExp(`test lock .* is held by process ${process.pid}; try again`),
     );
     expect(Date.now() - start).toBeGreaterThanOrEqual(4_000);
-  }, 10_000);
+  }, 30_000);
 });

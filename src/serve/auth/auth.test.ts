@@ -82,7 +82,7 @@ describe("keyspread serve --auth", () => {
     keys.admin = await addKey(authFile, "ops", ["admin"]);
     ({ service, directory, lines } = await start({
       authFile,
-      quotas: { tenants: { acme: { rate: 100, burst: 100 } } },
+      quotas: { tenants: { acme: { rate: 1, burst: 100 } } },
     }));
   });
   afterAll(() => service.close());
@@ -139,7 +139,8 @@ describe("keyspread serve --auth", () => {
   it("charges the quota to the key's tenant", async () => {
     const points = (n: number) =>
       Array.from({ length: n }, (_, i) => ({ deviceId: "q", ts: T0 + 100 + i, metrics: { v: i } }));
-    // acme has 100 points/s (burst 100) and spent 1 above: 99 fit, 2 more do not.
+    // acme has a burst of 100 points, refilled at 1 a second (so the test does not race the refill),
+    // and spent 1 above: 98 fit, 50 more do not.
     expect((await ingest(keys.acme!.key, points(98))).status).toBe(200);
     const refused = await ingest(keys.acme!.key, points(50));
     expect(refused.status).toBe(429);
@@ -155,10 +156,11 @@ describe("keyspread serve --auth", () => {
     await expect
       .poll(async () => (await call("/v1/devices/d/latest", doomed.key)).status, { timeout: 5000 })
       .toBe(200);
-    const revokedAt = Date.now();
     await updateApiKeyFile(authFile, (file) => {
       file.keys.find((entry) => entry.id === doomed.id)!.revokedAt = new Date().toISOString();
     });
+    // From when the revocation is on disk (the update takes a lock and a durable write first).
+    const revokedAt = Date.now();
     for (;;) {
       if ((await call("/v1/devices/d/latest", doomed.key)).status === 401) break;
       await new Promise((resolve) => setTimeout(resolve, 10));
