@@ -1,7 +1,7 @@
 import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { parseAccessJsonRecord } from "../access-log/access-record.js";
 import { BigtableStore } from "../store/bigtable.js";
 import { EmbeddedStore } from "../store/embedded.js";
@@ -117,7 +117,14 @@ function describeService(name: string, openStore: (id: string) => Promise<Store>
       expect(text).toMatch(/keyspread_store_points_written_total\{bucket="\d+"\}/);
       expect(text).toMatch(/keyspread_ingest_ack_seconds_bucket/);
       expect(text).toMatch(/keyspread_read_seconds_count\{route="latest"\}/);
-      const lines = (await readFile(join(directory, "access.jsonl"), "utf8")).trim().split("\n");
+      // The log is appended in the background, a batch of whole lines at a time: a read during an
+      // append sees a line cut short, so read it once it ends with a line break.
+      const log = await vi.waitFor(async () => {
+        const text = await readFile(join(directory, "access.jsonl"), "utf8");
+        if (!text.endsWith("\n")) throw new Error("the access log is mid-append");
+        return text;
+      });
+      const lines = log.trim().split("\n");
       const records = lines.map(parseAccessJsonRecord);
       expect(records.some((r) => r.op === "write")).toBe(true);
       expect(records.some((r) => r.op === "read")).toBe(true);
