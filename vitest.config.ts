@@ -21,7 +21,7 @@ const MOCKED = ["src/serve/wal/write-ahead-log.test.ts", "src/io/write-file-atom
 
 export default defineConfig({
   test: {
-    globalSetup: ["test/emulator.global-setup.ts"],
+    globalSetup: ["test/temp-directory.global-setup.ts", "test/emulator.global-setup.ts"],
     // Generous limits: a test may take 4× its quiet duration on a busy 2-core machine and still pass
     // (tests quiet under 15 s; longer ones set their own limit, at least 4× what they take quietly).
     testTimeout: 60_000,
