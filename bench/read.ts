@@ -229,7 +229,7 @@ async function measure(
 }
 
 async function onEmulator(latency: string, reps: number): Promise<StoreFigures> {
-  const host = startEmulator({ latency });
+  const host = startEmulator({ latency, record: false });
   try {
     // The client reads the emulator address when it is constructed.
     process.env.BIGTABLE_EMULATOR_HOST = host;

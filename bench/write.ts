@@ -79,7 +79,7 @@ async function benchEmbedded(): Promise<{ batched: number; single: number }> {
 }
 
 async function benchEmulator(): Promise<void> {
-  const started = process.env.BIGTABLE_EMULATOR_HOST ? undefined : startEmulator();
+  const started = process.env.BIGTABLE_EMULATOR_HOST ? undefined : startEmulator({ record: false });
   if (started !== undefined) process.env.BIGTABLE_EMULATOR_HOST = started;
   try {
     const stamp = Date.now().toString(36);

@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # Google's Bigtable emulator (bttest) for keyspread's tests and benchmarks.
 #
-#   scripts/emulator.sh start [--latency 5ms] [--port N] [--owner PID]   prints ONLY 127.0.0.1:PORT
+#   scripts/emulator.sh start [--latency 5ms] [--port N] [--owner PID] [--no-record]   prints ONLY 127.0.0.1:PORT
 #   scripts/emulator.sh stop [127.0.0.1:PORT | --port N]    no argument: every instance started here
 #
 # start installs Debian's golang-go + golang-google-cloud-dev if missing, builds emulator/main.go
 # into .emulator/ when the source changed, starts a new instance in the background and waits
 # until it answers. Without --port it takes the first free port from 8086 (KEYSPREAD_EMULATOR_PORT);
-# with --port it reuses an instance of ours already running there with the same latency.
+# with --port it reuses an instance of ours already running there with the same settings.
 # With --owner the emulator exits by itself once that process is gone (a killed test run).
 # Each instance records CreateTable requests and every data request's table, app profile and routing header
-# (which the emulator itself ignores) in .emulator/run/PORT.requests.jsonl, for tests.
+# (which the emulator itself ignores) in .emulator/run/PORT.requests.jsonl, for tests; benchmarks
+# start it with --no-record (a line written per call is server work a benchmark would time).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 STATE="$ROOT/.emulator"
@@ -21,7 +22,7 @@ FIRST_PORT="${KEYSPREAD_EMULATOR_PORT:-8086}"
 WAIT_SECONDS=20
 
 fail() { echo "emulator.sh: $*" >&2; exit 1; }
-usage() { fail "usage: emulator.sh start [--latency DURATION] [--port N] [--owner PID] | stop [HOST:PORT | --port N]"; }
+usage() { fail "usage: emulator.sh start [--latency DURATION] [--port N] [--owner PID] [--no-record] | stop [HOST:PORT | --port N]"; }
 answers() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 alive() { [[ -f "$RUN/$1.pid" ]] && kill -0 "$(cat "$RUN/$1.pid")" 2>/dev/null; }
 
@@ -45,30 +46,33 @@ build() {
   echo "$digest" >"$STATE/emulator.sha256"
 }
 
-# Starts an instance on $1 with latency $2 and owner $3; returns 1 if it exited (e.g. lost the port).
+# Starts an instance on $1 with latency $2, owner $3 and recording $4 (yes/no); returns 1 if it
+# exited (e.g. lost the port).
 launch() {
-  local port="$1" latency="$2" owner="$3" pid
-  # 9>&-: the emulator must not inherit (and hold) the start lock.
+  local port="$1" latency="$2" owner="$3" record="$4" pid args
+  args=(--port "$port" --latency "$latency" --owner "$owner")
+  [[ "$record" == yes ]] && args+=(--record "$RUN/$port.requests.jsonl")
   rm -f "$RUN/$port.requests.jsonl"
-  nohup "$BIN" --port "$port" --latency "$latency" --owner "$owner" --record "$RUN/$port.requests.jsonl" \
-    </dev/null >"$RUN/$port.log" 2>&1 9>&- &
+  # 9>&-: the emulator must not inherit (and hold) the start lock.
+  nohup "$BIN" "${args[@]}" </dev/null >"$RUN/$port.log" 2>&1 9>&- &
   pid=$!
   echo "$pid" >"$RUN/$port.pid"
-  echo "$latency" >"$RUN/$port.latency"
+  echo "latency=$latency record=$record" >"$RUN/$port.settings"
   for ((i = 0; i < WAIT_SECONDS * 10; i++)); do
-    kill -0 "$pid" 2>/dev/null || { rm -f "$RUN/$port".{pid,latency}; return 1; }
+    kill -0 "$pid" 2>/dev/null || { rm -f "$RUN/$port".{pid,settings}; return 1; }
     answers "$port" && return 0
     sleep 0.1
   done
   kill "$pid" 2>/dev/null || true
-  rm -f "$RUN/$port".{pid,latency}
+  rm -f "$RUN/$port".{pid,settings}
   fail "emulator on port $port did not answer within ${WAIT_SECONDS}s; log: $RUN/$port.log"
 }
 
 start() {
-  local latency=0s port="" owner=0
+  local latency=0s port="" owner=0 record=yes
   while (($#)); do
     case "$1" in
+      --no-record) record=no; shift ;;
       --latency) latency="${2:?--latency needs a duration like 5ms}"; shift 2 ;;
       --port) port="${2:?--port needs a number}"; shift 2 ;;
       --owner) owner="${2:?--owner needs a process id}"; shift 2 ;;
@@ -86,18 +90,18 @@ start() {
   build
 
   if [[ -n "$port" ]]; then
-    if alive "$port" && [[ "$(cat "$RUN/$port.latency")" == "$latency" ]] && answers "$port"; then
+    if alive "$port" && [[ "$(cat "$RUN/$port.settings")" == "latency=$latency record=$record" ]] && answers "$port"; then
       echo "127.0.0.1:$port"
       return
     fi
-    answers "$port" && fail "port $port is in use by something else (or by an instance with another latency)"
-    launch "$port" "$latency" "$owner" || fail "emulator exited at start; log: $RUN/$port.log"
+    answers "$port" && fail "port $port is in use by something else (or by an instance with other settings)"
+    launch "$port" "$latency" "$owner" "$record" || fail "emulator exited at start; log: $RUN/$port.log"
     echo "127.0.0.1:$port"
     return
   fi
   for ((port = FIRST_PORT; port < FIRST_PORT + 100; port++)); do
     answers "$port" && continue
-    if launch "$port" "$latency" "$owner"; then
+    if launch "$port" "$latency" "$owner" "$record"; then
       echo "127.0.0.1:$port"
       return
     fi
@@ -113,7 +117,7 @@ stop_port() {
     for ((i = 0; i < 50; i++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
     kill -0 "$pid" 2>/dev/null && kill -9 "$pid" 2>/dev/null
   fi
-  rm -f "$RUN/$port".{pid,latency,log,requests.jsonl}
+  rm -f "$RUN/$port".{pid,settings,log,requests.jsonl}
 }
 
 stop() {

@@ -20,12 +20,16 @@ function repositoryRoot(): string {
 
 const script = join(repositoryRoot(), "scripts/emulator.sh");
 
-/** Starts a new instance and returns its `127.0.0.1:PORT`; e.g. `startEmulator({ latency: "5ms" })`. */
-export function startEmulator(options: { latency?: string; port?: number } = {}): string {
+/**
+ * Starts a new instance and returns its `127.0.0.1:PORT`; e.g. `startEmulator({ latency: "5ms" })`.
+ * `record: false` (benchmarks) leaves out the request log tests read.
+ */
+export function startEmulator(options: { latency?: string; port?: number; record?: boolean } = {}): string {
   // The emulator exits by itself once this process is gone, even if it is killed before stopping it.
   const args = ["start", "--owner", String(process.pid)];
   if (options.latency !== undefined) args.push("--latency", options.latency);
   if (options.port !== undefined) args.push("--port", String(options.port));
+  if (options.record === false) args.push("--no-record");
   return execFileSync("bash", [script, ...args], {
     encoding: "utf8",
     stdio: ["ignore", "pipe", "inherit"],
