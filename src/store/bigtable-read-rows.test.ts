@@ -1,7 +1,8 @@
 import { Readable } from "node:stream";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type ReadRowsCall, type ReadRowsRequest, readRows, resumeRequest } from "./bigtable-read-rows.js";
-import type { ReadRowsResponse } from "./read-rows-decoder.js";
+import { ReadRowsProtocolError, type ReadRowsResponse } from "./read-rows-decoder.js";
 
 const key = (text: string) => Buffer.from(text);
 const committed = (text: string): ReadRowsResponse => ({
@@ -136,6 +137,108 @@ describe("readRows", () => {
     }))
       break;
     expect(fake.cancels()).toBe(1);
+  });
+});
+
+describe("readRows as a stream", () => {
+  const options = {
+    family: "m",
+    failure: (error: unknown) => error as Error,
+    retries: 3,
+    backoffMs: () => 0,
+  };
+
+  it("pauses a call whose rows the reader does not take, and resumes it once they are taken", async () => {
+    let produced = 0;
+    const keys = Array.from({ length: 5000 }, (_, i) => `k${String(i).padStart(5, "0")}`);
+    const start = (): ReadRowsCall =>
+      Object.assign(
+        Readable.from(
+          (function* () {
+            for (const text of keys) {
+              produced++;
+              yield committed(text);
+            }
+          })(),
+        ),
+        { cancel: () => {} },
+      );
+    const rows = readRows(start, { ...request, rowsLimit: undefined }, options);
+    expect((await rows.next()).value?.key.toString()).toBe("k00000");
+    // However long the reader waits, the call holds at the buffer's bound (plus a stream's own buffer).
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(produced).toBeLessThan(1024 + 100);
+    expect(await keysOf(rows)).toEqual(keys.slice(1));
+    expect(produced).toBe(5000);
+  });
+
+  it("hands out nothing more once aborted, cancels the call and fails with the abort's reason", async () => {
+    const fake = service([{ responses: [committed("b"), committed("c"), committed("d")] }]);
+    const abort = new AbortController();
+    const rows = readRows(fake.start, request, { ...options, signal: abort.signal });
+    expect((await rows.next()).value?.key.toString()).toBe("b");
+    const reason = new Error("stop");
+    abort.abort(reason);
+    await expect(rows.next()).rejects.toBe(reason);
+    expect(fake.cancels()).toBe(1);
+    await expect(
+      readRows(fake.start, request, { ...options, signal: AbortSignal.abort(reason) }).next(),
+    ).rejects.toBe(reason);
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it("fails through `failure` on a response that breaks the protocol, after the rows before it", async () => {
+    const fake = service([
+      { responses: [committed("b"), { chunks: [{ value: key("x"), commitRow: true }] }] },
+    ]);
+    const failures: unknown[] = [];
+    const rows = readRows(fake.start, request, {
+      ...options,
+      failure: (error) => {
+        failures.push(error);
+        return new Error("wrapped", { cause: error });
+      },
+    });
+    expect((await rows.next()).value?.key.toString()).toBe("b");
+    await expect(rows.next()).rejects.toThrow("wrapped");
+    expect(failures[0]).toBeInstanceOf(ReadRowsProtocolError);
+  });
+
+  it("delivers every row once and in order however calls break (property)", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 30 }),
+        fc.array(fc.integer({ min: 0, max: 10 }), { maxLength: 3 }),
+        async (total, breaks) => {
+          const all = Array.from({ length: total }, (_, i) => `b${String(i).padStart(3, "0")}`);
+          // Each broken call sends some of what is owed, then fails with UNAVAILABLE; the last call ends.
+          const requests: ReadRowsRequest[] = [];
+          const start = (attempt: ReadRowsRequest): ReadRowsCall => {
+            requests.push(attempt);
+            const after = attempt.rows.rowRanges?.[0]?.startKeyOpen?.toString();
+            const owed = all.filter((text) => after === undefined || text > after);
+            const broken = requests.length <= breaks.length;
+            const sent = broken ? owed.slice(0, breaks[requests.length - 1]) : owed;
+            return Object.assign(
+              Readable.from(
+                (async function* () {
+                  yield* sent.map(committed);
+                  if (broken) throw failure(14);
+                })(),
+              ),
+              { cancel: () => {} },
+            );
+          };
+          const single = {
+            ...request,
+            rows: { rowRanges: [{ startKeyClosed: key("a") }] },
+            rowsLimit: undefined,
+          };
+          expect(await keysOf(readRows(start, single, { ...options, retries: breaks.length }))).toEqual(all);
+        },
+      ),
+      { numRuns: 100 },
+    );
   });
 });
 

@@ -260,7 +260,7 @@ export class BigtableStore implements Store {
     rows: ReadRowsRequest["rows"],
     appProfile: string | undefined,
     options: { rowsLimit?: number; signal?: AbortSignal | undefined },
-  ): AsyncGenerator<StoreRow> {
+  ): AsyncIterableIterator<StoreRow> {
     const { rowsLimit, signal } = options;
     const appProfileId = appProfile ?? this.config.appProfileId;
     const request: ReadRowsRequest = {
