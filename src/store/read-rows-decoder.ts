@@ -156,7 +156,8 @@ export class ReadRowsDecoder {
 
   private startRow(key: Buffer | undefined): void {
     this.rowKey = key;
-    this.cells = new Map();
+    // Cells are only added inside a row, so a map is made when one starts (a committed row keeps its own).
+    if (key !== undefined) this.cells = new Map();
     this.family = undefined;
     this.qualifier = undefined;
     this.valueParts = [];

@@ -19,15 +19,22 @@ const FIXED64 = 1;
 const LENGTH_DELIMITED = 2;
 const FIXED32 = 5;
 
+const EMPTY: Buffer = Buffer.alloc(0);
+
+/**
+ * Reads one message's fields in place. A nested message is read by narrowing `end` to it and
+ * restoring it after, so a response's chunks need no reader (and a field no bounds pair) of their own.
+ */
 class WireReader {
   at: number;
+  /** Where the payload of the last length-delimited field stepped over (`span`) starts; it ends at `at`. */
+  spanStart = 0;
 
   constructor(
     readonly bytes: Buffer,
-    start: number,
-    readonly end: number,
+    public end: number,
   ) {
-    this.at = start;
+    this.at = 0;
   }
 
   get done(): boolean {
@@ -60,19 +67,32 @@ class WireReader {
     throw new ReadRowsWireError("a varint longer than 10 bytes");
   }
 
-  /** The bounds of a length-delimited field's payload, which the reader then steps over. */
-  span(): [number, number] {
+  /** Steps over a length-delimited field; its payload is `[spanStart, at)`. */
+  span(): void {
     const length = this.varint();
     const start = this.at;
     if (length > this.end - start)
       throw new ReadRowsWireError("a field's length runs past the end of its message");
+    this.spanStart = start;
     this.at = start + length;
-    return [start, this.at];
   }
 
   bytesField(): Buffer {
-    const [start, end] = this.span();
-    return this.bytes.subarray(start, end);
+    this.span();
+    return this.bytes.subarray(this.spanStart, this.at);
+  }
+
+  /** Reads the length-delimited field here as a message: `read` sees only its fields. */
+  nested<T>(read: (reader: WireReader) => T): T {
+    this.span();
+    const outer = this.end;
+    this.end = this.at;
+    this.at = this.spanStart;
+    try {
+      return read(this);
+    } finally {
+      this.end = outer;
+    }
   }
 
   skip(wireType: number): void {
@@ -89,20 +109,16 @@ class WireReader {
 
 /** Field 1 of a wrapper message (`StringValue`, `BytesValue`): its value's bytes, empty when absent. */
 function wrappedValue(reader: WireReader): Buffer {
-  const [start, end] = reader.span();
-  const inner = new WireReader(reader.bytes, start, end);
-  let value = reader.bytes.subarray(start, start);
-  while (!inner.done) {
-    const tag = inner.varint();
-    if (tag === ((1 << 3) | LENGTH_DELIMITED)) value = inner.bytesField();
-    else inner.skip(tag & 7);
+  let value = EMPTY;
+  while (!reader.done) {
+    const tag = reader.varint();
+    if (tag === ((1 << 3) | LENGTH_DELIMITED)) value = reader.bytesField();
+    else reader.skip(tag & 7);
   }
   return value;
 }
 
-function cellChunk(reader: WireReader): CellChunk {
-  const [start, end] = reader.span();
-  const fields = new WireReader(reader.bytes, start, end);
+function cellChunk(fields: WireReader): CellChunk {
   const chunk: CellChunk = {};
   while (!fields.done) {
     const tag = fields.varint();
@@ -111,10 +127,10 @@ function cellChunk(reader: WireReader): CellChunk {
         chunk.rowKey = fields.bytesField();
         break;
       case (2 << 3) | LENGTH_DELIMITED:
-        chunk.familyName = { value: wrappedValue(fields).toString("utf8") };
+        chunk.familyName = { value: fields.nested(wrappedValue).toString("utf8") };
         break;
       case (3 << 3) | LENGTH_DELIMITED:
-        chunk.qualifier = { value: wrappedValue(fields) };
+        chunk.qualifier = { value: fields.nested(wrappedValue) };
         break;
       case (6 << 3) | LENGTH_DELIMITED:
         chunk.value = fields.bytesField();
@@ -136,12 +152,12 @@ function cellChunk(reader: WireReader): CellChunk {
 }
 
 export function decodeReadRowsResponse(bytes: Buffer): ReadRowsResponse {
-  const reader = new WireReader(bytes, 0, bytes.length);
+  const reader = new WireReader(bytes, bytes.length);
   const chunks: CellChunk[] = [];
   const response: ReadRowsResponse = { chunks };
   while (!reader.done) {
     const tag = reader.varint();
-    if (tag === ((1 << 3) | LENGTH_DELIMITED)) chunks.push(cellChunk(reader));
+    if (tag === ((1 << 3) | LENGTH_DELIMITED)) chunks.push(reader.nested(cellChunk));
     else if (tag === ((2 << 3) | LENGTH_DELIMITED)) response.lastScannedRowKey = reader.bytesField();
     else reader.skip(tag & 7);
   }

@@ -128,10 +128,9 @@ export class TableScan<D extends Decoded = Decoded> implements AsyncIterable<Tab
     const stop = new AbortController();
     const deadline =
       this.settings.deadlineMs === undefined ? undefined : AbortSignal.timeout(this.settings.deadlineMs);
-    const signal = AbortSignal.any([
-      stop.signal,
-      ...[this.settings.signal, deadline].filter((s) => s !== undefined),
-    ]);
+    const others = [this.settings.signal, deadline].filter((s) => s !== undefined);
+    // A composed signal costs a read's share of weak references; most reads have none to compose.
+    const signal = others.length === 0 ? stop.signal : AbortSignal.any([stop.signal, ...others]);
     // Every bucket stream listens for the abort; Node warns past 10 listeners by default.
     setMaxListeners(10 + 2 * plan.ranges.length, signal);
     const decoder = new RowDecoder(this.schema, this.store.name, this.settings.strict ?? false);
