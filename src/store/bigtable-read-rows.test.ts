@@ -204,6 +204,58 @@ describe("readRows as a stream", () => {
     expect(failures[0]).toBeInstanceOf(ReadRowsProtocolError);
   });
 
+  it("answers readers that ask before a row arrives in the order they asked", async () => {
+    const fake = service([{ responses: [committed("b"), committed("c")] }]);
+    const rows = readRows(fake.start, request, options);
+    const [first, second, third] = await Promise.all([rows.next(), rows.next(), rows.next()]);
+    expect([first.value?.key.toString(), second.value?.key.toString(), third.done]).toEqual(["b", "c", true]);
+  });
+
+  it("starts no call before the first row is asked for", async () => {
+    const fake = service([{ responses: [committed("b")] }]);
+    const rows = readRows(fake.start, request, options);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(fake.requests).toHaveLength(0);
+    expect(await keysOf(rows)).toEqual(["b"]);
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it("fails with the abort's reason even when the call had ended or failed with rows not yet taken", async () => {
+    const reason = new Error("stop");
+    for (const error of [undefined, failure(5, "NOT_FOUND")]) {
+      const fake = service([
+        { responses: [committed("b"), committed("c"), committed("d")], ...(error ? { error } : {}) },
+      ]);
+      const abort = new AbortController();
+      const rows = readRows(fake.start, request, { ...options, signal: abort.signal });
+      expect((await rows.next()).value?.key.toString()).toBe("b");
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      abort.abort(reason);
+      await expect(rows.next()).rejects.toBe(reason);
+      expect(await rows.next()).toEqual({ value: undefined, done: true });
+    }
+  });
+
+  it("rejects once with the failure, then reads as ended (as a generator does)", async () => {
+    const fake = service([{ responses: [], error: failure(5, "NOT_FOUND") }]);
+    const rows = readRows(fake.start, request, options);
+    await expect(rows.next()).rejects.toMatchObject({ code: 5 });
+    expect(await rows.next()).toEqual({ value: undefined, done: true });
+  });
+
+  it("hears a status the call reports on the tick after it starts", async () => {
+    const start = (): ReadRowsCall => {
+      const call = Object.assign(new Readable({ objectMode: true, read() {} }), { cancel: () => {} });
+      process.nextTick(() => call.emit("error", failure(5, "NOT_FOUND")));
+      return call;
+    };
+    // Asked from a callback of the event loop, where the next tick comes before any promise job.
+    const { first } = await new Promise<{ first: Promise<unknown> }>((resolve) =>
+      setImmediate(() => resolve({ first: readRows(start, request, options).next() })),
+    );
+    await expect(first).rejects.toMatchObject({ code: 5 });
+  });
+
   it("delivers every row once and in order however calls break (property)", async () => {
     await fc.assert(
       fc.asyncProperty(

@@ -115,7 +115,7 @@ export interface ReadRowsOptions {
 
 /**
  * Rows decoded and not yet taken past which the call is paused (gRPC's flow control then holds the
- * service back), so a slow reader of a long scan never buffers the table.
+ * service back), so a slow reader of a long scan never buffers the table; it resumes at half.
  */
 const BUFFERED_ROWS = 1024;
 
@@ -130,30 +130,33 @@ export function readRows(
 
 type Waiter = { resolve: (result: IteratorResult<StoreRow>) => void; reject: (error: unknown) => void };
 
+const DONE: IteratorResult<StoreRow> = { value: undefined, done: true };
+
 /**
  * The rows of one read, taken from its calls' data events as they arrive: a row already received
  * is handed over without a round of stream and generator promises per response, which on a
- * scatter-gather read of small pages cost as much as the rows' own decoding.
+ * scatter-gather read of small pages cost as much as the rows' own decoding. The first call starts
+ * when the first row is asked for, as a generator's would.
  */
 class ReadRowsStream implements AsyncIterableIterator<StoreRow> {
   private readonly decoder: ReadRowsDecoder;
+  /** Rows received; those before `taken` are handed out (dropped once they are many). */
   private rows: StoreRow[] = [];
   private taken = 0;
-  private waiter: Waiter | undefined;
+  /** Readers waiting for a row, in the order they asked. */
+  private waiters: Waiter[] = [];
+  private started = false;
   private call: ReadRowsCall | undefined;
   private paused = false;
   /** Rows received so far, over every call: what is still owed of the limit. */
   private received = 0;
   /** Failed calls in a row without a row in between. */
   private failures = 0;
-  /** Set once no row will be added: the read's end, or the error it fails with. */
+  /** Set once no row will be added: the read's end, or the error it fails with (told once). */
   private outcome: { error?: unknown } | undefined;
-  /** An aborted read hands out nothing more, not even rows already received. */
-  private readonly onAbort = () => {
-    this.rows = [];
-    this.taken = 0;
-    this.fail(this.options.signal!.reason);
-  };
+  /** Ends the wait before a retry when the read ends first. */
+  private readonly backoff = new AbortController();
+  private readonly onAbort = () => this.fail(this.options.signal!.reason);
 
   constructor(
     private readonly start: StartReadRows,
@@ -161,13 +164,6 @@ class ReadRowsStream implements AsyncIterableIterator<StoreRow> {
     private readonly options: ReadRowsOptions,
   ) {
     this.decoder = new ReadRowsDecoder(options.family);
-    const { signal } = options;
-    if (signal?.aborted) {
-      this.outcome = { error: signal.reason };
-      return;
-    }
-    signal?.addEventListener("abort", this.onAbort, { once: true });
-    void this.attempt(request);
   }
 
   [Symbol.asyncIterator](): AsyncIterableIterator<StoreRow> {
@@ -175,14 +171,27 @@ class ReadRowsStream implements AsyncIterableIterator<StoreRow> {
   }
 
   next(): Promise<IteratorResult<StoreRow>> {
-    if (this.taken < this.rows.length) return Promise.resolve(this.take());
-    if (this.outcome !== undefined) {
-      return this.outcome.error === undefined
-        ? Promise.resolve({ value: undefined, done: true })
-        : Promise.reject(this.outcome.error);
+    const { signal } = this.options;
+    // Once aborted, a read not yet over hands out nothing more, not even rows already received.
+    const over = this.outcome !== undefined && this.outcome.error === undefined && this.buffered === 0;
+    if (signal?.aborted && !over) {
+      this.settle({ error: signal.reason });
+      this.outcome = { error: signal.reason };
+      this.rows = [];
+      this.taken = 0;
+      return this.tellOutcome();
+    }
+    if (this.buffered > 0) return Promise.resolve(this.take());
+    if (this.outcome !== undefined) return this.tellOutcome();
+    if (!this.started) {
+      this.started = true;
+      signal?.addEventListener("abort", this.onAbort, { once: true });
+      this.attempt(this.request);
+      // A call that cannot start has failed the read already.
+      if (this.outcome !== undefined) return this.tellOutcome();
     }
     return new Promise((resolve, reject) => {
-      this.waiter = { resolve, reject };
+      this.waiters.push({ resolve, reject });
     });
   }
 
@@ -191,7 +200,19 @@ class ReadRowsStream implements AsyncIterableIterator<StoreRow> {
     this.settle({});
     this.rows = [];
     this.taken = 0;
-    return { value: undefined, done: true };
+    return DONE;
+  }
+
+  private get buffered(): number {
+    return this.rows.length - this.taken;
+  }
+
+  /** The read's end, or its error the first time it is asked for (then its end, as a generator's). */
+  private tellOutcome(): Promise<IteratorResult<StoreRow>> {
+    const error = this.outcome?.error;
+    if (error === undefined) return Promise.resolve(DONE);
+    this.outcome = {};
+    return Promise.reject(error);
   }
 
   private take(): IteratorResult<StoreRow> {
@@ -199,28 +220,42 @@ class ReadRowsStream implements AsyncIterableIterator<StoreRow> {
     if (this.taken === this.rows.length) {
       this.rows = [];
       this.taken = 0;
-      if (this.paused) {
-        this.paused = false;
-        this.call?.resume();
-      }
+    } else if (this.taken >= BUFFERED_ROWS) {
+      // A reader that keeps pace without ever emptying the buffer must not keep every row alive.
+      this.rows = this.rows.slice(this.taken);
+      this.taken = 0;
+    }
+    if (this.paused && this.buffered <= BUFFERED_ROWS / 2) {
+      this.paused = false;
+      this.call?.resume();
     }
     return { value: row, done: false };
   }
 
   /** Starts a call for what is still owed (or ends the read when nothing is). */
-  private async attempt(request: ReadRowsRequest | undefined): Promise<void> {
+  private attempt(request: ReadRowsRequest | undefined): void {
     if (request === undefined) {
       this.settle({});
       return;
     }
-    let call: ReadRowsCall;
+    let call: ReadRowsCall | Promise<ReadRowsCall>;
     try {
-      call = await this.start(request);
+      call = this.start(request);
     } catch (error) {
       // A call the client cannot start (it was closed) fails the read like a failed call.
       this.settle({ error: this.options.failure(error) });
       return;
     }
+    if (call instanceof Promise) {
+      call.then(
+        (started) => this.listen(started),
+        (error: unknown) => this.settle({ error: this.options.failure(error) }),
+      );
+    } else this.listen(call);
+  }
+
+  /** Listens to a call just started (at once: gRPC may report a status on the next tick). */
+  private listen(call: ReadRowsCall): void {
     // A cancelled call reports CANCELLED after its reader has gone: errors stay listened to.
     call.on("error", (error) => {
       if (this.call === call) this.broken(error);
@@ -257,16 +292,9 @@ class ReadRowsStream implements AsyncIterableIterator<StoreRow> {
     if (rows.length === 0) return;
     this.received += rows.length;
     this.failures = 0;
-    if (this.waiter !== undefined) {
-      const waiter = this.waiter;
-      this.waiter = undefined;
-      this.rows = rows;
-      this.taken = 0;
-      waiter.resolve(this.take());
-    } else {
-      for (const row of rows) this.rows.push(row);
-    }
-    if (this.rows.length - this.taken >= BUFFERED_ROWS && !this.paused) {
+    for (const row of rows) this.rows.push(row);
+    while (this.waiters.length > 0 && this.buffered > 0) this.waiters.shift()!.resolve(this.take());
+    if (this.buffered >= BUFFERED_ROWS && !this.paused) {
       this.paused = true;
       this.call?.pause();
     }
@@ -281,19 +309,16 @@ class ReadRowsStream implements AsyncIterableIterator<StoreRow> {
     this.failures++;
     this.detach();
     this.decoder.abandonRow();
-    const { signal } = this.options;
-    // Only an abort ends the wait early (its listener fails the read).
-    sleep(
-      (this.options.backoffMs ?? backoffMs)(this.failures),
-      undefined,
-      signal === undefined ? undefined : { signal },
-    ).then(
+    sleep((this.options.backoffMs ?? backoffMs)(this.failures), undefined, {
+      signal: this.backoff.signal,
+    }).then(
       () => {
         if (this.outcome !== undefined) return;
         const remaining =
           this.request.rowsLimit === undefined ? undefined : this.request.rowsLimit - this.received;
-        void this.attempt(resumeRequest(this.request, this.decoder.lastKey, remaining));
+        this.attempt(resumeRequest(this.request, this.decoder.lastKey, remaining));
       },
+      // The read ended during the wait.
       () => {},
     );
   }
@@ -304,18 +329,21 @@ class ReadRowsStream implements AsyncIterableIterator<StoreRow> {
     this.settle({ error: signal?.aborted ? signal.reason : this.options.failure(error) });
   }
 
-  /** No row will be added: the call (if any) is cancelled and a waiting reader answered. */
+  /** No row will be added: the call (if any) is cancelled and waiting readers answered. */
   private settle(outcome: { error?: unknown }): void {
     if (this.outcome !== undefined) return;
     this.outcome = outcome;
     this.options.signal?.removeEventListener("abort", this.onAbort);
-    const call = this.detach();
-    call?.cancel();
-    const waiter = this.waiter;
-    this.waiter = undefined;
-    if (waiter === undefined) return;
-    if (outcome.error === undefined) waiter.resolve({ value: undefined, done: true });
-    else waiter.reject(outcome.error);
+    this.backoff.abort();
+    this.detach()?.cancel();
+    const waiters = this.waiters;
+    this.waiters = [];
+    // Waiters exist only while nothing is buffered: they share the outcome.
+    for (const [i, waiter] of waiters.entries()) {
+      if (outcome.error === undefined || i > 0) waiter.resolve(DONE);
+      else waiter.reject(outcome.error);
+    }
+    if (waiters.length > 0 && outcome.error !== undefined) this.outcome = {};
   }
 
   /** Stops listening to the current call's rows; returns it. */
