@@ -128,6 +128,9 @@ export function readRows(
   return new ReadRowsStream(start, request, options);
 }
 
+/** Why a wait before a retry stops (nobody sees it): made once, where abort() builds a DOMException each time. */
+const READ_ENDED = new Error("the read ended");
+
 type Waiter = { resolve: (result: IteratorResult<StoreRow>) => void; reject: (error: unknown) => void };
 
 const DONE: IteratorResult<StoreRow> = { value: undefined, done: true };
@@ -154,8 +157,8 @@ class ReadRowsStream implements AsyncIterableIterator<StoreRow> {
   private failures = 0;
   /** Set once no row will be added: the read's end, or the error it fails with (told once). */
   private outcome: { error?: unknown } | undefined;
-  /** Ends the wait before a retry when the read ends first. */
-  private readonly backoff = new AbortController();
+  /** Ends the wait before a retry when the read ends first (made only for a retry: most reads have none). */
+  private backoff: AbortController | undefined;
   private readonly onAbort = () => this.fail(this.options.signal!.reason);
 
   constructor(
@@ -292,7 +295,10 @@ class ReadRowsStream implements AsyncIterableIterator<StoreRow> {
     if (rows.length === 0) return;
     this.received += rows.length;
     this.failures = 0;
-    for (const row of rows) this.rows.push(row);
+    if (this.buffered === 0) {
+      this.rows = rows;
+      this.taken = 0;
+    } else for (const row of rows) this.rows.push(row);
     while (this.waiters.length > 0 && this.buffered > 0) this.waiters.shift()!.resolve(this.take());
     if (this.buffered >= BUFFERED_ROWS && !this.paused) {
       this.paused = true;
@@ -309,6 +315,7 @@ class ReadRowsStream implements AsyncIterableIterator<StoreRow> {
     this.failures++;
     this.detach();
     this.decoder.abandonRow();
+    this.backoff = new AbortController();
     sleep((this.options.backoffMs ?? backoffMs)(this.failures), undefined, {
       signal: this.backoff.signal,
     }).then(
@@ -334,7 +341,7 @@ class ReadRowsStream implements AsyncIterableIterator<StoreRow> {
     if (this.outcome !== undefined) return;
     this.outcome = outcome;
     this.options.signal?.removeEventListener("abort", this.onAbort);
-    this.backoff.abort();
+    this.backoff?.abort(READ_ENDED);
     this.detach()?.cancel();
     const waiters = this.waiters;
     this.waiters = [];
