@@ -90,7 +90,7 @@ start() {
   build
 
   if [[ -n "$port" ]]; then
-    if alive "$port" && [[ "$(cat "$RUN/$port.settings")" == "latency=$latency record=$record" ]] && answers "$port"; then
+    if alive "$port" && [[ "$(cat "$RUN/$port.settings" 2>/dev/null)" == "latency=$latency record=$record" ]] && answers "$port"; then
       echo "127.0.0.1:$port"
       return
     fi

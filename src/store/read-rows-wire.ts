@@ -88,11 +88,10 @@ class WireReader {
     const outer = this.end;
     this.end = this.at;
     this.at = this.spanStart;
-    try {
-      return read(this);
-    } finally {
-      this.end = outer;
-    }
+    // A read that throws fails the whole message: `end` needs restoring only after one that returns.
+    const value = read(this);
+    this.end = outer;
+    return value;
   }
 
   skip(wireType: number): void {
