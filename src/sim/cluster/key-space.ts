@@ -87,17 +87,25 @@ export function compareKeys(a: Buffer, aPrefix: number, b: Buffer, bPrefix: numb
   return aPrefix !== bPrefix ? aPrefix - bPrefix : Buffer.compare(a, b);
 }
 
-/** Keys sorted, distinct. */
-export function sortedDistinctKeys(keys: readonly Buffer[]): Buffer[] {
-  const offset = sharedPrefixLength(keys);
-  const prefixes = keys.map((key) => keyPrefix(key, offset));
-  const order = keys
-    .map((_, index) => index)
-    .sort((a, b) => compareKeys(keys[a]!, prefixes[a]!, keys[b]!, prefixes[b]!));
-  const sorted: Buffer[] = [];
-  for (const index of order) {
-    const key = keys[index]!;
-    if (sorted.length === 0 || !sorted[sorted.length - 1]!.equals(key)) sorted.push(key);
+/**
+ * Lists of distinct keys in order, merged into one (a split check merges a tablet's sampled keys
+ * from each load layer): each key compared with its neighbours only.
+ */
+export function mergeDistinct(lists: readonly (readonly Buffer[])[]): readonly Buffer[] {
+  let merged: readonly Buffer[] = lists[0] ?? [];
+  for (const list of lists.slice(1)) {
+    const next: Buffer[] = [];
+    let i = 0;
+    let j = 0;
+    while (i < merged.length && j < list.length) {
+      const order = Buffer.compare(merged[i]!, list[j]!);
+      if (order <= 0) next.push(merged[i++]!);
+      else next.push(list[j++]!);
+      if (order === 0) j++;
+    }
+    while (i < merged.length) next.push(merged[i++]!);
+    while (j < list.length) next.push(list[j++]!);
+    merged = next;
   }
-  return sorted;
+  return merged;
 }

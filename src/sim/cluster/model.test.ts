@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { Density } from "../load/density.js";
 import { findSplitPoint } from "../load/split-point.js";
 import { closeSharePerPeriod, rebalance } from "./balancer.js";
-import { keyAtFraction, keyFraction } from "./key-space.js";
+import { keyAtFraction, keyFraction, mergeDistinct } from "./key-space.js";
 import { LatencyHistogram, requestCdf, shedShare } from "./latency.js";
 import { constantAt, MODEL_CONSTANTS } from "./model-constants.js";
 import { COST, QUANTITIES, STORED, type Tablet, TabletMap, WRITES } from "./tablets.js";
@@ -70,7 +70,44 @@ describe("key space", () => {
   });
 });
 
+describe("merging sorted key lists", () => {
+  it("gives every key of every list of distinct keys once, in key order", () => {
+    const key = fc.uint8Array({ minLength: 0, maxLength: 3, max: 3 }).map((bytes) => Buffer.from(bytes));
+    const sortedList = fc
+      .uniqueArray(key, { maxLength: 20, comparator: (a, b) => a.equals(b) })
+      .map((keys) => keys.sort(Buffer.compare));
+    fc.assert(
+      fc.property(fc.array(sortedList, { maxLength: 4 }), (lists) => {
+        const all = lists.flat().sort(Buffer.compare);
+        const distinct = all.filter((k, i) => i === 0 || !k.equals(all[i - 1]!));
+        expect(mergeDistinct(lists)).toEqual(distinct);
+      }),
+    );
+  });
+});
+
 describe("density", () => {
+  it("lists the distinct source keys strictly inside a range, however the range's ends fall among them", () => {
+    // Short keys over few bytes: shared prefixes, repeated keys and ends equal to a key are common;
+    // an end may also lie before or after every source key's shared first byte.
+    const key = (first: fc.Arbitrary<number>) =>
+      fc
+        .tuple(first, fc.uint8Array({ minLength: 0, maxLength: 4, max: 3 }))
+        .map(([head, bytes]) => Buffer.from([head, ...bytes]));
+    const source = key(fc.constant(7));
+    const end = key(fc.integer({ min: 6, max: 8 }));
+    fc.assert(
+      fc.property(fc.array(source, { maxLength: 30 }), end, fc.option(end), (keys, start, end) => {
+        const density = new Density(keys.map((k) => ({ key: k, values: values(WRITES, 1), spread: true })));
+        const inside = keys
+          .filter((k) => Buffer.compare(k, start) > 0 && (end === null || Buffer.compare(k, end) < 0))
+          .sort(Buffer.compare);
+        const expected = inside.filter((k, i) => i === 0 || !k.equals(inside[i - 1]!));
+        expect(density.keysInside(start, end)).toEqual(expected);
+      }),
+    );
+  });
+
   it("spreads a sample up to the next sampled key and keeps an atom whole", () => {
     const spread = new Density([
       { key: key("a"), values: values(WRITES, 10), spread: true },

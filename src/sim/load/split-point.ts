@@ -5,7 +5,7 @@
  * a tablet whose weight sits on one key cannot split.
  */
 
-import { keyAtFraction, sortedDistinctKeys } from "../cluster/key-space.js";
+import { keyAtFraction, mergeDistinct } from "../cluster/key-space.js";
 import type { SplitPoint } from "../cluster/tablets.js";
 import type { Density } from "./density.js";
 
@@ -50,7 +50,7 @@ export function findSplitPoints(
   const low = below(start);
   const total = below(end) - low;
   if (!(total > 0)) return fractions.map(() => null);
-  const candidates = sortedDistinctKeys(weighing.flatMap((layer) => layer.density.keysInside(start, end)));
+  const candidates = mergeDistinct(weighing.map((layer) => layer.density.keysInside(start, end)));
   return fractions.map((fraction) => {
     const target = low + total * fraction;
     // The first candidate at or past the target; the crossing lies after the candidate before it.
