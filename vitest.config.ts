@@ -1,14 +1,20 @@
 import { defineConfig } from "vitest/config";
 
 /**
- * The simulator, advisor and lab-model suites: pure computation, half the suite's test time. They
- * touch neither the Node APIs that changed nor the Bigtable client, so scripts/test.sh runs them on
- * the first Node only.
+ * The simulator, advisor and lab-model suites, and the CLI commands that run them (lab, advise,
+ * replay, simulate: their time is the simulation's): pure computation, over half the suite's test
+ * time. They touch neither the Node APIs that changed nor the Bigtable client, so scripts/test.sh
+ * runs them on the first Node only; the CLI's own parsing, files and exit codes run on both through
+ * the other commands' tests.
  */
 const LAB = [
   "src/sim/**/*.test.ts",
   "src/advise/**/*.test.ts",
   "src/lab/**/*.test.ts",
+  "src/cli/commands/lab.test.ts",
+  "src/cli/commands/advise.test.ts",
+  "src/cli/commands/replay.test.ts",
+  "src/cli/commands/simulate.test.ts",
   "test/fidelity.test.ts",
   "test/lab-checks.test.ts",
   "test/multi-cluster-checks.test.ts",

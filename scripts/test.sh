@@ -3,9 +3,9 @@
 # then the unit/property/store/CLI suites with Google's Bigtable emulator running, twice: on this
 # machine's Node with the locked @google-cloud/bigtable (6.x), and on Node 24 LTS with the 7.x
 # client (both installed from the npm registry into .node24 by scripts/node24.sh). The simulator,
-# advisor and lab-model suites (vitest.config.ts's "lab" project: pure computation, half the
-# suite's test time) run once, on the first pass: they touch neither the Node APIs that changed nor
-# the Bigtable client.
+# advisor and lab-model suites and the CLI tests of the commands that run them (vitest.config.ts's
+# "lab" project: pure computation, over half the suite's test time) run once, on the first pass:
+# they touch neither the Node APIs that changed nor the Bigtable client.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
