@@ -20,7 +20,9 @@ export const COST = 5;
 export const QUANTITIES = 6;
 
 export interface Tablet {
-  start: Buffer;
+  readonly start: Buffer;
+  /** `keyPrefix(start)`, made once: lookups compare numbers first (`TabletMap.find`). */
+  readonly startPrefix: number;
   node: number;
   /** False once merged into its left neighbour (lists that hold tablets skip it). */
   alive: boolean;
@@ -127,8 +129,6 @@ export class TabletMap {
   version = 0;
   splits = { load: 0, size: 0 };
   merges = 0;
-  private prefixes = new Float64Array(0);
-  private prefixVersion = -1;
 
   /** `boundaries` are the starts of tablets 2..n (sorted, distinct, non-empty); `nodeOf(i)` places tablet i. */
   constructor(
@@ -145,17 +145,14 @@ export class TabletMap {
 
   /** Index of the tablet holding `key`. */
   find(key: Buffer): number {
-    if (this.prefixVersion !== this.version) {
-      this.prefixes = Float64Array.from(this.tablets, (tablet) => keyPrefix(tablet.start));
-      this.prefixVersion = this.version;
-    }
     // Numbers for the first six bytes decide most comparisons without a native call.
     const prefix = keyPrefix(key);
     let low = 0;
     let high = this.tablets.length - 1;
     while (low < high) {
       const middle = (low + high + 1) >> 1;
-      const atOrBefore = compareKeys(this.tablets[middle]!.start, this.prefixes[middle]!, key, prefix) <= 0;
+      const tablet = this.tablets[middle]!;
+      const atOrBefore = compareKeys(tablet.start, tablet.startPrefix, key, prefix) <= 0;
       if (atOrBefore) low = middle;
       else high = middle - 1;
     }
@@ -263,6 +260,7 @@ export class TabletMap {
   private newTablet(start: Buffer, node: number, bornS: number, initialBoundary: boolean): Tablet {
     return {
       start,
+      startPrefix: keyPrefix(start),
       node,
       alive: true,
       bornS,
