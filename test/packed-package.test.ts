@@ -206,9 +206,10 @@ describe("the package installed alone, as a user of keys and the memory store in
     writeFileSync(join(lean, "keys-only.mjs"), script);
     // Node looks for packages in every folder above the project too: a node_modules there (say
     // /tmp/node_modules) holding the optional peers would hand them to this "lean" install.
+    const resolveFromLean = createRequire(join(lean, "keys-only.mjs")).resolve;
     const resolvable = ["@google-cloud/bigtable", "@duckdb/node-api"].filter((name) => {
       try {
-        createRequire(join(lean, "keys-only.mjs")).resolve(name);
+        resolveFromLean(name);
         return true;
       } catch {
         return false;

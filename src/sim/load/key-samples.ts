@@ -20,15 +20,23 @@ const atom = (key: Buffer, quantity: number, value: number) => {
  */
 const sortable = (key: Buffer) => key.toString("latin1");
 
+/** A kept key, with its `sortable` text for range filters. */
+interface KeptKey {
+  key: Buffer;
+  text: string;
+}
+
+const kept = (key: Buffer): KeptKey => ({ key, text: sortable(key) });
+
 /** The last `capacity` operation keys, each weighing its cost (node-seconds per second). */
 export class RecentKeys {
-  private readonly keys: { key: Buffer; text: string; cost: number }[] = [];
+  private readonly keys: (KeptKey & { cost: number })[] = [];
   private next = 0;
 
   constructor(private readonly capacity: number) {}
 
   add(key: Buffer, cost: number): void {
-    const entry = { key, text: sortable(key), cost };
+    const entry = { ...kept(key), cost };
     if (this.keys.length < this.capacity) this.keys.push(entry);
     else this.keys[this.next] = entry;
     this.next = (this.next + 1) % this.capacity;
@@ -58,9 +66,7 @@ function inside(start: Buffer, end: Buffer | null): (text: string) => boolean {
 
 /** A uniform sample (Vitter's algorithm R) of written keys, each standing for an equal share of the bytes written. */
 export class KeyReservoir {
-  private readonly keys: Buffer[] = [];
-  /** `keys` as `sortable` text, index for index. */
-  private readonly texts: string[] = [];
+  private readonly keys: KeptKey[] = [];
   private seen = 0;
   private bytes = 0;
   private random = 0x9e3779b9;
@@ -71,23 +77,17 @@ export class KeyReservoir {
     this.seen++;
     this.bytes += bytes;
     if (this.keys.length < this.capacity) {
-      this.keys.push(key);
-      this.texts.push(sortable(key));
+      this.keys.push(kept(key));
       return;
     }
     const slot = this.nextRandom() % this.seen;
-    if (slot < this.capacity) {
-      this.keys[slot] = key;
-      this.texts[slot] = sortable(key);
-    }
+    if (slot < this.capacity) this.keys[slot] = kept(key);
   }
 
   /** The kept keys inside `[start, end)`, each weighing one stored byte: weigh the layer by `bytesPerKey`. */
   density(start: Buffer, end: Buffer | null): Density {
     const isInside = inside(start, end);
-    return new Density(
-      this.keys.filter((_, index) => isInside(this.texts[index]!)).map((key) => atom(key, STORED, 1)),
-    );
+    return new Density(this.keys.filter(({ text }) => isInside(text)).map(({ key }) => atom(key, STORED, 1)));
   }
 
   get bytesPerKey(): number {
