@@ -29,6 +29,7 @@ import {
 } from "./mutate-rows.js";
 import { checkSampleCount, evenlySpaced } from "./sample.js";
 import {
+  type CellCondition,
   type KeyRange,
   RetryableStoreError,
   type RoutingOptions,
@@ -41,6 +42,7 @@ import {
 import {
   BIGTABLE_MAX_KEY_BYTES,
   checkAppProfile,
+  checkCondition,
   checkKey,
   checkLimit,
   checkMutations,
@@ -102,7 +104,7 @@ export class BigtableStore implements Store {
 
   /** Every read's cell filter (built once: the client encodes it per call). */
   private readonly cellFilter: object;
-  /** The last write timestamp: versions never go back in time, even if the clock does. */
+  /** The last write timestamp (see nextTimestampMicros). */
   private lastTimestampMicros = 0;
 
   private constructor(
@@ -192,35 +194,66 @@ export class BigtableStore implements Store {
     checkMutations(mutations, BIGTABLE_MAX_KEY_BYTES);
     const appProfileId = checkAppProfile(options) ?? this.config.appProfileId;
     // One timestamp per batch makes retries idempotent (a re-sent cell overwrites itself).
-    const timestampMicros = Math.max(Date.now() * 1000, this.lastTimestampMicros);
-    this.lastTimestampMicros = timestampMicros;
-    const familyName = this.config.family;
-    const toEntry = (mutation: StoreMutation): MutateEntry => {
-      if (mutation.type === "delete") {
-        return {
-          rowKey: mutation.key,
-          mutations:
-            mutation.qualifiers === undefined
-              ? [{ deleteFromRow: {} }]
-              : mutation.qualifiers.map((qualifier) => ({
-                  deleteFromColumn: { familyName, columnQualifier: Buffer.from(qualifier) },
-                })),
-        };
-      }
-      const cells = [...mutation.cells].map(([qualifier, value]) => ({
-        setCell: { familyName, columnQualifier: Buffer.from(qualifier), timestampMicros, value },
-      }));
-      return {
-        rowKey: mutation.key,
-        mutations: mutation.replace ? [{ deleteFromFamily: { familyName } }, ...cells] : cells,
-      };
-    };
+    const timestampMicros = this.nextTimestampMicros();
     return mutateRows(
       mutations,
-      toEntry,
+      (mutation) => ({ rowKey: mutation.key, mutations: this.mutationsOf(mutation, timestampMicros) }),
       (entries) => this.sendMutateRows(entries, appProfileId),
       this.limits,
     );
+  }
+
+  /**
+   * One CheckAndMutateRow: the predicate keeps the condition's cell, newest version only, and (when
+   * a value is expected) only if its value is exactly that (a value range closed at both ends: bytes
+   * compared, no regular expression to escape). The mutation goes in the branch that means "holds".
+   */
+  async checkAndMutate(
+    mutation: StoreMutation,
+    condition: CellCondition,
+    options?: RoutingOptions,
+  ): Promise<boolean> {
+    checkMutations([mutation], BIGTABLE_MAX_KEY_BYTES);
+    checkCondition(condition);
+    const appProfileId = checkAppProfile(options) ?? this.config.appProfileId;
+    const familyName = this.config.family;
+    const qualifier = Buffer.from(condition.qualifier);
+    const cell = [
+      {
+        columnRangeFilter: { familyName, startQualifierClosed: qualifier, endQualifierClosed: qualifier },
+      },
+      { cellsPerColumnLimitFilter: 1 },
+    ];
+    const { equals } = condition;
+    const predicateFilter = {
+      chain: {
+        filters:
+          equals === null
+            ? cell
+            : [...cell, { valueRangeFilter: { startValueClosed: equals, endValueClosed: equals } }],
+      },
+    };
+    const mutations = this.mutationsOf(mutation, this.nextTimestampMicros());
+    const response = await new Promise<{ predicateMatched?: boolean }>((resolve, reject) =>
+      this.client.request<{ predicateMatched?: boolean }>(
+        {
+          client: "BigtableClient",
+          method: "checkAndMutateRow",
+          reqOpts: {
+            tableName: this.table.name,
+            ...(appProfileId === undefined ? {} : { appProfileId }),
+            rowKey: mutation.key,
+            predicateFilter,
+            ...(equals === null ? { falseMutations: mutations } : { trueMutations: mutations }),
+          },
+          gaxOpts: {},
+          // Not idempotent: a lost answer is the caller's to resolve by reading the row.
+          retryOpts: { currentRetryAttempt: 0, noResponseRetries: 0, shouldRetryFn: () => false },
+        },
+        (error, answer) => (error ? reject(this.storeError("checkAndMutate", error)) : resolve(answer ?? {})),
+      ),
+    );
+    return response.predicateMatched === true ? equals !== null : equals === null;
   }
 
   async get(key: Buffer, options?: RoutingOptions): Promise<StoreRow | undefined> {
@@ -254,6 +287,28 @@ export class BigtableStore implements Store {
 
   async close(): Promise<void> {
     await this.client.close();
+  }
+
+  /** Versions never go back in time, even if the clock does. */
+  private nextTimestampMicros(): number {
+    this.lastTimestampMicros = Math.max(Date.now() * 1000, this.lastTimestampMicros);
+    return this.lastTimestampMicros;
+  }
+
+  /** A store mutation as Bigtable mutations of one row, its cells stamped `timestampMicros`. */
+  private mutationsOf(mutation: StoreMutation, timestampMicros: number): MutateEntry["mutations"] {
+    const familyName = this.config.family;
+    if (mutation.type === "delete") {
+      return mutation.qualifiers === undefined
+        ? [{ deleteFromRow: {} }]
+        : mutation.qualifiers.map((qualifier) => ({
+            deleteFromColumn: { familyName, columnQualifier: Buffer.from(qualifier) },
+          }));
+    }
+    const cells = [...mutation.cells].map(([qualifier, value]) => ({
+      setCell: { familyName, columnQualifier: Buffer.from(qualifier), timestampMicros, value },
+    }));
+    return mutation.replace ? [{ deleteFromFamily: { familyName } }, ...cells] : cells;
   }
 
   private stream(

@@ -13,6 +13,7 @@ import { cellKey, escapeRowKey, FIRST_CELL_KEY, rowPrefix, rowPrefixEnd, splitCe
 import { DEFAULT_EMBEDDED_DIRECTORY } from "./embedded-location.js";
 import { sampleSorted } from "./sample.js";
 import type {
+  CellCondition,
   FailedMutation,
   KeyRange,
   RoutingOptions,
@@ -26,10 +27,12 @@ import type {
 import {
   BIGTABLE_MAX_KEY_BYTES,
   checkAppProfile,
+  checkCondition,
   checkKey,
   checkLimit,
   checkMutations,
   checkRanges,
+  conditionHolds,
 } from "./validate.js";
 
 export { DEFAULT_EMBEDDED_DIRECTORY };
@@ -105,6 +108,26 @@ export class EmbeddedStore implements Store {
     checkMutations(mutations, BIGTABLE_MAX_KEY_BYTES);
     checkAppProfile(options);
     const run = this.writing.then(() => this.apply(mutations, options?.durable === true));
+    this.writing = run.catch(() => {});
+    return run;
+  }
+
+  /** Atomic within the process that holds the directory (LevelDB admits one): it joins the write queue. */
+  async checkAndMutate(
+    mutation: StoreMutation,
+    condition: CellCondition,
+    options?: StoreWriteOptions,
+  ): Promise<boolean> {
+    checkMutations([mutation], BIGTABLE_MAX_KEY_BYTES);
+    checkCondition(condition);
+    checkAppProfile(options);
+    const run = this.writing.then(async () => {
+      if (this.untrusted) await this.reopen();
+      if (!conditionHolds((await this.get(mutation.key))?.cells, condition)) return false;
+      const { failed } = await this.apply([mutation], options?.durable === true);
+      if (failed.length > 0) throw new Error(`${this.name}: checkAndMutate failed: ${failed[0]!.reason}`);
+      return true;
+    });
     this.writing = run.catch(() => {});
     return run;
   }

@@ -5,6 +5,7 @@
  */
 import { checkSampleCount, evenlySpaced } from "./sample.js";
 import {
+  type CellCondition,
   type FailedMutation,
   type KeyRange,
   RetryableStoreError,
@@ -18,10 +19,12 @@ import {
 import {
   BIGTABLE_MAX_KEY_BYTES,
   checkAppProfile,
+  checkCondition,
   checkKey,
   checkLimit,
   checkMutations,
   checkRanges,
+  conditionHolds,
   isBeforeEnd,
 } from "./validate.js";
 
@@ -81,6 +84,23 @@ export class MemoryStore implements Store {
       else this.rows.splice(at, 0, { key: Buffer.from(mutation.key), cells });
     });
     return { failed };
+  }
+
+  async checkAndMutate(
+    mutation: StoreMutation,
+    condition: CellCondition,
+    options?: RoutingOptions,
+  ): Promise<boolean> {
+    this.checkOpen();
+    checkMutations([mutation], BIGTABLE_MAX_KEY_BYTES);
+    checkCondition(condition);
+    checkAppProfile(options);
+    const at = this.lowerBound(mutation.key);
+    const row = this.rows[at]?.key.equals(mutation.key) ? this.rows[at] : undefined;
+    if (!conditionHolds(row?.cells, condition)) return false;
+    const { failed } = await this.write([mutation]);
+    if (failed.length > 0) throw new Error(`${this.name}: checkAndMutate failed: ${failed[0]!.reason}`);
+    return true;
   }
 
   async get(key: Buffer, options?: RoutingOptions): Promise<StoreRow | undefined> {

@@ -41,6 +41,16 @@ export interface FailedMutation {
   reason: string;
 }
 
+/**
+ * What a conditional mutation tests: the newest version of the row's cell `qualifier` (in the
+ * store's column family) equals `equals` byte for byte; `equals: null` tests that the row has no
+ * such cell.
+ */
+export interface CellCondition {
+  qualifier: string;
+  equals: Buffer | null;
+}
+
 export interface StoreWriteResult {
   /** Empty when every mutation was applied. Never silently shorter than the failures. */
   failed: FailedMutation[];
@@ -75,6 +85,18 @@ export interface Store {
   readonly name: string;
   /** Applies a batch; chunking, in-flight caps and retries are the store's job. */
   write(mutations: readonly StoreMutation[], options?: StoreWriteOptions): Promise<StoreWriteResult>;
+  /**
+   * Applies `mutation` only if `condition` holds, atomically with the check (Bigtable's
+   * CheckAndMutateRow); resolves whether it was applied. Leases, claims and idempotency records
+   * that several processes share stand on it. The store never retries it (it is not idempotent):
+   * a call whose answer was lost fails with RetryableStoreError, and the caller reads the row to
+   * learn whether it was applied.
+   */
+  checkAndMutate(
+    mutation: StoreMutation,
+    condition: CellCondition,
+    options?: StoreWriteOptions,
+  ): Promise<boolean>;
   get(key: Buffer, options?: RoutingOptions): Promise<StoreRow | undefined>;
   /**
    * Streams the rows of the given ranges in ascending byte order. Ranges must be sorted and

@@ -3,7 +3,7 @@
  * whole (nothing half-written) with an error naming the field, and all stores agree on what is
  * valid: Bigtable's rules (row keys 1..4096 bytes, no empty rows).
  */
-import type { KeyRange, RoutingOptions, StoreMutation, StoreReadOptions } from "./store.js";
+import type { CellCondition, KeyRange, RoutingOptions, StoreMutation, StoreReadOptions } from "./store.js";
 
 /** Bigtable's row-key limit. */
 export const BIGTABLE_MAX_KEY_BYTES = 4096;
@@ -141,4 +141,29 @@ export function checkLimit(options: StoreReadOptions | undefined): number {
 /** Whether `key` lies before the exclusive `end` (null: the end of the table). */
 export function isBeforeEnd(key: Buffer, end: Buffer | null): boolean {
   return end === null || Buffer.compare(key, end) < 0;
+}
+
+/** A conditional mutation's test: a non-empty qualifier and a Buffer or null. */
+export function checkCondition(condition: CellCondition): void {
+  if (typeof condition !== "object" || condition === null) {
+    throw new TypeError("condition must be { qualifier, equals }");
+  }
+  const { qualifier, equals } = condition;
+  if (typeof qualifier !== "string" || qualifier.length === 0) {
+    throw new TypeError(`condition.qualifier is ${JSON.stringify(qualifier)}; allowed: a non-empty string`);
+  }
+  if (equals !== null && !Buffer.isBuffer(equals)) {
+    throw new TypeError(
+      `condition.equals must be a Buffer or null (the cell is absent), got ${typeof equals}`,
+    );
+  }
+}
+
+/** Whether a row's cells (undefined: no row) satisfy a condition. */
+export function conditionHolds(
+  cells: ReadonlyMap<string, Buffer> | undefined,
+  condition: CellCondition,
+): boolean {
+  const value = cells?.get(condition.qualifier);
+  return condition.equals === null ? value === undefined : value?.equals(condition.equals) === true;
 }

@@ -64,6 +64,7 @@ describe("adoptTable", () => {
       name: store.name,
       get: store.get.bind(store),
       write: store.write.bind(store),
+      checkAndMutate: store.checkAndMutate.bind(store),
       sampleKeys: store.sampleKeys.bind(store),
       close: store.close.bind(store),
       read: (...args: Parameters<MemoryStore["read"]>) => {

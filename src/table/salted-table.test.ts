@@ -420,6 +420,8 @@ class SlowStore implements Store {
     private readonly delayMs: number,
   ) {}
   write: Store["write"] = (mutations) => this.inner.write(mutations);
+  checkAndMutate: Store["checkAndMutate"] = (mutation, condition) =>
+    this.inner.checkAndMutate(mutation, condition);
   get: Store["get"] = (key) => this.inner.get(key);
   sampleKeys: Store["sampleKeys"] = (count) => this.inner.sampleKeys(count);
   close: Store["close"] = () => this.inner.close();

@@ -8,7 +8,14 @@ import { textWithJavaHash } from "../keys/java-hash.testsuite.js";
 import { compileSchema } from "../keys/schema.js";
 import type { SchemaSpec } from "../keys/types.js";
 import { MemoryStore } from "../store/memory.js";
-import type { KeyRange, RoutingOptions, Store, StoreMutation, StoreReadOptions } from "../store/store.js";
+import type {
+  CellCondition,
+  KeyRange,
+  RoutingOptions,
+  Store,
+  StoreMutation,
+  StoreReadOptions,
+} from "../store/store.js";
 import type { TableWarning } from "./row-decoder.js";
 import { SaltedTable, type SaltedTableOptions, UndecodableRowError } from "./salted-table.js";
 
@@ -177,6 +184,10 @@ class RoutedStore implements Store {
   write(mutations: readonly StoreMutation[], options?: RoutingOptions) {
     this.calls.push(`write:${options?.appProfile ?? "-"}`);
     return this.inner.write(mutations, options);
+  }
+  checkAndMutate(mutation: StoreMutation, condition: CellCondition, options?: RoutingOptions) {
+    this.calls.push(`checkAndMutate:${options?.appProfile ?? "-"}`);
+    return this.inner.checkAndMutate(mutation, condition, options);
   }
   get(key: Buffer, options?: RoutingOptions) {
     this.calls.push(`get:${options?.appProfile ?? "-"}`);

@@ -292,6 +292,7 @@ function droppedStore(name: string): Store {
   return {
     name,
     write: dropped,
+    checkAndMutate: dropped,
     get: dropped,
     read: dropped,
     sampleKeys: dropped,

@@ -35,6 +35,7 @@ function memoryAt(address: string): { store: Store; memory: MemoryStore } {
   const store: Store = {
     name: address,
     write: (mutations, options) => memory.write(mutations, options),
+    checkAndMutate: (mutation, condition, options) => memory.checkAndMutate(mutation, condition, options),
     get: (key, options) => memory.get(key, options),
     read: (ranges, options) => memory.read(ranges, options),
     sampleKeys: (count) => memory.sampleKeys(count),

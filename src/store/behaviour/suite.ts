@@ -11,6 +11,7 @@ import type { Store } from "../store.js";
 import { appProfileTests } from "./app-profiles.js";
 import { batchTests } from "./batches.js";
 import { cellDeleteTests } from "./cell-deletes.js";
+import { conditionalMutationTests } from "./conditional-mutations.js";
 import type { StoreTestApi } from "./harness/test-api.js";
 import { type StoreBehaviourOptions, storeTestCommon } from "./harness/test-common.js";
 import { keyOrderTests } from "./key-order.js";
@@ -39,6 +40,7 @@ export function describeStoreBehaviour(
     putGetTests(test, common);
     if (common.supports.cellDeletes) cellDeleteTests(test, common);
     batchTests(test, common);
+    conditionalMutationTests(test, common);
     keySizeTests(test, common);
     if (common.supports.appProfiles) appProfileTests(test, common);
     if (common.supports.keySamples) keySampleTests(test, common);
