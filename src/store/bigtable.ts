@@ -21,6 +21,9 @@ import {
   checkMutateRowsLimits,
   codeName,
   DEFAULT_MUTATE_ROWS_LIMITS,
+  type DecodedRateLimitInfo,
+  FLOW_CONTROL_FEATURES,
+  flowControlSignalOf,
   type MutateEntry,
   type MutateRowsLimits,
   mutateRows,
@@ -30,6 +33,7 @@ import {
 import { checkSampleCount, evenlySpaced } from "./sample.js";
 import {
   type CellCondition,
+  type FlowControlSignal,
   type KeyRange,
   RetryableStoreError,
   type RoutingOptions,
@@ -37,6 +41,7 @@ import {
   type StoreMutation,
   type StoreReadOptions,
   type StoreRow,
+  type StoreWriteOptions,
   type StoreWriteResult,
 } from "./store.js";
 import {
@@ -190,7 +195,7 @@ export class BigtableStore implements Store {
     return store;
   }
 
-  async write(mutations: readonly StoreMutation[], options?: RoutingOptions): Promise<StoreWriteResult> {
+  async write(mutations: readonly StoreMutation[], options?: StoreWriteOptions): Promise<StoreWriteResult> {
     checkMutations(mutations, BIGTABLE_MAX_KEY_BYTES);
     const appProfileId = checkAppProfile(options) ?? this.config.appProfileId;
     // One timestamp per batch makes retries idempotent (a re-sent cell overwrites itself).
@@ -198,7 +203,7 @@ export class BigtableStore implements Store {
     return mutateRows(
       mutations,
       (mutation) => ({ rowKey: mutation.key, mutations: this.mutationsOf(mutation, timestampMicros) }),
-      (entries) => this.sendMutateRows(entries, appProfileId),
+      (entries) => this.sendMutateRows(entries, appProfileId, options?.batchWriteFlowControl === true),
       this.limits,
     );
   }
@@ -333,12 +338,15 @@ export class BigtableStore implements Store {
     });
   }
 
+  /** With `flowControl`, announces batch write flow control and reports each response's RateLimitInfo. */
   private sendMutateRows(
     entries: Parameters<SendMutateRows>[0],
     appProfileId: string | undefined,
+    flowControl: boolean,
   ): ReturnType<SendMutateRows> {
     return new Promise((resolve) => {
       const statuses: ({ code: number; message: string } | undefined)[] = new Array(entries.length);
+      const signals: FlowControlSignal[] | undefined = flowControl ? [] : undefined;
       const request = this.client.request({
         client: "BigtableClient",
         method: "mutateRows",
@@ -347,22 +355,31 @@ export class BigtableStore implements Store {
           appProfileId,
           entries,
         },
-        gaxOpts: {},
+        gaxOpts: flowControl
+          ? { otherArgs: { headers: { "bigtable-features": FLOW_CONTROL_FEATURES } } }
+          : {},
         // Retries are ours (per entry); the transport must not replay the whole request.
         retryOpts: { currentRetryAttempt: 0, noResponseRetries: 0, shouldRetryFn: () => false },
       });
       request.on(
         "data",
-        (response: { entries: { index: number | string; status: { code: number; message: string } }[] }) => {
+        (response: {
+          entries: { index: number | string; status: { code: number; message: string } }[];
+          rateLimitInfo?: DecodedRateLimitInfo | null;
+        }) => {
           for (const entry of response.entries) {
             statuses[Number(entry.index)] = { code: entry.status.code, message: entry.status.message };
           }
+          signals?.push(flowControlSignalOf(response.rateLimitInfo));
         },
       );
-      request.on("error", (error: { code?: number; message: string }) =>
-        resolve({ statuses, error: { code: error.code, message: error.message } }),
-      );
-      request.on("end", () => resolve({ statuses }));
+      const answer = (error?: { code?: number; message: string }) => ({
+        statuses,
+        ...(error === undefined ? {} : { error: { code: error.code, message: error.message } }),
+        ...(signals === undefined ? {} : { flowControl: signals }),
+      });
+      request.on("error", (error: { code?: number; message: string }) => resolve(answer(error)));
+      request.on("end", () => resolve(answer()));
     });
   }
 

@@ -5,7 +5,7 @@
  * entry that still fails comes back by index with its reason — none is dropped.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import type { FailedMutation, StoreMutation, StoreWriteResult } from "./store.js";
+import type { FailedMutation, FlowControlSignal, StoreMutation, StoreWriteResult } from "./store.js";
 
 /** One MutateRows entry in the proto's shape; `mutations.length` is its cost. */
 export interface MutateEntry {
@@ -20,11 +20,42 @@ export interface EntryStatus {
 
 /**
  * Sends one MutateRows request. `statuses[i]` answers `entries[i]`; it is undefined when the
- * RPC broke before the server answered for that entry, in which case `error` says why.
+ * RPC broke before the server answered for that entry, in which case `error` says why. A sender
+ * that announced batch write flow control returns `flowControl`: one signal per response.
  */
-export type SendMutateRows = (
-  entries: readonly MutateEntry[],
-) => Promise<{ statuses: readonly (EntryStatus | undefined)[]; error?: { code?: number; message: string } }>;
+export type SendMutateRows = (entries: readonly MutateEntry[]) => Promise<{
+  statuses: readonly (EntryStatus | undefined)[];
+  error?: { code?: number; message: string };
+  flowControl?: FlowControlSignal[];
+}>;
+
+/**
+ * The `bigtable-features` header value that announces batch write flow control: a FeatureFlags
+ * message (`google/bigtable/v2/feature_flags.proto`) with `mutate_rows_rate_limit` (field 3) and
+ * `mutate_rows_rate_limit2` (field 5) true, base64url-encoded with padding. Google's Java client
+ * sets both flags when the feature is on (EnhancedBigtableStubSettings.Builder.build).
+ */
+export const FLOW_CONTROL_FEATURES = Buffer.from([3 << 3, 1, 5 << 3, 1])
+  .toString("base64")
+  .replaceAll("+", "-")
+  .replaceAll("/", "_");
+
+/** A decoded MutateRowsResponse's `rate_limit_info` (a Duration's seconds arrive as text or a Long). */
+export interface DecodedRateLimitInfo {
+  period?: { seconds?: number | string | { toString(): string } | null; nanos?: number | null } | null;
+  factor?: number | null;
+}
+
+/** One response's signal: its RateLimitInfo as sent (the writer judges it), or `none`. */
+export function flowControlSignalOf(info: DecodedRateLimitInfo | null | undefined): FlowControlSignal {
+  if (info === null || info === undefined) return { type: "none" };
+  const seconds = Number(String(info.period?.seconds ?? 0));
+  const nanos = info.period?.nanos ?? 0;
+  return { type: "rate-limit", factor: info.factor ?? 0, periodMs: seconds * 1000 + nanos / 1e6 };
+}
+
+/** Failed calls that mean the cluster is overloaded (Java's RateLimitingServerStreamingCallable). */
+const OVERLOADED_CODES: ReadonlySet<number> = new Set([4, 8, 14]);
 
 export interface MutateRowsLimits {
   /** Mutations (cells + row deletes) per request; Bigtable's hard limit is 100,000. */
@@ -94,10 +125,21 @@ export async function mutateRows(
 
   const reasons = new Map<number, string>();
   const chunks = chunk(planned, limits);
+  let flowControl: FlowControlSignal[] | undefined;
+  const observed: SendMutateRows = async (entries) => {
+    const answer = await send(entries);
+    if (answer.flowControl !== undefined) {
+      flowControl ??= [];
+      flowControl.push(...answer.flowControl);
+      const code = answer.error?.code;
+      if (code !== undefined && OVERLOADED_CODES.has(code)) flowControl.push({ type: "overloaded", code });
+    }
+    return answer;
+  };
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < chunks.length) {
-      const failures = await sendWithRetries(chunks[next++]!, send, limits);
+      const failures = await sendWithRetries(chunks[next++]!, observed, limits);
       for (const [index, reason] of failures) reasons.set(index, reason);
     }
   };
@@ -108,7 +150,7 @@ export async function mutateRows(
     const reason = reasons.get(indexesOfKey.get(mutation.key.toString("latin1"))![0]!);
     if (reason !== undefined) failed.push({ index, key: mutation.key, reason });
   });
-  return { failed };
+  return flowControl === undefined ? { failed } : { failed, flowControl };
 }
 
 function chunk(planned: readonly Planned[], limits: MutateRowsLimits): Planned[][] {

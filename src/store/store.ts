@@ -54,7 +54,23 @@ export interface CellCondition {
 export interface StoreWriteResult {
   /** Empty when every mutation was applied. Never silently shorter than the failures. */
   failed: FailedMutation[];
+  /**
+   * Only with `batchWriteFlowControl` on a store that has it (Bigtable): what the server said about
+   * this write's pace, one signal per MutateRows response or overloaded call, in arrival order.
+   */
+  flowControl?: FlowControlSignal[];
 }
+
+/**
+ * Bigtable's batch write flow control: a MutateRows response carries `rate_limit_info` (multiply
+ * your load by `factor`, then leave it for `period`) or not (`none`); a call that failed
+ * DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED or UNAVAILABLE says the cluster is `overloaded`. The store
+ * reports them as received; following them is the writer's job (`migrate/write-flow-control.ts`).
+ */
+export type FlowControlSignal =
+  | { type: "rate-limit"; factor: number; periodMs: number }
+  | { type: "none" }
+  | { type: "overloaded"; code: number };
 
 /**
  * Bigtable routes each request by its app profile (e.g. single-cluster for read-your-writes
@@ -72,6 +88,12 @@ export interface StoreWriteOptions extends RoutingOptions {
    * acknowledges it; the memory store keeps nothing anyway.
    */
   durable?: boolean;
+  /**
+   * Announce batch write flow control to the server (Bigtable's `bigtable-features` request header,
+   * as Google's clients send it when the feature is on) and report its signals in
+   * `StoreWriteResult.flowControl`. Only for a writer that follows them; other stores ignore it.
+   */
+  batchWriteFlowControl?: boolean;
 }
 
 export interface StoreReadOptions extends RoutingOptions {
