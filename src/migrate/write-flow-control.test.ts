@@ -6,7 +6,12 @@ import { followRateLimit, MAX_FACTOR, MIN_FACTOR, WriteFlowControl } from "./wri
 /** A clock the test moves. */
 function clock(start = 0) {
   let t = start;
-  return { now: () => t, advance: (ms: number) => void (t += ms) };
+  return {
+    now: () => t,
+    advance: (ms: number) => {
+      t += ms;
+    },
+  };
 }
 
 const rateLimit = (factor: number, periodMs: number): FlowControlSignal => ({

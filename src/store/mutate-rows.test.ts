@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   DEFAULT_MUTATE_ROWS_LIMITS,
   type EntryStatus,
+  flowControlSignalOf,
   type MutateEntry,
   mutateRows,
   type SendMutateRows,
@@ -140,5 +141,46 @@ describe("mutateRows", () => {
     await expect(
       mutateRows([put("wide", 5)], toEntry, send, { ...limits, maxMutationsPerRequest: 4 }),
     ).rejects.toThrow(/mutations\[0\] .* has 5 mutations/);
+  });
+
+  it("reports the flow-control signals of every response and overloaded call, when the sender has them", async () => {
+    let call = 0;
+    const send: SendMutateRows = async (entries) => {
+      call++;
+      if (call === 1) {
+        return {
+          statuses: entries.map(() => undefined),
+          error: { code: 8, message: "quota" },
+          flowControl: [],
+        };
+      }
+      return {
+        statuses: entries.map(() => ok),
+        flowControl: [{ type: "rate-limit", factor: 0.8, periodMs: 20_000 }, { type: "none" }],
+      };
+    };
+    const result = await mutateRows([put("a"), put("b")], toEntry, send, limits);
+    expect(result.failed).toEqual([]);
+    expect(result.flowControl).toEqual([
+      { type: "overloaded", code: 8 },
+      { type: "rate-limit", factor: 0.8, periodMs: 20_000 },
+      { type: "none" },
+    ]);
+    const { send: plain } = server(() => ok, "broken");
+    expect((await mutateRows([put("a")], toEntry, plain, limits)).flowControl).toBeUndefined();
+  });
+
+  it("reads RateLimitInfo as decoded (seconds as text or a Long, nanos), and its absence as none", () => {
+    expect(flowControlSignalOf({ period: { seconds: "20", nanos: 500_000_000 }, factor: 1.2 })).toEqual({
+      type: "rate-limit",
+      factor: 1.2,
+      periodMs: 20_500,
+    });
+    expect(flowControlSignalOf({ period: { seconds: { toString: () => "5" } }, factor: 0.9 })).toMatchObject({
+      periodMs: 5_000,
+    });
+    expect(flowControlSignalOf({ factor: 0.5 })).toEqual({ type: "rate-limit", factor: 0.5, periodMs: 0 });
+    expect(flowControlSignalOf(null)).toEqual({ type: "none" });
+    expect(flowControlSignalOf(undefined)).toEqual({ type: "none" });
   });
 });
