@@ -208,3 +208,20 @@ describe("BigtableStore and batch write flow control (in-process server on the c
     expect(requests.every((request) => request.features?.mutateRowsRateLimit2 === true)).toBe(true);
   });
 });
+
+describe("batch write flow control on Google's emulator", () => {
+  it("writes with the feature announced; the emulator sends no RateLimitInfo, so every response is none", async () => {
+    const onEmulator = await BigtableStore.createTable({
+      tableId: `flow${process.pid}_${Date.now().toString(36)}`,
+    });
+    try {
+      const result = await onEmulator.write(batch(50), { batchWriteFlowControl: true });
+      expect(result.failed).toEqual([]);
+      expect(result.flowControl?.length).toBeGreaterThan(0);
+      expect(new Set(result.flowControl?.map((signal) => signal.type))).toEqual(new Set(["none"]));
+      expect((await onEmulator.get(Buffer.from("row-49")))?.cells.get("v")).toEqual(Buffer.from("1"));
+    } finally {
+      await onEmulator.close();
+    }
+  });
+});
