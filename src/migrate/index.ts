@@ -44,3 +44,10 @@ export {
   type ValidateMigrationShardOptions,
   validateMigrationShard,
 } from "./validate-shard.js";
+export {
+  type FollowRateLimitOptions,
+  followRateLimit,
+  type RateLimitFollower,
+  WriteFlowControl,
+  type WriteFlowControlOptions,
+} from "./write-flow-control.js";
