@@ -2,7 +2,8 @@
  * Bigtable's MutateRows done carefully: a batch is split into requests well under the
  * 100,000-mutation limit (counting cells, not rows), a few requests run at once, entries that
  * fail with a retryable status are re-sent with exponential backoff and full jitter, and every
- * entry that still fails comes back by index with its reason — none is dropped.
+ * entry that still fails comes back by index with its reason — none is dropped. With batch write
+ * flow control announced, the server's pace signals of every request come back too.
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { FailedMutation, FlowControlSignal, StoreMutation, StoreWriteResult } from "./store.js";
