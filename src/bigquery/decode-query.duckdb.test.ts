@@ -10,78 +10,15 @@ import type { CodecSpec, FieldValue, FieldValues, KeySchema } from "../keys/type
 import { decodeQuery } from "./decode-query.js";
 import { duckDb } from "./duckdb-dialect.js";
 import { decodingPlan } from "./plan.js";
-import { exampleSchemas, syntheticSchemas } from "./sql-schemas.fixture.js";
+import { DUCKDB_MAX_US, exampleSchemas, MICROS, syntheticSchemas, valuesOf } from "./sql-schemas.fixture.js";
 
 const KEYS_PER_SCHEMA = 10_000;
-/** DuckDB's last finite TIMESTAMP, in µs (INT64_MAX itself is infinity). */
-const DUCKDB_MAX_US = 9223372036854775806n;
-const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
-const MICROS = { s: 1_000_000n, ms: 1000n, us: 1n } as const;
 
 let instance: DuckDBInstance;
 beforeAll(async () => {
   instance = await DuckDBInstance.create(":memory:");
 });
 afterAll(() => instance.closeSync());
-
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-const SPECIALS = ["#", "$", "|", "}", "!", '"', "\u0000", "\u0001", ".", "0", "A", "_", "é", "😀", "%", " "];
-const text = (exclude?: string) =>
-  fc
-    .string({
-      unit: fc.oneof(fc.constantFrom(...SPECIALS), fc.string({ unit: "binary", minLength: 1, maxLength: 1 })),
-      maxLength: 10,
-    })
-    .map((s) => {
-      const wellFormed = s.replace(LONE_SURROGATE, "\uFFFD");
-      return exclude === undefined ? wellFormed : wellFormed.replaceAll(exclude, "");
-    });
-
-/** An integer in [min, max], a sixth of the time at an edge of it or of `outer` (beyond max). */
-function integer(min: bigint, max: bigint, asNumber: boolean, outer = max): fc.Arbitrary<FieldValue> {
-  const edges = [min, min + 1n, max - 1n, max, outer - 1n, outer].filter((v) => v >= min && v <= outer);
-  return fc
-    .oneof({ weight: 5, arbitrary: fc.bigInt(min, max) }, { weight: 1, arbitrary: fc.constantFrom(...edges) })
-    .map((v) => (asNumber && v <= MAX_SAFE && v >= -MAX_SAFE ? Number(v) : v));
-}
-
-function arbitraryFor(schema: KeySchema, codec: CodecSpec, last: boolean): fc.Arbitrary<FieldValue> {
-  const textLayout = schema.spec.layout === "text";
-  switch (codec.type) {
-    case "string":
-      if (!codec.raw) return text();
-      // Raw strings may not hold the separator (text) or a NUL (binary).
-      return text(textLayout ? (schema.spec.separator ?? "#") : "\u0000");
-    case "reverse-domain":
-      return text();
-    case "uint": {
-      const max = textLayout ? 10n ** BigInt(codec.width!) - 1n : 2n ** BigInt(8 * codec.bytes!) - 1n;
-      return integer(0n, max, max <= MAX_SAFE);
-    }
-    case "int64":
-      return integer(-(2n ** 63n), 2n ** 63n - 1n, false);
-    case "timestamp": {
-      const digits = { s: 10, ms: 13, us: 16 }[codec.unit];
-      const full = textLayout ? 10n ** BigInt(digits) - 1n : 2n ** 64n - 1n;
-      const max = codec.unit === "us" ? full : full < MAX_SAFE ? full : MAX_SAFE;
-      // Mostly within DuckDB's TIMESTAMP range; the codec's own edges too, which the view leaves out.
-      const inRange = DUCKDB_MAX_US / MICROS[codec.unit];
-      return integer(0n, max < inRange ? max : inRange, codec.unit !== "us", max);
-    }
-    case "enum":
-      return fc.constantFrom(...codec.values);
-  }
-  void last;
-}
-
-function valuesOf(schema: KeySchema): fc.Arbitrary<FieldValues> {
-  const fields = schema.fields;
-  return fc.record(
-    Object.fromEntries(
-      fields.map((f, i) => [f.name, arbitraryFor(schema, f.codec, i === fields.length - 1)]),
-    ),
-  ) as fc.Arbitrary<FieldValues>;
-}
 
 /** A decoded value as the query prints it: text, integers in decimal, timestamps in µs. */
 function expected(codec: CodecSpec, value: FieldValue): string {

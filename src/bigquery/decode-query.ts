@@ -16,7 +16,7 @@ export interface RowSource {
   rowKey: string;
   /** The lifted cell `name` as a typed SQL expression over the source's columns. */
   cell(name: string, type: string): string;
-  /** Source columns kept as they are (e.g. the change record's mod_type). */
+  /** Source columns kept, as SQL select items (e.g. the change record's mod_type). */
   keep?: readonly string[];
 }
 
@@ -38,7 +38,7 @@ export function decodeQuery(
     ...(plan.salt ? [`${bucketSql(plan, d)} AS bucket`] : []),
     ...plan.fields.map((field) => `${fieldSql(plan, field, d)} AS ${d.id(field.name)}`),
     ...plan.cells.map((cell) => `${source.cell(cell.name, cell.type)} AS ${d.id(cell.name)}`),
-    ...(source.keep ?? []).map((column) => d.id(column)),
+    ...(source.keep ?? []),
   ];
   const day = plan.dayField ? `, ${d.date(d.id(plan.dayField))} AS day` : "";
   const complete = plan.fields.map((field) => `${d.id(field.name)} IS NOT NULL`).join("\n  AND ");

@@ -296,7 +296,12 @@ function dayFieldOf(schema: KeySchema, requested: string | undefined): string | 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 function checkCells(schema: KeySchema, cells: readonly CellColumn[]): void {
-  const taken = new Set([...schema.fields.map((f) => f.name), "rowkey", "bucket", "day"]);
+  // The view's own columns, and the change records' columns the changelog view keeps.
+  const taken = new Set([
+    ...schema.fields.map((f) => f.name),
+    ...["rowkey", "bucket", "day", "mod_type", "column_family", "change_column", "change_value"],
+    ...["commit_timestamp", "cell_timestamp", "is_gc"],
+  ]);
   for (const cell of cells) {
     if (!IDENTIFIER.test(cell.name)) {
       throw new SqlDecodeError(
