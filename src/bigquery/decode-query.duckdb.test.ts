@@ -6,7 +6,7 @@
 import { DuckDBInstance } from "@duckdb/node-api";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CodecSpec, FieldValue, FieldValues, KeySchema } from "../keys/types.js";
+import type { CodecSpec, FieldValue, KeySchema } from "../keys/types.js";
 import { decodeQuery } from "./decode-query.js";
 import { duckDb } from "./duckdb-dialect.js";
 import { decodingPlan } from "./plan.js";
