@@ -2,8 +2,8 @@
  * Google's "Bigtable change streams to BigQuery" Dataflow template: every change to the table
  * streams into a BigQuery changelog table (one row per changed cell: row_key, mod_type,
  * column_family, column, commit_timestamp, timestamp, value). Its parameters for this table, and
- * the decoding view over the changelog. The app profile must route to a single cluster (change
- * streams are read from one cluster; Data Boost profiles cannot read them).
+ * the decoding view over the changelog. The app profile must route to a single cluster
+ * (ReadChangeStream requires single-cluster routing, the data API's reference).
  */
 import type { CellType } from "../export/columns.js";
 import type { RowSource } from "./decode-query.js";
