@@ -25,6 +25,8 @@ export function changeStreamsParameters(
     bigtableChangeStreamAppProfile: appProfile,
     bigQueryDataset: dataset,
     bigQueryChangelogTableName: changelogTable(ref),
+    // Dashboards read days: a day-partitioned changelog lets a date filter prune the rest.
+    bigQueryChangelogTablePartitionGranularity: "DAY",
     // Binary keys are not valid UTF-8 text; keyspread's cells are text.
     writeRowkeyAsBytes: String(plan.rowKey === "bytes"),
     writeValuesAsBytes: "false",
