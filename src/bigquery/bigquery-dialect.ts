@@ -10,6 +10,8 @@
  * - date_functions: DATE; array_functions: ARRAY_REVERSE, ARRAY_TO_STRING; OFFSET/SAFE_OFFSET
  *   (operators); aggregate_functions: STRING_AGG; hash_functions: MD5;
  *   mathematical_functions: MOD; query-syntax: UNNEST … WITH OFFSET
+ * Every conversion is SAFE_: BigQuery may evaluate a column before the WHERE that keeps only keys of
+ * the schema's shape, and a row that is left out must not fail the query.
  * docs/migrate.md lists them with what each does here.
  */
 import type { TimeUnit } from "../keys/types.js";
@@ -34,17 +36,17 @@ export const bigQuery: SqlDialect = {
   split: (expr, separator) => `SPLIT(${expr}, ${JSON.stringify(separator)})`,
   at: (list, index) => `${list}[OFFSET(${index})]`,
   translate: (expr, from, to) => `TRANSLATE(${expr}, '${from}', '${to}')`,
-  digitsToInt: (expr) => `CAST(${expr} AS INT64)`,
-  digitsToBig: (expr) => `CAST(${expr} AS NUMERIC)`,
-  digitsToOffsetInt64: (expr) => `SAFE_CAST(CAST(${expr} AS NUMERIC) - 9223372036854775808 AS INT64)`,
-  hexToInt: (expr) => `CAST(CONCAT('0x', ${expr}) AS INT64)`,
+  digitsToInt: (expr) => `SAFE_CAST(${expr} AS INT64)`,
+  digitsToBig: (expr) => `SAFE_CAST(${expr} AS NUMERIC)`,
+  digitsToOffsetInt64: (expr) => `SAFE_CAST(SAFE_CAST(${expr} AS NUMERIC) - 9223372036854775808 AS INT64)`,
+  hexToInt: (expr) => `SAFE_CAST(CONCAT('0x', ${expr}) AS INT64)`,
   hex64ToUnsigned: (expr) =>
-    `(CAST(CAST(CONCAT('0x', SUBSTR(${expr}, 1, 8)) AS INT64) AS NUMERIC) * 4294967296 + CAST(CONCAT('0x', SUBSTR(${expr}, 9, 8)) AS INT64))`,
+    `(CAST(SAFE_CAST(CONCAT('0x', SUBSTR(${expr}, 1, 8)) AS INT64) AS NUMERIC) * 4294967296 + SAFE_CAST(CONCAT('0x', SUBSTR(${expr}, 9, 8)) AS INT64))`,
   hex64ToIntOrNull: (expr) => `SAFE_CAST(CONCAT('0x', ${expr}) AS INT64)`,
   timestamp: (expr, unit) => `SAFE.${TIMESTAMP_FUNCTION[unit]}(${expr})`,
   date: (expr) => `DATE(${expr})`,
   unescape: (expr, escapeChar) =>
-    `(SELECT STRING_AGG(IF(o = 0, s, CONCAT(CODE_POINTS_TO_STRING([CAST(CONCAT('0x', SUBSTR(s, 1, 2)) AS INT64)]), SUBSTR(s, 3))), '' ORDER BY o) FROM UNNEST(SPLIT(${expr}, ${JSON.stringify(escapeChar)})) AS s WITH OFFSET o)`,
+    `(SELECT STRING_AGG(IF(o = 0, s, CONCAT(CODE_POINTS_TO_STRING([SAFE_CAST(CONCAT('0x', SUBSTR(s, 1, 2)) AS INT64)]), SUBSTR(s, 3))), '' ORDER BY o) FROM UNNEST(SPLIT(${expr}, ${JSON.stringify(escapeChar)})) AS s WITH OFFSET o)`,
   hexToText: (expr) => `SAFE_CAST(FROM_HEX(${expr}) AS STRING)`,
   reverseLabels: (expr) => `ARRAY_TO_STRING(ARRAY_REVERSE(SPLIT(${expr}, '.')), '.')`,
   pick: (values, index) => `[${values.map((v) => JSON.stringify(v)).join(", ")}][SAFE_OFFSET(${index})]`,

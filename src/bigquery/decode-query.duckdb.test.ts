@@ -3,6 +3,8 @@
  * must decode every key exactly as keyspread's decoder does (`keys decode`), and leave out only
  * keys whose timestamp lies beyond DuckDB's TIMESTAMP range.
  */
+
+import { isUtf8 } from "node:buffer";
 import { DuckDBInstance } from "@duckdb/node-api";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -66,70 +68,125 @@ describe("DuckDB decodes every key as keyspread does", () => {
   it.each(schemas.map((schema) => [schema.spec.name, schema] as const))(
     "%s: 10,000 random keys",
     async (_name, schema) => {
-      const plan = decodingPlan(schema);
       const keys = fc
         .sample(valuesOf(schema), { numRuns: KEYS_PER_SCHEMA, seed: 40 })
         .map((values) => schema.encode(values));
       expect(keys.length).toBeGreaterThanOrEqual(KEYS_PER_SCHEMA);
+      const { mismatches, left, decodedRows } = await compare(schema, keys);
+      expect(mismatches.slice(0, 5)).toEqual([]);
+      expect(decodedRows).toBe(keys.length - left);
+      expect(left).toBeLessThan(keys.length / 5);
+    },
+    120_000,
+  );
 
-      const connection = await instance.connect();
-      try {
-        const keyType = plan.rowKey === "string" ? "VARCHAR" : "BLOB";
-        await connection.run(`CREATE OR REPLACE TABLE rows (i INTEGER, rowkey ${keyType})`);
-        const appender = await connection.createAppender("rows");
-        keys.forEach((key, i) => {
-          appender.appendInteger(i);
-          if (plan.rowKey === "string") appender.appendVarchar(key.toString("utf8"));
-          else appender.appendBlob(key);
-          appender.endRow();
-        });
-        appender.closeSync();
-
-        const query = decodeQuery(plan, duckDb, {
-          from: "rows",
-          rowKey: "rowkey",
-          cell: () => "NULL",
-          keep: ["i"],
-        });
-        const printed = schema.fields.map((f) =>
-          f.codec.type === "timestamp"
-            ? `CAST(epoch_us("${f.name}") AS VARCHAR)`
-            : `CAST("${f.name}" AS VARCHAR)`,
-        );
-        const bucket = plan.salt ? `CAST(bucket AS VARCHAR)` : `'0'`;
-        const day = plan.dayField ? `CAST(day AS VARCHAR)` : `''`;
-        const reader = await connection.runAndReadAll(
-          `SELECT i, ${bucket}, ${day}, ${printed.join(", ")} FROM (${query}) ORDER BY i`,
-        );
-        const actual = new Map(reader.getRows().map((row) => [Number(row[0]), row.slice(1).map(String)]));
-
-        const mismatches: string[] = [];
-        let left = 0;
-        keys.forEach((key, i) => {
-          const decoded = schema.decode(key);
-          const row = actual.get(i);
-          if (!inDuckDbRange(schema, decoded.values)) {
-            left++;
-            if (row !== undefined)
-              mismatches.push(`${key.toString("hex")}: beyond DuckDB's range yet decoded`);
-            return;
-          }
-          const want = [
-            String(decoded.bucket),
-            plan.dayField ? dayOf(schema, plan.dayField, decoded.values) : "",
-            ...schema.fields.map((f) => expected(f.codec, decoded.values[f.name]!)),
-          ];
-          if (row === undefined) mismatches.push(`${key.toString("hex")}: left out`);
-          else if (JSON.stringify(row) !== JSON.stringify(want))
-            mismatches.push(`${key.toString("hex")}: ${JSON.stringify(row)} ≠ ${JSON.stringify(want)}`);
-        });
-        expect(mismatches.slice(0, 5)).toEqual([]);
-        expect(actual.size).toBe(keys.length - left);
-        expect(left).toBeLessThan(keys.length / 5);
-      } finally {
-        connection.closeSync();
-      }
+  it.each(schemas.map((schema) => [schema.spec.name, schema] as const))(
+    "%s: damaged keys are left out unless keyspread decodes them too",
+    async (_name, schema) => {
+      const valid = fc.sample(valuesOf(schema), { numRuns: 500, seed: 41 }).map((v) => schema.encode(v));
+      const damage = fc.tuple(
+        fc.nat(),
+        fc.nat(),
+        fc.integer({ min: 0, max: 255 }),
+        fc.integer({ min: 0, max: 3 }),
+      );
+      const keys = fc.sample(damage, { numRuns: 3000, seed: 42 }).flatMap(([which, at, byte, how]) => {
+        const key = valid[which % valid.length]!;
+        const pos = at % (key.length + 1);
+        const damaged =
+          how === 0
+            ? Buffer.concat([key.subarray(0, pos), Buffer.of(byte), key.subarray(pos + 1)])
+            : how === 1
+              ? key.subarray(0, pos)
+              : how === 2
+                ? Buffer.concat([key.subarray(0, pos), Buffer.of(byte), key.subarray(pos)])
+                : Buffer.concat([
+                    key.subarray(0, pos),
+                    Buffer.from(schema.spec.separator ?? "\u0000"),
+                    key.subarray(pos),
+                  ]);
+        // A text key must stay UTF-8 text to be a STRING row key at all.
+        return schema.spec.layout === "text" && !isUtf8(damaged) ? [] : [damaged];
+      });
+      const { mismatches, refused } = await compare(schema, keys);
+      expect(mismatches.slice(0, 5)).toEqual([]);
+      expect(refused).toBeGreaterThan(keys.length / 10);
     },
     120_000,
   );
 });
+
+/**
+ * Runs the DuckDB view over `keys` and compares each with keyspread's decoder: a key it decodes
+ * must come out with the same values (or be left out, beyond DuckDB's TIMESTAMP range); a key it
+ * refuses must be left out, except one refused only for its salt, which SQL does not check.
+ */
+async function compare(schema: KeySchema, keys: readonly Buffer[]) {
+  const plan = decodingPlan(schema);
+  const connection = await instance.connect();
+  try {
+    const keyType = plan.rowKey === "string" ? "VARCHAR" : "BLOB";
+    await connection.run(`CREATE OR REPLACE TABLE rows (i INTEGER, rowkey ${keyType})`);
+    const appender = await connection.createAppender("rows");
+    keys.forEach((key, i) => {
+      appender.appendInteger(i);
+      if (plan.rowKey === "string") appender.appendVarchar(key.toString("utf8"));
+      else appender.appendBlob(key);
+      appender.endRow();
+    });
+    appender.closeSync();
+
+    const query = decodeQuery(plan, duckDb, {
+      from: "rows",
+      rowKey: "rowkey",
+      cell: () => "NULL",
+      keep: ["i"],
+    });
+    const printed = schema.fields.map((f) =>
+      f.codec.type === "timestamp"
+        ? `CAST(epoch_us("${f.name}") AS VARCHAR)`
+        : `CAST("${f.name}" AS VARCHAR)`,
+    );
+    const bucket = plan.salt ? `CAST(bucket AS VARCHAR)` : `'0'`;
+    const day = plan.dayField ? `CAST(day AS VARCHAR)` : `''`;
+    const reader = await connection.runAndReadAll(
+      `SELECT i, ${bucket}, ${day}, ${printed.join(", ")} FROM (${query}) ORDER BY i`,
+    );
+    const actual = new Map(reader.getRows().map((row) => [Number(row[0]), row.slice(1).map(String)]));
+
+    const mismatches: string[] = [];
+    let left = 0;
+    let refused = 0;
+    keys.forEach((key, i) => {
+      const row = actual.get(i);
+      let decoded: ReturnType<KeySchema["decode"]>;
+      try {
+        decoded = schema.decode(key);
+      } catch (error) {
+        refused++;
+        const saltOnly = /salt says bucket/.test((error as Error).message);
+        if (row !== undefined && !saltOnly)
+          mismatches.push(
+            `${key.toString("hex")}: keyspread refuses it (${(error as Error).message}) yet SQL decoded it`,
+          );
+        return;
+      }
+      if (!inDuckDbRange(schema, decoded.values)) {
+        left++;
+        if (row !== undefined) mismatches.push(`${key.toString("hex")}: beyond DuckDB's range yet decoded`);
+        return;
+      }
+      const want = [
+        String(decoded.bucket),
+        plan.dayField ? dayOf(schema, plan.dayField, decoded.values) : "",
+        ...schema.fields.map((f) => expected(f.codec, decoded.values[f.name]!)),
+      ];
+      if (row === undefined) mismatches.push(`${key.toString("hex")}: left out`);
+      else if (JSON.stringify(row) !== JSON.stringify(want))
+        mismatches.push(`${key.toString("hex")}: ${JSON.stringify(row)} ≠ ${JSON.stringify(want)}`);
+    });
+    return { mismatches, left, refused, decodedRows: actual.size };
+  } finally {
+    connection.closeSync();
+  }
+}
