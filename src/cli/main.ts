@@ -32,6 +32,7 @@ const COMMAND_GROUPS: Record<string, () => Promise<Register>> = {
   replay: async () => (await import("./commands/replay.js")).registerReplayCommands,
   migrate: async () => (await import("./commands/migrate.js")).registerMigrateCommands,
   export: async () => (await import("./commands/export.js")).registerExportCommands,
+  bigquery: async () => (await import("./commands/bigquery.js")).registerBigQueryCommands,
   serve: async () => (await import("./commands/serve.js")).registerServeCommands,
   lab: async () => (await import("./commands/lab.js")).registerLabCommands,
   advise: async () => (await import("./commands/advise.js")).registerAdviseCommands,

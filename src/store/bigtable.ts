@@ -89,6 +89,17 @@ export interface CreateBigtableTableOptions extends BigtableStoreOptions {
    * bucket boundaries, as Phoenix pre-splits), instead of one tablet that splits under load.
    */
   splits?: readonly Buffer[];
+  /**
+   * Bigtable's row key schema (`Table.row_key_schema`, proto JSON: fields and encoding), so
+   * GoogleSQL for Bigtable reads the key's parts as columns (keyspread's `rowKeySchemaFor`).
+   */
+  rowKeySchema?: RowKeySchemaProto;
+}
+
+/** google.bigtable.admin.v2.Type.Struct as the client's protobuf objects take it. */
+export interface RowKeySchemaProto {
+  fields: { fieldName: string; type: Record<string, unknown> }[];
+  encoding: Record<string, unknown>;
 }
 
 export const DEFAULT_BIGTABLE_FAMILY = "m";
@@ -180,10 +191,14 @@ export class BigtableStore implements Store {
         ? { versions: maxVersions }
         : { age: { seconds: maxAgeSeconds }, versions: maxVersions, union: true };
     try {
-      await store.client.instance(store.config.instanceId).createTable(store.config.tableId, {
-        families: [{ name: store.config.family, rule }],
-        ...(splits.length > 0 ? { splits: splits as unknown as string[] } : {}),
-      });
+      if (options.rowKeySchema) {
+        await createWithRowKeySchema(store.client, store.config, rule, splits, options.rowKeySchema);
+      } else {
+        await store.client.instance(store.config.instanceId).createTable(store.config.tableId, {
+          families: [{ name: store.config.family, rule }],
+          ...(splits.length > 0 ? { splits: splits as unknown as string[] } : {}),
+        });
+      }
     } catch (error) {
       await store.close();
       const exists = (error as { code?: unknown }).code === 6;
@@ -439,4 +454,34 @@ function describeError(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const code = (error as { code?: unknown }).code;
   return typeof code === "number" ? `${codeName(code)}: ${error.message}` : error.message;
+}
+
+/**
+ * CreateTable with a row key schema: the client's `Instance#createTable` drops options it does
+ * not know, so the request is built here as it builds it (granularity, families with their GC
+ * rule, initial splits) plus `rowKeySchema`, and sent through the same client.
+ */
+function createWithRowKeySchema(
+  client: Bigtable,
+  config: ResolvedConfig,
+  rule: { versions: number; age?: { seconds: number }; union?: boolean },
+  splits: readonly Buffer[],
+  rowKeySchema: RowKeySchemaProto,
+): Promise<void> {
+  const versions = { maxNumVersions: rule.versions };
+  const gcRule =
+    rule.age === undefined
+      ? versions
+      : { union: { rules: [{ maxAge: { seconds: rule.age.seconds } }, versions] } };
+  const reqOpts = {
+    parent: `projects/${config.projectId}/instances/${config.instanceId}`,
+    tableId: config.tableId,
+    table: { granularity: 0, columnFamilies: { [config.family]: { gcRule } }, rowKeySchema },
+    ...(splits.length > 0 ? { initialSplits: splits.map((key) => ({ key })) } : {}),
+  };
+  return new Promise((resolve, reject) => {
+    client.request({ client: "BigtableTableAdminClient", method: "createTable", reqOpts }, (error) =>
+      error ? reject(error) : resolve(),
+    );
+  });
 }

@@ -2,7 +2,7 @@
  * One way for the CLI (and users) to open any store by kind. Each backend is imported when it is
  * opened: the embedded store never loads gRPC, Bigtable never loads LevelDB.
  */
-import type { BigtableStoreOptions } from "./bigtable.js";
+import type { BigtableStoreOptions, CreateBigtableTableOptions } from "./bigtable.js";
 import { MemoryStore } from "./memory.js";
 import type { Store } from "./store.js";
 
@@ -26,6 +26,8 @@ export interface OpenStoreOptions {
   maxVersions?: number;
   /** bigtable with `create`: initial split keys (a salted table's: `bucketSplits(schema)`). */
   splits?: readonly Buffer[];
+  /** bigtable with `create`: Bigtable's row key schema for the table. */
+  rowKeySchema?: CreateBigtableTableOptions["rowKeySchema"];
 }
 
 export async function openStore(kind: StoreKind, options: OpenStoreOptions): Promise<Store> {
@@ -49,6 +51,7 @@ export async function openStore(kind: StoreKind, options: OpenStoreOptions): Pro
             maxAgeSeconds: options.maxAgeSeconds,
             maxVersions: options.maxVersions,
             splits: options.splits,
+            rowKeySchema: options.rowKeySchema,
           })
         : BigtableStore.open(bigtable);
     }

@@ -5,6 +5,7 @@
  * rows the schema cannot decode (with a warning on stderr) unless `--strict`.
  */
 import { type Command, Option } from "commander";
+import { rowKeySchemaFor } from "../../bigquery/row-key-schema.js";
 import { type KeySchema, queryFromJson, valuesFromJson, valuesToJson } from "../../keys/index.js";
 import type { FieldValues, Query } from "../../keys/types.js";
 import { physicalKeys } from "../../keys/write-shards.js";
@@ -51,6 +52,7 @@ interface CreateOptions extends TableOptions {
   force?: boolean;
   sample: number;
   maxUndecodable: number;
+  rowKeySchema?: boolean;
 }
 
 /** Rows written together (one store request). */
@@ -102,6 +104,10 @@ function registerCreateCommand(table: Command): void {
       0.01,
     )
     .option("--force", "--adopt: record the schema whatever the sample shows")
+    .option(
+      "--row-key-schema",
+      "bigtable: also set Bigtable's row key schema from the key schema, so GoogleSQL for Bigtable reads the key's parts as columns (refused, with the reasons, where the key does not fit)",
+    )
     .action(guarded(createCommand));
 }
 
@@ -254,6 +260,7 @@ async function createCommand(options: CreateOptions): Promise<void> {
     }
   }
   if (options.force && !options.adopt) fail("table create: --force applies to --adopt");
+  const rowKeySchema = options.rowKeySchema ? await rowKeySchemaOption(schema, options) : undefined;
   const splits = options.adopt ? [] : bucketSplits(schema);
   const store = await openStore(options.store, {
     table: name,
@@ -265,6 +272,7 @@ async function createCommand(options: CreateOptions): Promise<void> {
     maxAgeSeconds: options.maxAge,
     maxVersions: options.maxVersions,
     splits,
+    ...(rowKeySchema ? { rowKeySchema } : {}),
   }).catch((error: unknown) => fail(`table ${name}: ${(error as Error).message}`));
   try {
     const summary = {
@@ -289,6 +297,20 @@ async function createCommand(options: CreateOptions): Promise<void> {
   } finally {
     await store.close();
   }
+}
+
+/** The row key schema `--row-key-schema` sets, or a failure saying why the key does not fit. */
+async function rowKeySchemaOption(schema: KeySchema, options: CreateOptions) {
+  if (options.store !== "bigtable") fail("table create: --row-key-schema applies to --store bigtable");
+  if (options.adopt) fail("table create: --row-key-schema is set when a table is created, not with --adopt");
+  const { DEFAULT_BIGTABLE_FAMILY } = await import("../../store/bigtable.js");
+  const family = options.family ?? (process.env.KEYSPREAD_BIGTABLE_FAMILY || DEFAULT_BIGTABLE_FAMILY);
+  const fit = rowKeySchemaFor(schema, family);
+  if (!fit.fits)
+    fail(
+      `table create: --row-key-schema: the key does not fit Bigtable's row key schema: ${fit.reasons.join("; ")}`,
+    );
+  return fit.struct;
 }
 
 interface OpenedTable {
