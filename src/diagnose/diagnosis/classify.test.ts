@@ -1,11 +1,26 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { DecodedHotRange } from "../decode/decoded-hot-range.js";
-import { classify, EVEN_MAX_OVER_MEDIAN, NARROW_MAX_SAMPLED_KEYS } from "./classify.js";
+import {
+  type ClassifyInput,
+  classify as classifyWith,
+  EVEN_MAX_OVER_MEDIAN,
+  NARROW_MAX_ENTITIES,
+} from "./classify.js";
 
 const T0 = Date.parse("2026-11-30T00:00:00Z");
 
-function range(start: string, end: string, cpu: number, sampledKeys: number, firstHour = 0): DecodedHotRange {
+const classify = (input: Omit<ClassifyInput, "entityFields">) =>
+  classifyWith({ ...input, entityFields: ["device"] });
+
+function range(
+  start: string,
+  end: string,
+  cpu: number,
+  sampledKeys: number,
+  firstHour = 0,
+  entities = sampledKeys,
+): DecodedHotRange {
   return {
     startKey: Buffer.from(start),
     endKey: Buffer.from(end),
@@ -21,6 +36,7 @@ function range(start: string, end: string, cpu: number, sampledKeys: number, fir
       },
     ],
     sampledKeys,
+    entities,
     buckets: [],
     fields: [],
   };
@@ -90,19 +106,45 @@ describe("classify", () => {
     expect(diagnosis.facts).toContainEqual({ kind: "hot-share-of-sample", share: 0.15 });
   });
 
-  it("one dominant range: narrow when it holds few sampled keys, wide when many", () => {
+  it("one dominant range: one entity, narrow when it holds few entities, wide when many — whatever its keys", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 10_000 }), fc.integer({ min: 50, max: 100 }), (keys, cpu) => {
-        const diagnosis = classify({
-          hotRanges: [range("m", "n", cpu, keys), range("a", "b", cpu / (EVEN_MAX_OVER_MEDIAN * 2), 5, 1)],
-          sequentialField: undefined,
-          sampleKeys: 20_000,
-        });
-        expect(diagnosis.kind).toBe(keys <= NARROW_MAX_SAMPLED_KEYS ? "narrow-hot-range" : "wide-hot-range");
-        expect(diagnosis.remedy).toBe(
-          keys <= NARROW_MAX_SAMPLED_KEYS ? "spread-the-few-keys" : "capacity-not-the-key",
-        );
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 10_000 }),
+        fc.integer({ min: 2, max: 10_000 }),
+        fc.integer({ min: 50, max: 100 }),
+        (entities, keysPerEntity, cpu) => {
+          const diagnosis = classify({
+            hotRanges: [
+              range("m", "n", cpu, entities * keysPerEntity, 0, entities),
+              range("a", "b", cpu / (EVEN_MAX_OVER_MEDIAN * 2), 5, 1),
+            ],
+            sequentialField: undefined,
+            sampleKeys: 200_000_000,
+          });
+          const expected =
+            entities === 1
+              ? ["one-hot-entity", "spread-the-entity"]
+              : entities <= NARROW_MAX_ENTITIES
+                ? ["narrow-hot-range", "spread-the-few-keys"]
+                : ["wide-hot-range", "capacity-not-the-key"];
+          expect([diagnosis.kind, diagnosis.remedy]).toEqual(expected);
+        },
+      ),
     );
+  });
+
+  it("one device's rows under a reverse timestamp are one hot entity, never a wide range to add nodes for", () => {
+    const diagnosis = classify({
+      hotRanges: [range("acme#d7#1", "acme#d7#9", 92, 400, 0, 1)],
+      sequentialField: undefined,
+      sampleKeys: 3000,
+    });
+    expect(diagnosis).toMatchObject({ kind: "one-hot-entity", remedy: "spread-the-entity" });
+    expect(diagnosis.facts).toContainEqual({
+      kind: "entities-in-range",
+      count: 1,
+      fields: ["device"],
+      narrowAtMost: NARROW_MAX_ENTITIES,
+    });
   });
 });

@@ -1,13 +1,16 @@
 /**
- * What the evidence says is wrong, and what to do: one hot row, a narrow hot range of few keys, a
- * wide hot range of many keys, a moving tail, or an even load near capacity. Each diagnosis carries
- * the facts it rests on. Pure.
+ * What the evidence says is wrong, and what to do: one hot row, one hot entity (a device's rows
+ * under a time in the key), a narrow hot range of few entities, a wide hot range of many, a moving
+ * tail, or an even load near capacity. Narrow or wide counts the entities a range holds (the key's
+ * fields before its time, decode/entities.ts), never its row keys: with a time in the key every
+ * row is a distinct key while the writer stays one. Each diagnosis carries the facts it rests on. Pure.
  */
 import type { DecodedHotRange } from "../decode/decoded-hot-range.js";
 
 export type DiagnosisKind =
   | "no-hot-tablets"
   | "one-hot-row"
+  | "one-hot-entity"
   | "narrow-hot-range"
   | "wide-hot-range"
   | "moving-tail"
@@ -16,7 +19,13 @@ export type DiagnosisKind =
 export type Remedy =
   /** No split can help: spread the row's writes over a few physical rows and merge on read. */
   | "shard-the-row"
-  /** A split isolates the few keys at best: spread the entities they belong to (salt on their field). */
+  /**
+   * One entity's rows (its newest next to each other) take the heat: no split or node spreads one
+   * writer's head. Spread that entity's writes: write shards over it, or promote a field that
+   * varies within it (a metric, a time bucket) ahead of the time.
+   */
+  | "spread-the-entity"
+  /** A split isolates the few entities at best: spread them (salt on their field, or shard them). */
   | "spread-the-few-keys"
   /** Splits and the balancer spread it once warm: capacity, not the key. */
   | "capacity-not-the-key"
@@ -28,7 +37,9 @@ export type Remedy =
 export type Fact =
   | { kind: "no-hot-tablets" }
   | { kind: "single-key"; key: string }
-  | { kind: "sampled-keys-in-range"; count: number; narrowAtMost: number }
+  | { kind: "sampled-keys-in-range"; count: number }
+  /** Entities in the hottest range (the key's fields before its time). */
+  | { kind: "entities-in-range"; count: number; fields: string[]; narrowAtMost: number }
   | { kind: "sequential-key"; field: string }
   | { kind: "reaches-table-end" }
   | { kind: "moves-forward"; ranges: number }
@@ -51,13 +62,15 @@ export interface ClassifyInput {
   sampleKeys: number;
   /** The field the key-structure inference found moving with every write at the front of the key. */
   sequentialField: string | undefined;
+  /** The schema's fields that name an entity (decode/entities.ts). */
+  entityFields: readonly string[];
 }
 
 /**
- * Assumption (no published figure): a hot range holding at most this many distinct keys of the
- * row sample is "few keys". Plausible range 5–20: below it, splitting can isolate each key.
+ * Assumption (no published figure): a hot range holding at most this many entities is "few".
+ * Plausible range 5–20: below it, splitting can give each entity a tablet, but no more.
  */
-export const NARROW_MAX_SAMPLED_KEYS = 10;
+export const NARROW_MAX_ENTITIES = 10;
 /**
  * Assumption: at least this many hot ranges whose hottest CPU is within this factor of the median
  * is load spread over the key space, not a hotspot (plausible 1.25–2).
@@ -124,12 +137,18 @@ export function classify(input: ClassifyInput): Diagnosis {
     (hotShare === undefined || hotShare >= EVEN_MIN_SAMPLE_SHARE)
   )
     return { kind: "even-near-capacity", remedy: "add-nodes", facts: [spread, ...coverage, cpu] };
-  const keys: Fact = {
-    kind: "sampled-keys-in-range",
-    count: hottest.sampledKeys,
-    narrowAtMost: NARROW_MAX_SAMPLED_KEYS,
-  };
-  return hottest.sampledKeys <= NARROW_MAX_SAMPLED_KEYS
-    ? { kind: "narrow-hot-range", remedy: "spread-the-few-keys", facts: [keys, spread, ...coverage, cpu] }
-    : { kind: "wide-hot-range", remedy: "capacity-not-the-key", facts: [keys, spread, ...coverage, cpu] };
+  const entities: Fact[] = [
+    {
+      kind: "entities-in-range",
+      count: hottest.entities,
+      fields: [...input.entityFields],
+      narrowAtMost: NARROW_MAX_ENTITIES,
+    },
+    { kind: "sampled-keys-in-range", count: hottest.sampledKeys },
+  ];
+  const facts = [...entities, spread, ...coverage, cpu];
+  if (hottest.entities === 1) return { kind: "one-hot-entity", remedy: "spread-the-entity", facts };
+  return hottest.entities <= NARROW_MAX_ENTITIES
+    ? { kind: "narrow-hot-range", remedy: "spread-the-few-keys", facts }
+    : { kind: "wide-hot-range", remedy: "capacity-not-the-key", facts };
 }

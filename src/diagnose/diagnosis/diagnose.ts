@@ -9,6 +9,7 @@ import type { WorkloadRates } from "../../advise/infer/rates.js";
 import type { KeySchema } from "../../keys/types.js";
 import type { Scenario } from "../../sim/scenario/scenario.js";
 import { type DecodedHotRange, decodeHotRange } from "../decode/decoded-hot-range.js";
+import { entityFields } from "../decode/entities.js";
 import { type HotTablet, hotRanges } from "../decode/hot-tablet.js";
 import { type RowKeySample, type TableShares, tableShares } from "../decode/tablet-sizes.js";
 import { classify, type Diagnosis } from "./classify.js";
@@ -94,6 +95,7 @@ export function diagnoseEvidence(
     hotRanges: decoded,
     sampleKeys: new Set(evidence.keySample.map((key) => key.toString("hex"))).size,
     sequentialField: inferred?.structure.sequential?.name,
+    entityFields: entityFields(schema).fields,
   });
   const storage = options.storage ?? "ssd";
   const rates = options.rates ?? impliedRates(ranges, storage);
