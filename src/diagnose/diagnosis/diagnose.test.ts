@@ -48,14 +48,22 @@ describe("diagnoseEvidence: the fleet incident", () => {
     expect(share).toMatchObject({ share: expect.closeTo(0.62, 1) });
   });
 
-  it("writes a scenario whose current design is the sampled key, at the rate the hot tablets imply", () => {
+  it("writes a scenario whose current design is the sampled key, at the rate the hot tablets imply at their peak", () => {
     expect(report.scenarioProblem).toBeUndefined();
     const scenario = parseScenario(scenarioYaml(report.scenario!));
     expect(scenario.cluster.nodes).toBe(12);
     expect(scenario.designs[0]!.name).toBe("as-is");
     const writes = scenario.workload.groups.reduce((sum, group) => sum + group.writesPerS, 0);
-    // 4 ranges at 95–96 % of a node's 14,000 writes/s.
-    expect(writes).toBeCloseTo((0.95 + 0.95 + 0.96 + 0.96) * 14_000, -1);
+    // The peak window (14:00–14:15): 4 ranges at 95, 94, 96 and 93 % of a node's 14,000 writes/s —
+    // one window, not each range's hottest window (96, 95, 96, 95) nor the three windows summed.
+    expect(writes).toBeCloseTo((0.95 + 0.94 + 0.96 + 0.93) * 14_000, -1);
+    // The hot ranges' writers are groups of their own at the rate their CPU stood for.
+    const hot = scenario.workload.groups.filter((group) => group.name.startsWith("hot range"));
+    expect(hot.map((group) => Math.round(group.writesPerS)).sort()).toEqual(
+      [0.93, 0.94, 0.95, 0.96].map((cpu) => Math.round(cpu * 14_000)).sort(),
+    );
+    expect(scenario.observed).toEqual({ nodes: 12, hottestCpu: 0.96 });
+    expect(scenario.designs[0]!.table).toBe("existing");
   });
 
   it("takes the rates the user gives over the implied ones", () => {

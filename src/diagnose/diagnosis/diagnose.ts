@@ -7,14 +7,21 @@
 import type { KeyStructure } from "../../advise/infer/key-structure.js";
 import type { WorkloadRates } from "../../advise/infer/rates.js";
 import type { KeySchema } from "../../keys/types.js";
-import type { Scenario } from "../../sim/scenario/scenario.js";
+import type { Observed, Scenario } from "../../sim/scenario/scenario.js";
 import { type DecodedHotRange, decodeHotRange } from "../decode/decoded-hot-range.js";
 import { entityFields } from "../decode/entities.js";
-import { type HotTablet, hotRanges } from "../decode/hot-tablet.js";
+import { type HotTablet, hotRanges, inHotRange } from "../decode/hot-tablet.js";
 import { type RowKeySample, type TableShares, tableShares } from "../decode/tablet-sizes.js";
 import { classify, type Diagnosis } from "./classify.js";
-import { impliedRates } from "./implied-rates.js";
-import { diagnosisScenario, inferSampledKey } from "./sample-scenario.js";
+import {
+  checkCarried,
+  type PeakHeat,
+  peakHeat,
+  rangeIdOf,
+  writesForCpu,
+  writesPerNode,
+} from "./implied-rates.js";
+import { type DiagnosisScenarioOptions, diagnosisScenario, inferSampledKey } from "./sample-scenario.js";
 
 export type DiagnoseStoreKind = "bigtable" | "embedded";
 
@@ -83,6 +90,68 @@ function undecodedKeys(schema: KeySchema, keys: readonly Buffer[]): UndecodedKey
   };
 }
 
+/** Kinds whose heat is in the hot ranges' own writers: the scenario keeps them as groups of their own. */
+const HOT_WRITER_KINDS: ReadonlySet<Diagnosis["kind"]> = new Set([
+  "one-hot-entity",
+  "narrow-hot-range",
+  "wide-hot-range",
+]);
+/** Kinds the scenario models as the sample spreads its writes: a tail, an even load. */
+const SPREAD_KINDS: ReadonlySet<Diagnosis["kind"]> = new Set(["moving-tail", "even-near-capacity"]);
+
+const DEFAULT_ROW_BYTES = 1024;
+
+/**
+ * The scenario's load from the evidence: the hot ranges at the peak, each at the rate its CPU
+ * stood for, as groups of their own (when their writers are the story); the rest of the table at
+ * the given rate less theirs (none when the rates are implied: the hot tablets are all the
+ * evidence shows); and what the cluster showed then, for the lab to calibrate to.
+ */
+function scenarioLoad(
+  diagnosis: Diagnosis,
+  ranges: readonly DecodedHotRange[],
+  peak: PeakHeat | undefined,
+  sample: readonly Buffer[],
+  options: DiagnoseOptions & { nodes: number; storage: "ssd" | "hdd" },
+): Pick<DiagnosisScenarioOptions, "hot" | "restWritesPerS" | "reads" | "observed"> & { observed?: Observed } {
+  const rowBytes = options.rowBytes ?? DEFAULT_ROW_BYTES;
+  const writes = (cpuPercent: number) => writesForCpu(cpuPercent, options.storage, rowBytes);
+  const atPeak = new Map((peak?.ranges ?? []).map((range) => [range.id, range.cpuPercent]));
+  const hot = HOT_WRITER_KINDS.has(diagnosis.kind)
+    ? ranges.flatMap((range) => {
+        const cpu = atPeak.get(rangeIdOf(range));
+        if (cpu === undefined) return [];
+        const inside = sample.filter((key) => inHotRange(range, key));
+        const boundaries = [range.start, range.end].flatMap((boundary, at) =>
+          boundary.kind === "decoded" ? [at === 0 ? range.startKey : range.endKey] : [],
+        );
+        return [{ keys: [...inside, ...boundaries], writesPerS: writes(cpu) }];
+      })
+    : [];
+  const hotWrites = hot.reduce((sum, group) => sum + group.writesPerS, 0);
+  const total = options.rates?.writesPerS ?? (peak ? writes(peak.totalCpuPercent) : 0);
+  const restWritesPerS = hot.length === 0 ? total : options.rates ? total - hotWrites : 0;
+  if (restWritesPerS < 0)
+    throw new Error(
+      `--rates writes=${total}: the hot ranges alone carried ${Math.round(hotWrites)} writes/s at the peak (their CPU share of a node × ${Math.round(writesPerNode(options.storage, rowBytes))} writes/s a node carries): give the table's whole write rate`,
+    );
+  const hottest = peak?.ranges[0]?.cpuPercent;
+  const observed: Observed | undefined =
+    peak === undefined ||
+    hottest === undefined ||
+    !(HOT_WRITER_KINDS.has(diagnosis.kind) || SPREAD_KINDS.has(diagnosis.kind))
+      ? undefined
+      : diagnosis.kind === "even-near-capacity"
+        ? { nodes: options.nodes, averageCpu: peak.totalCpuPercent / 100 / options.nodes }
+        : { nodes: options.nodes, hottestCpu: hottest / 100 };
+  return {
+    hot,
+    restWritesPerS,
+    reads: options.rates?.reads ?? [],
+    ...(observed ? { observed } : {}),
+  };
+}
+
 export function diagnoseEvidence(
   schema: KeySchema,
   evidence: TableEvidence,
@@ -90,7 +159,15 @@ export function diagnoseEvidence(
 ): DiagnoseReport {
   const ranges = hotRanges(evidence.hotTablets);
   const decoded = ranges.map((range) => decodeHotRange(schema, range, evidence.keySample));
-  const inferred = inferSampledKey(evidence.keySample);
+  // The hot ranges' boundary keys are keys of the table too: with them the inference knows a hot
+  // range's writers even when the sample holds none of its rows.
+  const boundaryKeys = decoded.flatMap((range) =>
+    [range.start, range.end].flatMap((boundary, at) =>
+      boundary.kind === "decoded" ? [at === 0 ? range.startKey : range.endKey] : [],
+    ),
+  );
+  const inferred =
+    evidence.keySample.length === 0 ? undefined : inferSampledKey([...evidence.keySample, ...boundaryKeys]);
   const diagnosis = classify({
     hotRanges: decoded,
     sampleKeys: new Set(evidence.keySample.map((key) => key.toString("hex"))).size,
@@ -98,18 +175,24 @@ export function diagnoseEvidence(
     entityFields: entityFields(schema).fields,
   });
   const storage = options.storage ?? "ssd";
-  const rates = options.rates ?? impliedRates(ranges, storage);
+  const peak = peakHeat(evidence.hotTablets);
+  if (peak && options.nodes !== undefined) checkCarried(peak, options.nodes);
   let scenario: Scenario | undefined;
   let scenarioProblem: string | undefined;
   if (!inferred) scenarioProblem = "the key sample is empty: there is no key to model";
   else if (options.nodes === undefined)
     scenarioProblem =
       "no node count: pass --nodes N (the cluster's nodes; Bigtable's are read from the cluster unless a recorded answer is used)";
-  else if (!rates) scenarioProblem = "no rates: pass --rates writes=N,… (no hot tablet implies a write rate)";
+  else if (!peak && !options.rates)
+    scenarioProblem = "no rates: pass --rates writes=N,… (no hot tablet implies a write rate)";
   else {
     try {
       scenario = diagnosisScenario(inferred, {
-        rates,
+        ...scenarioLoad(diagnosis, decoded, peak, evidence.keySample, {
+          ...options,
+          nodes: options.nodes,
+          storage,
+        }),
         ratesSource: options.rates ? "given" : "implied by the hot tablets",
         nodes: options.nodes,
         storage,
