@@ -62,8 +62,8 @@ describe("diagnoseEvidence: the fleet incident", () => {
     expect(hot.map((group) => Math.round(group.writesPerS)).sort()).toEqual(
       [0.93, 0.94, 0.95, 0.96].map((cpu) => Math.round(cpu * 14_000)).sort(),
     );
-    expect(scenario.observed).toEqual({ nodes: 12, hottestCpu: 0.96 });
-    expect(scenario.designs[0]!.table).toBe("existing");
+    // A wide range's load is the nodes' to share: the lab calibrates to its mean over them.
+    expect(scenario.observed).toEqual({ nodes: 12, averageCpu: 3.78 / 12 });
   });
 
   it("takes the rates the user gives over the implied ones", () => {

@@ -99,6 +99,13 @@ const HOT_WRITER_KINDS: ReadonlySet<Diagnosis["kind"]> = new Set([
 /** Kinds the scenario models as the sample spreads its writes: a tail, an even load. */
 const SPREAD_KINDS: ReadonlySet<Diagnosis["kind"]> = new Set(["moving-tail", "even-near-capacity"]);
 
+/**
+ * Kinds whose load the nodes share once split and balanced: the lab calibrates to the mean the
+ * hot tablets add up to over the nodes (a floor: only the hot ranges are measured), not to one
+ * tablet's CPU, which the balancer spreads.
+ */
+const SPREAD_LOAD_KINDS: ReadonlySet<Diagnosis["kind"]> = new Set(["even-near-capacity", "wide-hot-range"]);
+
 const DEFAULT_ROW_BYTES = 1024;
 
 /**
@@ -141,7 +148,7 @@ function scenarioLoad(
     hottest === undefined ||
     !(HOT_WRITER_KINDS.has(diagnosis.kind) || SPREAD_KINDS.has(diagnosis.kind))
       ? undefined
-      : diagnosis.kind === "even-near-capacity"
+      : SPREAD_LOAD_KINDS.has(diagnosis.kind)
         ? { nodes: options.nodes, averageCpu: peak.totalCpuPercent / 100 / options.nodes }
         : { nodes: options.nodes, hottestCpu: hottest / 100 };
   return {

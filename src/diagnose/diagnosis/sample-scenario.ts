@@ -93,7 +93,13 @@ const hotRows = (key: InferredKey, keys: readonly Buffer[]): string[][] =>
 type Group = WorkloadGroup;
 
 /** The groups that write one hot range: its writers' values as literals (few) or picked per write (many). */
-function hotGroups(key: InferredKey, hot: HotGroupInput, index: number, base: Group["fields"]): Group[] {
+function hotGroups(
+  key: InferredKey,
+  hot: HotGroupInput,
+  index: number,
+  base: Group["fields"],
+  spread: (sample: SplitKeySample, writesPerS: number) => Group[],
+): Group[] {
   const writers = writerComponents(key.structure);
   const rows = hotRows(key, hot.keys);
   if (writers.length === 0 || rows.length === 0) return [];
@@ -119,23 +125,11 @@ function hotGroups(key: InferredKey, hot: HotGroupInput, index: number, base: Gr
       writesPerS: (hot.writesPerS * counts.get(id)!) / rows.length,
       arrival: { kind: "steady" as const },
     }));
-  return [
-    {
-      name: `${label}: ${byEntity.size} sampled entities`,
-      entities: byEntity.size,
-      fields: {
-        ...base,
-        ...Object.fromEntries(
-          writers.map((component) => [
-            component.name,
-            { oneOf: [...new Set(rows.map((row) => row[component.index]!))].sort() },
-          ]),
-        ),
-      },
-      writesPerS: hot.writesPerS,
-      arrival: { kind: "steady" as const },
-    },
-  ];
+  // Many entities: spread as the sample spreads them, over this range's rows only.
+  return spread({ ...key.sample, rows }, hot.writesPerS).map((group) => ({
+    ...group,
+    name: `${label}: ${group.name}`,
+  }));
 }
 
 export function diagnosisScenario(key: InferredKey, options: DiagnosisScenarioOptions): Scenario {
@@ -143,25 +137,32 @@ export function diagnosisScenario(key: InferredKey, options: DiagnosisScenarioOp
   const restRows = key.sample.rows.filter((row) => !hotIds.has(rowId(row)));
   const hotWrites = options.hot.reduce((sum, hot) => sum + hot.writesPerS, 0);
   // The rest of the table as the sample spreads it (its hot rows left out: they are the hot groups').
-  const scenario = scenarioFromSample(
-    restRows.length > 0 && options.restWritesPerS > 0 ? { ...key.sample, rows: restRows } : key.sample,
-    key.structure,
-    {
-      rates: {
-        writesPerS: options.restWritesPerS > 0 ? options.restWritesPerS : hotWrites,
-        reads: options.reads,
-      },
+  const fromSample = (sample: SplitKeySample, writesPerS: number) =>
+    scenarioFromSample(sample, key.structure, {
+      rates: { writesPerS, reads: options.reads },
       nodes: options.nodes,
       storage: options.storage,
       ...(options.rowBytes === undefined ? {} : { rowBytes: options.rowBytes }),
       name: `diagnose-${options.table}`,
-    },
+    });
+  // The rest of the table as the sample spreads it (its hot rows left out: they are the hot groups').
+  const scenario = fromSample(
+    restRows.length > 0 && options.restWritesPerS > 0 ? { ...key.sample, rows: restRows } : key.sample,
+    options.restWritesPerS > 0 ? options.restWritesPerS : hotWrites,
   );
   const writers = new Set(writerComponents(key.structure).map((component) => component.name));
   const shared = Object.fromEntries(
     Object.entries(scenario.workload.groups[0]!.fields).filter(([field]) => !writers.has(field)),
   );
-  const hot = options.hot.flatMap((each, index) => hotGroups(key, each, index, shared));
+  const hot = options.hot.flatMap((each, index) =>
+    hotGroups(
+      key,
+      each,
+      index,
+      shared,
+      (sample, writesPerS) => fromSample(sample, writesPerS).workload.groups,
+    ),
+  );
   const rest = options.restWritesPerS > 0 || hot.length === 0 ? scenario.workload.groups : [];
   const groups = [...hot, ...rest];
   const busiest = groups.reduce((a, b) => (b.writesPerS > a.writesPerS ? b : a));
@@ -181,7 +182,5 @@ export function diagnosisScenario(key: InferredKey, options: DiagnosisScenarioOp
         groups.some((group) => group.name === read.group) ? read : { ...read, group: busiest.name },
       ),
     },
-    // The diagnosed table is a running one: split by its load and balanced, not a new table.
-    designs: scenario.designs.map((design) => ({ ...design, table: "existing" as const })),
   });
 }
