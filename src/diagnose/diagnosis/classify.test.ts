@@ -57,7 +57,12 @@ describe("classify", () => {
       sampleKeys: 100,
     });
     expect(diagnosis).toMatchObject({ kind: "one-hot-row", remedy: "shard-the-row" });
-    expect(diagnosis.facts).toContainEqual({ kind: "single-key", key: Buffer.from("k7").toString("hex") });
+    // An ASCII key reads as text, and keeps its hex.
+    expect(diagnosis.facts).toContainEqual({
+      kind: "single-key",
+      key: Buffer.from("k7").toString("hex"),
+      text: "k7",
+    });
   });
 
   it("a sequential key whose hot range reaches the table's end is a moving tail", () => {

@@ -5,6 +5,7 @@
  * fields before its time, decode/entities.ts), never its row keys: with a time in the key every
  * row is a distinct key while the writer stays one. Each diagnosis carries the facts it rests on. Pure.
  */
+import { printable } from "../decode/decoded-boundary.js";
 import type { DecodedHotRange } from "../decode/decoded-hot-range.js";
 
 export type DiagnosisKind =
@@ -36,7 +37,8 @@ export type Remedy =
 
 export type Fact =
   | { kind: "no-hot-tablets" }
-  | { kind: "single-key"; key: string }
+  /** The key in hex, and as text when printable. */
+  | { kind: "single-key"; key: string; text?: string }
   | { kind: "sampled-keys-in-range"; count: number }
   /** Entities in the hottest range (the key's fields before its time). */
   | { kind: "entities-in-range"; count: number; fields: string[]; narrowAtMost: number }
@@ -83,6 +85,11 @@ export const EVEN_MAX_OVER_MEDIAN = 1.5;
  */
 export const EVEN_MIN_SAMPLE_SHARE = 0.8;
 
+function keyText(key: Buffer): { key: string; text?: string } {
+  const text = printable(key);
+  return { key: key.toString("hex"), ...(text === undefined ? {} : { text }) };
+}
+
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = sorted.length >> 1;
@@ -106,7 +113,7 @@ export function classify(input: ClassifyInput): Diagnosis {
     return {
       kind: "one-hot-row",
       remedy: "shard-the-row",
-      facts: [{ kind: "single-key", key: hottest.startKey.toString("hex") }, cpu],
+      facts: [{ kind: "single-key", ...keyText(hottest.startKey) }, cpu],
     };
   const forward = movesForward(input.hotRanges);
   const atEnd = hottest.endKey.length === 0;

@@ -8,6 +8,8 @@ import type { KeyStructure } from "../../advise/infer/key-structure.js";
 import type { WorkloadRates } from "../../advise/infer/rates.js";
 import type { KeySchema } from "../../keys/types.js";
 import type { Observed, Scenario } from "../../sim/scenario/scenario.js";
+import { isReserved } from "../../table/schema-guard.js";
+import { printable } from "../decode/decoded-boundary.js";
 import { type DecodedHotRange, decodeHotRange } from "../decode/decoded-hot-range.js";
 import { entityFields } from "../decode/entities.js";
 import { type HotTablet, hotRanges, inHotRange } from "../decode/hot-tablet.js";
@@ -21,13 +23,21 @@ import {
   writesForCpu,
   writesPerNode,
 } from "./implied-rates.js";
+import { checkSchemaFits, DiagnoseRefusal, type RefusalCode } from "./refusal.js";
 import { type DiagnosisScenarioOptions, diagnosisScenario, inferSampledKey } from "./sample-scenario.js";
 
 export type DiagnoseStoreKind = "bigtable" | "embedded";
 
 /** Where the heat figures come from: Bigtable's hot-tablets API, or an access log (no such API). */
 export type HeatSource =
-  | { kind: "hot-tablets"; cluster: string; start: Date; end: Date }
+  | {
+      kind: "hot-tablets";
+      cluster: string;
+      start: Date;
+      end: Date;
+      /** Tables a recorded answer held tablets of besides this one (a cluster's answer covers all its tables). */
+      otherTables?: { table: string; tablets: number }[];
+    }
   | { kind: "access-log"; records: number };
 
 export interface TableEvidence {
@@ -40,6 +50,8 @@ export interface TableEvidence {
   rowKeySamples?: readonly RowKeySample[];
   /** Row keys read with a row-sample filter (or the embedded store's even sample). */
   keySample: readonly Buffer[];
+  /** The fingerprint keyspread's schema row records, when the table has one. */
+  schemaFingerprint?: string;
 }
 
 export interface DiagnoseOptions {
@@ -50,12 +62,15 @@ export interface DiagnoseOptions {
   storage?: "ssd" | "hdd";
   /** Bytes per row for the scenario (default the simulator's 1 KB). */
   rowBytes?: number;
+  /** Read the evidence even with a schema that does not fit it (refusal.ts). */
+  force?: boolean;
 }
 
 /** Keys of the sample the schema cannot decode: counted, a few shown raw. */
 export interface UndecodedKeys {
   count: number;
-  examples: string[];
+  /** A few, in hex, and as text when printable. */
+  examples: { hex: string; text?: string }[];
 }
 
 export interface DiagnoseReport {
@@ -66,7 +81,15 @@ export interface DiagnoseReport {
   heat: HeatSource;
   hotRanges: DecodedHotRange[];
   shares: TableShares | undefined;
-  sample: { keys: number; undecoded: UndecodedKeys; structure: KeyStructure | undefined };
+  sample: {
+    keys: number;
+    undecoded: UndecodedKeys;
+    /** Keys of keyspread's own reserved range (its schema row) the sample read: left out, not undecodable. */
+    reserved: number;
+    structure: KeyStructure | undefined;
+  };
+  /** Refusals `force` overrode: the diagnosis read the evidence anyway. */
+  forced: { code: RefusalCode; message: string }[];
   diagnosis: Diagnosis;
   /** Undefined when there is nothing to model (no sampled keys, or no rates given or implied), with the reason. */
   scenario: Scenario | undefined;
@@ -86,7 +109,10 @@ function undecodedKeys(schema: KeySchema, keys: readonly Buffer[]): UndecodedKey
   });
   return {
     count: failed.length,
-    examples: failed.slice(0, UNDECODED_EXAMPLES).map((key) => key.toString("hex")),
+    examples: failed.slice(0, UNDECODED_EXAMPLES).map((key) => {
+      const text = printable(key);
+      return { hex: key.toString("hex"), ...(text === undefined ? {} : { text }) };
+    }),
   };
 }
 
@@ -165,7 +191,20 @@ export function diagnoseEvidence(
   options: DiagnoseOptions,
 ): DiagnoseReport {
   const ranges = hotRanges(evidence.hotTablets);
-  const decoded = ranges.map((range) => decodeHotRange(schema, range, evidence.keySample));
+  const keySample = evidence.keySample.filter((key) => !isReserved(key));
+  const undecoded = undecodedKeys(schema, keySample);
+  const forced: DiagnoseReport["forced"] = [];
+  try {
+    checkSchemaFits(
+      schema.fingerprint,
+      { keys: keySample.length, undecoded: undecoded.count },
+      evidence.schemaFingerprint,
+    );
+  } catch (error) {
+    if (!(error instanceof DiagnoseRefusal && error.forcible && options.force)) throw error;
+    forced.push({ code: error.code, message: error.message });
+  }
+  const decoded = ranges.map((range) => decodeHotRange(schema, range, keySample));
   // The hot ranges' boundary keys are keys of the table too: with them the inference knows a hot
   // range's writers even when the sample holds none of its rows.
   const boundaryKeys = decoded.flatMap((range) =>
@@ -173,11 +212,10 @@ export function diagnoseEvidence(
       boundary.kind === "decoded" ? [at === 0 ? range.startKey : range.endKey] : [],
     ),
   );
-  const inferred =
-    evidence.keySample.length === 0 ? undefined : inferSampledKey([...evidence.keySample, ...boundaryKeys]);
+  const inferred = keySample.length === 0 ? undefined : inferSampledKey([...keySample, ...boundaryKeys]);
   const diagnosis = classify({
     hotRanges: decoded,
-    sampleKeys: new Set(evidence.keySample.map((key) => key.toString("hex"))).size,
+    sampleKeys: new Set(keySample.map((key) => key.toString("hex"))).size,
     sequentialField: inferred?.structure.sequential?.name,
     entityFields: entityFields(schema).fields,
   });
@@ -195,7 +233,7 @@ export function diagnoseEvidence(
   else {
     try {
       scenario = diagnosisScenario(inferred, {
-        ...scenarioLoad(diagnosis, decoded, peak, evidence.keySample, {
+        ...scenarioLoad(diagnosis, decoded, peak, keySample, {
           ...options,
           nodes: options.nodes,
           storage,
@@ -216,14 +254,16 @@ export function diagnoseEvidence(
     bucketCount: schema.bucketCount,
     heat: evidence.heat,
     hotRanges: decoded,
-    shares: evidence.rowKeySamples ? tableShares(schema, evidence.rowKeySamples) : undefined,
+    shares: evidence.rowKeySamples ? tableShares(schema, evidence.rowKeySamples, keySample) : undefined,
     sample: {
-      keys: evidence.keySample.length,
-      undecoded: undecodedKeys(schema, evidence.keySample),
+      keys: keySample.length,
+      undecoded,
+      reserved: evidence.keySample.length - keySample.length,
       structure: inferred?.structure,
     },
     diagnosis,
     scenario,
     scenarioProblem,
+    forced,
   };
 }

@@ -8,6 +8,7 @@
 import { writeCost } from "../../sim/cluster/cluster.js";
 import { defaultCostModel } from "../../sim/cluster/model.js";
 import type { HotTablet } from "../decode/hot-tablet.js";
+import { DiagnoseRefusal } from "./refusal.js";
 
 /** The hot tablets at the peak instant. */
 export interface PeakHeat {
@@ -59,7 +60,15 @@ export const writesForCpu = (cpuPercent: number, storage: "ssd" | "hdd", rowByte
 export function checkCarried(peak: PeakHeat, nodes: number): void {
   if (peak.totalCpuPercent <= nodes * 100) return;
   const shown = peak.ranges.slice(0, 6).map((range) => `${range.cpuPercent} %`);
-  throw new Error(
+  throw new DiagnoseRefusal(
+    "peak-exceeds-nodes",
     `hot tablets: at ${peak.at.toISOString()} ${peak.ranges.length} hot tablets add up to ${peak.totalCpuPercent.toFixed(0)} % of a node's CPU (${shown.join(" + ")}${peak.ranges.length > shown.length ? " + …" : ""}), more than ${nodes} node${nodes === 1 ? "" : "s"} can carry (${nodes} × 100 % = ${nodes * 100} %): the answer is of another cluster, or --nodes is wrong`,
+    {
+      at: peak.at.toISOString(),
+      hotTablets: peak.ranges.length,
+      totalCpuPercent: peak.totalCpuPercent,
+      nodes,
+    },
+    false,
   );
 }

@@ -38,7 +38,7 @@ function factText(fact: Fact): string {
     case "no-hot-tablets":
       return "no hot tablet of this table in the window";
     case "single-key":
-      return `the hot tablet starts and ends at the same key (${fact.key})`;
+      return `the hot tablet starts and ends at the same key (${fact.text === undefined ? `0x${fact.key}` : JSON.stringify(fact.text)})`;
     case "sampled-keys-in-range":
       return `${fact.count} distinct sampled keys fall in the hottest range`;
     case "entities-in-range":
@@ -121,6 +121,10 @@ export function diagnoseText(report: DiagnoseReport, options: DiagnoseTextOption
     );
   const cpuWord = heat.kind === "hot-tablets" ? "node CPU" : "of logged operations";
   if (report.hotRanges.length === 0) lines.push("- none");
+  if (heat.kind === "hot-tablets" && heat.otherTables?.length)
+    lines.push(
+      `The recorded answer also held hot tablets of other tables, not read: ${heat.otherTables.map((other) => `${other.table} (${other.tablets})`).join(", ")}${report.hotRanges.length === 0 ? ` — none of ${report.table}: is it the answer for this table?` : ""}`,
+    );
   for (const range of report.hotRanges) lines.push(...hotRangeLines(range, cpuWord, report.bucketCount > 1));
   if (report.shares) {
     const { shares } = report;
@@ -143,9 +147,14 @@ export function diagnoseText(report: DiagnoseReport, options: DiagnoseTextOption
   lines.push("", `Key sample: ${sample.keys} keys.`);
   if (sample.undecoded.count)
     lines.push(
-      `${sample.undecoded.count} keys are not keys of the schema (counted, not decoded), e.g. ${sample.undecoded.examples.map((hex) => `0x${hex}`).join(", ")}`,
+      `${sample.undecoded.count} keys are not keys of the schema (counted, not decoded), e.g. ${sample.undecoded.examples.map((key) => (key.text === undefined ? `0x${key.hex}` : JSON.stringify(key.text))).join(", ")}`,
+    );
+  if (sample.reserved)
+    lines.push(
+      `${sample.reserved} key of keyspread's own reserved range (its schema row) left out of the sample.`,
     );
   if (sample.structure) lines.push(`Inferred key: ${sample.structure.explanation}`);
+  for (const refusal of report.forced) lines.push(`Forced (--force): ${refusal.message}`);
   const { diagnosis } = report;
   lines.push(
     "",
