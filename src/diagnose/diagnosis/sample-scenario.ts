@@ -37,13 +37,13 @@ export function inferSampledKey(keys: readonly Buffer[]): InferredKey | undefine
   const sample = splitKeySample(lines);
   // Rows follow the keys in order, less those skipped; a skipped key is found by its text.
   const rows = new Map<string, string[]>();
-  if (sample.skipped === 0) keys.forEach((key, index) => rows.set(key.toString("hex"), sample.rows[index]!));
-  else {
-    const byText = new Map(sample.rows.map((row) => [row.join(sample.separator ?? ""), row]));
-    keys.forEach((key, index) => {
-      const row = byText.get(lines[index]!);
-      if (row) rows.set(key.toString("hex"), row);
-    });
+  const byText =
+    sample.skipped === 0
+      ? undefined
+      : new Map(sample.rows.map((row) => [row.join(sample.separator ?? ""), row]));
+  for (const [index, key] of keys.entries()) {
+    const row = byText ? byText.get(lines[index]!) : sample.rows[index];
+    if (row) rows.set(key.toString("hex"), row);
   }
   return {
     sample,
