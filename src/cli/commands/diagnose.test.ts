@@ -34,6 +34,19 @@ function printedJson(run: { code: number | null; stdout: string; stderr: string 
   return JSON.parse(run.stdout);
 }
 
+/** `diagnose` of a Bigtable table with a recorded hot-tablets answer. */
+const onRecordedAnswer = (tableId: string, schema: string, hotTablets: string) => [
+  "diagnose",
+  "--store",
+  "bigtable",
+  "--table",
+  tableId,
+  "--schema",
+  schema,
+  "--hot-tablets",
+  hotTablets,
+];
+
 const dir = mkdtempSync(join(tmpdir(), "keyspread-diagnose-cli-"));
 const SCHEMA = "examples/diagnose/fleet-incident.schema.yaml";
 const cells = new Map([["v", Buffer.alloc(64, 1)]]);
@@ -54,15 +67,7 @@ describe("keyspread diagnose --store bigtable (emulator, recorded hot tablets)",
     const out = join(dir, "bigtable");
     const result = printedJson(
       await keyspread([
-        "diagnose",
-        "--store",
-        "bigtable",
-        "--table",
-        tableId,
-        "--schema",
-        SCHEMA,
-        "--hot-tablets",
-        hotTablets,
+        ...onRecordedAnswer(tableId, SCHEMA, hotTablets),
         "--nodes",
         "12",
         "--sample",
@@ -128,15 +133,7 @@ describe("keyspread diagnose --store bigtable (emulator, recorded hot tablets)",
       }),
     );
     const args = (schema: string) => [
-      "diagnose",
-      "--store",
-      "bigtable",
-      "--table",
-      tableId,
-      "--schema",
-      schema,
-      "--hot-tablets",
-      hotTablets,
+      ...onRecordedAnswer(tableId, schema, hotTablets),
       "--nodes",
       "3",
       "--sample",
@@ -222,6 +219,8 @@ describe("keyspread diagnose --store embedded", () => {
     expect(result.report.diagnosis.kind).toBe("one-hot-row");
     expect(result.report.diagnosis.remedy).toBe("shard-the-row");
     expect(result.report.scenario.cluster.nodes).toBe(3);
+    // An access log's shares are of operations, not CPU: no observation to calibrate to.
+    expect(result.report.scenario.observed).toBeUndefined();
   });
 
   it("needs the access log", async () => {

@@ -145,7 +145,7 @@ function scenarioLoad(
   ranges: readonly DecodedHotRange[],
   peak: PeakHeat | undefined,
   sample: readonly Buffer[],
-  options: DiagnoseOptions & { nodes: number; storage: "ssd" | "hdd" },
+  options: DiagnoseOptions & { nodes: number; storage: "ssd" | "hdd"; cpuMeasured: boolean },
 ): Pick<DiagnosisScenarioOptions, "hot" | "restWritesPerS" | "reads" | "observed"> & { observed?: Observed } {
   const rowBytes = options.rowBytes ?? DEFAULT_ROW_BYTES;
   const writes = (cpuPercent: number) => writesForCpu(cpuPercent, options.storage, rowBytes);
@@ -169,7 +169,9 @@ function scenarioLoad(
       `--rates writes=${total}: the hot ranges alone carried ${Math.round(hotWrites)} writes/s at the peak (their CPU share of a node × ${Math.round(writesPerNode(options.storage, rowBytes))} writes/s a node carries): give the table's whole write rate`,
     );
   const hottest = peak?.ranges[0]?.cpuPercent;
+  // An access log's shares are of operations, not a node's CPU: nothing to calibrate to.
   const observed: Observed | undefined =
+    !options.cpuMeasured ||
     peak === undefined ||
     hottest === undefined ||
     !(HOT_WRITER_KINDS.has(diagnosis.kind) || SPREAD_KINDS.has(diagnosis.kind))
@@ -237,6 +239,7 @@ export function diagnoseEvidence(
           ...options,
           nodes: options.nodes,
           storage,
+          cpuMeasured: evidence.heat.kind === "hot-tablets",
         }),
         ratesSource: options.rates ? "given" : "implied by the hot tablets",
         nodes: options.nodes,
