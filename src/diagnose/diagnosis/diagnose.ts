@@ -176,9 +176,12 @@ function scenarioLoad(
     hottest === undefined ||
     !(HOT_WRITER_KINDS.has(diagnosis.kind) || SPREAD_KINDS.has(diagnosis.kind))
       ? undefined
-      : SPREAD_LOAD_KINDS.has(diagnosis.kind)
-        ? { nodes: options.nodes, averageCpu: peak.totalCpuPercent / 100 / options.nodes }
-        : { nodes: options.nodes, hottestCpu: hottest / 100 };
+      : !SPREAD_LOAD_KINDS.has(diagnosis.kind)
+        ? { nodes: options.nodes, hottestCpu: hottest / 100 }
+        : // The hot tablets' sum is the nodes' mean only when they are the whole workload (rates implied).
+          options.rates
+          ? undefined
+          : { nodes: options.nodes, averageCpu: peak.totalCpuPercent / 100 / options.nodes };
   return {
     hot,
     restWritesPerS,
