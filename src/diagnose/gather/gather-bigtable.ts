@@ -7,7 +7,7 @@ import type { BigtableOptions, Table, v2 } from "@google-cloud/bigtable";
 import { importOptionalPackage } from "../../io/optional-package.js";
 import { resolveConfig } from "../../store/bigtable.js";
 import { SCHEMA_ROW_KEY } from "../../table/schema-guard.js";
-import type { HotTablet } from "../decode/hot-tablet.js";
+import { type HotTablet, tabletsOfOtherTables } from "../decode/hot-tablet.js";
 import type { TableEvidence } from "../diagnosis/diagnose.js";
 import { sampleRowKeys, sampleRows } from "./bigtable-sample.js";
 import { hotTabletWindows, type TimeWindow } from "./hot-tablet-windows.js";
@@ -124,17 +124,6 @@ function recordedSpan(recorded: readonly HotTablet[] | undefined, window: TimeWi
     start: new Date(Math.min(...recorded.map((tablet) => tablet.startTime.getTime()))),
     end: new Date(Math.max(...recorded.map((tablet) => tablet.endTime.getTime()))),
   };
-}
-
-/** Tables other than `tableId` a recorded answer holds tablets of, and how many (a cluster's answer covers all its tables). */
-export function tabletsOfOtherTables(
-  recorded: readonly HotTablet[],
-  tableId: string,
-): { table: string; tablets: number }[] {
-  const counts = new Map<string, number>();
-  for (const tablet of recorded)
-    if (tablet.table !== tableId) counts.set(tablet.table, (counts.get(tablet.table) ?? 0) + 1);
-  return [...counts].sort((a, b) => b[1] - a[1]).map(([table, tablets]) => ({ table, tablets }));
 }
 
 /** The fingerprint keyspread's schema row records (any column family), if the table has one. */
