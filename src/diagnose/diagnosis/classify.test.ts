@@ -1,6 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { DecodedHotRange } from "../decode/decoded-hot-range.js";
+import { parseSchema } from "../../keys/schema.js";
+import { type DecodedHotRange, decodeHotRange } from "../decode/decoded-hot-range.js";
+import { entityFields } from "../decode/entities.js";
+import { hotTablet } from "../decode/fixtures.testsuite.js";
+import { hotRanges } from "../decode/hot-tablet.js";
 import {
   type ClassifyInput,
   classify as classifyWith,
@@ -10,8 +14,8 @@ import {
 
 const T0 = Date.parse("2026-11-30T00:00:00Z");
 
-const classify = (input: Omit<ClassifyInput, "entityFields">) =>
-  classifyWith({ ...input, entityFields: ["device"] });
+const classify = (input: Omit<ClassifyInput, "entity">) =>
+  classifyWith({ ...input, entity: { fields: ["device"], leading: true } });
 
 function range(
   start: string,
@@ -151,5 +155,37 @@ describe("classify", () => {
       fields: ["device"],
       narrowAtMost: NARROW_MAX_ENTITIES,
     });
+  });
+
+  it("one writer's own tail, moving forward inside its rows, is one hot entity, not a table's moving tail", () => {
+    const schema = parseSchema(
+      'version: 1\nname: t\nlayout: text\nseparator: "#"\nsegments:\n  - field: tenant\n    codec: { type: string }\n  - field: device\n    codec: { type: string }\n  - field: ts\n    codec: { type: timestamp, unit: ms }\n',
+    );
+    const key = (device: string, minute: number) =>
+      schema.encode({ tenant: "acme", device, ts: new Date(T0 + minute * 60_000) });
+    // The device's newest rows, hot window after window, each window a little further on.
+    const tablets = [0, 1, 2].map((window) =>
+      hotTablet(key("d7", window * 10), key("d7", window * 10 + 9), 90, window),
+    );
+    const hot = hotRanges(tablets).map((each) => decodeHotRange(schema, each, []));
+    const diagnosis = classifyWith({
+      hotRanges: hot,
+      sampleKeys: 100,
+      sequentialField: undefined,
+      entity: entityFields(schema),
+    });
+    expect(diagnosis).toMatchObject({ kind: "one-hot-entity", remedy: "spread-the-entity" });
+    // Three devices' tails moving forward together are not one entity's.
+    const three = hotRanges(
+      ["d1", "d2", "d3"].map((device, window) => hotTablet(key(device, 0), key(device, 9), 90, window)),
+    ).map((each) => decodeHotRange(schema, each, []));
+    expect(
+      classifyWith({
+        hotRanges: three,
+        sampleKeys: 100,
+        sequentialField: undefined,
+        entity: entityFields(schema),
+      }).kind,
+    ).toBe("moving-tail");
   });
 });

@@ -7,6 +7,7 @@
  */
 import { printable } from "../decode/decoded-boundary.js";
 import type { DecodedHotRange } from "../decode/decoded-hot-range.js";
+import { type EntityFields, entityOf } from "../decode/entities.js";
 
 export type DiagnosisKind =
   | "no-hot-tablets"
@@ -64,8 +65,8 @@ export interface ClassifyInput {
   sampleKeys: number;
   /** The field the key-structure inference found moving with every write at the front of the key. */
   sequentialField: string | undefined;
-  /** The schema's fields that name an entity (decode/entities.ts). */
-  entityFields: readonly string[];
+  /** The schema's fields that name an entity, and whether they lead the key (decode/entities.ts). */
+  entity: EntityFields;
 }
 
 /**
@@ -84,6 +85,16 @@ export const EVEN_MAX_OVER_MEDIAN = 1.5;
  * in hot ranges (plausible 0.6–0.9). A band of similar hot tablets over less is one wide hot range.
  */
 export const EVEN_MIN_SAMPLE_SHARE = 0.8;
+
+/** Every hot range holds one entity, and the same one (read from their decoded start keys). */
+function oneEntityThroughout(ranges: readonly DecodedHotRange[], fields: readonly string[]): boolean {
+  const ids = new Set<string>();
+  for (const range of ranges) {
+    if (range.entities !== 1 || range.start.kind !== "decoded") return false;
+    ids.add(entityOf(range.start.values, fields));
+  }
+  return ids.size === 1;
+}
 
 function keyText(key: Buffer): { key: string; text?: string } {
   const text = printable(key);
@@ -115,6 +126,19 @@ export function classify(input: ClassifyInput): Diagnosis {
       remedy: "shard-the-row",
       facts: [{ kind: "single-key", ...keyText(hottest.startKey) }, cpu],
     };
+  const entityFacts: Fact[] = [
+    {
+      kind: "entities-in-range",
+      count: hottest.entities,
+      fields: [...input.entity.fields],
+      narrowAtMost: NARROW_MAX_ENTITIES,
+    },
+    { kind: "sampled-keys-in-range", count: hottest.sampledKeys },
+  ];
+  // One writer's own tail (its time ascending within its rows) moves forward too, but inside one
+  // entity: a key that leads with a spreading field, whose one entity is too hot.
+  if (input.entity.leading && oneEntityThroughout(input.hotRanges, input.entity.fields))
+    return { kind: "one-hot-entity", remedy: "spread-the-entity", facts: [...entityFacts, cpu] };
   const forward = movesForward(input.hotRanges);
   const atEnd = hottest.endKey.length === 0;
   if (forward > 0 || (input.sequentialField !== undefined && atEnd))
@@ -144,16 +168,7 @@ export function classify(input: ClassifyInput): Diagnosis {
     (hotShare === undefined || hotShare >= EVEN_MIN_SAMPLE_SHARE)
   )
     return { kind: "even-near-capacity", remedy: "add-nodes", facts: [spread, ...coverage, cpu] };
-  const entities: Fact[] = [
-    {
-      kind: "entities-in-range",
-      count: hottest.entities,
-      fields: [...input.entityFields],
-      narrowAtMost: NARROW_MAX_ENTITIES,
-    },
-    { kind: "sampled-keys-in-range", count: hottest.sampledKeys },
-  ];
-  const facts = [...entities, spread, ...coverage, cpu];
+  const facts = [...entityFacts, spread, ...coverage, cpu];
   if (hottest.entities === 1) return { kind: "one-hot-entity", remedy: "spread-the-entity", facts };
   return hottest.entities <= NARROW_MAX_ENTITIES
     ? { kind: "narrow-hot-range", remedy: "spread-the-few-keys", facts }

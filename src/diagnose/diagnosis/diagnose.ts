@@ -222,7 +222,7 @@ export function diagnoseEvidence(
     hotRanges: decoded,
     sampleKeys: new Set(keySample.map((key) => key.toString("hex"))).size,
     sequentialField: inferred?.structure.sequential?.name,
-    entityFields: entityFields(schema).fields,
+    entity: entityFields(schema),
   });
   const storage = options.storage ?? "ssd";
   const peak = peakHeat(evidence.hotTablets);

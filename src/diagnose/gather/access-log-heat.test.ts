@@ -25,7 +25,7 @@ const diagnosisOf = (records: { tsMs: number; key: Buffer }[]) => {
     hotRanges: hotRanges(heatOf(records)).map((range) => decodeHotRange(fleetSchema, range, sample)),
     sampleKeys: sample.length,
     sequentialField: undefined,
-    entityFields: entityFields(fleetSchema).fields,
+    entity: entityFields(fleetSchema),
   });
 };
 
