@@ -1,11 +1,12 @@
 /**
  * Five planted problems, each a table's rows and the recorded hot-tablets answer that fits it, with
- * the diagnosis written down before the code was run (docs/diagnose.md lists the sources):
+ * the diagnosis written down before the code was run (docs/bigtable.md lists the sources):
  * - a time-first tail: every write lands after the last (Google, "Schema design best practices":
  *   timestamps at the start of a row key put all writes on one node) — a moving tail;
  * - one hot device under tenant#deviceId#reverseTs: one writer's newest rows side by side (Key
  *   Visualizer's "hot key": a single bright row band) — one hot entity, fix the key;
- * - a narrow hot range: three devices next to each other — few entities, fix the key;
+ * - a narrow hot range: one tablet over three neighbouring devices, one of them writing most (as a
+ *   real tablet's boundaries fall around a hot writer) — few entities, fix the key;
  * - one tenant spread wide: a tenant's many devices warm a band of tablets (Key Visualizer's wide
  *   bright band over a key prefix) — many entities, capacity, not the key;
  * - an even salted load: salt buckets spread the writes, every tablet warm (Key Visualizer's even
