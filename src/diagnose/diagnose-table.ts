@@ -19,6 +19,8 @@ interface Common {
   storage?: "ssd" | "hdd";
   /** Bytes per row: the scenario's, and on Bigtable the row sample's probability (default 1 KB). */
   rowBytes?: number;
+  /** Read the evidence even with a schema that does not fit the table (diagnosis/refusal.ts). */
+  force?: boolean;
 }
 
 export type DiagnoseTableOptions =
@@ -49,6 +51,7 @@ export async function diagnoseTable(options: DiagnoseTableOptions): Promise<Diag
         ...(rates ? { rates } : {}),
         ...(options.storage ? { storage: options.storage } : {}),
         ...(options.rowBytes === undefined ? {} : { rowBytes: options.rowBytes }),
+        ...(options.force ? { force: true } : {}),
       }),
       notes: ["no-hot-tablet-api"],
     };
@@ -67,6 +70,7 @@ export async function diagnoseTable(options: DiagnoseTableOptions): Promise<Diag
       ...(rates ? { rates } : {}),
       ...(storage ? { storage } : {}),
       ...(options.rowBytes === undefined ? {} : { rowBytes: options.rowBytes }),
+      ...(options.force ? { force: true } : {}),
     }),
     notes: gathered.sampleTimedOut ? ["sample-timed-out"] : [],
   };

@@ -10,6 +10,7 @@ export {
   decodeHotRange,
   type FieldSpan,
 } from "../diagnose/decode/decoded-hot-range.js";
+export { type EntityFields, entityFields } from "../diagnose/decode/entities.js";
 export { type HotRange, type HotTablet, hotRanges } from "../diagnose/decode/hot-tablet.js";
 export {
   type RowKeySample,
@@ -40,6 +41,8 @@ export {
   type TableEvidence,
   type UndecodedKeys,
 } from "../diagnose/diagnosis/diagnose.js";
+export { type PeakHeat, peakHeat } from "../diagnose/diagnosis/implied-rates.js";
+export { DiagnoseRefusal, type RefusalCode } from "../diagnose/diagnosis/refusal.js";
 export { AccessHeat, type AccessHeatLayout, accessHeatLayout } from "../diagnose/gather/access-log-heat.js";
 export type { BigtableDiagnoseSource } from "../diagnose/gather/gather-bigtable.js";
 export type { EmbeddedDiagnoseSource } from "../diagnose/gather/gather-embedded.js";

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { incidentKeySample } from "../../diagnose/gather/incident.testsuite.js";
+import { type PlantedProblem, plantedProblems } from "../../diagnose/gather/planted.testsuite.js";
 import { parseScenario } from "../../sim/scenario/scenario.js";
 import { BigtableStore } from "../../store/bigtable.js";
 import { EmbeddedStore } from "../../store/embedded.js";
@@ -33,6 +34,19 @@ function printedJson(run: { code: number | null; stdout: string; stderr: string 
   return JSON.parse(run.stdout);
 }
 
+/** `diagnose` of a Bigtable table with a recorded hot-tablets answer. */
+const onRecordedAnswer = (tableId: string, schema: string, hotTablets: string) => [
+  "diagnose",
+  "--store",
+  "bigtable",
+  "--table",
+  tableId,
+  "--schema",
+  schema,
+  "--hot-tablets",
+  hotTablets,
+];
+
 const dir = mkdtempSync(join(tmpdir(), "keyspread-diagnose-cli-"));
 const SCHEMA = "examples/diagnose/fleet-incident.schema.yaml";
 const cells = new Map([["v", Buffer.alloc(64, 1)]]);
@@ -53,15 +67,7 @@ describe("keyspread diagnose --store bigtable (emulator, recorded hot tablets)",
     const out = join(dir, "bigtable");
     const result = printedJson(
       await keyspread([
-        "diagnose",
-        "--store",
-        "bigtable",
-        "--table",
-        tableId,
-        "--schema",
-        SCHEMA,
-        "--hot-tablets",
-        hotTablets,
+        ...onRecordedAnswer(tableId, SCHEMA, hotTablets),
         "--nodes",
         "12",
         "--sample",
@@ -100,6 +106,59 @@ describe("keyspread diagnose --store bigtable (emulator, recorded hot tablets)",
       "diagnosis.md",
       "scenario.yaml",
     ]);
+  });
+
+  it("calls one hot device under a reverse timestamp a hot entity; refuses a schema that does not fit unless --force", async () => {
+    const problem = plantedProblems(1500).find((each) => each.expected.kind === "one-hot-entity")!;
+    const tableId = `diagent${process.pid}_${Date.now().toString(36)}`;
+    const store = await BigtableStore.createTable({ tableId });
+    expect((await store.write(puts(problem.keys))).failed).toEqual([]);
+    await store.close();
+    const schemaFile = join(dir, "tenant-device.schema.json");
+    writeFileSync(schemaFile, JSON.stringify(problem.schema.spec));
+    const hotTablets = join(dir, "hot-entity.hot-tablets.json");
+    const asJson = (tablets: ReturnType<PlantedProblem["hotTablets"]>) =>
+      tablets.map((tablet) => ({
+        tableName: `projects/keyspread/instances/keyspread/tables/${tablet.table}`,
+        startKey: tablet.startKey.toString(),
+        endKey: tablet.endKey.toString(),
+        startTime: tablet.startTime.toISOString(),
+        endTime: tablet.endTime.toISOString(),
+        nodeCpuUsagePercent: tablet.nodeCpuPercent,
+      }));
+    writeFileSync(
+      hotTablets,
+      JSON.stringify({
+        hotTablets: asJson([...problem.hotTablets(tableId), ...problem.hotTablets("orders")]),
+      }),
+    );
+    const args = (schema: string) => [
+      ...onRecordedAnswer(tableId, schema, hotTablets),
+      "--nodes",
+      "3",
+      "--sample",
+      "3000",
+      "--row-bytes",
+      "100",
+      "--sample-timeout",
+      "600s",
+      "--json",
+    ];
+    const result = printedJson(await keyspread(args(schemaFile)));
+    expect(result.report.diagnosis).toMatchObject({ kind: "one-hot-entity", remedy: "spread-the-entity" });
+    expect(result.report.heat.otherTables).toEqual([{ table: "orders", tablets: 2 }]);
+    expect(result.report.scenario.observed).toEqual({ nodes: 3, hottestCpu: 0.92 });
+
+    const refused = await keyspread(args(SCHEMA));
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/--schema does not fit the table/);
+    expect(JSON.parse(refused.stdout).refused).toMatchObject({
+      code: "schema-does-not-fit",
+      forcible: true,
+      details: { keys: expect.any(Number), undecoded: expect.any(Number) },
+    });
+    const forced = printedJson(await keyspread([...args(SCHEMA), "--force"]));
+    expect(forced.report.forced.map((each: { code: string }) => each.code)).toEqual(["schema-does-not-fit"]);
   });
 
   it("without a recorded answer on the emulator, says there is no admin API there", async () => {
@@ -160,6 +219,8 @@ describe("keyspread diagnose --store embedded", () => {
     expect(result.report.diagnosis.kind).toBe("one-hot-row");
     expect(result.report.diagnosis.remedy).toBe("shard-the-row");
     expect(result.report.scenario.cluster.nodes).toBe(3);
+    // An access log's shares are of operations, not CPU: no observation to calibrate to.
+    expect(result.report.scenario.observed).toBeUndefined();
   });
 
   it("needs the access log", async () => {

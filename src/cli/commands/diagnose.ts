@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { type Command, Option } from "commander";
 import { parseWorkloadRates } from "../../advise/infer/rates.js";
 import { diagnoseTable } from "../../diagnose/diagnose-table.js";
+import { DiagnoseRefusal } from "../../diagnose/diagnosis/refusal.js";
 import { parseHotTabletsJson } from "../../diagnose/gather/hot-tablets-json.js";
 import { diagnoseJson } from "../../diagnose/report/report-json.js";
 import { diagnoseText } from "../../diagnose/report/report-text.js";
@@ -35,6 +36,7 @@ interface DiagnoseCliOptions {
   storage?: "ssd" | "hdd";
   out?: string;
   json?: boolean;
+  force?: boolean;
 }
 
 export function registerDiagnoseCommands(program: Command): void {
@@ -99,7 +101,11 @@ export function registerDiagnoseCommands(program: Command): void {
     )
     .option("--out <dir>", "write diagnosis.md, diagnosis.json and scenario.yaml here")
     .option("--json", "print one JSON object")
-    .action(guarded(diagnoseCommand));
+    .option(
+      "--force",
+      "diagnose even when the schema does not fit the table (most sampled keys undecodable, or the table records another schema)",
+    )
+    .action(guarded(refusedAsJson(diagnoseCommand)));
 }
 
 async function diagnoseCommand(options: DiagnoseCliOptions): Promise<void> {
@@ -111,6 +117,7 @@ async function diagnoseCommand(options: DiagnoseCliOptions): Promise<void> {
     ...(options.nodes === undefined ? {} : { nodes: options.nodes }),
     ...(options.storage === undefined ? {} : { storage: options.storage }),
     ...(options.rowBytes === undefined ? {} : { rowBytes: options.rowBytes }),
+    ...(options.force ? { force: true } : {}),
   };
   const result =
     options.store === "embedded"
@@ -161,6 +168,26 @@ async function diagnoseCommand(options: DiagnoseCliOptions): Promise<void> {
   }
   process.stdout.write(diagnoseText(report, { notes, ...(scenarioPath ? { scenarioPath } : {}) }));
   if (written.length) process.stdout.write(`\nwrote:\n${written.map((path) => `  ${path}\n`).join("")}`);
+}
+
+/**
+ * A refusal under `--json` is also one JSON object on stdout (`{"refused": {code, message, details}}`),
+ * so a script reads why; the exit is non-zero and the message on stderr either way.
+ */
+function refusedAsJson(
+  command: (options: DiagnoseCliOptions) => Promise<void>,
+): (options: DiagnoseCliOptions) => Promise<void> {
+  return async (options) => {
+    try {
+      await command(options);
+    } catch (error) {
+      if (options.json && error instanceof DiagnoseRefusal)
+        process.stdout.write(
+          `${JSON.stringify({ refused: { code: error.code, message: error.message, forcible: error.forcible, details: error.details } })}\n`,
+        );
+      throw error;
+    }
+  };
 }
 
 function requireAccessLog(options: DiagnoseCliOptions): string {

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { decodeHotRange } from "./decoded-hot-range.js";
-import { fleetKey, fleetSchema, hotTablet } from "./fixtures.testsuite.js";
+import {
+  fleetKey,
+  fleetSchema,
+  hotTablet,
+  tenantDeviceKey,
+  tenantDeviceSchema,
+} from "./fixtures.testsuite.js";
 import { hotRanges } from "./hot-tablet.js";
 
 describe("decodeHotRange", () => {
@@ -31,5 +37,18 @@ describe("decodeHotRange", () => {
     const [raw] = hotRanges([hotTablet(Buffer.from([0xff]), Buffer.from([0xff, 0xff]), 50)]);
     const undecodable = decodeHotRange(fleetSchema, raw!, [Buffer.from([0xff, 0x01])]);
     expect(undecodable).toMatchObject({ sampledKeys: 1, fields: [], start: { kind: "raw" } });
+  });
+
+  it("counts the entities a range holds, not its row keys: one device's rows under a reverse timestamp are one", () => {
+    const device = Array.from({ length: 300 }, (_, i) => tenantDeviceKey("acme", 42, i));
+    const neighbours = [tenantDeviceKey("acme", 41), tenantDeviceKey("acme", 43)];
+    const sample = [...device, ...neighbours].sort(Buffer.compare);
+    const [range] = hotRanges([hotTablet(sample[1]!, sample.at(-2)!, 93)]);
+    const decoded = decodeHotRange(tenantDeviceSchema, range!, sample);
+    expect(decoded).toMatchObject({ sampledKeys: 300, entities: 1 });
+    // The boundaries alone say so: nothing sorts between two keys of one device.
+    expect(decodeHotRange(tenantDeviceSchema, range!, []).entities).toBe(1);
+    const [wider] = hotRanges([hotTablet(sample[0]!, sample.at(-1)!, 93)]);
+    expect(decodeHotRange(tenantDeviceSchema, wider!, sample).entities).toBe(3);
   });
 });

@@ -4,6 +4,7 @@
  */
 import type { KeySchema } from "../../keys/types.js";
 import { type DecodedBoundary, decodeBoundary, decodeKey, valueText } from "./decoded-boundary.js";
+import { entityFields, entityOf } from "./entities.js";
 import { type HotRange, inHotRange } from "./hot-tablet.js";
 
 /** One field over the sampled keys in the range: how many values, the first and last. */
@@ -26,6 +27,12 @@ export interface DecodedHotRange {
   windows: HotRange["windows"];
   /** Distinct sampled keys that fall in the range. */
   sampledKeys: number;
+  /**
+   * Distinct entities (the key's fields before its time, entities.ts) the range holds: those of
+   * the sampled keys inside and of its decoded boundaries; exactly one when both boundaries are
+   * keys of one entity and the entity leads the key (nothing else sorts between them).
+   */
+  entities: number;
   /** Buckets of the sampled keys in the range (salted schemas). */
   buckets: number[];
   fields: FieldSpan[];
@@ -65,15 +72,27 @@ export function decodeHotRange(
       },
     ];
   });
+  const start = decodeBoundary(schema, range.startKey);
+  const end = decodeBoundary(schema, range.endKey);
+  const entity = entityFields(schema);
+  const boundaryEntities = [start, end].flatMap((boundary) =>
+    boundary.kind === "decoded" ? [entityOf(boundary.values, entity.fields)] : [],
+  );
+  const oneEntity =
+    entity.leading && boundaryEntities.length === 2 && boundaryEntities[0] === boundaryEntities[1];
+  const entities = oneEntity
+    ? 1
+    : new Set([...decoded.map((key) => entityOf(key.values, entity.fields)), ...boundaryEntities]).size;
   return {
     startKey: range.startKey,
     endKey: range.endKey,
-    start: decodeBoundary(schema, range.startKey),
-    end: decodeBoundary(schema, range.endKey),
+    start,
+    end,
     singleKey: range.startKey.length > 0 && range.startKey.equals(range.endKey),
     maxCpuPercent: range.maxCpuPercent,
     windows: range.windows,
     sampledKeys: inside.size,
+    entities,
     buckets: [...new Set(decoded.map((key) => key.bucket))].sort((a, b) => a - b),
     fields,
   };

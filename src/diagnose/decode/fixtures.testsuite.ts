@@ -33,3 +33,26 @@ export function hotTablet(
     nodeCpuPercent: cpu,
   };
 }
+
+/** The commonest incident key: tenant#deviceId#reverse timestamp, unsalted. */
+export const tenantDeviceSchema = parseSchema(`
+version: 1
+name: tenant-device-reverse-ts
+layout: text
+separator: "#"
+segments:
+  - field: tenant
+    codec: { type: string }
+  - field: deviceId
+    codec: { type: string }
+  - field: ts
+    codec: { type: timestamp, unit: ms, reverse: true }
+`);
+
+/** A tenant-device key: device `d-NNNNN` of `tenant`, a time `seconds` after T0. */
+export const tenantDeviceKey = (tenant: string, device: number, seconds = 0) =>
+  tenantDeviceSchema.encode({
+    tenant,
+    deviceId: `d-${String(device).padStart(5, "0")}`,
+    ts: new Date(T0 + seconds * 1000),
+  });

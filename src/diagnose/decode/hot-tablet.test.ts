@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { hotTablet } from "./fixtures.testsuite.js";
-import { hotRanges, inHotRange, tableIdOf } from "./hot-tablet.js";
+import { hotRanges, inHotRange, tableIdOf, tabletsOfOtherTables } from "./hot-tablet.js";
 
 const key = (text: string) => Buffer.from(text);
 
@@ -34,5 +34,20 @@ describe("hot ranges", () => {
   it("takes the table id from a table's resource name", () => {
     expect(tableIdOf("projects/p/instances/i/tables/metrics")).toBe("metrics");
     expect(tableIdOf("metrics")).toBe("metrics");
+  });
+
+  it("names the other tables a recorded answer holds tablets of, busiest first", () => {
+    const answer = [
+      hotTablet(key("a"), key("b"), 90, 0, "metrics"),
+      hotTablet(key("a"), key("b"), 80, 0, "orders"),
+      hotTablet(key("c"), key("d"), 70, 1, "orders"),
+      hotTablet(key("e"), key("f"), 60, 0, "users"),
+    ];
+    expect(tabletsOfOtherTables(answer, "metrics")).toEqual([
+      { table: "orders", tablets: 2 },
+      { table: "users", tablets: 1 },
+    ]);
+    // An answer for another table only: every tablet is named, none read.
+    expect(tabletsOfOtherTables(answer, "events").map((other) => other.tablets)).toEqual([2, 1, 1]);
   });
 });

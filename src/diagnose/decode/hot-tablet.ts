@@ -59,3 +59,14 @@ export function inHotRange(range: { startKey: Buffer; endKey: Buffer }, key: Buf
     (range.endKey.length === 0 || Buffer.compare(key, range.endKey) <= 0)
   );
 }
+
+/** Tables other than `tableId` a recorded answer holds tablets of, and how many (a cluster's answer covers all its tables). */
+export function tabletsOfOtherTables(
+  recorded: readonly HotTablet[],
+  tableId: string,
+): { table: string; tablets: number }[] {
+  const counts = new Map<string, number>();
+  for (const tablet of recorded)
+    if (tablet.table !== tableId) counts.set(tablet.table, (counts.get(tablet.table) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1]).map(([table, tablets]) => ({ table, tablets }));
+}

@@ -1,7 +1,9 @@
 /**
  * Tablet boundaries and sizes from SampleRowKeys, decoded through the schema: each tablet's key
- * range and bytes, and how much of the table each salt bucket and each value of the leading field
- * (a tenant, a device prefix) holds. Pure.
+ * range and bytes; and how much of the table each salt bucket and each value of the leading field
+ * (a tenant, a device prefix) holds, counted over the row sample (drawn in proportion to each
+ * tablet's bytes), never credited by a tablet's start key: a tablet holds many values, and the
+ * one its boundary names may hold a handful of its rows. Pure.
  */
 import type { KeySchema } from "../../keys/types.js";
 import { type DecodedBoundary, decodeBoundary, valueText } from "./decoded-boundary.js";
@@ -21,15 +23,19 @@ export interface TabletSize {
 export interface TableShares {
   tablets: TabletSize[];
   totalBytes: number;
-  /** Share of bytes per bucket (by the tablet's start key), salted schemas only; sorted by bucket. */
+  /** Share of the sampled rows per bucket, salted schemas only; sorted by bucket. */
   byBucket: { bucket: number; share: number }[];
-  /** The leading field (the first after the salt) and each value's share, largest first. */
+  /** The leading field (the first after the salt) and each value's share of the sampled rows, largest first. */
   byLeadingField: { field: string; values: { value: string; share: number }[] } | undefined;
   /** Tablet boundaries the schema could not decode (shown raw). */
   undecoded: number;
 }
 
-export function tableShares(schema: KeySchema, samples: readonly RowKeySample[]): TableShares {
+export function tableShares(
+  schema: KeySchema,
+  samples: readonly RowKeySample[],
+  keySample: readonly Buffer[],
+): TableShares {
   const ordered = [...samples].sort((a, b) => a.offsetBytes - b.offsetBytes);
   const tablets: TabletSize[] = [];
   let previous: { key: Buffer | null; offset: number } = { key: null, offset: 0 };
@@ -41,35 +47,34 @@ export function tableShares(schema: KeySchema, samples: readonly RowKeySample[])
     });
     previous = { key: sample.key, offset: sample.offsetBytes };
   }
-  const totalBytes = tablets.reduce((sum, tablet) => sum + tablet.bytes, 0);
-  const share = (bytes: number) => (totalBytes === 0 ? 0 : bytes / totalBytes);
   const buckets = new Map<number, number>();
   const leading = schema.fields[0]?.name;
   const values = new Map<string, number>();
-  // A tablet's bytes count for the bucket and leading value its start key names (the first tablet: its end key's).
-  for (const tablet of tablets) {
-    const at = tablet.start.kind === "table-edge" ? tablet.end : tablet.start;
-    if (at.kind === "table-edge") continue;
-    if (at.bucket !== undefined && schema.bucketCount > 1)
-      buckets.set(at.bucket, (buckets.get(at.bucket) ?? 0) + tablet.bytes);
-    if (at.kind === "decoded" && leading !== undefined) {
-      const value = valueText(at.values[leading]);
-      values.set(value, (values.get(value) ?? 0) + tablet.bytes);
+  let decoded = 0;
+  for (const key of keySample) {
+    const boundary = decodeBoundary(schema, key);
+    if (boundary.kind !== "decoded") continue;
+    decoded++;
+    if (schema.bucketCount > 1) buckets.set(boundary.bucket, (buckets.get(boundary.bucket) ?? 0) + 1);
+    if (leading !== undefined) {
+      const value = valueText(boundary.values[leading]);
+      values.set(value, (values.get(value) ?? 0) + 1);
     }
   }
+  const share = (count: number) => (decoded === 0 ? 0 : count / decoded);
   return {
     tablets,
-    totalBytes,
+    totalBytes: tablets.reduce((sum, tablet) => sum + tablet.bytes, 0),
     byBucket: [...buckets]
       .sort((a, b) => a[0] - b[0])
-      .map(([bucket, bytes]) => ({ bucket, share: share(bytes) })),
+      .map(([bucket, count]) => ({ bucket, share: share(count) })),
     byLeadingField:
       leading === undefined
         ? undefined
         : {
             field: leading,
             values: [...values]
-              .map(([value, bytes]) => ({ value, share: share(bytes) }))
+              .map(([value, count]) => ({ value, share: share(count) }))
               .sort((a, b) => b.share - a.share || (a.value < b.value ? -1 : 1)),
           },
     undecoded: tablets.filter((tablet) => tablet.end.kind === "raw").length,

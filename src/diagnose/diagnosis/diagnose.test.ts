@@ -1,12 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { parseWorkloadRates } from "../../advise/infer/rates.js";
 import { parseScenario } from "../../sim/scenario/scenario.js";
+import { SCHEMA_ROW_KEY } from "../../table/schema-guard.js";
 import { hotTablet } from "../decode/fixtures.testsuite.js";
 import { incidentHotTablets, incidentKeySample, incidentSchema } from "../gather/incident.testsuite.js";
 import { diagnoseJson } from "../report/report-json.js";
 import { diagnoseText } from "../report/report-text.js";
 import { scenarioYaml } from "../report/scenario-file.js";
 import { diagnoseEvidence, type TableEvidence } from "./diagnose.js";
+import { DiagnoseRefusal } from "./refusal.js";
 
 const heat = {
   kind: "hot-tablets",
@@ -48,14 +50,22 @@ describe("diagnoseEvidence: the fleet incident", () => {
     expect(share).toMatchObject({ share: expect.closeTo(0.62, 1) });
   });
 
-  it("writes a scenario whose current design is the sampled key, at the rate the hot tablets imply", () => {
+  it("writes a scenario whose current design is the sampled key, at the rate the hot tablets imply at their peak", () => {
     expect(report.scenarioProblem).toBeUndefined();
     const scenario = parseScenario(scenarioYaml(report.scenario!));
     expect(scenario.cluster.nodes).toBe(12);
     expect(scenario.designs[0]!.name).toBe("as-is");
     const writes = scenario.workload.groups.reduce((sum, group) => sum + group.writesPerS, 0);
-    // 4 ranges at 95–96 % of a node's 14,000 writes/s.
-    expect(writes).toBeCloseTo((0.95 + 0.95 + 0.96 + 0.96) * 14_000, -1);
+    // The peak window (14:00–14:15): 4 ranges at 95, 94, 96 and 93 % of a node's 14,000 writes/s —
+    // one window, not each range's hottest window (96, 95, 96, 95) nor the three windows summed.
+    expect(writes).toBeCloseTo((0.95 + 0.94 + 0.96 + 0.93) * 14_000, -1);
+    // The hot ranges' writers are groups of their own at the rate their CPU stood for.
+    const hot = scenario.workload.groups.filter((group) => group.name.startsWith("hot range"));
+    expect(hot.map((group) => Math.round(group.writesPerS)).sort()).toEqual(
+      [0.93, 0.94, 0.95, 0.96].map((cpu) => Math.round(cpu * 14_000)).sort(),
+    );
+    // A wide range's load is the nodes' to share: the lab calibrates to its mean over them.
+    expect(scenario.observed).toEqual({ nodes: 12, averageCpu: 3.78 / 12 });
   });
 
   it("takes the rates the user gives over the implied ones", () => {
@@ -68,12 +78,18 @@ describe("diagnoseEvidence: the fleet incident", () => {
     expect(writes).toBeCloseTo(180_000, -1);
     expect(given.scenario!.workload.reads).toHaveLength(1);
     expect(given.scenario!.workload.rowBytes).toBe(256);
+    // Given rates add writes the hot tablets do not measure: their sum is no longer the nodes' mean.
+    expect(given.scenario!.observed).toBeUndefined();
   });
 
   it("counts keys the schema cannot decode and keeps going", () => {
     const foreign = [Buffer.from([0xff, 0xfe]), Buffer.from("no-separator-here")];
     const mixed = diagnoseEvidence(incidentSchema, incident([...sample, ...foreign]), { nodes: 12 });
-    expect(mixed.sample.undecoded).toEqual({ count: 2, examples: foreign.map((key) => key.toString("hex")) });
+    // A text key reads as text; a binary one as hex only.
+    expect(mixed.sample.undecoded).toEqual({
+      count: 2,
+      examples: [{ hex: "fffe" }, { hex: foreign[1]!.toString("hex"), text: "no-separator-here" }],
+    });
     expect(mixed.diagnosis.kind).toBe("wide-hot-range");
   });
 
@@ -106,5 +122,68 @@ describe("diagnoseEvidence: other shapes", () => {
     );
     expect(report.diagnosis.kind).toBe("one-hot-row");
     expect(report.scenarioProblem).toMatch(/empty/);
+  });
+});
+
+describe("diagnoseEvidence: evidence that does not fit", () => {
+  const sample = incidentKeySample(400);
+  const foreign = Array.from({ length: 500 }, (_, i) => Buffer.from(`order/${i}`));
+
+  it("refuses a schema most sampled keys do not decode under, unless forced", () => {
+    const refusal = (() => {
+      try {
+        diagnoseEvidence(incidentSchema, incident([...sample, ...foreign]), { nodes: 12 });
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(refusal).toBeInstanceOf(DiagnoseRefusal);
+    expect(refusal).toMatchObject({
+      code: "schema-does-not-fit",
+      forcible: true,
+      details: { undecoded: 500, keys: 900 },
+    });
+    const forced = diagnoseEvidence(incidentSchema, incident([...sample, ...foreign]), {
+      nodes: 12,
+      force: true,
+    });
+    expect(forced.forced.map((each) => each.code)).toEqual(["schema-does-not-fit"]);
+    expect(forced.sample.undecoded.count).toBe(500);
+  });
+
+  it("refuses a schema whose fingerprint differs from the one the table records, unless forced", () => {
+    const recorded = { ...incident(sample), schemaFingerprint: "ks1-another" };
+    expect(() => diagnoseEvidence(incidentSchema, recorded, { nodes: 12 })).toThrow(
+      expect.objectContaining({
+        code: "schema-fingerprint-differs",
+        details: { recorded: "ks1-another", given: incidentSchema.fingerprint },
+      }),
+    );
+    expect(diagnoseEvidence(incidentSchema, recorded, { nodes: 12, force: true }).forced).toHaveLength(1);
+    const same = { ...incident(sample), schemaFingerprint: incidentSchema.fingerprint };
+    expect(diagnoseEvidence(incidentSchema, same, { nodes: 12 }).forced).toEqual([]);
+  });
+
+  it("leaves keyspread's own schema row out of the sample: reserved, not undecodable", () => {
+    const report = diagnoseEvidence(incidentSchema, incident([...sample, SCHEMA_ROW_KEY]), { nodes: 12 });
+    expect(report.sample).toMatchObject({ keys: 400, reserved: 1, undecoded: { count: 0 } });
+  });
+
+  it("refuses hot tablets the cluster's nodes could not have carried at once, with the arithmetic", () => {
+    expect(() => diagnoseEvidence(incidentSchema, incident(sample), { nodes: 3 })).toThrow(
+      expect.objectContaining({
+        code: "peak-exceeds-nodes",
+        details: expect.objectContaining({ totalCpuPercent: 378, nodes: 3, hotTablets: 4 }),
+      }),
+    );
+  });
+
+  it("refuses given rates below what the hot ranges alone carried", () => {
+    const report = diagnoseEvidence(incidentSchema, incident(sample), {
+      nodes: 12,
+      rates: parseWorkloadRates("writes=1000"),
+    });
+    expect(report.scenario).toBeUndefined();
+    expect(report.scenarioProblem).toMatch(/writes=1000.*52920 writes\/s/);
   });
 });

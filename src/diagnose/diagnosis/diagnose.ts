@@ -7,19 +7,37 @@
 import type { KeyStructure } from "../../advise/infer/key-structure.js";
 import type { WorkloadRates } from "../../advise/infer/rates.js";
 import type { KeySchema } from "../../keys/types.js";
-import type { Scenario } from "../../sim/scenario/scenario.js";
+import type { Observed, Scenario } from "../../sim/scenario/scenario.js";
+import { isReserved } from "../../table/schema-guard.js";
+import { printable } from "../decode/decoded-boundary.js";
 import { type DecodedHotRange, decodeHotRange } from "../decode/decoded-hot-range.js";
-import { type HotTablet, hotRanges } from "../decode/hot-tablet.js";
+import { entityFields } from "../decode/entities.js";
+import { type HotTablet, hotRanges, inHotRange } from "../decode/hot-tablet.js";
 import { type RowKeySample, type TableShares, tableShares } from "../decode/tablet-sizes.js";
 import { classify, type Diagnosis } from "./classify.js";
-import { impliedRates } from "./implied-rates.js";
-import { diagnosisScenario, inferSampledKey } from "./sample-scenario.js";
+import {
+  checkCarried,
+  type PeakHeat,
+  peakHeat,
+  rangeIdOf,
+  writesForCpu,
+  writesPerNode,
+} from "./implied-rates.js";
+import { checkSchemaFits, DiagnoseRefusal, type RefusalCode } from "./refusal.js";
+import { type DiagnosisScenarioOptions, diagnosisScenario, inferSampledKey } from "./sample-scenario.js";
 
 export type DiagnoseStoreKind = "bigtable" | "embedded";
 
 /** Where the heat figures come from: Bigtable's hot-tablets API, or an access log (no such API). */
 export type HeatSource =
-  | { kind: "hot-tablets"; cluster: string; start: Date; end: Date }
+  | {
+      kind: "hot-tablets";
+      cluster: string;
+      start: Date;
+      end: Date;
+      /** Tables a recorded answer held tablets of besides this one (a cluster's answer covers all its tables). */
+      otherTables?: { table: string; tablets: number }[];
+    }
   | { kind: "access-log"; records: number };
 
 export interface TableEvidence {
@@ -32,6 +50,8 @@ export interface TableEvidence {
   rowKeySamples?: readonly RowKeySample[];
   /** Row keys read with a row-sample filter (or the embedded store's even sample). */
   keySample: readonly Buffer[];
+  /** The fingerprint keyspread's schema row records, when the table has one. */
+  schemaFingerprint?: string;
 }
 
 export interface DiagnoseOptions {
@@ -42,12 +62,15 @@ export interface DiagnoseOptions {
   storage?: "ssd" | "hdd";
   /** Bytes per row for the scenario (default the simulator's 1 KB). */
   rowBytes?: number;
+  /** Read the evidence even with a schema that does not fit it (refusal.ts). */
+  force?: boolean;
 }
 
 /** Keys of the sample the schema cannot decode: counted, a few shown raw. */
 export interface UndecodedKeys {
   count: number;
-  examples: string[];
+  /** A few, in hex, and as text when printable. */
+  examples: { hex: string; text?: string }[];
 }
 
 export interface DiagnoseReport {
@@ -58,7 +81,15 @@ export interface DiagnoseReport {
   heat: HeatSource;
   hotRanges: DecodedHotRange[];
   shares: TableShares | undefined;
-  sample: { keys: number; undecoded: UndecodedKeys; structure: KeyStructure | undefined };
+  sample: {
+    keys: number;
+    undecoded: UndecodedKeys;
+    /** Keys of keyspread's own reserved range (its schema row) the sample read: left out, not undecodable. */
+    reserved: number;
+    structure: KeyStructure | undefined;
+  };
+  /** Refusals `force` overrode: the diagnosis read the evidence anyway. */
+  forced: { code: RefusalCode; message: string }[];
   diagnosis: Diagnosis;
   /** Undefined when there is nothing to model (no sampled keys, or no rates given or implied), with the reason. */
   scenario: Scenario | undefined;
@@ -78,7 +109,84 @@ function undecodedKeys(schema: KeySchema, keys: readonly Buffer[]): UndecodedKey
   });
   return {
     count: failed.length,
-    examples: failed.slice(0, UNDECODED_EXAMPLES).map((key) => key.toString("hex")),
+    examples: failed.slice(0, UNDECODED_EXAMPLES).map((key) => {
+      const text = printable(key);
+      return { hex: key.toString("hex"), ...(text === undefined ? {} : { text }) };
+    }),
+  };
+}
+
+/** Kinds whose heat is in the hot ranges' own writers: the scenario keeps them as groups of their own. */
+const HOT_WRITER_KINDS: ReadonlySet<Diagnosis["kind"]> = new Set([
+  "one-hot-entity",
+  "narrow-hot-range",
+  "wide-hot-range",
+]);
+/** Kinds the scenario models as the sample spreads its writes: a tail, an even load. */
+const SPREAD_KINDS: ReadonlySet<Diagnosis["kind"]> = new Set(["moving-tail", "even-near-capacity"]);
+
+/**
+ * Kinds whose load the nodes share once split and balanced: the lab calibrates to the mean the
+ * hot tablets add up to over the nodes (a floor: only the hot ranges are measured), not to one
+ * tablet's CPU, which the balancer spreads.
+ */
+const SPREAD_LOAD_KINDS: ReadonlySet<Diagnosis["kind"]> = new Set(["even-near-capacity", "wide-hot-range"]);
+
+const DEFAULT_ROW_BYTES = 1024;
+
+/**
+ * The scenario's load from the evidence: the hot ranges at the peak, each at the rate its CPU
+ * stood for, as groups of their own (when their writers are the story); the rest of the table at
+ * the given rate less theirs (none when the rates are implied: the hot tablets are all the
+ * evidence shows); and what the cluster showed then, for the lab to calibrate to.
+ */
+function scenarioLoad(
+  diagnosis: Diagnosis,
+  ranges: readonly DecodedHotRange[],
+  peak: PeakHeat | undefined,
+  sample: readonly Buffer[],
+  options: DiagnoseOptions & { nodes: number; storage: "ssd" | "hdd"; cpuMeasured: boolean },
+): Pick<DiagnosisScenarioOptions, "hot" | "restWritesPerS" | "reads" | "observed"> & { observed?: Observed } {
+  const rowBytes = options.rowBytes ?? DEFAULT_ROW_BYTES;
+  const writes = (cpuPercent: number) => writesForCpu(cpuPercent, options.storage, rowBytes);
+  const atPeak = new Map((peak?.ranges ?? []).map((range) => [range.id, range.cpuPercent]));
+  const hot = HOT_WRITER_KINDS.has(diagnosis.kind)
+    ? ranges.flatMap((range) => {
+        const cpu = atPeak.get(rangeIdOf(range));
+        if (cpu === undefined) return [];
+        const inside = sample.filter((key) => inHotRange(range, key));
+        const boundaries = [range.start, range.end].flatMap((boundary, at) =>
+          boundary.kind === "decoded" ? [at === 0 ? range.startKey : range.endKey] : [],
+        );
+        return [{ keys: [...inside, ...boundaries], writesPerS: writes(cpu) }];
+      })
+    : [];
+  const hotWrites = hot.reduce((sum, group) => sum + group.writesPerS, 0);
+  const total = options.rates?.writesPerS ?? (peak ? writes(peak.totalCpuPercent) : 0);
+  const restWritesPerS = hot.length === 0 ? total : options.rates ? total - hotWrites : 0;
+  if (restWritesPerS < 0)
+    throw new Error(
+      `--rates writes=${total}: the hot ranges alone carried ${Math.round(hotWrites)} writes/s at the peak (their CPU share of a node × ${Math.round(writesPerNode(options.storage, rowBytes))} writes/s a node carries): give the table's whole write rate`,
+    );
+  const hottest = peak?.ranges[0]?.cpuPercent;
+  // An access log's shares are of operations, not a node's CPU: nothing to calibrate to.
+  const observed: Observed | undefined =
+    !options.cpuMeasured ||
+    peak === undefined ||
+    hottest === undefined ||
+    !(HOT_WRITER_KINDS.has(diagnosis.kind) || SPREAD_KINDS.has(diagnosis.kind))
+      ? undefined
+      : !SPREAD_LOAD_KINDS.has(diagnosis.kind)
+        ? { nodes: options.nodes, hottestCpu: hottest / 100 }
+        : // The hot tablets' sum is the nodes' mean only when they are the whole workload (rates implied).
+          options.rates
+          ? undefined
+          : { nodes: options.nodes, averageCpu: peak.totalCpuPercent / 100 / options.nodes };
+  return {
+    hot,
+    restWritesPerS,
+    reads: options.rates?.reads ?? [],
+    ...(observed ? { observed } : {}),
   };
 }
 
@@ -88,26 +196,54 @@ export function diagnoseEvidence(
   options: DiagnoseOptions,
 ): DiagnoseReport {
   const ranges = hotRanges(evidence.hotTablets);
-  const decoded = ranges.map((range) => decodeHotRange(schema, range, evidence.keySample));
-  const inferred = inferSampledKey(evidence.keySample);
+  const keySample = evidence.keySample.filter((key) => !isReserved(key));
+  const undecoded = undecodedKeys(schema, keySample);
+  const forced: DiagnoseReport["forced"] = [];
+  try {
+    checkSchemaFits(
+      schema.fingerprint,
+      { keys: keySample.length, undecoded: undecoded.count },
+      evidence.schemaFingerprint,
+    );
+  } catch (error) {
+    if (!(error instanceof DiagnoseRefusal && error.forcible && options.force)) throw error;
+    forced.push({ code: error.code, message: error.message });
+  }
+  const decoded = ranges.map((range) => decodeHotRange(schema, range, keySample));
+  // The hot ranges' boundary keys are keys of the table too: with them the inference knows a hot
+  // range's writers even when the sample holds none of its rows.
+  const boundaryKeys = decoded.flatMap((range) =>
+    [range.start, range.end].flatMap((boundary, at) =>
+      boundary.kind === "decoded" ? [at === 0 ? range.startKey : range.endKey] : [],
+    ),
+  );
+  const inferred = keySample.length === 0 ? undefined : inferSampledKey([...keySample, ...boundaryKeys]);
   const diagnosis = classify({
     hotRanges: decoded,
-    sampleKeys: new Set(evidence.keySample.map((key) => key.toString("hex"))).size,
+    sampleKeys: new Set(keySample.map((key) => key.toString("hex"))).size,
     sequentialField: inferred?.structure.sequential?.name,
+    entity: entityFields(schema),
   });
   const storage = options.storage ?? "ssd";
-  const rates = options.rates ?? impliedRates(ranges, storage);
+  const peak = peakHeat(evidence.hotTablets);
+  if (peak && options.nodes !== undefined) checkCarried(peak, options.nodes);
   let scenario: Scenario | undefined;
   let scenarioProblem: string | undefined;
   if (!inferred) scenarioProblem = "the key sample is empty: there is no key to model";
   else if (options.nodes === undefined)
     scenarioProblem =
       "no node count: pass --nodes N (the cluster's nodes; Bigtable's are read from the cluster unless a recorded answer is used)";
-  else if (!rates) scenarioProblem = "no rates: pass --rates writes=N,… (no hot tablet implies a write rate)";
+  else if (!peak && !options.rates)
+    scenarioProblem = "no rates: pass --rates writes=N,… (no hot tablet implies a write rate)";
   else {
     try {
       scenario = diagnosisScenario(inferred, {
-        rates,
+        ...scenarioLoad(diagnosis, decoded, peak, keySample, {
+          ...options,
+          nodes: options.nodes,
+          storage,
+          cpuMeasured: evidence.heat.kind === "hot-tablets",
+        }),
         ratesSource: options.rates ? "given" : "implied by the hot tablets",
         nodes: options.nodes,
         storage,
@@ -124,14 +260,16 @@ export function diagnoseEvidence(
     bucketCount: schema.bucketCount,
     heat: evidence.heat,
     hotRanges: decoded,
-    shares: evidence.rowKeySamples ? tableShares(schema, evidence.rowKeySamples) : undefined,
+    shares: evidence.rowKeySamples ? tableShares(schema, evidence.rowKeySamples, keySample) : undefined,
     sample: {
-      keys: evidence.keySample.length,
-      undecoded: undecodedKeys(schema, evidence.keySample),
+      keys: keySample.length,
+      undecoded,
+      reserved: evidence.keySample.length - keySample.length,
       structure: inferred?.structure,
     },
     diagnosis,
     scenario,
     scenarioProblem,
+    forced,
   };
 }

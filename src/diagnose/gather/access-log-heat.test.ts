@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { decodeHotRange } from "../decode/decoded-hot-range.js";
+import { entityFields } from "../decode/entities.js";
 import { fleetKey, fleetSchema } from "../decode/fixtures.testsuite.js";
 import { hotRanges } from "../decode/hot-tablet.js";
 import { classify } from "../diagnosis/classify.js";
@@ -24,6 +25,7 @@ const diagnosisOf = (records: { tsMs: number; key: Buffer }[]) => {
     hotRanges: hotRanges(heatOf(records)).map((range) => decodeHotRange(fleetSchema, range, sample)),
     sampleKeys: sample.length,
     sequentialField: undefined,
+    entity: entityFields(fleetSchema),
   });
 };
 

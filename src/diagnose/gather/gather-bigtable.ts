@@ -3,10 +3,11 @@
  * tablets of the look-back window (or a recorded answer), SampleRowKeys and a bounded row sample.
  * Loads the Bigtable client; the `keyspread/diagnose` entry imports this module only when used.
  */
-import type { BigtableOptions, v2 } from "@google-cloud/bigtable";
+import type { BigtableOptions, Table, v2 } from "@google-cloud/bigtable";
 import { importOptionalPackage } from "../../io/optional-package.js";
 import { resolveConfig } from "../../store/bigtable.js";
-import type { HotTablet } from "../decode/hot-tablet.js";
+import { SCHEMA_ROW_KEY } from "../../table/schema-guard.js";
+import { type HotTablet, tabletsOfOtherTables } from "../decode/hot-tablet.js";
 import type { TableEvidence } from "../diagnosis/diagnose.js";
 import { sampleRowKeys, sampleRows } from "./bigtable-sample.js";
 import { hotTabletWindows, type TimeWindow } from "./hot-tablet-windows.js";
@@ -56,8 +57,10 @@ export async function gatherBigtable(source: BigtableDiagnoseSource): Promise<Ga
   const instanceName = `projects/${config.projectId}/instances/${config.instanceId}`;
   let cluster: ClusterInfo | undefined;
   let hotTablets: readonly HotTablet[];
+  let otherTables: { table: string; tablets: number }[] = [];
   if (source.recordedHotTablets) {
     hotTablets = source.recordedHotTablets.filter((tablet) => tablet.table === config.tableId);
+    otherTables = tabletsOfOtherTables(source.recordedHotTablets, config.tableId);
   } else {
     if (config.onEmulator)
       throw new Error(
@@ -84,6 +87,7 @@ export async function gatherBigtable(source: BigtableDiagnoseSource): Promise<Ga
   });
   try {
     const table = client.instance(config.instanceId).table(config.tableId);
+    const schemaFingerprint = await recordedFingerprint(table);
     const rowKeySamples = await sampleRowKeys(table);
     const sample = await sampleRows(table, rowKeySamples, {
       count: source.sample,
@@ -98,10 +102,12 @@ export async function gatherBigtable(source: BigtableDiagnoseSource): Promise<Ga
           kind: "hot-tablets",
           cluster: cluster?.id ?? source.cluster ?? "(recorded)",
           ...recordedSpan(source.recordedHotTablets, { start: windows[0]!.start, end: now }),
+          ...(otherTables.length ? { otherTables } : {}),
         },
         hotTablets,
         rowKeySamples,
         keySample: sample.keys,
+        ...(schemaFingerprint === undefined ? {} : { schemaFingerprint }),
       },
       cluster,
       sampleTimedOut: sample.timedOut,
@@ -118,4 +124,23 @@ function recordedSpan(recorded: readonly HotTablet[] | undefined, window: TimeWi
     start: new Date(Math.min(...recorded.map((tablet) => tablet.startTime.getTime()))),
     end: new Date(Math.max(...recorded.map((tablet) => tablet.endTime.getTime()))),
   };
+}
+
+/** The fingerprint keyspread's schema row records (any column family), if the table has one. */
+async function recordedFingerprint(table: Table): Promise<string | undefined> {
+  const at = { value: SCHEMA_ROW_KEY, inclusive: true };
+  const stream = table.createReadStream({ ranges: [{ start: at, end: at }], decode: false } as Parameters<
+    Table["createReadStream"]
+  >[0]);
+  try {
+    for await (const row of stream as AsyncIterable<{
+      data: Record<string, Record<string, { value: Buffer }[]>>;
+    }>)
+      for (const family of Object.values(row.data))
+        for (const [qualifier, cells] of Object.entries(family))
+          if (qualifier === "fingerprint" && cells[0]) return Buffer.from(cells[0].value).toString();
+  } catch (error) {
+    throw new Error(`reading the schema row of ${table.id}: ${(error as Error).message}`);
+  }
+  return undefined;
 }

@@ -3,6 +3,7 @@
  * its access log (two streaming passes) and the key sample from the store's even key sample.
  */
 import { EmbeddedStore } from "../../store/embedded.js";
+import { SCHEMA_ROW_KEY } from "../../table/schema-guard.js";
 import { scanAccessLog } from "../../viz/input/access-log.js";
 import type { TableEvidence } from "../diagnosis/diagnose.js";
 import { AccessHeat, accessHeatLayout } from "./access-log-heat.js";
@@ -56,12 +57,15 @@ export async function gatherEmbedded(source: EmbeddedDiagnoseSource): Promise<Ta
     ...(source.directory === undefined ? {} : { directory: source.directory }),
   });
   try {
+    const schemaRow = await store.get(SCHEMA_ROW_KEY);
+    const schemaFingerprint = schemaRow?.cells.get("fingerprint")?.toString();
     return {
       store: "embedded",
       table: source.table,
       heat: { kind: "access-log", records: heat!.records },
       hotTablets: heat!.hotTablets(source.table),
       keySample: await store.sampleKeys(source.sample),
+      ...(schemaFingerprint === undefined ? {} : { schemaFingerprint }),
     };
   } finally {
     await store.close();

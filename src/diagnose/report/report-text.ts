@@ -9,8 +9,9 @@ import type { DiagnoseReport } from "../diagnosis/diagnose.js";
 const TITLES: Record<DiagnosisKind, string> = {
   "no-hot-tablets": "No hot tablets in the window",
   "one-hot-row": "One hot row",
-  "narrow-hot-range": "A narrow hot range of few keys",
-  "wide-hot-range": "A wide hot range of many keys",
+  "one-hot-entity": "One hot entity (one writer's rows)",
+  "narrow-hot-range": "A narrow hot range of few entities",
+  "wide-hot-range": "A wide hot range of many entities",
   "moving-tail": "A moving tail (sequential or time-first key)",
   "even-near-capacity": "An even load near capacity",
 };
@@ -18,8 +19,10 @@ const TITLES: Record<DiagnosisKind, string> = {
 const REMEDIES: Record<Remedy, string> = {
   "shard-the-row":
     "No split can help: a tablet cannot be smaller than one row, and more nodes do not split it. Shard that row: add `writeShards: { count, entities: [the row's leading fields] }` to the key schema, so SaltedTable spreads its writes over `count` physical rows and merges them on read (`keyspread advise` with the scenario below proposes the count and simulates it).",
+  "spread-the-entity":
+    "Fix the key, not the cluster: one entity's newest rows sort next to each other, so one tablet on one node takes its every write, and neither a split nor more nodes spread it. Spread that entity's writes: add `writeShards: { count, entities: [its fields] }` to the key schema (SaltedTable merges the shards on read), or promote a field that varies within the entity (a metric, a time bucket) ahead of the time. `keyspread lab --scenario` on the scenario below shows the hot node.",
   "spread-the-few-keys":
-    "A split can at best give each of these few keys a tablet of its own, on a node each. Spread the entities they belong to: salt the key over the field that names them (`keyspread advise` with the scenario below tries bucket counts).",
+    "Fix the key, not the cluster: a split can at best give each of these few entities a tablet of its own, on a node each. Spread them: salt the key over the fields that name them, or shard their writes (`keyspread advise` with the scenario below tries bucket counts).",
   "capacity-not-the-key":
     "Many keys share the heat, so Bigtable's splits and balancer spread it over nodes once the range is warm: this is capacity, not the key. Add nodes (or let autoscaling), and warm new tables before they take full load.",
   "lead-with-a-spreading-field":
@@ -35,9 +38,11 @@ function factText(fact: Fact): string {
     case "no-hot-tablets":
       return "no hot tablet of this table in the window";
     case "single-key":
-      return `the hot tablet starts and ends at the same key (${fact.key})`;
+      return `the hot tablet starts and ends at the same key (${fact.text === undefined ? `0x${fact.key}` : JSON.stringify(fact.text)})`;
     case "sampled-keys-in-range":
-      return `${fact.count} distinct sampled keys fall in the hottest range (a narrow range holds at most ${fact.narrowAtMost})`;
+      return `${fact.count} distinct sampled keys fall in the hottest range`;
+    case "entities-in-range":
+      return `the hottest range holds ${fact.count} entit${fact.count === 1 ? "y" : "ies"} (${fact.fields.join(", ")}; a narrow range holds at most ${fact.narrowAtMost})`;
     case "sequential-key":
       return `the key sample shows ${fact.field} moving with every write at the front of the key`;
     case "reaches-table-end":
@@ -116,6 +121,10 @@ export function diagnoseText(report: DiagnoseReport, options: DiagnoseTextOption
     );
   const cpuWord = heat.kind === "hot-tablets" ? "node CPU" : "of logged operations";
   if (report.hotRanges.length === 0) lines.push("- none");
+  if (heat.kind === "hot-tablets" && heat.otherTables?.length)
+    lines.push(
+      `The recorded answer also held hot tablets of other tables, not read: ${heat.otherTables.map((other) => `${other.table} (${other.tablets})`).join(", ")}${report.hotRanges.length === 0 ? ` — none of ${report.table}: is it the answer for this table?` : ""}`,
+    );
   for (const range of report.hotRanges) lines.push(...hotRangeLines(range, cpuWord, report.bucketCount > 1));
   if (report.shares) {
     const { shares } = report;
@@ -138,9 +147,14 @@ export function diagnoseText(report: DiagnoseReport, options: DiagnoseTextOption
   lines.push("", `Key sample: ${sample.keys} keys.`);
   if (sample.undecoded.count)
     lines.push(
-      `${sample.undecoded.count} keys are not keys of the schema (counted, not decoded), e.g. ${sample.undecoded.examples.map((hex) => `0x${hex}`).join(", ")}`,
+      `${sample.undecoded.count} keys are not keys of the schema (counted, not decoded), e.g. ${sample.undecoded.examples.map((key) => (key.text === undefined ? `0x${key.hex}` : JSON.stringify(key.text))).join(", ")}`,
+    );
+  if (sample.reserved)
+    lines.push(
+      `${sample.reserved} key of keyspread's own reserved range (its schema row) left out of the sample.`,
     );
   if (sample.structure) lines.push(`Inferred key: ${sample.structure.explanation}`);
+  for (const refusal of report.forced) lines.push(`Forced (--force): ${refusal.message}`);
   const { diagnosis } = report;
   lines.push(
     "",

@@ -27,6 +27,12 @@ describe("colour scale", () => {
     expect(() => colorScale([1], "ops", { clipPercentile: 0 })).toThrow(/clipPercentile 0/);
   });
 
+  it("one load summed in two orders (a span too narrow for floating point) has a colour: the top", () => {
+    const scale = colorScale([12_879.999999999996, 12_880], "ops", { clipPercentile: 100 });
+    expect(scaleUnit(scale, 12_879.999999999998)).toBe(1);
+    expect(PALETTE[Math.round(scaleUnit(scale, 12_879.999999999998) * 100)]).toBeDefined();
+  });
+
   it("formats values compactly per metric", () => {
     expect(formatValue(1234, "ops")).toBe("1.23k");
     expect(formatValue(0.93, "cpu")).toBe("93%");

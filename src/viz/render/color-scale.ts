@@ -96,6 +96,8 @@ export function scaleUnit(scale: ColorScale, value: number): number {
     scale.kind === "log"
       ? (Math.log(value) - Math.log(scale.low)) / (Math.log(scale.high) - Math.log(scale.low))
       : (value - scale.low) / (scale.high - scale.low);
+  // A span too narrow for floating point (one load, summed in two orders) is one value: the top.
+  if (Number.isNaN(unit)) return 1;
   // Non-zero cells stay visibly above black, so "some load" never reads as "none".
   return Math.min(1, Math.max(0.04, unit));
 }
