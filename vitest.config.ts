@@ -5,7 +5,9 @@ import { defineConfig } from "vitest/config";
  * replay, simulate: their time is the simulation's): pure computation, over half the suite's test
  * time. They touch neither the Node APIs that changed nor the Bigtable client, so scripts/test.sh
  * runs them on the first Node only; the CLI's own parsing, files and exit codes run on both through
- * the other commands' tests.
+ * the other commands' tests. So do the suites whose time is DuckDB's over keys they make (the
+ * BigQuery views' decoding, run as DuckDB SQL) and the lab run on each of diagnose's planted
+ * problems (their Bigtable calls are the ones diagnose's other suites make on both).
  */
 const LAB = [
   "src/sim/**/*.test.ts",
@@ -18,6 +20,8 @@ const LAB = [
   "test/fidelity.test.ts",
   "test/lab-checks.test.ts",
   "test/multi-cluster-checks.test.ts",
+  "src/bigquery/*.duckdb.test.ts",
+  "src/diagnose/planted-problems.test.ts",
 ];
 /**
  * Test files that replace a module with `vi.mock`: each needs a module graph of its own, or a module
