@@ -33,6 +33,7 @@ import {
   write,
 } from "../shared/io.js";
 import { counterBar } from "../shared/progress.js";
+import { registerMigrateJobCommand } from "./migrate-job.js";
 import {
   backfillThroughService,
   type PairInput,
@@ -56,6 +57,7 @@ export function registerMigrateCommands(program: Command): void {
   registerBackfillCommand(migrate);
   registerValidateCommand(migrate);
   registerLiveMigrationCommands(migrate, withPair, loadPair);
+  registerMigrateJobCommand(migrate);
 }
 
 /** The two tables and their schemas, all required. */

@@ -1,7 +1,7 @@
-/** The five migrations of scenarios.expected.ts, answered before the model ran, against the model. */
+/** The five migrations of scenarios.fixture.ts, answered before the model ran, against the model. */
 import { describe, expect, it } from "vitest";
 import { type MigrationRun, sizeMigration } from "./migration-sizing.js";
-import { type Range, SIZING_SCENARIOS } from "./scenarios.expected.js";
+import { type Range, SIZING_SCENARIOS } from "./scenarios.fixture.js";
 
 const DAY_S = 86_400;
 const HOUR_S = 3_600;
