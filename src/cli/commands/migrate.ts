@@ -40,6 +40,7 @@ import {
   registerLiveMigrationCommands,
   validateThroughService,
 } from "./migrate-live.js";
+import { type PlanSizingOptions, planSizing, withSizingOptions } from "./migrate-plan-sizing.js";
 
 type PairOptions = PairInput;
 
@@ -83,7 +84,7 @@ function withPairOrMigration(command: Command, what: string): Command {
 }
 
 function registerPlanCommand(migrate: Command): void {
-  withPair(migrate.command("plan"))
+  withSizingOptions(withPair(migrate.command("plan")))
     .description(
       "print the cut-over runbook: create, dual-write, backfill, validate, cut reads, cut writes, delete",
     )
@@ -107,10 +108,12 @@ function registerPlanCommand(migrate: Command): void {
       "backfill and validate in N parallel processes (one per machine), each its own shard",
       wholeNumberIn(1, 10_000),
     )
+    .option("--json", "--nodes: print the table's volume and the migration's sizing as JSON")
     .action(guarded(runPlanCommand));
 }
 
-interface PlanOptions extends PairOptions {
+interface PlanOptions extends PairOptions, PlanSizingOptions {
+  json?: boolean;
   checkpoint?: string;
   rate?: number;
   retentionDays: number;
@@ -121,6 +124,12 @@ interface PlanOptions extends PairOptions {
 async function runPlanCommand(options: PlanOptions): Promise<void> {
   const { fromSchema, toSchema } = await loadPair(options);
   if (options.migration !== undefined) checkServiceRekeying(fromSchema, toSchema);
+  const sized = await planSizing(options.from, options);
+  if (options.json) {
+    if (!sized) throw new Error("--json prints the migration's sizing: give --nodes");
+    await write(`${JSON.stringify({ volume: sized.volume, sizing: sized.sizing })}\n`);
+    return;
+  }
   await write(
     migrationPlan({
       ...(options.migration === undefined ? {} : { migrationFile: options.migration }),
@@ -140,7 +149,7 @@ async function runPlanCommand(options: PlanOptions): Promise<void> {
             shardsFile: defaultShardsFile(options.from, options.shards),
             targetShardsFile: defaultShardsFile(options.to, options.shards),
           }),
-    }),
+    }) + (sized ? `\n${sized.lines.join("\n")}\n` : ""),
   );
 }
 
