@@ -41,6 +41,7 @@ const tables = {
   from: { table: "fleet", instance: "inst", project: "proj" },
   to: { table: "fleet-v2", instance: "inst", project: "proj" },
 };
+const schemaFiles = { from: "old.yaml", to: "new.json" };
 const dump = (document: unknown) => dumpYaml(document, { lineWidth: -1, noRefs: true });
 
 describe("the task's command line", () => {
@@ -147,7 +148,13 @@ describe("Kubernetes: an Indexed Job", () => {
   });
 
   it("is one multi-document YAML file kubectl applies, with the IAM grants in its comments", () => {
-    const text = jobDefinitionText(input, "kubernetes", { api: "v1", region: "us-central1", tables, dump });
+    const text = jobDefinitionText(input, "kubernetes", {
+      api: "v1",
+      region: "us-central1",
+      tables,
+      schemaFiles,
+      dump,
+    });
     const documents = loadAll(text) as unknown[];
     expect(documents.map((each) => (each as { kind: string }).kind)).toEqual([
       "ServiceAccount",
@@ -178,7 +185,13 @@ describe("Cloud Run", () => {
         },
       },
     });
-    const text = jobDefinitionText(input, "cloud-run", { api: "v1", region: "europe-west1", tables, dump });
+    const text = jobDefinitionText(input, "cloud-run", {
+      api: "v1",
+      region: "europe-west1",
+      tables,
+      schemaFiles,
+      dump,
+    });
     expect(load(text)).toEqual(JSON.parse(JSON.stringify(job)));
     expect(text).toMatch(/gcloud run jobs replace FILE --region=europe-west1/);
   });
@@ -193,7 +206,13 @@ describe("Cloud Run", () => {
         template: { maxRetries: 3, timeout: "86400s", serviceAccount: input.serviceAccount },
       },
     });
-    const text = jobDefinitionText(input, "cloud-run", { api: "v2", region: "us-central1", tables, dump });
+    const text = jobDefinitionText(input, "cloud-run", {
+      api: "v2",
+      region: "us-central1",
+      tables,
+      schemaFiles,
+      dump,
+    });
     expect(JSON.parse(text)).toEqual(job);
   });
 

@@ -307,7 +307,14 @@ interface TableNames {
 export function jobDefinitionText(
   input: JobDefinitionInput,
   engine: JobEngine,
-  options: { api: CloudRunApi; region: string; tables: TableNames; dump: (document: unknown) => string },
+  options: {
+    api: CloudRunApi;
+    region: string;
+    tables: TableNames;
+    /** The schema files as the user named them, for the commands that upload them. */
+    schemaFiles: { from: string; to: string };
+    dump: (document: unknown) => string;
+  },
 ): string {
   const member =
     input.serviceAccount === undefined ? "serviceAccount:SA_EMAIL" : `serviceAccount:${input.serviceAccount}`;
@@ -335,7 +342,7 @@ export function jobDefinitionText(
             "# GKE Workload Identity: let the Kubernetes service account act as the Google one:",
             `#   gcloud iam service-accounts add-iam-policy-binding ${input.serviceAccount} --role=roles/iam.workloadIdentityUser --member='serviceAccount:PROJECT.svc.id.goog[NAMESPACE/${input.name}]'`,
           ]),
-      "# Apply: kubectl apply -f FILE; watch: kubectl get job " + input.name + " -w",
+      `# Apply: kubectl apply -f FILE; watch: kubectl get job ${input.name} -w`,
     ].join("\n")}\n${kubernetesJob(input)
       .map((document) => `---\n${options.dump(document)}`)
       .join("")}`;
@@ -349,8 +356,8 @@ export function jobDefinitionText(
     "# Each task's index is CLOUD_RUN_TASK_INDEX, the count CLOUD_RUN_TASK_COUNT (set by Cloud Run).",
     ...roles,
     "# The schema files, as Secret Manager secrets the job mounts (the identity needs roles/secretmanager.secretAccessor on them):",
-    `#   gcloud secrets create ${secrets.from} --project=${quote(project)} --data-file=OLD_SCHEMA_FILE`,
-    `#   gcloud secrets create ${secrets.to} --project=${quote(project)} --data-file=NEW_SCHEMA_FILE`,
+    `#   gcloud secrets create ${secrets.from} --project=${quote(project)} --data-file=${quote(options.schemaFiles.from)}`,
+    `#   gcloud secrets create ${secrets.to} --project=${quote(project)} --data-file=${quote(options.schemaFiles.to)}`,
   ];
   return `${[
     ...setup,

@@ -169,6 +169,7 @@ async function runJobCommand(options: JobOptions): Promise<void> {
     api: options.api,
     region: options.region,
     tables: { from: tableNames(from), to: tableNames(to) },
+    schemaFiles: { from: options.fromSchema, to: options.toSchema },
     dump: (document) => dump(document, { lineWidth: -1, noRefs: true }),
   });
   if (options.out === undefined) await write(text);

@@ -45,11 +45,7 @@ interface PlanJson {
 
 async function fill(kind: "bigtable" | "embedded", table: string, rows: number): Promise<void> {
   const store = await openStore(kind, { table, directory: dir, create: true });
-  const keys = compileSchema(
-    JSON.parse(
-      `${JSON.stringify({ version: 1, name: "ids-4", layout: "text", segments: [{ field: "id", codec: { type: "uint", width: 8 } }], salt: { buckets: 4, fields: ["id"] } })}`,
-    ),
-  );
+  const keys = compileSchema(JSON.parse(readFileSync(oldSchema, "utf8")));
   try {
     await store.write(
       Array.from({ length: rows }, (_, id) => ({
