@@ -72,7 +72,10 @@ describe("keyspread migrate job", () => {
       const run = keyspread("migrate", "job", ...COMMON, ...args);
       expect(run.code, run.stderr).toBe(0);
       if (process.env.KEYSPREAD_UPDATE_GOLDEN) writeFileSync(file, run.stdout);
-      expect(run.stdout).toBe(readFileSync(file, "utf8"));
+      // JSON is compared as data: the repository's formatter lays the file out its own way.
+      if (file.endsWith(".json"))
+        expect(JSON.parse(run.stdout)).toEqual(JSON.parse(readFileSync(file, "utf8")));
+      else expect(run.stdout).toBe(readFileSync(file, "utf8"));
     });
   }
 

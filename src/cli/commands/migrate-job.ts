@@ -170,7 +170,7 @@ async function runJobCommand(options: JobOptions): Promise<void> {
     region: options.region,
     tables: { from: tableNames(from), to: tableNames(to) },
     schemaFiles: { from: options.fromSchema, to: options.toSchema },
-    dump: (document) => dump(document, { lineWidth: -1, noRefs: true }),
+    dump: (document) => dump(document, { lineWidth: -1, noRefs: true, quoteStyle: "double" }),
   });
   if (options.out === undefined) await write(text);
   else await writeFile(options.out, text);
