@@ -1,16 +1,23 @@
 /**
  * `keyspread migrate plan`'s sizing: with `--nodes`, the live table is measured (SampleRowKeys on
- * Bigtable, no scan) and the migration sized (src/migrate/sizing): how long the backfill takes,
- * on how many nodes, what dual-write does to the cluster and what the migration costs.
+ * Bigtable, no scan: its byte offsets for the bytes, the first 1,000 rows for the bytes a row
+ * holds unless the user states it; an embedded table, local and small, is counted) and the
+ * migration sized (src/migrate/sizing): how long the backfill takes, on how many nodes, what
+ * dual-write does to the cluster and what the migration costs.
  */
 import type { Command } from "commander";
 import * as v from "valibot";
-import { type MeasuredVolume, measureTable } from "../../migrate/measure-table.js";
+import { sampleRowKeys } from "../../diagnose/gather/bigtable-sample.js";
+import { importOptionalPackage } from "../../io/optional-package.js";
 import { type MigrationSizing, sizeMigration } from "../../migrate/sizing/migration-sizing.js";
 import { SIZING_CONSTANTS } from "../../migrate/sizing/sizing-constants.js";
 import { sizingReport } from "../../migrate/sizing/sizing-report.js";
+import { type TableVolume, volumeFromSamples } from "../../migrate/sizing/table-volume.js";
 import { ScenarioSchema, type Storage } from "../../sim/scenario/scenario.js";
+import { resolveConfig } from "../../store/bigtable.js";
+import type { Store } from "../../store/store.js";
 import { openStoreAt, type StoreAddress } from "../../store/store-address.js";
+import { rowBytes as cellBytes } from "../../table/table-scan.js";
 import { argumentOf, parsePositiveInt, wholeNumberIn } from "../shared/io.js";
 
 export interface PlanSizingOptions {
@@ -144,4 +151,67 @@ export async function planSizing(
       nodes: options.nodes,
     }),
   };
+}
+
+export interface MeasuredVolume extends TableVolume {
+  rowBytes: number;
+  rowBytesBasis: "given" | "sampled";
+}
+
+/** Rows read to learn the bytes a row holds. */
+const SAMPLE_ROWS = 1_000;
+
+export async function measureTable(
+  address: StoreAddress,
+  store: Store,
+  options: { rowBytes?: number } = {},
+): Promise<MeasuredVolume> {
+  const sampled = options.rowBytes ?? (await meanRowBytes(store));
+  const rowBytesBasis = options.rowBytes === undefined ? "sampled" : "given";
+  if (address.kind === "embedded") {
+    let rows = 0;
+    let bytes = 0;
+    for await (const row of store.read([{ start: Buffer.alloc(0), end: null }])) {
+      rows++;
+      bytes += row.key.length + cellBytes(row.cells);
+    }
+    return {
+      rows,
+      storedBytes: bytes,
+      basis: "scan",
+      rowBytes: rows === 0 ? sampled : bytes / rows,
+      rowBytesBasis,
+    };
+  }
+  const config = resolveConfig({
+    tableId: address.table,
+    ...(address.projectId === undefined ? {} : { projectId: address.projectId }),
+    ...(address.instanceId === undefined ? {} : { instanceId: address.instanceId }),
+  });
+  const { Bigtable } = await importOptionalPackage(
+    "@google-cloud/bigtable",
+    () => import("@google-cloud/bigtable"),
+  );
+  if (config.onEmulator) process.env.METADATA_SERVER_DETECTION ??= "none";
+  const client = new Bigtable({
+    projectId: config.projectId,
+    ...(config.onEmulator ? { metricsEnabled: false } : {}),
+  });
+  try {
+    const samples = await sampleRowKeys(client.instance(config.instanceId).table(config.tableId));
+    return { ...volumeFromSamples(samples, sampled), rowBytes: sampled, rowBytesBasis };
+  } finally {
+    await client.close();
+  }
+}
+
+/** The mean bytes (key, qualifiers, values) of the table's first rows; 1 KB, Google's reference row, for an empty table. */
+async function meanRowBytes(store: Store): Promise<number> {
+  let rows = 0;
+  let bytes = 0;
+  for await (const row of store.read([{ start: Buffer.alloc(0), end: null }], { limit: SAMPLE_ROWS })) {
+    rows++;
+    bytes += row.key.length + cellBytes(row.cells);
+  }
+  return rows === 0 ? 1024 : bytes / rows;
 }
