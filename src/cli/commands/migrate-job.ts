@@ -20,7 +20,7 @@ import { parseDuration } from "../../sim/scenario/duration.js";
 import { formatStoreAddress, parseStoreAddress, type StoreAddress } from "../../store/store-address.js";
 import { argumentOf, guarded, parsePositiveInt, readSchemaFile, wholeNumberIn, write } from "../shared/io.js";
 
-/** Cloud Run's longest task timeout (Google Cloud, "Set task timeout for jobs"): 168 hours. */
+/** Cloud Run's longest task timeout: 168 hours (Google Cloud, "Set task timeout for jobs", https://cloud.google.com/run/docs/configuring/task-timeout). */
 const CLOUD_RUN_MAX_TIMEOUT_S = 168 * 3_600;
 /** Kubernetes object names (DNS-1123 labels) and Cloud Run job names alike. */
 const NAME = /^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/;
