@@ -52,21 +52,24 @@ export interface SizingScenario {
   };
 }
 
+/** 10 SSD nodes at 20 % with 14,000 1 KB writes/s, 1e9 rows of 1 KB to copy, the old table kept 7 days. */
+const IDLE_CLUSTER: SizingScenario["input"] = {
+  rows: 1e9,
+  storedBytes: 1024e9,
+  nodes: 10,
+  averageCpu: 0.2,
+  liveWritesPerS: 14_000,
+  tasks: 4,
+  rowsPerSPerTask: 10_000,
+  dataBoost: false,
+  keepOldTableDays: 7,
+};
+
 export const SIZING_SCENARIOS: SizingScenario[] = [
   {
     name: "idle cluster, few tasks",
     why: "10 nodes at 20 % (2.0 units) with 14,000 1 KB writes/s (1.0 unit): dual-write adds the live writes once more, 30 %. Spare at 70 %: 7.0 − 3.0 = 4.0 units → 4.0 / 76.1 µs = 52,600 rows/s, above 4 × 10,000: the tasks bound it; 1e9 rows / 40,000 = 25,000 s = 6.9 h. 2 TB of both tables fit 1 node: no extra nodes. Storage: 931 GiB held ≥ 7 days of 730 h months × $0.17 ≈ $36, plus the backfill and validate hours",
-    input: {
-      rows: 1e9,
-      storedBytes: 1024e9,
-      nodes: 10,
-      averageCpu: 0.2,
-      liveWritesPerS: 14_000,
-      tasks: 4,
-      rowsPerSPerTask: 10_000,
-      dataBoost: false,
-      keepOldTableDays: 7,
-    },
+    input: IDLE_CLUSTER,
     expect: {
       dualWriteAverageCpu: { min: 0.29, max: 0.31 },
       storageNodesBothTables: { min: 1, max: 1 },
@@ -81,17 +84,7 @@ export const SIZING_SCENARIOS: SizingScenario[] = [
   {
     name: "more tasks than the cluster's spare",
     why: "The same cluster with 32 tasks × 10,000 = 320,000 rows/s asked: on 10 nodes the spare CPU bounds it at 52,600 rows/s (reads and writes share the cluster), 6 tasks saturate it, 1e9 rows in 5.3 h. Carrying 320,000 rows/s needs (3.0 + 320,000 × 76.1 µs = 24.35) / 0.7 = 39.1 → 40 nodes; 1e9 / 320,000 = 0.87 h",
-    input: {
-      rows: 1e9,
-      storedBytes: 1024e9,
-      nodes: 10,
-      averageCpu: 0.2,
-      liveWritesPerS: 14_000,
-      tasks: 32,
-      rowsPerSPerTask: 10_000,
-      dataBoost: false,
-      keepOldTableDays: 7,
-    },
+    input: { ...IDLE_CLUSTER, tasks: 32 },
     expect: {
       atCurrentNodes: {
         rowsPerS: { min: 51_500, max: 53_700 },
@@ -109,17 +102,7 @@ export const SIZING_SCENARIOS: SizingScenario[] = [
   {
     name: "Data Boost reads",
     why: "As the previous, reads through Data Boost: the cluster pays only the writes, 4.0 units / 71.4 µs = 56,000 rows/s, bound by the target's writes. The reads cost Data Boost 1e9 × 4.65 µs = 4,655 node-s = 4.66 M SPU-s = 1,293 SPU-hours for the backfill",
-    input: {
-      rows: 1e9,
-      storedBytes: 1024e9,
-      nodes: 10,
-      averageCpu: 0.2,
-      liveWritesPerS: 14_000,
-      tasks: 32,
-      rowsPerSPerTask: 10_000,
-      dataBoost: true,
-      keepOldTableDays: 7,
-    },
+    input: { ...IDLE_CLUSTER, tasks: 32, dataBoost: true },
     expect: {
       atCurrentNodes: { rowsPerS: { min: 55_000, max: 57_000 }, bound: "target-writes" },
       cost: { dataBoostSpuHoursBackfill: { min: 1_230, max: 1_360 } },
