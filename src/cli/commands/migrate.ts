@@ -96,7 +96,11 @@ function registerPlanCommand(migrate: Command): void {
       "--checkpoint <file>",
       "the backfill's checkpoint file (default: .keyspread/backfill-OLD-to-NEW.json)",
     )
-    .option("--rate <rows/s>", "rate limit to put in the backfill command", parsePositiveInt)
+    .option(
+      "--rate <rows/s>",
+      "rate limit to put in the backfill command; with --nodes, the rows/s one task copies (default 20,000, an assumption)",
+      parsePositiveInt,
+    )
     .option(
       "--retention-days <days>",
       "how long to keep the old table after writes move",
