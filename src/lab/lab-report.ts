@@ -33,6 +33,8 @@ export interface LabReportOptions {
   wide?: boolean;
   /** Sample rows per design written through the library. */
   rows: number;
+  /** The re-keying the verdict asks for, sized (rekey-sizing.ts), printed under the verdict. */
+  rekey?: readonly string[];
 }
 
 const wrap = (text: string, first = "", rest = first) => wrapText(text, LAB_COLUMNS, first, rest);
@@ -243,6 +245,9 @@ export function labReport(
     ...sizingTable(verdict),
     "",
     ...verdictBlock(verdict),
+    ...(options.rekey ?? []).flatMap((line) =>
+      wrap(line.trimStart(), line.startsWith("  ") ? "  " : "", "    "),
+    ),
     ...multiClusterBlock(verdict),
     "",
     ...libraryChecks(checks, options.rows),

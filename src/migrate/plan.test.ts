@@ -36,6 +36,22 @@ describe("migrationPlan", () => {
     expect(plan).toContain("rm -r ./data/scores");
   });
 
+  it("offers the backfill as an engine's job when both tables are on Bigtable, and only then", () => {
+    const onBigtable = migrationPlan({
+      from: parseStoreAddress("bigtable:p1/i1/scores"),
+      to: parseStoreAddress("bigtable:p1/i1/scores-50"),
+      fromSchemaFile: "old.yaml",
+      toSchemaFile: "new.yaml",
+      fromSchema: from,
+      toSchema: to,
+      checkpointFile: "cp.json",
+    });
+    expect(onBigtable).toContain(
+      "keyspread migrate job --engine cloud-run|kubernetes --from bigtable:p1/i1/scores --from-schema old.yaml --to bigtable:p1/i1/scores-50 --to-schema new.yaml --image IMAGE --tasks N",
+    );
+    expect(plan).not.toContain("keyspread migrate job");
+  });
+
   it("with shards: one shard plan, then N backfills and N validations, each with its own shard and checkpoint", () => {
     const sharded = migrationPlan({
       from: parseStoreAddress("bigtable:p1/i1/scores"),

@@ -204,7 +204,7 @@ function backfillStep(input: MigrationPlanInput, pair: string, rate: string): st
   const env = envFor(input.from, input.to);
   return `3. Backfill the rows written before (resumable: after a crash, run the same command again; it
    continues after the last checkpointed batch).
-   ${env}keyspread migrate backfill ${pair} --checkpoint ${quote(input.checkpointFile)}${rate}
+   ${env}keyspread migrate backfill ${pair} --checkpoint ${quote(input.checkpointFile)}${rate}${jobLine(input, pair)}
 
 4. Validate: counts and checksums per key range, and latest-N of sampled entities, must show zero
    differences (rows written during the run can differ transiently: rerun to confirm).
@@ -239,6 +239,15 @@ function shardedBackfillStep(input: MigrationPlanInput, pair: string, rate: stri
    ${env}keyspread migrate validate ${pair} --shard K/${n} --shards-file ${plan} --to-shards-file ${targetPlan}
    The unsharded validate adds the fleet incident's latest-N comparison of sampled entities:
    ${env}keyspread migrate validate ${pair}`;
+}
+
+/** Both tables on Bigtable: the backfill can run as tasks of an engine, sharing its state through the new table. */
+function jobLine(input: MigrationPlanInput, pair: string): string {
+  if (input.from.kind !== "bigtable" || input.to.kind !== "bigtable") return "";
+  return `
+   For a large table, run it (and validate, --step validate) as N tasks of a Cloud Run job or a
+   Kubernetes Indexed Job; --nodes sizes it first (docs/migrate.md):
+   keyspread migrate job --engine cloud-run|kubernetes ${pair} --image IMAGE --tasks N`;
 }
 
 function envFor(...addresses: StoreAddress[]): string {

@@ -18,7 +18,7 @@ const COMPRESSED = ".br";
 interface Example {
   /** The path under examples/ without its extension: `fleet-hotspot`, `schemas/fleet`. */
   name: string;
-  kind: "scenario" | "schema" | "access-log";
+  kind: "scenario" | "schema" | "access-log" | "job";
   /** The file's name once copied (a compressed log loses its `.br`). */
   copiedAs: string;
   description: string;
@@ -94,6 +94,8 @@ async function bundledExamples(): Promise<Example[]> {
 async function describeExample(file: string, source: string): Promise<Example> {
   const copiedAs = basename(file).replace(/\.br$/, "");
   const name = file.replace(/\.br$/, "").replace(/\.(ya?ml|json|csv|jsonl)$/, "");
+  if (/\.job\.(ya?ml|json)$/.test(copiedAs))
+    return { name, kind: "job", copiedAs, description: "a job definition (keyspread migrate job)", source };
   if (!/\.ya?ml$/.test(copiedAs)) {
     return {
       name,

@@ -16,6 +16,7 @@ import { compileSchema } from "../../keys/schema.js";
 import { type JudgeScenarioProgress, judgeScenario, type LabVerdict } from "../../lab/judge.js";
 import { labIntro, labReport } from "../../lab/lab-report.js";
 import { checkDesign, type DesignCheck } from "../../lab/library-check.js";
+import { rekeyLines, rekeySizing } from "../../lab/rekey-sizing.js";
 import { guidanceLine } from "../../sim/results/report.js";
 import { simulationResultToJson } from "../../sim/results/result-json.js";
 import { parseDuration } from "../../sim/scenario/duration.js";
@@ -71,9 +72,19 @@ export function registerLabCommands(program: Command): void {
         const written = await writeLabFiles(verdict, options);
         const tables = join(options.out, "tables");
         const checks = await checkThroughLibrary(scenario, tables, options.rows);
+        const rekey = rekeySizing(scenario, verdict.advice);
+        if (rekey) {
+          const migrationPath = join(options.out, "migration.json");
+          await writeFileAtomically(migrationPath, `${JSON.stringify(rekey, null, 2)}\n`);
+          written.push(migrationPath);
+        }
         await write(
           [
-            ...labReport(verdict, checks, { rows: options.rows, ...(options.wide ? { wide: true } : {}) }),
+            ...labReport(verdict, checks, {
+              rows: options.rows,
+              ...(options.wide ? { wide: true } : {}),
+              ...(rekey ? { rekey: rekeyLines(rekey, verdict.advice.nodes) } : {}),
+            }),
             "",
             `Wrote ${written.length} files to ${options.out}:`,
             ...written.map((path) => `  ${path}`),

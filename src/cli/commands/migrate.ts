@@ -33,12 +33,14 @@ import {
   write,
 } from "../shared/io.js";
 import { counterBar } from "../shared/progress.js";
+import { registerMigrateJobCommand } from "./migrate-job.js";
 import {
   backfillThroughService,
   type PairInput,
   registerLiveMigrationCommands,
   validateThroughService,
 } from "./migrate-live.js";
+import { type PlanSizingOptions, planSizing, withSizingOptions } from "./migrate-plan-sizing.js";
 
 type PairOptions = PairInput;
 
@@ -56,6 +58,7 @@ export function registerMigrateCommands(program: Command): void {
   registerBackfillCommand(migrate);
   registerValidateCommand(migrate);
   registerLiveMigrationCommands(migrate, withPair, loadPair);
+  registerMigrateJobCommand(migrate);
 }
 
 /** The two tables and their schemas, all required. */
@@ -81,7 +84,7 @@ function withPairOrMigration(command: Command, what: string): Command {
 }
 
 function registerPlanCommand(migrate: Command): void {
-  withPair(migrate.command("plan"))
+  withSizingOptions(withPair(migrate.command("plan")))
     .description(
       "print the cut-over runbook: create, dual-write, backfill, validate, cut reads, cut writes, delete",
     )
@@ -93,7 +96,11 @@ function registerPlanCommand(migrate: Command): void {
       "--checkpoint <file>",
       "the backfill's checkpoint file (default: .keyspread/backfill-OLD-to-NEW.json)",
     )
-    .option("--rate <rows/s>", "rate limit to put in the backfill command", parsePositiveInt)
+    .option(
+      "--rate <rows/s>",
+      "rate limit to put in the backfill command; with --nodes, the rows/s one task copies (default 20,000, an assumption)",
+      parsePositiveInt,
+    )
     .option(
       "--retention-days <days>",
       "how long to keep the old table after writes move",
@@ -105,10 +112,12 @@ function registerPlanCommand(migrate: Command): void {
       "backfill and validate in N parallel processes (one per machine), each its own shard",
       wholeNumberIn(1, 10_000),
     )
+    .option("--json", "--nodes: print the table's volume and the migration's sizing as JSON")
     .action(guarded(runPlanCommand));
 }
 
-interface PlanOptions extends PairOptions {
+interface PlanOptions extends PairOptions, PlanSizingOptions {
+  json?: boolean;
   checkpoint?: string;
   rate?: number;
   retentionDays: number;
@@ -119,6 +128,12 @@ interface PlanOptions extends PairOptions {
 async function runPlanCommand(options: PlanOptions): Promise<void> {
   const { fromSchema, toSchema } = await loadPair(options);
   if (options.migration !== undefined) checkServiceRekeying(fromSchema, toSchema);
+  const sized = await planSizing(options.from, options);
+  if (options.json) {
+    if (!sized) throw new Error("--json prints the migration's sizing: give --nodes");
+    await write(`${JSON.stringify({ volume: sized.volume, sizing: sized.sizing })}\n`);
+    return;
+  }
   await write(
     migrationPlan({
       ...(options.migration === undefined ? {} : { migrationFile: options.migration }),
@@ -138,7 +153,7 @@ async function runPlanCommand(options: PlanOptions): Promise<void> {
             shardsFile: defaultShardsFile(options.from, options.shards),
             targetShardsFile: defaultShardsFile(options.to, options.shards),
           }),
-    }),
+    }) + (sized ? `\n${sized.lines.join("\n")}\n` : ""),
   );
 }
 
