@@ -25,7 +25,12 @@ import {
   DEFAULT_METRICS_INTERVAL_MS,
   metricsSchema,
 } from "../../serve/ingest/points/metrics-schema.js";
-import { type IngestServiceOptions, startIngestService } from "../../serve/ingest-service.js";
+import {
+  DEFAULT_DRAIN_DEADLINE_MS,
+  type IngestServiceOptions,
+  startIngestService,
+} from "../../serve/ingest-service.js";
+import { DEFAULT_HEARTBEAT_MS, DEFAULT_LEASE_MS } from "../../serve/replicas/replica-registry.js";
 import { openStore, STORE_KINDS, type StoreKind } from "../../store/open.js";
 import type { Store } from "../../store/store.js";
 import { argumentOf, guarded, parsePositiveInt, wholeNumberIn, write } from "../shared/io.js";
@@ -63,6 +68,10 @@ interface ServeOptions {
   insecure?: boolean;
   tlsCert?: string;
   tlsKey?: string;
+  drainDelay: number;
+  drainDeadline: number;
+  replicaHeartbeat: number;
+  replicaLease: number;
 }
 
 export function registerServeCommands(program: Command): void {
@@ -73,6 +82,7 @@ export function registerServeCommands(program: Command): void {
   withListenOptions(serve);
   withIngestOptions(serve);
   withReadAndMonitorOptions(serve);
+  withReplicaOptions(serve);
   serve.action(guarded(runServeCommand));
   registerKeyCommands(serve);
   registerSchemaCommand(serve);
@@ -188,7 +198,36 @@ function withReadAndMonitorOptions(serve: Command): void {
     .option("--cache-ttl <ms>", "latest-N cache time to live (0: off)", nonNegative, 2000);
 }
 
-/** Serves until SIGTERM or SIGINT, then flushes and closes. */
+/** Several replicas on one table, and their graceful stop. */
+function withReplicaOptions(serve: Command): void {
+  serve
+    .option(
+      "--drain-delay <seconds>",
+      "on SIGTERM: readiness (GET /readyz) answers 503 at once, requests are still served this long, then the service stops accepting",
+      nonNegative,
+      0,
+    )
+    .option(
+      "--drain-deadline <seconds>",
+      "on SIGTERM: exit within this (the delay, requests in flight, the flush); keep it below terminationGracePeriodSeconds",
+      parsePositiveInt,
+      DEFAULT_DRAIN_DEADLINE_MS / 1000,
+    )
+    .option(
+      "--replica-heartbeat <ms>",
+      "bigtable: how often this replica renews its lease in the table's replica registry",
+      parsePositiveInt,
+      DEFAULT_HEARTBEAT_MS,
+    )
+    .option(
+      "--replica-lease <ms>",
+      "bigtable: a replica whose heartbeat is older is dead (its id may be claimed, it no longer shares the quotas)",
+      parsePositiveInt,
+      DEFAULT_LEASE_MS,
+    );
+}
+
+/** Serves until SIGTERM or SIGINT, then drains, flushes and closes (exiting by the drain deadline). */
 async function runServeCommand(options: ServeOptions): Promise<void> {
   if (options.store === "bigtable" && options.maxAge !== undefined && !options.create) {
     throw new Error(
@@ -216,8 +255,16 @@ async function runServeCommand(options: ServeOptions): Promise<void> {
     process.once("SIGTERM", stop);
     process.once("SIGINT", stop);
   });
-  await write(`${JSON.stringify({ url: service.url, store: store.name })}\n`);
+  await write(`${JSON.stringify({ url: service.url, store: store.name, replica: service.replicaId })}\n`);
   await stopped;
+  // A flush the store does not finish by the deadline stays in the log (replayed at the next start).
+  setTimeout(
+    () => {
+      process.stderr.write("keyspread: the drain deadline passed; exiting with what is left in the log\n");
+      process.exit(1);
+    },
+    options.drainDeadline * 1000 + 2000,
+  ).unref();
   await service.close();
 }
 
@@ -260,6 +307,11 @@ function serviceOptions(
     authFile: options.auth,
     insecure: options.insecure,
     tls,
+    // Only a Bigtable table is written by several processes (an embedded one is locked by one).
+    ...(options.store === "bigtable"
+      ? { replicas: { heartbeatMs: options.replicaHeartbeat, leaseMs: options.replicaLease } }
+      : {}),
+    drain: { delayMs: options.drainDelay * 1000, deadlineMs: options.drainDeadline * 1000 },
   };
 }
 

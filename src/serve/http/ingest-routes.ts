@@ -8,7 +8,7 @@ import type { KeySchema } from "../../keys/types.js";
 import type { TenantAdmission } from "../auth/tenant-admission.js";
 import type { CpuTurns } from "../ingest/cpu-turns.js";
 import { parseIdempotencyKey, requestFingerprint, scopedIdempotencyKey } from "../ingest/idempotency.js";
-import type { IngestPipeline } from "../ingest/ingest-pipeline.js";
+import { type IngestPipeline, KeyTakenOver } from "../ingest/ingest-pipeline.js";
 import {
   type IngestBodyFormat,
   IngestBodyRejected,
@@ -29,6 +29,7 @@ import { decodeRangeCursor } from "./range-cursor.js";
 import type { Caller, RequestAuth } from "./request-auth.js";
 import { type BodyBudget, BodyRefused, readBody } from "./request-body.js";
 import { deviceIdOf, intParam, readTenant, timeParam } from "./request-params.js";
+import type { ServiceLifecycle } from "./service-lifecycle.js";
 
 /** What the routes answer from: the service's running parts and its request limits. */
 export interface RouteContext {
@@ -47,6 +48,8 @@ export interface RouteContext {
   maxBodyBytes: number;
   /** A request body must arrive within this (ms) of its headers, else 408. */
   bodyTimeoutMs: number;
+  /** Readiness, and the drain that answers late requests 503 before they reach a closing pipeline. */
+  lifecycle: ServiceLifecycle;
   log: (line: string) => void;
 }
 
@@ -64,7 +67,25 @@ export class IngestRoutes {
 
   /** The server's request listener: routes the request, then counts it by route and status. */
   readonly handle = (req: IncomingMessage, res: ServerResponse): void => {
-    const { metrics, log } = this.context;
+    const { metrics, log, lifecycle } = this.context;
+    if (lifecycle.phase === "stopping") {
+      // The server stopped accepting: a request on a kept-alive connection is told to go elsewhere.
+      metrics.requests.inc({ route: "draining", status: "503" });
+      json(
+        res,
+        503,
+        { error: "this replica is shutting down; retry on another" },
+        {
+          ...RETRY_SOON,
+          connection: "close",
+        },
+      );
+      if (!req.complete) res.once("finish", () => req.socket.destroy());
+      return;
+    }
+    lifecycle.started();
+    res.once("close", () => lifecycle.finished());
+    if (lifecycle.phase !== "serving") res.setHeader("connection", "close");
     this.route(req, res).then(
       (name) => metrics.requests.inc({ route: name, status: String(res.statusCode) }),
       (error: unknown) => {
@@ -98,6 +119,13 @@ export class IngestRoutes {
     const allow = (expected: string) => {
       if (method !== expected) throw new HttpError(405, `${method} ${path}: use ${expected}`, {});
     };
+    if (path === "/healthz" || path === "/readyz") {
+      // Probes carry no credentials (a kubelet's): they tell nothing but up or ready.
+      allow("GET");
+      const ok = path === "/healthz" || this.context.lifecycle.ready;
+      json(res, ok ? 200 : 503, { status: ok ? "ok" : this.context.lifecycle.phase });
+      return path.slice(1);
+    }
     if (path === "/v1/ingest") {
       const caller = auth.caller(req, "ingest");
       allow("POST");
@@ -178,28 +206,77 @@ export class IngestRoutes {
         );
       }
       await pipeline.whileProcessing(key, () =>
-        this.acceptBody(res, body, caller, { key, fingerprint }, started),
+        this.acceptOnce(res, body, caller, { key, fingerprint }, started),
       );
     } finally {
       read.release();
     }
   }
 
-  /** Admits and logs one parsed request body; answers 200 only once it is durable. */
+  /**
+   * Claims the Idempotency-Key where every replica sees it (the table), then admits and logs the
+   * body; a claim whose request was not acknowledged is released, so its retry is processed afresh.
+   */
+  private async acceptOnce(
+    res: ServerResponse,
+    body: ParsedBody,
+    caller: Caller,
+    idempotency: Pick<IdempotencyRecord, "key" | "fingerprint">,
+    started: number,
+  ): Promise<void> {
+    const { pipeline, metrics } = this.context;
+    let claim: Awaited<ReturnType<IngestPipeline["claimIdempotencyKey"]>>;
+    try {
+      claim = await pipeline.claimIdempotencyKey(idempotency.key, idempotency.fingerprint);
+    } catch (error) {
+      throw new HttpError(
+        503,
+        `the Idempotency-Key could not be checked: ${(error as Error).message}`,
+        {},
+        RETRY_SOON,
+      );
+    }
+    if (claim.state === "done") {
+      metrics.idempotentReplays.inc();
+      return json(res, 200, { accepted: claim.record.accepted }, { "idempotent-replayed": "true" });
+    }
+    if (claim.state === "other-request") {
+      throw new HttpError(422, "Idempotency-Key was already used for another request body; use a new key");
+    }
+    if (claim.state === "in-flight") {
+      throw new HttpError(
+        409,
+        "a request with this Idempotency-Key is being processed by another replica; retry shortly",
+        {},
+        {
+          "retry-after": String(claim.retryAfterSeconds),
+        },
+      );
+    }
+    let acknowledged = false;
+    try {
+      acknowledged = await this.acceptBody(res, body, caller, idempotency, started);
+    } finally {
+      if (!acknowledged) await pipeline.releaseIdempotencyKey(idempotency.key);
+    }
+  }
+
+  /** Admits and logs one parsed request body; answers 200 only once it is durable (then returns true). */
   private async acceptBody(
     res: ServerResponse,
     { format, bytes, points, perTenant }: ParsedBody,
     caller: Caller,
     idempotency: Pick<IdempotencyRecord, "key" | "fingerprint"> | undefined,
     started: number,
-  ): Promise<void> {
+  ): Promise<boolean> {
     const { pipeline, metrics, monitor, admission } = this.context;
     const admitted = admission.admit(perTenant);
     if (!admitted.admitted) {
       metrics.rejections.inc({ tenant: admitted.tenant, status: String(admitted.status) });
       const headers: Record<string, string> =
         admitted.status === 429 ? { "retry-after": String(admitted.retryAfterSeconds) } : {};
-      return json(res, admitted.status, { error: admitted.message }, headers);
+      json(res, admitted.status, { error: admitted.message }, headers);
+      return false;
     }
     try {
       await pipeline.accept({
@@ -210,7 +287,11 @@ export class IngestRoutes {
         idempotency: idempotency && { ...idempotency, accepted: points.length, atMs: Date.now() },
       });
     } catch (error) {
-      if (error instanceof PendingPointsFull) return json(res, 503, { error: error.message }, RETRY_SOON);
+      if (error instanceof PendingPointsFull) {
+        json(res, 503, { error: error.message }, RETRY_SOON);
+        return false;
+      }
+      if (error instanceof KeyTakenOver) throw new HttpError(409, error.message, {}, RETRY_SOON);
       // Shutting down, or the log's disk failed: nothing of the request was kept, the client may retry.
       throw new HttpError(503, `not accepted: ${(error as Error).message}`, {}, RETRY_SOON);
     }
@@ -219,6 +300,7 @@ export class IngestRoutes {
     metrics.pendingPoints.set(pipeline.pendingPoints());
     metrics.ackLatency.observe((performance.now() - started) / 1000);
     json(res, 200, { accepted: points.length });
+    return true;
   }
 
   /**
