@@ -83,9 +83,7 @@ export class IngestRoutes {
       if (!req.complete) res.once("finish", () => req.socket.destroy());
       return;
     }
-    lifecycle.started();
-    res.once("close", () => lifecycle.finished());
-    if (lifecycle.phase !== "serving") res.setHeader("connection", "close");
+    lifecycle.started(res);
     this.route(req, res).then(
       (name) => metrics.requests.inc({ route: name, status: String(res.statusCode) }),
       (error: unknown) => {

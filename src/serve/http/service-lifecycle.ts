@@ -8,11 +8,14 @@
  *   pipeline or the store, which are about to close — and the requests already read are finished.
  * The service is not listening at all while it replays its log at start: readiness fails then too.
  */
+import type { ServerResponse } from "node:http";
+
 export type LifecyclePhase = "serving" | "draining" | "stopping";
 
 export class ServiceLifecycle {
   private current: LifecyclePhase = "serving";
-  private inFlight = 0;
+  /** Responses to requests read and not answered yet. */
+  private readonly inFlight = new Set<ServerResponse>();
   private idleWaiters: (() => void)[] = [];
 
   constructor(private readonly healthy: () => boolean = () => true) {}
@@ -28,32 +31,37 @@ export class ServiceLifecycle {
 
   /** Requests read and not answered yet. */
   get requestsInFlight(): number {
-    return this.inFlight;
+    return this.inFlight.size;
   }
 
+  /** Readiness false; every answer from now on closes its connection, so clients reconnect (elsewhere). */
   drain(): void {
-    if (this.current === "serving") this.current = "draining";
+    if (this.current !== "serving") return;
+    this.current = "draining";
+    for (const res of this.inFlight) if (!res.headersSent) res.setHeader("connection", "close");
   }
 
   stop(): void {
     this.current = "stopping";
   }
 
-  /** A request was read: it counts until `finished`. */
-  started(): void {
-    this.inFlight++;
+  /** A request was read: it counts until its response closes. */
+  started(res: ServerResponse): void {
+    this.inFlight.add(res);
+    if (this.current !== "serving") res.setHeader("connection", "close");
+    res.once("close", () => this.finished(res));
   }
 
-  finished(): void {
-    this.inFlight--;
-    if (this.inFlight === 0) {
+  private finished(res: ServerResponse): void {
+    this.inFlight.delete(res);
+    if (this.inFlight.size === 0) {
       for (const resolve of this.idleWaiters.splice(0)) resolve();
     }
   }
 
   /** Resolves once no request is in flight, or at `deadlineMs` (epoch ms), whichever comes first. */
   async idle(deadlineMs: number): Promise<void> {
-    if (this.inFlight === 0) return;
+    if (this.inFlight.size === 0) return;
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       new Promise<void>((resolve) => this.idleWaiters.push(resolve)),

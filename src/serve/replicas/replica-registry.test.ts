@@ -50,7 +50,7 @@ describe("ReplicaRegistry", () => {
         resolve();
       };
     });
-    await first.report(1);
+    await first.heartbeatNow();
     await firstLost;
     expect(first.isLost).toBe(true);
     expect(lost).toEqual(["first"]);
@@ -81,7 +81,7 @@ describe("ReplicaRegistry", () => {
     const a = await ReplicaRegistry.join(store, "a000000000", options("/a"));
     const b = await ReplicaRegistry.join(store, "b000000000", options("/b"));
     const c = await ReplicaRegistry.join(store, "c000000000", options("/c"));
-    await a.report(0);
+    await a.heartbeatNow();
     expect(a.liveCount()).toBe(3);
     expect(
       a
@@ -90,11 +90,11 @@ describe("ReplicaRegistry", () => {
         .sort(),
     ).toEqual(["a000000000", "b000000000", "c000000000"]);
     await b.leave();
-    await a.report(0);
+    await a.heartbeatNow();
     expect(a.liveCount()).toBe(2);
     // c dies without leaving: counted until its lease runs out.
     now += 10_001;
-    await a.report(0);
+    await a.heartbeatNow();
     expect(a.live().map((lease) => lease.replica)).toEqual(["a000000000"]);
     // Registry rows live in keyspread's reserved range, after every data row.
     const keys: Buffer[] = [];

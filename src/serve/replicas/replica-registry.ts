@@ -32,8 +32,6 @@ export interface ReplicaLease {
   pid: number;
   /** Last heartbeat (epoch ms); 0 once the replica stopped. */
   heartbeatMs: number;
-  /** The migration phase revision the replica has applied (absent without a migration). */
-  applied?: number;
 }
 
 export interface ReplicaRegistryOptions {
@@ -112,9 +110,10 @@ export class ReplicaRegistry {
       if (await store.checkAndMutate(put, { qualifier: LEASE, equals: cell })) {
         const registry = new ReplicaRegistry(store, mine, bytes, options);
         await registry.readOthers();
-        registry.timer = setInterval(() => {
-          registry.beating = registry.beating.then(() => registry.heartbeat());
-        }, options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS);
+        registry.timer = setInterval(
+          () => void registry.heartbeatNow(),
+          options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
+        );
         registry.timer.unref();
         logEvent(options.log, "replica-joined", { replica, live: registry.liveCount() });
         return registry;
@@ -148,10 +147,10 @@ export class ReplicaRegistry {
     this.listeners.push(listener);
   }
 
-  /** Publishes what this replica has applied (with its next heartbeat, which runs now). */
-  async report(applied: number): Promise<void> {
-    this.lease = { ...this.lease, applied };
-    await (this.beating = this.beating.then(() => this.heartbeat()));
+  /** Renews the lease and reads the others' now (after any heartbeat under way). */
+  heartbeatNow(): Promise<void> {
+    this.beating = this.beating.then(() => this.heartbeat());
+    return this.beating;
   }
 
   /** Stops the heartbeats and ends the lease (heartbeat 0): the others stop counting this replica at once. */
