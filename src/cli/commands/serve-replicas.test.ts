@@ -110,10 +110,17 @@ describe("keyspread serve as three replicas on one Bigtable table", () => {
     const clients = Array.from({ length: CLIENTS }, client);
     const ackedAtLeast = (more: number) => {
       const target = acked.length + more;
-      return expect.poll(() => acked.length, { timeout: 60_000, interval: 100 }).toBeGreaterThanOrEqual(target);
+      return expect
+        .poll(() => acked.length, { timeout: 60_000, interval: 100 })
+        .toBeGreaterThanOrEqual(target);
     };
 
-    const drains: { replica: number; exitCode: number | null; seconds: number; readyFalseWhileLive: boolean }[] = [];
+    const drains: {
+      replica: number;
+      exitCode: number | null;
+      seconds: number;
+      readyFalseWhileLive: boolean;
+    }[] = [];
     try {
       await ackedAtLeast(2_000);
       // kill -9 mid-run, restarted at once on its own log directory (its lease is its own: taken back).
@@ -133,15 +140,24 @@ describe("keyspread serve as three replicas on one Bigtable table", () => {
         let readyFalseWhileLive = false;
         for (let probe = 0; probe < 40 && !readyFalseWhileLive; probe++) {
           const [ready, live] = await Promise.all([
-            fetch(`${replica.url}/readyz`).then((res) => res.status).catch(() => 0),
-            fetch(`${replica.url}/healthz`).then((res) => res.status).catch(() => 0),
+            fetch(`${replica.url}/readyz`)
+              .then((res) => res.status)
+              .catch(() => 0),
+            fetch(`${replica.url}/healthz`)
+              .then((res) => res.status)
+              .catch(() => 0),
           ]);
           readyFalseWhileLive = ready === 503 && live === 200;
           if (ready === 0) break;
           await sleep(20);
         }
         const exitCode = await exited(replica.child);
-        drains.push({ replica: index, exitCode, seconds: (performance.now() - started) / 1000, readyFalseWhileLive });
+        drains.push({
+          replica: index,
+          exitCode,
+          seconds: (performance.now() - started) / 1000,
+          readyFalseWhileLive,
+        });
         expect(replica.stderr()).toMatch(/"event":"drain-stopped-accepting","inFlight":0/);
         replicas[index] = await start(dirs[index]!);
         await ackedAtLeast(1_000);

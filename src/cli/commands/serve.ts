@@ -14,12 +14,14 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type Command, Option } from "commander";
+import { dump as dumpYaml } from "js-yaml";
 import { usesOld } from "../../migrate/live/migration-phases.js";
 import { readMigrationRecord } from "../../migrate/live/migration-record.js";
 import { readApiKeyFile, updateApiKeyFile } from "../../serve/auth/api-key-file.js";
 import { API_KEY_SCOPES, newApiKey, parseApiKeyScopes } from "../../serve/auth/api-keys.js";
 import { parseTenantQuotas } from "../../serve/auth/tenant-admission.js";
 import { DEFAULT_MAX_TENANTS } from "../../serve/auth/tenant-labels.js";
+import { kubernetesManifests } from "../../serve/deploy/kubernetes-manifests.js";
 import {
   DEFAULT_METRICS_BUCKETS,
   DEFAULT_METRICS_INTERVAL_MS,
@@ -72,6 +74,9 @@ interface ServeOptions {
   drainDeadline: number;
   replicaHeartbeat: number;
   replicaLease: number;
+  printK8s?: boolean;
+  k8sReplicas: number;
+  k8sImage: string;
 }
 
 export function registerServeCommands(program: Command): void {
@@ -224,11 +229,25 @@ function withReplicaOptions(serve: Command): void {
       "bigtable: a replica whose heartbeat is older is dead (its id may be claimed, it no longer shares the quotas)",
       parsePositiveInt,
       DEFAULT_LEASE_MS,
+    )
+    .option(
+      "--print-k8s",
+      "print Kubernetes manifests (StatefulSet with a log volume per replica, Services, PodDisruptionBudget) for this table and flags, and exit",
+    )
+    .option("--k8s-replicas <n>", "with --print-k8s: replicas", parsePositiveInt, 3)
+    .option(
+      "--k8s-image <image>",
+      "with --print-k8s: an image whose entrypoint is keyspread (examples/k8s/Dockerfile)",
+      "keyspread:0.1.0",
     );
 }
 
 /** Serves until SIGTERM or SIGINT, then drains, flushes and closes (exiting by the drain deadline). */
 async function runServeCommand(options: ServeOptions): Promise<void> {
+  if (options.printK8s) {
+    await write(renderKubernetesManifests(options));
+    return;
+  }
   if (options.store === "bigtable" && options.maxAge !== undefined && !options.create) {
     throw new Error(
       "--max-age with --store bigtable needs --create: the GC rule is set when the table is created",
@@ -350,6 +369,27 @@ function droppedStore(name: string): Store {
     sampleKeys: dropped,
     close: async () => {},
   };
+}
+
+/** The manifests as YAML documents; the table and key flags are the command line's own. */
+function renderKubernetesManifests(options: ServeOptions): string {
+  const manifests = kubernetesManifests({
+    replicas: options.k8sReplicas,
+    image: options.k8sImage,
+    bigtable: {
+      project: process.env.KEYSPREAD_BIGTABLE_PROJECT || "my-project",
+      instance: process.env.KEYSPREAD_BIGTABLE_INSTANCE || "my-instance",
+      table: options.table,
+    },
+    serveFlags: [
+      "--buckets",
+      String(options.buckets),
+      "--interval",
+      String(options.interval),
+      ...(options.quota === undefined ? [] : ["--quota", options.quota]),
+    ],
+  });
+  return manifests.map((manifest) => dumpYaml(manifest, { lineWidth: -1, noRefs: true })).join("---\n");
 }
 
 function registerSchemaCommand(serve: Command): void {
