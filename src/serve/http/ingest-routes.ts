@@ -167,6 +167,14 @@ export class IngestRoutes {
     const { pipeline, metrics, budget, maxBodyBytes, bodyTimeoutMs } = this.context;
     const started = performance.now();
     const { format, idempotencyKey } = ingestHeaders(req);
+    if (!this.context.lifecycle.writable) {
+      throw new HttpError(
+        503,
+        "this replica's id was taken over by another process; retry on another replica",
+        {},
+        RETRY_SOON,
+      );
+    }
     let read: Awaited<ReturnType<typeof readBody>>;
     try {
       const owner = caller?.tenant ?? `address ${req.socket.remoteAddress}`;

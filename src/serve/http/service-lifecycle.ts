@@ -24,6 +24,11 @@ export class ServiceLifecycle {
     return this.current;
   }
 
+  /** Whether this replica may take writes (false once its replica lease was taken over). */
+  get writable(): boolean {
+    return this.healthy();
+  }
+
   /** What GET /readyz answers. */
   get ready(): boolean {
     return this.current === "serving" && this.healthy();
