@@ -427,12 +427,14 @@ async function openPipeline(
   const joinReplicas =
     shared &&
     (async (replicaId: string) => {
-      parts.replicas.registry = await ReplicaRegistry.join(options.store, replicaId, {
+      // The table the service writes first (its own; during a live migration the phase's, so not a dropped old table).
+      const store = tables.writeTables()[0]!.store;
+      parts.replicas.registry = await ReplicaRegistry.join(store, replicaId, {
         ...shared,
         walDirectory: options.walDirectory,
         log: settings.log,
       });
-      return new TableIdempotency(options.store, replicaId, windowMs);
+      return new TableIdempotency(store, replicaId, windowMs);
     });
   try {
     return await IngestPipeline.open({

@@ -7,7 +7,12 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { KeySchema } from "../../keys/types.js";
 import type { TenantAdmission } from "../auth/tenant-admission.js";
 import type { CpuTurns } from "../ingest/cpu-turns.js";
-import { parseIdempotencyKey, requestFingerprint, scopedIdempotencyKey } from "../ingest/idempotency.js";
+import {
+  type IdempotencyCheck,
+  parseIdempotencyKey,
+  requestFingerprint,
+  scopedIdempotencyKey,
+} from "../ingest/idempotency.js";
 import { type IngestPipeline, KeyTakenOver } from "../ingest/ingest-pipeline.js";
 import {
   type IngestBodyFormat,
@@ -22,6 +27,7 @@ import { renderLiveHeatmap } from "../observe/live-heatmap.js";
 import type { RecentAccesses } from "../observe/recent-accesses.js";
 import { logEvent } from "../observe/service-events.js";
 import type { ServiceMetrics } from "../observe/service-metrics.js";
+import type { TableClaim } from "../replicas/table-idempotency.js";
 import type { IdempotencyRecord } from "../wal/idempotency-journal.js";
 import { type DeviceReads, MAX_RANGE_LIMIT } from "./device-reads.js";
 import { HttpError, json, RETRY_SOON } from "./http-error.js";
@@ -164,7 +170,7 @@ export class IngestRoutes {
 
   /** POST /v1/ingest: reads the body within the budgets, then accepts it once per Idempotency-Key. */
   private async ingest(req: IncomingMessage, res: ServerResponse, caller: Caller): Promise<void> {
-    const { pipeline, metrics, budget, maxBodyBytes, bodyTimeoutMs } = this.context;
+    const { pipeline, budget, maxBodyBytes, bodyTimeoutMs } = this.context;
     const started = performance.now();
     const { format, idempotencyKey } = ingestHeaders(req);
     if (!this.context.lifecycle.writable) {
@@ -195,22 +201,7 @@ export class IngestRoutes {
       }
       const key = scopedIdempotencyKey(body.perTenant.keys(), idempotencyKey);
       const fingerprint = requestFingerprint(format, read.body);
-      const check = pipeline.checkIdempotencyKey(key, fingerprint);
-      if (check.state === "done") {
-        metrics.idempotentReplays.inc();
-        return json(res, 200, { accepted: check.record.accepted }, { "idempotent-replayed": "true" });
-      }
-      if (check.state === "other-request") {
-        throw new HttpError(422, "Idempotency-Key was already used for another request body; use a new key");
-      }
-      if (check.state === "in-flight") {
-        throw new HttpError(
-          409,
-          "a request with this Idempotency-Key is being processed; retry shortly",
-          {},
-          RETRY_SOON,
-        );
-      }
+      if (this.answerKnownKey(res, pipeline.checkIdempotencyKey(key, fingerprint))) return;
       await pipeline.whileProcessing(key, () =>
         this.acceptOnce(res, body, caller, { key, fingerprint }, started),
       );
@@ -230,8 +221,8 @@ export class IngestRoutes {
     idempotency: Pick<IdempotencyRecord, "key" | "fingerprint">,
     started: number,
   ): Promise<void> {
-    const { pipeline, metrics } = this.context;
-    let claim: Awaited<ReturnType<IngestPipeline["claimIdempotencyKey"]>>;
+    const { pipeline } = this.context;
+    let claim: TableClaim;
     try {
       claim = await pipeline.claimIdempotencyKey(idempotency.key, idempotency.fingerprint);
     } catch (error) {
@@ -242,29 +233,40 @@ export class IngestRoutes {
         RETRY_SOON,
       );
     }
-    if (claim.state === "done") {
-      metrics.idempotentReplays.inc();
-      return json(res, 200, { accepted: claim.record.accepted }, { "idempotent-replayed": "true" });
-    }
-    if (claim.state === "other-request") {
-      throw new HttpError(422, "Idempotency-Key was already used for another request body; use a new key");
-    }
-    if (claim.state === "in-flight") {
-      throw new HttpError(
-        409,
-        "a request with this Idempotency-Key is being processed by another replica; retry shortly",
-        {},
-        {
-          "retry-after": String(claim.retryAfterSeconds),
-        },
-      );
-    }
+    if (this.answerKnownKey(res, claim)) return;
     let acknowledged = false;
     try {
       acknowledged = await this.acceptBody(res, body, caller, idempotency, started);
     } finally {
       if (!acknowledged) await pipeline.releaseIdempotencyKey(idempotency.key);
     }
+  }
+
+  /**
+   * Answers a request whose Idempotency-Key is known here (local check) or in the table (claim): a
+   * replay, 422 for another body, 409 while it is processed; false when the key is this request's to process.
+   */
+  private answerKnownKey(res: ServerResponse, check: IdempotencyCheck | TableClaim): boolean {
+    if (check.state === "done") {
+      this.context.metrics.idempotentReplays.inc();
+      json(res, 200, { accepted: check.record.accepted }, { "idempotent-replayed": "true" });
+      return true;
+    }
+    if (check.state === "other-request") {
+      throw new HttpError(422, "Idempotency-Key was already used for another request body; use a new key");
+    }
+    if (check.state === "in-flight") {
+      const retryAfter = "retryAfterSeconds" in check ? String(check.retryAfterSeconds) : "1";
+      throw new HttpError(
+        409,
+        "a request with this Idempotency-Key is being processed; retry shortly",
+        {},
+        {
+          "retry-after": retryAfter,
+        },
+      );
+    }
+    return false;
   }
 
   /** Admits and logs one parsed request body; answers 200 only once it is durable (then returns true). */
