@@ -4,10 +4,10 @@
  * replica is SIGKILLed and restarted on its own log directory, then every replica is restarted one
  * at a time with SIGTERM (a rolling update). Every acknowledged point is read back exactly once,
  * no answer is a 500, each drain answers every request it read, and the per-replica quota shares
- * in /metrics sum to the quota.
+ * in /metrics sum to the quota, and a copy of a replica's log directory is refused at start.
  */
 import { randomUUID } from "node:crypto";
-import { mkdtemp } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -179,6 +179,16 @@ describe("keyspread serve as three replicas on one Bigtable table", () => {
       return Math.round(sum);
     };
     await expect.poll(shares, { timeout: 20_000, interval: 200 }).toBe(QUOTA);
+
+    // A copied log directory (the same replica id) is refused while the id's holder lives, naming it.
+    const copy = await mkdtemp(join(tmpdir(), "replica-copy-"));
+    await mkdir(join(copy, "wal"));
+    await copyFile(join(dirs[1]!, "wal", "replica-id"), join(copy, "wal", "replica-id"));
+    await expect(start(copy)).rejects.toThrow(
+      new RegExp(
+        `is held by another live replica: host .*, process ${replicas[1]!.child.pid}, log ${dirs[1]}/wal`,
+      ),
+    );
 
     for (const replica of replicas) replica.child.kill("SIGTERM");
     expect(await Promise.all(replicas.map((replica) => exited(replica.child)))).toEqual([0, 0, 0]);
