@@ -389,7 +389,9 @@ function renderKubernetesManifests(options: ServeOptions): string {
       ...(options.quota === undefined ? [] : ["--quota", options.quota]),
     ],
   });
-  return manifests.map((manifest) => dumpYaml(manifest, { lineWidth: -1, noRefs: true })).join("---\n");
+  return manifests
+    .map((manifest) => dumpYaml(manifest, { lineWidth: -1, noRefs: true, quoteStyle: "double" }))
+    .join("---\n");
 }
 
 function registerSchemaCommand(serve: Command): void {
