@@ -40,8 +40,6 @@ export interface ReplicaRegistryOptions {
   leaseMs?: number;
   now?: () => number;
   log: (line: string) => void;
-  /** Called once when another process took this replica's lease over (the replica must stop writing). */
-  onLost?: (holder: ReplicaLease) => void;
 }
 
 /** A replica id held by another live process. */
@@ -197,7 +195,6 @@ export class ReplicaRegistry {
       replica: this.lease.replica,
       holder: describeHolder(holder, this.now()),
     });
-    this.options.onLost?.(holder);
   }
 
   private async readOthers(): Promise<void> {
