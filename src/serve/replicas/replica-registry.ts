@@ -177,20 +177,29 @@ export class ReplicaRegistry {
     const next = { ...this.lease, heartbeatMs };
     const bytes = Buffer.from(JSON.stringify(next));
     const key = rowKey(this.lease.replica);
-    const applied = await this.store.checkAndMutate(
-      { type: "put", key, cells: new Map([[LEASE, bytes]]) },
-      { qualifier: LEASE, equals: this.leaseBytes },
-    );
+    const current = async () => (await this.store.get(key))?.cells.get(LEASE);
+    const applied = await this.store
+      .checkAndMutate(
+        { type: "put", key, cells: new Map([[LEASE, bytes]]) },
+        { qualifier: LEASE, equals: this.leaseBytes },
+      )
+      // The answer was lost (the store does not retry a conditional mutation): the lease says whether it was applied.
+      .catch(async () => (await current())?.equals(bytes) ?? false);
     if (applied) {
       this.lease = next;
       this.leaseBytes = bytes;
       return;
     }
-    this.lost = true;
-    clearInterval(this.timer);
-    const cell = (await this.store.get(key))?.cells.get(LEASE);
+    const cell = await current();
     const holder =
       cell === undefined ? { ...this.lease, host: "(none)" } : (JSON.parse(cell.toString()) as ReplicaLease);
+    if (holder.host === this.lease.host && holder.wal === this.lease.wal && holder.pid === this.lease.pid) {
+      // Still this process's lease (an earlier renewal whose answer was lost did apply): renew from it next time.
+      this.leaseBytes = cell!;
+      return;
+    }
+    this.lost = true;
+    clearInterval(this.timer);
     logEvent(this.options.log, "replica-lease-lost", {
       replica: this.lease.replica,
       holder: describeHolder(holder, this.now()),
