@@ -178,7 +178,7 @@ export class TableIdempotency {
       const now = await this.read(mutation.key).catch(() => {
         throw error;
       });
-      return now !== null && now.equals(cell);
+      return now?.equals(cell) ?? false;
     }
   }
 
