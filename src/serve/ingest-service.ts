@@ -29,6 +29,7 @@ import {
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { isIP } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { KeySchema } from "../keys/types.js";
 import type { AlertRulesConfig } from "../monitor/alerts.js";
 import type { Store } from "../store/store.js";
@@ -40,6 +41,7 @@ import { DeviceReads } from "./http/device-reads.js";
 import { IngestRoutes } from "./http/ingest-routes.js";
 import { RequestAuth } from "./http/request-auth.js";
 import { BodyBudget } from "./http/request-body.js";
+import { ServiceLifecycle } from "./http/service-lifecycle.js";
 import { CpuTurns } from "./ingest/cpu-turns.js";
 import { DEFAULT_IDEMPOTENCY_WINDOW_MS } from "./ingest/idempotency.js";
 import { IngestPipeline } from "./ingest/ingest-pipeline.js";
@@ -55,6 +57,8 @@ import { HotspotMonitor } from "./observe/hotspot-monitor.js";
 import { RecentAccesses } from "./observe/recent-accesses.js";
 import { logEvent } from "./observe/service-events.js";
 import { ServiceMetrics } from "./observe/service-metrics.js";
+import { ReplicaRegistry } from "./replicas/replica-registry.js";
+import { TableIdempotency } from "./replicas/table-idempotency.js";
 import type { WalFaults } from "./wal/write-ahead-log.js";
 
 export interface IngestServiceOptions {
@@ -122,6 +126,19 @@ export interface IngestServiceOptions {
   deadLetterAfterAttempts?: number;
   /** Test seam: faults the write-ahead log's writer meets (a full disk). */
   walFaults?: WalFaults;
+  /**
+   * The table is written by several replicas (a Bigtable table behind a load balancer): each
+   * registers in the table with a heartbeat (`replicas/replica-registry.ts`), Idempotency-Keys are
+   * claimed in the table (`replicas/table-idempotency.ts`), and each tenant's quota is divided by
+   * the live replicas. Without it, keys and quotas are this process's own.
+   */
+  replicas?: { heartbeatMs?: number; leaseMs?: number };
+  /**
+   * Graceful stop (`close`, SIGTERM): readiness answers 503 at once, requests are still served for
+   * `delayMs` (default 0), then the server stops accepting, finishes what it read, flushes and
+   * closes, all within `deadlineMs` (default 25 s: a Kubernetes grace period of 30 s).
+   */
+  drain?: { delayMs?: number; deadlineMs?: number };
   /** Log lines (JSON): alerts, replays, retries. Default: stderr. */
   log?: (line: string) => void;
 }
@@ -134,9 +151,17 @@ export interface IngestService {
   readonly table: SaltedTable;
   /** Request body bytes held in memory, against the in-flight cap. */
   readonly bodyBudget: BodyBudget;
-  /** Stops accepting, flushes every acknowledged point to the store, closes everything. */
+  /** Readiness and the drain's phase. */
+  readonly lifecycle: ServiceLifecycle;
+  /** The log directory's replica id (the row key's writer). */
+  readonly replicaId: string;
+  /** Live replicas writing the table, this one included (1 without `replicas`). */
+  liveReplicas(): number;
+  /** Drains (see `drain`), flushes every acknowledged point to the store, closes everything. */
   close(): Promise<void>;
 }
+
+export const DEFAULT_DRAIN_DEADLINE_MS = 25_000;
 
 const DEFAULT_BODY_TIMEOUT_MS = 30_000;
 /** How often node:http checks its own request and header timeouts (its default, 30 s, let a stalled request live 150 s). */
@@ -149,6 +174,7 @@ export async function startIngestService(options: IngestServiceOptions): Promise
   const parts = await startParts(options, settings, schema, tables);
   const routes = new IngestRoutes({
     ...parts,
+    lifecycle: parts.lifecycle,
     heatmapNaming: schema,
     maxBodyBytes: settings.maxBodyBytes,
     bodyTimeoutMs: settings.bodyTimeoutMs,
@@ -171,7 +197,10 @@ export async function startIngestService(options: IngestServiceOptions): Promise
       return tables.readTable();
     },
     bodyBudget: parts.budget,
-    close: () => closeService(parts, server, options.store),
+    lifecycle: parts.lifecycle,
+    replicaId: parts.pipeline.replicaId,
+    liveReplicas: () => parts.replicas.registry?.liveCount() ?? 1,
+    close: () => closeService(parts, server, options.store, options.drain ?? {}, settings.log),
   };
 }
 
@@ -291,6 +320,9 @@ interface ServiceParts {
   budget: BodyBudget;
   sweeper: RetentionSweeper | undefined;
   monitorTimer: NodeJS.Timeout;
+  lifecycle: ServiceLifecycle;
+  /** Set once the pipeline's log is open (with `replicas`). */
+  replicas: { registry?: ReplicaRegistry };
 }
 
 /** Opens the key file, access log and pipeline, starts the migration follower, sweeper and monitoring window. */
@@ -323,19 +355,33 @@ async function startParts(
   );
   const accessLog = await RecentAccesses.open(options.accessLogPath);
   const turns = new CpuTurns();
+  const replicas: ServiceParts["replicas"] = {};
+  const lifecycle = new ServiceLifecycle(() => !(replicas.registry?.isLost ?? false));
   const pipeline = await openPipeline(options, settings, schema, tables, {
     metrics,
     monitor,
     accessLog,
     turns,
     apiKeys,
+    replicas,
   });
   const reads = new DeviceReads(tables.readTable, {
     intervalMs: settings.intervalMs,
     cacheTtlMs: options.latestCacheTtlMs,
     accessLog,
   });
-  const admission = new TenantAdmission(options.quotas ?? {}, Date.now, labels);
+  const admission = new TenantAdmission(
+    options.quotas ?? {},
+    Date.now,
+    labels,
+    () => replicas.registry?.liveCount() ?? 1,
+  );
+  const showShares = () => {
+    metrics.replicasLive.set(replicas.registry?.liveCount() ?? 1);
+    for (const [tenant, rate] of admission.shares()) metrics.quotaShare.set({ quota: tenant }, rate);
+  };
+  showShares();
+  replicas.registry?.onHeartbeat(showShares);
   const auth = new RequestAuth(apiKeys, metrics);
   const budget = new BodyBudget(settings.inflightCap, settings.tenantInflightCap, (bytes) =>
     metrics.inflightBodyBytes.set(bytes),
@@ -363,6 +409,8 @@ async function startParts(
     budget,
     sweeper,
     monitorTimer,
+    lifecycle,
+    replicas,
   };
 }
 
@@ -372,8 +420,22 @@ async function openPipeline(
   settings: ServiceSettings,
   schema: KeySchema,
   tables: ServiceTables,
-  parts: Pick<ServiceParts, "metrics" | "monitor" | "accessLog" | "turns" | "apiKeys">,
+  parts: Pick<ServiceParts, "metrics" | "monitor" | "accessLog" | "turns" | "apiKeys" | "replicas">,
 ): Promise<IngestPipeline> {
+  const windowMs = options.idempotencyWindowMs ?? DEFAULT_IDEMPOTENCY_WINDOW_MS;
+  const shared = options.replicas;
+  const joinReplicas =
+    shared &&
+    (async (replicaId: string) => {
+      // The table the service writes first (its own; during a live migration the phase's, so not a dropped old table).
+      const store = tables.writeTables()[0]!.store;
+      parts.replicas.registry = await ReplicaRegistry.join(store, replicaId, {
+        ...shared,
+        walDirectory: options.walDirectory,
+        log: settings.log,
+      });
+      return new TableIdempotency(store, replicaId, windowMs);
+    });
   try {
     return await IngestPipeline.open({
       table: tables.writeTables()[0]!,
@@ -386,12 +448,14 @@ async function openPipeline(
       accessLog: parts.accessLog,
       log: settings.log,
       turns: parts.turns,
-      idempotencyWindowMs: options.idempotencyWindowMs ?? DEFAULT_IDEMPOTENCY_WINDOW_MS,
+      idempotencyWindowMs: windowMs,
       deadLetterAfterAttempts: options.deadLetterAfterAttempts,
       maxPendingPoints: settings.maxPendingPoints,
       walFaults: options.walFaults,
+      ...(joinReplicas ? { joinReplicas } : {}),
     });
   } catch (error) {
+    await parts.replicas.registry?.leave();
     parts.apiKeys?.close();
     await parts.accessLog.close();
     await tables.follower?.abandon();
@@ -423,6 +487,7 @@ async function listen(
   } catch (error) {
     await stopBackgroundWork(parts);
     await parts.pipeline.close();
+    await parts.replicas.registry?.leave();
     await parts.tables.follower?.abandon();
     await parts.accessLog.close();
     throw error;
@@ -438,15 +503,37 @@ async function stopBackgroundWork(parts: ServiceParts): Promise<void> {
 }
 
 /**
- * Stops taking windows, sweeps and key changes; stops accepting connections while the pipeline
- * flushes every acknowledged point; then closes the access log and the tables.
+ * The drain (`ServiceLifecycle`): readiness false at once, requests still served for the delay;
+ * then the server stops accepting (late requests on open connections get 503 with Retry-After),
+ * the requests already read are finished, the pipeline flushes every acknowledged point (rows the
+ * store still refuses at the deadline stay in the log for the next start), the replica leaves the
+ * registry, and the tables close.
  */
-async function closeService(parts: ServiceParts, server: Server, store: Store): Promise<void> {
+async function closeService(
+  parts: ServiceParts,
+  server: Server,
+  store: Store,
+  drain: NonNullable<IngestServiceOptions["drain"]>,
+  log: (line: string) => void,
+): Promise<void> {
+  const delayMs = drain.delayMs ?? 0;
+  const deadlineMs = drain.deadlineMs ?? DEFAULT_DRAIN_DEADLINE_MS;
+  const deadline = Date.now() + deadlineMs;
+  parts.lifecycle.drain();
+  logEvent(log, "drain-start", { delayMs, deadlineMs });
+  if (delayMs > 0) await sleep(delayMs);
+  parts.lifecycle.stop();
   await stopBackgroundWork(parts);
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
-  await parts.pipeline.close();
+  // Half of what is left for the requests read, the rest for the flush.
+  await parts.lifecycle.idle(Date.now() + (deadline - Date.now()) / 2);
+  logEvent(log, "drain-stopped-accepting", { inFlight: parts.lifecycle.requestsInFlight });
+  server.closeIdleConnections();
+  await parts.pipeline.close(deadline);
+  server.closeAllConnections();
   await closed;
+  await parts.replicas.registry?.leave();
   await parts.accessLog.close();
   // The follower closes every table it used, the service's own included.
   if (parts.tables.follower) await parts.tables.follower.close();

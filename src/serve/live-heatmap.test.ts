@@ -14,6 +14,7 @@ describe("the /heatmap page", () => {
         deviceId: `dev-${String(index % 40).padStart(4, "0")}`,
         interval: 1_796_000_000_000,
         segment: 1_796_000_000_000,
+        writer: "0123456789",
       }),
       op: index % 2 === 0 ? "write" : "read",
       bytes: 100,

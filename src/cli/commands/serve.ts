@@ -14,18 +14,25 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type Command, Option } from "commander";
+import { dump as dumpYaml } from "js-yaml";
 import { usesOld } from "../../migrate/live/migration-phases.js";
 import { readMigrationRecord } from "../../migrate/live/migration-record.js";
 import { readApiKeyFile, updateApiKeyFile } from "../../serve/auth/api-key-file.js";
 import { API_KEY_SCOPES, newApiKey, parseApiKeyScopes } from "../../serve/auth/api-keys.js";
 import { parseTenantQuotas } from "../../serve/auth/tenant-admission.js";
 import { DEFAULT_MAX_TENANTS } from "../../serve/auth/tenant-labels.js";
+import { kubernetesManifests } from "../../serve/deploy/kubernetes-manifests.js";
 import {
   DEFAULT_METRICS_BUCKETS,
   DEFAULT_METRICS_INTERVAL_MS,
   metricsSchema,
 } from "../../serve/ingest/points/metrics-schema.js";
-import { type IngestServiceOptions, startIngestService } from "../../serve/ingest-service.js";
+import {
+  DEFAULT_DRAIN_DEADLINE_MS,
+  type IngestServiceOptions,
+  startIngestService,
+} from "../../serve/ingest-service.js";
+import { DEFAULT_HEARTBEAT_MS, DEFAULT_LEASE_MS } from "../../serve/replicas/replica-registry.js";
 import { openStore, STORE_KINDS, type StoreKind } from "../../store/open.js";
 import type { Store } from "../../store/store.js";
 import { argumentOf, guarded, parsePositiveInt, wholeNumberIn, write } from "../shared/io.js";
@@ -63,6 +70,13 @@ interface ServeOptions {
   insecure?: boolean;
   tlsCert?: string;
   tlsKey?: string;
+  drainDelay: number;
+  drainDeadline: number;
+  replicaHeartbeat: number;
+  replicaLease: number;
+  printK8s?: boolean;
+  k8sReplicas: number;
+  k8sImage: string;
 }
 
 export function registerServeCommands(program: Command): void {
@@ -73,6 +87,7 @@ export function registerServeCommands(program: Command): void {
   withListenOptions(serve);
   withIngestOptions(serve);
   withReadAndMonitorOptions(serve);
+  withReplicaOptions(serve);
   serve.action(guarded(runServeCommand));
   registerKeyCommands(serve);
   registerSchemaCommand(serve);
@@ -188,8 +203,51 @@ function withReadAndMonitorOptions(serve: Command): void {
     .option("--cache-ttl <ms>", "latest-N cache time to live (0: off)", nonNegative, 2000);
 }
 
-/** Serves until SIGTERM or SIGINT, then flushes and closes. */
+/** Several replicas on one table, and their graceful stop. */
+function withReplicaOptions(serve: Command): void {
+  serve
+    .option(
+      "--drain-delay <seconds>",
+      "on SIGTERM: readiness (GET /readyz) answers 503 at once, requests are still served this long, then the service stops accepting",
+      nonNegative,
+      0,
+    )
+    .option(
+      "--drain-deadline <seconds>",
+      "on SIGTERM: exit within this (the delay, requests in flight, the flush); keep it below terminationGracePeriodSeconds",
+      parsePositiveInt,
+      DEFAULT_DRAIN_DEADLINE_MS / 1000,
+    )
+    .option(
+      "--replica-heartbeat <ms>",
+      "bigtable: how often this replica renews its lease in the table's replica registry",
+      parsePositiveInt,
+      DEFAULT_HEARTBEAT_MS,
+    )
+    .option(
+      "--replica-lease <ms>",
+      "bigtable: a replica whose heartbeat is older is dead (its id may be claimed, it no longer shares the quotas)",
+      parsePositiveInt,
+      DEFAULT_LEASE_MS,
+    )
+    .option(
+      "--print-k8s",
+      "print Kubernetes manifests (StatefulSet with a log volume per replica, Services, PodDisruptionBudget) for this table and flags, and exit",
+    )
+    .option("--k8s-replicas <n>", "with --print-k8s: replicas", parsePositiveInt, 3)
+    .option(
+      "--k8s-image <image>",
+      "with --print-k8s: an image whose entrypoint is keyspread (examples/k8s/Dockerfile)",
+      "keyspread:0.1.0",
+    );
+}
+
+/** Serves until SIGTERM or SIGINT, then drains, flushes and closes (exiting by the drain deadline). */
 async function runServeCommand(options: ServeOptions): Promise<void> {
+  if (options.printK8s) {
+    await write(renderKubernetesManifests(options));
+    return;
+  }
   if (options.store === "bigtable" && options.maxAge !== undefined && !options.create) {
     throw new Error(
       "--max-age with --store bigtable needs --create: the GC rule is set when the table is created",
@@ -216,8 +274,16 @@ async function runServeCommand(options: ServeOptions): Promise<void> {
     process.once("SIGTERM", stop);
     process.once("SIGINT", stop);
   });
-  await write(`${JSON.stringify({ url: service.url, store: store.name })}\n`);
+  await write(`${JSON.stringify({ url: service.url, store: store.name, replica: service.replicaId })}\n`);
   await stopped;
+  // A flush the store does not finish by the deadline stays in the log (replayed at the next start).
+  setTimeout(
+    () => {
+      process.stderr.write("keyspread: the drain deadline passed; exiting with what is left in the log\n");
+      process.exit(1);
+    },
+    options.drainDeadline * 1000 + 2000,
+  ).unref();
   await service.close();
 }
 
@@ -260,6 +326,11 @@ function serviceOptions(
     authFile: options.auth,
     insecure: options.insecure,
     tls,
+    // Only a Bigtable table is written by several processes (an embedded one is locked by one).
+    ...(options.store === "bigtable"
+      ? { replicas: { heartbeatMs: options.replicaHeartbeat, leaseMs: options.replicaLease } }
+      : {}),
+    drain: { delayMs: options.drainDelay * 1000, deadlineMs: options.drainDeadline * 1000 },
   };
 }
 
@@ -298,6 +369,29 @@ function droppedStore(name: string): Store {
     sampleKeys: dropped,
     close: async () => {},
   };
+}
+
+/** The manifests as YAML documents; the table and key flags are the command line's own. */
+function renderKubernetesManifests(options: ServeOptions): string {
+  const manifests = kubernetesManifests({
+    replicas: options.k8sReplicas,
+    image: options.k8sImage,
+    bigtable: {
+      project: process.env.KEYSPREAD_BIGTABLE_PROJECT || "my-project",
+      instance: process.env.KEYSPREAD_BIGTABLE_INSTANCE || "my-instance",
+      table: options.table,
+    },
+    serveFlags: [
+      "--buckets",
+      String(options.buckets),
+      "--interval",
+      String(options.interval),
+      ...(options.quota === undefined ? [] : ["--quota", options.quota]),
+    ],
+  });
+  return manifests
+    .map((manifest) => dumpYaml(manifest, { lineWidth: -1, noRefs: true, quoteStyle: "double" }))
+    .join("---\n");
 }
 
 function registerSchemaCommand(serve: Command): void {

@@ -3,6 +3,48 @@ import { parseTenantQuotas, TenantAdmission } from "./tenant-admission.js";
 import { OTHER_TENANTS, TenantLabels } from "./tenant-labels.js";
 
 describe("TenantAdmission", () => {
+  it("admits a tenant's quota R in total over three replicas that each admit R/3, within 10 %", () => {
+    let now = 0;
+    const R = 3000;
+    const replicas = Array.from(
+      { length: 3 },
+      () =>
+        new TenantAdmission(
+          { tenants: { noisy: { rate: R, burst: 600 } } },
+          () => now,
+          undefined,
+          () => 3,
+        ),
+    );
+    // 60 s of load at 3× the quota, in 30-point requests sent round robin (every 3.33 ms).
+    let admitted = 0;
+    let turn = 0;
+    for (now = 0; now < 60_000; now += 10 / 3) {
+      const result = replicas[turn++ % 3]!.admit(new Map([["noisy", 30]]));
+      if (result.admitted) admitted += 30;
+    }
+    const rate = admitted / 60;
+    console.log(`quota ${R} points/s over 3 replicas: admitted ${rate.toFixed(0)} points/s in total`);
+    expect(Math.abs(rate - R) / R).toBeLessThan(0.1);
+    expect(replicas[0]!.shares()).toEqual(new Map([["noisy", 1000]]));
+  });
+
+  it("gives a tenant whose traffic all reaches one of three replicas that replica's share only", () => {
+    let now = 0;
+    const admission = new TenantAdmission(
+      { default: { rate: 900 } },
+      () => now,
+      undefined,
+      () => 3,
+    );
+    let admitted = 0;
+    for (now = 0; now < 30_000; now += 10) {
+      if (admission.admit(new Map([["a", 30]])).admitted) admitted += 30;
+    }
+    // 300 points/s for 30 s, plus the first burst (its share, 300 points).
+    expect(Math.abs(admitted - (300 * 30 + 300))).toBeLessThanOrEqual(60);
+  });
+
   it("admits within the burst, refuses over it with Retry-After, refills at the rate", () => {
     let now = 0;
     const admission = new TenantAdmission({ default: { rate: 100, burst: 200 } }, () => now);

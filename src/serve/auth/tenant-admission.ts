@@ -5,6 +5,12 @@
  * per-request cost in points, or pull in timers per key. Buckets are kept per tenant label
  * (`tenant-labels.ts`): tenants past the `maxTenants` cap share the `(other)` bucket, so inventing
  * tenant names buys no extra quota and no memory.
+ *
+ * Several replicas behind a load balancer share each quota: each admits `rate / replicas` (and
+ * `burst / replicas`), `replicas` being the live count in the table's registry at each request.
+ * Round-robin balancing gives each replica about a third of a tenant's traffic, so the total
+ * admitted is the quota; a tenant whose traffic all reaches one replica gets only that replica's
+ * share (the quota divided, never multiplied).
  */
 import { OTHER_TENANTS, TenantLabels } from "./tenant-labels.js";
 
@@ -42,6 +48,8 @@ export class TenantAdmission {
     private readonly config: TenantQuotaConfig,
     private readonly now: () => number = Date.now,
     readonly labels: TenantLabels = new TenantLabels(Object.keys(config.tenants ?? {})),
+    /** Replicas sharing the quotas (this one included). */
+    private readonly replicas: () => number = () => 1,
   ) {
     for (const [name, quota] of Object.entries({ default: config.default, ...config.tenants })) {
       if (quota === undefined) continue;
@@ -102,6 +110,16 @@ export class TenantAdmission {
     };
   }
 
+  /** Points/s this replica admits now, per tenant with a quota of its own (and `default`): the per-replica shares sum to the quota. */
+  shares(): Map<string, number> {
+    const replicas = this.replicaCount();
+    const shares = new Map<string, number>();
+    if (this.config.default) shares.set("default", this.config.default.rate / replicas);
+    for (const [tenant, quota] of Object.entries(this.config.tenants ?? {}))
+      shares.set(tenant, quota.rate / replicas);
+    return shares;
+  }
+
   /** Tenants refused since the last call (the alert rule's input). */
   takeRefused(): Set<string> {
     const refused = this.refused;
@@ -109,22 +127,26 @@ export class TenantAdmission {
     return refused;
   }
 
-  /** The label's bucket refilled to now; a new label's is full, and kept only once charged. */
+  /** The label's bucket refilled to now at this replica's share; a new label's is full, and kept only once charged. */
   private bucketOf(label: string, nowMs: number): Bucket | undefined {
+    const own = this.config.tenants !== undefined && Object.hasOwn(this.config.tenants, label);
+    const quota = (own ? this.config.tenants![label] : undefined) ?? this.config.default;
+    if (quota === undefined) return undefined;
+    const replicas = this.replicaCount();
+    const rate = quota.rate / replicas;
+    const burst = (quota.burst ?? quota.rate) / replicas;
     const bucket = this.buckets.get(label);
-    if (bucket === undefined) {
-      const own = this.config.tenants !== undefined && Object.hasOwn(this.config.tenants, label);
-      const quota = (own ? this.config.tenants![label] : undefined) ?? this.config.default;
-      if (quota === undefined) return undefined;
-      const burst = quota.burst ?? quota.rate;
-      return { tokens: burst, updatedMs: nowMs, rate: quota.rate, burst };
-    }
+    if (bucket === undefined) return { tokens: burst, updatedMs: nowMs, rate, burst };
     const elapsedMs = nowMs - bucket.updatedMs;
-    if (elapsedMs > 0) {
-      bucket.tokens = Math.min(bucket.burst, bucket.tokens + (elapsedMs * bucket.rate) / 1000);
-      bucket.updatedMs = nowMs;
-    }
+    bucket.rate = rate;
+    bucket.burst = burst;
+    bucket.tokens = Math.min(burst, bucket.tokens + Math.max(0, (elapsedMs * rate) / 1000));
+    if (elapsedMs > 0) bucket.updatedMs = nowMs;
     return bucket;
+  }
+
+  private replicaCount(): number {
+    return Math.max(1, this.replicas());
   }
 }
 

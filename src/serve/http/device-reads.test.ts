@@ -29,7 +29,7 @@ async function tableWith(segments: number[][], deviceId = "d") {
 async function write(table: SaltedTable, segment: number, points: MetricPoint[], intervalMs = 10) {
   const buffer = new IntervalBuffer(intervalMs);
   buffer.add(points);
-  expect((await table.putMany([...buffer.rows(segment)])).failed).toEqual([]);
+  expect((await table.putMany([...buffer.rows(segment, "w")])).failed).toEqual([]);
 }
 
 describe("DeviceReads", () => {

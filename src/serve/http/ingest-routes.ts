@@ -7,8 +7,13 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { KeySchema } from "../../keys/types.js";
 import type { TenantAdmission } from "../auth/tenant-admission.js";
 import type { CpuTurns } from "../ingest/cpu-turns.js";
-import { parseIdempotencyKey, requestFingerprint, scopedIdempotencyKey } from "../ingest/idempotency.js";
-import type { IngestPipeline } from "../ingest/ingest-pipeline.js";
+import {
+  type IdempotencyCheck,
+  parseIdempotencyKey,
+  requestFingerprint,
+  scopedIdempotencyKey,
+} from "../ingest/idempotency.js";
+import { type IngestPipeline, KeyTakenOver } from "../ingest/ingest-pipeline.js";
 import {
   type IngestBodyFormat,
   IngestBodyRejected,
@@ -22,6 +27,7 @@ import { renderLiveHeatmap } from "../observe/live-heatmap.js";
 import type { RecentAccesses } from "../observe/recent-accesses.js";
 import { logEvent } from "../observe/service-events.js";
 import type { ServiceMetrics } from "../observe/service-metrics.js";
+import type { TableClaim } from "../replicas/table-idempotency.js";
 import type { IdempotencyRecord } from "../wal/idempotency-journal.js";
 import { type DeviceReads, MAX_RANGE_LIMIT } from "./device-reads.js";
 import { HttpError, json, RETRY_SOON } from "./http-error.js";
@@ -29,6 +35,7 @@ import { decodeRangeCursor } from "./range-cursor.js";
 import type { Caller, RequestAuth } from "./request-auth.js";
 import { type BodyBudget, BodyRefused, readBody } from "./request-body.js";
 import { deviceIdOf, intParam, readTenant, timeParam } from "./request-params.js";
+import type { ServiceLifecycle } from "./service-lifecycle.js";
 
 /** What the routes answer from: the service's running parts and its request limits. */
 export interface RouteContext {
@@ -47,6 +54,8 @@ export interface RouteContext {
   maxBodyBytes: number;
   /** A request body must arrive within this (ms) of its headers, else 408. */
   bodyTimeoutMs: number;
+  /** Readiness, and the drain that answers late requests 503 before they reach a closing pipeline. */
+  lifecycle: ServiceLifecycle;
   log: (line: string) => void;
 }
 
@@ -64,7 +73,23 @@ export class IngestRoutes {
 
   /** The server's request listener: routes the request, then counts it by route and status. */
   readonly handle = (req: IncomingMessage, res: ServerResponse): void => {
-    const { metrics, log } = this.context;
+    const { metrics, log, lifecycle } = this.context;
+    if (lifecycle.phase === "stopping") {
+      // The server stopped accepting: a request on a kept-alive connection is told to go elsewhere.
+      metrics.requests.inc({ route: "draining", status: "503" });
+      json(
+        res,
+        503,
+        { error: "this replica is shutting down; retry on another" },
+        {
+          ...RETRY_SOON,
+          connection: "close",
+        },
+      );
+      if (!req.complete) res.once("finish", () => req.socket.destroy());
+      return;
+    }
+    lifecycle.started(res);
     this.route(req, res).then(
       (name) => metrics.requests.inc({ route: name, status: String(res.statusCode) }),
       (error: unknown) => {
@@ -98,6 +123,13 @@ export class IngestRoutes {
     const allow = (expected: string) => {
       if (method !== expected) throw new HttpError(405, `${method} ${path}: use ${expected}`, {});
     };
+    if (path === "/healthz" || path === "/readyz") {
+      // Probes carry no credentials (a kubelet's): they tell nothing but up or ready.
+      allow("GET");
+      const ok = path === "/healthz" || this.context.lifecycle.ready;
+      json(res, ok ? 200 : 503, { status: ok ? "ok" : this.context.lifecycle.phase });
+      return path.slice(1);
+    }
     if (path === "/v1/ingest") {
       const caller = auth.caller(req, "ingest");
       allow("POST");
@@ -138,9 +170,17 @@ export class IngestRoutes {
 
   /** POST /v1/ingest: reads the body within the budgets, then accepts it once per Idempotency-Key. */
   private async ingest(req: IncomingMessage, res: ServerResponse, caller: Caller): Promise<void> {
-    const { pipeline, metrics, budget, maxBodyBytes, bodyTimeoutMs } = this.context;
+    const { pipeline, budget, maxBodyBytes, bodyTimeoutMs } = this.context;
     const started = performance.now();
     const { format, idempotencyKey } = ingestHeaders(req);
+    if (!this.context.lifecycle.writable) {
+      throw new HttpError(
+        503,
+        "this replica's id was taken over by another process; retry on another replica",
+        {},
+        RETRY_SOON,
+      );
+    }
     let read: Awaited<ReturnType<typeof readBody>>;
     try {
       const owner = caller?.tenant ?? `address ${req.socket.remoteAddress}`;
@@ -161,45 +201,90 @@ export class IngestRoutes {
       }
       const key = scopedIdempotencyKey(body.perTenant.keys(), idempotencyKey);
       const fingerprint = requestFingerprint(format, read.body);
-      const check = pipeline.checkIdempotencyKey(key, fingerprint);
-      if (check.state === "done") {
-        metrics.idempotentReplays.inc();
-        return json(res, 200, { accepted: check.record.accepted }, { "idempotent-replayed": "true" });
-      }
-      if (check.state === "other-request") {
-        throw new HttpError(422, "Idempotency-Key was already used for another request body; use a new key");
-      }
-      if (check.state === "in-flight") {
-        throw new HttpError(
-          409,
-          "a request with this Idempotency-Key is being processed; retry shortly",
-          {},
-          RETRY_SOON,
-        );
-      }
+      if (this.answerKnownKey(res, pipeline.checkIdempotencyKey(key, fingerprint))) return;
       await pipeline.whileProcessing(key, () =>
-        this.acceptBody(res, body, caller, { key, fingerprint }, started),
+        this.acceptOnce(res, body, caller, { key, fingerprint }, started),
       );
     } finally {
       read.release();
     }
   }
 
-  /** Admits and logs one parsed request body; answers 200 only once it is durable. */
+  /**
+   * Claims the Idempotency-Key where every replica sees it (the table), then admits and logs the
+   * body; a claim whose request was not acknowledged is released, so its retry is processed afresh.
+   */
+  private async acceptOnce(
+    res: ServerResponse,
+    body: ParsedBody,
+    caller: Caller,
+    idempotency: Pick<IdempotencyRecord, "key" | "fingerprint">,
+    started: number,
+  ): Promise<void> {
+    const { pipeline } = this.context;
+    let claim: TableClaim;
+    try {
+      claim = await pipeline.claimIdempotencyKey(idempotency.key, idempotency.fingerprint);
+    } catch (error) {
+      throw new HttpError(
+        503,
+        `the Idempotency-Key could not be checked: ${(error as Error).message}`,
+        {},
+        RETRY_SOON,
+      );
+    }
+    if (this.answerKnownKey(res, claim)) return;
+    let acknowledged = false;
+    try {
+      acknowledged = await this.acceptBody(res, body, caller, idempotency, started);
+    } finally {
+      if (!acknowledged) await pipeline.releaseIdempotencyKey(idempotency.key);
+    }
+  }
+
+  /**
+   * Answers a request whose Idempotency-Key is known here (local check) or in the table (claim): a
+   * replay, 422 for another body, 409 while it is processed; false when the key is this request's to process.
+   */
+  private answerKnownKey(res: ServerResponse, check: IdempotencyCheck | TableClaim): boolean {
+    if (check.state === "done") {
+      this.context.metrics.idempotentReplays.inc();
+      json(res, 200, { accepted: check.record.accepted }, { "idempotent-replayed": "true" });
+      return true;
+    }
+    if (check.state === "other-request") {
+      throw new HttpError(422, "Idempotency-Key was already used for another request body; use a new key");
+    }
+    if (check.state === "in-flight") {
+      const retryAfter = "retryAfterSeconds" in check ? String(check.retryAfterSeconds) : "1";
+      throw new HttpError(
+        409,
+        "a request with this Idempotency-Key is being processed; retry shortly",
+        {},
+        {
+          "retry-after": retryAfter,
+        },
+      );
+    }
+    return false;
+  }
+
+  /** Admits and logs one parsed request body; answers 200 only once it is durable (then returns true). */
   private async acceptBody(
     res: ServerResponse,
     { format, bytes, points, perTenant }: ParsedBody,
     caller: Caller,
     idempotency: Pick<IdempotencyRecord, "key" | "fingerprint"> | undefined,
     started: number,
-  ): Promise<void> {
+  ): Promise<boolean> {
     const { pipeline, metrics, monitor, admission } = this.context;
     const admitted = admission.admit(perTenant);
     if (!admitted.admitted) {
       metrics.rejections.inc({ tenant: admitted.tenant, status: String(admitted.status) });
       const headers: Record<string, string> =
         admitted.status === 429 ? { "retry-after": String(admitted.retryAfterSeconds) } : {};
-      return json(res, admitted.status, { error: admitted.message }, headers);
+      json(res, admitted.status, { error: admitted.message }, headers);
+      return false;
     }
     try {
       await pipeline.accept({
@@ -210,7 +295,11 @@ export class IngestRoutes {
         idempotency: idempotency && { ...idempotency, accepted: points.length, atMs: Date.now() },
       });
     } catch (error) {
-      if (error instanceof PendingPointsFull) return json(res, 503, { error: error.message }, RETRY_SOON);
+      if (error instanceof PendingPointsFull) {
+        json(res, 503, { error: error.message }, RETRY_SOON);
+        return false;
+      }
+      if (error instanceof KeyTakenOver) throw new HttpError(409, error.message, {}, RETRY_SOON);
       // Shutting down, or the log's disk failed: nothing of the request was kept, the client may retry.
       throw new HttpError(503, `not accepted: ${(error as Error).message}`, {}, RETRY_SOON);
     }
@@ -219,6 +308,7 @@ export class IngestRoutes {
     metrics.pendingPoints.set(pipeline.pendingPoints());
     metrics.ackLatency.observe((performance.now() - started) / 1000);
     json(res, 200, { accepted: points.length });
+    return true;
   }
 
   /**

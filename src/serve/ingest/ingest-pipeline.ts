@@ -27,6 +27,7 @@ import type { HotspotMonitor } from "../observe/hotspot-monitor.js";
 import type { RecentAccesses } from "../observe/recent-accesses.js";
 import { logEvent } from "../observe/service-events.js";
 import type { ServiceMetrics } from "../observe/service-metrics.js";
+import type { TableClaim, TableIdempotency } from "../replicas/table-idempotency.js";
 import type { IdempotencyRecord } from "../wal/idempotency-journal.js";
 import type { RecoveredSegment, WalFaults } from "../wal/write-ahead-log.js";
 import type { CpuTurns } from "./cpu-turns.js";
@@ -69,6 +70,19 @@ export interface IngestPipelineOptions {
   maxPendingPoints?: number;
   /** Test seam: faults the log writer meets (a full disk). */
   walFaults?: WalFaults;
+  /** Test seam: the clock log segment ids come from (two replicas rotating in the same millisecond). */
+  rotationClock?: () => number;
+  /**
+   * Called once the log is open (its lock held) and before its replay, with the log directory's
+   * replica id: joins the replicas writing the table (refusing an id another live replica holds)
+   * and returns the Idempotency-Key claims they share. Without it, keys are this process's own.
+   */
+  joinReplicas?: (replicaId: string) => Promise<TableIdempotency>;
+}
+
+/** A request's Idempotency-Key was taken over by another replica before its claim was confirmed: that replica stores it. */
+export class KeyTakenOver extends Error {
+  override readonly name = "KeyTakenOver";
 }
 
 /** A request the service validated and admitted. */
@@ -90,6 +104,7 @@ export class IngestPipeline {
   private closed = false;
   private readonly admission: WriteAdmission;
   private readonly segmentWriter: SegmentWriter;
+  private sharedKeys: TableIdempotency | undefined;
 
   private constructor(
     private readonly options: IngestPipelineOptions,
@@ -111,10 +126,12 @@ export class IngestPipeline {
       options.walTarget ?? `${table.store.name} (schema ${table.schema.fingerprint})`,
       options.intervalMs,
       options.walFaults,
+      options.rotationClock,
     );
     let pipeline: IngestPipeline;
     try {
       pipeline = new IngestPipeline(options, log);
+      pipeline.sharedKeys = await options.joinReplicas?.(log.replicaId);
       await pipeline.expireKeys();
       const replayedKeys = new Set<string>();
       // One segment in memory at a time: read it once the one before it is written.
@@ -146,6 +163,24 @@ export class IngestPipeline {
   /** Whether a request with this Idempotency-Key was answered (with this body or another), or is being processed now. */
   checkIdempotencyKey(key: string, fingerprint: string): IdempotencyCheck {
     return this.admission.checkKey(key, fingerprint);
+  }
+
+  /**
+   * Claims the key in the table the replicas share (`table-idempotency.ts`) before the request is
+   * logged; without shared keys, the local check said enough and the key is claimed.
+   */
+  claimIdempotencyKey(key: string, fingerprint: string): Promise<TableClaim> {
+    return this.sharedKeys?.claim(key, fingerprint) ?? Promise.resolve({ state: "claimed" });
+  }
+
+  /** The claimed request was not acknowledged: its claim goes, so a retry on any replica is processed afresh. */
+  releaseIdempotencyKey(key: string): Promise<void> {
+    return this.sharedKeys?.release(key) ?? Promise.resolve();
+  }
+
+  /** The log directory's replica id: the row key's writer. */
+  get replicaId(): string {
+    return this.segments.replicaId;
   }
 
   /** Runs `task` with the key marked in flight, so a concurrent retry of the request is told to wait. */
@@ -183,6 +218,16 @@ export class IngestPipeline {
     }
     const appended = open.segment.append(encodeLoggedRequest(request)).then(
       async () => {
+        // Logged: the key's shared claim must become done before the points count (else another replica stores them).
+        if (request.idempotency && this.sharedKeys) {
+          const confirmed = await this.sharedKeys.confirm(request.idempotency).catch(() => false);
+          if (!confirmed) {
+            this.admission.release(count);
+            throw new KeyTakenOver(
+              "this request's Idempotency-Key was taken over by another replica while it was logged; retry to get its answer",
+            );
+          }
+        }
         // Encoding the points into their rows is a heavy step: it takes its turn (in commit order).
         await this.options.turns?.take();
         open.buffer.add(request.points);
@@ -244,16 +289,19 @@ export class IngestPipeline {
 
   /**
    * Stops the timers, flushes what is buffered, and closes the log. Rows the store still refuses
-   * after `closeTimeoutMs` stay in their segments, replayed at the next start.
+   * after `closeTimeoutMs` (or at `deadlineMs`, epoch ms, if sooner) stay in their segments,
+   * replayed at the next start.
    */
-  async close(): Promise<void> {
+  async close(deadlineMs = Number.POSITIVE_INFINITY): Promise<void> {
     clearInterval(this.flushTimer);
     clearInterval(this.expiryTimer);
     this.closed = true;
     await this.flush().catch((error: unknown) => {
       logEvent(this.options.log, "flush-error", { error: String(error) });
     });
-    await this.segmentWriter.closeBy(Date.now() + (this.options.closeTimeoutMs ?? 30_000));
+    await this.segmentWriter.closeBy(
+      Math.min(deadlineMs, Date.now() + (this.options.closeTimeoutMs ?? 30_000)),
+    );
     await this.segments.close();
   }
 
@@ -277,7 +325,12 @@ export class IngestPipeline {
       metrics.walCorruptBytes.inc(range.bytes);
       logEvent(log, "wal-corrupt", { segment: id, offset: range.offset, bytes: range.bytes });
     }
-    const { buffer, keys, letters, duplicates } = this.segments.replay(recovered, replayedKeys);
+    const shared = this.sharedKeys;
+    const { buffer, keys, letters, duplicates, takenOver } = await this.segments.replay(
+      recovered,
+      replayedKeys,
+      shared && ((record) => shared.confirmReplayed(record)),
+    );
     for (const key of keys) this.admission.remember(key);
     this.admission.addReplayed(buffer.points);
     logEvent(log, "wal-replay", {
@@ -287,6 +340,7 @@ export class IngestPipeline {
       corruptRanges: corrupt.length,
       deadLetters: letters.length,
       duplicates,
+      takenOver,
     });
     await this.segmentWriter.write({ id, buffer, keys, recordLetters: letters });
   }
@@ -294,6 +348,7 @@ export class IngestPipeline {
   private async expireKeys(): Promise<void> {
     try {
       await this.segments.wal.journal.expire(Date.now() - this.admission.idempotencyWindowMs);
+      await this.sharedKeys?.sweep();
     } catch (error) {
       logEvent(this.options.log, "idempotency-expiry-error", { error: String(error) });
     }

@@ -21,7 +21,7 @@ describe("RetentionSweeper", () => {
         ]);
       }
     }
-    expect((await table.putMany([...buffer.rows(1)])).failed).toEqual([]);
+    expect((await table.putMany([...buffer.rows(1, "w")])).failed).toEqual([]);
     const lines: string[] = [];
     const sweeper = new RetentionSweeper(table, {
       maxAgeMs: 30 * DAY,

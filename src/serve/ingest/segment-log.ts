@@ -5,8 +5,10 @@
  *
  * Segment ids are epoch milliseconds, strictly increasing across restarts: the newest segment file
  * is never deleted (only older ones, after their flush), so a restarted service always knows the
- * last id even if the clock went back.
+ * last id even if the clock went back. Ids are this process's own: other replicas may use the same
+ * ones, and the row key's `writer` (the log directory's `replicaId`) keeps their rows apart.
  */
+import { readOrCreateReplicaId } from "../replicas/replica-id.js";
 import type { IdempotencyRecord } from "../wal/idempotency-journal.js";
 import {
   type RecoveredSegment,
@@ -15,9 +17,10 @@ import {
   WriteAheadLog,
 } from "../wal/write-ahead-log.js";
 import { type DeadLetter, recordLetter } from "./dead-letter.js";
-import { decodeLoggedRequest } from "./logged-request.js";
+import { decodeLoggedRequest, type LoggedRequest } from "./logged-request.js";
 import { parseIngestBuffer } from "./points/ingest-body.js";
 import { IntervalBuffer } from "./points/interval-buffer.js";
+import type { MetricPoint } from "./points/point.js";
 
 /** The segment being appended to and the points its records hold. */
 export interface OpenSegment {
@@ -37,6 +40,8 @@ export interface ReplayedSegment {
   letters: DeadLetter[];
   /** Requests skipped because a request with their key was replayed before (logged twice). */
   duplicates: number;
+  /** Requests skipped because another replica took their Idempotency-Key over (and stored them). */
+  takenOver: number;
 }
 
 /** A segment rotated out of the log's head and not yet written everywhere; `done` settles when it is (or is left in the log). */
@@ -54,24 +59,33 @@ export class SegmentLog {
 
   private constructor(
     readonly wal: WriteAheadLog,
+    /** The writer id of this log's rows (kept in the log directory). */
+    readonly replicaId: string,
     segment: WalSegment,
     private readonly intervalMs: number,
+    private readonly now: () => number,
   ) {
     this.current = this.openSegment(segment);
     this.firstSegmentId = segment.id;
   }
 
-  /** Opens the log and a new segment after those a previous run left behind (`leftover`, oldest first). */
+  /**
+   * Opens the log and a new segment after those a previous run left behind (`leftover`, oldest
+   * first). `now` is the rotation clock segment ids come from (a test seam).
+   */
   static async open(
     directory: string,
     target: string,
     intervalMs: number,
     faults?: WalFaults,
+    now: () => number = Date.now,
   ): Promise<{ log: SegmentLog; leftover: readonly number[] }> {
     const { wal, leftover } = await WriteAheadLog.open(directory, target, { faults });
     try {
+      const replicaId = await readOrCreateReplicaId(directory);
       const lastId = leftover.at(-1) ?? 0;
-      const log = new SegmentLog(wal, await wal.createSegment(Math.max(Date.now(), lastId + 1)), intervalMs);
+      const first = await wal.createSegment(Math.max(now(), lastId + 1));
+      const log = new SegmentLog(wal, replicaId, first, intervalMs, now);
       for (const id of leftover) log.rotatedOut(id);
       return { log, leftover };
     } catch (error) {
@@ -107,7 +121,7 @@ export class SegmentLog {
   async rotate(): Promise<OpenSegment | undefined> {
     const open = this.current;
     if (open.buffer.points === 0 && open.appends.size === 0 && !open.segment.failed) return undefined;
-    this.current = this.openSegment(await this.wal.createSegment(Math.max(Date.now(), open.segment.id + 1)));
+    this.current = this.openSegment(await this.wal.createSegment(Math.max(this.now(), open.segment.id + 1)));
     this.rotatedOut(open.segment.id);
     await Promise.all(open.appends);
     await open.segment.close();
@@ -119,31 +133,47 @@ export class SegmentLog {
    * rebuilt from every record, keys journaled or not: a crash between journaling a segment's keys
    * and deleting it leaves rows that hold all its points, and rewriting them from fewer records
    * would lose the rest. Only a key already replayed (in `replayedKeys`) is skipped: the same
-   * request logged twice (an append refused after it reached the disk, then retried) is written once.
+   * request logged twice (an append refused after it reached the disk, then retried) is written once;
+   * and, with `stillOurs` (keys shared by replicas), a request whose key another replica took over.
    */
-  replay({ id, payloads }: RecoveredSegment, replayedKeys: Set<string>): ReplayedSegment {
+  async replay(
+    { id, payloads }: RecoveredSegment,
+    replayedKeys: Set<string>,
+    stillOurs?: (record: IdempotencyRecord) => Promise<boolean>,
+  ): Promise<ReplayedSegment> {
     const replayed: ReplayedSegment = {
       buffer: new IntervalBuffer(this.intervalMs),
       keys: [],
       letters: [],
       duplicates: 0,
+      takenOver: 0,
     };
     for (const payload of payloads) {
+      let request: LoggedRequest;
+      let points: MetricPoint[];
       try {
-        const request = decodeLoggedRequest(payload);
-        if (request.idempotency && replayedKeys.has(request.idempotency.key)) {
-          replayed.duplicates++;
-          continue;
-        }
-        replayed.buffer.add(parseIngestBuffer(request.body, request.format, { tenant: request.tenant }));
-        if (request.idempotency) {
-          replayedKeys.add(request.idempotency.key);
-          replayed.keys.push(request.idempotency);
-        }
+        request = decodeLoggedRequest(payload);
+        points = parseIngestBuffer(request.body, request.format, { tenant: request.tenant });
       } catch (error) {
         replayed.letters.push(
           recordLetter(id, `unreadable log record: ${(error as Error).message}`, payload),
         );
+        continue;
+      }
+      const { idempotency } = request;
+      if (idempotency && replayedKeys.has(idempotency.key)) {
+        replayed.duplicates++;
+        continue;
+      }
+      // A store error here fails the replay (the segment stays for the next start), never the record.
+      if (idempotency && stillOurs && !(await stillOurs(idempotency))) {
+        replayed.takenOver++;
+        continue;
+      }
+      replayed.buffer.add(points);
+      if (idempotency) {
+        replayedKeys.add(idempotency.key);
+        replayed.keys.push(idempotency);
       }
     }
     return replayed;

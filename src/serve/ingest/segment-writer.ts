@@ -81,8 +81,10 @@ export class SegmentWriter {
       letters: recordLetters,
       tables: this.writeTables(),
     };
-    const failed = await this.rows.writeAll(buffer.rows(id), segment.tables, (row, table, reason) =>
-      this.retries.deadLetterRow(segment, row, table, reason),
+    const failed = await this.rows.writeAll(
+      buffer.rows(id, this.segments.replicaId),
+      segment.tables,
+      (row, table, reason) => this.retries.deadLetterRow(segment, row, table, reason),
     );
     if (
       failed.length === 0 &&

@@ -213,7 +213,7 @@ describe("a service following a live migration, step by step", () => {
     await SaltedTable.open(newStore, NEW_SCHEMA).then((table) =>
       table.putMany([
         {
-          values: { tenant: "t", deviceId: "d", interval: T0, segment: 1 },
+          values: { tenant: "t", deviceId: "d", interval: T0, segment: 1, writer: "w" },
           cells: new Map([["p", encodeMetricPoints([point("d", T0 + 9)], T0)]]),
         },
       ]),

@@ -24,7 +24,7 @@ async function tables() {
 
 /** A row of device `d` holding one point per interval, as a flush of `segment` writes it. */
 const row = (interval: number, segment: number, deviceId = "d") => ({
-  values: { tenant: "t", deviceId, interval: T0 + interval * INTERVAL, segment },
+  values: { tenant: "t", deviceId, interval: T0 + interval * INTERVAL, segment, writer: "w" },
   cells: new Map([
     ["p", encodeMetricPoints([point(deviceId, T0 + interval * INTERVAL + 1)], T0 + interval * INTERVAL)],
   ]),

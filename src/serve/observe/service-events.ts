@@ -25,8 +25,20 @@ export interface ServiceEvents {
     corruptRanges: number;
     deadLetters: number;
     duplicates: number;
+    /** Requests skipped because another replica took their Idempotency-Key over (it stored them). */
+    takenOver: number;
   };
   "idempotency-expiry-error": { error: string };
+  /** This replica claimed its id in the table's replica registry (`live`: replicas counted, itself included). */
+  "replica-joined": { replica: string; live: number };
+  "replica-heartbeat-error": { error: string };
+  "replica-leave-error": { error: string };
+  /** Another process took this replica's lease over: this one stops taking writes. */
+  "replica-lease-lost": { replica: string; holder: string };
+  /** SIGTERM or close: readiness answers 503 from now, requests are still served for `delayMs`. */
+  "drain-start": { delayMs: number; deadlineMs: number };
+  /** The service stopped accepting and answered every request it had read. */
+  "drain-stopped-accepting": { inFlight: number };
   /** A row went to the dead-letter file. */
   "dead-letter": { segment: number; table: string; points: number; reason: string };
   /** A segment's rows are stored but its completion (dead letters, keys, unlink) failed; tried again. */

@@ -11,6 +11,17 @@ export class ServiceMetrics {
     labelNames: ["tenant"],
     registers: [this.registry],
   });
+  readonly replicasLive = new Gauge({
+    name: "keyspread_replicas_live",
+    help: "Live replicas writing the table, this one included (its registry's heartbeats); 1 for a single service",
+    registers: [this.registry],
+  });
+  readonly quotaShare = new Gauge({
+    name: "keyspread_quota_share_points_per_second",
+    help: "Points/s this replica admits per quota (a tenant's own, or default): the quota divided by the live replicas, so sum() over replicas is the quota",
+    labelNames: ["quota"],
+    registers: [this.registry],
+  });
   readonly requests = new Counter({
     name: "keyspread_http_requests_total",
     help: "HTTP requests by route and status",

@@ -10,7 +10,7 @@ import type { MetricPoint } from "./point.js";
 import { METRIC_POINTS_QUALIFIER, PointsCellBuilder } from "./point-codec.js";
 
 export interface AggregatedRow extends PutRow {
-  values: { tenant: string; deviceId: string; interval: number; segment: number };
+  values: { tenant: string; deviceId: string; interval: number; segment: number; writer: string };
   cells: Map<string, Buffer>;
   /** Points the row holds. */
   points: number;
@@ -57,15 +57,18 @@ export class IntervalBuffer {
     this.points += points.length;
   }
 
-  /** One row per tenant, device and interval; `segment` is the key field that keeps flushes apart. */
-  *rows(segment: number): Generator<AggregatedRow> {
+  /**
+   * One row per tenant, device and interval; `segment` is the key field that keeps flushes apart,
+   * `writer` (the replica id) keeps replicas apart.
+   */
+  *rows(segment: number, writer: string): Generator<AggregatedRow> {
     for (const [deviceId, device] of this.devices) {
       const tenants: [string, Intervals][] = [[device.tenant, device.intervals]];
       if (device.others) tenants.push(...device.others);
       for (const [tenant, intervals] of tenants) {
         for (const [interval, row] of intervals) {
           yield {
-            values: { tenant, deviceId, interval, segment },
+            values: { tenant, deviceId, interval, segment, writer },
             cells: new Map([[METRIC_POINTS_QUALIFIER, row.finish()]]),
             points: row.count,
           };
