@@ -5,8 +5,9 @@
  * shard's checkpoint, and a dead or frozen task's shards go to the others. Each cell is copied
  * with its source version (see backfill.ts), so a copy landing late never hides a newer write.
  */
-import { type BackfillCheckpoint } from "./checkpoint.js";
+
 import { backfillTable, checkTables } from "./backfill.js";
+import type { BackfillCheckpoint } from "./checkpoint.js";
 import { openJobPlan } from "./job/job-plan.js";
 import type { JobPlan } from "./job/job-rows.js";
 import { asShardPlan, holderName, type JobTaskOptions, leaseTiming, wantedJob } from "./job/job-task.js";
@@ -66,13 +67,24 @@ export async function backfillJobTask(options: BackfillJobOptions): Promise<Back
           name: `${target.name} (job shard ${shard.index})`,
           load: async () => last,
           save: async (state) => {
-            await held.checkpoint({ rows: state.rowsRead, complete: false, updatedAt: timing.now(), detail: state });
+            await held.checkpoint({
+              rows: state.rowsRead,
+              complete: false,
+              updatedAt: timing.now(),
+              detail: state,
+            });
             last = structuredClone(state);
           },
         },
         beforeWrite: async () => {
           await held.ensureHeld();
-          options.onEvent?.({ event: "writing", kind: "backfill", shard: shard.index, task: options.task.index, at: timing.now() });
+          options.onEvent?.({
+            event: "writing",
+            kind: "backfill",
+            shard: shard.index,
+            task: options.task.index,
+            at: timing.now(),
+          });
         },
         signal: held.signal,
         estimateSamples: 0,

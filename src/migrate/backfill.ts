@@ -8,11 +8,7 @@ import type { KeySchema } from "../keys/types.js";
 import type { KeyRange, Store, StoreMutation, StoreRow } from "../store/store.js";
 import { SaltedTable } from "../table/salted-table.js";
 import { guardRecordedSchema, isReserved, RESERVED_PREFIX } from "../table/schema-guard.js";
-import {
-  type BackfillCheckpoint,
-  type CheckpointStore,
-  checkpointFileStore,
-} from "./checkpoint.js";
+import { type BackfillCheckpoint, type CheckpointStore, checkpointFileStore } from "./checkpoint.js";
 import { ALL_DATA, readDataPage } from "./data-rows.js";
 import type { Shard } from "./shards.js";
 
@@ -147,7 +143,10 @@ export async function backfillTable(options: BackfillOptions): Promise<BackfillR
 
 /** Checks the options and both tables' schemas; creates the target with its schema when new. */
 export async function checkTables(
-  options: Pick<BackfillOptions, "source" | "sourceSchema" | "target" | "targetSchema" | "batchSize" | "rowsPerSecond">,
+  options: Pick<
+    BackfillOptions,
+    "source" | "sourceSchema" | "target" | "targetSchema" | "batchSize" | "rowsPerSecond"
+  >,
 ): Promise<void> {
   const { source, sourceSchema, target, targetSchema } = options;
   checkPositive("batchSize", options.batchSize, Number.isSafeInteger);

@@ -7,8 +7,8 @@
 import { checkSameFields } from "./backfill.js";
 import { openJobPlan } from "./job/job-plan.js";
 import { readShards } from "./job/job-rows.js";
-import { asShardPlan, holderName, type JobTaskOptions, leaseTiming, wantedJob } from "./job/job-task.js";
 import { type JobStatus, summarize } from "./job/job-status.js";
+import { asShardPlan, holderName, type JobTaskOptions, leaseTiming, wantedJob } from "./job/job-task.js";
 import { runJobTask, type TaskResult } from "./job/run-task.js";
 import { shardRange, splitKeyspace } from "./shards.js";
 import { validateMigrationShard } from "./validate-shard.js";
@@ -30,7 +30,10 @@ export async function validateJobTask(options: JobTaskOptions): Promise<Validate
   const plan = await openJobPlan(
     target,
     wantedJob(options, "validate"),
-    async (shards) => ({ sourceSplitKeys: await keysOf(source, shards), targetSplitKeys: await keysOf(target, shards) }),
+    async (shards) => ({
+      sourceSplitKeys: await keysOf(source, shards),
+      targetSplitKeys: await keysOf(target, shards),
+    }),
     timing.now,
   );
   const [sourcePlan, targetPlan] = [asShardPlan(plan, "source"), asShardPlan(plan, "target")];

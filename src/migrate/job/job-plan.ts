@@ -65,7 +65,11 @@ export async function openJobPlan(
     tasks: wanted.tasks,
     createdAt: now(),
   };
-  const mutation = { type: "put" as const, key: JOB_ROW_KEY, cells: new Map([[wanted.kind, encodeJson(plan)]]) };
+  const mutation = {
+    type: "put" as const,
+    key: JOB_ROW_KEY,
+    cells: new Map([[wanted.kind, encodeJson(plan)]]),
+  };
   let written = false;
   try {
     written = await store.checkAndMutate(mutation, { qualifier: wanted.kind, equals: null });

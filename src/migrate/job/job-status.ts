@@ -46,8 +46,7 @@ export function summarize(plan: JobPlan, shards: ShardRecord[], now: number): Jo
   const seconds = (lastUpdate - plan.createdAt) / 1000;
   const rowsPerSecond = rows > 0 && seconds > 0 ? rows / seconds : null;
   const doneRows = done.reduce((sum, s) => sum + (s.progress?.rows ?? 0), 0);
-  const left =
-    done.length === 0 ? null : Math.max(0, (doneRows / done.length) * shards.length - rows);
+  const left = done.length === 0 ? null : Math.max(0, (doneRows / done.length) * shards.length - rows);
   const status: JobStatus = {
     kind: plan.kind,
     source: plan.source,
@@ -63,12 +62,18 @@ export function summarize(plan: JobPlan, shards: ShardRecord[], now: number): Jo
     rows,
     rowsPerSecond: rowsPerSecond === null ? null : Math.round(rowsPerSecond),
     etaSeconds:
-      done.length === shards.length ? 0 : left === null || rowsPerSecond === null ? null : Math.round(left / rowsPerSecond),
+      done.length === shards.length
+        ? 0
+        : left === null || rowsPerSecond === null
+          ? null
+          : Math.round(left / rowsPerSecond),
     slowest: slowest(claimed, now),
     failures: failed.map((s) => ({ shard: s.index, reason: s.progress!.failed! })),
   };
   if (plan.kind === "validate") {
-    const reports = done.map((s) => s.progress!.detail as { differenceCount: number; differences: unknown[] });
+    const reports = done.map(
+      (s) => s.progress!.detail as { differenceCount: number; differences: unknown[] },
+    );
     status.differences = {
       count: reports.reduce((sum, r) => sum + r.differenceCount, 0),
       first: reports.flatMap((r) => r.differences).slice(0, LISTED),
@@ -84,7 +89,13 @@ function slowest(claimed: ShardRecord[], now: number): JobStatus["slowest"] {
     const rows = (shard.progress?.rows ?? 0) - lease.rowsAtClaim;
     const rate = rows / Math.max((now - lease.claimedAt) / 1000, 0.001);
     if (found === null || rate < found.rowsPerSecond) {
-      found = { shard: shard.index, task: lease.task, host: lease.host, rows: shard.progress?.rows ?? 0, rowsPerSecond: Math.round(rate) };
+      found = {
+        shard: shard.index,
+        task: lease.task,
+        host: lease.host,
+        rows: shard.progress?.rows ?? 0,
+        rowsPerSecond: Math.round(rate),
+      };
     }
   }
   return found;

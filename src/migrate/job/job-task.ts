@@ -53,5 +53,11 @@ export function holderName(options: JobTaskOptions): string {
 /** The job's split keys of one side as the shard plan `shardRange` reads. */
 export function asShardPlan(plan: JobPlan, side: "source" | "target"): ShardPlan {
   const splitKeys = side === "source" ? plan.sourceSplitKeys : (plan.targetSplitKeys ?? []);
-  return { version: 1, table: plan[side], shards: plan.shards, splitKeys, createdAt: new Date(plan.createdAt).toISOString() };
+  return {
+    version: 1,
+    table: plan[side],
+    shards: plan.shards,
+    splitKeys,
+    createdAt: new Date(plan.createdAt).toISOString(),
+  };
 }

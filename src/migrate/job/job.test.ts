@@ -44,9 +44,9 @@ describe("task identity", () => {
     expect(() => taskIdentity({ tasks: 4 }, { JOB_COMPLETION_INDEX: "4" })).toThrow(
       /JOB_COMPLETION_INDEX is "4"; allowed: an integer from 0 to 3/,
     );
-    expect(() => taskIdentity({ tasks: 3 }, { CLOUD_RUN_TASK_INDEX: "0", CLOUD_RUN_TASK_COUNT: "4" })).toThrow(
-      /--tasks is 3 but CLOUD_RUN_TASK_COUNT is 4/,
-    );
+    expect(() =>
+      taskIdentity({ tasks: 3 }, { CLOUD_RUN_TASK_INDEX: "0", CLOUD_RUN_TASK_COUNT: "4" }),
+    ).toThrow(/--tasks is 3 but CLOUD_RUN_TASK_COUNT is 4/);
   });
 });
 
@@ -57,13 +57,21 @@ describe("an indexed job in one process (memory stores)", () => {
     await fillSource(source, from, row, 3000);
     const tasks = [0, 1, 2].map((index) => ({ index, count: 3, engine: "flags" as const }));
     const common = { source, sourceSchema: from, target, targetSchema: to, timing: { leaseMs: 5000 } };
-    const copied = await Promise.all(tasks.map((task) => backfillJobTask({ ...common, task, batchSize: 200 })));
+    const copied = await Promise.all(
+      tasks.map((task) => backfillJobTask({ ...common, task, batchSize: 200 })),
+    );
     expect(copied.reduce((sum, r) => sum + r.rowsWritten, 0)).toBe(3000);
-    expect(copied.flatMap((r) => r.done).sort((a, b) => a - b)).toEqual(Array.from({ length: 24 }, (_, i) => i));
+    expect(copied.flatMap((r) => r.done).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 24 }, (_, i) => i),
+    );
     const checked = await Promise.all(tasks.map((task) => validateJobTask({ ...common, task })));
     expect(checked.at(-1)!.summary).toMatchObject({ shards: { done: 24 }, differences: { count: 0 } });
     const [backfill, validate] = await jobStatuses(target);
-    expect(backfill).toMatchObject({ kind: "backfill", rows: 3000, shards: { total: 24, done: 24, failed: 0 } });
+    expect(backfill).toMatchObject({
+      kind: "backfill",
+      rows: 3000,
+      shards: { total: 24, done: 24, failed: 0 },
+    });
     expect(validate).toMatchObject({ kind: "validate", rows: 6000, etaSeconds: 0 });
   });
 

@@ -9,7 +9,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { RetryableStoreError, type Store } from "../../store/store.js";
 import type { JobKind, JobPlan, ShardProgress, ShardRecord } from "./job-rows.js";
 import { readShard, readShards } from "./job-rows.js";
-import { type Holder, HeldShard, type LeaseTiming, ShardLostError } from "./shard-lease.js";
+import { HeldShard, type Holder, type LeaseTiming, ShardLostError } from "./shard-lease.js";
 import type { TaskIdentity } from "./task-identity.js";
 
 export type JobEvent =
@@ -85,10 +85,23 @@ export async function runJobTask(options: RunTaskOptions): Promise<TaskResult> {
         const reason = error instanceof Error ? error.message : String(error);
         const last = held.lastProgress ?? shard.progress;
         await held
-          .release({ rows: last?.rows ?? 0, detail: last?.detail ?? null, complete: false, failed: reason, updatedAt: timing.now() })
+          .release({
+            rows: last?.rows ?? 0,
+            detail: last?.detail ?? null,
+            complete: false,
+            failed: reason,
+            updatedAt: timing.now(),
+          })
           .catch(() => {});
         result.failed.push({ shard: held.index, reason });
-        options.onEvent?.({ event: "failed", kind: plan.kind, shard: held.index, task: task.index, at: timing.now(), reason });
+        options.onEvent?.({
+          event: "failed",
+          kind: plan.kind,
+          shard: held.index,
+          task: task.index,
+          at: timing.now(),
+          reason,
+        });
       }
     } finally {
       held.stop();

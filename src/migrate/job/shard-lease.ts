@@ -171,8 +171,9 @@ export class HeldShard {
         if (!(error instanceof RetryableStoreError) || attempt >= 3) throw error;
         const now = (await this.store.get(key))?.cells.get(LEASE) ?? null;
         const ours = cells.get(LEASE)!;
-        if (now !== null && now.equals(ours)) return true;
-        if (!(now === expected || (now !== null && expected !== null && now.equals(expected)))) return false;
+        if (now?.equals(ours)) return true;
+        const unchanged = now === null || expected === null ? now === expected : now.equals(expected);
+        if (!unchanged) return false;
       }
     }
   }
