@@ -10,9 +10,9 @@ import { backfillTable, checkTables } from "./backfill.js";
 import type { BackfillCheckpoint } from "./checkpoint.js";
 import { openJobPlan } from "./job/job-plan.js";
 import type { JobPlan } from "./job/job-rows.js";
-import { asShardPlan, holderName, type JobTaskOptions, leaseTiming, wantedJob } from "./job/job-task.js";
+import { holderName, type JobTaskOptions, leaseTiming, wantedJob } from "./job/job-task.js";
 import { runJobTask, type TaskResult } from "./job/run-task.js";
-import { shardRange, splitKeyspace } from "./shards.js";
+import { jobShardPlan, shardRange, splitKeyspace } from "./shards.js";
 
 export interface BackfillJobOptions extends JobTaskOptions {
   /** Rows per batch (and per checkpoint). Default 1000. */
@@ -42,7 +42,7 @@ export async function backfillJobTask(options: BackfillJobOptions): Promise<Back
     }),
     timing.now,
   );
-  const sourcePlan = asShardPlan(plan, "source");
+  const sourcePlan = jobShardPlan(plan, "source");
   const totals = { rowsRead: 0, rowsWritten: 0, rowsSkipped: 0 };
   const result = await runJobTask({
     store: target,

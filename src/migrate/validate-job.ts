@@ -8,9 +8,9 @@ import { checkSameFields } from "./backfill.js";
 import { openJobPlan } from "./job/job-plan.js";
 import { readShards } from "./job/job-rows.js";
 import { type JobStatus, summarize } from "./job/job-status.js";
-import { asShardPlan, holderName, type JobTaskOptions, leaseTiming, wantedJob } from "./job/job-task.js";
+import { holderName, type JobTaskOptions, leaseTiming, wantedJob } from "./job/job-task.js";
 import { runJobTask, type TaskResult } from "./job/run-task.js";
-import { shardRange, splitKeyspace } from "./shards.js";
+import { jobShardPlan, shardRange, splitKeyspace } from "./shards.js";
 import { validateMigrationShard } from "./validate-shard.js";
 
 /** Differences kept in a shard's row (the count is always whole). */
@@ -36,7 +36,7 @@ export async function validateJobTask(options: JobTaskOptions): Promise<Validate
     }),
     timing.now,
   );
-  const [sourcePlan, targetPlan] = [asShardPlan(plan, "source"), asShardPlan(plan, "target")];
+  const [sourcePlan, targetPlan] = [jobShardPlan(plan, "source"), jobShardPlan(plan, "target")];
   const result = await runJobTask({
     store: target,
     plan,

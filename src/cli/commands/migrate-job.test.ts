@@ -130,10 +130,8 @@ describe("migrate backfill/validate --tasks: an indexed job on the emulator", ()
     timeout: 600_000,
   }, async () => {
     const ROWS = 200_000;
-    const t0 = Date.now();
     const { store: source, address } = await sourceTable(ROWS);
     const { store: newStore, address: target } = await emptyTable();
-    process.stderr.write(`PHASE load ${Date.now() - t0}\n`);
     const args = [...pairArgs(address, target), "--tasks", "8", "--shards", "64", "--lease-seconds", "2"];
     const running = new Map<number, Task>();
     for (let index = 0; index < 8; index++) running.set(index, startTask("backfill", index, args));
@@ -158,7 +156,6 @@ describe("migrate backfill/validate --tasks: an indexed job on the emulator", ()
       kills++;
       running.set(victim.index, startTask("backfill", victim.index, args));
     }
-    process.stderr.write(`PHASE backfill ${Date.now() - t0}\n`);
     expect(exits).toEqual(Array(8).fill(0));
     expect(kills).toBeGreaterThan(0);
     const [backfill] = status(target);
@@ -172,7 +169,6 @@ describe("migrate backfill/validate --tasks: an indexed job on the emulator", ()
       startTask("validate", index, [...pairArgs(address, target), "--tasks", "2", "--shards", "16"]),
     );
     expect(await Promise.all(validators.map((task) => task.exit))).toEqual([0, 0]);
-    process.stderr.write(`PHASE validate ${Date.now() - t0}\n`);
     const statuses = status(target);
     expect(statuses.find((s) => s.kind === "validate")).toMatchObject({
       shards: { total: 16, done: 16 },

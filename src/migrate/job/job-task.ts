@@ -2,8 +2,7 @@
 import { hostname } from "node:os";
 import type { KeySchema } from "../../keys/types.js";
 import type { Store } from "../../store/store.js";
-import type { ShardPlan } from "../shards.js";
-import type { JobKind, JobPlan } from "./job-rows.js";
+import type { JobKind } from "./job-rows.js";
 import type { JobEvent } from "./run-task.js";
 import { DEFAULT_LEASE_MS, type LeaseTiming } from "./shard-lease.js";
 import type { TaskIdentity } from "./task-identity.js";
@@ -48,16 +47,4 @@ export function wantedJob(options: JobTaskOptions, kind: JobKind) {
 
 export function holderName(options: JobTaskOptions): string {
   return options.host ?? `${hostname()}:${process.pid}`;
-}
-
-/** The job's split keys of one side as the shard plan `shardRange` reads. */
-export function asShardPlan(plan: JobPlan, side: "source" | "target"): ShardPlan {
-  const splitKeys = side === "source" ? plan.sourceSplitKeys : (plan.targetSplitKeys ?? []);
-  return {
-    version: 1,
-    table: plan[side],
-    shards: plan.shards,
-    splitKeys,
-    createdAt: new Date(plan.createdAt).toISOString(),
-  };
 }
