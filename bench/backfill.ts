@@ -23,7 +23,8 @@ const ROWS = 60_000;
 const TASKS = [1, 2, 4];
 const ROUNDS = 2;
 const BATCH = 1000;
-const BIN = resolve(".bench-build/src/cli/main.js");
+// The built bin, as an engine runs the package (`npm run bench:backfill` builds it first).
+const BIN = resolve("dist/cli/main.js");
 
 const metrics = (salt?: SchemaSpec["salt"]): SchemaSpec => ({
   version: 1,

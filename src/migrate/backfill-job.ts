@@ -10,7 +10,7 @@ import { backfillTable, checkTables } from "./backfill.js";
 import type { BackfillCheckpoint } from "./checkpoint.js";
 import { openJobPlan } from "./job/job-plan.js";
 import type { JobPlan } from "./job/job-rows.js";
-import { holderName, type JobTaskOptions, leaseTiming, wantedJob } from "./job/job-task.js";
+import { type JobTaskOptions, leaseTiming, taskRun, wantedJob } from "./job/job-task.js";
 import { runJobTask, type TaskResult } from "./job/run-task.js";
 import { jobShardPlan, shardRange, splitKeyspace } from "./shards.js";
 
@@ -45,14 +45,7 @@ export async function backfillJobTask(options: BackfillJobOptions): Promise<Back
   const sourcePlan = jobShardPlan(plan, "source");
   const totals = { rowsRead: 0, rowsWritten: 0, rowsSkipped: 0 };
   const result = await runJobTask({
-    store: target,
-    plan,
-    task: options.task,
-    host: holderName(options),
-    timing,
-    ...(options.retryFailed ? { retryFailed: true } : {}),
-    ...(options.onEvent ? { onEvent: options.onEvent } : {}),
-    ...(options.signal ? { signal: options.signal } : {}),
+    ...taskRun(options, plan, timing),
     work: async (shard, held) => {
       const number = { index: shard.index + 1, count: plan.shards };
       const before = shard.progress?.detail as BackfillCheckpoint | undefined;

@@ -8,7 +8,7 @@ import { checkSameFields } from "./backfill.js";
 import { openJobPlan } from "./job/job-plan.js";
 import { readShards } from "./job/job-rows.js";
 import { type JobStatus, summarize } from "./job/job-status.js";
-import { holderName, type JobTaskOptions, leaseTiming, wantedJob } from "./job/job-task.js";
+import { type JobTaskOptions, leaseTiming, taskRun, wantedJob } from "./job/job-task.js";
 import { runJobTask, type TaskResult } from "./job/run-task.js";
 import { jobShardPlan, shardRange, splitKeyspace } from "./shards.js";
 import { validateMigrationShard } from "./validate-shard.js";
@@ -38,14 +38,7 @@ export async function validateJobTask(options: JobTaskOptions): Promise<Validate
   );
   const [sourcePlan, targetPlan] = [jobShardPlan(plan, "source"), jobShardPlan(plan, "target")];
   const result = await runJobTask({
-    store: target,
-    plan,
-    task: options.task,
-    host: holderName(options),
-    timing,
-    ...(options.retryFailed ? { retryFailed: true } : {}),
-    ...(options.onEvent ? { onEvent: options.onEvent } : {}),
-    ...(options.signal ? { signal: options.signal } : {}),
+    ...taskRun(options, plan, timing),
     work: async (shard) => {
       const number = { index: shard.index + 1, count: plan.shards };
       const report = await validateMigrationShard({

@@ -2,8 +2,8 @@
 import { hostname } from "node:os";
 import type { KeySchema } from "../../keys/types.js";
 import type { Store } from "../../store/store.js";
-import type { JobKind } from "./job-rows.js";
-import type { JobEvent } from "./run-task.js";
+import type { JobKind, JobPlan } from "./job-rows.js";
+import type { JobEvent, RunTaskOptions } from "./run-task.js";
 import { DEFAULT_LEASE_MS, type LeaseTiming } from "./shard-lease.js";
 import type { TaskIdentity } from "./task-identity.js";
 
@@ -45,6 +45,20 @@ export function wantedJob(options: JobTaskOptions, kind: JobKind) {
   };
 }
 
-export function holderName(options: JobTaskOptions): string {
-  return options.host ?? `${hostname()}:${process.pid}`;
+/** What `runJobTask` takes from a task's options, besides the work. */
+export function taskRun(
+  options: JobTaskOptions,
+  plan: JobPlan,
+  timing: LeaseTiming,
+): Omit<RunTaskOptions, "work"> {
+  return {
+    store: options.target,
+    plan,
+    task: options.task,
+    host: options.host ?? `${hostname()}:${process.pid}`,
+    timing,
+    ...(options.retryFailed ? { retryFailed: true } : {}),
+    ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  };
 }
