@@ -280,6 +280,18 @@ describe("migrate backfill/validate --tasks: an indexed job on the emulator", ()
     ]);
     expect(replan.code).toBe(1);
     expect(replan.stderr).toContain("asks for 16 shards (drop --shards to use the plan's 12)");
+    // The embedded store is one process's: no job there.
+    const embedded = cli([
+      "migrate",
+      "backfill",
+      ...pairArgs(`embedded:${dir}/solo`, target),
+      "--tasks",
+      "1",
+      "--task-index",
+      "0",
+    ]);
+    expect(embedded.code).toBe(1);
+    expect(embedded.stderr).toContain("is an embedded table, one process's own");
     await Promise.all([source.close(), newStore.close(), other.store.close()]);
   });
 });

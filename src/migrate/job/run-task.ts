@@ -132,9 +132,12 @@ function distance(index: number, home: number, shards: number): number {
   return (index - home + shards) % shards;
 }
 
-/** Until the first held lease lapses, within [lease/20, lease/2]: a lease renewed meanwhile is looked at again. */
+/** How often a task with nothing to claim looks again: at most a second, so it ends soon after the job. */
+const POLL_MS = 1000;
+
+/** Until the first held lease lapses, within [lease/20, min(lease/2, POLL_MS)]. */
 function waitForLapse(open: ShardRecord[], timing: LeaseTiming): number {
   const now = timing.now();
   const next = Math.min(...open.map((s) => (s.lease?.expiresAt ?? now) - now));
-  return Math.min(Math.max(next, timing.leaseMs / 20), timing.leaseMs / 2);
+  return Math.min(Math.max(next, timing.leaseMs / 20), timing.leaseMs / 2, POLL_MS);
 }
