@@ -256,42 +256,22 @@ describe("migrate backfill/validate --tasks: an indexed job on the emulator", ()
 
     // One table takes one migration; one plan.
     const other = await sourceTable(10);
-    const second = cli([
-      "migrate",
-      "backfill",
-      ...pairArgs(other.address, target),
-      "--tasks",
-      "1",
-      "--task-index",
-      "0",
-    ]);
-    expect(second.code).toBe(1);
-    expect(second.stderr).toContain(`already holds a backfill job (from ${source.name}`);
-    const replan = cli([
-      "migrate",
-      "backfill",
-      ...pairArgs(address, target),
-      "--tasks",
-      "2",
-      "--task-index",
-      "0",
-      "--shards",
-      "16",
-    ]);
-    expect(replan.code).toBe(1);
-    expect(replan.stderr).toContain("asks for 16 shards (drop --shards to use the plan's 12)");
+    /** Task 0 of a backfill into the same table, refused: its stderr. */
+    const refused = (from: string, ...flags: string[]) => {
+      const run = cli(["migrate", "backfill", ...pairArgs(from, target), "--task-index", "0", ...flags]);
+      expect(run.code).toBe(1);
+      return run.stderr;
+    };
+    expect(refused(other.address, "--tasks", "1")).toContain(
+      `already holds a backfill job (from ${source.name}`,
+    );
+    expect(refused(address, "--tasks", "2", "--shards", "16")).toContain(
+      "asks for 16 shards (drop --shards to use the plan's 12)",
+    );
     // The embedded store is one process's: no job there.
-    const embedded = cli([
-      "migrate",
-      "backfill",
-      ...pairArgs(`embedded:${dir}/solo`, target),
-      "--tasks",
-      "1",
-      "--task-index",
-      "0",
-    ]);
-    expect(embedded.code).toBe(1);
-    expect(embedded.stderr).toContain("is an embedded table, one process's own");
+    expect(refused(`embedded:${dir}/solo`, "--tasks", "1")).toContain(
+      "is an embedded table, one process's own",
+    );
     await Promise.all([source.close(), newStore.close(), other.store.close()]);
   });
 });
