@@ -8,7 +8,7 @@ import type { KeySchema } from "../keys/types.js";
 import type { KeyRange, Store, StoreMutation, StoreRow } from "../store/store.js";
 import { SaltedTable } from "../table/salted-table.js";
 import { guardRecordedSchema, isReserved, RESERVED_PREFIX } from "../table/schema-guard.js";
-import { type BackfillCheckpoint, readBackfillCheckpoint, writeBackfillCheckpoint } from "./checkpoint.js";
+import { type BackfillCheckpoint, type CheckpointStore, checkpointFileStore } from "./checkpoint.js";
 import { ALL_DATA, readDataPage } from "./data-rows.js";
 import type { Shard } from "./shards.js";
 
@@ -20,6 +20,16 @@ export interface BackfillOptions {
   targetSchema: KeySchema;
   /** Resume from this file when it exists, and record progress in it after every batch. */
   checkpointFile?: string;
+  /**
+   * Where progress lives instead of a file (an indexed job keeps it in the target table, fenced by
+   * the task's lease: see job/): loaded once, saved after every written batch.
+   */
+  checkpointStore?: CheckpointStore;
+  /**
+   * Called before each batch is written; throws to stop the run before it writes (a job's task
+   * that lost its shard's lease writes nothing more to it).
+   */
+  beforeWrite?: () => Promise<void>;
   /** Rows read and written per batch (and per checkpoint). Default 1000. */
   batchSize?: number;
   /** Upper bound on rows per second; batches shrink so one is written at least every second. */
@@ -79,7 +89,10 @@ export async function backfillTable(options: BackfillOptions): Promise<BackfillR
   const started = performance.now();
   await checkTables(options);
   const range: KeyRange = options.shard?.range ?? ALL_DATA;
-  const { state, resumedFrom } = await startingCheckpoint(options);
+  const checkpoints =
+    options.checkpointStore ??
+    (options.checkpointFile === undefined ? undefined : checkpointFileStore(options.checkpointFile));
+  const { state, resumedFrom } = await startingCheckpoint(options, checkpoints);
   const samples = state.complete
     ? []
     : await sampleForEstimate(source, options.estimateSamples ?? 1000, range);
@@ -105,7 +118,8 @@ export async function backfillTable(options: BackfillOptions): Promise<BackfillR
     const page = await nextPage;
     nextPage = page.length < batchSize ? undefined : prefetch(source, page.at(-1)!.key, batchSize, range);
     const { mutations, sourceKeys } = rekeyPage(page, sourceSchema, targetSchema, state, options.skipBadRows);
-    await writePage(target, mutations, sourceKeys, options.durable ?? options.checkpointFile !== undefined);
+    await options.beforeWrite?.();
+    await writePage(target, mutations, sourceKeys, options.durable ?? checkpoints !== undefined);
     rowsReadThisRun += page.length;
     state.rowsRead += page.length;
     state.rowsWritten += mutations.length;
@@ -116,7 +130,7 @@ export async function backfillTable(options: BackfillOptions): Promise<BackfillR
       state.lastKey = last.toString("hex");
     }
     state.updatedAt = new Date().toISOString();
-    if (options.checkpointFile) await writeBackfillCheckpoint(options.checkpointFile, state);
+    await checkpoints?.save(state);
     options.onProgress?.(progress());
     if (rate !== undefined && !state.complete) {
       const due = pacingStart + (rowsReadThisRun / rate) * 1000;
@@ -128,7 +142,12 @@ export async function backfillTable(options: BackfillOptions): Promise<BackfillR
 }
 
 /** Checks the options and both tables' schemas; creates the target with its schema when new. */
-async function checkTables(options: BackfillOptions): Promise<void> {
+export async function checkTables(
+  options: Pick<
+    BackfillOptions,
+    "source" | "sourceSchema" | "target" | "targetSchema" | "batchSize" | "rowsPerSecond"
+  >,
+): Promise<void> {
   const { source, sourceSchema, target, targetSchema } = options;
   checkPositive("batchSize", options.batchSize, Number.isSafeInteger);
   checkPositive("rowsPerSecond", options.rowsPerSecond, Number.isFinite);
@@ -141,6 +160,7 @@ async function checkTables(options: BackfillOptions): Promise<void> {
 /** The checkpoint this run resumes from (when its file belongs to this migration), else a fresh one. */
 async function startingCheckpoint(
   options: BackfillOptions,
+  checkpoints: CheckpointStore | undefined,
 ): Promise<{ state: BackfillCheckpoint; resumedFrom: Buffer | undefined }> {
   const { source, sourceSchema, target, targetSchema, shard } = options;
   const identity = {
@@ -160,8 +180,8 @@ async function startingCheckpoint(
         }
       : {}),
   };
-  const saved = options.checkpointFile ? await readBackfillCheckpoint(options.checkpointFile) : undefined;
-  if (saved) checkResumable(saved, identity, options.checkpointFile!);
+  const saved = await checkpoints?.load();
+  if (saved) checkResumable(saved, identity, checkpoints!.name);
   const state: BackfillCheckpoint = saved ?? {
     ...identity,
     lastKey: null,
@@ -232,7 +252,7 @@ function prefetch(
   limit: number,
   range: KeyRange,
 ): Promise<StoreRow[]> {
-  const page = readDataPage(source, after, limit, range);
+  const page = readDataPage(source, after, limit, range, { cellTimestamps: true });
   page.catch(() => {});
   return page;
 }
@@ -243,7 +263,10 @@ function rekey(row: StoreRow, from: KeySchema, to: KeySchema): StoreMutation | s
     const key = to.encode(from.decode(row.key).values);
     if (isReserved(key))
       return "its new key starts with eight 0xFF bytes, reserved for keyspread's schema row";
-    return { type: "put", key, cells: row.cells };
+    // The source's versions (Bigtable): a newer write to the target wins whichever lands last.
+    return row.timestamps === undefined
+      ? { type: "put", key, cells: row.cells }
+      : { type: "put", key, cells: row.cells, timestamps: row.timestamps };
   } catch (error) {
     return error instanceof Error ? error.message : String(error);
   }
@@ -281,14 +304,14 @@ type MigrationIdentity = Pick<
   "source" | "target" | "sourceFingerprint" | "targetFingerprint" | "shard"
 >;
 
-function checkResumable(saved: BackfillCheckpoint, identity: MigrationIdentity, file: string): void {
+function checkResumable(saved: BackfillCheckpoint, identity: MigrationIdentity, where: string): void {
   for (const field of ["source", "target", "sourceFingerprint", "targetFingerprint", "shard"] as const) {
     const [was, now] = [saved[field], identity[field]].map((value) =>
       typeof value === "string" ? value : (JSON.stringify(value) ?? "none"),
     );
     if (was !== now) {
       throw new Error(
-        `checkpoint ${file} belongs to another migration: its ${field} is ${was}, this run's is ${now}; ` +
+        `checkpoint ${where} belongs to another migration: its ${field} is ${was}, this run's is ${now}; ` +
           "use another --checkpoint file, or delete this one to start over",
       );
     }

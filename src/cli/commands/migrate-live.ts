@@ -25,11 +25,13 @@ import {
   absoluteAddress,
   formatStoreAddress,
   openStoreAt,
+  parseStoreAddress,
   type StoreAddress,
 } from "../../store/store-address.js";
 import { SaltedTable } from "../../table/salted-table.js";
 import { argumentOf, fail, guarded, wholeNumberIn, write } from "../shared/io.js";
 import { counterBar } from "../shared/progress.js";
+import { runJobStatusCommand } from "./migrate-tasks.js";
 
 const POLL_MS = 100;
 
@@ -67,8 +69,17 @@ export function registerLiveMigrationCommands(
 
   migrate
     .command("status")
-    .description("print a live re-keying's record: phase, what the service applied, backfill, validation")
-    .requiredOption("--migration <file>", "the migration record")
+    .description(
+      "print a live re-keying's record (--migration), or the backfill/validate job a new table holds (--to)",
+    )
+    .option("--migration <file>", "the migration record")
+    .option("--to <store>", "the new table of an indexed job", argumentOf(parseStoreAddress))
+    .option(
+      "--from <store>",
+      "--to: the old table (checked against the job's)",
+      argumentOf(parseStoreAddress),
+    )
+    .option("--json", "--to: print JSON for scripts")
     .action(guarded(runStatusCommand));
 }
 
@@ -106,7 +117,14 @@ async function runAdvanceCommand(options: {
   await write(`${JSON.stringify(summary(file, applied))}\n`);
 }
 
-async function runStatusCommand(options: { migration: string }): Promise<void> {
+async function runStatusCommand(
+  options: { migration?: string } & Parameters<typeof runJobStatusCommand>[0],
+): Promise<void> {
+  if (options.migration === undefined) {
+    if (options.to === undefined)
+      throw new Error("migrate status: name a --migration FILE or a job's --to TABLE");
+    return runJobStatusCommand(options);
+  }
   const record = await readMigrationRecord(options.migration);
   if (record === undefined) throw new Error(`no migration record ${options.migration}`);
   await write(`${JSON.stringify(record)}\n`);
