@@ -23,8 +23,8 @@ const LAB = [
   "src/bigquery/*.duckdb.test.ts",
   "src/diagnose/planted-problems.test.ts",
   // Several keyspread processes on one emulator table (replicas under load, backfill tasks killed
-  // and restarted): minutes of
-  // wall time each; the client calls they make are the store suites' calls, which run on both.
+  // and restarted): minutes of wall time each; the client calls they make are the store suites'
+  // calls, which run on both.
   "src/cli/commands/serve-replicas.test.ts",
   "src/cli/commands/migrate-tasks.test.ts",
 ];
