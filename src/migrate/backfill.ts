@@ -3,7 +3,6 @@
  * backfilling"): every source row is decoded with the old schema, encoded with the new one and
  * written to the target in batches, at a bounded rate, checkpointing after each written batch.
  */
-import { setTimeout as sleep } from "node:timers/promises";
 import type { KeySchema } from "../keys/types.js";
 import type { KeyRange, Store, StoreMutation, StoreRow } from "../store/store.js";
 import { SaltedTable } from "../table/salted-table.js";
@@ -11,6 +10,7 @@ import { guardRecordedSchema, isReserved, RESERVED_PREFIX } from "../table/schem
 import { type BackfillCheckpoint, type CheckpointStore, checkpointFileStore } from "./checkpoint.js";
 import { ALL_DATA, readDataPage } from "./data-rows.js";
 import type { Shard } from "./shards.js";
+import { followRateLimit } from "./write-flow-control.js";
 
 export interface BackfillOptions {
   source: Store;
@@ -58,6 +58,11 @@ export interface BackfillProgress {
   rowsSkipped: number;
   /** Rows this run read (the rest came from the checkpoint). */
   rowsReadThisRun: number;
+  /**
+   * Present while Bigtable's batch write flow control holds the writes to a rate (RateLimitInfo
+   * on MutateRows responses): that rate, rows/s.
+   */
+  serverRowsPerSecond?: number;
   /** Share of the source's key space done, from sampled keys; undefined when unknown. */
   fractionDone: number | undefined;
   resumedFrom: Buffer | undefined;
@@ -100,7 +105,9 @@ export async function backfillTable(options: BackfillOptions): Promise<BackfillR
   const batchSize = Math.min(options.batchSize ?? 1000, rate === undefined ? Infinity : Math.ceil(rate));
   let rowsReadThisRun = 0;
   let after: Buffer | undefined = resumedFrom;
-  const pacingStart = performance.now();
+  // Writes announce Bigtable's batch write flow control and slow down when the server asks;
+  // never faster than --rate.
+  const flow = followRateLimit(target, rate === undefined ? {} : { maxRowsPerSecond: rate });
 
   const progress = (): BackfillProgress => ({
     rowsRead: state.rowsRead,
@@ -109,6 +116,7 @@ export async function backfillTable(options: BackfillOptions): Promise<BackfillR
     rowsReadThisRun,
     fractionDone: state.complete ? 1 : after && fractionOfKeySpace(samples, after),
     resumedFrom,
+    ...(flow.limited ? { serverRowsPerSecond: Math.round(flow.rowsPerSecond) } : {}),
   });
 
   // The next page is read while this one is converted and written.
@@ -119,7 +127,7 @@ export async function backfillTable(options: BackfillOptions): Promise<BackfillR
     nextPage = page.length < batchSize ? undefined : prefetch(source, page.at(-1)!.key, batchSize, range);
     const { mutations, sourceKeys } = rekeyPage(page, sourceSchema, targetSchema, state, options.skipBadRows);
     await options.beforeWrite?.();
-    await writePage(target, mutations, sourceKeys, options.durable ?? checkpoints !== undefined);
+    await writePage(flow.store, mutations, sourceKeys, options.durable ?? checkpoints !== undefined);
     rowsReadThisRun += page.length;
     state.rowsRead += page.length;
     state.rowsWritten += mutations.length;
@@ -132,11 +140,7 @@ export async function backfillTable(options: BackfillOptions): Promise<BackfillR
     state.updatedAt = new Date().toISOString();
     await checkpoints?.save(state);
     options.onProgress?.(progress());
-    if (rate !== undefined && !state.complete) {
-      const due = pacingStart + (rowsReadThisRun / rate) * 1000;
-      const wait = due - performance.now();
-      if (wait > 0) await sleep(wait, undefined, { signal: options.signal });
-    }
+    if (!state.complete) await flow.pace(page.length, options.signal);
   }
   return { ...progress(), skipped: state.skipped, seconds: (performance.now() - started) / 1000 };
 }
