@@ -327,7 +327,7 @@ class CandidateJudge {
           : { autoscaled: autoscaledRange(planned, cycle, onNodes, sizing.atGrowth, storage, growth) }),
         reads,
         failures: [
-          ...keyFailures(candidate, reads, writingNodes(onNodes, sizing.atGrowth.cpu)),
+          ...keyFailures(candidate, reads, writingNodes(onNodes, sizing.atGrowth)),
           ...failedTargets(scores, targets),
         ],
       };
@@ -489,7 +489,10 @@ function searchMoreNodes(
 ): { tried: EvaluatedCandidate[]; recommended: JudgedCandidate | undefined } {
   const spread = onPlanned.filter((each) => capacityBound(each) && nodesAtGrowth(each) !== null);
   const kinds = new Set(spread.map((each) => kindOf(each.candidate)));
-  // The most nodes a spread design needs for its CPU at the stated growth (fewer than storage may need).
+  // Where storage sizes every spread design: the most nodes one needs for its CPU at the stated growth.
+  const storageBound = spread.every(
+    (each) => each.kind === "judged" && each.sizing.atGrowth.bound === "storage",
+  );
   const cpuNodes = Math.max(
     ...spread.map((each) => (each.kind === "judged" ? (each.sizing.atGrowth.cpu ?? nodes) : nodes)),
   );
@@ -500,7 +503,7 @@ function searchMoreNodes(
     // Per kind, its fewest buckets for these nodes: more buckets add fan-out, not capacity.
     const perKind = new Map<string, number>();
     // Storage may ask for more nodes than the writes: the buckets need only cover those the CPU needs.
-    const writing = writingNodes(onNodes, cpuNodes);
+    const writing = storageBound ? Math.max(1, Math.min(onNodes, cpuNodes)) : onNodes;
     // The bucket counts asked for that cover them, else the usual choices for them.
     const covering = buckets?.filter((count) => count >= writing);
     const sorted = candidatesFor(
@@ -665,11 +668,11 @@ export function candidateLabel(evaluated: EvaluatedCandidate, plannedNodes: numb
 }
 
 /**
- * The nodes a salt's buckets must cover on `onNodes`: those the CPU needs, when fewer (storage
- * sizes the rest; their tablets hold data, not the write tails), else all of them.
+ * The nodes a salt's buckets must cover on `onNodes`: where storage sizes the cluster, those the
+ * CPU needs (the rest hold data, not the write tails); else all of them (the salting guide).
  */
-const writingNodes = (onNodes: number, cpuNodes: number | null) =>
-  cpuNodes === null ? onNodes : Math.max(1, Math.min(onNodes, cpuNodes));
+const writingNodes = (onNodes: number, needed: { cpu: number | null; bound: "cpu" | "storage" }) =>
+  needed.bound === "storage" && needed.cpu !== null ? Math.max(1, Math.min(onNodes, needed.cpu)) : onNodes;
 
 /** Failures of the key itself, whatever the load: reads it cannot serve, too few salt buckets. */
 function keyFailures(
