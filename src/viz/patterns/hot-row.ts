@@ -58,7 +58,7 @@ export function hotRows(grid: DensityGrid, writer: FindingWriter): PatternFindin
       ...writer.finding(
         "hot-row",
         `${what} (${percent(share)} of the load for ${+minutes.toFixed(1)} min)`,
-        `hot row: ${percent(keys)} of the key space carries ${percent(share)} of the load (≥ ${percent(rule.minShare)} in every column, ≥ ${rule.minContrast}× its key share) for ${+minutes.toFixed(1)} min (≥ ${rule.minDurationS / 60} min)`,
+        `hot row: ${keys < 0.01 ? "< 1 %" : percent(keys)} of the key space carries ${percent(share)} of the load (≥ ${percent(rule.minShare)} in every column, ≥ ${rule.minContrast}× its key share) for ${+minutes.toFixed(1)} min (≥ ${rule.minDurationS / 60} min)`,
         [row, last],
         run,
       ),
