@@ -130,7 +130,7 @@ export function registerAdviseCommands(program: Command): void {
         .default("text"),
     )
     .option("--separator <char>", "with --keys: the component separator (default: detected)")
-    .option("--baseline <design>", "with --scenario: the design that is the current key (default: the first)")
+    .option("--baseline <design>", "with a scenario: the design that is the current key (default: the first)")
     .option(
       "--duration <duration>",
       `simulated time per candidate (default: the scenario's; with --keys ${DEFAULT_DURATION})`,
