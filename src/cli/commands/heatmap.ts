@@ -7,7 +7,7 @@ import { mkdir } from "node:fs/promises";
 import { basename, dirname } from "node:path";
 import { type Command, Option } from "commander";
 import { writeFileAtomically } from "../../io/write-file-atomically.js";
-import { nameHotKeys } from "../../viz/input/hot-keys.js";
+import { nameHotKeys } from "../../viz/hot-keys.js";
 import type { HeatMatrix } from "../../viz/matrix/heat-matrix.js";
 import { HEAT_METRICS, type HeatMetric } from "../../viz/matrix/heat-matrix.js";
 import { readAccessLogMatrix } from "../../viz/matrix/log-matrix.js";

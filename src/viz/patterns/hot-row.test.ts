@@ -5,7 +5,7 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import type { AccessOp, AccessRecord } from "../../access-log/access-record.js";
 import { compileSchema } from "../../keys/schema.js";
-import { nameHotKeys } from "../input/hot-keys.js";
+import { nameHotKeys } from "../hot-keys.js";
 import { HEAT_METRICS } from "../matrix/heat-matrix.js";
 import { matrixFromRecords } from "../matrix/records-matrix.js";
 import { detectPatterns } from "./detect-patterns.js";

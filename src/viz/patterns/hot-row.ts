@@ -2,7 +2,7 @@
  * A hot row or narrow key range: one that carries at least a tenth of the load for at least five
  * minutes, however short that is against the whole log (a row read hard for ten minutes of an
  * hour is a white line on the page, too brief for a sustained band). Pure; the log's own key is
- * named afterwards, from the records (input/hot-keys.ts).
+ * named afterwards, from the records (viz/hot-keys.ts).
  */
 import { type DensityGrid, percent, sumOver } from "./density-grid.js";
 import type { FindingWriter, PatternFinding } from "./finding.js";

@@ -4,13 +4,13 @@
  * it alone carries the hot-row rule's share of all operations in that span. A heatmap row holds
  * many keys; the user asks about one.
  */
-import type { AccessRecord } from "../../access-log/access-record.js";
-import { displayKey } from "../../keys/key-text.js";
-import type { KeySchema } from "../../keys/types.js";
-import type { HeatMetric } from "../matrix/heat-matrix.js";
-import type { PatternFinding } from "../patterns/finding.js";
-import { RULES } from "../patterns/rules.js";
-import { readAccessRecords, type ScanOptions } from "./access-log.js";
+import type { AccessRecord } from "../access-log/access-record.js";
+import { displayKey } from "../keys/key-text.js";
+import type { KeySchema } from "../keys/types.js";
+import { readAccessRecords, type ScanOptions } from "./input/access-log.js";
+import type { HeatMetric } from "./matrix/heat-matrix.js";
+import type { PatternFinding } from "./patterns/finding.js";
+import { RULES } from "./patterns/rules.js";
 
 /** Findings that may be one key's doing. */
 const NARROW_KINDS = new Set<PatternFinding["kind"]>(["hot-row", "sudden-hot-range", "hot-band"]);
