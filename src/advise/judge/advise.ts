@@ -515,7 +515,7 @@ function searchMoreNodes(
         perKind.set(kind, (perKind.get(kind) ?? 0) + 1);
         return kinds.has(kind) && perKind.get(kind)! <= BUCKET_CHOICES_ON_MORE_NODES;
       })
-      .sort((a, b) => a.complexity - b.complexity);
+      .sort((a, b) => a.complexity - b.complexity || bucketsOf(a) - bucketsOf(b));
     for (const candidate of sorted) {
       judge.expectOneMoreRun();
       const evaluated = judge.evaluate(candidate, onNodes);
