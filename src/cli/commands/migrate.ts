@@ -41,6 +41,7 @@ import {
   validateThroughService,
 } from "./migrate-live.js";
 import { type PlanSizingOptions, planSizing, withSizingOptions } from "./migrate-plan-sizing.js";
+import { backfillForReplicas, isTableRecord, validateForReplicas } from "./migrate-replicas.js";
 
 type PairOptions = PairInput;
 
@@ -228,7 +229,8 @@ async function runBackfillCommand(given: BackfillCommandOptions): Promise<void> 
     throw new Error("--reverse goes with --migration (otherwise swap --from and --to)");
   if (given.migration !== undefined) {
     refuseWithMigration(given, ["checkpoint", "shard", "shardsFile", "skipBadRows"]);
-    await backfillThroughService(given.migration, given);
+    if (isTableRecord(given.migration)) await backfillForReplicas(given.migration, given);
+    else await backfillThroughService(given.migration, given);
     return;
   }
   const options = requirePair(given);
@@ -330,7 +332,8 @@ type ValidateCommandOptions = MaybePair &
 async function runValidateCommand(given: ValidateCommandOptions): Promise<void> {
   if (given.migration !== undefined) {
     refuseWithMigration(given, ["entity", "shard", "shardsFile", "toShardsFile"]);
-    await validateThroughService(given.migration, given);
+    if (isTableRecord(given.migration)) await validateForReplicas(given.migration, given);
+    else await validateThroughService(given.migration, given);
     return;
   }
   const options = requirePair(given);

@@ -296,7 +296,8 @@ function serviceOptions(
 ): IngestServiceOptions {
   return {
     store,
-    migration: { file: migration },
+    // `--migration bigtable:…`: the record is held in the table, for replicas on several machines.
+    migration: { file: migration, ...(migration.startsWith("bigtable:") ? { inTable: true } : {}) },
     walDirectory: options.wal ?? join(options.dir, `${options.table}.wal`),
     host: options.host,
     port: options.port,
@@ -344,6 +345,7 @@ async function openServiceStore(options: ServeOptions, migration: string): Promi
   if (
     options.store === "embedded" &&
     !existsSync(location) &&
+    !migration.startsWith("bigtable:") &&
     !usesOld((await readMigrationRecord(migration))?.phase ?? "single")
   ) {
     return droppedStore(`embedded:${location}`);
