@@ -10,7 +10,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { backfillTable } from "../../migrate/backfill.js";
 import {
@@ -186,16 +186,20 @@ async function openPair(record: MigrationRecord, migration: string) {
 /** `migrate backfill --migration bigtable:…`: copies the old table into the new one (`reverse`: back), resuming from its checkpoint. */
 export async function backfillForReplicas(
   migration: string,
-  options: { batch: number; rate?: number; reverse?: boolean },
+  options: { batch: number; rate?: number; reverse?: boolean; checkpoint?: string },
 ): Promise<void> {
   await withRecordTable(migration, async (store) => {
     const { record, period } = await dualWriting(store, migration, "a backfill");
     const reverse = options.reverse ?? false;
+    // One checkpoint per dual-write period and direction: after a rollback and back, a new backfill.
     const checkpoint = resolve(
-      ".keyspread",
-      `${parseStoreAddress(migration).table}.migration-${period}${reverse ? "-reverse" : ""}.backfill.json`,
+      options.checkpoint ??
+        join(
+          ".keyspread",
+          `backfill-${parseStoreAddress(migration).table}-migration-${period}${reverse ? "-reverse" : ""}.json`,
+        ),
     );
-    await mkdir(resolve(".keyspread"), { recursive: true });
+    await mkdir(dirname(checkpoint), { recursive: true });
     const tables = await openPair(record, migration);
     const bar = counterBar("backfill");
     try {

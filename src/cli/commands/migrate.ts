@@ -228,8 +228,10 @@ async function runBackfillCommand(given: BackfillCommandOptions): Promise<void> 
   if (given.reverse && given.migration === undefined)
     throw new Error("--reverse goes with --migration (otherwise swap --from and --to)");
   if (given.migration !== undefined) {
-    refuseWithMigration(given, ["checkpoint", "shard", "shardsFile", "skipBadRows"]);
-    if (isTableRecord(given.migration)) await backfillForReplicas(given.migration, given);
+    // A table-held record: this command runs the backfill (with its own checkpoint).
+    const inTable = isTableRecord(given.migration);
+    refuseWithMigration(given, [...(inTable ? [] : ["checkpoint"]), "shard", "shardsFile", "skipBadRows"]);
+    if (inTable) await backfillForReplicas(given.migration, given);
     else await backfillThroughService(given.migration, given);
     return;
   }
