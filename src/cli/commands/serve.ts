@@ -102,7 +102,7 @@ function withStoreOptions(serve: Command): void {
     .option("--wal <directory>", "write-ahead log directory (default: <dir>/<table>.wal)")
     .option(
       "--migration <file>",
-      "follow the live migration recorded here (keyspread migrate begin|advance) (default: <dir>/<table>.migration.json)",
+      "follow the live migration recorded here (keyspread migrate begin|advance): a file, or bigtable:TABLE, this table, for replicas (default: <dir>/<table>.migration.json)",
     )
     .option("--create", "bigtable: create the table (with the --max-age GC rule) instead of opening it");
 }
