@@ -5,37 +5,21 @@
  * and a replica paused with SIGSTOP (alive to the registry, applying nothing): `advance` names it
  * while waiting, refuses to move past it, and goes on once it resumed and applied the phase.
  */
-import { spawn } from "node:child_process";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openStore } from "../../store/open.js";
-import { exited, readAll, startServe, T0 } from "./serve-process.testsuite.js";
+import { cli, exited, lastJson, readAll, startServe, T0 } from "./serve-process.testsuite.js";
 
 const INTERVAL = 300;
 const DEVICES = 6;
-
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["dist/cli/main.js", ...args], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk));
-    child.stderr.on("data", (chunk) => (stderr += chunk));
-    child.once("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 async function ok(args: string[]): Promise<string> {
   const run = await cli(args);
   expect(run.code, `keyspread ${args.join(" ")}: ${run.stderr}`).toBe(0);
   return run.stdout;
 }
-
-const lastJson = (text: string) => JSON.parse(text.trim().split("\n").at(-1)!);
 
 describe("a live re-keying followed by three replicas through one record in the table", () => {
   const replicas: Awaited<ReturnType<typeof startServe>>[] = [];

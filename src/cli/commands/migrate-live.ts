@@ -12,7 +12,7 @@ import type { Command } from "commander";
 import type { KeySchema } from "../../keys/types.js";
 import { checkSameFields } from "../../migrate/backfill.js";
 import { advanceMigration } from "../../migrate/live/migration-advance.js";
-import { type MigrationPhase, parsePhase, writesBoth } from "../../migrate/live/migration-phases.js";
+import { parsePhase, writesBoth } from "../../migrate/live/migration-phases.js";
 import {
   type MigrationRecord,
   type MigrationTable,
@@ -35,6 +35,7 @@ import { SaltedTable } from "../../table/salted-table.js";
 import { argumentOf, fail, guarded, wholeNumberIn, write } from "../shared/io.js";
 import { counterBar } from "../shared/progress.js";
 import {
+  type AdvanceOptions,
   advanceReplicas,
   isTableRecord,
   replicasSummary,
@@ -95,13 +96,7 @@ async function runBeginCommand(
   await write(`${JSON.stringify(summary(options.migration, record))}\n`);
 }
 
-async function runAdvanceCommand(options: {
-  migration: string;
-  from: MigrationPhase;
-  to: MigrationPhase;
-  force?: boolean;
-  wait: number;
-}): Promise<void> {
+async function runAdvanceCommand(options: AdvanceOptions): Promise<void> {
   const file = options.migration;
   if (isTableRecord(file)) return advanceReplicas(options);
   let already = false;

@@ -56,14 +56,16 @@ export async function requireTableRecord(store: Store, migration: string): Promi
   return record;
 }
 
-/** `advance` on a table-held record: every live replica must have applied the current phase, then waits until each applied the next. */
-export async function advanceReplicas(options: {
+export interface AdvanceOptions {
   migration: string;
   from: MigrationPhase;
   to: MigrationPhase;
   force?: boolean;
   wait: number;
-}): Promise<void> {
+}
+
+/** `advance` on a table-held record: every live replica must have applied the current phase, then waits until each applied the next. */
+export async function advanceReplicas(options: AdvanceOptions): Promise<void> {
   const { migration } = options;
   await withRecordTable(migration, async (store) => {
     const replicas = await followingReplicas(store);
