@@ -8,6 +8,7 @@
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, describe, expect, it } from "vitest";
 import { openStore } from "../../store/open.js";
 import { cli, exited, lastJson, readAll, startServe, T0 } from "./serve-process.testsuite.js";
@@ -51,7 +52,8 @@ describe("a live re-keying followed by three replicas through one record in the 
     await ok(["table", "create", "--schema", newSchema, "--store", "bigtable", "--table", newTable]);
     const args = (wal: string) => [
       ...["--store", "bigtable", "--table", oldTable, "--wal", wal, "--buckets", "1"],
-      ...["--replica-heartbeat", "300", "--migration", migration],
+      // A long lease: the replica paused below stays live (to be waited for) however slow the machine.
+      ...["--replica-heartbeat", "300", "--replica-lease", "60000", "--migration", migration],
     ];
     for (const n of [0, 1, 2]) replicas.push(await startServe(dir, args(join(dir, `wal-${n}`))));
 
@@ -84,6 +86,7 @@ describe("a live re-keying followed by three replicas through one record in the 
         } catch {
           // Not acknowledged (the test is stopping the replicas).
         }
+        await sleep(5); // a steady load, not all the machine
       }
     };
     const load = [client(0), client(1)];
@@ -136,10 +139,11 @@ describe("a live re-keying followed by three replicas through one record in the 
     expect(validated.code, validated.stdout + validated.stderr).toBe(0);
     const summary = lastJson(validated.stdout);
     expect(summary).toMatchObject({ differences: 0 });
+    expect(summary.source.rows).toBeGreaterThan(0);
     expect(Object.keys(summary.cut)).toHaveLength(3);
     expect(summary.target.checksum).toBe(summary.source.checksum);
 
-    // Replica 2 paused: alive to the registry (its lease holds 10 s), it applies nothing.
+    // Replica 2 paused: alive to the registry (its lease holds 60 s), it applies nothing.
     const paused2 = replicas[2]!;
     paused.add(2);
     paused2.child.kill("SIGSTOP");
@@ -152,8 +156,14 @@ describe("a live re-keying followed by three replicas through one record in the 
     )?.replica;
     expect(paused2Id).toBeDefined();
     expect(waited.stderr).toContain(`replica ${paused2Id} `);
+    expect(lastJson(waited.stdout)).toMatchObject({
+      phase: "reads-on-new",
+      applied: false,
+      behind: [paused2Id],
+    });
     const refused = await advance("reads-on-new", "writes-on-new", 0);
     expect(refused.code).not.toBe(0);
+    expect(lastJson(refused.stdout)).toMatchObject({ phase: "reads-on-new", behind: [paused2Id] });
     expect(refused.stderr).toMatch(new RegExp(`refused: 1 of 3 live replica\\(s\\).*replica ${paused2Id} `));
     paused2.child.kill("SIGCONT");
     paused.delete(2);

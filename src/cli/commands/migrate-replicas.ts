@@ -68,23 +68,35 @@ export interface AdvanceOptions {
 export async function advanceReplicas(options: AdvanceOptions): Promise<void> {
   const { migration } = options;
   await withRecordTable(migration, async (store) => {
-    const replicas = await followingReplicas(store);
-    let already = false;
-    const record = (await updateTableRecord(store, (current) => {
-      const result = advanceMigration(current, options.from, options.to, {
-        force: options.force,
-        file: migration,
-        replicas,
-      });
-      already = result.already;
-      return result.record;
-    }))!;
-    if (already)
-      process.stderr.write(
-        `keyspread: migration ${migration} is already in ${options.to}; nothing changed\n`,
-      );
-    const live = options.wait > 0 ? await waitForReplicas(store, migration, record, options.wait) : replicas;
-    await write(`${JSON.stringify(replicasSummary(migration, record, live))}\n`);
+    try {
+      const replicas = await followingReplicas(store);
+      let already = false;
+      const record = (await updateTableRecord(store, (current) => {
+        const result = advanceMigration(current, options.from, options.to, {
+          force: options.force,
+          file: migration,
+          replicas,
+        });
+        already = result.already;
+        return result.record;
+      }))!;
+      if (already)
+        process.stderr.write(
+          `keyspread: migration ${migration} is already in ${options.to}; nothing changed\n`,
+        );
+      const live =
+        options.wait > 0 ? await waitForReplicas(store, migration, record, options.wait) : replicas;
+      await write(`${JSON.stringify(replicasSummary(migration, record, live))}\n`);
+    } catch (error) {
+      // Refused or not applied by every replica: the record's state and each replica behind, for scripts.
+      const record = await readTableRecord(store).catch(() => undefined);
+      if (record !== undefined) {
+        const live = await followingReplicas(store);
+        const behind = replicasBehind(record, live).map(({ replica }) => replica);
+        await write(`${JSON.stringify({ ...replicasSummary(migration, record, live), behind })}\n`);
+      }
+      throw error;
+    }
   });
 }
 
