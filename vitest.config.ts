@@ -22,6 +22,11 @@ const LAB = [
   "test/multi-cluster-checks.test.ts",
   "src/bigquery/*.duckdb.test.ts",
   "src/diagnose/planted-problems.test.ts",
+  // Several keyspread processes on one emulator table (replicas under load, backfill tasks killed
+  // and restarted): minutes of wall time each; the client calls they make are the store suites'
+  // calls, which run on both.
+  "src/cli/commands/serve-replicas.test.ts",
+  "src/cli/commands/migrate-tasks.test.ts",
 ];
 /**
  * Test files that replace a module with `vi.mock`: each needs a module graph of its own, or a module

@@ -13,7 +13,8 @@ const program = new Command()
   .name("keyspread")
   .version(version)
   .description("Hotspot-proof Cloud Bigtable row keys: schemas, salted tables and a hotspot lab.")
-  .showHelpAfterError();
+  // One line after a usage error (commander's own suggests the flag meant), not the whole help.
+  .showHelpAfterError("(add --help for the command's options)");
 
 // A reader that stops early (`| head`) closes the pipe: that is the end of the output, not an error.
 process.stdout.on("error", (error: NodeJS.ErrnoException) => {

@@ -17,6 +17,7 @@ import {
   loserLines,
   simulatedAgainst,
 } from "../advise/report/report-table.js";
+import { headlineLines } from "../advise/report/verdict-headline.js";
 import { alignColumns } from "../format/columns.js";
 import { wrapText } from "../format/wrap.js";
 import { formatMs } from "../sim/results/report.js";
@@ -238,6 +239,8 @@ export function labReport(
   const { advice } = verdict;
   return [
     ...wrap(`keyspread lab — ${advice.scenario}${advice.description ? `: ${advice.description}` : ""}`),
+    ...headlineLines(advice).flatMap((line) => wrap(line, "", "  ")),
+    "",
     ...wrap(simulatedAgainst(advice)),
     "",
     ...(options.wide ? wideTable(verdict) : compactTable(verdict)),
@@ -256,5 +259,5 @@ export function labReport(
 
 /** The verdict in a few paragraphs, for the top of the lab's heatmap page. */
 export function labIntro(verdict: LabVerdict): string[] {
-  return [headline(verdict.advice), simulatedAgainst(verdict.advice)];
+  return [...headlineLines(verdict.advice), headline(verdict.advice), simulatedAgainst(verdict.advice)];
 }

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MemoryStore } from "../store/memory.js";
+import type { Store } from "../store/store.js";
 import { SchemaMismatchError } from "../table/schema-guard.js";
 import { BackfillWriteError, backfillTable, fractionOfKeySpace } from "./backfill.js";
 import { readBackfillCheckpoint } from "./checkpoint.js";
@@ -192,5 +193,45 @@ describe("backfill", () => {
     expect(fractionOfKeySpace(samples, Buffer.from("d"))).toBe(0.5);
     expect(fractionOfKeySpace(samples, Buffer.from("z"))).toBe(1);
     expect(fractionOfKeySpace([], Buffer.from("a"))).toBeUndefined();
+  });
+});
+
+describe("backfill under Bigtable's batch write flow control", () => {
+  it("announces flow control on every write and reports the rate the server's RateLimitInfo sets", async () => {
+    const { from, to, row } = MIGRATIONS[0]!;
+    const source = new MemoryStore({ name: "old" });
+    const memory = new MemoryStore({ name: "new" });
+    await fillSource(source, from, row, 300);
+    const announced: boolean[] = [];
+    // A target whose every MutateRows answer says "go at 0.5× the current rate" (capped to 0.7×).
+    const target: Store = {
+      ...memory,
+      name: memory.name,
+      write: async (mutations, options) => {
+        announced.push(options?.batchWriteFlowControl === true);
+        const result = await memory.write(mutations, options);
+        return { ...result, flowControl: [{ type: "rate-limit", factor: 0.5, periodMs: 1_000 }] };
+      },
+      checkAndMutate: (mutation, condition, options) => memory.checkAndMutate(mutation, condition, options),
+      get: (key, options) => memory.get(key, options),
+      read: (ranges, options) => memory.read(ranges, options),
+      sampleKeys: (count) => memory.sampleKeys(count),
+      close: () => memory.close(),
+    };
+    const progress: (number | undefined)[] = [];
+    const result = await backfillTable({
+      source,
+      sourceSchema: from,
+      target,
+      targetSchema: to,
+      batchSize: 100,
+      rowsPerSecond: 5_000,
+      onProgress: (p) => progress.push(p.serverRowsPerSecond),
+    });
+    expect(result.rowsWritten).toBe(300);
+    // The schema row is written by the table's own open; every batch of rows announces it.
+    expect(announced.slice(-3)).toEqual([true, true, true]);
+    // Java's rule: the first factor multiplies the initial 1,000 rows/s, capped at 0.7×.
+    expect(progress[0]).toBe(700);
   });
 });

@@ -3,14 +3,14 @@
  * backfilling"): every source row is decoded with the old schema, encoded with the new one and
  * written to the target in batches, at a bounded rate, checkpointing after each written batch.
  */
-import { setTimeout as sleep } from "node:timers/promises";
 import type { KeySchema } from "../keys/types.js";
 import type { KeyRange, Store, StoreMutation, StoreRow } from "../store/store.js";
 import { SaltedTable } from "../table/salted-table.js";
 import { guardRecordedSchema, isReserved, RESERVED_PREFIX } from "../table/schema-guard.js";
-import { type BackfillCheckpoint, readBackfillCheckpoint, writeBackfillCheckpoint } from "./checkpoint.js";
+import { type BackfillCheckpoint, type CheckpointStore, checkpointFileStore } from "./checkpoint.js";
 import { ALL_DATA, readDataPage } from "./data-rows.js";
 import type { Shard } from "./shards.js";
+import { followRateLimit } from "./write-flow-control.js";
 
 export interface BackfillOptions {
   source: Store;
@@ -20,6 +20,16 @@ export interface BackfillOptions {
   targetSchema: KeySchema;
   /** Resume from this file when it exists, and record progress in it after every batch. */
   checkpointFile?: string;
+  /**
+   * Where progress lives instead of a file (an indexed job keeps it in the target table, fenced by
+   * the task's lease: see job/): loaded once, saved after every written batch.
+   */
+  checkpointStore?: CheckpointStore;
+  /**
+   * Called before each batch is written; throws to stop the run before it writes (a job's task
+   * that lost its shard's lease writes nothing more to it).
+   */
+  beforeWrite?: () => Promise<void>;
   /** Rows read and written per batch (and per checkpoint). Default 1000. */
   batchSize?: number;
   /** Upper bound on rows per second; batches shrink so one is written at least every second. */
@@ -48,6 +58,11 @@ export interface BackfillProgress {
   rowsSkipped: number;
   /** Rows this run read (the rest came from the checkpoint). */
   rowsReadThisRun: number;
+  /**
+   * Present while Bigtable's batch write flow control holds the writes to a rate (RateLimitInfo
+   * on MutateRows responses): that rate, rows/s.
+   */
+  serverRowsPerSecond?: number;
   /** Share of the source's key space done, from sampled keys; undefined when unknown. */
   fractionDone: number | undefined;
   resumedFrom: Buffer | undefined;
@@ -79,7 +94,10 @@ export async function backfillTable(options: BackfillOptions): Promise<BackfillR
   const started = performance.now();
   await checkTables(options);
   const range: KeyRange = options.shard?.range ?? ALL_DATA;
-  const { state, resumedFrom } = await startingCheckpoint(options);
+  const checkpoints =
+    options.checkpointStore ??
+    (options.checkpointFile === undefined ? undefined : checkpointFileStore(options.checkpointFile));
+  const { state, resumedFrom } = await startingCheckpoint(options, checkpoints);
   const samples = state.complete
     ? []
     : await sampleForEstimate(source, options.estimateSamples ?? 1000, range);
@@ -87,7 +105,9 @@ export async function backfillTable(options: BackfillOptions): Promise<BackfillR
   const batchSize = Math.min(options.batchSize ?? 1000, rate === undefined ? Infinity : Math.ceil(rate));
   let rowsReadThisRun = 0;
   let after: Buffer | undefined = resumedFrom;
-  const pacingStart = performance.now();
+  // Writes announce Bigtable's batch write flow control and slow down when the server asks;
+  // never faster than --rate.
+  const flow = followRateLimit(target, rate === undefined ? {} : { maxRowsPerSecond: rate });
 
   const progress = (): BackfillProgress => ({
     rowsRead: state.rowsRead,
@@ -96,6 +116,7 @@ export async function backfillTable(options: BackfillOptions): Promise<BackfillR
     rowsReadThisRun,
     fractionDone: state.complete ? 1 : after && fractionOfKeySpace(samples, after),
     resumedFrom,
+    ...(flow.limited ? { serverRowsPerSecond: Math.round(flow.rowsPerSecond) } : {}),
   });
 
   // The next page is read while this one is converted and written.
@@ -105,7 +126,8 @@ export async function backfillTable(options: BackfillOptions): Promise<BackfillR
     const page = await nextPage;
     nextPage = page.length < batchSize ? undefined : prefetch(source, page.at(-1)!.key, batchSize, range);
     const { mutations, sourceKeys } = rekeyPage(page, sourceSchema, targetSchema, state, options.skipBadRows);
-    await writePage(target, mutations, sourceKeys, options.durable ?? options.checkpointFile !== undefined);
+    await options.beforeWrite?.();
+    await writePage(flow.store, mutations, sourceKeys, options.durable ?? checkpoints !== undefined);
     rowsReadThisRun += page.length;
     state.rowsRead += page.length;
     state.rowsWritten += mutations.length;
@@ -116,19 +138,20 @@ export async function backfillTable(options: BackfillOptions): Promise<BackfillR
       state.lastKey = last.toString("hex");
     }
     state.updatedAt = new Date().toISOString();
-    if (options.checkpointFile) await writeBackfillCheckpoint(options.checkpointFile, state);
+    await checkpoints?.save(state);
     options.onProgress?.(progress());
-    if (rate !== undefined && !state.complete) {
-      const due = pacingStart + (rowsReadThisRun / rate) * 1000;
-      const wait = due - performance.now();
-      if (wait > 0) await sleep(wait, undefined, { signal: options.signal });
-    }
+    if (!state.complete) await flow.pace(page.length, options.signal);
   }
   return { ...progress(), skipped: state.skipped, seconds: (performance.now() - started) / 1000 };
 }
 
 /** Checks the options and both tables' schemas; creates the target with its schema when new. */
-async function checkTables(options: BackfillOptions): Promise<void> {
+export async function checkTables(
+  options: Pick<
+    BackfillOptions,
+    "source" | "sourceSchema" | "target" | "targetSchema" | "batchSize" | "rowsPerSecond"
+  >,
+): Promise<void> {
   const { source, sourceSchema, target, targetSchema } = options;
   checkPositive("batchSize", options.batchSize, Number.isSafeInteger);
   checkPositive("rowsPerSecond", options.rowsPerSecond, Number.isFinite);
@@ -141,6 +164,7 @@ async function checkTables(options: BackfillOptions): Promise<void> {
 /** The checkpoint this run resumes from (when its file belongs to this migration), else a fresh one. */
 async function startingCheckpoint(
   options: BackfillOptions,
+  checkpoints: CheckpointStore | undefined,
 ): Promise<{ state: BackfillCheckpoint; resumedFrom: Buffer | undefined }> {
   const { source, sourceSchema, target, targetSchema, shard } = options;
   const identity = {
@@ -160,8 +184,8 @@ async function startingCheckpoint(
         }
       : {}),
   };
-  const saved = options.checkpointFile ? await readBackfillCheckpoint(options.checkpointFile) : undefined;
-  if (saved) checkResumable(saved, identity, options.checkpointFile!);
+  const saved = await checkpoints?.load();
+  if (saved) checkResumable(saved, identity, checkpoints!.name);
   const state: BackfillCheckpoint = saved ?? {
     ...identity,
     lastKey: null,
@@ -232,7 +256,7 @@ function prefetch(
   limit: number,
   range: KeyRange,
 ): Promise<StoreRow[]> {
-  const page = readDataPage(source, after, limit, range);
+  const page = readDataPage(source, after, limit, range, { cellTimestamps: true });
   page.catch(() => {});
   return page;
 }
@@ -243,7 +267,10 @@ function rekey(row: StoreRow, from: KeySchema, to: KeySchema): StoreMutation | s
     const key = to.encode(from.decode(row.key).values);
     if (isReserved(key))
       return "its new key starts with eight 0xFF bytes, reserved for keyspread's schema row";
-    return { type: "put", key, cells: row.cells };
+    // The source's versions (Bigtable): a newer write to the target wins whichever lands last.
+    return row.timestamps === undefined
+      ? { type: "put", key, cells: row.cells }
+      : { type: "put", key, cells: row.cells, timestamps: row.timestamps };
   } catch (error) {
     return error instanceof Error ? error.message : String(error);
   }
@@ -281,14 +308,14 @@ type MigrationIdentity = Pick<
   "source" | "target" | "sourceFingerprint" | "targetFingerprint" | "shard"
 >;
 
-function checkResumable(saved: BackfillCheckpoint, identity: MigrationIdentity, file: string): void {
+function checkResumable(saved: BackfillCheckpoint, identity: MigrationIdentity, where: string): void {
   for (const field of ["source", "target", "sourceFingerprint", "targetFingerprint", "shard"] as const) {
     const [was, now] = [saved[field], identity[field]].map((value) =>
       typeof value === "string" ? value : (JSON.stringify(value) ?? "none"),
     );
     if (was !== now) {
       throw new Error(
-        `checkpoint ${file} belongs to another migration: its ${field} is ${was}, this run's is ${now}; ` +
+        `checkpoint ${where} belongs to another migration: its ${field} is ${was}, this run's is ${now}; ` +
           "use another --checkpoint file, or delete this one to start over",
       );
     }

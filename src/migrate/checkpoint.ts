@@ -27,6 +27,22 @@ export interface BackfillCheckpoint {
   updatedAt: string;
 }
 
+/** Where a backfill's progress lives: a local file (one machine) or the target table (an indexed job). */
+export interface CheckpointStore {
+  /** Named in errors, e.g. the file. */
+  readonly name: string;
+  load(): Promise<BackfillCheckpoint | undefined>;
+  save(checkpoint: BackfillCheckpoint): Promise<void>;
+}
+
+export function checkpointFileStore(file: string): CheckpointStore {
+  return {
+    name: file,
+    load: () => readBackfillCheckpoint(file),
+    save: (checkpoint) => writeBackfillCheckpoint(file, checkpoint),
+  };
+}
+
 export async function readBackfillCheckpoint(file: string): Promise<BackfillCheckpoint | undefined> {
   const parsed = await readJsonFile<BackfillCheckpoint>(file, "checkpoint", "; delete it to start over");
   if (parsed === undefined) return undefined;

@@ -3,7 +3,7 @@
  * stable whatever the salt, so "after this key" is a complete and exact resume point.
  */
 import { keySuccessor } from "../keys/bytes.js";
-import type { KeyRange, Store, StoreRow } from "../store/store.js";
+import type { KeyRange, Store, StoreReadOptions, StoreRow } from "../store/store.js";
 import { RESERVED_PREFIX } from "../table/schema-guard.js";
 
 /** The table's data keys (a shard's range lies within them). */
@@ -18,13 +18,14 @@ export async function readDataPage(
   after: Buffer | undefined,
   limit: number,
   range: KeyRange = ALL_DATA,
+  options: Omit<StoreReadOptions, "limit"> = {},
 ): Promise<StoreRow[]> {
   const start = after === undefined ? range.start : keySuccessor(after);
   // Every data key sorts before the reserved prefix: keys starting with it are refused on write.
   const end = range.end === null || range.end.compare(RESERVED_PREFIX) > 0 ? RESERVED_PREFIX : range.end;
   const rows: StoreRow[] = [];
   if (start.compare(end) >= 0) return rows;
-  for await (const row of store.read([{ start, end }], { limit })) rows.push(row);
+  for await (const row of store.read([{ start, end }], { ...options, limit })) rows.push(row);
   return rows;
 }
 

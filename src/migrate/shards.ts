@@ -10,6 +10,7 @@ import { writeFileAtomically } from "../io/write-file-atomically.js";
 import { parseHex } from "../keys/bytes.js";
 import type { KeyRange, Store } from "../store/store.js";
 import { RESERVED_PREFIX } from "../table/schema-guard.js";
+import type { JobPlan } from "./job/job-rows.js";
 import { readJsonFile } from "./json-file.js";
 
 /** Shard `index` (1-based) of `count`. */
@@ -124,4 +125,16 @@ function checkPlan(plan: ShardPlan, file: string, store: Store, shards: number):
     );
   }
   return plan;
+}
+
+/** An indexed job's split keys of one side, as the shard plan `shardRange` reads. */
+export function jobShardPlan(plan: JobPlan, side: "source" | "target"): ShardPlan {
+  const splitKeys = side === "source" ? plan.sourceSplitKeys : (plan.targetSplitKeys ?? []);
+  return {
+    version: 1,
+    table: plan[side],
+    shards: plan.shards,
+    splitKeys,
+    createdAt: new Date(plan.createdAt).toISOString(),
+  };
 }

@@ -106,6 +106,8 @@ export function resumeRequest(
 export interface ReadRowsOptions {
   family: string;
   retries: number;
+  /** Give each row its cells' versions. */
+  cellTimestamps?: boolean | undefined;
   signal?: AbortSignal | undefined;
   /** The error a failed read ends with (an abort ends with the signal's reason). */
   failure: (error: unknown) => Error;
@@ -166,7 +168,7 @@ class ReadRowsStream implements AsyncIterableIterator<StoreRow> {
     private readonly request: ReadRowsRequest,
     private readonly options: ReadRowsOptions,
   ) {
-    this.decoder = new ReadRowsDecoder(options.family);
+    this.decoder = new ReadRowsDecoder(options.family, options.cellTimestamps === true);
   }
 
   [Symbol.asyncIterator](): AsyncIterableIterator<StoreRow> {

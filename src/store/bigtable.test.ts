@@ -151,6 +151,34 @@ describe("BigtableStore", () => {
     await Promise.all([ours.close(), theirs.close(), admin.close()]);
   });
 
+  it("reads cells with their versions when asked, and writes the versions a put names: the newest wins whatever lands last", async () => {
+    const store = await BigtableStore.createTable({ tableId: freshTableId(), maxVersions: 3 });
+    const key = Buffer.from("row");
+    const newer = 1_700_000_002_000_000;
+    const older = 1_700_000_001_000_000;
+    const put = (value: string, micros: number) =>
+      store.write([
+        {
+          type: "put",
+          key,
+          cells: new Map([["v", Buffer.from(value)]]),
+          timestamps: new Map([["v", micros]]),
+        },
+      ]);
+    await put("new", newer);
+    await put("late old copy", older);
+    const rows: StoreRow[] = [];
+    for await (const found of store.read([{ start: key, end: null }], { cellTimestamps: true }))
+      rows.push(found);
+    const row = rows[0];
+    expect(row!.cells.get("v")!.toString()).toBe("new");
+    expect(row!.timestamps).toEqual(new Map([["v", newer]]));
+    // Without the option, rows carry no versions.
+    expect((await store.get(key))!.timestamps).toBeUndefined();
+    await expect(put("bad", -1)).rejects.toThrow(/timestamps.get\("v"\) is -1/);
+    await store.close();
+  });
+
   it("sends each request with the app profile its operation names, else the store's", async () => {
     const tableId = freshTableId();
     const store = await BigtableStore.createTable({ tableId, appProfileId: "default-route" });

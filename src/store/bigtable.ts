@@ -4,8 +4,9 @@
  * data client with our own chunk decoder (`bigtable-read-rows.ts`). A row's cells are
  * qualifiers of one column family (the store's); other families belong to other code and are
  * never read or written, except by a whole-row delete. A put sets its cells as new versions
- * (SetCell; `replace` clears the family first, atomic per row) and reads keep only the newest
- * version. Each request may name its app profile. Honours BIGTABLE_EMULATOR_HOST.
+ * (SetCell, stamped with the time of the write unless the put names its versions; `replace`
+ * clears the family first, atomic per row) and reads keep only the newest version (with its
+ * timestamp when asked). Each request may name its app profile. Honours BIGTABLE_EMULATOR_HOST.
  */
 import type { Bigtable, BigtableOptions, Table } from "@google-cloud/bigtable";
 import { importOptionalPackage } from "../io/optional-package.js";
@@ -293,6 +294,7 @@ export class BigtableStore implements Store {
     return this.stream({ rowRanges: ranges.map(rowRange) }, appProfile, {
       ...(Number.isFinite(limit) ? { rowsLimit: limit } : {}),
       signal: options?.signal,
+      cellTimestamps: options?.cellTimestamps,
     });
   }
 
@@ -315,7 +317,7 @@ export class BigtableStore implements Store {
     return this.lastTimestampMicros;
   }
 
-  /** A store mutation as Bigtable mutations of one row, its cells stamped `timestampMicros`. */
+  /** A store mutation as Bigtable mutations of one row, its cells stamped `timestampMicros` unless it names their versions. */
   private mutationsOf(mutation: StoreMutation, timestampMicros: number): MutateEntry["mutations"] {
     const familyName = this.config.family;
     if (mutation.type === "delete") {
@@ -325,8 +327,14 @@ export class BigtableStore implements Store {
             deleteFromColumn: { familyName, columnQualifier: Buffer.from(qualifier) },
           }));
     }
+    const versions = mutation.timestamps;
     const cells = [...mutation.cells].map(([qualifier, value]) => ({
-      setCell: { familyName, columnQualifier: Buffer.from(qualifier), timestampMicros, value },
+      setCell: {
+        familyName,
+        columnQualifier: Buffer.from(qualifier),
+        timestampMicros: versions?.get(qualifier) ?? timestampMicros,
+        value,
+      },
     }));
     return mutation.replace ? [{ deleteFromFamily: { familyName } }, ...cells] : cells;
   }
@@ -334,9 +342,9 @@ export class BigtableStore implements Store {
   private stream(
     rows: ReadRowsRequest["rows"],
     appProfile: string | undefined,
-    options: { rowsLimit?: number; signal?: AbortSignal | undefined },
+    options: { rowsLimit?: number; signal?: AbortSignal | undefined; cellTimestamps?: boolean | undefined },
   ): AsyncIterableIterator<StoreRow> {
-    const { rowsLimit, signal } = options;
+    const { rowsLimit, signal, cellTimestamps } = options;
     const appProfileId = appProfile ?? this.config.appProfileId;
     const request: ReadRowsRequest = {
       tableName: this.table.name,
@@ -349,6 +357,7 @@ export class BigtableStore implements Store {
       family: this.config.family,
       retries: this.readRetries,
       signal,
+      cellTimestamps,
       failure: (error) => this.storeError("read", error),
     });
   }

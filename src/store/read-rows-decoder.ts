@@ -15,6 +15,8 @@ export interface CellChunk {
   rowKey?: Bytes;
   familyName?: { value?: string | null } | null;
   qualifier?: { value?: Bytes } | null;
+  /** The cell's version, on its first chunk (the wire decoder gives a number). */
+  timestampMicros?: number | null;
   value?: Bytes;
   valueSize?: number | null;
   resetRow?: boolean | null;
@@ -46,13 +48,19 @@ export class ReadRowsDecoder {
   private resumeAfter: Buffer | undefined;
   private rowKey: Buffer | undefined;
   private cells = new Map<string, Buffer>();
+  /** The kept cells' versions, when asked for (undefined otherwise). */
+  private timestamps: Map<string, number> | undefined;
   private family: string | undefined;
   private qualifier: string | undefined;
   /** Parts of a value split over chunks, and whether the cell is kept (first version, our family). */
   private valueParts: Buffer[] = [];
   private keepCell = false;
 
-  constructor(private readonly keptFamily: string) {}
+  constructor(
+    private readonly keptFamily: string,
+    /** Give each row its cells' versions (`StoreRow.timestamps`). */
+    private readonly withTimestamps = false,
+  ) {}
 
   /** The key after which a retried read resumes; undefined before any row. */
   get lastKey(): Buffer | undefined {
@@ -129,6 +137,8 @@ export class ReadRowsDecoder {
     }
     // Versions of a column arrive newest first: keep the first.
     this.keepCell = this.family === this.keptFamily && !this.cells.has(this.qualifier);
+    if (this.keepCell && this.timestamps !== undefined)
+      this.timestamps.set(this.qualifier, Number(chunk.timestampMicros ?? 0));
     this.valueParts.push(asBuffer(chunk.value));
   }
 
@@ -148,7 +158,10 @@ export class ReadRowsDecoder {
   }
 
   private commit(): StoreRow {
-    const row = { key: this.rowKey!, cells: this.cells };
+    const row: StoreRow =
+      this.timestamps === undefined
+        ? { key: this.rowKey!, cells: this.cells }
+        : { key: this.rowKey!, cells: this.cells, timestamps: this.timestamps };
     this.resumeAfter = this.rowKey;
     this.startRow(undefined);
     return row;
@@ -157,7 +170,10 @@ export class ReadRowsDecoder {
   private startRow(key: Buffer | undefined): void {
     this.rowKey = key;
     // Cells are only added inside a row, so a map is made when one starts (a committed row keeps its own).
-    if (key !== undefined) this.cells = new Map();
+    if (key !== undefined) {
+      this.cells = new Map();
+      if (this.withTimestamps) this.timestamps = new Map();
+    }
     this.family = undefined;
     this.qualifier = undefined;
     this.valueParts = [];

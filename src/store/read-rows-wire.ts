@@ -2,7 +2,7 @@
  * Decodes a ReadRows response message from its protobuf wire bytes into the chunks the
  * `ReadRowsDecoder` reads (`google/bigtable/v2/bigtable.proto`: ReadRowsResponse, CellChunk).
  * Only what rows are made of is kept: row key, family, qualifier, value, value size, reset and
- * commit, and the last scanned row key; timestamps, labels, stats and unknown fields are skipped.
+ * commit, a cell's timestamp, and the last scanned row key; labels, stats and unknown fields are skipped.
  * Byte fields are views of the message (no copy). The generated decoder builds a message object,
  * two wrapper objects and a 64-bit timestamp object per chunk, a read's largest client cost after
  * the gRPC call itself. Pure: checked against the generated encoder on random messages.
@@ -130,6 +130,10 @@ function cellChunk(fields: WireReader): CellChunk {
         break;
       case (3 << 3) | LENGTH_DELIMITED:
         chunk.qualifier = { value: fields.nested(wrappedValue) };
+        break;
+      case (4 << 3) | VARINT:
+        // Microseconds: exact as a number until the year 2255.
+        chunk.timestampMicros = fields.varint();
         break;
       case (6 << 3) | LENGTH_DELIMITED:
         chunk.value = fields.bytesField();

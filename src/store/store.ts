@@ -19,6 +19,11 @@ export interface KeyRange {
 export interface StoreRow {
   key: Buffer;
   cells: Map<string, Buffer>;
+  /**
+   * Each cell's version (Bigtable's timestamp, microseconds since the epoch), only when the read
+   * asked for `cellTimestamps` and the store keeps versions (Bigtable); absent otherwise.
+   */
+  timestamps?: Map<string, number>;
 }
 
 /**
@@ -30,7 +35,18 @@ export interface StoreRow {
  *   goes is gone).
  */
 export type StoreMutation =
-  | { type: "put"; key: Buffer; cells: Map<string, Buffer>; replace?: boolean }
+  | {
+      type: "put";
+      key: Buffer;
+      cells: Map<string, Buffer>;
+      replace?: boolean;
+      /**
+       * Versions to write cells at (microseconds, as a read's `timestamps`) instead of the time of
+       * the write: a copy keeps its source's versions, so a newer write wins whichever lands last.
+       * Stores without versions (embedded, memory) ignore it.
+       */
+      timestamps?: ReadonlyMap<string, number>;
+    }
   | { type: "delete"; key: Buffer; qualifiers?: readonly string[] };
 
 /** A mutation the store could not apply, after its own retries, with the reason. */
@@ -99,6 +115,8 @@ export interface StoreWriteOptions extends RoutingOptions {
 export interface StoreReadOptions extends RoutingOptions {
   /** Stop after this many rows (pushed down to the engine). */
   limit?: number;
+  /** Give each row its cells' versions (`StoreRow.timestamps`), where the store keeps them. */
+  cellTimestamps?: boolean;
   signal?: AbortSignal;
 }
 

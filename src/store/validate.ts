@@ -48,7 +48,17 @@ function mutationProblem(
   if (type !== "put") {
     return (field) => new TypeError(`${field}.type is ${JSON.stringify(type)}; allowed: "put", "delete"`);
   }
-  const { cells, replace } = mutation as Extract<StoreMutation, { type: "put" }>;
+  const { cells, replace, timestamps } = mutation as Extract<StoreMutation, { type: "put" }>;
+  if (timestamps !== undefined) {
+    for (const [qualifier, micros] of timestamps instanceof Map ? timestamps : [["", Number.NaN] as const]) {
+      if (!(Number.isSafeInteger(micros) && micros >= 0)) {
+        return (field) =>
+          new TypeError(
+            `${field}.timestamps.get(${JSON.stringify(qualifier)}) is ${micros}; allowed: a Map of integer microseconds ≥ 0`,
+          );
+      }
+    }
+  }
   if (replace !== undefined && typeof replace !== "boolean") {
     return (field) => new TypeError(`${field}.replace is ${JSON.stringify(replace)}; allowed: true, false`);
   }

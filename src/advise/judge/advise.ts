@@ -21,7 +21,7 @@ import { type MonthlyCost, monthlyCost } from "../size/cost.js";
 import { type KeyFootprint, keyFootprint } from "../size/key-size.js";
 import { designSizing, type StoragePlan, storagePlan } from "../size/sizing.js";
 import { type BeyondTheKey, beyondTheKey } from "./beyond-the-key.js";
-import { type CandidateDesign, enumerateCandidates } from "./candidates.js";
+import { type CandidateDesign, enumerateCandidates, saltBucketChoices } from "./candidates.js";
 import { type DecisionRow, decisionTable } from "./decision-table.js";
 import { designName } from "./design-name.js";
 import { breakingRate, DEFAULT_GROWTH, type HeadroomCheck } from "./headroom.js";
@@ -72,10 +72,11 @@ export interface AdviseOptions {
   /** The real key where the modelled one differs (from a key sample: `realKeyOf`); the recommended schema reads it. */
   realKey?: RealKey;
   /**
-   * `generated` (default): the advisor's own candidates for the baseline key. `scenario`: the
-   * scenario's designs, judged by the same rules (the lab), each on its own node count.
+   * `generated` (default): the advisor's own candidates for the baseline key. `scenario`: only the
+   * scenario's designs, judged by the same rules, each on its own node count. `all` (what `lab` and
+   * `advise --scenario` run): the scenario's designs, then the generated candidates they do not repeat.
    */
-  candidates?: "generated" | "scenario";
+  candidates?: "generated" | "scenario" | "all";
   onProgress?: (progress: AdviceProgress) => void;
 }
 
@@ -235,20 +236,12 @@ function planAdvice(scenario: Scenario, options: AdviseOptions): AdvicePlan {
 /** The candidates to judge on a node count, with the salt bucket counts to try (undefined: the usual choices). */
 type CandidateSource = (onNodes: number, buckets: readonly number[] | undefined) => CandidateDesign[];
 
-/** The advisor's own candidates for the current key, or (`candidates: "scenario"`) the scenario's designs. */
+/**
+ * The advisor's own candidates for the current key, the scenario's designs (`candidates: "scenario"`),
+ * or both (`"all"`): the scenario's first, the generated ones they repeat (same name or key) left out.
+ */
 function candidateSource(scenario: Scenario, plan: AdvicePlan, options: AdviseOptions): CandidateSource {
-  if (options.candidates === "scenario") {
-    const ownDesigns = scenarioCandidates(scenario.designs, selectBaseline(scenario, options.baseline));
-    return (onNodes) =>
-      onNodes === plan.nodes
-        ? ownDesigns
-        : // On more nodes, each design without a node count of its own.
-          ownDesigns.map((candidate) => {
-            const { nodes: _own, ...design } = candidate.design;
-            return { ...candidate, design };
-          });
-  }
-  return (onNodes, buckets) =>
+  const generated: CandidateSource = (onNodes, buckets) =>
     enumerateCandidates(
       { ...plan.planned, cluster: { ...plan.planned.cluster, nodes: onNodes } },
       plan.baseline,
@@ -259,7 +252,30 @@ function candidateSource(scenario: Scenario, plan: AdvicePlan, options: AdviseOp
         ...(options.realKey === undefined ? {} : { realKey: options.realKey }),
       },
     );
+  if (options.candidates === undefined || options.candidates === "generated") return generated;
+  const ownDesigns = scenarioCandidates(scenario.designs, selectBaseline(scenario, options.baseline));
+  const listed: CandidateSource = (onNodes) =>
+    onNodes === plan.nodes
+      ? ownDesigns
+      : // On more nodes, each design without a node count of its own.
+        ownDesigns.map((candidate) => {
+          const { nodes: _own, ...design } = candidate.design;
+          return { ...candidate, design };
+        });
+  if (options.candidates === "scenario") return listed;
+  const names = new Set(ownDesigns.map((candidate) => candidate.name));
+  const keys = new Set(ownDesigns.map((candidate) => designKey(candidate.design)));
+  return (onNodes, buckets) => [
+    ...listed(onNodes, buckets),
+    ...generated(onNodes, buckets).filter(
+      (candidate) => !names.has(candidate.name) && !keys.has(designKey(candidate.design)),
+    ),
+  ];
 }
+
+/** What makes two designs the same key: the schema without its name, and the batching. */
+const designKey = (design: ScenarioDesign) =>
+  JSON.stringify({ ...design.schema, name: "", batch: design.batch ?? null });
 
 /** Simulates and scores candidates against the plan's targets, reporting each run's progress. */
 class CandidateJudge {
@@ -310,7 +326,10 @@ class CandidateJudge {
           ? {}
           : { autoscaled: autoscaledRange(planned, cycle, onNodes, sizing.atGrowth, storage, growth) }),
         reads,
-        failures: [...keyFailures(candidate, reads, onNodes), ...failedTargets(scores, targets)],
+        failures: [
+          ...keyFailures(candidate, reads, writingNodes(onNodes, sizing.atGrowth)),
+          ...failedTargets(scores, targets),
+        ],
       };
     } catch (error) {
       return { kind: "failed", candidate, nodes: onNodes, reads, error: (error as Error).message };
@@ -470,21 +489,33 @@ function searchMoreNodes(
 ): { tried: EvaluatedCandidate[]; recommended: JudgedCandidate | undefined } {
   const spread = onPlanned.filter((each) => capacityBound(each) && nodesAtGrowth(each) !== null);
   const kinds = new Set(spread.map((each) => kindOf(each.candidate)));
+  // Where storage sizes every spread design: the most nodes one needs for its CPU at the stated growth.
+  const storageBound = spread.every(
+    (each) => each.kind === "judged" && each.sizing.atGrowth.bound === "storage",
+  );
+  const cpuNodes = Math.max(
+    ...spread.map((each) => (each.kind === "judged" ? (each.sizing.atGrowth.cpu ?? nodes) : nodes)),
+  );
   const tried: EvaluatedCandidate[] = [];
   let onNodes = Math.max(nodes + 1, Math.min(...spread.map((each) => nodesAtGrowth(each)!)));
   for (let attempt = 0; kinds.size > 0 && attempt <= MORE_NODES_ATTEMPTS && onNodes <= MAX_NODES; attempt++) {
     const triedHere: EvaluatedCandidate[] = [];
     // Per kind, its fewest buckets for these nodes: more buckets add fan-out, not capacity.
     const perKind = new Map<string, number>();
-    // The bucket counts asked for that cover these nodes, else the usual choices for them.
-    const covering = buckets?.filter((count) => count >= onNodes);
-    const sorted = candidatesFor(onNodes, covering?.length ? covering : undefined)
+    // Storage may ask for more nodes than the writes: the buckets need only cover those the CPU needs.
+    const writing = storageBound ? Math.max(1, Math.min(onNodes, cpuNodes)) : onNodes;
+    // The bucket counts asked for that cover them, else the usual choices for them.
+    const covering = buckets?.filter((count) => count >= writing);
+    const sorted = candidatesFor(
+      onNodes,
+      covering?.length ? covering : writing < onNodes ? saltBucketChoices(writing) : undefined,
+    )
       .filter((candidate) => {
         const kind = kindOf(candidate);
         perKind.set(kind, (perKind.get(kind) ?? 0) + 1);
         return kinds.has(kind) && perKind.get(kind)! <= BUCKET_CHOICES_ON_MORE_NODES;
       })
-      .sort((a, b) => a.complexity - b.complexity);
+      .sort((a, b) => a.complexity - b.complexity || bucketsOf(a) - bucketsOf(b));
     for (const candidate of sorted) {
       judge.expectOneMoreRun();
       const evaluated = judge.evaluate(candidate, onNodes);
@@ -573,7 +604,13 @@ function densestRun(
   design: EvaluatedCandidate,
 ): EvaluatedCandidate {
   return evaluated
-    .filter((each) => each.candidate.name === design.candidate.name && each.kind === "judged")
+    .filter(
+      (each) =>
+        each.candidate.name === design.candidate.name &&
+        each.kind === "judged" &&
+        // A run where the design's load sat on a key range (a new table warming up) sizes no CPU.
+        each.sizing.atGrowth.cpu !== null,
+    )
     .reduce<EvaluatedCandidate>((densest, each) => (each.nodes < densest.nodes ? each : densest), design);
 }
 
@@ -630,10 +667,18 @@ export function candidateLabel(evaluated: EvaluatedCandidate, plannedNodes: numb
     : `${evaluated.candidate.name} on ${evaluated.nodes} nodes`;
 }
 
+/**
+ * The nodes a salt's buckets must cover on `onNodes`: where storage sizes the cluster, those the
+ * CPU needs (the rest hold data, not the write tails); else all of them (the salting guide).
+ */
+const writingNodes = (onNodes: number, needed: { cpu: number | null; bound: "cpu" | "storage" }) =>
+  needed.bound === "storage" && needed.cpu !== null ? Math.max(1, Math.min(onNodes, needed.cpu)) : onNodes;
+
 /** Failures of the key itself, whatever the load: reads it cannot serve, too few salt buckets. */
 function keyFailures(
   candidate: CandidateDesign,
   reads: EvaluatedCandidate["reads"],
+  /** The nodes the writes need (writingNodes). */
   nodes: number,
 ): TargetFailure[] {
   const failures: TargetFailure[] = reads
@@ -643,7 +688,7 @@ function keyFailures(
     if (change.kind === "salt" && change.buckets < nodes)
       failures.push({
         target: "buckets",
-        text: `${change.buckets} buckets on ${nodes} nodes: fewer buckets than nodes leave nodes without writes (the salting guide: the buckets should match or exceed the nodes)`,
+        text: `${change.buckets} buckets for the ${nodes} nodes the writes need: fewer buckets than nodes leave nodes without writes (the salting guide: the buckets should match or exceed the nodes)`,
       });
   }
   return failures;

@@ -6,6 +6,7 @@
 import { type Advice, candidateLabel } from "../judge/advise.js";
 import { type EvaluatedCandidate, meetsTargets, meetsTargetsWithHeadroom } from "../judge/recommend.js";
 import { realSchema } from "./schema-file.js";
+import { verdictHeadline } from "./verdict-headline.js";
 
 function candidateJson(advice: Advice, evaluated: EvaluatedCandidate) {
   const judged = evaluated.kind === "judged" ? evaluated : undefined;
@@ -47,6 +48,7 @@ export function adviceToJson(advice: Advice): string {
   return JSON.stringify(
     {
       scenario: advice.scenario,
+      headline: verdictHeadline(advice),
       ...(advice.source === undefined ? {} : { source: advice.source }),
       nodes: advice.nodes,
       storage: advice.storage,

@@ -17,6 +17,7 @@ import {
   unsimulatedReads,
 } from "./report-table.js";
 import { recommendedSchemaFile } from "./schema-file.js";
+import { headlineLines } from "./verdict-headline.js";
 
 export interface AdviceMarkdownOptions {
   /** The structure inferred from a key sample, when that was the input. */
@@ -40,6 +41,7 @@ const tableOf = (header: readonly string[], rows: readonly string[][]) =>
 export function adviceMarkdown(advice: Advice, options: AdviceMarkdownOptions = {}): string {
   const out: string[] = [];
   out.push(`# keyspread advise: ${advice.scenario}`, "");
+  out.push(...headlineLines(advice).map((line) => `${line}  `), "");
   out.push(`**${headline(advice)}**`, "");
   out.push(simulatedAgainst(advice), "");
   const sizing = sizingLines(advice);

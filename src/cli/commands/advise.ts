@@ -20,14 +20,16 @@ import {
 import { adviceToJson } from "../../advise/report/advice-json.js";
 import { adviceMarkdown } from "../../advise/report/report-markdown.js";
 import { headline, heatmapCandidates } from "../../advise/report/report-table.js";
+import { headlineLines } from "../../advise/report/verdict-headline.js";
 import type { SimulationMode } from "../../sim/results/simulate.js";
 import { parseDuration } from "../../sim/scenario/duration.js";
 import type { Scenario } from "../../sim/scenario/scenario.js";
 import { writeHeatmaps } from "../../viz/render/write-heatmaps.js";
 import { writeAdviceFiles } from "../shared/advice-files.js";
-import { guarded, parseGrowth, parsePositiveInt } from "../shared/io.js";
+import { guarded, parseBucketList, parseGrowth, parsePositiveInt } from "../shared/io.js";
+import { judgeWithProgress } from "../shared/judge-progress.js";
 import { simulationQueueBar } from "../shared/progress.js";
-import { readScenarioFile } from "./simulate.js";
+import { readScenarioFile, scenarioFileOf } from "../shared/scenario-file.js";
 
 interface AdviseCliOptions {
   scenario?: string;
@@ -40,7 +42,7 @@ interface AdviseCliOptions {
   keyFormat: KeySampleFormat;
   separator?: string;
   baseline?: string;
-  duration: string;
+  duration?: string;
   mode: SimulationMode;
   buckets?: number[];
   batching: boolean;
@@ -101,10 +103,11 @@ export function registerAdviseCommands(program: Command): void {
     .description(
       "simulate candidate key designs for a workload and recommend the simplest that meets the targets",
     )
-    .option(
-      "--scenario <file>",
-      "a scenario file (.yaml/.json, as for simulate); its first design is the current key",
+    .argument(
+      "[scenario]",
+      "a scenario file (.yaml/.json, as for simulate and lab); its first design is the current key",
     )
+    .option("--scenario <file>", "deprecated: give the scenario file as the first argument")
     .option("--keys <file>", "a sample of real row keys, one per line")
     .option("--rates <list>", "with --keys: writes=N,latest-<count>=N,range-<duration>=N,get=N (per second)")
     .option(
@@ -127,13 +130,16 @@ export function registerAdviseCommands(program: Command): void {
         .default("text"),
     )
     .option("--separator <char>", "with --keys: the component separator (default: detected)")
-    .option("--baseline <design>", "with --scenario: the design that is the current key (default: the first)")
-    .option("--duration <duration>", "simulated time per candidate", DEFAULT_DURATION)
+    .option("--baseline <design>", "with a scenario: the design that is the current key (default: the first)")
+    .option(
+      "--duration <duration>",
+      `simulated time per candidate (default: the scenario's; with --keys ${DEFAULT_DURATION})`,
+    )
     .addOption(new Option("--mode <mode>", "simulator engine").choices(["fast", "exact"]).default("fast"))
     .option(
       "--buckets <list>",
       "salt bucket counts to try, e.g. 16,24,64 (default: 2-4 × nodes and powers of two to 256)",
-      (list: string) => list.split(",").map((item) => parsePositiveInt(item.trim())),
+      parseBucketList,
     )
     .option("--no-batching", "reads need every point at once: do not batch points per entity")
     .option(
@@ -147,29 +153,47 @@ export function registerAdviseCommands(program: Command): void {
     )
     .option("--json", "print one JSON object (recommended design with schema and scores, every candidate)")
     .addHelpText("after", EXIT_CODES)
-    .action(guarded(adviseCommand));
+    .action(
+      guarded((file: string | undefined, options: AdviseCliOptions) =>
+        adviseCommand({
+          ...options,
+          ...optionalScenario(scenarioFileOf("advise", file, options.scenario)),
+        }),
+      ),
+    );
 }
+
+const optionalScenario = (scenario: string | undefined) => (scenario === undefined ? {} : { scenario });
 
 async function adviseCommand(options: AdviseCliOptions): Promise<void> {
   if ((options.scenario === undefined) === (options.keys === undefined))
-    throw new Error("give exactly one of --scenario FILE or --keys FILE");
-  const durationS = parseDuration(options.duration, "--duration");
-  const { scenario, structure, realKey } =
-    options.keys === undefined
-      ? { scenario: await readScenarioFile(options.scenario!), structure: undefined, realKey: undefined }
-      : await scenarioFromKeyFile(options, durationS);
-  const nodes = options.scenario === undefined ? undefined : options.nodes;
+    throw new Error("give exactly one of a scenario FILE or --keys FILE");
+  const durationS =
+    options.duration === undefined ? undefined : parseDuration(options.duration, "--duration");
   const { buckets } = options;
-  const advice = adviseWithProgress(scenario, {
-    durationS,
+  const choices = {
     mode: options.mode,
     batching: options.batching,
-    ...(nodes === undefined ? {} : { nodes }),
+    ...(durationS === undefined ? {} : { durationS }),
     ...(buckets === undefined ? {} : { buckets }),
     ...(options.growth === undefined ? {} : { growth: options.growth }),
-    ...(options.baseline === undefined ? {} : { baseline: options.baseline }),
-    ...(realKey === undefined ? {} : { realKey }),
-  });
+  };
+  let advice: Advice;
+  let structure: KeyStructure | undefined;
+  if (options.keys === undefined) {
+    // The lab's judgement without its reruns at the model's ends: the same verdict as `lab`.
+    const scenario = await readScenarioFile(options.scenario!);
+    advice = judgeWithProgress(scenario, {
+      ...choices,
+      sensitivity: false,
+      ...(options.nodes === undefined ? {} : { nodes: options.nodes }),
+      ...(options.baseline === undefined ? {} : { baseline: options.baseline }),
+    }).advice;
+  } else {
+    const fromKeys = await scenarioFromKeyFile(options, durationS ?? parseDuration(DEFAULT_DURATION));
+    structure = fromKeys.structure;
+    advice = adviseWithProgress(fromKeys.scenario, { ...choices, realKey: fromKeys.realKey });
+  }
   if (!advice.recommended) process.exitCode = EXIT_NO_RECOMMENDATION;
   if (options.out === undefined) {
     process.stdout.write(
@@ -182,7 +206,7 @@ async function adviseCommand(options: AdviseCliOptions): Promise<void> {
   process.stdout.write(
     options.json
       ? `${adviceToJson(advice)}\n`
-      : `${headline(advice)}\n\nwrote:\n${written.map((path) => `  ${path}\n`).join("")}`,
+      : `${[...headlineLines(advice), "", headline(advice)].join("\n")}\n\nwrote:\n${written.map((path) => `  ${path}\n`).join("")}`,
   );
 }
 

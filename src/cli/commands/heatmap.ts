@@ -3,9 +3,11 @@
  * PNG, SVG or HTML, and the patterns it shows printed in words.
  */
 
-import { basename } from "node:path";
+import { mkdir } from "node:fs/promises";
+import { basename, dirname } from "node:path";
 import { type Command, Option } from "commander";
 import { writeFileAtomically } from "../../io/write-file-atomically.js";
+import { nameHotKeys } from "../../viz/hot-keys.js";
 import type { HeatMatrix } from "../../viz/matrix/heat-matrix.js";
 import { HEAT_METRICS, type HeatMetric } from "../../viz/matrix/heat-matrix.js";
 import { readAccessLogMatrix } from "../../viz/matrix/log-matrix.js";
@@ -84,6 +86,7 @@ async function heatmapCommand(options: HeatmapOptions): Promise<void> {
       `--out ${options.out}: ${options.from.length} logs side by side need an .html page (one colour scale, one panel each)`,
     );
   const panels = await readLogs(options);
+  await mkdir(dirname(options.out), { recursive: true });
   const image = {
     metric: options.metric,
     clipPercentile: options.clip,
@@ -120,11 +123,12 @@ async function readLogs(options: HeatmapOptions): Promise<LogPanel[]> {
       ...(options.format ? { format: options.format } : {}),
       onProgress: (pass, bytes, total) => bar.update(bytes, total, { pass }),
     }).finally(bar.stop);
-    panels.push({
-      name: distinctName(from, index, options.from),
-      matrix,
-      patterns: detectPatterns(matrix, options.metric),
+    const patterns = await nameHotKeys(from, detectPatterns(matrix, options.metric), {
+      metric: options.metric,
+      ...(schema ? { schema } : {}),
+      ...(options.format ? { format: options.format } : {}),
     });
+    panels.push({ name: distinctName(from, index, options.from), matrix, patterns });
   }
   return panels;
 }
@@ -132,10 +136,11 @@ async function readLogs(options: HeatmapOptions): Promise<LogPanel[]> {
 function patternsAsJsonLines(panels: readonly LogPanel[]): string {
   return panels
     .flatMap((panel) =>
-      panel.patterns.map(({ kind, summary, rule, keys, start, end, fromS, toS }) => {
+      panel.patterns.map(({ kind, summary, rule, keys, start, end, fromS, toS, share, hotKey }) => {
         const range = { start: start.toString("hex"), end: end?.toString("hex") ?? null };
         const log = panels.length > 1 ? { log: panel.name } : {};
-        return `${JSON.stringify({ ...log, kind, summary, rule, keys, ...range, fromS, toS })}\n`;
+        const hot = { ...(share === undefined ? {} : { share }), ...(hotKey ? { hotKey } : {}) };
+        return `${JSON.stringify({ ...log, kind, summary, rule, keys, ...range, fromS, toS, ...hot })}\n`;
       }),
     )
     .join("");

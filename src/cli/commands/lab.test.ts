@@ -89,7 +89,10 @@ describe("keyspread lab", () => {
     // The page inflates its data after loading, then builds and draws every panel at once.
     await page.waitForSelector("canvas.panel");
     expect(problems).toEqual([]);
-    expect(await page.locator("p.intro").first().textContent()).toMatch(/^(Recommended|Nothing meets)/);
+    // The headline first: what sizes the cluster, then the recommendation.
+    const intro = await page.locator("p.intro").allTextContents();
+    expect(intro[0]).toMatch(/^(CPU|Storage|One hot tablet|A read pattern) /);
+    expect(intro[1]).toMatch(/^(Recommended|No recommendation)/);
     expect(await page.locator("#colorbar canvas").isVisible()).toBe(true);
     expect(await page.locator("#colorbar .tick").count()).toBeGreaterThan(1);
     const panels = await drawnPanels(page);

@@ -13,7 +13,7 @@ import { lossReason } from "../../advise/judge/loss-reason.js";
 import { candidateVerdict } from "../../advise/report/report-table.js";
 import { writeFileAtomically } from "../../io/write-file-atomically.js";
 import { compileSchema } from "../../keys/schema.js";
-import { type JudgeScenarioProgress, judgeScenario, type LabVerdict } from "../../lab/judge.js";
+import type { LabVerdict } from "../../lab/judge.js";
 import { labIntro, labReport } from "../../lab/lab-report.js";
 import { checkDesign, type DesignCheck } from "../../lab/library-check.js";
 import { rekeyLines, rekeySizing } from "../../lab/rekey-sizing.js";
@@ -24,14 +24,16 @@ import type { Scenario } from "../../sim/scenario/scenario.js";
 import { openStore } from "../../store/open.js";
 import { writeHeatmaps } from "../../viz/render/write-heatmaps.js";
 import { writeAdviceFiles } from "../shared/advice-files.js";
-import { guarded, parseGrowth, parsePositiveInt, write } from "../shared/io.js";
-import { fractionBar, simulationQueueBar } from "../shared/progress.js";
-import { readScenarioFile } from "./simulate.js";
+import { guarded, parseBucketList, parseGrowth, parsePositiveInt, write } from "../shared/io.js";
+import { judgeWithProgress } from "../shared/judge-progress.js";
+import { fractionBar } from "../shared/progress.js";
+import { readScenarioFile, scenarioFileOf } from "../shared/scenario-file.js";
 
 const FLEET_SCENARIO = fileURLToPath(new URL("../../../examples/fleet-hotspot.yaml", import.meta.url));
 
 interface LabOptions {
-  scenario: string;
+  /** Deprecated: the file is the first argument. */
+  scenario?: string;
   duration?: string;
   out: string;
   rows: number;
@@ -39,6 +41,7 @@ interface LabOptions {
   sensitivity: boolean;
   growth?: number;
   series?: boolean;
+  buckets?: number[];
 }
 
 export function registerLabCommands(program: Command): void {
@@ -47,7 +50,8 @@ export function registerLabCommands(program: Command): void {
     .description(
       "judge every key design of a scenario (default: the fleet incident) as the advisor does, at the model's defaults and at both ends of its constants; write the reports and heatmaps; write and read a sample through the library on the embedded store",
     )
-    .option("--scenario <file>", "scenario file", FLEET_SCENARIO)
+    .argument("[scenario]", "scenario file (.yaml or .json; default: the fleet incident)")
+    .option("--scenario <file>", "deprecated: give the scenario file as the first argument")
     .option("--duration <duration>", "simulated time, e.g. 30m or 3h (default: the scenario's)")
     .option("--out <dir>", "where the reports, results, heatmaps and sample tables go", "./keyspread-lab")
     .option("--rows <n>", "sample rows per design written through the library", parsePositiveInt, 20_000)
@@ -57,17 +61,25 @@ export function registerLabCommands(program: Command): void {
       "multiple of today's workload the sizing must still carry (default: the scenario's growth, else 1: Google's targets are the headroom for peaks)",
       parseGrowth,
     )
+    .option(
+      "--buckets <list>",
+      "salt bucket counts the advisor tries, e.g. 16,24,64 (default: 2-4 × nodes and powers of two to 256)",
+      parseBucketList,
+    )
     .option("--no-sensitivity", "skip the reruns at the ends of the model's constants (no ranges)")
     .option("--series", "include each design's time series in results.json")
     .action(
-      guarded(async (options: LabOptions) => {
-        const scenario = await readScenarioFile(options.scenario);
+      guarded(async (file: string | undefined, options: LabOptions) => {
+        const scenario = await readScenarioFile(
+          scenarioFileOf("lab", file, options.scenario, FLEET_SCENARIO)!,
+        );
         const durationS =
           options.duration === undefined ? undefined : parseDuration(options.duration, "--duration");
         const verdict = judgeWithProgress(scenario, {
           sensitivity: options.sensitivity,
           ...(options.growth === undefined ? {} : { growth: options.growth }),
           ...(durationS === undefined ? {} : { durationS }),
+          ...(options.buckets === undefined ? {} : { buckets: options.buckets }),
         });
         const written = await writeLabFiles(verdict, options);
         const tables = join(options.out, "tables");
@@ -96,27 +108,6 @@ export function registerLabCommands(program: Command): void {
     );
 }
 
-function judgeWithProgress(scenario: Scenario, options: Parameters<typeof judgeScenario>[1]): LabVerdict {
-  // One bar per phase, the first stopped when the second starts (two live bars garble a terminal).
-  let phase: JudgeScenarioProgress["phase"] | undefined;
-  let bar: ReturnType<typeof simulationQueueBar> | undefined;
-  try {
-    return judgeScenario(scenario, {
-      ...options,
-      onProgress: (progress: JudgeScenarioProgress) => {
-        if (progress.phase !== phase) {
-          bar?.stop();
-          phase = progress.phase;
-          bar = simulationQueueBar(`lab: ${phase}`);
-        }
-        bar!.update(progress);
-      },
-    });
-  } finally {
-    bar?.stop();
-  }
-}
-
 /**
  * The advisor's reports on the scenario's designs, the simulation summaries (with the ranges over
  * the model's ends) and a heatmap per design with its verdict; returns the paths written.
@@ -125,7 +116,7 @@ async function writeLabFiles(verdict: LabVerdict, options: LabOptions): Promise<
   const { advice, ends } = verdict;
   const out = options.out;
   await mkdir(out, { recursive: true });
-  const simulated = advice.candidates.filter((each) => each.kind === "judged");
+  const simulated = verdict.shown;
   const heatmaps = await writeHeatmaps(
     simulated.map((each) => ({
       name: candidateLabel(each, advice.nodes),

@@ -42,6 +42,7 @@ import {
   requireTableRecord,
   withRecordTable,
 } from "./migrate-replicas.js";
+import { runJobStatusCommand } from "./migrate-tasks.js";
 
 const POLL_MS = 100;
 const MIGRATION_OPTION =
@@ -81,8 +82,17 @@ export function registerLiveMigrationCommands(
 
   migrate
     .command("status")
-    .description("print a live re-keying's record: phase, what the service applied, backfill, validation")
-    .requiredOption("--migration <file>", "the migration record")
+    .description(
+      "print a live re-keying's record (--migration), or the backfill/validate job a new table holds (--to)",
+    )
+    .option("--migration <file>", "the migration record")
+    .option("--to <store>", "the new table of an indexed job", argumentOf(parseStoreAddress))
+    .option(
+      "--from <store>",
+      "--to: the old table (checked against the job's)",
+      argumentOf(parseStoreAddress),
+    )
+    .option("--json", "--to: print JSON for scripts")
     .action(guarded(runStatusCommand));
 }
 
@@ -115,7 +125,14 @@ async function runAdvanceCommand(options: AdvanceOptions): Promise<void> {
   await write(`${JSON.stringify(summary(file, applied))}\n`);
 }
 
-async function runStatusCommand(options: { migration: string }): Promise<void> {
+async function runStatusCommand(
+  options: { migration?: string } & Parameters<typeof runJobStatusCommand>[0],
+): Promise<void> {
+  if (options.migration === undefined) {
+    if (options.to === undefined)
+      throw new Error("migrate status: name a --migration FILE or a job's --to TABLE");
+    return runJobStatusCommand(options);
+  }
   if (isTableRecord(options.migration)) {
     const { migration } = options;
     await withRecordTable(migration, async (store) => {

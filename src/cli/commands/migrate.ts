@@ -42,6 +42,13 @@ import {
 } from "./migrate-live.js";
 import { type PlanSizingOptions, planSizing, withSizingOptions } from "./migrate-plan-sizing.js";
 import { backfillForReplicas, isTableRecord, validateForReplicas } from "./migrate-replicas.js";
+import {
+  type JobFlags,
+  jobFlagsWithoutTasks,
+  runBackfillTask,
+  runValidateTask,
+  withJobFlags,
+} from "./migrate-tasks.js";
 
 type PairOptions = PairInput;
 
@@ -190,7 +197,7 @@ async function runShardsCommand(options: {
 }
 
 function registerBackfillCommand(migrate: Command): void {
-  withPairOrMigration(migrate.command("backfill"), "copies (resuming after a restart)")
+  withJobFlags(withPairOrMigration(migrate.command("backfill"), "copies (resuming after a restart)"))
     .description("copy every row of the old table into the new one under the new keys, resumably")
     .option(
       "--checkpoint <file>",
@@ -216,7 +223,8 @@ function registerBackfillCommand(migrate: Command): void {
 }
 
 type BackfillCommandOptions = MaybePair &
-  ShardOptions & {
+  ShardOptions &
+  JobFlags & {
     checkpoint?: string;
     batch: number;
     rate?: number;
@@ -230,13 +238,23 @@ async function runBackfillCommand(given: BackfillCommandOptions): Promise<void> 
   if (given.migration !== undefined) {
     // A table-held record: this command runs the backfill (with its own checkpoint).
     const inTable = isTableRecord(given.migration);
-    refuseWithMigration(given, [...(inTable ? [] : ["checkpoint"]), "shard", "shardsFile", "skipBadRows"]);
+    refuseWithMigration(given, [
+      ...(inTable ? [] : ["checkpoint"]),
+      "shard",
+      "shardsFile",
+      "skipBadRows",
+      "tasks",
+    ]);
     if (inTable) await backfillForReplicas(given.migration, given);
     else await backfillThroughService(given.migration, given);
     return;
   }
   const options = requirePair(given);
   const schemas = await loadPair(options);
+  if (checkJobFlags(options, ["checkpoint", "shard", "shardsFile"])) {
+    await runBackfillTask({ ...options, ...schemas });
+    return;
+  }
   const checkpointFile = options.checkpoint ?? defaultCheckpoint(options, options.shard);
   await mkdir(dirname(checkpointFile), { recursive: true });
   await withStores(options, (source, target) =>
@@ -288,7 +306,7 @@ async function backfillPair(
 }
 
 function registerValidateCommand(migrate: Command): void {
-  withPairOrMigration(migrate.command("validate"), "compares the rows written before its cut")
+  withJobFlags(withPairOrMigration(migrate.command("validate"), "compares the rows written before its cut"))
     .description(
       "compare the tables: count and checksum per key range, latest-N of sampled entities; prints each difference",
     )
@@ -323,7 +341,8 @@ function registerValidateCommand(migrate: Command): void {
 }
 
 type ValidateCommandOptions = MaybePair &
-  ShardOptions & {
+  ShardOptions &
+  JobFlags & {
     ranges: number;
     sample: number;
     rows: number;
@@ -333,13 +352,17 @@ type ValidateCommandOptions = MaybePair &
 
 async function runValidateCommand(given: ValidateCommandOptions): Promise<void> {
   if (given.migration !== undefined) {
-    refuseWithMigration(given, ["entity", "shard", "shardsFile", "toShardsFile"]);
+    refuseWithMigration(given, ["entity", "shard", "shardsFile", "toShardsFile", "tasks"]);
     if (isTableRecord(given.migration)) await validateForReplicas(given.migration, given);
     else await validateThroughService(given.migration, given);
     return;
   }
   const options = requirePair(given);
   const { fromSchema, toSchema } = await loadPair(options);
+  if (checkJobFlags(options, ["shard", "shardsFile", "toShardsFile", "entity"])) {
+    await runValidateTask({ ...options, fromSchema, toSchema });
+    return;
+  }
   if (options.shard) {
     await validateOneShard(options, options.shard, fromSchema, toSchema);
     return;
@@ -392,6 +415,20 @@ function refuseWithMigration(options: MaybePair & object, alsoRefused: readonly 
       `--migration names the tables and the running service does the work; drop ${given.map(flagOf).join(", ")}`,
     );
   }
+}
+
+/** Whether this run is a job's task (--tasks); job flags without it, or one-machine flags with it, are refused. */
+function checkJobFlags(options: JobFlags & object, oneMachineFlags: readonly string[]): boolean {
+  const stray = jobFlagsWithoutTasks(options);
+  if (stray.length > 0) throw new Error(`${stray.join(", ")} go with --tasks (a task of an indexed job)`);
+  if (options.tasks === undefined) return false;
+  const given = oneMachineFlags.filter((name) => (options as Record<string, unknown>)[name] !== undefined);
+  if (given.length > 0) {
+    throw new Error(
+      `--tasks keeps the plan and checkpoints in the new table; drop ${given.map(flagOf).join(", ")}`,
+    );
+  }
+  return true;
 }
 
 function flagOf(name: string): string {

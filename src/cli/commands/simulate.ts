@@ -2,7 +2,7 @@
  * `keyspread simulate`: replay a scenario's workload under each of its key designs and print the
  * comparison (table or JSON); `--out DIR` also writes the full results and a heatmap per design.
  */
-import { mkdir, readFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { type Command, Option } from "commander";
 import { writeFileAtomically } from "../../io/write-file-atomically.js";
@@ -18,10 +18,11 @@ import {
   simulateScenario,
 } from "../../sim/results/simulate.js";
 import { parseDuration } from "../../sim/scenario/duration.js";
-import { parseScenario, type Scenario } from "../../sim/scenario/scenario.js";
+import type { Scenario } from "../../sim/scenario/scenario.js";
 import { writeHeatmaps } from "../../viz/render/write-heatmaps.js";
 import { guarded } from "../shared/io.js";
 import { simulationQueueBar } from "../shared/progress.js";
+import { readScenarioFile } from "../shared/scenario-file.js";
 
 interface SimulateOptions {
   design?: string;
@@ -31,16 +32,6 @@ interface SimulateOptions {
   json?: boolean;
   series?: boolean;
   out?: string;
-}
-
-export async function readScenarioFile(file: string): Promise<Scenario> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    throw new Error(`scenario ${file}: ${(error as Error).message}`);
-  }
-  return parseScenario(text);
 }
 
 /**

@@ -138,3 +138,7 @@ export function parseGrowth(text: string): number {
     );
   return value;
 }
+
+/** `16,24,64`: salt bucket counts, each a whole number ≥ 1. */
+export const parseBucketList = (list: string): number[] =>
+  list.split(",").map((item) => parsePositiveInt(item.trim()));

@@ -10,6 +10,7 @@ import { sequentialDiagonal } from "./diagonal.js";
 import { FindingWriter, type PatternFinding } from "./finding.js";
 import { healthySpread } from "./healthy.js";
 import { hotBands } from "./hot-band.js";
+import { hotRows } from "./hot-row.js";
 import { isSaturatedCluster, nodeSaturation, saturatedCluster, saturatedRanges } from "./saturation.js";
 import { suddenHotRanges } from "./sudden.js";
 
@@ -35,11 +36,18 @@ export function detectPatterns(matrix: HeatMatrix, metric: HeatMetric = "ops"): 
         : bands.length > 0
           ? []
           : saturatedRanges(saturation, grid, writer);
+  const sudden = moving ? [] : suddenHotRanges(grid, writer);
+  // A row hot for minutes, where no band or sudden hot range names it already.
+  const named = [...bands, ...sudden];
+  const covered = (finding: PatternFinding) =>
+    named.some((other) => finding.firstRow >= other.firstRow && finding.lastRow <= other.lastRow);
+  const rows = moving ? [] : hotRows(grid, writer).filter((finding) => !covered(finding));
   const found = [
     ...bands,
+    ...rows,
     ...saturated,
     ...diagonal,
-    ...(moving ? [] : suddenHotRanges(grid, writer)),
+    ...sudden,
     ...(moving ? [] : bursts(grid, writer)),
   ];
   return found.length ? found : healthySpread(grid, writer);

@@ -5,6 +5,7 @@ import { exactRange, keyRangeName } from "./key-range-name.js";
 
 export type PatternKind =
   | "hot-band"
+  | "hot-row"
   | "diagonal"
   | "periodic"
   | "sudden-hot-range"
@@ -31,6 +32,10 @@ export interface PatternFinding {
   lastColumn: number;
   fromS: number;
   toS: number;
+  /** The share of the load the keys carry over the finding's time span (hot rows). */
+  share?: number;
+  /** The one key carrying most of a hot row's load, decoded, and its share of all the load in the span (from the log). */
+  hotKey?: { key: string; share: number };
 }
 
 /** Writes findings about one matrix and metric, naming keys and times as the pictures do. */

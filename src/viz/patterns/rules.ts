@@ -16,6 +16,11 @@ export const RULES = {
     withSaturatedNodes: { minContrast: 2, maxKeyFraction: 0.9 },
     maxBands: 3,
   },
+  /**
+   * One row, or a range of at most `maxKeyFraction` of the key space, carrying ≥ `minShare` of the
+   * load (and ≥ `minContrast`× its key share) in every column of a run of ≥ `minDurationS`.
+   */
+  hotRow: { minShare: 0.1, minContrast: 5, minDurationS: 300, maxKeyFraction: 0.02, maxRows: 5 },
   diagonal: {
     window: 0.05,
     minPeakRatio: 3,
