@@ -69,7 +69,7 @@ export interface IngestServiceOptions {
    * table must be `store`; the record may appear while the service runs. `openStore` opens the
    * other table by its address (default: `openStoreAt`).
    */
-  migration?: { file: string; openStore?: (address: string) => Promise<Store> };
+  migration?: { file: string; inTable?: boolean; openStore?: (address: string) => Promise<Store> };
   /**
    * Bigtable app profiles: `latest` for latest-N reads (single-cluster routing, read-your-writes),
    * `scan` for range reads (multi-cluster routing: dashboards can read the nearest cluster).
@@ -288,6 +288,7 @@ async function openServiceTables(
     options.migration &&
     (await MigrationFollower.open({
       file: options.migration.file,
+      ...(options.migration.inTable ? { inTable: true } : {}),
       homeStore: options.store,
       homeSchema: schema,
       openHome,
@@ -427,8 +428,10 @@ async function openPipeline(
   const joinReplicas =
     shared &&
     (async (replicaId: string) => {
-      // The table the service writes first (its own; during a live migration the phase's, so not a dropped old table).
-      const store = tables.writeTables()[0]!.store;
+      // The table the service writes first (its own; during a live migration the phase's, so not a
+      // dropped old table) — or the one holding the migration record the replicas follow, where
+      // `migrate advance` reads which replicas are live.
+      const store = options.migration?.inTable ? options.store : tables.writeTables()[0]!.store;
       parts.replicas.registry = await ReplicaRegistry.join(store, replicaId, {
         ...shared,
         walDirectory: options.walDirectory,

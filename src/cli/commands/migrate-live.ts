@@ -12,15 +12,18 @@ import type { Command } from "commander";
 import type { KeySchema } from "../../keys/types.js";
 import { checkSameFields } from "../../migrate/backfill.js";
 import { advanceMigration } from "../../migrate/live/migration-advance.js";
-import { type MigrationPhase, parsePhase, writesBoth } from "../../migrate/live/migration-phases.js";
+import { parsePhase, writesBoth } from "../../migrate/live/migration-phases.js";
 import {
   type MigrationRecord,
+  type MigrationTable,
   readMigrationRecord,
   serviceGone,
   tableRef,
   updateMigrationRecord,
 } from "../../migrate/live/migration-record.js";
 import { checkServiceRekeying } from "../../migrate/live/service-rekeying.js";
+import { updateTableRecord } from "../../migrate/live/table-migration-record.js";
+import { followingReplicas } from "../../serve/migration/following-replicas.js";
 import {
   absoluteAddress,
   formatStoreAddress,
@@ -31,9 +34,19 @@ import {
 import { SaltedTable } from "../../table/salted-table.js";
 import { argumentOf, fail, guarded, wholeNumberIn, write } from "../shared/io.js";
 import { counterBar } from "../shared/progress.js";
+import {
+  type AdvanceOptions,
+  advanceReplicas,
+  isTableRecord,
+  replicasSummary,
+  requireTableRecord,
+  withRecordTable,
+} from "./migrate-replicas.js";
 import { runJobStatusCommand } from "./migrate-tasks.js";
 
 const POLL_MS = 100;
+const MIGRATION_OPTION =
+  "the migration record the service follows: a file, or bigtable:TABLE (held in the table its replicas write)";
 
 export function registerLiveMigrationCommands(
   migrate: Command,
@@ -44,7 +57,7 @@ export function registerLiveMigrationCommands(
     .description(
       "record a live re-keying of the table a running `keyspread serve` writes (its --migration file; phase single)",
     )
-    .requiredOption("--migration <file>", "the migration record the service follows")
+    .requiredOption("--migration <file>", MIGRATION_OPTION)
     .action(guarded((options: PairInput & { migration: string }) => runBeginCommand(options, loadPair)));
 
   migrate
@@ -52,7 +65,7 @@ export function registerLiveMigrationCommands(
     .description(
       "move a live re-keying one phase (single → dual-write → reads-on-new → writes-on-new → done, or one back) and wait until the service applied it",
     )
-    .requiredOption("--migration <file>", "the migration record the service follows")
+    .requiredOption("--migration <file>", MIGRATION_OPTION)
     .requiredOption("--from <phase>", "the phase the migration is in (checked)", argumentOf(parsePhase))
     .requiredOption("--to <phase>", "the next or the previous phase", argumentOf(parsePhase))
     .option(
@@ -93,14 +106,9 @@ async function runBeginCommand(
   await write(`${JSON.stringify(summary(options.migration, record))}\n`);
 }
 
-async function runAdvanceCommand(options: {
-  migration: string;
-  from: MigrationPhase;
-  to: MigrationPhase;
-  force?: boolean;
-  wait: number;
-}): Promise<void> {
+async function runAdvanceCommand(options: AdvanceOptions): Promise<void> {
   const file = options.migration;
+  if (isTableRecord(file)) return advanceReplicas(options);
   let already = false;
   const record = (await updateMigrationRecord(file, (current) => {
     const result = advanceMigration(current, options.from, options.to, {
@@ -124,6 +132,15 @@ async function runStatusCommand(
     if (options.to === undefined)
       throw new Error("migrate status: name a --migration FILE or a job's --to TABLE");
     return runJobStatusCommand(options);
+  }
+  if (isTableRecord(options.migration)) {
+    const { migration } = options;
+    await withRecordTable(migration, async (store) => {
+      const record = await requireTableRecord(store, migration);
+      const { replicas } = replicasSummary(migration, record, await followingReplicas(store));
+      await write(`${JSON.stringify({ ...record, replicas })}\n`);
+    });
+    return;
   }
   const record = await readMigrationRecord(options.migration);
   if (record === undefined) throw new Error(`no migration record ${options.migration}`);
@@ -152,25 +169,58 @@ async function begin(
     record.old.fingerprint === old.fingerprint &&
     record.new.address === next.address &&
     record.new.fingerprint === next.fingerprint;
+  if (isTableRecord(file)) {
+    if (
+      options.from.kind !== "bigtable" ||
+      old.address !== formatStoreAddress(absoluteAddress(parseStoreAddress(file)))
+    )
+      throw new Error(
+        `--migration ${file}: a record held in a table lives in the table the replicas write, --from ${old.address}`,
+      );
+    await checkNewTable(options.to, toSchema);
+    return withRecordTable(file, async (store) => {
+      const record = await updateTableRecord(store, (current) => {
+        if (current !== undefined) {
+          if (same(current)) return current;
+          throw differentMigration(file, current);
+        }
+        return begun(old, next);
+      });
+      return record!;
+    });
+  }
   const existing = await readMigrationRecord(file);
   if (existing !== undefined) {
     if (same(existing)) return existing;
     throw differentMigration(file, existing);
   }
-  // The new table must exist already, recording the new schema (keyspread table create).
-  const store = await openStoreAt(options.to, { mustExist: true });
-  try {
-    await SaltedTable.open(store, toSchema);
-  } finally {
-    await store.close();
-  }
+  await checkNewTable(options.to, toSchema);
   return (await updateMigrationRecord(file, (record) => {
     if (record !== undefined) {
       if (same(record)) return record;
       throw differentMigration(file, record);
     }
-    return { format: "keyspread-migration/1", old, new: next, phase: "single", revision: 0, history: [] };
+    return begun(old, next);
   }))!;
+}
+
+const begun = (old: MigrationTable, next: MigrationTable): MigrationRecord => ({
+  format: "keyspread-migration/1",
+  old,
+  new: next,
+  phase: "single",
+  revision: 0,
+  history: [],
+});
+
+/** The new table must exist already, recording the new schema (keyspread table create). */
+async function checkNewTable(address: StoreAddress, schema: KeySchema): Promise<void> {
+  const store = await openStoreAt(address, { mustExist: true });
+  try {
+    await SaltedTable.open(store, schema);
+  } finally {
+    await store.close();
+  }
 }
 
 function differentMigration(file: string, record: MigrationRecord): Error {

@@ -41,6 +41,7 @@ import {
   validateThroughService,
 } from "./migrate-live.js";
 import { type PlanSizingOptions, planSizing, withSizingOptions } from "./migrate-plan-sizing.js";
+import { backfillForReplicas, isTableRecord, validateForReplicas } from "./migrate-replicas.js";
 import {
   type JobFlags,
   jobFlagsWithoutTasks,
@@ -235,8 +236,17 @@ async function runBackfillCommand(given: BackfillCommandOptions): Promise<void> 
   if (given.reverse && given.migration === undefined)
     throw new Error("--reverse goes with --migration (otherwise swap --from and --to)");
   if (given.migration !== undefined) {
-    refuseWithMigration(given, ["checkpoint", "shard", "shardsFile", "skipBadRows", "tasks"]);
-    await backfillThroughService(given.migration, given);
+    // A table-held record: this command runs the backfill (with its own checkpoint).
+    const inTable = isTableRecord(given.migration);
+    refuseWithMigration(given, [
+      ...(inTable ? [] : ["checkpoint"]),
+      "shard",
+      "shardsFile",
+      "skipBadRows",
+      "tasks",
+    ]);
+    if (inTable) await backfillForReplicas(given.migration, given);
+    else await backfillThroughService(given.migration, given);
     return;
   }
   const options = requirePair(given);
@@ -343,7 +353,8 @@ type ValidateCommandOptions = MaybePair &
 async function runValidateCommand(given: ValidateCommandOptions): Promise<void> {
   if (given.migration !== undefined) {
     refuseWithMigration(given, ["entity", "shard", "shardsFile", "toShardsFile", "tasks"]);
-    await validateThroughService(given.migration, given);
+    if (isTableRecord(given.migration)) await validateForReplicas(given.migration, given);
+    else await validateThroughService(given.migration, given);
     return;
   }
   const options = requirePair(given);

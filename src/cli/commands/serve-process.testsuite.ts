@@ -52,3 +52,26 @@ export async function readAll(url: string, deviceId: string): Promise<Set<number
   const body = (await res.json()) as { points: { ts: number }[] };
   return new Set(body.points.map((point) => point.ts));
 }
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the built bin without blocking the event loop (a load or a service keeps going meanwhile). */
+export function cli(args: string[]): Promise<CliRun> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ["dist/cli/main.js", ...args], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout!.on("data", (chunk) => (stdout += chunk));
+    child.stderr!.on("data", (chunk) => (stderr += chunk));
+    child.once("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** The last line of a command's output, as JSON. */
+export const lastJson = (text: string) => JSON.parse(text.trim().split("\n").at(-1)!);

@@ -102,7 +102,7 @@ function withStoreOptions(serve: Command): void {
     .option("--wal <directory>", "write-ahead log directory (default: <dir>/<table>.wal)")
     .option(
       "--migration <file>",
-      "follow the live migration recorded here (keyspread migrate begin|advance) (default: <dir>/<table>.migration.json)",
+      "follow the live migration recorded here (keyspread migrate begin|advance): a file, or bigtable:TABLE, this table, for replicas (default: <dir>/<table>.migration.json)",
     )
     .option("--create", "bigtable: create the table (with the --max-age GC rule) instead of opening it");
 }
@@ -296,7 +296,8 @@ function serviceOptions(
 ): IngestServiceOptions {
   return {
     store,
-    migration: { file: migration },
+    // `--migration bigtable:…`: the record is held in the table, for replicas on several machines.
+    migration: { file: migration, ...(migration.startsWith("bigtable:") ? { inTable: true } : {}) },
     walDirectory: options.wal ?? join(options.dir, `${options.table}.wal`),
     host: options.host,
     port: options.port,
@@ -344,6 +345,7 @@ async function openServiceStore(options: ServeOptions, migration: string): Promi
   if (
     options.store === "embedded" &&
     !existsSync(location) &&
+    !migration.startsWith("bigtable:") &&
     !usesOld((await readMigrationRecord(migration))?.phase ?? "single")
   ) {
     return droppedStore(`embedded:${location}`);

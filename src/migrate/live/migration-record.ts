@@ -108,6 +108,23 @@ const RECORD = v.strictObject({
 });
 
 export type MigrationRecord = v.InferOutput<typeof RECORD>;
+
+/** Checks a record's shape (what a table cell or a file holds); `where` names it in the error. */
+export function parseMigrationRecord(json: unknown, where: string): MigrationRecord {
+  const parsed = v.safeParse(RECORD, json);
+  if (!parsed.success) {
+    throw new Error(`migration ${where} is not a keyspread migration record: ${v.summarize(parsed.issues)}`);
+  }
+  return parsed.output;
+}
+
+/** One replica's report of the phase it applied (a table-held record: one row per replica). */
+export function parseServiceStatus(json: unknown, where: string): ServiceStatus {
+  const parsed = v.safeParse(SERVICE, json);
+  if (!parsed.success)
+    throw new Error(`${where} is not a replica's migration report: ${v.summarize(parsed.issues)}`);
+  return parsed.output;
+}
 export type MigrationTable = v.InferOutput<typeof TABLE>;
 export type ServiceStatus = v.InferOutput<typeof SERVICE>;
 
@@ -136,11 +153,7 @@ export function schemaOf(table: MigrationTable, file: string): KeySchema {
 export async function readMigrationRecord(file: string): Promise<MigrationRecord | undefined> {
   const json = await readJsonFile<unknown>(file, "migration");
   if (json === undefined) return undefined;
-  const parsed = v.safeParse(RECORD, json);
-  if (!parsed.success) {
-    throw new Error(`migration ${file} is not a keyspread migration record: ${v.summarize(parsed.issues)}`);
-  }
-  return parsed.output;
+  return parseMigrationRecord(json, file);
 }
 
 /**

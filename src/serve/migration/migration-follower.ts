@@ -13,6 +13,12 @@
  * A restarted service reads the record first and starts in its phase (before replaying its log).
  * It also runs the backfill and validation jobs the record asks for, and publishes its cut
  * (`completeBelow`) about once a second while the tables are both written.
+ *
+ * A record held in the table (`inTable`, `table-migration-record.ts`) is followed by every replica
+ * of the table: each polls it, applies its phase the same way, and publishes its status in its own
+ * report row (under its replica id) instead of the record's `service` section. Replicas run no
+ * backfill or validation then: `keyspread migrate backfill|validate` runs them itself, with a cut
+ * per writer (each replica's `completeBelow`).
  */
 import { hostname } from "node:os";
 import { FileChanges, fileVersion } from "../../io/file-changes.js";
@@ -30,7 +36,9 @@ import {
   type ServiceStatus,
   updateMigrationRecord,
 } from "../../migrate/live/migration-record.js";
+import { readTableRecord, writeReplicaReport } from "../../migrate/live/table-migration-record.js";
 import type { Store } from "../../store/store.js";
+import { isStoreAt, parseStoreAddress } from "../../store/store-address.js";
 import type { AppProfiles, SaltedTable } from "../../table/salted-table.js";
 import type { IngestPipeline } from "../ingest/ingest-pipeline.js";
 import { logEvent } from "../observe/service-events.js";
@@ -39,8 +47,10 @@ import { JobRunner } from "./job-runner.js";
 import { MigrationTables } from "./migration-tables.js";
 
 export interface MigrationFollowerOptions {
-  /** The record's file; it may not exist yet (`migrate begin` creates it while the service runs). */
+  /** The record's file (or, `inTable`, the address of the table holding it); it may not exist yet (`migrate begin` creates it while the service runs). */
   file: string;
+  /** The record is held in the service's own table (`file` is its address), followed by every replica of it. */
+  inTable?: boolean;
   /** The service's own table: the migration's old table. */
   homeStore: Store;
   homeSchema: KeySchema;
@@ -55,11 +65,16 @@ export interface MigrationFollowerOptions {
   publishEveryMs?: number;
   /** How soon a phase that could not be applied is tried again (default 2000 ms). */
   retryEveryMs?: number;
+  /** How often a table-held record is read for changes (default 1000 ms). */
+  pollEveryMs?: number;
 }
 
 /** The parts of the service a phase change waits for. */
 export interface FollowedService {
-  pipeline: IngestPipeline;
+  pipeline: Pick<
+    IngestPipeline,
+    "completeBelow" | "drain" | "firstSegmentId" | "openSegmentId" | "replicaId"
+  >;
   /** Resolves once a retention sweep under way is over (the old table is closed after it). */
   sweeperIdle?: () => Promise<void>;
 }
@@ -79,6 +94,7 @@ export class MigrationFollower {
   /** The record file's version when it was read at open: a change before `start` is noticed then. */
   private openedVersion = "missing";
   private publishTimer: NodeJS.Timeout | undefined;
+  private pollTimer: NodeJS.Timeout | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
   private publishedCut = -1;
   /** Phase changes, one at a time. */
@@ -105,12 +121,17 @@ export class MigrationFollower {
   static async open(options: MigrationFollowerOptions): Promise<MigrationFollower> {
     const follower = new MigrationFollower(options);
     const { tables } = follower;
-    follower.openedVersion = await fileVersion(options.file);
-    const record = await readMigrationRecord(options.file);
+    if (options.inTable && !isStoreAt(options.homeStore.name, parseStoreAddress(options.file))) {
+      throw new Error(
+        `--migration ${options.file}: a record held in a table lives in the table the replicas write (${options.homeStore.name})`,
+      );
+    }
+    if (!options.inTable) follower.openedVersion = await fileVersion(options.file);
+    const record = await follower.readRecord();
     if (record === undefined) tables.old = await options.openHome();
     else {
       checkFollowedRecord(record, undefined, options);
-      checkSoleFollower(record, options);
+      if (!options.inTable) checkSoleFollower(record, options);
       try {
         if (usesOld(record.phase)) tables.old = await options.openHome();
         if (record.phase !== "single") tables.new = await tables.open(record, "new");
@@ -149,7 +170,10 @@ export class MigrationFollower {
       await this.publish();
       this.runJobs();
     }
-    this.changes = new FileChanges(this.options.file, this.openedVersion, () => this.reload());
+    if (this.options.inTable) {
+      this.pollTimer = setInterval(() => void this.reload(), this.options.pollEveryMs ?? 1000);
+      this.pollTimer.unref();
+    } else this.changes = new FileChanges(this.options.file, this.openedVersion, () => this.reload());
     // The cut matters while both tables are written (validate reads it); then it is kept fresh.
     this.publishTimer = setInterval(() => {
       if (
@@ -167,6 +191,7 @@ export class MigrationFollower {
     this.closed = true;
     clearInterval(this.publishTimer);
     clearTimeout(this.retryTimer);
+    clearInterval(this.pollTimer);
     await this.changes?.close();
     await this.applying;
     await this.jobs.stop("the service is stopping");
@@ -202,7 +227,7 @@ export class MigrationFollower {
     if (this.closed) return;
     let record: MigrationRecord | undefined;
     try {
-      record = await readMigrationRecord(this.options.file);
+      record = await this.readRecord();
     } catch (error) {
       logEvent(this.options.log, "migration-unreadable", { error: (error as Error).message });
       return;
@@ -230,7 +255,7 @@ export class MigrationFollower {
     clearTimeout(this.retryTimer);
     try {
       checkFollowedRecord(record, this.record, this.options);
-      checkSoleFollower(record, this.options);
+      if (!this.options.inTable) checkSoleFollower(record, this.options);
       if (record.phase !== "single" && tables.new === undefined)
         tables.new = await tables.open(record, "new");
       if (usesOld(record.phase) && tables.old === undefined) tables.old = await tables.open(record, "old");
@@ -265,7 +290,8 @@ export class MigrationFollower {
     if (!writesBoth(to)) await this.jobs.stop(`the migration moved to ${to}`);
     // Every segment flushed under the previous phase is written where that phase said.
     await pipeline.drain();
-    if (to === "done" && tables.old !== undefined) {
+    // A table-held record (and the replicas' registry) lives in the old table: it stays open.
+    if (to === "done" && tables.old !== undefined && !this.options.inTable) {
       await this.service!.sweeperIdle?.();
       await tables.closeStore(tables.old.store);
       tables.old = undefined;
@@ -293,7 +319,13 @@ export class MigrationFollower {
           completeBelow,
           updatedAt: new Date().toISOString(),
         };
-        await updateMigrationRecord(this.options.file, (record) => record && { ...record, service: status });
+        if (this.options.inTable)
+          await writeReplicaReport(this.options.homeStore, { replica: pipeline.replicaId, ...status });
+        else
+          await updateMigrationRecord(
+            this.options.file,
+            (record) => record && { ...record, service: status },
+          );
         this.publishedCut = completeBelow;
       })
       .catch((error: unknown) => {
@@ -302,10 +334,23 @@ export class MigrationFollower {
     return this.publishing;
   }
 
-  /** Starts the backfill and validation the record asks for, while both tables are written. */
+  private readRecord(): Promise<MigrationRecord | undefined> {
+    return this.options.inTable
+      ? readTableRecord(this.options.homeStore)
+      : readMigrationRecord(this.options.file);
+  }
+
+  /** Starts the backfill and validation the record asks for, while both tables are written (`migrate backfill|validate` run them for a table-held record). */
   private runJobs(): void {
     const record = this.record;
-    if (record === undefined || this.closed || !this.applied || !writesBoth(this.phase)) return;
+    if (
+      record === undefined ||
+      this.options.inTable ||
+      this.closed ||
+      !this.applied ||
+      !writesBoth(this.phase)
+    )
+      return;
     this.jobs.run(record, this.dualWriteFrom);
   }
 }

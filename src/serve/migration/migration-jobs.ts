@@ -58,9 +58,16 @@ export interface LiveValidation {
 export async function runValidation(
   tables: JobTables,
   job: ValidationJob & { report: string },
-  cut: number,
+  cut: number | ReadonlyMap<string, number>,
   signal: AbortSignal,
 ): Promise<LiveValidation> {
+  // Per writer (replicas following a table-held record): each replica's own cut; a writer that
+  // never reported wrote only before the migration began (its rows are the backfill's).
+  const below =
+    typeof cut === "number"
+      ? (values: Record<string, unknown>) => (values.segment as number) < cut
+      : (values: Record<string, unknown>) =>
+          (values.segment as number) < (cut.get(values.writer as string) ?? Number.POSITIVE_INFINITY);
   const report = await validateMigration({
     source: tables.old.store,
     sourceSchema: tables.old.schema,
@@ -71,11 +78,16 @@ export async function runValidation(
     sampleEntities: job.sample,
     rowsPerEntity: job.rowsPerEntity,
     entityFields: ["tenant", "deviceId"],
-    include: (values) => (values.segment as number) < cut,
+    include: below,
     signal,
   });
   const { differences, ranges, ...rest } = report;
-  const summary = { differences: differences.length, cut, ...rest, ranges: ranges.length };
+  const summary = {
+    differences: differences.length,
+    cut: typeof cut === "number" ? cut : Object.fromEntries(cut),
+    ...rest,
+    ranges: ranges.length,
+  };
   const lines = differences.slice(0, MAX_REPORTED_DIFFERENCES).map((difference) => toJson(difference));
   await writeFileAtomically(job.report, `${[...lines, toJson(summary)].join("\n")}\n`, { durable: true });
   return { differences: differences.length, summary: JSON.parse(toJson(summary)) };

@@ -32,7 +32,25 @@ export interface ReplicaLease {
   pid: number;
   /** Last heartbeat (epoch ms); 0 once the replica stopped. */
   heartbeatMs: number;
+  /** How long the heartbeat holds (absent in leases written before it was recorded: the default). */
+  leaseMs?: number;
 }
+
+/** Every replica's lease in `store` (stopped and expired ones too). */
+export async function readLeases(store: Store): Promise<ReplicaLease[]> {
+  const leases: ReplicaLease[] = [];
+  const end = Buffer.from(REPLICA_ROW_PREFIX);
+  end[end.length - 1] = end[end.length - 1]! + 1;
+  for await (const row of store.read([{ start: REPLICA_ROW_PREFIX, end }])) {
+    const cell = row.cells.get(LEASE);
+    if (cell !== undefined) leases.push(JSON.parse(cell.toString()) as ReplicaLease);
+  }
+  return leases;
+}
+
+/** Whether the lease's heartbeat still holds at `nowMs` (read by another process: the lease says how long). */
+export const leaseLive = (lease: ReplicaLease, nowMs: number): boolean =>
+  lease.heartbeatMs + (lease.leaseMs ?? DEFAULT_LEASE_MS) > nowMs;
 
 export interface ReplicaRegistryOptions {
   walDirectory: string;
@@ -88,6 +106,7 @@ export class ReplicaRegistry {
       wal: options.walDirectory,
       pid: process.pid,
       heartbeatMs: now(),
+      leaseMs,
     };
     const key = rowKey(replica);
     for (let attempt = 0; attempt < 5; attempt++) {
@@ -207,15 +226,6 @@ export class ReplicaRegistry {
   }
 
   private async readOthers(): Promise<void> {
-    const others: ReplicaLease[] = [];
-    const end = Buffer.from(REPLICA_ROW_PREFIX);
-    end[end.length - 1] = end[end.length - 1]! + 1;
-    for await (const row of this.store.read([{ start: REPLICA_ROW_PREFIX, end }])) {
-      const cell = row.cells.get(LEASE);
-      if (cell === undefined) continue;
-      const lease = JSON.parse(cell.toString()) as ReplicaLease;
-      if (lease.replica !== this.lease.replica) others.push(lease);
-    }
-    this.others = others;
+    this.others = (await readLeases(this.store)).filter((lease) => lease.replica !== this.lease.replica);
   }
 }
