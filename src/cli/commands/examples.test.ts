@@ -23,6 +23,9 @@ describe("keyspread examples", () => {
           kind: "access-log",
           file: "posts-access.csv",
         }),
+        expect.objectContaining({ name: "k8s/keyspread-ingest", kind: "deployment" }),
+        expect.objectContaining({ name: "k8s/Dockerfile", kind: "deployment", file: "Dockerfile" }),
+        expect.objectContaining({ name: "jobs/kubernetes-backfill.job", kind: "job" }),
       ]),
     );
     expect(listed.every((example) => example.kind !== "schema" || example.file.endsWith(".yaml"))).toBe(true);

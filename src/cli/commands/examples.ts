@@ -18,7 +18,7 @@ const COMPRESSED = ".br";
 interface Example {
   /** The path under examples/ without its extension: `fleet-hotspot`, `schemas/fleet`. */
   name: string;
-  kind: "scenario" | "schema" | "access-log" | "job";
+  kind: "scenario" | "schema" | "access-log" | "job" | "deployment";
   /** The file's name once copied (a compressed log loses its `.br`). */
   copiedAs: string;
   description: string;
@@ -96,6 +96,12 @@ async function describeExample(file: string, source: string): Promise<Example> {
   const name = file.replace(/\.br$/, "").replace(/\.(ya?ml|json|csv|jsonl)$/, "");
   if (/\.job\.(ya?ml|json)$/.test(copiedAs))
     return { name, kind: "job", copiedAs, description: "a job definition (keyspread migrate job)", source };
+  if (file.startsWith("k8s/")) {
+    const description = /\.ya?ml$/.test(copiedAs)
+      ? "Kubernetes manifests for ingest replicas (keyspread serve --print-k8s)"
+      : "the image those manifests run";
+    return { name, kind: "deployment", copiedAs, description, source };
+  }
   if (!/\.ya?ml$/.test(copiedAs)) {
     return {
       name,
