@@ -4,27 +4,19 @@
  * know `row_key_schema`): the schema's fields and delimiter arrive beside the family, its GC rule
  * and the bucket splits.
  */
-import { createRequire } from "node:module";
-import { dirname, join, resolve } from "node:path";
 import * as grpc from "@grpc/grpc-js";
-import * as protoLoader from "@grpc/proto-loader";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { clientService } from "../../test/client-protos.js";
 import { BigtableStore } from "../store/bigtable.js";
 import { bucketSplits } from "../table/splits.js";
 import { rowKeySchemaFor } from "./row-key-schema.js";
 import { exampleSchemas } from "./sql-schemas.fixture.js";
 
-process.env.METADATA_SERVER_DETECTION ??= "none";
-const require = createRequire(import.meta.url);
-const packageRoot = (main: string) => resolve(dirname(main), "../..");
-const bigtableRoot = packageRoot(require.resolve("@google-cloud/bigtable"));
-const gaxRoot = packageRoot(createRequire(join(bigtableRoot, "package.json")).resolve("google-gax"));
-const definition = protoLoader.loadSync("google/bigtable/admin/v2/bigtable_table_admin.proto", {
-  includeDirs: [join(bigtableRoot, "build/protos"), join(gaxRoot, "build/protos")],
-  longs: String,
-  oneofs: true,
-});
-const service = definition["google.bigtable.admin.v2.BigtableTableAdmin"] as grpc.ServiceDefinition;
+const service = clientService(
+  "google/bigtable/admin/v2/bigtable_table_admin.proto",
+  "google.bigtable.admin.v2.BigtableTableAdmin",
+  { oneofs: true },
+);
 
 interface CreateTableRequest {
   parent: string;

@@ -5,32 +5,21 @@
  * MutateRows with the `rate_limit_info` a loaded cluster would send, and records each request's
  * app profile and `bigtable-features` header.
  */
-import { createRequire } from "node:module";
-import { dirname, join, resolve } from "node:path";
+import { join } from "node:path";
 import * as grpc from "@grpc/grpc-js";
-import * as protoLoader from "@grpc/proto-loader";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { clientRequire, clientService, PROTO_DIRS } from "../../test/client-protos.js";
 import { followRateLimit } from "../migrate/write-flow-control.js";
 import { BigtableStore } from "./bigtable.js";
 import type { StoreMutation } from "./store.js";
 
-process.env.METADATA_SERVER_DETECTION ??= "none";
-const require = createRequire(import.meta.url);
-const packageRoot = (main: string) => resolve(dirname(main), "../..");
-const bigtableRoot = packageRoot(require.resolve("@google-cloud/bigtable"));
-const clientRequire = createRequire(join(bigtableRoot, "package.json"));
 const gax = clientRequire("google-gax") as { protobuf: typeof import("protobufjs") };
-const gaxRoot = packageRoot(clientRequire.resolve("google-gax"));
-const includeDirs = [join(bigtableRoot, "build/protos"), join(gaxRoot, "build/protos")];
-const definition = protoLoader.loadSync("google/bigtable/v2/bigtable.proto", {
-  includeDirs,
-  longs: String,
+const service = clientService("google/bigtable/v2/bigtable.proto", "google.bigtable.v2.Bigtable", {
   defaults: true,
 });
-const service = definition["google.bigtable.v2.Bigtable"] as grpc.ServiceDefinition;
 /** The FeatureFlags message, to read the header as the server would. */
 const featureFlags = new gax.protobuf.Root();
-featureFlags.resolvePath = (_origin, target) => join(includeDirs[0]!, target);
+featureFlags.resolvePath = (_origin, target) => join(PROTO_DIRS[0]!, target);
 featureFlags.loadSync("google/bigtable/v2/feature_flags.proto");
 const FeatureFlags = featureFlags.lookupType("google.bigtable.v2.FeatureFlags");
 

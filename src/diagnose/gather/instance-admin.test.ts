@@ -4,32 +4,20 @@
  * client ships (real serialization, real paging). Google's emulator has no instance admin API, so
  * this is the one part of `diagnose` not run against a Google binary.
  */
-import { createRequire } from "node:module";
-import { dirname, join, resolve } from "node:path";
 import { v2 } from "@google-cloud/bigtable";
 import * as grpc from "@grpc/grpc-js";
-import * as protoLoader from "@grpc/proto-loader";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { clientRequire, clientService } from "../../../test/client-protos.js";
 import { hotTabletWindows } from "./hot-tablet-windows.js";
 import { chooseCluster, listClusters, listHotTablets } from "./instance-admin.js";
 
-// The client's auth library looks for a metadata server it does not need here (insecure channel).
-process.env.METADATA_SERVER_DETECTION ??= "none";
-// The admin service from the .proto files the installed client ships (6.x also ships them as
-// protos.json, 7.x only as .proto), with the google/api and google/iam imports from its google-gax.
-const require = createRequire(import.meta.url);
-const packageRoot = (main: string) => resolve(dirname(main), "../..");
-const bigtableRoot = packageRoot(require.resolve("@google-cloud/bigtable"));
-const clientRequire = createRequire(join(bigtableRoot, "package.json"));
-const gaxRoot = packageRoot(clientRequire.resolve("google-gax"));
 // The client checks its credentials against its own copy of grpc-js (7.x brings another).
 const clientGrpc = (clientRequire("google-gax") as { grpc: typeof grpc }).grpc;
-const definition = protoLoader.loadSync("google/bigtable/admin/v2/bigtable_instance_admin.proto", {
-  includeDirs: [join(bigtableRoot, "build/protos"), join(gaxRoot, "build/protos")],
-  longs: String,
-  defaults: true,
-});
-const service = definition["google.bigtable.admin.v2.BigtableInstanceAdmin"] as grpc.ServiceDefinition;
+const service = clientService(
+  "google/bigtable/admin/v2/bigtable_instance_admin.proto",
+  "google.bigtable.admin.v2.BigtableInstanceAdmin",
+  { defaults: true },
+);
 
 /** A ListHotTablets request as the server's loader decodes it (longs as text). */
 interface ListHotTabletsRequest {
