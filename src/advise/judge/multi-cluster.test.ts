@@ -7,36 +7,31 @@ import { routingTargets } from "./multi-cluster.js";
 
 const clusters = (count: number) =>
   Array.from({ length: count }, (_, index) => ({ name: `c${index}`, region: `region-${index}` }));
-const replication = (
-  count: number,
-  routing: "single-cluster" | "multi-cluster",
-  autoscaling = false,
-): Replication => ({
+const replication = (count: number, routing: "single-cluster" | "multi-cluster"): Replication => ({
   clusters: clusters(count),
   appProfiles: [
     routing === "single-cluster" ? { name: "p", routing, cluster: "c0" } : { name: "p", routing },
   ],
   paths: { default: "p" },
-  autoscaling,
   failures: [],
 });
 
 describe("routingTargets (Google, Monitoring: CPU utilization)", () => {
   it("is 35 % average for multi-cluster routing over 2 clusters without autoscaling", () => {
-    expect(routingTargets(replication(2, "multi-cluster"))).toMatchObject({
+    expect(routingTargets(replication(2, "multi-cluster"), false)).toMatchObject({
       averageCpu: 0.35,
       hottestCpu: 0.9,
     });
   });
 
   it("is 70 % with single-cluster routing, whatever the clusters, and with autoscaling", () => {
-    expect(routingTargets(replication(3, "single-cluster")).averageCpu).toBe(0.7);
-    expect(routingTargets(replication(2, "multi-cluster", true)).averageCpu).toBe(0.7);
+    expect(routingTargets(replication(3, "single-cluster"), false).averageCpu).toBe(0.7);
+    expect(routingTargets(replication(2, "multi-cluster"), true).averageCpu).toBe(0.7);
   });
 
   it("keeps n − 1 clusters at 70 % after one is lost for 3 or more clusters without autoscaling", () => {
     for (const count of [2, 3, 4, 8])
-      expect(routingTargets(replication(count, "multi-cluster")).averageCpu).toBeCloseTo(
+      expect(routingTargets(replication(count, "multi-cluster"), false).averageCpu).toBeCloseTo(
         (0.7 * (count - 1)) / count,
         12,
       );

@@ -36,8 +36,8 @@ export interface RoutingTargets extends CpuTargets {
     | "multi-cluster routing without autoscaling, 3+ clusters (derived)";
 }
 
-/** Google's average-CPU target for the routing in use, the clusters and autoscaling. */
-export function routingTargets(replication: Replication): RoutingTargets {
+/** Google's average-CPU target for the routing in use, the clusters and whether they autoscale (`cluster.autoscaling`). */
+export function routingTargets(replication: Replication, autoscaled: boolean): RoutingTargets {
   const clusters = replication.clusters.length;
   const multi = replication.appProfiles.some(
     (profile) =>
@@ -45,7 +45,7 @@ export function routingTargets(replication: Replication): RoutingTargets {
   );
   const hottestCpu = SINGLE_CLUSTER_TARGETS.hottestCpu;
   if (!multi) return { averageCpu: 0.7, hottestCpu, basis: "single-cluster routing" };
-  if (replication.autoscaling)
+  if (autoscaled)
     return { averageCpu: 0.7, hottestCpu, basis: "multi-cluster routing with autoscaling" };
   if (clusters === 2)
     return { averageCpu: 0.35, hottestCpu, basis: "multi-cluster routing without autoscaling, 2 clusters" };
@@ -143,7 +143,8 @@ export function multiClusterAnswer(
   const storage = design.storage ?? scenario.cluster.storage;
   const plan = storagePlan(scenario, storage);
   const readNames = scenario.workload.reads.map((read) => read.name);
-  const targets = routingTargets(replication);
+  const autoscaled = scenario.cluster.autoscaling !== undefined;
+  const targets = routingTargets(replication, autoscaled);
   const storedBytes = evaluated.sizing.atGrowth.storedBytes;
   const lagS = constantAt("replicationLagS", "default", replication.lag);
   const planned = new Map(
@@ -226,7 +227,7 @@ export function multiClusterAnswer(
   return {
     design: evaluated.candidate.name,
     targets,
-    autoscaling: replication.autoscaling,
+    autoscaling: autoscaled,
     clusters,
     paths: routes.map((route) => {
       const seen = consistency.find((each) => each.path === route.path);

@@ -13,7 +13,6 @@ const twoRegions = (paths: Record<string, string>, extra: Partial<Replication> =
     { name: "any", routing: "multi-cluster" },
   ],
   paths,
-  autoscaling: false,
   failures: [],
   ...extra,
 });

@@ -28,7 +28,6 @@ describe("a scenario's replication", () => {
   it("parses clusters, app profiles, paths and failures, with durations in seconds", () => {
     const scenario = validateScenario({ ...base, replication });
     expect(scenario.replication).toMatchObject({
-      autoscaling: false,
       failures: [{ cluster: "east", at: 1200, for: 600 }],
     });
   });

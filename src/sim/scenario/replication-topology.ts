@@ -81,8 +81,13 @@ export const ReplicationSchema = v.strictObject({
       ),
     ),
   ),
-  /** Whether the clusters autoscale: Google's CPU target for multi-cluster routing depends on it. */
-  autoscaling: v.optional(v.boolean("replication.autoscaling must be true or false"), false),
+  /** Gone: `cluster.autoscaling` is the one autoscaling setting (the clusters autoscale with it). */
+  autoscaling: v.optional(
+    v.custom<never>(
+      () => false,
+      "replication.autoscaling is gone: declare cluster.autoscaling ({ cpuTarget, storageTargetGiBPerNode, minNodes, maxNodes }) — the one autoscaling setting, which also sets Google's CPU target for multi-cluster routing",
+    ),
+  ),
   /** Share of a write's CPU that pulling it from another cluster costs; default in model-constants.ts. */
   cpuShare: v.optional(
     v.pipe(

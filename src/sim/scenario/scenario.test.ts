@@ -17,6 +17,8 @@ describe("validateScenario", () => {
       pricePerNodeHour: 0.65,
       pricePerSsdGbMonth: 0.17,
       pricePerHddGbMonth: 0.026,
+      pricePerInfrequentGbMonth: 0.026,
+      nodeScalingFactor: 1,
       capacity: {},
     });
     expect(scenario.tablets).toEqual({ splits: "salt-buckets" });
@@ -137,7 +139,10 @@ describe("validateScenario", () => {
           "scanFixedCostShare",
           "storageLimitBytes",
           "storageTarget",
+          "pricePerInfrequentGbMonth",
+          "nodeScalingFactor",
           "autoscaling",
+          "tieredStorage",
         ],
       },
     ]);
