@@ -45,8 +45,7 @@ export function routingTargets(replication: Replication, autoscaled: boolean): R
   );
   const hottestCpu = SINGLE_CLUSTER_TARGETS.hottestCpu;
   if (!multi) return { averageCpu: 0.7, hottestCpu, basis: "single-cluster routing" };
-  if (autoscaled)
-    return { averageCpu: 0.7, hottestCpu, basis: "multi-cluster routing with autoscaling" };
+  if (autoscaled) return { averageCpu: 0.7, hottestCpu, basis: "multi-cluster routing with autoscaling" };
   if (clusters === 2)
     return { averageCpu: 0.35, hottestCpu, basis: "multi-cluster routing without autoscaling, 2 clusters" };
   return {

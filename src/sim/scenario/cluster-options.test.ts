@@ -4,7 +4,7 @@ import { storageTargetGiB } from "./cluster-options.js";
 import { MINIMAL_SCENARIO } from "./minimal.fixture.js";
 import { parseScenario, validateScenario } from "./scenario.js";
 
-const withCluster = (cluster: Record<string, unknown>, designs = MINIMAL_SCENARIO.designs) =>
+const withCluster = (cluster: Record<string, unknown>, designs: unknown[] = MINIMAL_SCENARIO.designs) =>
   validateScenario({ ...MINIMAL_SCENARIO, cluster: { nodes: 2, ...cluster }, designs });
 
 describe("cluster options (node scaling factor, autoscaling, tiered storage)", () => {
@@ -26,13 +26,25 @@ describe("cluster options (node scaling factor, autoscaling, tiered storage)", (
   });
 
   it.each([
-    [{ nodes: 3, nodeScalingFactor: 2 }, /cluster: 3 nodes under nodeScalingFactor 2; node counts must be even/],
-    [{ nodes: 4, storage: "hdd", nodeScalingFactor: 2 }, /nodeScalingFactor 2 is not available on HDD clusters/],
+    [
+      { nodes: 3, nodeScalingFactor: 2 },
+      /cluster: 3 nodes under nodeScalingFactor 2; node counts must be even/,
+    ],
+    [
+      { nodes: 4, storage: "hdd", nodeScalingFactor: 2 },
+      /nodeScalingFactor 2 is not available on HDD clusters/,
+    ],
     [{ nodeScalingFactor: 3 }, /nodeScalingFactor must be 1 or 2/],
     [{ autoscaling: { cpuTarget: 0.9 } }, /cpuTarget must be ≤ 0\.8/],
-    [{ autoscaling: { minNodes: 2, maxNodes: 21 } }, /maxNodes may be at most 10 × cluster\.autoscaling\.minNodes/],
+    [
+      { autoscaling: { minNodes: 2, maxNodes: 21 } },
+      /maxNodes may be at most 10 × cluster\.autoscaling\.minNodes/,
+    ],
     [{ autoscaling: { minNodes: 5, maxNodes: 4 } }, /maxNodes must be ≥ cluster\.autoscaling\.minNodes/],
-    [{ autoscaling: { storageTargetGiBPerNode: 6000 } }, /storageTargetGiBPerNode 6000 is outside 2560–5120 GiB/],
+    [
+      { autoscaling: { storageTargetGiBPerNode: 6000 } },
+      /storageTargetGiBPerNode 6000 is outside 2560–5120 GiB/,
+    ],
     [
       { storage: "hdd", autoscaling: { storageTargetGiBPerNode: 4000 } },
       /storageTargetGiBPerNode 4000 is outside 8192–16384 GiB, Bigtable's range for HDD/,
@@ -49,15 +61,20 @@ describe("cluster options (node scaling factor, autoscaling, tiered storage)", (
 
   it("checks a design's own node count and storage under its factor", () => {
     const design = { ...MINIMAL_SCENARIO.designs[0]!, name: "big", nodes: 5, nodeScalingFactor: 2 };
-    expect(() => withCluster({ nodes: 4 }, [design])).toThrow(/design "big": 5 nodes under nodeScalingFactor 2/);
+    expect(() => withCluster({ nodes: 4 }, [design])).toThrow(
+      /design "big": 5 nodes under nodeScalingFactor 2/,
+    );
     expect(withCluster({ nodes: 4 }, [{ ...design, nodes: 6 }]).designs[0]!.nodeScalingFactor).toBe(2);
   });
 
   it("turns replication.autoscaling into an error pointing to cluster.autoscaling", () => {
-    const text = readFileSync(new URL("../../../examples/checks/multi-cluster-reads.yaml", import.meta.url), "utf8");
-    expect(() => parseScenario(text.replace(/replication:\n/, "replication:\n  autoscaling: true\n"))).toThrow(
-      /replication\.autoscaling is gone: declare cluster\.autoscaling/,
+    const text = readFileSync(
+      new URL("../../../examples/checks/multi-cluster-reads.yaml", import.meta.url),
+      "utf8",
     );
+    expect(() =>
+      parseScenario(text.replace(/replication:\n/, "replication:\n  autoscaling: true\n")),
+    ).toThrow(/replication\.autoscaling is gone: declare cluster\.autoscaling/);
   });
 
   it("parses the issue 39 checks", () => {
