@@ -5,7 +5,9 @@
  * the fewest nodes on which one does. Pure (the simulator is pure); the CLI reads files and writes
  * the report.
  */
+import { nodeScalingFactorOf } from "../../sim/cluster/model.js";
 import type { ModelEnd } from "../../sim/cluster/model-constants.js";
+import { roundUpToStep } from "../../sim/cluster/storage-target.js";
 import type { DesignResult } from "../../sim/results/results.js";
 import {
   type SimulationMode,
@@ -302,9 +304,11 @@ class CandidateJudge {
     this.expected = this.simulated + 1;
   }
 
-  evaluate(candidate: CandidateDesign, onNodes: number): EvaluatedCandidate {
+  evaluate(candidate: CandidateDesign, nodes: number): EvaluatedCandidate {
     const { planned, baseline, targets } = this.plan;
     const design = candidate.design;
+    // A cluster at node scaling factor 2 has an even node count.
+    const onNodes = roundUpToStep(nodes, nodeScalingFactorOf(planned, design));
     let reads: EvaluatedCandidate["reads"] = [];
     try {
       reads = readServices(planned, design, baseline);

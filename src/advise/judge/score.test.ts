@@ -10,6 +10,7 @@ import { DEFAULT_ADVICE_TARGETS, type DesignScores, failedTargets } from "./scor
 /** A design that meets every CPU and storage target, with the largest row given. */
 const scores = (rowBytes: number): DesignScores => ({
   nodes: 3,
+  nodeScalingFactor: 1,
   costPerHour: 1.95,
   buckets: 1,
   hottestCpu: 0.3,

@@ -41,7 +41,10 @@ export type ReadScore = Pick<
 >;
 
 export interface DesignScores {
+  /** Standard nodes. */
   nodes: number;
+  /** 2: CPU figures are per compute node of two standard nodes. */
+  nodeScalingFactor: 1 | 2;
   costPerHour: number;
   buckets: number;
   /** Steady state (after the model's warm-up): hottest node (95th percentile), mean node, hottest / median. */
@@ -91,7 +94,13 @@ export function scoreDesign(
       ? result.summary.guidance.storage.bytes
       : storedBytes(footprint.bytesPerS, retention.seconds, storage);
   const needed = nodesNeeded(
-    { nodes: result.nodes, averageCpu, hottestCpu, maxOverMedian },
+    {
+      nodes: result.nodes,
+      averageCpu,
+      hottestCpu,
+      maxOverMedian,
+      nodeScalingFactor: result.nodeScalingFactor,
+    },
     targets,
     stored,
     storage,
@@ -99,6 +108,7 @@ export function scoreDesign(
   const rowsPerDay = footprint.rowsPerS * 86400;
   return {
     nodes: result.nodes,
+    nodeScalingFactor: result.nodeScalingFactor,
     costPerHour: result.costPerHour,
     buckets: result.schema.bucketCount,
     hottestCpu,

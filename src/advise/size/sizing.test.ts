@@ -24,6 +24,7 @@ const plan = (limit: number, target: number, compression = 1): StoragePlan => ({
   storage: "ssd",
   retention: { seconds: 86400, source: "scenario" },
   plannedBytesPerNode: limit * target,
+  planning: { plannedBytesPerNode: limit * target, basis: "limit share", nodeStep: 1 },
   compression,
 });
 

@@ -16,6 +16,11 @@
  *   with neither, what the run wrote.
  */
 import { constantAt } from "../../sim/cluster/model-constants.js";
+import {
+  type StoragePlanning,
+  storageNodesNeeded,
+  storagePlanning,
+} from "../../sim/cluster/storage-target.js";
 import { cpuNodesNeeded } from "../../sim/results/nodes-needed.js";
 import { SETTLED_RATIO } from "../../sim/results/summary.js";
 import { impliedRetention, type Retention } from "../../sim/scenario/retention.js";
@@ -25,24 +30,31 @@ import type { Scenario, Storage } from "../../sim/scenario/scenario.js";
 export interface StoragePlan {
   storage: Storage;
   retention: Retention | undefined;
-  /** A node's limit × Google's storage target (model-constants.ts; the scenario may set either). */
+  /**
+   * Bytes per node planned for: the autoscaler's storage target where the scenario declares
+   * autoscaling, else a node's limit × Google's storage target (storage-target.ts).
+   */
   plannedBytesPerNode: number;
+  /** The same, with the tiers when the scenario declares tiered storage, and the node step. */
+  planning: StoragePlanning;
   /** Logical bytes per stored byte. */
   compression: number;
 }
 
 export function storagePlan(scenario: Scenario, storage: Storage): StoragePlan {
-  const { cluster, workload } = scenario;
-  const limit = constantAt(
-    storage === "ssd" ? "ssdStorageBytesPerNode" : "hddStorageBytesPerNode",
-    "default",
-    cluster.storageLimitBytes,
+  const retention = impliedRetention(scenario);
+  const planning = storagePlanning(
+    scenario,
+    storage,
+    scenario.cluster.nodeScalingFactor ?? 1,
+    retention?.seconds ?? null,
   );
   return {
     storage,
-    retention: impliedRetention(scenario),
-    plannedBytesPerNode: limit * constantAt("storageTarget", "default", cluster.storageTarget),
-    compression: constantAt("compression", "default", workload.compression),
+    retention,
+    plannedBytesPerNode: planning.plannedBytesPerNode,
+    planning,
+    compression: constantAt("compression", "default", scenario.workload.compression),
   };
 }
 
@@ -51,9 +63,13 @@ export function storedBytes(bytesPerS: number, retentionS: number, plan: Storage
   return (bytesPerS * retentionS * growth) / plan.compression;
 }
 
-/** Fewest nodes holding `bytes` within the planned share of each node's limit (at least one). */
-export function storageNodes(bytes: number, plan: StoragePlan): number {
-  return Math.max(1, Math.ceil(bytes / plan.plannedBytesPerNode - 1e-9));
+/** Fewest nodes holding `bytes` within the plan (at least one; in twos under 2× node scaling). */
+export function storageNodes(
+  bytes: number,
+  plan: StoragePlan,
+  nodeStep: 1 | 2 = plan.planning.nodeStep,
+): number {
+  return storageNodesNeeded(bytes, { ...plan.planning, nodeStep });
 }
 
 export interface CpuTargets {
@@ -63,27 +79,34 @@ export interface CpuTargets {
 
 /** The steady state of a run, as the CPU rule reads it. */
 export interface CpuLoad {
+  /** Standard nodes. */
   nodes: number;
+  /** CPU per compute node: a standard node, or two under node scaling factor 2. */
   averageCpu: number;
   hottestCpu: number;
   maxOverMedian: number;
+  /** 2: the run's nodes were compute nodes of two standard nodes (default 1). */
+  nodeScalingFactor?: 1 | 2;
 }
 
 /**
  * Fewest nodes meeting both CPU targets at `growth` × today's load: the simulator's rule
  * (sim/nodes-needed.ts) on the demand grown `growth` times — one rule, so a design needs the same
  * nodes in `simulate`, `advise` and `lab`; null when the load sits on a key range no count cools.
+ * Under 2× node scaling the rule counts compute nodes, each two standard nodes.
  */
 export function cpuNodes(load: CpuLoad, targets: CpuTargets, growth = 1): number | null {
-  return cpuNodesNeeded(
+  const factor = load.nodeScalingFactor ?? 1;
+  const computeNodes = cpuNodesNeeded(
     {
       averageNodeCpu: load.averageCpu * growth,
       hottestNodeCpu: load.hottestCpu * growth,
       maxOverMedian: load.maxOverMedian,
     },
-    load.nodes,
+    load.nodes / factor,
     { average: targets.averageCpu, hottest: targets.hottestCpu, spreadRatio: SETTLED_RATIO },
   );
+  return computeNodes === null ? null : computeNodes * factor;
 }
 
 /** The nodes one design needs at one workload level, and which resource sets the count. */
@@ -107,7 +130,7 @@ export function nodesNeeded(
   growth = 1,
 ): NodesNeeded {
   const cpu = cpuNodes(load, targets, growth);
-  const storage = storageNodes(bytes, plan);
+  const storage = storageNodes(bytes, plan, load.nodeScalingFactor ?? 1);
   return {
     cpu,
     storage,

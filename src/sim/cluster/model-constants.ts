@@ -31,6 +31,8 @@ const GOOGLE_OVERVIEW = 'Google Cloud, "Bigtable overview" (https://cloud.google
 const GOOGLE_SSD_HDD =
   'Google Cloud, "Choose between SSD and HDD storage" (https://cloud.google.com/bigtable/docs/choosing-ssd-hdd)';
 const GOOGLE_QUOTAS = 'Google Cloud, "Quotas and limits" (https://cloud.google.com/bigtable/quotas)';
+const GOOGLE_TIERED =
+  'Google Cloud, "Tiered storage overview" (https://cloud.google.com/bigtable/docs/tiered-storage)';
 const BIGTABLE_PAPER =
   'Chang et al., "Bigtable: A Distributed Storage System for Structured Data", OSDI 2006 (https://research.google/pubs/pub27898/)';
 
@@ -293,6 +295,66 @@ export const MODEL_CONSTANTS = {
     basis: "sourced",
     source:
       'Google Cloud, "Monitor an instance" (https://cloud.google.com/bigtable/docs/monitoring-instance): keep storage utilization below 70 % (60 % for latency-sensitive applications)',
+  },
+  computeNodeStandardNodes: {
+    field: "cluster.nodeScalingFactor",
+    unit: "standard nodes' capacity in one compute node at node scaling factor 2",
+    value: 2,
+    low: 2,
+    high: 2,
+    worse: "low",
+    basis: "sourced",
+    source: `${GOOGLE_SCALING}: with a 2x node scaling factor "Bigtable treats two standard nodes as a larger, single compute node", with "improved throughput" and a "greater ability to absorb hotspots"; the throughput gain beyond the two nodes' capacity is not quantified and not modelled`,
+  },
+  tieredBytesPerNode: {
+    field: "cluster.tieredStorage",
+    unit: "bytes stored per SSD node with tiered storage (both tiers)",
+    value: 32 * 2 ** 40,
+    low: 32 * 2 ** 40,
+    high: 64 * 2 ** 40,
+    worse: "low",
+    basis: "sourced",
+    source: `${GOOGLE_TIERED}: "The tiered storage limit is 32 TB per node for Enterprise edition and up to 64 TB per node for Enterprise Plus edition"; ${GOOGLE_SSD_HDD}: "32 TB (up to 5 TB SSD)". TB read as TiB, as the SSD 5 TB limit is`,
+  },
+  tieredSsdBytesPerNode: {
+    field: "cluster.tieredStorage",
+    unit: "bytes per node that may stay on SSD with tiered storage",
+    value: 5 * 2 ** 40,
+    low: 5 * 2 ** 40,
+    high: 5 * 2 ** 40,
+    worse: "low",
+    basis: "sourced",
+    source: `${GOOGLE_SSD_HDD}: an SSD instance with tiered storage holds "32 TB (up to 5 TB SSD)" per node`,
+  },
+  coldReadsPerS: {
+    field: "cluster.tieredStorage",
+    unit: "rows/s per node read from the infrequent-access tier (1 KB rows)",
+    value: 100,
+    low: 100,
+    high: 100,
+    worse: "low",
+    basis: "sourced",
+    source: `${GOOGLE_PERFORMANCE}: infrequent access storage, "up to 100 rows per second" read per node`,
+  },
+  coldScanBytesPerS: {
+    field: "cluster.tieredStorage",
+    unit: "bytes/s per node scanned from the infrequent-access tier",
+    value: 36e6,
+    low: 36e6,
+    high: 36e6,
+    worse: "low",
+    basis: "sourced",
+    source: `${GOOGLE_PERFORMANCE}: infrequent access storage, "up to 36 MBps" scanned per node`,
+  },
+  coldReadMs: {
+    field: "cluster.tieredStorage",
+    unit: "ms a read of the infrequent-access tier takes",
+    value: 15,
+    low: 10,
+    high: 30,
+    worse: "high",
+    basis: "assumption",
+    source: `${GOOGLE_SSD_HDD}: with tiered storage, reads take "low double-digit ms" (no figure): 10 to 30 ms`,
   },
   compression: {
     field: "workload.compression",

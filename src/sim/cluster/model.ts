@@ -3,9 +3,12 @@
  * with whatever the scenario sets fixed.
  */
 
+import type { NodeScalingFactor } from "../scenario/cluster-options.js";
+import { impliedRetention } from "../scenario/retention.js";
 import type { Scenario, ScenarioDesign, Storage, TableSplits } from "../scenario/scenario.js";
 import type { CostModel } from "./cluster.js";
 import { type ConstantName, constantAt, MODEL_CONSTANTS, type ModelEnd } from "./model-constants.js";
+import { limitBytesPerNode, type StoragePlanning, storagePlanning } from "./storage-target.js";
 
 export interface TabletSettings {
   /** How a new table was created: split points, or at its salt's bucket boundaries. */
@@ -29,15 +32,22 @@ export interface LatencySettings {
 }
 
 export interface StorageModel {
+  /** A standard node's limit. */
   limitBytesPerNode: number;
-  /** Share of the limit to plan for (Google's guidance). */
-  target: number;
+  /** Bytes per standard node planned for, tiers and node step (storage-target.ts). */
+  planning: StoragePlanning;
   compression: number;
 }
 
 export interface Model {
   end: ModelEnd;
   storage: Storage;
+  /**
+   * 2: the cluster was created with two standard nodes per compute node (Google, "Scaling"). The
+   * simulator runs half as many compute nodes, each with `cost.capacity` of two standard nodes, so a
+   * tablet's ceiling and the balancer's granularity follow the compute node.
+   */
+  nodeScalingFactor: NodeScalingFactor;
   cost: CostModel;
   tablets: TabletSettings;
   latency: LatencySettings;
@@ -49,16 +59,21 @@ export function resolveModel(scenario: Scenario, design: ScenarioDesign, end: Mo
   const ssd = storage === "ssd";
   const at = (name: ConstantName, override?: number) => constantAt(name, end, override);
   const { capacity } = scenario.cluster;
+  const factor = nodeScalingFactorOf(scenario, design);
+  // A compute node of a 2x cluster has the capacity of its standard nodes.
+  const perComputeNode = factor === 1 ? 1 : at("computeNodeStandardNodes");
   const tablets = scenario.tablets;
   const latency = scenario.latency;
   return {
     end,
     storage,
+    nodeScalingFactor: factor,
     cost: {
       capacity: {
-        writesPerS: at(ssd ? "ssdWritesPerS" : "hddWritesPerS", capacity.writesPerS),
-        readsPerS: at(ssd ? "ssdReadsPerS" : "hddReadsPerS", capacity.readsPerS),
-        scanBytesPerS: at(ssd ? "ssdScanBytesPerS" : "hddScanBytesPerS", capacity.scanBytesPerS),
+        writesPerS: perComputeNode * at(ssd ? "ssdWritesPerS" : "hddWritesPerS", capacity.writesPerS),
+        readsPerS: perComputeNode * at(ssd ? "ssdReadsPerS" : "hddReadsPerS", capacity.readsPerS),
+        scanBytesPerS:
+          perComputeNode * at(ssd ? "ssdScanBytesPerS" : "hddScanBytesPerS", capacity.scanBytesPerS),
       },
       fixedCostShare: at("fixedCostShare", scenario.cluster.fixedCostShare),
       scanFixedCostShare: at("scanFixedCostShare", scenario.cluster.scanFixedCostShare),
@@ -84,14 +99,19 @@ export function resolveModel(scenario: Scenario, design: ScenarioDesign, end: Mo
       queueBoundMs: at("queueBoundMs", latency.queueBoundMs),
     },
     storageLimits: {
-      limitBytesPerNode: at(
-        ssd ? "ssdStorageBytesPerNode" : "hddStorageBytesPerNode",
-        scenario.cluster.storageLimitBytes,
-      ),
-      target: at("storageTarget", scenario.cluster.storageTarget),
+      limitBytesPerNode: limitBytesPerNode(scenario, storage, end),
+      planning: storagePlanning(scenario, storage, factor, impliedRetention(scenario)?.seconds ?? null, end),
       compression: at("compression", scenario.workload.compression),
     },
   };
+}
+
+/** The design's node scaling factor: its own, else the scenario's (1 when neither says). */
+export function nodeScalingFactorOf(
+  scenario: Scenario,
+  design: Pick<ScenarioDesign, "nodeScalingFactor">,
+): NodeScalingFactor {
+  return design.nodeScalingFactor ?? scenario.cluster.nodeScalingFactor ?? 1;
 }
 
 /** A node's published capacity for `storage` (the constants' defaults). */

@@ -271,6 +271,7 @@ export class Replay {
       design: lane.design.name,
       schema: { name: schema.spec.name, fingerprint: schema.fingerprint, bucketCount: schema.bucketCount },
       nodes: this.options.nodes,
+      nodeScalingFactor: 1,
       // A replay builds each design's table from the log's first write on.
       table: "new",
       storage: this.model.storage,

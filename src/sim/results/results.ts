@@ -120,7 +120,10 @@ export interface DesignResult {
   design: string;
   description?: string;
   schema: { name: string; fingerprint: string; bucketCount: number };
+  /** Standard nodes (what is billed and what a node count means in Bigtable). */
   nodes: number;
+  /** 2: the cluster runs nodes / 2 compute nodes of two standard nodes each; CPU figures are per compute node. */
+  nodeScalingFactor: 1 | 2;
   /** The table it ran on: the one that exists (the current key's, warm) or a new one (a key change). */
   table: TableKind;
   storage: "ssd" | "hdd";

@@ -100,6 +100,12 @@ function simulateDesign(
 ): DesignResult {
   const nodes = design.nodes ?? scenario.cluster.nodes;
   const model = resolveModel(scenario, design, modelEnd);
+  // Under 2x node scaling the cluster runs half as many compute nodes, each of two standard nodes.
+  const computeNodes = nodes / model.nodeScalingFactor;
+  if (!Number.isInteger(computeNodes))
+    throw new Error(
+      `design "${design.name}": ${nodes} nodes under nodeScalingFactor ${model.nodeScalingFactor}; node counts must be even`,
+    );
   const plan = planDesignRun(scenario, design, durationS, model);
   const { schema, groups, reads } = compileDesign(scenario, design, plan.offsetS);
   if (mode === "exact") assertExactBudget(design.name, groups, reads, plan.durationS);
@@ -108,16 +114,16 @@ function simulateDesign(
   const table = tableFor(design, scenario.designs[0]!);
   const tablets =
     table === "existing"
-      ? existingTablets(generator, nodes)
+      ? existingTablets(generator, computeNodes)
       : initialTablets(schema, mode === "fast" ? generator : new FastLoad(groups, reads, model.cost), {
           splits: model.tablets.splits,
-          nodes,
+          nodes: computeNodes,
           channels: generator.channels,
         });
   const engine = runEngine({
     tablets,
     generator,
-    nodes,
+    nodes: computeNodes,
     durationS: plan.durationS,
     stepS: scenario.step,
     sampleS: scenario.sample,
@@ -133,7 +139,7 @@ function simulateDesign(
   const summary = summarize({
     engine,
     model,
-    nodes,
+    nodes: computeNodes,
     durationS: plan.durationS,
     plan,
     cpuTarget: scenario.cluster.autoscaling?.cpuTarget ?? AUTOSCALER_CPU_TARGET,
@@ -147,6 +153,7 @@ function simulateDesign(
     ...(design.description === undefined ? {} : { description: design.description }),
     schema: { name: schema.spec.name, fingerprint: schema.fingerprint, bucketCount: schema.bucketCount },
     nodes,
+    nodeScalingFactor: model.nodeScalingFactor,
     table,
     storage: model.storage,
     costPerHour: nodes * scenario.cluster.pricePerNodeHour,

@@ -7,6 +7,7 @@
  */
 import { mean } from "../../stats/mean.js";
 import type { Model } from "../cluster/model.js";
+import { storageNodesFractional, storageNodesNeeded } from "../cluster/storage-target.js";
 import type { EngineOutput } from "../engine/engine.js";
 import type { JudgedPoint, TimelinePoint } from "../engine/measurements.js";
 import type { RunPlan } from "../scenario/cycle.js";
@@ -38,6 +39,7 @@ const HALF_HOUR_S = 1800;
 export interface SummaryInput {
   engine: EngineOutput;
   model: Model;
+  /** Compute nodes simulated: the standard nodes over the model's node scaling factor. */
   nodes: number;
   durationS: number;
   /** Where the run sits in the workload's cycle (null cycle: a steady load). */
@@ -131,23 +133,29 @@ function settledAfter(timeline: TimelinePoint[], ratios: number[]): number | nul
 function guidance(state: SteadyState, input: SummaryInput): Guidance {
   const { nodes, model, retentionS, durationS } = input;
   const limits = model.storageLimits;
+  const factor = model.nodeScalingFactor;
+  const standardNodes = nodes * factor;
   const bytes =
     (retentionS === null ? input.storedBytes : (input.storedBytes / durationS) * retentionS) /
     limits.compression;
-  const perNodeLimit = limits.limitBytesPerNode * limits.target;
+  // Bytes a standard node may hold at the binding limit (one tier, or the tighter of SSD and both tiers).
+  const perNodeLimit =
+    bytes > 0 ? bytes / storageNodesFractional(bytes, limits.planning) : limits.planning.plannedBytesPerNode;
   const averageCpu = limit(state.averageNodeCpu, AVERAGE_CPU_LIMIT);
   const hottestCpu = limit(state.hottestNodeCpu, HOTTEST_CPU_LIMIT);
-  const perNode = limit(bytes / nodes, perNodeLimit);
-  const cpu = cpuNodesNeeded(state, nodes, {
+  const perNode = limit(bytes / standardNodes, perNodeLimit);
+  // CPU is counted in compute nodes; a count of them is `factor` standard nodes.
+  const computeNodes = cpuNodesNeeded(state, nodes, {
     average: AVERAGE_CPU_LIMIT,
     hottest: HOTTEST_CPU_LIMIT,
     spreadRatio: SETTLED_RATIO,
   });
-  const storage = Math.max(1, Math.ceil(bytes / perNodeLimit - 1e-9));
+  const cpu = computeNodes === null ? null : computeNodes * factor;
+  const storage = storageNodesNeeded(bytes, limits.planning);
   return {
     averageCpu,
     hottestCpu,
-    storage: { bytes, retentionS, perNode, utilization: bytes / nodes / limits.limitBytesPerNode },
+    storage: { bytes, retentionS, perNode, utilization: bytes / standardNodes / limits.limitBytesPerNode },
     largestRow: input.largestRow,
     nodesNeeded: { cpu, storage, total: cpu === null ? null : Math.max(cpu, storage) },
     meets: averageCpu.ok && hottestCpu.ok && perNode.ok && input.largestRow?.ok !== false,
@@ -169,7 +177,9 @@ function cycleSummary(input: SummaryInput): CycleSummary | null {
   );
   const peak = cpuAt(cycle.peakRowsPerS);
   const trough = cpuAt(cycle.troughRowsPerS);
-  const nodesAt = (cpu: number) => Math.max(1, Math.ceil((cpu * nodes) / cpuTarget - 1e-9));
+  // Compute nodes at the target, counted in standard nodes (2x node scaling adds them in twos).
+  const factor = input.model.nodeScalingFactor;
+  const nodesAt = (cpu: number) => factor * Math.max(1, Math.ceil((cpu * nodes) / cpuTarget - 1e-9));
   const minNodes = nodesAt(trough);
   const reactionS = input.model.tablets.rebalanceTime;
   return {
