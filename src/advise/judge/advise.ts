@@ -24,6 +24,7 @@ import { type KeyFootprint, keyFootprint } from "../size/key-size.js";
 import { designSizing, type StoragePlan, storagePlan } from "../size/sizing.js";
 import { type BeyondTheKey, beyondTheKey } from "./beyond-the-key.js";
 import { type CandidateDesign, enumerateCandidates, saltBucketChoices } from "./candidates.js";
+import { type ClusterOptions, clusterOptions } from "./cluster-options.js";
 import { type DecisionRow, decisionTable } from "./decision-table.js";
 import { designName } from "./design-name.js";
 import { breakingRate, DEFAULT_GROWTH, type HeadroomCheck } from "./headroom.js";
@@ -127,6 +128,8 @@ export interface Advice {
   beyondTheKey: BeyondTheKey[];
   /** The recommendation on the scenario's clusters: nodes per cluster, app profile per path, failover, cost. */
   multiCluster?: MultiClusterAnswer;
+  /** The autoscaler's targets for the answer, 2× node scaling for the current key, tiered storage (cluster-options.ts). */
+  clusterOptions?: ClusterOptions;
 }
 
 /** Node counts tried after the first estimate when nothing meets the targets there. */
@@ -581,7 +584,20 @@ function adviceFrom(
     decision: decisionTable(planned, asIs, evaluated),
     beyondTheKey: beyondTheKey(planned, asIs, recommended, plan.targets),
     ...multiClusterOf(planned, recommended, plan),
+    ...clusterOptionsOf(planned, recommended, asIs, plan),
   };
+}
+
+/** The cluster options for the answer (the recommendation, else the current key) when it was judged. */
+function clusterOptionsOf(
+  planned: Scenario,
+  recommended: JudgedCandidate | undefined,
+  asIs: EvaluatedCandidate,
+  plan: AdvicePlan,
+): { clusterOptions?: ClusterOptions } {
+  const current = asIs.kind === "judged" ? asIs : undefined;
+  const answer = recommended ?? current;
+  return answer ? { clusterOptions: clusterOptions(planned, answer, current, plan) } : {};
 }
 
 /** The recommendation on the scenario's clusters, when it declares replication. */

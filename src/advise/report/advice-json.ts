@@ -65,6 +65,7 @@ export function adviceToJson(advice: Advice): string {
       decision: advice.decision,
       beyondTheKey: advice.beyondTheKey,
       multiCluster: advice.multiCluster ?? null,
+      clusterOptions: advice.clusterOptions ?? null,
       notSimulated: advice.notSimulated,
       candidates: advice.candidates.map((evaluated) => {
         const label = candidateLabel(evaluated, advice.nodes);
