@@ -6,6 +6,7 @@
 import { candidateLabel } from "../advise/judge/advise.js";
 import { capacityBound, type EvaluatedCandidate } from "../advise/judge/recommend.js";
 import { percent } from "../advise/judge/score.js";
+import { clusterOptionLines } from "../advise/report/cluster-options-report.js";
 import { multiClusterReport } from "../advise/report/multi-cluster-report.js";
 import { autoscaledText, monthlyCostCell, sizingLines } from "../advise/report/report-sizing.js";
 import {
@@ -183,6 +184,12 @@ function verdictBlock(verdict: LabVerdict): string[] {
     ),
     ...(advice.beyondTheKey.length > 0
       ? ["Beyond the key:", ...advice.beyondTheKey.flatMap((note) => wrap(note.text, "  - ", "    "))]
+      : []),
+    ...(advice.clusterOptions
+      ? [
+          "Cluster options:",
+          ...clusterOptionLines(advice.clusterOptions).flatMap((line) => wrap(line, "  - ", "    ")),
+        ]
       : []),
     ...uncertaintyLines(verdict),
   ];
