@@ -3,6 +3,7 @@
 import type { KeyStructure } from "../infer/key-structure.js";
 import type { Advice } from "../judge/advise.js";
 import { KEY_CHANGE_COMPLEXITY } from "../judge/candidates.js";
+import { clusterOptionLines } from "./cluster-options-report.js";
 import { multiClusterReport } from "./multi-cluster-report.js";
 import { sizingLines } from "./report-sizing.js";
 import {
@@ -99,6 +100,14 @@ export function adviceMarkdown(advice: Advice, options: AdviceMarkdownOptions = 
             ? [part.lines[0]!, "", ...part.lines.slice(1).map((item) => `- ${item}`), ""]
             : [...part.lines, ""],
       ),
+    );
+  }
+  if (advice.clusterOptions) {
+    out.push(
+      "## Cluster options",
+      "",
+      ...clusterOptionLines(advice.clusterOptions).map((line) => `- ${line}`),
+      "",
     );
   }
   if (advice.beyondTheKey.length > 0) {
