@@ -17,6 +17,7 @@ import { planRun, type RunPlan } from "../scenario/cycle.js";
 import { formatDuration } from "../scenario/duration.js";
 import { impliedRetention } from "../scenario/retention.js";
 import {
+  BIGTABLE_LIST_PRICES,
   findScenarioDesign,
   SALT_BUCKET_SPLITS,
   type Scenario,
@@ -24,6 +25,7 @@ import {
   type TableSplits,
 } from "../scenario/scenario.js";
 import { tableFor } from "../scenario/table-that-exists.js";
+import { dataBoostRead } from "../workload/data-boost.js";
 import { CompiledRead } from "../workload/reads.js";
 import { largestRow } from "../workload/row-size.js";
 import { CompiledGroup } from "../workload/workload.js";
@@ -101,7 +103,11 @@ function simulateDesign(
   const nodes = design.nodes ?? scenario.cluster.nodes;
   const model = resolveModel(scenario, design, modelEnd);
   const plan = planDesignRun(scenario, design, durationS, model);
-  const { schema, groups, reads } = compileDesign(scenario, design, plan.offsetS);
+  const compiled = compileDesign(scenario, design, plan.offsetS);
+  const { schema, groups } = compiled;
+  // Scans on Data Boost run on serverless compute: the cluster never sees them.
+  const reads = compiled.reads.filter((read) => !read.dataBoost);
+  const boosted = compiled.reads.filter((read) => read.dataBoost);
   if (mode === "exact") assertExactBudget(design.name, groups, reads, plan.durationS);
   const generator: LoadGenerator =
     mode === "fast" ? new FastLoad(groups, reads, model.cost) : new ExactLoad(groups, reads, model.cost);
@@ -142,6 +148,10 @@ function simulateDesign(
     retentionS,
     largestRow: largestRow(groups, retentionS ?? durationS),
   });
+  if (boosted.length > 0)
+    summary.dataBoostReads = boosted.map((read) =>
+      dataBoostRead({ ...readPattern(read), rowBytes: read.group.rowBytes }, model.cost),
+    );
   return {
     design: design.name,
     ...(design.description === undefined ? {} : { description: design.description }),
@@ -149,7 +159,7 @@ function simulateDesign(
     nodes,
     table,
     storage: model.storage,
-    costPerHour: nodes * scenario.cluster.pricePerNodeHour,
+    costPerHour: nodes * (scenario.cluster.pricePerNodeHour ?? BIGTABLE_LIST_PRICES.nodeHour),
     mode,
     modelEnd,
     durationS: plan.durationS,
