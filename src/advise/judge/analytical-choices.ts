@@ -68,6 +68,8 @@ export interface AnalyticalChoices {
     costPerMonth: number;
     /** The SPU-hour price below which this choice costs less than change streams; null when none does. */
     breakEvenSpuHour: number | null;
+    /** The Dataflow job's monthly cost above which this choice costs less than change streams; null when none does. */
+    breakEvenJobMonth: number | null;
   };
   changeStreams: {
     keepS: number;
@@ -154,7 +156,7 @@ export function analyticalChoices(
     costPerMonth: dataflowJobCost === null ? null : pricedPerMonth + dataflowJobCost,
     pricedPerMonth,
   };
-  const dataBoost = dataBoostChoice(scenario, evaluated, scans, plan, changeStreams.costPerMonth);
+  const dataBoost = dataBoostChoice(scenario, evaluated, scans, plan, changeStreams);
   return {
     scans,
     retentionS: retention.seconds,
@@ -172,7 +174,7 @@ function dataBoostChoice(
   evaluated: JudgedCandidate,
   scans: AnalyticalScan[],
   plan: SizingPlan,
-  changeStreamsCost: number | null,
+  changeStreams: Pick<AnalyticalChoices["changeStreams"], "costPerMonth" | "pricedPerMonth">,
 ): AnalyticalChoices["dataBoost"] {
   const allowed = scans.filter((scan) => scan.dataBoostAllowed);
   if (allowed.length === 0) return undefined;
@@ -183,8 +185,12 @@ function dataBoostChoice(
   const spuHoursPerMonth =
     allowed.reduce((sum, scan) => sum + scan.demand.averageSpus, 0) * plan.growth * HOURS_PER_MONTH;
   const spuCost = spuHoursPerMonth * (priceOrNull(scenario, "bigtable.dataBoostSpuHour") ?? 0);
-  const breakEven =
-    changeStreamsCost === null ? null : (changeStreamsCost - bigtable.total) / spuHoursPerMonth;
+  const costPerMonth = bigtable.total + spuCost;
+  const spuBreakEven =
+    changeStreams.costPerMonth === null
+      ? null
+      : (changeStreams.costPerMonth - bigtable.total) / spuHoursPerMonth;
+  const jobBreakEven = costPerMonth - changeStreams.pricedPerMonth;
   return {
     nodes,
     cpuNodes: cpu,
@@ -193,8 +199,9 @@ function dataBoostChoice(
     bigtable,
     spuHoursPerMonth,
     spuCost,
-    costPerMonth: bigtable.total + spuCost,
-    breakEvenSpuHour: breakEven !== null && breakEven > 0 ? breakEven : null,
+    costPerMonth,
+    breakEvenSpuHour: spuBreakEven !== null && spuBreakEven > 0 ? spuBreakEven : null,
+    breakEvenJobMonth: jobBreakEven > 0 ? jobBreakEven : null,
   };
 }
 
