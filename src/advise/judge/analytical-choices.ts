@@ -17,10 +17,11 @@
  * The scans' work comes from the simulator's cost model: a scan costs the same node-seconds on
  * either side, only who pays for them differs. Prices: prices.ts.
  */
+
+import { type DataBoostRead, dataBoostRead } from "../../sim/cluster/data-boost.js";
 import { resolveModel } from "../../sim/cluster/model.js";
 import { DATA_BOOST_STALENESS_S, SPUS_PER_NODE } from "../../sim/scenario/data-boost-limits.js";
 import type { ReadPattern, Scenario } from "../../sim/scenario/scenario.js";
-import { type DataBoostRead, dataBoostRead } from "../../sim/workload/data-boost.js";
 import { HOURS_PER_MONTH, type MonthlyCost, monthlyCost } from "../size/cost.js";
 import { priceOrNull } from "../size/prices.js";
 import { type CpuTargets, cpuNodes, type StoragePlan, storageNodes, storedBytes } from "../size/sizing.js";

@@ -1,10 +1,10 @@
 /** What a simulation reports per design: a summary, a time series and the key-space load for heatmaps. */
 
 import type { LoadStep } from "../../viz/matrix/key-load.js";
+import type { DataBoostRead } from "../cluster/data-boost.js";
 import type { ModelEnd } from "../cluster/model-constants.js";
 import type { LatencySummary, ReadSummary, TabletActivity, TimelinePoint } from "../engine/measurements.js";
 import type { TableKind } from "../scenario/table-that-exists.js";
-import type { DataBoostRead } from "../workload/data-boost.js";
 import type { LargestRow } from "../workload/row-size.js";
 
 /**

@@ -4,6 +4,7 @@
  */
 import { compileSchema } from "../../keys/index.js";
 import type { KeySchema } from "../../keys/types.js";
+import { dataBoostRead } from "../cluster/data-boost.js";
 import { type Model, resolveModel } from "../cluster/model.js";
 import type { ModelEnd } from "../cluster/model-constants.js";
 import { TabletMap } from "../cluster/tablets.js";
@@ -25,7 +26,6 @@ import {
   type TableSplits,
 } from "../scenario/scenario.js";
 import { tableFor } from "../scenario/table-that-exists.js";
-import { dataBoostRead } from "../workload/data-boost.js";
 import { CompiledRead } from "../workload/reads.js";
 import { largestRow } from "../workload/row-size.js";
 import { CompiledGroup } from "../workload/workload.js";

@@ -4,8 +4,9 @@
  * each request billed at least 60 SPU-seconds (data-boost-limits.ts). The node-seconds come from
  * the cluster's own cost model, so a scan costs the same work on either side; only who pays differs.
  */
-import { type CostModel, rangeReadCost } from "../cluster/cluster.js";
+
 import { MIN_SPU_SECONDS_PER_REQUEST, SPUS_PER_NODE } from "../scenario/data-boost-limits.js";
+import { type CostModel, rangeReadCost } from "./cluster.js";
 
 /** What one pattern of reads asks of Data Boost. */
 export interface DataBoostRead {

@@ -1,12 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { resolveModel } from "../cluster/model.js";
 import { simulateSensitivity } from "../results/sensitivity.js";
 import { simulateScenario } from "../results/simulate.js";
 import { MIN_SPU_SECONDS_PER_REQUEST, SPUS_PER_NODE } from "../scenario/data-boost-limits.js";
 import { validateScenario } from "../scenario/scenario.js";
 import { deviceKey, saltedDeviceKey } from "../scenario/schemas.fixture.js";
 import { dataBoostRead } from "./data-boost.js";
+import { resolveModel } from "./model.js";
 
 interface Shape {
   buckets: number;
