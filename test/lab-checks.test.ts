@@ -15,7 +15,7 @@ import {
   type JudgedCandidate,
   meetsTargets,
 } from "../src/advise/judge/recommend.js";
-import { monthlyCost } from "../src/advise/size/cost.js";
+import { HOURS_PER_MONTH, monthlyCost } from "../src/advise/size/cost.js";
 import { judgeScenario, type LabVerdict } from "../src/lab/judge.js";
 import { MODEL_CONSTANTS } from "../src/sim/cluster/model-constants.js";
 import type { DesignResult, SimulationResult } from "../src/sim/results/results.js";
@@ -163,6 +163,8 @@ const SIMULATE: Record<string, (d: DesignResult, c: Context) => unknown> = {
   "atGrowth.averageNodeCpu": (d, c) =>
     designOf(grown(c.check.file), d.design).summary.steadyState.averageNodeCpu,
   "atGrowth.verdict": (d, c) => verdict(designOf(grown(c.check.file), d.design).summary.guidance.meets),
+  "summary.dataBoostReads[dashboard-30d].spuHoursPerMonth": (d) =>
+    d.summary.dataBoostReads!.find((read) => read.name === "dashboard-30d")!.averageSpus * HOURS_PER_MONTH,
 };
 
 /** Advise: the expectations' names → `Advice` (recommendation, sizing, cost, storage options). */
@@ -204,6 +206,30 @@ const ADVISE: Record<string, (a: Advice, c: Context) => unknown> = {
   "exportTrade.shown": (a) => a.storageOptions?.keepFewerDays !== undefined,
   "hdd.nodes": (a) => a.storageOptions?.hdd?.nodes,
   "hdd.costPerMonthUsd": (a) => a.storageOptions?.hdd?.cost?.total,
+  "analytical.dataBoost.nodes": (a) => a.analytical?.dataBoost?.nodes,
+  "analytical.dataBoost.spuHoursPerMonth": (a) => a.analytical?.dataBoost?.spuHoursPerMonth,
+  "analytical.dataBoost.costPerMonthUsd": (a) => a.analytical?.dataBoost?.costPerMonth,
+  "analytical.changeStreams.nodes": (a) => a.analytical?.changeStreams.nodes,
+  "analytical.changeStreams.bigQueryStorageGiB": (a) => a.analytical?.changeStreams.bigQueryStorageGiB,
+  "analytical.changeStreams.bigQueryScannedTiBPerMonth": (a) =>
+    a.analytical?.changeStreams.bigQueryScannedTiBPerMonth,
+  "analytical.changeStreams.costPerMonthUsd": (a) => a.analytical?.changeStreams.costPerMonth,
+  "analytical.parquet.costPerMonthUsd": (a) => a.analytical?.parquet.costPerMonth,
+  "analytical.cheapestPriced": (a) => a.analytical?.cheapestPriced,
+  pricesUsed: (a) =>
+    Object.fromEntries(
+      a.pricesUsed
+        .filter((used) =>
+          [
+            "bigtable.nodeHour",
+            "bigtable.dataBoostSpuHour",
+            "dataflow.changeStreamJobMonth",
+            "bigquery.activeLogicalGiBMonth",
+            "bigquery.onDemandTiB",
+          ].includes(used.id),
+        )
+        .map((used) => [used.id, used.origin]),
+    ),
 };
 
 /** Lab: the expectations' names → `LabVerdict` (calibration, and each design judged under it). */

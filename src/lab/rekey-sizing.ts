@@ -6,6 +6,7 @@
  */
 import type { Advice } from "../advise/judge/advise.js";
 import type { JudgedCandidate } from "../advise/judge/recommend.js";
+import { price } from "../advise/size/prices.js";
 import { type MigrationSizing, sizeMigration } from "../migrate/sizing/migration-sizing.js";
 import { SIZING_CONSTANTS } from "../migrate/sizing/sizing-constants.js";
 import { sizingReport } from "../migrate/sizing/sizing-report.js";
@@ -50,9 +51,8 @@ export function rekeySizing(scenario: Scenario, advice: Advice): RekeySizing | u
       nodes: current.nodes,
       storage,
       averageCpu: current.scores.averageCpu,
-      pricePerNodeHour: scenario.cluster.pricePerNodeHour,
-      pricePerGbMonth:
-        storage === "ssd" ? scenario.cluster.pricePerSsdGbMonth : scenario.cluster.pricePerHddGbMonth,
+      pricePerNodeHour: price(scenario, "bigtable.nodeHour"),
+      pricePerGbMonth: price(scenario, storage === "ssd" ? "bigtable.ssdGiBMonth" : "bigtable.hddGiBMonth"),
     },
     liveWritesPerS: advice.writesPerS,
     tasks: LAB_TASKS,

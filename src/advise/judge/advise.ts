@@ -21,7 +21,9 @@ import { MODELLED_AS_IS, type RealKey } from "../infer/real-key.js";
 import { autoscaledRange } from "../size/autoscaled-range.js";
 import { type MonthlyCost, monthlyCost } from "../size/cost.js";
 import { type KeyFootprint, keyFootprint } from "../size/key-size.js";
+import { type PriceUsed, pricesUsed } from "../size/prices.js";
 import { designSizing, type StoragePlan, storagePlan } from "../size/sizing.js";
+import { type AnalyticalChoices, analyticalChoices } from "./analytical-choices.js";
 import { type BeyondTheKey, beyondTheKey } from "./beyond-the-key.js";
 import { type CandidateDesign, enumerateCandidates, saltBucketChoices } from "./candidates.js";
 import { type ClusterOptions, clusterOptions } from "./cluster-options.js";
@@ -118,6 +120,10 @@ export interface Advice {
   cheapest: JudgedCandidate | undefined;
   /** When storage sizes the recommendation (else the current key): HDD and keeping fewer days, in nodes and dollars. */
   storageOptions: StorageOptions | undefined;
+  /** Where the long scans go — Data Boost, change streams into BigQuery, Parquet — each priced with its analytical side. */
+  analytical?: AnalyticalChoices;
+  /** Every price the advice could use, with its source and whether the scenario or the default set it. */
+  pricesUsed: PriceUsed[];
   /** The recommendation needs more nodes than planned for (nothing met the targets with headroom on them). */
   needsMoreNodes: boolean;
   /** Every other candidate, with why it loses: a code, the targets it misses, and the words. */
@@ -576,6 +582,8 @@ function adviceFrom(
     recommended,
     cheapest: cheapestOf(evaluated, recommended),
     storageOptions: storageOptions(planned, densestRun(evaluated, recommended ?? asIs), plan),
+    ...analyticalOf(planned, densestRun(evaluated, recommended ?? asIs), plan),
+    pricesUsed: pricesUsed(planned),
     needsMoreNodes,
     losers: evaluated
       .filter((each) => each !== recommended)
@@ -598,6 +606,16 @@ function clusterOptionsOf(
   const current = asIs.kind === "judged" ? asIs : undefined;
   const answer = recommended ?? current;
   return answer ? { clusterOptions: clusterOptions(planned, answer, current, plan) } : {};
+}
+
+/** Where the analytical scans go, priced three ways (analytical-choices.ts), when there are any. */
+function analyticalOf(
+  planned: Scenario,
+  run: EvaluatedCandidate,
+  plan: AdvicePlan,
+): { analytical?: AnalyticalChoices } {
+  const choices = analyticalChoices(planned, run, plan);
+  return choices ? { analytical: choices } : {};
 }
 
 /** The recommendation on the scenario's clusters, when it declares replication. */

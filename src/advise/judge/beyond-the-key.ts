@@ -40,7 +40,7 @@ export function beyondTheKey(
     if (!isAnalytical(read.window, rows)) continue;
     notes.push({
       kind: "analytical-store",
-      text: `"${read.name}" scans ${formatDuration(read.window)} of an entity (about ${Math.round(rows).toLocaleString("en-US")} rows per scan): that is an analytical query. Export the data to an analytical store (BigQuery, or Parquet files) and serve dashboards there; keep Bigtable for point lookups and recent windows. No key design makes it cheap.`,
+      text: `"${read.name}" scans ${formatDuration(read.window)} of an entity (about ${Math.round(rows).toLocaleString("en-US")} rows per scan): that is an analytical query. Read it through Data Boost (no copy, no cluster CPU), or move it to BigQuery (change streams) or Parquet files and keep Bigtable for point lookups and recent windows; the sizing prices the three. No key design makes it cheap.`,
     });
   }
   const groups = scenario.workload.groups;

@@ -27,6 +27,7 @@ import {
 } from "../../sim/scenario/cluster-options.js";
 import type { Scenario } from "../../sim/scenario/scenario.js";
 import { type MonthlyCost, monthlyCost } from "../size/cost.js";
+import { price } from "../size/prices.js";
 import { type CpuTargets, cpuNodes, type StoragePlan, storageNodes } from "../size/sizing.js";
 import type { JudgedCandidate } from "./recommend.js";
 
@@ -263,7 +264,7 @@ function tieredStorageOption(scenario: Scenario, answer: JudgedCandidate, plan: 
               ? "no fewer nodes"
               : "fits";
   const offered = reason === "fits";
-  const infrequentStorage = (split.infrequent / GIB) * scenario.cluster.pricePerInfrequentGbMonth;
+  const infrequentStorage = (split.infrequent / GIB) * price(scenario, "bigtable.infrequentGiBMonth");
   const onSsd = nodes === null ? undefined : monthlyCost(scenario, nodes, "ssd", split.ssd);
   return {
     design: answer.candidate.name,

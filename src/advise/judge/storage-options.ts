@@ -15,7 +15,7 @@
  */
 import { rangeReadCost, writeCost } from "../../sim/cluster/cluster.js";
 import { resolveModel } from "../../sim/cluster/model.js";
-import type { Scenario, Storage } from "../../sim/scenario/scenario.js";
+import type { ReadPattern, Scenario, Storage } from "../../sim/scenario/scenario.js";
 import { type MonthlyCost, monthlyCost } from "../size/cost.js";
 import {
   type CpuTargets,
@@ -66,7 +66,11 @@ export function storageOptions(
   const { growth } = plan;
   const storage = plan.storagePlan.storage;
   const current = { storage, nodes: sizing.atGrowth.total!, cost };
-  const keepS = keptInBigtable(scenario, evaluated);
+  const rows = new Map(evaluated.scores.reads.map((read) => [read.name, read.rowsReadPerRead]));
+  const keepS = keptInBigtable(
+    scenario,
+    (read) => read.kind === "scan" && isAnalytical(read.window, rows.get(read.name) ?? 0),
+  );
   const cpu = sizing.atGrowth.cpu!;
   const keepFewerDays =
     keepS < retention.seconds
@@ -133,11 +137,10 @@ function operationsCost(scenario: Scenario, evaluated: JudgedCandidate, storage:
   return writes + reads;
 }
 
-/** The longest window the reads that stay in Bigtable need (analytical scans move out), at least a day, in whole days. */
-function keptInBigtable(scenario: Scenario, evaluated: JudgedCandidate): number {
-  const rows = new Map(evaluated.scores.reads.map((read) => [read.name, read.rowsReadPerRead]));
+/** The longest window the reads that stay in Bigtable need (those `movesOut` leave), at least a day, in whole days. */
+export function keptInBigtable(scenario: Scenario, movesOut: (read: ReadPattern) => boolean): number {
   const windows = scenario.workload.reads.flatMap((read) =>
-    read.kind === "latest" || isAnalytical(read.window, rows.get(read.name) ?? 0) ? [] : [read.window],
+    read.kind === "latest" || movesOut(read) ? [] : [read.window],
   );
   return Math.max(1, Math.ceil(Math.max(0, ...windows) / DAY_S)) * DAY_S;
 }

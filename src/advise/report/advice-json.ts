@@ -62,6 +62,8 @@ export function adviceToJson(advice: Advice): string {
         : null,
       cheapest: advice.cheapest ? candidateLabel(advice.cheapest, advice.nodes) : null,
       storageOptions: advice.storageOptions ?? null,
+      analytical: advice.analytical ?? null,
+      pricesUsed: advice.pricesUsed,
       decision: advice.decision,
       beyondTheKey: advice.beyondTheKey,
       multiCluster: advice.multiCluster ?? null,

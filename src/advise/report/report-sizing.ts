@@ -4,11 +4,13 @@
  * that costs per month, the cheapest design that meets the targets when it is not the simplest,
  * and — when storage sizes the cluster — HDD and keeping fewer days in Bigtable.
  */
+
 import { formatBytes } from "../../format/bytes.js";
 import { formatDuration } from "../../sim/scenario/duration.js";
 import { type Advice, candidateLabel } from "../judge/advise.js";
 import type { EvaluatedCandidate, JudgedCandidate } from "../judge/recommend.js";
 import { dollars, type MonthlyCost } from "../size/cost.js";
+import { analyticalLines, pricesUsedLine } from "./analytical-report.js";
 
 const costText = (cost: MonthlyCost) =>
   `${dollars(cost.total)}/month (${dollars(cost.nodes)} nodes + ${dollars(cost.storage)} storage)`;
@@ -69,7 +71,7 @@ export function sizingLines(advice: Advice): string[] {
     );
   else if (chosen.cost)
     lines.push(`${chosen.candidate.name} is also the cheapest design that meets the targets.`);
-  lines.push(...storageLines(advice));
+  lines.push(...storageLines(advice), ...analyticalLines(advice), pricesUsedLine(advice.pricesUsed));
   return lines;
 }
 

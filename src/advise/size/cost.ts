@@ -1,15 +1,15 @@
 /**
- * What a cluster costs per month: its nodes and the bytes it stores, at the scenario's prices
- * (defaults: us-central1 list prices on Google's "Bigtable pricing" page,
- * https://cloud.google.com/bigtable/pricing — $0.65 per node-hour, $0.17 per GB-month on SSD,
- * $0.026 on HDD; prices differ by region, so a scenario sets its own). Google bills nodes per hour
+ * What a cluster costs per month: its nodes and the bytes it stores, at the scenario's prices or
+ * the registry's defaults (prices.ts: us-central1 list prices on Google's "Bigtable pricing" page;
+ * prices differ by region, so a scenario sets its own). Google bills nodes per hour
  * and storage per binary GB (2^30 bytes) of the monthly average stored, after compression. Network
  * and backups are not priced.
  */
 import type { Scenario, Storage } from "../../sim/scenario/scenario.js";
+import { price } from "./prices.js";
 
 /** 365 × 24 ÷ 12: the month Google's pricing calculator uses. */
-const HOURS_PER_MONTH = 730;
+export const HOURS_PER_MONTH = 730;
 const BYTES_PER_GB = 2 ** 30;
 
 export interface MonthlyCost {
@@ -24,9 +24,8 @@ export function monthlyCost(
   storage: Storage,
   storedBytes: number,
 ): MonthlyCost {
-  const { cluster } = scenario;
-  const perGb = storage === "ssd" ? cluster.pricePerSsdGbMonth : cluster.pricePerHddGbMonth;
-  const nodeCost = nodes * cluster.pricePerNodeHour * HOURS_PER_MONTH;
+  const perGb = price(scenario, storage === "ssd" ? "bigtable.ssdGiBMonth" : "bigtable.hddGiBMonth");
+  const nodeCost = nodes * price(scenario, "bigtable.nodeHour") * HOURS_PER_MONTH;
   const storageCost = (storedBytes / BYTES_PER_GB) * perGb;
   return { nodes: nodeCost, storage: storageCost, total: nodeCost + storageCost };
 }

@@ -6,14 +6,14 @@
  * dual-write does to the cluster and what the migration costs.
  */
 import type { Command } from "commander";
-import * as v from "valibot";
+import { type PriceId, priceRecord } from "../../advise/size/prices.js";
 import { sampleRowKeys } from "../../diagnose/gather/bigtable-sample.js";
 import { importOptionalPackage } from "../../io/optional-package.js";
 import { type MigrationSizing, sizeMigration } from "../../migrate/sizing/migration-sizing.js";
 import { SIZING_CONSTANTS } from "../../migrate/sizing/sizing-constants.js";
 import { sizingReport } from "../../migrate/sizing/sizing-report.js";
 import { type TableVolume, volumeFromSamples } from "../../migrate/sizing/table-volume.js";
-import { ScenarioSchema, type Storage } from "../../sim/scenario/scenario.js";
+import type { Storage } from "../../sim/scenario/scenario.js";
 import { resolveConfig } from "../../store/bigtable.js";
 import type { Store } from "../../store/store.js";
 import { openStoreAt, type StoreAddress } from "../../store/store-address.js";
@@ -92,14 +92,14 @@ export interface PlanSizing {
   lines: string[];
 }
 
-/** The list prices the lab uses when a scenario sets none (its schema's defaults). */
+/** The list prices the lab uses when a scenario sets none (the price registry's defaults). */
 function listPrices() {
-  const defaults = v.getDefaults(ScenarioSchema.entries.cluster) as {
-    pricePerNodeHour: number;
-    pricePerSsdGbMonth: number;
-    pricePerHddGbMonth: number;
+  const value = (id: PriceId) => priceRecord(id).value!;
+  return {
+    pricePerNodeHour: value("bigtable.nodeHour"),
+    pricePerSsdGbMonth: value("bigtable.ssdGiBMonth"),
+    pricePerHddGbMonth: value("bigtable.hddGiBMonth"),
   };
-  return defaults;
 }
 
 /** The sizing for `plan`, or undefined without `--nodes`. */

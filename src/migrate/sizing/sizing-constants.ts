@@ -3,7 +3,11 @@
  * scan rates, the storage limit and target; summary.ts: Google's 70 % average CPU): each sourced,
  * or an assumption with its range, in the same form.
  */
+import { priceRecord } from "../../advise/size/prices.js";
 import type { ModelConstant } from "../../sim/cluster/model-constants.js";
+import { SPUS_PER_NODE } from "../../sim/scenario/data-boost-limits.js";
+
+const SPU_HOUR = priceRecord("bigtable.dataBoostSpuHour");
 
 const DATA_BOOST =
   'Google Cloud, "Bigtable Data Boost overview" (https://cloud.google.com/bigtable/docs/data-boost-overview)';
@@ -23,9 +27,9 @@ export const SIZING_CONSTANTS = {
   spuPerNode: {
     field: "dataBoost.spuPerNode",
     unit: "Data Boost serverless processing units that perform like one node",
-    value: 1_000,
-    low: 1_000,
-    high: 1_000,
+    value: SPUS_PER_NODE,
+    low: SPUS_PER_NODE,
+    high: SPUS_PER_NODE,
     worse: "high",
     basis: "sourced",
     source: `${DATA_BOOST}: usage is measured in serverless processing units (SPUs); "1,000 SPUs equal one node" in performance`,
@@ -33,11 +37,12 @@ export const SIZING_CONSTANTS = {
   pricePerSpuHour: {
     field: "--data-boost-spu-hour-price",
     unit: "USD per SPU-hour",
-    value: 0.00065,
-    low: 0.00065,
-    high: 0.0013,
+    // The price registry's record (advise/size/prices.ts): one assumption for the lab and the migration.
+    value: SPU_HOUR.value!,
+    low: SPU_HOUR.assumption!.low,
+    high: SPU_HOUR.assumption!.high,
     worse: "high",
     basis: "assumption",
-    source: `the price is on Google's "Bigtable pricing" page (https://cloud.google.com/bigtable/pricing) by region; the copy we could read gives none. 1,000 SPUs perform like a node (${DATA_BOOST}), so a node's $0.65 an hour is $0.00065 an SPU-hour at par; up to twice that for serverless compute. Set your region's price`,
+    source: `${SPU_HOUR.source} (read ${SPU_HOUR.read}): ${SPU_HOUR.assumption!.why}. Set your region's price`,
   },
 } satisfies Record<string, ModelConstant>;

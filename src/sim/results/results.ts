@@ -1,6 +1,7 @@
 /** What a simulation reports per design: a summary, a time series and the key-space load for heatmaps. */
 
 import type { LoadStep } from "../../viz/matrix/key-load.js";
+import type { DataBoostRead } from "../cluster/data-boost.js";
 import type { ModelEnd } from "../cluster/model-constants.js";
 import type { LatencySummary, ReadSummary, TabletActivity, TimelinePoint } from "../engine/measurements.js";
 import type { TableKind } from "../scenario/table-that-exists.js";
@@ -112,7 +113,10 @@ export interface DesignSummary {
   cycle: CycleSummary | null;
   guidance: Guidance;
   writes: LatencySummary & { perS: number; rowBytes: number; shedShare: number };
+  /** Reads the cluster serves (those on Data Boost are not among them). */
   reads: ReadSummary[];
+  /** Scans served by Data Boost: no cluster CPU, priced in SPUs (absent when there are none). */
+  dataBoostReads?: DataBoostRead[];
   tablets: TabletActivity;
 }
 

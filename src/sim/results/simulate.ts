@@ -4,6 +4,7 @@
  */
 import { compileSchema } from "../../keys/index.js";
 import type { KeySchema } from "../../keys/types.js";
+import { dataBoostRead } from "../cluster/data-boost.js";
 import { type Model, resolveModel } from "../cluster/model.js";
 import type { ModelEnd } from "../cluster/model-constants.js";
 import { TabletMap } from "../cluster/tablets.js";
@@ -17,6 +18,7 @@ import { planRun, type RunPlan } from "../scenario/cycle.js";
 import { formatDuration } from "../scenario/duration.js";
 import { impliedRetention } from "../scenario/retention.js";
 import {
+  BIGTABLE_LIST_PRICES,
   findScenarioDesign,
   SALT_BUCKET_SPLITS,
   type Scenario,
@@ -107,7 +109,11 @@ function simulateDesign(
       `design "${design.name}": ${nodes} nodes under nodeScalingFactor ${model.nodeScalingFactor}; node counts must be even`,
     );
   const plan = planDesignRun(scenario, design, durationS, model);
-  const { schema, groups, reads } = compileDesign(scenario, design, plan.offsetS);
+  const compiled = compileDesign(scenario, design, plan.offsetS);
+  const { schema, groups } = compiled;
+  // Scans on Data Boost run on serverless compute: the cluster never sees them.
+  const reads = compiled.reads.filter((read) => !read.dataBoost);
+  const boosted = compiled.reads.filter((read) => read.dataBoost);
   if (mode === "exact") assertExactBudget(design.name, groups, reads, plan.durationS);
   const generator: LoadGenerator =
     mode === "fast" ? new FastLoad(groups, reads, model.cost) : new ExactLoad(groups, reads, model.cost);
@@ -148,6 +154,10 @@ function simulateDesign(
     retentionS,
     largestRow: largestRow(groups, retentionS ?? durationS),
   });
+  if (boosted.length > 0)
+    summary.dataBoostReads = boosted.map((read) =>
+      dataBoostRead({ ...readPattern(read), rowBytes: read.group.rowBytes }, model.cost),
+    );
   return {
     design: design.name,
     ...(design.description === undefined ? {} : { description: design.description }),
@@ -156,7 +166,7 @@ function simulateDesign(
     nodeScalingFactor: model.nodeScalingFactor,
     table,
     storage: model.storage,
-    costPerHour: nodes * scenario.cluster.pricePerNodeHour,
+    costPerHour: nodes * (scenario.cluster.pricePerNodeHour ?? BIGTABLE_LIST_PRICES.nodeHour),
     mode,
     modelEnd,
     durationS: plan.durationS,

@@ -11,16 +11,8 @@ describe("validateScenario", () => {
   it("fills in the documented defaults and leaves the model's constants to the model", () => {
     const scenario = validateScenario(minimal);
     expect(scenario).toMatchObject({ duration: 3600, step: 1, sample: 60, start: "2026-01-01T00:00:00Z" });
-    expect(scenario.cluster).toEqual({
-      nodes: 2,
-      storage: "ssd",
-      pricePerNodeHour: 0.65,
-      pricePerSsdGbMonth: 0.17,
-      pricePerHddGbMonth: 0.026,
-      pricePerInfrequentGbMonth: 0.026,
-      nodeScalingFactor: 1,
-      capacity: {},
-    });
+    // Prices the scenario does not set are the price registry's (advise/size/prices.ts), so a report can tell them apart.
+    expect(scenario.cluster).toEqual({ nodes: 2, storage: "ssd", nodeScalingFactor: 1, capacity: {} });
     expect(scenario.tablets).toEqual({ splits: "salt-buckets" });
     expect(scenario.latency).toEqual({});
     expect(scenario.workload.groups[0]!.arrival).toEqual({ kind: "steady" });
@@ -176,6 +168,39 @@ describe("validateScenario", () => {
     expect(() => simulateScenario(scenario, { durationS: 1 })).toThrow(
       /design "d": group "g" has no value for key field "tenant"/,
     );
+  });
+});
+
+describe("reads on Data Boost", () => {
+  const withRead = (read: Record<string, unknown>) =>
+    validateScenario({
+      ...minimal,
+      workload: {
+        ...minimal.workload,
+        reads: [{ name: "r", group: minimal.workload.groups[0]!.name, perS: 1, ...read }],
+      },
+    });
+
+  it("are scans: a point read marked dataBoost is refused by name", () => {
+    expect(withRead({ kind: "scan", window: "30d", dataBoost: true }).workload.reads[0]).toMatchObject({
+      dataBoost: true,
+    });
+    for (const kind of [
+      { kind: "get", window: "1d" },
+      { kind: "latest", limit: 10 },
+    ])
+      expect(() => withRead({ ...kind, dataBoost: true })).toThrow(
+        /reads\[\]\.dataBoost is only for kind "scan".*not point reads/,
+      );
+  });
+
+  it("need a staleness of at least Data Boost's ~35 minutes when one is stated", () => {
+    expect(() => withRead({ kind: "scan", window: "1d", dataBoost: true, staleness: "5m" })).toThrow(
+      /reads "r" has dataBoost: true but staleness 5m; .*at least 35m/,
+    );
+    expect(
+      withRead({ kind: "scan", window: "1d", dataBoost: true, staleness: "1h" }).workload.reads[0],
+    ).toMatchObject({ staleness: 3600 });
   });
 });
 

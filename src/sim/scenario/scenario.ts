@@ -13,6 +13,8 @@ import {
   NodeScalingFactorSchema,
   TieredStorageSchema,
 } from "./cluster-options.js";
+import { DATA_BOOST_STALENESS_S } from "./data-boost-limits.js";
+import { formatDuration } from "./duration.js";
 import { durationField } from "./duration-field.js";
 import { checkReplication, ReplicationSchema } from "./replication-topology.js";
 
@@ -105,6 +107,14 @@ const GroupSchema = v.strictObject({
   arrival: v.optional(ArrivalSchema, { kind: "steady" }),
 });
 
+/** Data Boost is for scans: Google says it is not for point reads, batched or not (Bigtable Data Boost overview). */
+const pointReadDataBoost = v.optional(
+  v.literal(
+    false,
+    'reads[].dataBoost is only for kind "scan": Data Boost serves batch scans, not point reads ("latest" or "get")',
+  ),
+);
+
 const ReadSchema = v.variant(
   "kind",
   [
@@ -115,6 +125,7 @@ const ReadSchema = v.variant(
       group: v.string(),
       perS: positive("perS"),
       limit: positiveInt("limit"),
+      dataBoost: pointReadDataBoost,
     }),
     /** Every row of one entity in the last `window` (e.g. 30d dashboards). */
     v.strictObject({
@@ -123,6 +134,10 @@ const ReadSchema = v.variant(
       group: v.string(),
       perS: positive("perS"),
       window: duration("window"),
+      /** Served by Data Boost's serverless compute, not the cluster's nodes (data-boost.ts). */
+      dataBoost: v.optional(v.boolean("reads[].dataBoost must be true or false")),
+      /** How old the newest data the scan sees may be; unstated, an analytical scan tolerates Data Boost's ~35 minutes. */
+      staleness: v.optional(duration("reads[].staleness")),
     }),
     /** One row of one entity, at a uniformly random time in the last `window` (default 1d). */
     v.strictObject({
@@ -131,6 +146,7 @@ const ReadSchema = v.variant(
       group: v.string(),
       perS: positive("perS"),
       window: v.optional(duration("window"), DEFAULT_GET_WINDOW_S),
+      dataBoost: pointReadDataBoost,
     }),
   ],
   'reads[].kind must be "latest", "scan" or "get"',
@@ -140,16 +156,34 @@ const StorageSchema = v.picklist(["ssd", "hdd"], 'storage must be "ssd" or "hdd"
 
 const optionalPositive = (field: string) => v.optional(positive(field));
 
+/**
+ * Bigtable's us-central1 list prices in USD, used where a scenario sets none: Google, "Bigtable
+ * pricing" (https://cloud.google.com/bigtable/pricing). Their source and date read are in the price
+ * registry (advise/size/prices.ts); they live here because the simulator prices a node-hour too.
+ */
+export const BIGTABLE_LIST_PRICES = { nodeHour: 0.65, ssdGiBMonth: 0.17, hddGiBMonth: 0.026 } as const;
+
+/**
+ * Prices of the analytical side (issue 40), in USD; unset, the registry's defaults apply, and a
+ * price Google publishes no figure for (Data Boost's SPU-hour, a Dataflow job) is reported missing.
+ */
+const PricesSchema = v.strictObject({
+  dataBoostSpuHour: optionalPositive("prices.dataBoostSpuHour"),
+  bigQueryStorageGiBMonth: optionalPositive("prices.bigQueryStorageGiBMonth"),
+  bigQueryScanTiB: optionalPositive("prices.bigQueryScanTiB"),
+  dataflowJobMonth: optionalPositive("prices.dataflowJobMonth"),
+});
+
 const ClusterSchema = v.strictObject({
   nodes: positiveInt("cluster.nodes"),
   storage: v.optional(StorageSchema, "ssd"),
   /**
-   * List prices in USD (inputs: they differ by region and change). Defaults: us-central1 on Google's
-   * "Bigtable pricing" page (https://cloud.google.com/bigtable/pricing), per binary GB (GiB) stored.
+   * List prices in USD (inputs: they differ by region and change), per binary GB (GiB) stored. Unset,
+   * the price registry's defaults apply (advise/size/prices.ts, BIGTABLE_LIST_PRICES below).
    */
-  pricePerNodeHour: v.optional(positive("cluster.pricePerNodeHour"), 0.65),
-  pricePerSsdGbMonth: v.optional(positive("cluster.pricePerSsdGbMonth"), 0.17),
-  pricePerHddGbMonth: v.optional(positive("cluster.pricePerHddGbMonth"), 0.026),
+  pricePerNodeHour: optionalPositive("cluster.pricePerNodeHour"),
+  pricePerSsdGbMonth: optionalPositive("cluster.pricePerSsdGbMonth"),
+  pricePerHddGbMonth: optionalPositive("cluster.pricePerHddGbMonth"),
   /**
    * The model's constants (model-constants.ts) may be set here and under `tablets` and `latency`;
    * a set constant is the user's input and stays fixed in a sensitivity run.
@@ -166,12 +200,8 @@ const ClusterSchema = v.strictObject({
   scanFixedCostShare: v.optional(fraction("cluster.scanFixedCostShare")),
   storageLimitBytes: optionalPositive("cluster.storageLimitBytes"),
   storageTarget: v.optional(fraction("cluster.storageTarget")),
-  /**
-   * The infrequent-access tier's price (tiered storage), USD per GiB-month. **Assumption**: the
-   * stored copy of https://cloud.google.com/bigtable/pricing names the tier but renders no figure,
-   * so the default is the HDD rate above; set your region's.
-   */
-  pricePerInfrequentGbMonth: v.optional(positive("cluster.pricePerInfrequentGbMonth"), 0.026),
+  /** The infrequent-access tier's price (tiered storage), USD per GiB-month; unset, the registry's assumption. */
+  pricePerInfrequentGbMonth: optionalPositive("cluster.pricePerInfrequentGbMonth"),
   /** 2: two standard nodes act as one compute node (even node counts, SSD only, at creation; cluster-options.ts). */
   nodeScalingFactor: v.optional(NodeScalingFactorSchema, 1),
   /**
@@ -309,6 +339,7 @@ export const ScenarioSchema = v.strictObject({
   /** Interval of the reported time series and heatmap columns. */
   sample: v.optional(duration("sample"), 60),
   cluster: ClusterSchema,
+  prices: v.optional(PricesSchema),
   /**
    * The growth to plan for: a multiple of today's workload (writes, reads and so the bytes kept)
    * the sized cluster must still carry within the targets. Default 1: Google's CPU and storage
@@ -390,6 +421,7 @@ export function validateScenario(input: unknown): Scenario {
     }
   }
   checkClusterOptions(scenario);
+  for (const read of scenario.workload.reads) checkDataBoostStaleness(read);
   if (scenario.replication) {
     checkReplication(
       scenario.replication,
@@ -397,6 +429,15 @@ export function validateScenario(input: unknown): Scenario {
     );
   }
   return scenario;
+}
+
+/** A scan on Data Boost may miss what was written in its last ~35 minutes: a stated staleness must allow that. */
+function checkDataBoostStaleness(read: ReadPattern): void {
+  if (read.kind !== "scan" || !read.dataBoost || read.staleness === undefined) return;
+  if (read.staleness < DATA_BOOST_STALENESS_S)
+    throw new Error(
+      `invalid scenario: reads "${read.name}" has dataBoost: true but staleness ${formatDuration(read.staleness)}; Data Boost may not see data written in the last ~35 minutes (Bigtable Data Boost overview), so staleness must be at least 35m, or drop dataBoost`,
+    );
 }
 
 /** The design called `name`; throws listing the scenario's designs when there is none. */

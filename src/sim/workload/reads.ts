@@ -21,6 +21,8 @@ export class CompiledRead {
   readonly name: string;
   readonly kind: ReadPattern["kind"];
   readonly perS: number;
+  /** Served by Data Boost's serverless compute: no load on the cluster (data-boost.ts). */
+  readonly dataBoost: boolean;
 
   constructor(
     private readonly read: ReadPattern,
@@ -29,6 +31,7 @@ export class CompiledRead {
     this.name = read.name;
     this.kind = read.kind;
     this.perS = read.perS;
+    this.dataBoost = read.kind === "scan" && read.dataBoost === true;
     // A get names every field, so it is a point read whatever the key's order.
     if (read.kind !== "get") group.assertReadable(read);
     if (read.kind === "scan") group.timeFieldAfterPrefix(read);
