@@ -1,6 +1,7 @@
 /** What a simulation reports per design: a summary, a time series and the key-space load for heatmaps. */
 
 import type { LoadStep } from "../../viz/matrix/key-load.js";
+import type { ClientCores } from "../client/client-cores.js";
 import type { ModelEnd } from "../cluster/model-constants.js";
 import type { LatencySummary, ReadSummary, TabletActivity, TimelinePoint } from "../engine/measurements.js";
 import type { TableKind } from "../scenario/table-that-exists.js";
@@ -131,6 +132,8 @@ export interface DesignResult {
   durationS: number;
   stepS: number;
   summary: DesignSummary;
+  /** The application cores the design's declared reads need on the client (sim/client). */
+  clientCores: ClientCores;
   timeline: TimelinePoint[];
   /** Load per tablet per sample interval, for the key-space heatmap. */
   loadSteps: LoadStep[];

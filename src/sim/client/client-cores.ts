@@ -1,0 +1,70 @@
+/**
+ * The application cores a design's declared reads need on the client: salting moves work to the
+ * client, a call per bucket for a limit-bound read. A read costs the client
+ * calls × CPU per call + rows read × CPU per row; its cores are that times its rate.
+ *
+ * Calls per read follow the table client (src/table): a limit-bound read (`latest`) makes one call
+ * per range it touches (per-bucket limits need per-bucket calls); a bounded read (a `scan` window,
+ * a `get`) is one call carrying all its ranges, one more per `MAX_ROW_RANGES_PER_REQUEST` ranges.
+ */
+import { MAX_ROW_RANGES_PER_REQUEST } from "../../store/row-set-chunks.js";
+import { type ModelEnd, valueAt } from "../cluster/model-constants.js";
+import { CLIENT_CONSTANTS } from "./client-constants.js";
+
+export interface ClientRead {
+  name: string;
+  kind: "latest" | "scan" | "get";
+  perS: number;
+  /** Ranges one read touches. */
+  fanout: number;
+  /** Rows the client receives per read (rows scanned, not just returned). */
+  rowsReadPerRead: number;
+}
+
+export interface ClientReadCost {
+  name: string;
+  /** ReadRows calls per read. */
+  callsPerRead: number;
+  cpuMsPerRead: number;
+  cores: number;
+}
+
+export interface ClientCores {
+  /** Application cores (of the machine the constants were measured on) all declared reads need. */
+  cores: number;
+  reads: ClientReadCost[];
+  /** The constants used, at the run's end of their ranges. */
+  cpuMsPerCall: number;
+  cpuUsPerRow: number;
+}
+
+/** Overrides of the constants, when the scenario measured its own application. */
+export interface ClientCostOverrides {
+  cpuMsPerCall?: number;
+  cpuUsPerRow?: number;
+}
+
+export function callsPerRead(kind: ClientRead["kind"], fanout: number): number {
+  if (fanout <= 0) return 0;
+  return kind === "latest" ? fanout : Math.ceil(fanout / MAX_ROW_RANGES_PER_REQUEST);
+}
+
+export function clientCores(
+  reads: readonly ClientRead[],
+  end: ModelEnd = "default",
+  overrides: ClientCostOverrides = {},
+): ClientCores {
+  const cpuMsPerCall = valueAt(CLIENT_CONSTANTS.clientCpuMsPerCall, end, overrides.cpuMsPerCall);
+  const cpuUsPerRow = valueAt(CLIENT_CONSTANTS.clientCpuUsPerRow, end, overrides.cpuUsPerRow);
+  const costs = reads.map((read): ClientReadCost => {
+    const calls = callsPerRead(read.kind, read.fanout);
+    const cpuMsPerRead = calls * cpuMsPerCall + (read.rowsReadPerRead * cpuUsPerRow) / 1000;
+    return { name: read.name, callsPerRead: calls, cpuMsPerRead, cores: (read.perS * cpuMsPerRead) / 1000 };
+  });
+  return {
+    cores: costs.reduce((sum, cost) => sum + cost.cores, 0),
+    reads: costs,
+    cpuMsPerCall,
+    cpuUsPerRow,
+  };
+}
