@@ -10,6 +10,7 @@ const read = fc.record({
   perS: fc.double({ min: 0, max: 1e5, noNaN: true }),
   fanout: fc.integer({ min: 1, max: 1024 }),
   rowsReadPerRead: fc.double({ min: 0, max: 1e4, noNaN: true }),
+  rowsReturnedPerRead: fc.integer({ min: 0, max: 1000 }),
 });
 
 describe("clientCores", () => {
@@ -44,26 +45,28 @@ describe("clientCores", () => {
   });
 
   it("weighs the fleet's latest-100 at 8,000 reads/s: 16 buckets cost the client more cores than one range", () => {
-    const latest = (fanout: number, rowsReadPerRead: number): ClientRead => ({
+    const latest = (fanout: number): ClientRead => ({
       name: "latest-100",
       kind: "latest",
       perS: 8000,
       fanout,
-      rowsReadPerRead,
+      rowsReadPerRead: 100,
+      rowsReturnedPerRead: 100,
     });
-    const one = clientCores([latest(1, 100)]);
-    // 16 buckets read 16 rows each in the first round (bucketShare).
-    const sixteen = clientCores([latest(16, 256)]);
+    const one = clientCores([latest(1)]);
+    // 16 buckets read 16 rows each in the first round (bucketShare), 64 buckets 9 each.
+    const sixteen = clientCores([latest(16)]);
     expect(sixteen.cores).toBeGreaterThan(2 * one.cores);
-    expect(sixteen.reads[0]).toMatchObject({ name: "latest-100", callsPerRead: 16 });
+    expect(sixteen.reads[0]).toMatchObject({ name: "latest-100", callsPerRead: 16, rowsPerRead: 256 });
+    expect(clientCores([latest(64)]).reads[0]).toMatchObject({ callsPerRead: 64, rowsPerRead: 576 });
     // Pessimistic constants never make the client cheaper.
-    expect(clientCores([latest(16, 256)], "pessimistic").cores).toBeGreaterThanOrEqual(sixteen.cores);
-    expect(clientCores([latest(16, 256)], "optimistic").cores).toBeLessThanOrEqual(sixteen.cores);
+    expect(clientCores([latest(16)], "pessimistic").cores).toBeGreaterThanOrEqual(sixteen.cores);
+    expect(clientCores([latest(16)], "optimistic").cores).toBeLessThanOrEqual(sixteen.cores);
   });
 
   it("takes a scenario's own measured costs over the constants", () => {
     const cost = clientCores(
-      [{ name: "w", kind: "scan", perS: 1000, fanout: 16, rowsReadPerRead: 100 }],
+      [{ name: "w", kind: "scan", perS: 1000, fanout: 16, rowsReadPerRead: 100, rowsReturnedPerRead: 100 }],
       "default",
       {
         cpuMsPerCall: 1,

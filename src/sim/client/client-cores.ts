@@ -8,6 +8,7 @@
  * a `get`) is one call carrying all its ranges, one more per `MAX_ROW_RANGES_PER_REQUEST` ranges.
  */
 import { MAX_ROW_RANGES_PER_REQUEST } from "../../store/row-set-chunks.js";
+import { bucketShare } from "../../table/bucket-share.js";
 import { type ModelEnd, valueAt } from "../cluster/model-constants.js";
 import { CLIENT_CONSTANTS } from "./client-constants.js";
 
@@ -17,14 +18,31 @@ export interface ClientRead {
   perS: number;
   /** Ranges one read touches. */
   fanout: number;
-  /** Rows the client receives per read (rows scanned, not just returned). */
+  /** Rows the cluster reads per read. */
   rowsReadPerRead: number;
+  /** Rows the read returns (a latest read's limit, in rows). */
+  rowsReturnedPerRead: number;
+}
+
+/**
+ * Rows the client receives per read: a limit-bound read over several buckets asks each for its
+ * share of the limit in its first round (src/table/bucket-share.ts: 16 rows per bucket at
+ * latest-100 over 16 buckets, 9 over 64), so it receives the buckets × the share, not the limit.
+ */
+export function clientRowsPerRead(read: ClientRead): number {
+  if (read.kind !== "latest" || read.fanout <= 1 || read.rowsReturnedPerRead <= 0)
+    return read.rowsReadPerRead;
+  const buckets = Math.round(read.fanout);
+  const firstRound = buckets * bucketShare(Math.ceil(read.rowsReturnedPerRead), buckets);
+  return Math.max(read.rowsReadPerRead, firstRound);
 }
 
 export interface ClientReadCost {
   name: string;
   /** ReadRows calls per read. */
   callsPerRead: number;
+  /** Rows the client receives per read. */
+  rowsPerRead: number;
   cpuMsPerRead: number;
   cores: number;
 }
@@ -58,8 +76,15 @@ export function clientCores(
   const cpuUsPerRow = valueAt(CLIENT_CONSTANTS.clientCpuUsPerRow, end, overrides.cpuUsPerRow);
   const costs = reads.map((read): ClientReadCost => {
     const calls = callsPerRead(read.kind, read.fanout);
-    const cpuMsPerRead = calls * cpuMsPerCall + (read.rowsReadPerRead * cpuUsPerRow) / 1000;
-    return { name: read.name, callsPerRead: calls, cpuMsPerRead, cores: (read.perS * cpuMsPerRead) / 1000 };
+    const rows = clientRowsPerRead(read);
+    const cpuMsPerRead = calls * cpuMsPerCall + (rows * cpuUsPerRow) / 1000;
+    return {
+      name: read.name,
+      callsPerRead: calls,
+      rowsPerRead: rows,
+      cpuMsPerRead,
+      cores: (read.perS * cpuMsPerRead) / 1000,
+    };
   });
   return {
     cores: costs.reduce((sum, cost) => sum + cost.cores, 0),
