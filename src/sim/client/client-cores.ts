@@ -93,3 +93,16 @@ export function clientCores(
     cpuUsPerRow,
   };
 }
+
+/** One report line: the client cores of each named design's reads, and the constants they rest on. */
+export function clientCoresLine(designs: readonly { name: string; clientCores: ClientCores }[]): string {
+  const first = designs[0]?.clientCores;
+  if (first === undefined) return "";
+  const each = designs.map(({ name, clientCores }) => {
+    const calls = clientCores.reads.map(
+      (read) => `${read.name} ${read.callsPerRead} call${read.callsPerRead === 1 ? "" : "s"}`,
+    );
+    return `${name} ${clientCores.cores.toFixed(1)}${calls.length > 0 ? ` (${calls.join(", ")})` : ""}`;
+  });
+  return `Client cores the reads need (application cores of the machine bench:read measured: ${first.cpuMsPerCall} ms per call, ${first.cpuUsPerRow} µs per row): ${each.join(" · ")}.`;
+}
