@@ -220,13 +220,7 @@ export class TableScan<D extends Decoded = Decoded> implements AsyncIterable<Tab
         bufferRows: ONE_CALL_BUFFER_ROWS,
         limiter,
         signal,
-        ...(this.settings.appProfile === undefined ? {} : { appProfile: this.settings.appProfile }),
-        onRowsScanned: (count) => {
-          this.report.rowsScanned += count;
-        },
-        onRetry: () => {
-          this.report.retries++;
-        },
+        ...this.readerTallies(),
         readerFor: (range, index) => reader(buckets[index]!, range),
       },
     );
@@ -280,16 +274,27 @@ export class TableScan<D extends Decoded = Decoded> implements AsyncIterable<Tab
           retry: this.settings.retry,
           signal,
           convert,
-          ...(this.settings.appProfile === undefined ? {} : { appProfile: this.settings.appProfile }),
-          onRowsScanned: (count) => {
-            this.report.rowsScanned += count;
-          },
-          onRetry: () => {
-            this.report.retries++;
-          },
+          ...this.readerTallies(),
         });
       return { range: dataRange, convert, readerFor };
     });
+  }
+
+  /** What every store reader of this read is given: its app profile, and where it tallies rows scanned and retries. */
+  private readerTallies(): {
+    appProfile?: string;
+    onRowsScanned: (count: number) => void;
+    onRetry: () => void;
+  } {
+    return {
+      ...(this.settings.appProfile === undefined ? {} : { appProfile: this.settings.appProfile }),
+      onRowsScanned: (count) => {
+        this.report.rowsScanned += count;
+      },
+      onRetry: () => {
+        this.report.retries++;
+      },
+    };
   }
 
   /** Once the read ended: read amplification and undecodable rows into the report, the warning, the access log lines. */

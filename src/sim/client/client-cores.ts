@@ -10,19 +10,14 @@
 import { MAX_ROW_RANGES_PER_REQUEST } from "../../store/row-set-chunks.js";
 import { bucketShare } from "../../table/bucket-share.js";
 import { type ModelEnd, valueAt } from "../cluster/model-constants.js";
+import type { ReadSummary } from "../engine/measurements.js";
 import { CLIENT_CONSTANTS } from "./client-constants.js";
 
-export interface ClientRead {
-  name: string;
-  kind: "latest" | "scan" | "get";
-  perS: number;
-  /** Ranges one read touches. */
-  fanout: number;
-  /** Rows the cluster reads per read. */
-  rowsReadPerRead: number;
-  /** Rows the read returns (a latest read's limit, in rows). */
-  rowsReturnedPerRead: number;
-}
+/** A read as the simulator summarises it: its rate, fan-out, rows the cluster reads and rows it returns. */
+export type ClientRead = Pick<
+  ReadSummary,
+  "name" | "kind" | "perS" | "fanout" | "rowsReadPerRead" | "rowsReturnedPerRead"
+>;
 
 /**
  * Rows the client receives per read: a limit-bound read over several buckets asks each for its
