@@ -7,7 +7,10 @@
  * - salt bound by the query (1 range) vs unbound (16 ranges), and the store calls of each alone;
  * - our parallel scatter-gather vs the salting guide's sequential per-bucket loop (read each bucket in
  *   turn, then sort client-side);
- * - the heap merge alone at 256 buckets, without I/O, against a linear min-scan per row.
+ * - the heap merge alone at 256 buckets, without I/O, against a linear min-scan per row;
+ * - a bounded read (a time window, no limit) from one range, over 16 buckets in one call (one
+ *   store read of 16 ranges), and over 16 buckets in 16 calls: the client CPU each costs, and
+ *   from them the client's CPU per call and per row (the lab's client-cores constants).
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -102,6 +105,20 @@ async function timeSideBySide(
   }));
 }
 
+/** A limit no window of this bench reaches: the read fans out a store read per bucket, as limit-bound reads do. */
+const EVERY_ROW = 1_000_000;
+
+/**
+ * The client's CPU per call and per row, from the bounded reads: a row's share from one range of
+ * 400 points against 100, a call's from 16 calls against one call over the same 16 ranges.
+ */
+function clientCosts(figures: StoreFigures): { perCallMs: number; perRowMs: number } {
+  return {
+    perCallMs: (figures.window16CallsCpuMs - figures.window16OneCallCpuMs) / (BUCKETS - 1),
+    perRowMs: (figures.window400OneRangeCpuMs - figures.windowOneRangeCpuMs) / (3 * N),
+  };
+}
+
 /** The salting guide's read: every bucket's range in turn, then one client-side sort. */
 async function sequentialLatest(store: Store, schema: KeySchema, device: string): Promise<StoreRow[]> {
   const plan = schema.plan({ eq: { device }, limit: N });
@@ -143,6 +160,15 @@ interface StoreFigures {
   unboundCpuMs: number;
   boundServerCpuMs: number;
   unboundServerCpuMs: number;
+  /**
+   * Client CPU per bounded read (a time window of 100 points, no limit): one range (bound), 16
+   * buckets in one call (a store read of 16 ranges), 16 buckets in 16 calls (the per-bucket
+   * fan-out, forced by a limit no window reaches); and one range of 400 points, for the cost per row.
+   */
+  windowOneRangeCpuMs: number;
+  window16OneCallCpuMs: number;
+  window16CallsCpuMs: number;
+  window400OneRangeCpuMs: number;
   /** Of the unbound latest-100 over every device: rounds of store reads per read, rows scanned per row returned. */
   roundsPerRead: number;
   scannedPerReturned: number;
@@ -199,7 +225,25 @@ async function measure(
     ],
     serverCpuMs,
   );
+  const windowOf = (points: number) => (device: string) => ({
+    eq: { device },
+    range: { field: "ts", gte: T0, lt: T0 + points * 2000 },
+  });
+  const [windowOne, window16, window16Calls, window400] = await timeSideBySide(
+    reps,
+    [
+      (device) => bound.scan(windowOf(N)(device)).toArray(),
+      (device) => unbound.scan(windowOf(N)(device)).toArray(),
+      (device) => unbound.scan({ ...windowOf(N)(device), limit: EVERY_ROW }).toArray(),
+      (device) => bound.scan(windowOf(4 * N)(device)).toArray(),
+    ],
+    serverCpuMs,
+  );
   const figures: StoreFigures = {
+    windowOneRangeCpuMs: windowOne!.cpuMs,
+    window16OneCallCpuMs: window16!.cpuMs,
+    window16CallsCpuMs: window16Calls!.cpuMs,
+    window400OneRangeCpuMs: window400!.cpuMs,
     boundMs: boundTiming!.ms,
     unboundMs: unboundTiming!.ms,
     sequentialMs: sequentialTiming!.ms,
@@ -222,6 +266,14 @@ async function measure(
       `server CPU per read: bound ${figures.boundServerCpuMs.toFixed(2)} ms, unbound ${figures.unboundServerCpuMs.toFixed(2)} ms · ` +
       `store calls alone: bound ${figures.storeBoundMs.toFixed(2)} ms, unbound ${figures.storeUnboundMs.toFixed(2)} ms ` +
       `(${(figures.storeUnboundMs / figures.storeBoundMs).toFixed(2)}×)`,
+  );
+  const costs = clientCosts(figures);
+  say(
+    `${label.padEnd(18)} bounded window of 100 points, client CPU per read: one range ${figures.windowOneRangeCpuMs.toFixed(2)} ms · ` +
+      `16 buckets in one call ${figures.window16OneCallCpuMs.toFixed(2)} ms (${(figures.window16OneCallCpuMs / figures.windowOneRangeCpuMs).toFixed(2)}×) · ` +
+      `16 buckets in 16 calls ${figures.window16CallsCpuMs.toFixed(2)} ms (${(figures.window16CallsCpuMs / figures.windowOneRangeCpuMs).toFixed(2)}×) · ` +
+      `one range of 400 points ${figures.window400OneRangeCpuMs.toFixed(2)} ms · ` +
+      `per call ${costs.perCallMs.toFixed(3)} ms, per row ${(costs.perRowMs * 1000).toFixed(2)} µs`,
   );
   await bound.store.close();
   await unbound.store.close();
@@ -330,7 +382,14 @@ try {
       ` bound_vs_unbound=${(emulator5.unboundMs / emulator5.boundMs).toFixed(2)}` +
       ` store_calls_bound_vs_unbound=${(emulator5.storeUnboundMs / emulator5.storeBoundMs).toFixed(2)}` +
       ` rounds_per_read=${emulator5.roundsPerRead.toFixed(2)}` +
-      ` scanned_per_returned=${emulator5.scannedPerReturned.toFixed(2)}`,
+      ` scanned_per_returned=${emulator5.scannedPerReturned.toFixed(2)}` +
+      ` client_cpu_ms_window_one_range=${emulator5.windowOneRangeCpuMs.toFixed(2)}` +
+      ` client_cpu_ms_window16_one_call=${emulator5.window16OneCallCpuMs.toFixed(2)}` +
+      ` client_cpu_ms_window16_calls=${emulator5.window16CallsCpuMs.toFixed(2)}` +
+      ` window16_one_call_vs_one_range=${(emulator5.window16OneCallCpuMs / emulator5.windowOneRangeCpuMs).toFixed(2)}` +
+      ` window16_calls_vs_one_call=${(emulator5.window16CallsCpuMs / emulator5.window16OneCallCpuMs).toFixed(2)}` +
+      ` client_cpu_ms_per_call=${clientCosts(emulator5).perCallMs.toFixed(3)}` +
+      ` client_cpu_us_per_row=${(clientCosts(emulator5).perRowMs * 1000).toFixed(2)}`,
   );
 } finally {
   await rm(directory, { recursive: true, force: true });

@@ -10,6 +10,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { type Advice, adviseScenario } from "../src/advise/judge/advise.js";
+import { lossReason } from "../src/advise/judge/loss-reason.js";
 import {
   type EvaluatedCandidate,
   type JudgedCandidate,
@@ -283,6 +284,8 @@ const LAB: Record<string, (l: LabVerdict, c: Context) => unknown> = {
     return { rows: row.ok ? [] : [row.group], bytes: row.bytes };
   },
   "decision.pointsToSalting": (l) => pointsToSalting(l.advice),
+  "recommended.name": (l) => l.advice.recommended?.candidate.name,
+  "candidates[salt-64].lossCode": (l) => lossReason(labCandidate(l, "salt-64"), l.advice.recommended).code,
 };
 
 /** A figure by its expectation name: the mapping table, else the same path in the design's result. */
@@ -463,6 +466,16 @@ function assertExportAt(c: Context, path: string, bound: Bound) {
  * expected value stays as written in expected.json.
  */
 const CORRECTIONS: Record<string, { bound: unknown; why: string }> = {
+  "39-c|salt-64|candidates[salt-64].lossCode": {
+    // Expected `more-client-cores`, assuming both salts meet the CPU targets on 12 nodes from the
+    // writes alone (1.43 nodes). The hand figure left out the cluster's side of the fan-out:
+    // 2,000 latest-100 reads/s × 64 ranges = 128,000 range reads/s, 7.5 nodes at 17,000 reads/s
+    // per node, so (1.43 + 7.5) / 12 = 74 % > 70 % (the run: 80 %). salt-64 misses the average CPU
+    // target and loses for needing more nodes (14) before any client cores are weighed; salt-16 is
+    // recommended as written, and the client cores (11.7 against 37.3) hold as written.
+    bound: { equals: "needs-more-nodes" },
+    why: "64 ranges per read at 2,000 reads/s cost the cluster 7.5 nodes of range reads: salt-64 misses the average CPU target on 12 nodes",
+  },
   "23-5|batch-10s|summary.steadyState.averageNodeCpu": {
     // Expected 11–15 % and below as-is, from sizeFactor(10 KB) = 0.5 + 0.5 × 10 = 5.5: a 10 KB row
     // costing 55 % of ten 1 KB rows, cheaper per byte than a 1 KB row. Issue 23 point 8 forbids that

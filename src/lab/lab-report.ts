@@ -4,7 +4,7 @@
  * what the model's uncertainty could change — and the check through the library. Pure text.
  */
 import { candidateLabel } from "../advise/judge/advise.js";
-import { capacityBound, type EvaluatedCandidate } from "../advise/judge/recommend.js";
+import { capacityBound, type EvaluatedCandidate, meetsTargets } from "../advise/judge/recommend.js";
 import { percent } from "../advise/judge/score.js";
 import { clusterOptionLines } from "../advise/report/cluster-options-report.js";
 import { multiClusterReport } from "../advise/report/multi-cluster-report.js";
@@ -21,6 +21,7 @@ import {
 import { headlineLines } from "../advise/report/verdict-headline.js";
 import { alignColumns } from "../format/columns.js";
 import { wrapText } from "../format/wrap.js";
+import { clientCoresLine } from "../sim/client/client-cores.js";
 import { formatMs } from "../sim/results/report.js";
 import type { DesignSensitivity, SensitivitySpan } from "../sim/results/sensitivity.js";
 import { calibrationLines } from "./calibration-report.js";
@@ -251,6 +252,7 @@ export function labReport(
     ...wrap(simulatedAgainst(advice)),
     "",
     ...(options.wide ? wideTable(verdict) : compactTable(verdict)),
+    ...clientCoresLines(advice),
     "",
     ...sizingTable(verdict),
     "",
@@ -267,4 +269,19 @@ export function labReport(
 /** The verdict in a few paragraphs, for the top of the lab's heatmap page. */
 export function labIntro(verdict: LabVerdict): string[] {
   return [...headlineLines(verdict.advice), headline(verdict.advice), simulatedAgainst(verdict.advice)];
+}
+
+/** The client cores of the designs the recommendation weighed: those meeting the targets, the recommendation first. */
+function clientCoresLines(advice: LabVerdict["advice"]): string[] {
+  const meeting = advice.candidates.filter(meetsTargets);
+  const ordered = advice.recommended
+    ? [advice.recommended, ...meeting.filter((each) => each !== advice.recommended)]
+    : meeting;
+  const line = clientCoresLine(
+    ordered.map((each) => ({
+      name: candidateLabel(each, advice.nodes),
+      clientCores: each.scores.clientCores,
+    })),
+  );
+  return line === "" ? [] : wrap(line);
 }

@@ -198,6 +198,34 @@ describe("BigtableStore", () => {
     await store.close();
   });
 
+  it("sends a read of more ranges than one request carries as consecutive ReadRows requests", async () => {
+    const tableId = freshTableId();
+    const store = await BigtableStore.createTable({ tableId });
+    const key = (i: number) => Buffer.from(String(i).padStart(4, "0"));
+    await store.write(
+      Array.from({ length: 300 }, (_, i) => ({
+        type: "put" as const,
+        key: key(i),
+        cells: new Map([["v", key(i)]]),
+      })),
+    );
+    const ranges = Array.from({ length: 300 }, (_, i) => ({
+      start: key(i),
+      end: Buffer.concat([key(i), Buffer.from([0])]),
+    }));
+    let rows = 0;
+    for await (const _ of store.read(ranges)) rows++;
+    expect(rows).toBe(300);
+    // 128 ranges per request: 128 + 128 + 44. A limit met in the first request sends no more.
+    for await (const _ of store.read(ranges, { limit: 5 }));
+    expect(requestsOn(tableId).map(({ method }) => method)).toEqual([
+      "MutateRows",
+      ...Array(3).fill("ReadRows"),
+      "ReadRows",
+    ]);
+    await store.close();
+  });
+
   it("sends reads and writes with the routing header the service routes them by: table and app profile", async () => {
     const tableId = freshTableId();
     const store = await BigtableStore.createTable({ tableId });

@@ -31,6 +31,7 @@ import {
   RETRYABLE_CODES,
   type SendMutateRows,
 } from "./mutate-rows.js";
+import { rowSetChunks } from "./row-set-chunks.js";
 import { checkSampleCount, evenlySpaced } from "./sample.js";
 import {
   type CellCondition,
@@ -291,11 +292,25 @@ export class BigtableStore implements Store {
     const appProfile = checkAppProfile(options);
     // The API reads the whole table for an empty row set and treats limit 0 as "none".
     if (ranges.length === 0 || limit === 0) return (async function* () {})();
-    return this.stream({ rowRanges: ranges.map(rowRange) }, appProfile, {
-      ...(Number.isFinite(limit) ? { rowsLimit: limit } : {}),
-      signal: options?.signal,
-      cellTimestamps: options?.cellTimestamps,
-    });
+    const chunks = rowSetChunks(ranges);
+    const streamOf = (chunk: readonly KeyRange[], rowsLimit: number) =>
+      this.stream({ rowRanges: chunk.map(rowRange) }, appProfile, {
+        ...(Number.isFinite(rowsLimit) ? { rowsLimit } : {}),
+        signal: options?.signal,
+        cellTimestamps: options?.cellTimestamps,
+      });
+    if (chunks.length === 1) return streamOf(ranges, limit);
+    // More ranges than one request should carry: consecutive requests, the limit spanning them all.
+    return (async function* () {
+      let remaining = limit;
+      for (const chunk of chunks) {
+        for await (const row of streamOf(chunk, remaining)) {
+          yield row;
+          remaining--;
+        }
+        if (remaining <= 0) return;
+      }
+    })();
   }
 
   async sampleKeys(count: number): Promise<Buffer[]> {

@@ -4,13 +4,14 @@
  * one), with the deadline, the partial-result policy and the report of what the read cost.
  */
 import { setMaxListeners } from "node:events";
-import pLimit from "p-limit";
+import pLimit, { type LimitFunction } from "p-limit";
 import type { AccessLogSink } from "../access-log/sink.js";
-import type { FieldValue, FieldValues, KeySchema, QueryPlan } from "../keys/types.js";
+import type { FieldValue, FieldValues, KeySchema, PlannedRange, QueryPlan } from "../keys/types.js";
 import type { KeyRange, Store, StoreRow } from "../store/store.js";
 import { BucketReadError, BucketReader, type RetryPolicy } from "./bucket-reader.js";
 import { bucketShare } from "./bucket-share.js";
 import { bySortKey, mergeSortedPages, type PageSource, type SortableRow } from "./merge.js";
+import { OneCallRead } from "./one-call-read.js";
 import {
   emitTableWarning,
   RowDecoder,
@@ -63,6 +64,12 @@ export interface TableReadReport {
  * abort() without a reason builds a DOMException and its stack trace on every read.
  */
 const READ_OVER = new Error("the read is over");
+
+/**
+ * Rows a bounded one-call read holds for buckets the merge cannot take yet (the buckets the stream
+ * passed before reaching the last): a window's rows fit; a table scan goes on as a reader per bucket.
+ */
+const ONE_CALL_BUFFER_ROWS = 16_384;
 
 export class ReadDeadlineError extends Error {
   override readonly name = "ReadDeadlineError";
@@ -137,12 +144,17 @@ export class TableScan<D extends Decoded = Decoded> implements AsyncIterable<Tab
     const started = { tsMs: Date.now(), at: performance.now() };
     const scanned: ScannedRange[] = [];
     // A logical row of a sharded entity is up to shardsPerRow physical rows, all before the next one's.
-    const readers = this.bucketReaders(limit * (plan.shardsPerRow ?? 1), signal, decoder, scanned);
+    const { sources: readerSources, reads } = this.bucketSources(
+      limit * (plan.shardsPerRow ?? 1),
+      signal,
+      decoder,
+      scanned,
+    );
     const merger =
       plan.shardsPerRow === undefined
         ? undefined
         : new ShardRowMerger<D>(this.schema, this.settings.mergeShards ?? sameCells(this.store.name));
-    const sources = readers.map((reader) => this.partialTolerant(reader, signal));
+    const sources = readerSources.map((source) => this.partialTolerant(source, signal));
     const pages = (sources.length === 1 ? pagesOf(sources[0]!) : mergeSortedPages(sources, bySortKey))[
       Symbol.asyncIterator
     ]();
@@ -172,16 +184,55 @@ export class TableScan<D extends Decoded = Decoded> implements AsyncIterable<Tab
       // Abort before closing, so closing never waits on a fetch still in flight.
       stop.abort(READ_OVER);
       await pages.return?.();
-      this.finishReport(decoder, started, scanned, readers);
+      this.finishReport(decoder, started, scanned, reads());
     }
   }
 
   /**
-   * One reader per planned range within the data rows, its rows decoded and (with an access log)
-   * tallied in `scanned`. A limit-bound read asks each bucket for its share of the limit first,
-   * every bucket at once; a bucket the merge empties before the limit is reached is then read
-   * again for as many rows as it gave so far (at least its share, at most the rows still
-   * wanted). Every row read but not returned is in some bucket's last read, so
+   * The page source of each planned range within the data rows: a bounded read (no limit) of
+   * several ranges reads them all in one store call (`OneCallRead`), any other read has a reader
+   * per range. `reads` gives the rounds of store reads once the read is over.
+   */
+  private bucketSources(
+    limit: number,
+    signal: AbortSignal,
+    decoder: RowDecoder<D>,
+    scanned: ScannedRange[],
+  ): { sources: PageSource<SortableRow<TableRow<D>>>[]; reads: () => number } {
+    const limiter = pLimit(this.settings.concurrency);
+    const buckets = this.bucketReaders(limit, signal, decoder, scanned, limiter);
+    const readers: BucketReader<unknown>[] = [];
+    const reader = (bucket: (typeof buckets)[number], range: PlannedRange) => {
+      const made = bucket.readerFor(range);
+      readers.push(made);
+      return made;
+    };
+    const rounds = () => Math.max(0, ...readers.map((made) => made.reads));
+    if (Number.isFinite(limit) || buckets.length < 2) {
+      return { sources: buckets.map((bucket) => reader(bucket, bucket.range)), reads: rounds };
+    }
+    const oneCall = new OneCallRead(
+      this.store,
+      buckets.map((bucket) => bucket.range),
+      {
+        convert: (row, index) => buckets[index]!.convert(row),
+        pageSize: this.settings.pageSize,
+        bufferRows: ONE_CALL_BUFFER_ROWS,
+        limiter,
+        signal,
+        ...this.readerTallies(),
+        readerFor: (range, index) => reader(buckets[index]!, range),
+      },
+    );
+    return { sources: oneCall.sources, reads: () => oneCall.reads + rounds() };
+  }
+
+  /**
+   * Each planned range within the data rows, with the decoding of its rows (tallied in `scanned`
+   * with an access log) and the reader of a range of it. A limit-bound read asks each bucket for
+   * its share of the limit first, every bucket at once; a bucket the merge empties before the
+   * limit is reached is then read again for as many rows as it gave so far (at least its share, at
+   * most the rows still wanted). Every row read but not returned is in some bucket's last read, so
    * rows scanned ≤ limit + Σ last reads ≤ 2 × limit + buckets × share (plus undecodable rows).
    */
   private bucketReaders(
@@ -189,8 +240,12 @@ export class TableScan<D extends Decoded = Decoded> implements AsyncIterable<Tab
     signal: AbortSignal,
     decoder: RowDecoder<D>,
     scanned: ScannedRange[],
-  ): BucketReader<SortableRow<TableRow<D>>>[] {
-    const limiter = pLimit(this.settings.concurrency);
+    limiter: LimitFunction,
+  ): {
+    range: PlannedRange;
+    convert: (row: StoreRow) => SortableRow<TableRow<D>> | undefined;
+    readerFor: (range: PlannedRange) => BucketReader<SortableRow<TableRow<D>>>;
+  }[] {
     const saltLength = this.schema.saltPrefixLength;
     const dataRanges = this.report.plan.ranges.flatMap((range) => clipToData(range) ?? []);
     const share = Number.isFinite(limit) ? bucketShare(limit, Math.max(1, dataRanges.length)) : undefined;
@@ -210,23 +265,36 @@ export class TableScan<D extends Decoded = Decoded> implements AsyncIterable<Tab
         const tableRow = decoder.decode(row);
         return tableRow && { row: tableRow, sortKey: row.key.toString("latin1", saltLength) };
       };
-      return new BucketReader(this.store, dataRange, {
-        limit,
-        ...(readSize === undefined ? {} : { readSize }),
-        pageSize: Math.min(this.settings.pageSize, limit),
-        limiter,
-        retry: this.settings.retry,
-        signal,
-        convert,
-        ...(this.settings.appProfile === undefined ? {} : { appProfile: this.settings.appProfile }),
-        onRowsScanned: (count) => {
-          this.report.rowsScanned += count;
-        },
-        onRetry: () => {
-          this.report.retries++;
-        },
-      });
+      const readerFor = (range: PlannedRange) =>
+        new BucketReader(this.store, range, {
+          limit,
+          ...(readSize === undefined ? {} : { readSize }),
+          pageSize: Math.min(this.settings.pageSize, limit),
+          limiter,
+          retry: this.settings.retry,
+          signal,
+          convert,
+          ...this.readerTallies(),
+        });
+      return { range: dataRange, convert, readerFor };
     });
+  }
+
+  /** What every store reader of this read is given: its app profile, and where it tallies rows scanned and retries. */
+  private readerTallies(): {
+    appProfile?: string;
+    onRowsScanned: (count: number) => void;
+    onRetry: () => void;
+  } {
+    return {
+      ...(this.settings.appProfile === undefined ? {} : { appProfile: this.settings.appProfile }),
+      onRowsScanned: (count) => {
+        this.report.rowsScanned += count;
+      },
+      onRetry: () => {
+        this.report.retries++;
+      },
+    };
   }
 
   /** Once the read ended: read amplification and undecodable rows into the report, the warning, the access log lines. */
@@ -234,10 +302,10 @@ export class TableScan<D extends Decoded = Decoded> implements AsyncIterable<Tab
     decoder: RowDecoder<D>,
     started: { tsMs: number; at: number },
     scanned: ScannedRange[],
-    readers: readonly BucketReader<unknown>[],
+    rounds: number,
   ): void {
     this.report.readAmplification = this.report.rowsScanned / Math.max(1, this.report.rowsReturned);
-    this.report.rounds = Math.max(0, ...readers.map((reader) => reader.reads));
+    this.report.rounds = rounds;
     this.report.rowsUndecodable = decoder.count;
     this.report.undecodable = [...decoder.first];
     const warning = decoder.warning();
@@ -261,7 +329,7 @@ export class TableScan<D extends Decoded = Decoded> implements AsyncIterable<Tab
    * never an abort, a deadline or a strict read's undecodable row, which end the whole read.
    */
   private partialTolerant(
-    reader: BucketReader<SortableRow<TableRow<D>>>,
+    reader: PageSource<SortableRow<TableRow<D>>>,
     signal: AbortSignal,
   ): PageSource<SortableRow<TableRow<D>>> {
     return {

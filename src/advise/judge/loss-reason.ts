@@ -5,6 +5,8 @@
 import { roughRate } from "./headroom.js";
 import {
   CAPACITY_TARGETS,
+  clientCoresOf,
+  clientCoresTier,
   type EvaluatedCandidate,
   type JudgedCandidate,
   meetsTargets,
@@ -20,6 +22,7 @@ import type { TargetFailure } from "./score.js";
  * - `needs-more-nodes`: it misses only targets more nodes help with, and would meet them on more nodes;
  * - `misses-at-growth`: it meets the targets today but not at the stated growth;
  * - `meets-targets`: it meets them, and nothing is recommended;
+ * - `more-client-cores`: it meets them, but its reads need a doubling more application cores;
  * - `bigger-change`, `more-buckets`, `wider-fan-out`, `more-nodes`: it meets them, but is later in the simplicity order for that reason;
  * - `later-in-order`: it meets them and ties on all of those (costs more, or its name sorts later).
  */
@@ -30,6 +33,7 @@ export type LossCode =
   | "needs-more-nodes"
   | "misses-at-growth"
   | "meets-targets"
+  | "more-client-cores"
   | "bigger-change"
   | "more-buckets"
   | "wider-fan-out"
@@ -64,6 +68,12 @@ export function lossReason(loser: EvaluatedCandidate, chosen: JudgedCandidate | 
   if (!chosen) return meets("meets-targets", "meets the targets");
   const a = loser.candidate;
   const b = chosen.candidate;
+  const [loserCores, chosenCores] = [clientCoresOf(loser), clientCoresOf(chosen)];
+  if (clientCoresTier(loserCores) !== clientCoresTier(chosenCores))
+    return meets(
+      "more-client-cores",
+      `meets the targets but its reads need ${Math.round(loserCores)} application cores on the client against ${Math.round(chosenCores)}`,
+    );
   if (a.complexity !== b.complexity)
     return meets(
       "bigger-change",

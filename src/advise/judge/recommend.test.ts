@@ -23,6 +23,7 @@ function evaluated(
     failures?: TargetFailure[];
     nodesNeeded?: number | null;
     fanout?: number;
+    clientCores?: number;
   },
 ): JudgedCandidate {
   const changes: KeyChange[] = options.buckets
@@ -52,7 +53,8 @@ function evaluated(
       },
     ],
     nodesNeeded: options.nodesNeeded === undefined ? 12 : options.nodesNeeded,
-  } as DesignScores;
+    clientCores: { cores: options.clientCores ?? 1, reads: [], cpuMsPerCall: 0.2, cpuUsPerRow: 10 },
+  } as unknown as DesignScores;
   const reads = [
     {
       name: "latest",
@@ -75,6 +77,41 @@ function evaluated(
 }
 
 const hot: TargetFailure = { target: "hottestCpu", text: "hottest node 150% > 90%" };
+
+describe("client cores in the simplicity order", () => {
+  it("passes over a smaller change whose reads need a doubling more application cores past the floor", () => {
+    // 150 cores against 40: the example.
+    const fanOut = evaluated("salt-64-unbound", 1, { buckets: 64, clientCores: 150 });
+    const bound = evaluated("promote-and-salt", 2, { buckets: 64, clientCores: 40 });
+    expect(simplestMeeting([fanOut, bound])?.candidate.name).toBe("promote-and-salt");
+    expect(lossReason(fanOut, bound)).toMatchObject({ code: "more-client-cores", missed: [] });
+    expect(lossReason(fanOut, bound).reason).toContain("150 application cores on the client against 40");
+  });
+
+  it("leaves the order to the key change while both fit the floor or sit within a doubling", () => {
+    const small = evaluated("salt-16", 1, { buckets: 16, clientCores: 12 });
+    const promoted = evaluated("promote", 2, { buckets: 16, clientCores: 2 });
+    expect(simplestMeeting([small, promoted])?.candidate.name).toBe("salt-16");
+    const a = evaluated("a", 1, { buckets: 16, clientCores: 40 });
+    const b = evaluated("b", 2, { buckets: 16, clientCores: 33 });
+    expect(simplestMeeting([a, b])?.candidate.name).toBe("a");
+  });
+
+  it("never prefers the design needing more client cores by a doubling, whatever else differs", () => {
+    const spec = fc.record({
+      complexity: fc.integer({ min: 0, max: 8 }),
+      buckets: fc.constantFrom(1, 16, 64),
+      clientCores: fc.double({ min: 0, max: 1000, noNaN: true }),
+    });
+    fc.assert(
+      fc.property(spec, spec, (x, y) => {
+        const a = evaluated("a", x.complexity, x);
+        const b = evaluated("b", y.complexity, y);
+        if (x.clientCores > 2 * Math.max(16, y.clientCores)) expect(simplicityOrder(a, b)).toBeGreaterThan(0);
+      }),
+    );
+  });
+});
 
 describe("the recommendation", () => {
   it("is never a design that misses a target when another meets them (any mix of candidates)", () => {

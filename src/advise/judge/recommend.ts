@@ -1,7 +1,8 @@
 /**
  * The judged candidates, and the simplest of them that meets the targets (why every other one
- * loses is loss-reason.ts). "Simplest" is an order, not a score (docs/advisor.md): fewer and cheaper changes first
- * (KEY_CHANGE_COMPLEXITY), then fewer salt buckets, then the smaller worst read fan-out, then cost.
+ * loses is loss-reason.ts). "Simplest" is an order, not a score (docs/advisor.md): fewer application
+ * cores for the reads first (by doublings past a floor, `clientCoresTier`), then fewer and cheaper
+ * changes (KEY_CHANGE_COMPLEXITY), then fewer salt buckets, then the smaller worst read fan-out, then cost.
  */
 import type { DesignResult } from "../../sim/results/results.js";
 import type { AutoscaledRange } from "../size/autoscaled-range.js";
@@ -62,9 +63,31 @@ export const worstFanout = (evaluated: EvaluatedCandidate) =>
 const bucketsOf = (evaluated: EvaluatedCandidate) =>
   evaluated.kind === "judged" ? evaluated.scores.buckets : 1;
 
-/** Negative when `a` is simpler than `b`. */
+/**
+ * Application cores below which the client's reads do not weigh in the order: an assumption (two
+ * 8-core application servers); a design whose reads fit there is not made simpler by needing fewer.
+ */
+export const CLIENT_CORES_FLOOR = 16;
+
+/** The client cores a judged design's reads need; 0 for one that could not be simulated. */
+export const clientCoresOf = (evaluated: EvaluatedCandidate) =>
+  evaluated.kind === "judged" ? evaluated.scores.clientCores.cores : 0;
+
+/**
+ * A coarse level of a design's client cores: 0 up to the floor, one more per doubling above it.
+ * Designs within a doubling of each other tie, so the model's uncertainty does not decide.
+ */
+export function clientCoresTier(cores: number): number {
+  return cores <= CLIENT_CORES_FLOOR ? 0 : Math.ceil(Math.log2(cores / CLIENT_CORES_FLOOR));
+}
+
+/**
+ * Negative when `a` is simpler than `b`. A design whose reads need a doubling more application
+ * cores than another's (past the floor) is not the simpler one, however small its key change.
+ */
 export function simplicityOrder(a: EvaluatedCandidate, b: EvaluatedCandidate): number {
   return (
+    clientCoresTier(clientCoresOf(a)) - clientCoresTier(clientCoresOf(b)) ||
     a.candidate.complexity - b.candidate.complexity ||
     bucketsOf(a) - bucketsOf(b) ||
     worstFanout(a) - worstFanout(b) ||

@@ -23,6 +23,7 @@ const scores = (rowBytes: number): DesignScores => ({
   storedBytes: 1e9,
   storagePerNode: 0.01,
   reads: [],
+  clientCores: { cores: 0, reads: [], cpuMsPerCall: 0.2, cpuUsPerRow: 10 },
   keyBytesPerRow: 20,
   saltBytesPerRow: 0,
   rowsPerDay: 86400,

@@ -6,6 +6,7 @@
  * `simulate` and `lab` show, so every command judges a design alike.
  * Latency follows node CPU in the simulator, so p99s are reported, not targeted.
  */
+import type { ClientCores } from "../../sim/client/client-cores.js";
 import type { ReadSummary } from "../../sim/engine/measurements.js";
 import type { DesignResult } from "../../sim/results/results.js";
 import { rowMiss } from "../../sim/results/sensitivity.js";
@@ -64,6 +65,8 @@ export interface DesignScores {
   /** Bytes stored per node (over the retention) as a share of the planned part of a node's limit. */
   storagePerNode: number;
   reads: ReadScore[];
+  /** The application cores the simulated reads need on the client, and per read (sim/client). */
+  clientCores: ClientCores;
   keyBytesPerRow: number;
   saltBytesPerRow: number;
   rowsPerDay: number;
@@ -129,6 +132,7 @@ export function scoreDesign(
       rowsReadPerRead,
       shedShare,
     })),
+    clientCores: result.clientCores,
     keyBytesPerRow: footprint.keyBytesPerRow,
     saltBytesPerRow: footprint.saltBytesPerRow,
     rowsPerDay,

@@ -395,8 +395,12 @@ export type ConstantName = keyof typeof MODEL_CONSTANTS;
 
 /** The value of `name` at `end`, unless the scenario set it (`override`). */
 export function constantAt(name: ConstantName, end: ModelEnd, override?: number): number {
+  return valueAt(MODEL_CONSTANTS[name], end, override);
+}
+
+/** The value of a constant at `end`, unless the scenario set it (`override`). */
+export function valueAt(constant: ModelConstant, end: ModelEnd, override?: number): number {
   if (override !== undefined) return override;
-  const constant: ModelConstant = MODEL_CONSTANTS[name];
   if (end === "default") return constant.value;
   const worseIsLow = constant.worse === "low";
   return (end === "pessimistic") === worseIsLow ? constant.low : constant.high;

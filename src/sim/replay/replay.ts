@@ -5,9 +5,11 @@
  * times, scaled up by the log's sample rate. Pure: records arrive one at a time (the caller streams
  * the file), and memory holds one step of them.
  */
+
 import type { AccessRecord } from "../../access-log/access-record.js";
 import { isPrintableAscii } from "../../keys/bytes.js";
 import type { FieldValues, KeySchema } from "../../keys/types.js";
+import { clientCores } from "../client/client-cores.js";
 import { resolveModel } from "../cluster/model.js";
 import type { ModelEnd } from "../cluster/model-constants.js";
 import { TabletMap } from "../cluster/tablets.js";
@@ -292,6 +294,7 @@ export class Replay {
         plan: { offsetS: 0, cycle: null },
         cpuTarget: AUTOSCALER_CPU_TARGET,
       }),
+      clientCores: clientCores(engine.reads, this.model.end),
       timeline: engine.timeline,
       loadSteps: engine.loadSteps,
     };

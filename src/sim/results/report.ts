@@ -2,6 +2,7 @@
 
 import { formatBytes } from "../../format/bytes.js";
 import { alignColumns } from "../../format/columns.js";
+import { clientCoresLine } from "../client/client-cores.js";
 import { formatDuration } from "../scenario/duration.js";
 import type { DesignResult, SimulationResult } from "./results.js";
 import { type DesignSensitivity, misses, type SensitivitySpan } from "./sensitivity.js";
@@ -195,6 +196,9 @@ export function formatDesignComparison(
     "",
     ...tablets,
     "",
+    clientCoresLine(
+      result.designs.map((design) => ({ name: design.design, clientCores: design.clientCores })),
+    ),
     cycles.length > 0
       ? `CPU is demand per node (over 100% = saturated, the excess shed). Steady = the cycle's peaks after the model's warm-up (from ${formatDuration(warmUp?.fromS ?? 0)}): hottest =`
       : `CPU is demand per node (over 100% = saturated, the excess shed). Steady = after the model's warm-up (from ${formatDuration(warmUp?.fromS ?? 0)}): hottest =`,

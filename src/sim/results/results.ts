@@ -2,6 +2,7 @@
 
 import type { LoadStep } from "../../viz/matrix/key-load.js";
 import type { DataBoostRead } from "../cluster/data-boost.js";
+import type { ClientCores } from "../client/client-cores.js";
 import type { ModelEnd } from "../cluster/model-constants.js";
 import type { LatencySummary, ReadSummary, TabletActivity, TimelinePoint } from "../engine/measurements.js";
 import type { TableKind } from "../scenario/table-that-exists.js";
@@ -138,6 +139,8 @@ export interface DesignResult {
   durationS: number;
   stepS: number;
   summary: DesignSummary;
+  /** The application cores the design's declared reads need on the client (sim/client). */
+  clientCores: ClientCores;
   timeline: TimelinePoint[];
   /** Load per tablet per sample interval, for the key-space heatmap. */
   loadSteps: LoadStep[];

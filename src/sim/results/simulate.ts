@@ -5,6 +5,7 @@
 import { compileSchema } from "../../keys/index.js";
 import type { KeySchema } from "../../keys/types.js";
 import { dataBoostRead } from "../cluster/data-boost.js";
+import { clientCores } from "../client/client-cores.js";
 import { type Model, resolveModel } from "../cluster/model.js";
 import type { ModelEnd } from "../cluster/model-constants.js";
 import { TabletMap } from "../cluster/tablets.js";
@@ -172,6 +173,7 @@ function simulateDesign(
     durationS: plan.durationS,
     stepS: scenario.step,
     summary,
+    clientCores: clientCores(summary.reads, modelEnd, scenario.client),
     timeline: engine.timeline,
     loadSteps: engine.loadSteps,
   };

@@ -353,6 +353,13 @@ export const ScenarioSchema = v.strictObject({
   replication: v.optional(ReplicationSchema),
   tablets: v.optional(TabletsSchema, {}),
   latency: v.optional(LatencySchema, {}),
+  /** The application's own CPU per ReadRows call (ms) and per row read (µs), where it measured them (sim/client). */
+  client: v.optional(
+    v.strictObject({
+      cpuMsPerCall: optionalPositive("client.cpuMsPerCall"),
+      cpuUsPerRow: optionalPositive("client.cpuUsPerRow"),
+    }),
+  ),
   workload: v.strictObject({
     rowBytes: v.optional(positiveInt("workload.rowBytes"), 1024),
     /** How long rows are kept (the column family's GC max-age): what the cluster stores at steady state. */

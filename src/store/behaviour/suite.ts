@@ -17,6 +17,7 @@ import { type StoreBehaviourOptions, storeTestCommon } from "./harness/test-comm
 import { keyOrderTests } from "./key-order.js";
 import { keySampleTests } from "./key-samples.js";
 import { keySizeTests } from "./key-sizes.js";
+import { multiRangeReadTests } from "./multi-range-reads.js";
 import { putGetTests } from "./put-get.js";
 import { readEndingTests } from "./read-ending.js";
 import { readLimitTests } from "./read-limits.js";
@@ -36,6 +37,7 @@ export function describeStoreBehaviour(
     keyOrderTests(test, common);
     readRangeTests(test, common);
     readLimitTests(test, common);
+    multiRangeReadTests(test, common);
     readEndingTests(test, common);
     putGetTests(test, common);
     if (common.supports.cellDeletes) cellDeleteTests(test, common);
