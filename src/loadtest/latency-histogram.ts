@@ -44,7 +44,7 @@ export function percentile(histogram: Histogram, p: number): number | null {
   let seen = 0;
   for (const [bucket, count] of buckets) {
     seen += count;
-    if (seen >= rank) return Number(upperEdge(bucket).toPrecision(3));
+    if (seen >= rank) return upperEdge(bucket);
   }
-  return Number(upperEdge(buckets.at(-1)![0]).toPrecision(3));
+  return upperEdge(buckets.at(-1)![0]);
 }
