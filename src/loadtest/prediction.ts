@@ -5,7 +5,7 @@
  * the admin API's hot tablets); the emulator has neither, so those rows say "not measured". Pure.
  */
 import { simulateScenario } from "../sim/results/simulate.js";
-import type { SteadyState } from "../sim/results/results.js";
+import type { DesignResult, SteadyState } from "../sim/results/results.js";
 import { type Measurement, readP99 } from "./measurement.js";
 import { percentile } from "./latency-histogram.js";
 import type { ScaledScenario } from "./scaled-scenario.js";
@@ -17,10 +17,9 @@ export interface SideBySideRow {
   unit: "share" | "ms" | "per-s";
 }
 
-/** The lab's steady state for the run: what a load test that ran long enough should measure. */
-export function predict(scaled: ScaledScenario, durationS: number): SteadyState {
-  const result = simulateScenario(scaled.scenario, { design: scaled.design.name, durationS });
-  return result.designs[0]!.summary.steadyState;
+/** The lab's run of the design (its steady state is what a load test that ran long enough should measure). */
+export function predict(scaled: ScaledScenario, durationS: number): DesignResult {
+  return simulateScenario(scaled.scenario, { design: scaled.design.name, durationS }).designs[0]!;
 }
 
 /** CPU the cluster reported over the run, when it did (shares of one node, 0.95 = 95 %). */

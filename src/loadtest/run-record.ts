@@ -6,12 +6,14 @@
  * a task restarted with the same index resumes from its share's progress.
  */
 import { createHash } from "node:crypto";
-import { encodeJson, readShards, type ShardRecord } from "../migrate/job/job-rows.js";
+import { encodeJson, readShards, type ShardRecord, shardRowKey } from "../migrate/job/job-rows.js";
 import { RetryableStoreError, type Store } from "../store/store.js";
 import { RESERVED_PREFIX } from "../table/schema-guard.js";
 
 export const RUN_ROW_KEY = Buffer.concat([RESERVED_PREFIX, Buffer.from("keyspread:loadtest")]);
 const RUN = "run";
+/** Set by the task that created the table, before anything else is written (tasks may race to open the run). */
+const CREATED = "created-table";
 
 /** The cell every row a load test writes carries: its run id (so its rows are told from others' and deleted alone). */
 export const LOADTEST_CELL = "keyspread-loadtest";
@@ -36,7 +38,7 @@ export interface LoadTestRun {
   startedAt: number;
 }
 
-export type WantedRun = Omit<LoadTestRun, "version" | "runId" | "startedAt">;
+export type WantedRun = Omit<LoadTestRun, "version" | "runId" | "startedAt" | "createdTable">;
 
 export class LoadTestConflictError extends Error {
   override readonly name = "LoadTestConflictError";
@@ -57,15 +59,30 @@ export function scenarioHash(scenario: unknown): string {
 }
 
 export async function readRun(store: Store): Promise<LoadTestRun | undefined> {
-  const cell = (await store.get(RUN_ROW_KEY))?.cells.get(RUN);
-  return cell === undefined ? undefined : (JSON.parse(cell.toString()) as LoadTestRun);
+  const row = await store.get(RUN_ROW_KEY);
+  const cell = row?.cells.get(RUN);
+  if (cell === undefined) return undefined;
+  return { ...(JSON.parse(cell.toString()) as LoadTestRun), createdTable: row!.cells.has(CREATED) };
+}
+
+/** Records that a load test created the table (so `loadtest delete` drops it rather than its rows). */
+export async function markTableCreated(store: Store): Promise<void> {
+  const { failed } = await store.write([
+    { type: "put", key: RUN_ROW_KEY, cells: new Map([[CREATED, Buffer.from("1")]]) },
+  ]);
+  if (failed.length > 0) throw new Error(`${store.name}: could not record that the load test created it: ${failed[0]!.reason}`);
+}
+
+/** The run's own rows in the reserved range: its run row and its shares' rows. */
+export function runRowKeys(run: LoadTestRun): Buffer[] {
+  return [RUN_ROW_KEY, ...Array.from({ length: run.tasks }, (_, index) => shardRowKey("loadtest", index))];
 }
 
 /** The run in the table when it matches `wanted`, else a new one written unless another task wrote one first. */
 export async function openRun(store: Store, wanted: WantedRun, now: () => number = Date.now): Promise<LoadTestRun> {
   const existing = await readRun(store);
   if (existing !== undefined) return checkSame(store.name, existing, wanted);
-  const run: LoadTestRun = {
+  const run: Omit<LoadTestRun, "createdTable"> = {
     version: 1,
     runId: `lt-${now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
     ...wanted,
@@ -73,7 +90,7 @@ export async function openRun(store: Store, wanted: WantedRun, now: () => number
   };
   const mutation = { type: "put" as const, key: RUN_ROW_KEY, cells: new Map([[RUN, encodeJson(run)]]) };
   try {
-    if (await store.checkAndMutate(mutation, { qualifier: RUN, equals: null })) return run;
+    if (await store.checkAndMutate(mutation, { qualifier: RUN, equals: null })) return (await readRun(store))!;
   } catch (error) {
     // A lost answer: the row tells whether ours (or another task's) landed.
     if (!(error instanceof RetryableStoreError)) throw error;

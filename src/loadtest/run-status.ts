@@ -90,6 +90,8 @@ export function summarizeRun(run: LoadTestRun, shares: readonly ShardRecord[], n
   };
 }
 
+const ms = (value: number | null) => (value === null ? "—" : `${value.toFixed(1)} ms`);
+
 export function describeRunStatus(status: RunStatus): string {
   const { run } = status;
   const pct = (value: number | null) => (value === null ? "—" : `${(value * 100).toFixed(1)} %`);
@@ -101,7 +103,8 @@ export function describeRunStatus(status: RunStatus): string {
         `  task ${share.task}: ${share.state}${share.host === null ? "" : ` (${share.host})`}, ${share.drivenS.toFixed(0)} s driven, ${share.writes} writes, ${pct(share.writeRatio)} of target${share.failed === undefined ? "" : `: ${share.failed}`}`,
     ),
     ...Object.entries(status.latency).map(
-      ([operation, l]) => `  ${operation}: p50 ${l.p50 ?? "—"} ms, p99 ${l.p99 ?? "—"} ms, p99.9 ${l.p999 ?? "—"} ms over ${l.count}`,
+      ([operation, l]) =>
+        `  ${operation}: p50 ${ms(l.p50)}, p99 ${ms(l.p99)}, p99.9 ${ms(l.p999)} over ${l.count}`,
     ),
     ...(Object.keys(status.errors).length === 0
       ? ["  errors: none"]

@@ -104,16 +104,17 @@ export class TaskLoad {
   ): Promise<void> {
     const { run } = this.options;
     const endS = run.durationS;
-    let lastS = this.elapsedS();
+    let lastS = Math.min(this.elapsedS(), endS);
     let interval = openInterval(this.nextBoundary(lastS));
     while (!signal?.aborted) {
       const nowS = Math.min(this.elapsedS(), endS);
       const dt = nowS - lastS;
       if (dt > 0) {
         this.tick(measurement, interval, lastS, dt);
-        measurement.drivenS = nowS;
         lastS = nowS;
       }
+      // The run's clock, not this attempt's: seconds an attempt was down are not driven again.
+      measurement.drivenS = Math.max(measurement.drivenS, nowS);
       if (nowS >= interval.endS || nowS >= endS) {
         await onInterval(closeInterval(interval, nowS));
         interval = openInterval(this.nextBoundary(nowS));
