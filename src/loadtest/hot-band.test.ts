@@ -25,7 +25,9 @@ const dir = mkdtempSync(join(tmpdir(), "keyspread-hot-band-"));
 async function runAndCompare(designName: string) {
   const scaled = scaleScenario(fleet, designName, 0.001, 1);
   const schema = compileSchema(scaled.design.schema);
-  const store = await BigtableStore.createTable({ tableId: `hotband${process.pid}${designName.replace(/\W/g, "")}` });
+  const store = await BigtableStore.createTable({
+    tableId: `hotband${process.pid}${designName.replace(/\W/g, "")}`,
+  });
   const log = join(dir, `${designName}.jsonl`);
   const sink = await FileAccessLogSink.open(log);
   try {

@@ -95,7 +95,8 @@ export function labLoad(axis: KeyAxis, result: DesignResult): Float64Array {
       const width = (axis.to - axis.from) / axis.bins;
       for (let bin = first; bin <= last; bin++) {
         const binStart = axis.from + bin * width;
-        const covered = end === start ? 1 : (Math.min(end, binStart + width) - Math.max(start, binStart)) / (end - start);
+        const covered =
+          end === start ? 1 : (Math.min(end, binStart + width) - Math.max(start, binStart)) / (end - start);
         load[bin]! += range.writesPerS * step.durationS * Math.max(0, covered);
       }
     }

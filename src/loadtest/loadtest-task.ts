@@ -114,7 +114,13 @@ async function claimShare(
       await sleep(Math.min(lapsesIn + 50, 1000), undefined, { signal: options.signal });
       continue;
     }
-    const shard = await HeldShard.claim(store, "loadtest", record, { task: task.index, host: options.host }, timing);
+    const shard = await HeldShard.claim(
+      store,
+      "loadtest",
+      record,
+      { task: task.index, host: options.host },
+      timing,
+    );
     if (shard !== undefined) return { shard, record };
   }
 }

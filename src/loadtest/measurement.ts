@@ -3,7 +3,7 @@
  * client-side latency per operation (histograms), errors by status code, and a timeline of
  * intervals. A restarted task starts from its share's record; `loadtest status` merges the tasks'. Pure.
  */
-import { type Histogram, merge, percentile, record } from "./latency-histogram.js";
+import { type Histogram, merge, record } from "./latency-histogram.js";
 
 export interface Interval {
   /** Seconds since the run started, at the interval's end. */
@@ -109,13 +109,4 @@ function mergeTimelines(timelines: readonly Interval[][]): Interval[] {
 
 function worst(a: number | null, b: number | null): number | null {
   return a === null ? b : b === null ? a : Math.max(a, b);
-}
-
-/** Reads' p99 over every pattern, ms. */
-export function readP99(measurement: Measurement): number | null {
-  const reads: Histogram = {};
-  for (const [operation, histogram] of Object.entries(measurement.latency)) {
-    if (operation !== "write") merge(reads, histogram);
-  }
-  return percentile(reads, 99);
 }

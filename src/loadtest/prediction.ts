@@ -4,10 +4,11 @@
  * writes, achieved rates. CPU is measured only where the cluster reports it (Cloud Monitoring or
  * the admin API's hot tablets); the emulator has neither, so those rows say "not measured". Pure.
  */
-import { simulateScenario } from "../sim/results/simulate.js";
+
 import type { DesignResult, SteadyState } from "../sim/results/results.js";
-import { type Measurement, readP99 } from "./measurement.js";
+import { simulateScenario } from "../sim/results/simulate.js";
 import { percentile } from "./latency-histogram.js";
+import type { Measurement } from "./measurement.js";
 import type { ScaledScenario } from "./scaled-scenario.js";
 
 export interface SideBySideRow {
@@ -41,21 +42,38 @@ export function sideBySide(
   const attempted = measured.writes + shed;
   const rate = (n: number) => (seconds > 0 ? n / seconds : null);
   return [
-    { metric: "hottest node CPU", predicted: predicted.hottestNodeCpu, measured: cpu.hottest ?? null, unit: "share" },
-    { metric: "average node CPU", predicted: predicted.averageNodeCpu, measured: cpu.average ?? null, unit: "share" },
+    {
+      metric: "hottest node CPU",
+      predicted: predicted.hottestNodeCpu,
+      measured: cpu.hottest ?? null,
+      unit: "share",
+    },
+    {
+      metric: "average node CPU",
+      predicted: predicted.averageNodeCpu,
+      measured: cpu.average ?? null,
+      unit: "share",
+    },
     {
       metric: "writes/s served",
       predicted: predicted.servedWritesPerS,
       measured: rate(measured.writes),
       unit: "per-s",
     },
-    { metric: "write p99", predicted: predicted.writeP99Ms, measured: percentile(measured.latency.write ?? {}, 99), unit: "ms" },
     {
-      metric: "read p99",
-      predicted: predicted.reads.length === 0 ? null : Math.max(...predicted.reads.map((r) => r.p99Ms)),
-      measured: readP99(measured),
+      metric: "write p99",
+      predicted: predicted.writeP99Ms,
+      measured: percentile(measured.latency.write ?? {}, 99),
       unit: "ms",
     },
+    ...predicted.reads.map(
+      (read): SideBySideRow => ({
+        metric: `read p99 ${read.name}`,
+        predicted: read.p99Ms,
+        measured: percentile(measured.latency[read.name] ?? {}, 99),
+        unit: "ms",
+      }),
+    ),
     {
       metric: "shed or throttled writes",
       predicted: predicted.shedWriteShare,
@@ -76,7 +94,8 @@ export function formatSideBySide(rows: readonly SideBySideRow[]): string {
           : `${Math.round(value).toLocaleString("en-US")}/s`;
   const width = Math.max(...rows.map((row) => row.metric.length));
   const lines = rows.map(
-    (row) => `  ${row.metric.padEnd(width)}  lab ${show(row.predicted, row.unit).padEnd(12)}  measured ${show(row.measured, row.unit)}`,
+    (row) =>
+      `  ${row.metric.padEnd(width)}  lab ${show(row.predicted, row.unit).padEnd(12)}  measured ${show(row.measured, row.unit)}`,
   );
   return `${lines.join("\n")}\n`;
 }

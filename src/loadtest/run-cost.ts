@@ -41,5 +41,5 @@ export function runCost(scaled: ScaledScenario, durationS: number): RunCost {
 
 export function describeRunCost(cost: RunCost, nodes: number, durationS: number): string {
   const money = (amount: number) => `$${amount.toFixed(2)}`;
-  return `expected cost: ${nodes} node(s) × ${(durationS / 3600).toFixed(2)} h = ${cost.nodeHours.toFixed(2)} node-hours ≈ ${money(cost.nodeDollars)}; ${(cost.writtenBytes / 2 ** 30).toFixed(2)} GiB written, kept over the run ≈ ${money(cost.storageDollars)}; total ≈ ${money(cost.totalDollars)} at the scenario's list prices (the instance is billed while it exists; delete the data after)\n`;
+  return `expected cost: ${nodes} node(s) × ${(durationS / 3600).toFixed(2)} h = ${cost.nodeHours.toFixed(2)} node-hours ≈ ${money(cost.nodeDollars)}; ${Number((cost.writtenBytes / 2 ** 30).toPrecision(3))} GiB written, kept over the run ≈ ${money(cost.storageDollars)}; total ≈ ${money(cost.totalDollars)} at the scenario's list prices (the instance is billed while it exists; delete the data after)\n`;
 }

@@ -70,7 +70,8 @@ export async function markTableCreated(store: Store): Promise<void> {
   const { failed } = await store.write([
     { type: "put", key: RUN_ROW_KEY, cells: new Map([[CREATED, Buffer.from("1")]]) },
   ]);
-  if (failed.length > 0) throw new Error(`${store.name}: could not record that the load test created it: ${failed[0]!.reason}`);
+  if (failed.length > 0)
+    throw new Error(`${store.name}: could not record that the load test created it: ${failed[0]!.reason}`);
 }
 
 /** The run's own rows in the reserved range: its run row and its shares' rows. */
@@ -79,7 +80,11 @@ export function runRowKeys(run: LoadTestRun): Buffer[] {
 }
 
 /** The run in the table when it matches `wanted`, else a new one written unless another task wrote one first. */
-export async function openRun(store: Store, wanted: WantedRun, now: () => number = Date.now): Promise<LoadTestRun> {
+export async function openRun(
+  store: Store,
+  wanted: WantedRun,
+  now: () => number = Date.now,
+): Promise<LoadTestRun> {
   const existing = await readRun(store);
   if (existing !== undefined) return checkSame(store.name, existing, wanted);
   const run: Omit<LoadTestRun, "createdTable"> = {
@@ -90,7 +95,8 @@ export async function openRun(store: Store, wanted: WantedRun, now: () => number
   };
   const mutation = { type: "put" as const, key: RUN_ROW_KEY, cells: new Map([[RUN, encodeJson(run)]]) };
   try {
-    if (await store.checkAndMutate(mutation, { qualifier: RUN, equals: null })) return (await readRun(store))!;
+    if (await store.checkAndMutate(mutation, { qualifier: RUN, equals: null }))
+      return (await readRun(store))!;
   } catch (error) {
     // A lost answer: the row tells whether ours (or another task's) landed.
     if (!(error instanceof RetryableStoreError)) throw error;
@@ -101,7 +107,15 @@ export async function openRun(store: Store, wanted: WantedRun, now: () => number
 }
 
 function checkSame(table: string, run: LoadTestRun, wanted: WantedRun): LoadTestRun {
-  for (const field of ["scenarioHash", "design", "schemaFingerprint", "scale", "tasks", "durationS", "nodes"] as const) {
+  for (const field of [
+    "scenarioHash",
+    "design",
+    "schemaFingerprint",
+    "scale",
+    "tasks",
+    "durationS",
+    "nodes",
+  ] as const) {
     if (run[field] !== wanted[field]) throw new LoadTestConflictError(table, run, field, wanted[field]);
   }
   return run;

@@ -108,7 +108,11 @@ export function describeRunStatus(status: RunStatus): string {
     ),
     ...(Object.keys(status.errors).length === 0
       ? ["  errors: none"]
-      : [`  errors: ${Object.entries(status.errors).map(([code, n]) => `${code} ${n}`).join(", ")}`]),
+      : [
+          `  errors: ${Object.entries(status.errors)
+            .map(([code, n]) => `${code} ${n}`)
+            .join(", ")}`,
+        ]),
   ];
   return `${lines.join("\n")}\n`;
 }

@@ -11,20 +11,14 @@ import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { FieldValues } from "../keys/types.js";
 import type { TaskIdentity } from "../migrate/job/task-identity.js";
-import { codeName } from "../store/mutate-rows.js";
 import type { ReadPattern } from "../sim/scenario/scenario.js";
 import { scramble } from "../sim/scenario/template.js";
 import { CompiledRead } from "../sim/workload/reads.js";
 import { CompiledGroup } from "../sim/workload/workload.js";
+import { codeName } from "../store/mutate-rows.js";
 import type { PutRow, SaltedTable } from "../table/salted-table.js";
 import { type Histogram, percentile, record } from "./latency-histogram.js";
-import {
-  errorCode,
-  type Interval,
-  type Measurement,
-  recordError,
-  recordLatency,
-} from "./measurement.js";
+import { errorCode, type Interval, type Measurement, recordError, recordLatency } from "./measurement.js";
 import { LOADTEST_CELL, type LoadTestRun } from "./run-record.js";
 import { entityShare, type ScaledScenario } from "./scaled-scenario.js";
 

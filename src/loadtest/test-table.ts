@@ -50,7 +50,9 @@ export async function checkTestTable(
   reuseTable: string | undefined,
 ): Promise<void> {
   if (reuseTable !== undefined && reuseTable !== tableName) {
-    throw new Error(`--reuse-table is "${reuseTable}" but the table is "${tableName}"; repeat the table's name`);
+    throw new Error(
+      `--reuse-table is "${reuseTable}" but the table is "${tableName}"; repeat the table's name`,
+    );
   }
   if (reuseTable === tableName) return;
   const foreign = await foreignRow(store, schema);

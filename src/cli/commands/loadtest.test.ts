@@ -40,7 +40,19 @@ interface Task {
 function startTask(table: string, index: number, extra: string[] = []): Task {
   const child = spawn(
     "node",
-    [BIN, "loadtest", ...RUN, "--table", `bigtable:${table}`, "--tasks", "3", "--task-index", String(index), "--json", ...extra],
+    [
+      BIN,
+      "loadtest",
+      ...RUN,
+      "--table",
+      `bigtable:${table}`,
+      "--tasks",
+      "3",
+      "--task-index",
+      String(index),
+      "--json",
+      ...extra,
+    ],
     { cwd: dir },
   );
   const task: Task = { child, stdout: "", exit: undefined as never };
@@ -109,7 +121,19 @@ describe("keyspread loadtest (emulator)", () => {
     expect(run.shares.every((share) => share.drivenS >= 25)).toBe(true);
     expect(run.latency.write!.count).toBe(run.writes);
     expect(run.errors).toEqual({});
-    const again = cli(["loadtest", ...RUN, "--table", `bigtable:${table}`, "--tasks", "3", "--task-index", "0", "--duration", "25s", "--json"]);
+    const again = cli([
+      "loadtest",
+      ...RUN,
+      "--table",
+      `bigtable:${table}`,
+      "--tasks",
+      "3",
+      "--task-index",
+      "0",
+      "--duration",
+      "25s",
+      "--json",
+    ]);
     expect(again.status).toBe(0);
     expect(JSON.parse(again.stdout)).toMatchObject({ status: "done", resumedFromS: 25 });
     const deleted = cli(["loadtest", "delete", "--table", `bigtable:${table}`, "--yes"]);
@@ -122,9 +146,22 @@ describe("keyspread loadtest (emulator)", () => {
     const design = cli(["loadtest", "--scenario", FLEET, "--design", "nope", "--table", `bigtable:${table}`]);
     expect(design.status).toBe(1);
     expect(design.stderr).toMatch(/design "nope" is not in scenario "fleet-hotspot"; designs: as-is/);
-    const scale = cli(["loadtest", ...RUN.slice(0, 4), "--scale", "0.5", "--tasks", "3", "--task-index", "0", "--table", `bigtable:${table}`]);
+    const scale = cli([
+      "loadtest",
+      ...RUN.slice(0, 4),
+      "--scale",
+      "0.5",
+      "--tasks",
+      "3",
+      "--task-index",
+      "0",
+      "--table",
+      `bigtable:${table}`,
+    ]);
     expect(scale.status).toBe(1);
-    expect(scale.stderr).toMatch(/--scale 0\.5 asks 94,000 operations\/s .* from 3 task\(s\).*--task-capacity 5000/);
+    expect(scale.stderr).toMatch(
+      /--scale 0\.5 asks 94,000 operations\/s .* from 3 task\(s\).*--task-capacity 5000/,
+    );
     expect(await tableExists(table)).toBe(false);
     expect(cli(["loadtest", ...RUN, "--table", `bigtable:${table}`, "--duration", "1s"]).status).toBe(0);
     const other = cli(["loadtest", ...RUN, "--table", `bigtable:${table}`, "--duration", "2s"]);
@@ -141,14 +178,32 @@ describe("keyspread loadtest (emulator)", () => {
       const refused = cli(["loadtest", ...RUN, "--table", `bigtable:${table}`, "--duration", "1s"]);
       expect(refused.status).toBe(1);
       expect(refused.stderr).toMatch(/holds rows not written by a load test .*--reuse-table/);
-      const wrong = cli(["loadtest", ...RUN, "--table", `bigtable:${table}`, "--duration", "1s", "--reuse-table", "other"]);
+      const wrong = cli([
+        "loadtest",
+        ...RUN,
+        "--table",
+        `bigtable:${table}`,
+        "--duration",
+        "1s",
+        "--reuse-table",
+        "other",
+      ]);
       expect(wrong.stderr).toMatch(/--reuse-table is "other" but the table is/);
       // Nothing written by either refusal: the table holds their row only.
       const rows: Buffer[] = [];
       for await (const row of store.read([{ start: Buffer.alloc(0), end: null }])) rows.push(row.key);
       expect(rows).toEqual([theirs]);
       // A table with rows but no schema row takes the schema through adoption, not a load test.
-      const reused = cli(["loadtest", ...RUN, "--table", `bigtable:${table}`, "--duration", "1s", "--reuse-table", table]);
+      const reused = cli([
+        "loadtest",
+        ...RUN,
+        "--table",
+        `bigtable:${table}`,
+        "--duration",
+        "1s",
+        "--reuse-table",
+        table,
+      ]);
       expect(reused.stderr).toMatch(/has rows but no keyspread schema row/);
     } finally {
       await store.close();

@@ -14,8 +14,6 @@ import type { Command } from "commander";
 import { FileAccessLogSink } from "../../access-log/file-sink.js";
 import { compileSchema } from "../../keys/index.js";
 import type { KeySchema } from "../../keys/types.js";
-import { DEFAULT_LEASE_MS } from "../../migrate/job/shard-lease.js";
-import { type TaskIdentity, taskIdentity } from "../../migrate/job/task-identity.js";
 import {
   axisOver,
   compareHotBands,
@@ -37,7 +35,7 @@ import {
   runRowKeys,
   scenarioHash,
 } from "../../loadtest/run-record.js";
-import { describeRunStatus, readRunStatus, type RunStatus } from "../../loadtest/run-status.js";
+import { describeRunStatus, type RunStatus, readRunStatus } from "../../loadtest/run-status.js";
 import {
   checkDrivable,
   DEFAULT_TASK_CAPACITY,
@@ -45,13 +43,15 @@ import {
   scaleScenario,
 } from "../../loadtest/scaled-scenario.js";
 import { checkTestTable, testTableSplits } from "../../loadtest/test-table.js";
-import { parseDuration } from "../../sim/scenario/duration.js";
+import { DEFAULT_LEASE_MS } from "../../migrate/job/shard-lease.js";
+import { type TaskIdentity, taskIdentity } from "../../migrate/job/task-identity.js";
 import type { DesignResult, SteadyState } from "../../sim/results/results.js";
+import { parseDuration } from "../../sim/scenario/duration.js";
 import { BigtableStore } from "../../store/bigtable.js";
-import { formatStoreAddress, parseStoreAddress, type StoreAddress } from "../../store/store-address.js";
 import type { StoreMutation } from "../../store/store.js";
-import { RESERVED_PREFIX } from "../../table/schema-guard.js";
+import { formatStoreAddress, parseStoreAddress, type StoreAddress } from "../../store/store-address.js";
 import { SaltedTable } from "../../table/salted-table.js";
+import { RESERVED_PREFIX } from "../../table/schema-guard.js";
 import { argumentOf, guarded, parsePositiveInt, wholeNumberIn, write } from "../shared/io.js";
 import { readScenarioFile } from "../shared/scenario-file.js";
 
@@ -99,33 +99,76 @@ export function registerLoadtestCommands(program: Command): void {
     .description("run one task of the load test (the default subcommand)")
     .requiredOption("--scenario <file>", "scenario file (YAML or JSON)")
     .requiredOption("--design <name>", "the scenario's design to test")
-    .requiredOption("--table <address>", "bigtable:TABLE or bigtable:PROJECT/INSTANCE/TABLE (created if absent)")
+    .requiredOption(
+      "--table <address>",
+      "bigtable:TABLE or bigtable:PROJECT/INSTANCE/TABLE (created if absent)",
+    )
     .option("--duration <d>", "how long the run lasts, e.g. 3h (default: the scenario's duration)", seconds)
     .option("--scale <share>", "share of the scenario's entities and rates to drive", share("--scale"), 0.1)
-    .option("--tasks <n>", "tasks of the indexed job (default 1, or the engine's count)", wholeNumberIn(1, 10_000))
+    .option(
+      "--tasks <n>",
+      "tasks of the indexed job (default 1, or the engine's count)",
+      wholeNumberIn(1, 10_000),
+    )
     .option(
       "--task-index <k>",
       "this task's index, 0 ≤ K < N (default: CLOUD_RUN_TASK_INDEX, JOB_COMPLETION_INDEX or BATCH_TASK_INDEX)",
       wholeNumberIn(0, 9_999),
     )
-    .option("--nodes <n>", "the test instance's nodes, for the prediction and the cost (default: the design's × scale)", parsePositiveInt)
+    .option(
+      "--nodes <n>",
+      "the test instance's nodes, for the prediction and the cost (default: the design's × scale)",
+      parsePositiveInt,
+    )
     .option(
       "--task-capacity <ops>",
       "operations per second one task is trusted to drive (refuses a scale past tasks × this)",
       parsePositiveInt,
       DEFAULT_TASK_CAPACITY,
     )
-    .option("--max-error-rate <share>", "stop when an interval's failed share passes this", share("--max-error-rate"), 0.05)
+    .option(
+      "--max-error-rate <share>",
+      "stop when an interval's failed share passes this",
+      share("--max-error-rate"),
+      0.05,
+    )
     .option("--max-in-flight <n>", "requests in flight per task at most", parsePositiveInt, 64)
-    .option("--lease-seconds <s>", "how long a task's hold on its share lasts unrenewed", parsePositiveInt, DEFAULT_LEASE_MS / 1000)
+    .option(
+      "--lease-seconds <s>",
+      "how long a task's hold on its share lasts unrenewed",
+      parsePositiveInt,
+      DEFAULT_LEASE_MS / 1000,
+    )
     .option("--interval <s>", "seconds between measurements (and checkpoints)", parsePositiveInt, 5)
-    .option("--access-log <file>", "write an access log (keyspread heatmap's format); {task} becomes the task index")
-    .option("--access-log-sample <share>", "share of operations the access log records", share("--access-log-sample"), 1)
-    .option("--reuse-table <name>", "write to a table holding rows not written by a load test: repeat its name")
+    .option(
+      "--access-log <file>",
+      "write an access log (keyspread heatmap's format); {task} becomes the task index",
+    )
+    .option(
+      "--access-log-sample <share>",
+      "share of operations the access log records",
+      share("--access-log-sample"),
+      1,
+    )
+    .option(
+      "--reuse-table <name>",
+      "write to a table holding rows not written by a load test: repeat its name",
+    )
     .option("--yes", "start without asking on a terminal")
-    .option("--calibrate <file>", "write the `observed:` block `lab` calibrates from (needs --hottest-cpu or --average-cpu)")
-    .option("--hottest-cpu <share>", "--calibrate: the hottest node's CPU over the run (Cloud Monitoring)", share("--hottest-cpu"))
-    .option("--average-cpu <share>", "--calibrate: the cluster's average CPU over the run (Cloud Monitoring)", share("--average-cpu"))
+    .option(
+      "--calibrate <file>",
+      "write the `observed:` block `lab` calibrates from (needs --hottest-cpu or --average-cpu)",
+    )
+    .option(
+      "--hottest-cpu <share>",
+      "--calibrate: the hottest node's CPU over the run (Cloud Monitoring)",
+      share("--hottest-cpu"),
+    )
+    .option(
+      "--average-cpu <share>",
+      "--calibrate: the cluster's average CPU over the run (Cloud Monitoring)",
+      share("--average-cpu"),
+    )
     .option("--json", "print the task's result as JSON")
     .action(guarded(runCommand));
   loadtest
@@ -133,6 +176,20 @@ export function registerLoadtestCommands(program: Command): void {
     .description("the load test as its table holds it: every task's share, achieved rates, latency, errors")
     .requiredOption("--table <address>", "the load test's table")
     .option("--json", "print as JSON")
+    .option(
+      "--calibrate <file>",
+      "write the `observed:` block `lab` calibrates from (needs --hottest-cpu or --average-cpu)",
+    )
+    .option(
+      "--hottest-cpu <share>",
+      "--calibrate: the hottest node's CPU over the run (Cloud Monitoring)",
+      share("--hottest-cpu"),
+    )
+    .option(
+      "--average-cpu <share>",
+      "--calibrate: the cluster's average CPU over the run (Cloud Monitoring)",
+      share("--average-cpu"),
+    )
     .action(guarded(statusCommand));
   loadtest
     .command("delete")
@@ -187,16 +244,17 @@ async function runCommand(options: RunOptions): Promise<void> {
   const task = identity(options);
   const original = scenario.designs.find((d) => d.name === options.design);
   const nodes =
-    options.nodes ??
-    Math.max(1, Math.ceil((original?.nodes ?? scenario.cluster.nodes) * options.scale));
+    options.nodes ?? Math.max(1, Math.ceil((original?.nodes ?? scenario.cluster.nodes) * options.scale));
   const scaled = scaleScenario(scenario, options.design, options.scale, nodes);
   const schema = compileSchema(scaled.design.schema);
   checkDrivable(scaled, task.count, options.taskCapacity);
   const durationS = options.duration ?? scenario.duration;
-  if (options.calibrate !== undefined && options.hottestCpu === undefined && options.averageCpu === undefined) {
-    throw new Error(
-      "--calibrate needs the cluster's CPU over the run: --hottest-cpu and/or --average-cpu (Cloud Monitoring's cpu_load_hottest_node and cpu_load; the emulator reports none)",
-    );
+  if (
+    options.calibrate !== undefined &&
+    options.hottestCpu === undefined &&
+    options.averageCpu === undefined
+  ) {
+    throw new Error(NEEDS_CPU);
   }
   process.stderr.write(describeRunCost(runCost(scaled, durationS), nodes, durationS));
   if (!options.yes && interactive() && !(await confirm("start the load test?"))) {
@@ -248,7 +306,7 @@ async function runCommand(options: RunOptions): Promise<void> {
     await sink?.close();
     const bands = sink === undefined ? undefined : await compareWithLab(sink.path, lab);
     await report(task, outcome, status, prediction, bands, options);
-    if (options.calibrate !== undefined) await writeCalibration(options, status, scaled);
+    if (options.calibrate !== undefined) await writeCalibration(options, status);
     if (outcome.status === "failed") process.exitCode = 1;
   } finally {
     process.off("SIGTERM", onSignal);
@@ -346,7 +404,13 @@ async function report(
         ...(outcome.status === "failed" ? { reason: outcome.reason } : {}),
         resumedFromS: outcome.resumedFromS,
         measured: { ...counts, writeRatio, readRatio, reached, ...(why === null ? {} : { why }) },
-        run: { runId: status.run.runId, writeRatio: status.writeRatio, readRatio: status.readRatio, errors: status.errors, latency: status.latency },
+        run: {
+          runId: status.run.runId,
+          writeRatio: status.writeRatio,
+          readRatio: status.readRatio,
+          errors: status.errors,
+          latency: status.latency,
+        },
         prediction: rows,
         ...(bands === undefined ? {} : { hotBands: bands }),
       })}\n`,
@@ -373,18 +437,21 @@ async function report(
 function describeBands(bands: readonly HotBand[]): string {
   if (bands.length === 0) return "none";
   return bands
-    .map((band) => `${band.first === band.last ? band.first : `${band.first}–${band.last}`} (${(band.share * 100).toFixed(0)} %)`)
+    .map(
+      (band) =>
+        `${band.first === band.last ? band.first : `${band.first}–${band.last}`} (${(band.share * 100).toFixed(0)} %)`,
+    )
     .join(", ");
 }
 
 /** The `observed:` block of the tested run, for the scenario's lab to calibrate from. */
-async function writeCalibration(options: RunOptions, status: RunStatus, scaled: ScaledScenario): Promise<void> {
+async function writeCalibration(options: CalibrateOptions, status: RunStatus): Promise<void> {
   const drivenS = status.measurement.drivenS;
   const round = (value: number) => Number(value.toPrecision(4));
   const lines = [
     `# keyspread loadtest ${status.run.runId}: scenario ${status.run.scenario}, design ${status.run.design}, scale ${status.run.scale}, ${status.run.nodes} node(s), ${drivenS.toFixed(0)} s measured.`,
     "# `lab` fits its model to the scenario's FIRST design on these nodes at these rates: paste this block at",
-    `# the scenario's top level when the tested design (${scaled.design.name}) is its first one.`,
+    `# the scenario's top level when the tested design (${status.run.design}) is its first one.`,
     "observed:",
     `  nodes: ${status.run.nodes}`,
     ...(options.averageCpu === undefined ? [] : [`  averageCpu: ${options.averageCpu}`]),
@@ -395,12 +462,29 @@ async function writeCalibration(options: RunOptions, status: RunStatus, scaled: 
   await writeFile(options.calibrate!, `${lines.join("\n")}\n`);
 }
 
-async function statusCommand(options: { table: string; json?: boolean }): Promise<void> {
+interface CalibrateOptions {
+  calibrate?: string;
+  hottestCpu?: number;
+  averageCpu?: number;
+}
+
+const NEEDS_CPU =
+  "--calibrate needs the cluster's CPU over the run: --hottest-cpu and/or --average-cpu (Cloud Monitoring's cpu_load_hottest_node and cpu_load; the emulator reports none)";
+
+async function statusCommand(options: { table: string; json?: boolean } & CalibrateOptions): Promise<void> {
   const address = bigtableAddress(options.table);
+  if (
+    options.calibrate !== undefined &&
+    options.hottestCpu === undefined &&
+    options.averageCpu === undefined
+  ) {
+    throw new Error(NEEDS_CPU);
+  }
   const store = await BigtableStore.open(storeOptions(address));
   try {
     const status = await readRunStatus(store);
     if (status === undefined) throw new Error(`${formatStoreAddress(address)} holds no load test`);
+    if (options.calibrate !== undefined) await writeCalibration(options, status);
     if (options.json) {
       const { measurement, ...rest } = status;
       await write(`${JSON.stringify({ ...rest, timeline: measurement.timeline })}\n`);
@@ -438,7 +522,10 @@ async function deleteCommand(options: { table: string; yes?: boolean }): Promise
     let batch: StoreMutation[] = [];
     const flush = async () => {
       const { failed } = await store.write(batch);
-      if (failed.length > 0) throw new Error(`${failed.length} row(s) not deleted, first ${failed[0]!.key.toString("hex")}: ${failed[0]!.reason}`);
+      if (failed.length > 0)
+        throw new Error(
+          `${failed.length} row(s) not deleted, first ${failed[0]!.key.toString("hex")}: ${failed[0]!.reason}`,
+        );
       deleted += batch.length;
       batch = [];
     };
