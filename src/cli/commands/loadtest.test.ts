@@ -5,16 +5,22 @@
  * minutes: the two-minute run is `npm run bench:loadtest`.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
+import { compileSchema } from "../../keys/index.js";
+import { readRun } from "../../loadtest/run-record.js";
 import { type RunStatus, readRunStatus } from "../../loadtest/run-status.js";
+import { parseScenario } from "../../sim/scenario/scenario.js";
 import { BigtableStore } from "../../store/bigtable.js";
+import { SaltedTable } from "../../table/salted-table.js";
+import { RESERVED_PREFIX } from "../../table/schema-guard.js";
 
 const BIN = resolve("dist/cli/main.js");
 const FLEET = resolve("examples/fleet-hotspot.yaml");
+const fleet = parseScenario(readFileSync(FLEET, "utf8"));
 const dir = mkdtempSync(join(tmpdir(), "keyspread-loadtest-"));
 const unique = () => `lt${process.pid}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
@@ -172,8 +178,16 @@ describe("keyspread loadtest (emulator)", () => {
   it("refuses a table holding others' rows unless --reuse-table repeats its name, and then deletes only its own rows", async () => {
     const table = unique();
     const store = await BigtableStore.createTable({ tableId: table });
+    // A keyspread table of the same schema that other code writes to.
+    await SaltedTable.open(store, compileSchema(fleet.designs[0]!.schema), { create: true });
     const theirs = Buffer.from("someone-else#row");
     await store.write([{ type: "put", key: theirs, cells: new Map([["v", Buffer.from("keep me")]]) }]);
+    const dataRows = async () => {
+      const keys: Buffer[] = [];
+      for await (const row of store.read([{ start: Buffer.alloc(0), end: RESERVED_PREFIX }]))
+        keys.push(row.key);
+      return keys;
+    };
     try {
       const refused = cli(["loadtest", ...RUN, "--table", `bigtable:${table}`, "--duration", "1s"]);
       expect(refused.status).toBe(1);
@@ -189,23 +203,28 @@ describe("keyspread loadtest (emulator)", () => {
         "other",
       ]);
       expect(wrong.stderr).toMatch(/--reuse-table is "other" but the table is/);
-      // Nothing written by either refusal: the table holds their row only.
-      const rows: Buffer[] = [];
-      for await (const row of store.read([{ start: Buffer.alloc(0), end: null }])) rows.push(row.key);
-      expect(rows).toEqual([theirs]);
-      // A table with rows but no schema row takes the schema through adoption, not a load test.
+      // Nothing written by either refusal.
+      expect(await dataRows()).toEqual([theirs]);
+      expect(await readRun(store)).toBeUndefined();
       const reused = cli([
         "loadtest",
         ...RUN,
         "--table",
         `bigtable:${table}`,
         "--duration",
-        "1s",
+        "2s",
         "--reuse-table",
         table,
       ]);
-      expect(reused.stderr).toMatch(/has rows but no keyspread schema row/);
+      expect(reused.status).toBe(0);
+      expect((await dataRows()).length).toBeGreaterThan(1);
+      const deleted = JSON.parse(cli(["loadtest", "delete", "--table", `bigtable:${table}`, "--yes"]).stdout);
+      expect(deleted).toMatchObject({ deleted: "rows" });
+      expect(deleted.rows).toBeGreaterThan(0);
+      expect(await dataRows()).toEqual([theirs]);
+      expect(await readRun(store)).toBeUndefined();
     } finally {
+      await store.deleteTable();
       await store.close();
     }
   }, 120_000);
