@@ -10,6 +10,7 @@ import { parseScenario } from "../sim/scenario/scenario.js";
 import { MemoryStore } from "../store/memory.js";
 import type { Store } from "../store/store.js";
 import { SaltedTable } from "../table/salted-table.js";
+import { isReserved } from "../table/schema-guard.js";
 import { runLoadTestTask } from "./loadtest-task.js";
 import { LoadTestConflictError, markTableCreated, openRun, readShares, scenarioHash } from "./run-record.js";
 import { readRunStatus } from "./run-status.js";
@@ -95,11 +96,11 @@ describe("a load test's task", () => {
 
   it("stops when an interval's error rate passes the threshold, marking the share failed", async () => {
     const memory = new MemoryStore();
-    let failing = false;
+    // The data rows fail; the table's own rows (schema, run, shares) are written.
     const store: Store = {
       name: memory.name,
       write: async (mutations, options) =>
-        failing
+        mutations.some((m) => !isReserved(m.key))
           ? {
               failed: mutations.map((m, index) => ({ index, key: m.key, reason: "UNAVAILABLE: overloaded" })),
             }
@@ -110,20 +111,7 @@ describe("a load test's task", () => {
       sampleKeys: (count) => memory.sampleKeys(count),
       close: () => memory.close(),
     };
-    const table = await SaltedTable.open(store, schema, { create: true });
-    const run = await openRun(store, wanted(30));
-    failing = true;
-    const outcome = await runLoadTestTask({
-      store,
-      table,
-      scaled,
-      run,
-      task: { index: 0, count: 1, engine: "flags" },
-      host: "test",
-      timing: { leaseMs: 2000, now: Date.now },
-      intervalS: 1,
-      maxErrorRate: 0.05,
-    });
+    const outcome = await task(store, 30, { maxErrorRate: 0.05 });
     expect(outcome.status).toBe("failed");
     expect(outcome.measurement.errors.UNAVAILABLE).toBeGreaterThan(0);
     expect(outcome.measurement.drivenS).toBeLessThan(30);

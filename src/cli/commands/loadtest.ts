@@ -94,7 +94,7 @@ export function registerLoadtestCommands(program: Command): void {
     .description(
       "a real load test of a scenario's design against a Bigtable table, as tasks of an indexed job, with the lab's prediction beside the measurement",
     );
-  loadtest
+  const run = loadtest
     .command("run", { isDefault: true })
     .description("run one task of the load test (the default subcommand)")
     .requiredOption("--scenario <file>", "scenario file (YAML or JSON)")
@@ -155,48 +155,39 @@ export function registerLoadtestCommands(program: Command): void {
       "write to a table holding rows not written by a load test: repeat its name",
     )
     .option("--yes", "start without asking on a terminal")
-    .option(
-      "--calibrate <file>",
-      "write the `observed:` block `lab` calibrates from (needs --hottest-cpu or --average-cpu)",
-    )
-    .option(
-      "--hottest-cpu <share>",
-      "--calibrate: the hottest node's CPU over the run (Cloud Monitoring)",
-      share("--hottest-cpu"),
-    )
-    .option(
-      "--average-cpu <share>",
-      "--calibrate: the cluster's average CPU over the run (Cloud Monitoring)",
-      share("--average-cpu"),
-    )
-    .option("--json", "print the task's result as JSON")
-    .action(guarded(runCommand));
-  loadtest
+    .option("--json", "print the task's result as JSON");
+  withCalibrateOptions(run).action(guarded(runCommand));
+  const status = loadtest
     .command("status")
     .description("the load test as its table holds it: every task's share, achieved rates, latency, errors")
     .requiredOption("--table <address>", "the load test's table")
-    .option("--json", "print as JSON")
-    .option(
-      "--calibrate <file>",
-      "write the `observed:` block `lab` calibrates from (needs --hottest-cpu or --average-cpu)",
-    )
-    .option(
-      "--hottest-cpu <share>",
-      "--calibrate: the hottest node's CPU over the run (Cloud Monitoring)",
-      share("--hottest-cpu"),
-    )
-    .option(
-      "--average-cpu <share>",
-      "--calibrate: the cluster's average CPU over the run (Cloud Monitoring)",
-      share("--average-cpu"),
-    )
-    .action(guarded(statusCommand));
+    .option("--json", "print as JSON");
+  withCalibrateOptions(status).action(guarded(statusCommand));
   loadtest
     .command("delete")
     .description("delete what the load test created: its table if it created it, else only the rows it wrote")
     .requiredOption("--table <address>", "the load test's table")
     .option("--yes", "delete without asking on a terminal")
     .action(guarded(deleteCommand));
+}
+
+/** `--calibrate` and the CPU it needs, on `run` (at the end of a task) and `status` (any time after). */
+function withCalibrateOptions(command: Command): Command {
+  return command
+    .option(
+      "--calibrate <file>",
+      "write the `observed:` block `lab` calibrates from (needs --hottest-cpu or --average-cpu)",
+    )
+    .option(
+      "--hottest-cpu <share>",
+      "--calibrate: the hottest node's CPU over the run (Cloud Monitoring)",
+      share("--hottest-cpu"),
+    )
+    .option(
+      "--average-cpu <share>",
+      "--calibrate: the cluster's average CPU over the run (Cloud Monitoring)",
+      share("--average-cpu"),
+    );
 }
 
 function bigtableAddress(text: string): StoreAddress & { kind: "bigtable" } {
