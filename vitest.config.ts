@@ -27,6 +27,7 @@ const LAB = [
   // calls, which run on both.
   "src/cli/commands/serve-replicas.test.ts",
   "src/cli/commands/migrate-tasks.test.ts",
+  "src/cli/commands/loadtest.test.ts",
   "src/cli/commands/live-migration-replicas.test.ts",
 ];
 /**

@@ -326,6 +326,11 @@ export class BigtableStore implements Store {
     await this.client.close();
   }
 
+  /** Drops the whole table (an admin call): only for a table its caller created, such as a load test's. */
+  async deleteTable(): Promise<void> {
+    await this.table.delete();
+  }
+
   /** Versions never go back in time, even if the clock does. */
   private nextTimestampMicros(): number {
     this.lastTimestampMicros = Math.max(Date.now() * 1000, this.lastTimestampMicros);

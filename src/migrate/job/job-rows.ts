@@ -8,7 +8,8 @@
 import type { Store, StoreRow } from "../../store/store.js";
 import { RESERVED_PREFIX } from "../../table/schema-guard.js";
 
-export type JobKind = "backfill" | "validate";
+/** `loadtest`: a load test's tasks hold their shares with the same leases (src/loadtest). */
+export type JobKind = "backfill" | "validate" | "loadtest";
 
 export const JOB_ROW_KEY = Buffer.concat([RESERVED_PREFIX, Buffer.from("keyspread:job")]);
 
