@@ -49,14 +49,11 @@ export class MigrationTables {
     await store.close();
   }
 
-  /** The store is not this follower's to close. */
-  keepOpen(store: Store): void {
-    this.closedStores.add(store);
-  }
-
-  /** Closes both tables' stores and `also` (the service's own). */
-  async close(also: Store): Promise<void> {
-    for (const store of [this.new?.store, this.old?.store, also]) if (store) await this.closeStore(store);
+  /** Closes both tables' stores, but not `kept` (the service's own). */
+  async closeAllBut(kept: Store): Promise<void> {
+    for (const store of [this.new?.store, this.old?.store]) {
+      if (store && store !== kept) await this.closeStore(store);
+    }
     this.old = undefined;
     this.new = undefined;
   }
