@@ -1,7 +1,4 @@
-/**
- * Re-keying a table: backfill with checkpoints, dual-write during the window, validate, runbook;
- * and the client half of a live re-keying that a running `keyspread serve` follows (`live/`).
- */
+/** Re-keying a table: backfill with checkpoints, dual-write during the window, validate, runbook. */
 
 export {
   formatStoreAddress,
@@ -25,22 +22,6 @@ export {
   DualWriteTable,
   type MigrationSide,
 } from "./dual-write.js";
-export {
-  type AdvanceLiveMigration,
-  advanceLiveMigration,
-  waitForService,
-} from "./live/advance-live-migration.js";
-export { type BeginLiveMigration, beginLiveMigration } from "./live/begin-live-migration.js";
-export { MIGRATION_PHASES, type MigrationPhase } from "./live/migration-phases.js";
-export { type MigrationRecord, readMigrationRecord } from "./live/migration-record.js";
-export { migrationSummary } from "./live/migration-summary.js";
-export { isTableRecord } from "./live/record-table.js";
-export {
-  backfillThroughService,
-  type ServiceBackfillResult,
-  type ServiceValidationResult,
-  validateThroughService,
-} from "./live/service-jobs.js";
 export { type MigrationPlanInput, migrationPlan } from "./plan.js";
 export {
   parseShard,
