@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { metricsSchema } from "../serve/ingest/points/metrics-schema.js";
-import { namesSameTable, parseStoreAddress } from "../store/store-address.js";
+import { namesSameTable, parseStoreAddress } from "../store/open/store-address.js";
 import { MIGRATIONS } from "./fixtures.testsuite.js";
 import { migrationPlan } from "./plan.js";
 

@@ -5,7 +5,7 @@
  * `keyspread serve` writes, and the steps are the commands it follows (docs/migrate.md, Live).
  */
 import type { KeySchema } from "../keys/types.js";
-import { formatStoreAddress, type StoreAddress, tableCommandOptions } from "../store/store-address.js";
+import { formatStoreAddress, type StoreAddress, tableCommandOptions } from "../store/open/store-address.js";
 import { diffJson } from "../table/schema-guard.js";
 import { checkSameFields } from "./backfill.js";
 

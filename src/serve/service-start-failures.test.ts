@@ -10,7 +10,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { MemoryStore } from "../store/memory.js";
+import { MemoryStore } from "../store/memory/memory.js";
 import type { Store } from "../store/store.js";
 import { updateApiKeyFile } from "./auth/api-key-file.js";
 import { newApiKey } from "./auth/api-keys.js";

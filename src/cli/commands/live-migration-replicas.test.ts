@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, describe, expect, it } from "vitest";
-import { openStore } from "../../store/open.js";
+import { openStore } from "../../store/open/open.js";
 import { cli, exited, lastJson, readAll, startServe, T0 } from "./serve-process.testsuite.js";
 
 const INTERVAL = 300;

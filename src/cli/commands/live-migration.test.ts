@@ -20,9 +20,9 @@ import { readBackfillCheckpoint } from "../../migrate/checkpoint.js";
 import { readMigrationRecord } from "../../migrate/live/migration-record.js";
 import { metricsSchema } from "../../serve/ingest/points/metrics-schema.js";
 import { decodeMetricPoints, METRIC_POINTS_QUALIFIER } from "../../serve/ingest/points/point-codec.js";
-import { createTableRequest } from "../../store/emulator-requests.testsuite.js";
-import { openStore } from "../../store/open.js";
-import { openStoreAt, parseStoreAddress } from "../../store/store-address.js";
+import { createTableRequest } from "../../store/bigtable/emulator-requests.testsuite.js";
+import { openStore } from "../../store/open/open.js";
+import { openStoreAt, parseStoreAddress } from "../../store/open/store-address.js";
 import { SaltedTable } from "../../table/salted-table.js";
 import { runbookSteps } from "./runbook-steps.testsuite.js";
 

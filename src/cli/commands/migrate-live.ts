@@ -18,7 +18,7 @@ import {
   validateThroughService as requestValidation,
 } from "../../migrate/live/service-jobs.js";
 import { followingReplicas } from "../../serve/migration/following-replicas.js";
-import { parseStoreAddress, type StoreAddress } from "../../store/store-address.js";
+import { parseStoreAddress, type StoreAddress } from "../../store/open/store-address.js";
 import { argumentOf, fail, guarded, wholeNumberIn, write } from "../shared/io.js";
 import { counterBar } from "../shared/progress.js";
 import { type AdvanceOptions, advanceReplicas, replicasSummary } from "./migrate-replicas.js";

@@ -30,8 +30,8 @@ import {
 } from "../../migrate/live/table-migration-record.js";
 import { followingReplicas } from "../../serve/migration/following-replicas.js";
 import { runValidation } from "../../serve/migration/migration-jobs.js";
+import { openStoreAt, parseStoreAddress } from "../../store/open/store-address.js";
 import type { Store } from "../../store/store.js";
-import { openStoreAt, parseStoreAddress } from "../../store/store-address.js";
 import { SaltedTable } from "../../table/salted-table.js";
 import { fail, write } from "../shared/io.js";
 import { counterBar } from "../shared/progress.js";

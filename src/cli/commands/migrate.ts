@@ -16,14 +16,14 @@ import { migrationPlan } from "../../migrate/plan.js";
 import { parseShard, type Shard, shardPlanFor, shardRange } from "../../migrate/shards.js";
 import { type MigrationDifference, validateMigration } from "../../migrate/validate.js";
 import { validateMigrationShard } from "../../migrate/validate-shard.js";
-import type { Store } from "../../store/store.js";
 import {
   formatStoreAddress,
   namesSameTable,
   openStoreAt,
   parseStoreAddress,
   type StoreAddress,
-} from "../../store/store-address.js";
+} from "../../store/open/store-address.js";
+import type { Store } from "../../store/store.js";
 import {
   argumentOf,
   fail,

@@ -23,7 +23,7 @@ import { kubernetesManifests } from "../../serve/deploy/kubernetes-manifests.js"
 import { metricsSchema } from "../../serve/ingest/points/metrics-schema.js";
 import { startIngestService } from "../../serve/ingest-service.js";
 import { type IngestServiceOptions, SERVE_DEFAULTS } from "../../serve/serve-config.js";
-import { openStore, STORE_KINDS, type StoreKind } from "../../store/open.js";
+import { openStore, STORE_KINDS, type StoreKind } from "../../store/open/open.js";
 import type { Store } from "../../store/store.js";
 import { formatMs } from "../shared/duration-flag.js";
 import { argumentOf, guarded, parsePositiveInt, write } from "../shared/io.js";

@@ -11,7 +11,7 @@ import {
   openStoreAt,
   parseStoreAddress,
   type StoreAddress,
-} from "../../store/store-address.js";
+} from "../../store/open/store-address.js";
 import { SaltedTable } from "../../table/salted-table.js";
 import { checkSameFields } from "../backfill.js";
 import {

@@ -2,8 +2,9 @@
  * A migration record held in the table several `keyspread serve` replicas write
  * (`table-migration-record.ts`), named on the command line as `bigtable:TABLE` instead of a file.
  */
+
+import { openStoreAt, parseStoreAddress } from "../../store/open/store-address.js";
 import type { Store } from "../../store/store.js";
-import { openStoreAt, parseStoreAddress } from "../../store/store-address.js";
 import type { MigrationRecord } from "./migration-record.js";
 import { readTableRecord } from "./table-migration-record.js";
 

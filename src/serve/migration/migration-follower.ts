@@ -37,8 +37,8 @@ import {
   updateMigrationRecord,
 } from "../../migrate/live/migration-record.js";
 import { readTableRecord, writeReplicaReport } from "../../migrate/live/table-migration-record.js";
+import { isStoreAt, parseStoreAddress } from "../../store/open/store-address.js";
 import type { Store } from "../../store/store.js";
-import { isStoreAt, parseStoreAddress } from "../../store/store-address.js";
 import type { AppProfiles, SaltedTable } from "../../table/salted-table.js";
 import type { IngestPipeline } from "../ingest/ingest-pipeline.js";
 import { logEvent } from "../observe/service-events.js";

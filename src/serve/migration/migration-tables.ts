@@ -6,8 +6,8 @@
 import type { KeySchema } from "../../keys/types.js";
 import type { MigrationSide } from "../../migrate/dual-write.js";
 import { type MigrationRecord, schemaOf } from "../../migrate/live/migration-record.js";
+import { openStoreAt, parseStoreAddress } from "../../store/open/store-address.js";
 import type { Store } from "../../store/store.js";
-import { openStoreAt, parseStoreAddress } from "../../store/store-address.js";
 import { type AppProfiles, SaltedTable } from "../../table/salted-table.js";
 
 export interface MigrationTablesOptions {
