@@ -14,8 +14,8 @@ import { join } from "node:path";
 import { FileAccessLogSink } from "../src/access-log/file-sink.js";
 import { compileSchema } from "../src/keys/index.js";
 import { medianOfSorted } from "../src/stats/median.js";
-import { EmbeddedStore } from "../src/store/embedded.js";
-import { MemoryStore } from "../src/store/memory.js";
+import { EmbeddedStore } from "../src/store/embedded/embedded.js";
+import { MemoryStore } from "../src/store/memory/memory.js";
 import type { Store } from "../src/store/store.js";
 import { SaltedTable } from "../src/table/salted-table.js";
 

@@ -14,7 +14,7 @@ import { join, resolve } from "node:path";
 import { compileSchema } from "../src/keys/schema.js";
 import type { SchemaSpec } from "../src/keys/types.js";
 import { jobStatuses } from "../src/migrate/job/job-status.js";
-import { BigtableStore } from "../src/store/bigtable.js";
+import { BigtableStore } from "../src/store/bigtable/bigtable.js";
 import type { StoreMutation } from "../src/store/store.js";
 import { SaltedTable } from "../src/table/salted-table.js";
 import { emulatorCpuMs, startEmulator, stopEmulator } from "../test/emulator.js";

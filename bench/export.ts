@@ -11,7 +11,7 @@ import { DuckDBInstance } from "@duckdb/node-api";
 import { SingleBar } from "cli-progress";
 import { exportTable } from "../src/export/export-table.js";
 import { compileSchema } from "../src/keys/schema.js";
-import { EmbeddedStore } from "../src/store/embedded.js";
+import { EmbeddedStore } from "../src/store/embedded/embedded.js";
 import { type PutRow, SaltedTable } from "../src/table/salted-table.js";
 
 const TENANTS = 3;

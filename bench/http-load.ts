@@ -4,7 +4,7 @@ import { type Agent, request } from "node:http";
 import { join } from "node:path";
 import type { IngestPipeline } from "../src/serve/ingest/ingest-pipeline.js";
 import { type IngestServiceOptions, startIngestService } from "../src/serve/ingest-service.js";
-import { EmbeddedStore } from "../src/store/embedded.js";
+import { EmbeddedStore } from "../src/store/embedded/embedded.js";
 
 /** The first message from `child` that has `field`. */
 function message<T>(child: ChildProcess, field: keyof T): Promise<T> {

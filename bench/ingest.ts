@@ -23,7 +23,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { SingleBar } from "cli-progress";
 import { compileSchema } from "../src/keys/schema.js";
-import { EmbeddedStore } from "../src/store/embedded.js";
+import { EmbeddedStore } from "../src/store/embedded/embedded.js";
 import { SaltedTable } from "../src/table/salted-table.js";
 import { forkService, percentile, send, serveIfChild } from "./http-load.js";
 

@@ -12,7 +12,7 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { readRunStatus } from "../src/loadtest/run-status.js";
-import { BigtableStore } from "../src/store/bigtable.js";
+import { BigtableStore } from "../src/store/bigtable/bigtable.js";
 import { startEmulator, stopEmulator } from "../test/emulator.js";
 
 const SECONDS = Number(process.env.LOADTEST_BENCH_SECONDS ?? 120);

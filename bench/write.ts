@@ -9,8 +9,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SingleBar } from "cli-progress";
-import { BigtableStore } from "../src/store/bigtable.js";
-import { EmbeddedStore } from "../src/store/embedded.js";
+import { BigtableStore } from "../src/store/bigtable/bigtable.js";
+import { EmbeddedStore } from "../src/store/embedded/embedded.js";
 import type { Store, StoreMutation } from "../src/store/store.js";
 import { startEmulator, stopEmulator } from "../test/emulator.js";
 

@@ -11,7 +11,7 @@ export {
   type OptionalPackage,
 } from "./io/optional-package.js";
 export * from "./keys/index.js";
-export { MemoryStore, type MemoryStoreFaults, type MemoryStoreOptions } from "./store/memory.js";
+export { MemoryStore, type MemoryStoreFaults, type MemoryStoreOptions } from "./store/memory/memory.js";
 export type * from "./store/store.js";
 export { RetryableStoreError } from "./store/store.js";
 export { type AdoptOptions, AdoptRefusedError, type AdoptReport, adoptTable } from "./table/adopt.js";

@@ -1,7 +1,7 @@
 /**
  * docs/architecture.md against the code: its folder table, its list of import directions and its
  * layers must be what `scripts/architecture-edges.mjs` reads from src/ (every folder, every
- * folder → folder import). When this fails, rerun the script and update the page.
+ * folder → folder import). When this fails, `npm run docs` rewrites the page's generated parts.
  */
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -45,5 +45,21 @@ describe("docs/architecture.md", () => {
   it("draws the layers the imports make", () => {
     const layers = fromCode.filter((line) => line.startsWith("layer "));
     expect(section("Layers").filter((line) => line.startsWith("layer "))).toEqual(layers);
+  });
+
+  it("is what `npm run docs` writes", () => {
+    const check = spawnSync(process.execPath, ["scripts/architecture-edges.mjs", "--check"], {
+      cwd: ROOT,
+      encoding: "utf8",
+    });
+    expect({ status: check.status, stderr: check.stderr }).toEqual({ status: 0, stderr: "" });
+  });
+});
+
+describe("the pure simulator", () => {
+  it("imports nothing of the heatmaps (src/viz)", () => {
+    const fromSim = fromCode.filter((line) => /^src\/sim(\/\S*)? → /.test(line));
+    expect(fromSim.length).toBeGreaterThan(0);
+    expect(fromSim.filter((line) => / → src\/viz(\/|$)/.test(line))).toEqual([]);
   });
 });

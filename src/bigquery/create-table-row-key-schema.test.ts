@@ -7,7 +7,7 @@
 import * as grpc from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clientService } from "../../test/client-protos.js";
-import { BigtableStore } from "../store/bigtable.js";
+import { BigtableStore } from "../store/bigtable/bigtable.js";
 import { bucketSplits } from "../table/splits.js";
 import { rowKeySchemaFor } from "./row-key-schema.js";
 import { exampleSchemas } from "./sql-schemas.fixture.js";

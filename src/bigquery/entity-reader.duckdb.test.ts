@@ -8,7 +8,7 @@ import { DuckDBInstance } from "@duckdb/node-api";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FieldValues, KeySchema } from "../keys/types.js";
-import { MemoryStore } from "../store/memory.js";
+import { MemoryStore } from "../store/memory/memory.js";
 import { SaltedTable } from "../table/salted-table.js";
 import { duckDb } from "./duckdb-dialect.js";
 import { entityReader } from "./entity-reader.js";

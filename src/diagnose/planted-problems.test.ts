@@ -8,7 +8,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { judgeScenario, type LabVerdict } from "../lab/judge.js";
-import { BigtableStore } from "../store/bigtable.js";
+import { BigtableStore } from "../store/bigtable/bigtable.js";
 import { recordSchema } from "../table/schema-guard.js";
 import { type DiagnoseTableResult, diagnoseTable } from "./diagnose-table.js";
 import { type PlantedProblem, plantedProblems } from "./gather/planted.testsuite.js";

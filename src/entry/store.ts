@@ -4,7 +4,11 @@ export {
   type BigtableStoreOptions,
   type CreateBigtableTableOptions,
   DEFAULT_BIGTABLE_FAMILY,
-} from "../store/bigtable.js";
-export { DEFAULT_EMBEDDED_DIRECTORY, EmbeddedStore, type EmbeddedStoreOptions } from "../store/embedded.js";
-export { DEFAULT_MUTATE_ROWS_LIMITS, type MutateRowsLimits } from "../store/mutate-rows.js";
-export { type OpenStoreOptions, openStore, STORE_KINDS, type StoreKind } from "../store/open.js";
+} from "../store/bigtable/bigtable.js";
+export { DEFAULT_MUTATE_ROWS_LIMITS, type MutateRowsLimits } from "../store/bigtable/mutate-rows.js";
+export {
+  DEFAULT_EMBEDDED_DIRECTORY,
+  EmbeddedStore,
+  type EmbeddedStoreOptions,
+} from "../store/embedded/embedded.js";
+export { type OpenStoreOptions, openStore, STORE_KINDS, type StoreKind } from "../store/open/open.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { validateScenario } from "../sim/scenario/scenario.js";
-import { MemoryStore } from "../store/memory.js";
+import { MemoryStore } from "../store/memory/memory.js";
 import { checkDesign } from "./library-check.js";
 
 const deviceKey = {

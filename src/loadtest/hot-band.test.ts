@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { FileAccessLogSink } from "../access-log/file-sink.js";
 import { compileSchema } from "../keys/index.js";
 import { parseScenario } from "../sim/scenario/scenario.js";
-import { BigtableStore } from "../store/bigtable.js";
+import { BigtableStore } from "../store/bigtable/bigtable.js";
 import { SaltedTable } from "../table/salted-table.js";
 import { axisOver, compareHotBands, hotBands, labLoad, loggedWrites, measuredLoad } from "./hot-band.js";
 import { runLoadTestTask } from "./loadtest-task.js";

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { compileSchema } from "../keys/index.js";
 import { parseScenario } from "../sim/scenario/scenario.js";
-import { MemoryStore } from "../store/memory.js";
+import { MemoryStore } from "../store/memory/memory.js";
 import type { Store } from "../store/store.js";
 import { SaltedTable } from "../table/salted-table.js";
 import { isReserved } from "../table/schema-guard.js";

@@ -15,7 +15,7 @@ import type { ReadPattern } from "../sim/scenario/scenario.js";
 import { scramble } from "../sim/scenario/template.js";
 import { CompiledRead } from "../sim/workload/reads.js";
 import { CompiledGroup } from "../sim/workload/workload.js";
-import { codeName } from "../store/mutate-rows.js";
+import { codeName } from "../store/bigtable/mutate-rows.js";
 import type { PutRow, SaltedTable } from "../table/salted-table.js";
 import { type Histogram, percentile, record } from "./latency-histogram.js";
 import { errorCode, type Interval, type Measurement, recordError, recordLatency } from "./measurement.js";

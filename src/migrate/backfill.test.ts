@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { MemoryStore } from "../store/memory.js";
+import { MemoryStore } from "../store/memory/memory.js";
 import type { Store } from "../store/store.js";
 import { SchemaMismatchError } from "../table/schema-guard.js";
 import { BackfillWriteError, backfillTable, fractionOfKeySpace } from "./backfill.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MemoryStore } from "../store/memory.js";
+import { MemoryStore } from "../store/memory/memory.js";
 import { SaltedTable } from "../table/salted-table.js";
 import { backfillTable } from "./backfill.js";
 import { DualWriteError, DualWriteTable } from "./dual-write.js";

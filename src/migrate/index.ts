@@ -6,7 +6,7 @@ export {
   openStoreAt,
   parseStoreAddress,
   type StoreAddress,
-} from "../store/store-address.js";
+} from "../store/open/store-address.js";
 export {
   type BackfillOptions,
   type BackfillProgress,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { metricsSchema } from "../serve/ingest/points/metrics-schema.js";
-import { namesSameTable, parseStoreAddress } from "../store/store-address.js";
+import { namesSameTable, parseStoreAddress } from "../store/open/store-address.js";
 import { MIGRATIONS } from "./fixtures.testsuite.js";
 import { migrationPlan } from "./plan.js";
 
@@ -107,8 +107,8 @@ describe("migrationPlan", () => {
       "9 After",
     ]);
     for (const line of [
-      "keyspread serve --dir ./d --table metrics --buckets 1 --interval 2000 --migration m.json",
-      "keyspread serve schema --buckets 16 --interval 2000 > new.json",
+      "keyspread serve --dir ./d --table metrics --buckets 1 --interval 2000ms --migration m.json",
+      "keyspread serve schema --buckets 16 --interval 2000ms > new.json",
       "keyspread table create --schema new.json --store embedded --dir ./d --table metrics-v2",
       "keyspread migrate begin --migration m.json --from embedded:./d/metrics --from-schema old.json --to embedded:./d/metrics-v2 --to-schema new.json",
       "keyspread migrate advance --migration m.json --from single --to dual-write",
@@ -127,7 +127,7 @@ describe("migrationPlan", () => {
     expect(embedded).not.toContain("--shard");
     const bigtable = live("bigtable:p/i/metrics", "bigtable:p/i/metrics-v2");
     expect(bigtable).toContain(
-      "KEYSPREAD_BIGTABLE_PROJECT=p KEYSPREAD_BIGTABLE_INSTANCE=i keyspread serve --store bigtable --table metrics --buckets 1 --interval 2000 --migration m.json",
+      "KEYSPREAD_BIGTABLE_PROJECT=p KEYSPREAD_BIGTABLE_INSTANCE=i keyspread serve --store bigtable --table metrics --buckets 1 --interval 2000ms --migration m.json",
     );
     expect(bigtable).toContain("--shard K/N --checkpoint cp-shard-K-of-N.json --rate 500");
     expect(bigtable).toContain("gcloud bigtable instances tables delete metrics --instance=i --project=p");

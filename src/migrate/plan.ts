@@ -5,7 +5,7 @@
  * `keyspread serve` writes, and the steps are the commands it follows (docs/migrate.md, Live).
  */
 import type { KeySchema } from "../keys/types.js";
-import { formatStoreAddress, type StoreAddress, tableCommandOptions } from "../store/store-address.js";
+import { formatStoreAddress, type StoreAddress, tableCommandOptions } from "../store/open/store-address.js";
 import { diffJson } from "../table/schema-guard.js";
 import { checkSameFields } from "./backfill.js";
 
@@ -166,7 +166,7 @@ function liveIntro(input: MigrationPlanInput, file: string, record: string): str
     ...serveStoreOptions(input.from),
     "--buckets",
     String(input.fromSchema.bucketCount),
-    ...(interval === undefined ? [] : ["--interval", interval]),
+    ...(interval === undefined ? [] : ["--interval", `${interval}ms`]),
     "--migration",
     file,
   ];
@@ -176,8 +176,8 @@ function liveIntro(input: MigrationPlanInput, file: string, record: string): str
 record under its lock and waits until the running service applied it: no restart, and no
 acknowledged point is lost. keyspread migrate status ${record} shows where it stands; every
 phase can be rolled back one step. The schema files are the service's row key:
-   keyspread serve schema --buckets ${input.fromSchema.bucketCount}${interval === undefined ? "" : ` --interval ${interval}`} > ${quote(input.fromSchemaFile)}
-   keyspread serve schema --buckets ${input.toSchema.bucketCount}${interval === undefined ? "" : ` --interval ${interval}`} > ${quote(input.toSchemaFile)}
+   keyspread serve schema --buckets ${input.fromSchema.bucketCount}${interval === undefined ? "" : ` --interval ${interval}ms`} > ${quote(input.fromSchemaFile)}
+   keyspread serve schema --buckets ${input.toSchema.bucketCount}${interval === undefined ? "" : ` --interval ${interval}ms`} > ${quote(input.toSchemaFile)}
 `;
 }
 

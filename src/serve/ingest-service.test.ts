@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { parseAccessJsonRecord } from "../access-log/access-record.js";
-import { BigtableStore } from "../store/bigtable.js";
-import { EmbeddedStore } from "../store/embedded.js";
-import { requestsOn } from "../store/emulator-requests.testsuite.js";
+import { BigtableStore } from "../store/bigtable/bigtable.js";
+import { requestsOn } from "../store/bigtable/emulator-requests.testsuite.js";
+import { EmbeddedStore } from "../store/embedded/embedded.js";
 import type { Store } from "../store/store.js";
 import { type IngestService, startIngestService } from "./ingest-service.js";
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { AccessRecord } from "../access-log/access-record.js";
 import type { AccessLogSink } from "../access-log/sink.js";
 import { compileSchema } from "../keys/index.js";
-import { MemoryStore } from "../store/memory.js";
+import { MemoryStore } from "../store/memory/memory.js";
 import { SaltedTable } from "./salted-table.js";
 
 const schema = compileSchema({

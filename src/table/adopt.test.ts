@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { compileSchema, parseSchema } from "../keys/schema.js";
-import { MemoryStore } from "../store/memory.js";
+import { MemoryStore } from "../store/memory/memory.js";
 import type { StoreMutation } from "../store/store.js";
 import { AdoptRefusedError, adoptTable } from "./adopt.js";
 import { SaltedTable } from "./salted-table.js";

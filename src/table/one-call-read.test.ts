@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { compileSchema } from "../keys/index.js";
 import type { SchemaSpec } from "../keys/types.js";
-import { MemoryStore } from "../store/memory.js";
+import { MemoryStore } from "../store/memory/memory.js";
 import type { KeyRange, StoreReadOptions, StoreRow } from "../store/store.js";
 import { SaltedTable } from "./salted-table.js";
 

@@ -5,7 +5,7 @@ import { describe, expect, expectTypeOf, it } from "vitest";
 import { parseSchema } from "../keys/schema.js";
 import { typedFleet as fleet } from "../keys/typed-fleet.fixture.js";
 import type { FieldValue, FieldValues } from "../keys/types.js";
-import { MemoryStore } from "../store/memory.js";
+import { MemoryStore } from "../store/memory/memory.js";
 import { type PutResult, type PutRow, SaltedTable, type TableRow, type TableScan } from "./salted-table.js";
 
 /** What the schema's fields take, and what reading gives back. */

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { textWithJavaHash } from "../keys/java-hash.testsuite.js";
 import { compileSchema } from "../keys/schema.js";
 import type { SchemaSpec } from "../keys/types.js";
-import { MemoryStore } from "../store/memory.js";
+import { MemoryStore } from "../store/memory/memory.js";
 import type {
   CellCondition,
   KeyRange,

@@ -2,9 +2,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe } from "vitest";
-import { BigtableStore } from "../store/bigtable.js";
-import { EmbeddedStore } from "../store/embedded.js";
-import { MemoryStore } from "../store/memory.js";
+import { BigtableStore } from "../store/bigtable/bigtable.js";
+import { EmbeddedStore } from "../store/embedded/embedded.js";
+import { MemoryStore } from "../store/memory/memory.js";
 import { shardedTableBehaviour } from "./write-shards.testsuite.js";
 
 describe("a write-sharded table (memory store)", () => {

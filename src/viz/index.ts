@@ -11,6 +11,7 @@ export {
   parseAccessJsonRecord,
 } from "../access-log/access-record.js";
 export { displayKey, parseKeyText } from "../keys/key-text.js";
+export type { KeyRangeLoad, LoadStep } from "../load/key-load.js";
 export type { AccessLogFormat } from "./input/access-log.js";
 export { SYNTHETIC_PATTERNS, type SyntheticPattern, syntheticAccess } from "./input/synthetic-access.js";
 export {
@@ -23,7 +24,6 @@ export {
   type HeatRow,
   heatCellValue,
 } from "./matrix/heat-matrix.js";
-export type { KeyRangeLoad, LoadStep } from "./matrix/key-load.js";
 export { type KeyPrefixer, type KeyPrefixOptions, keyPrefixer } from "./matrix/key-prefix.js";
 export { type AccessLogMatrixOptions, readAccessLogMatrix } from "./matrix/log-matrix.js";
 export {

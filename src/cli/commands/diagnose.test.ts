@@ -11,8 +11,8 @@ import { describe, expect, it } from "vitest";
 import { incidentKeySample } from "../../diagnose/gather/incident.testsuite.js";
 import { type PlantedProblem, plantedProblems } from "../../diagnose/gather/planted.testsuite.js";
 import { parseScenario } from "../../sim/scenario/scenario.js";
-import { BigtableStore } from "../../store/bigtable.js";
-import { EmbeddedStore } from "../../store/embedded.js";
+import { BigtableStore } from "../../store/bigtable/bigtable.js";
+import { EmbeddedStore } from "../../store/embedded/embedded.js";
 
 if (!process.env.BIGTABLE_EMULATOR_HOST)
   throw new Error("BIGTABLE_EMULATOR_HOST is unset: the vitest global setup starts the emulator");

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseSchema } from "../../keys/schema.js";
-import { EmbeddedStore } from "../../store/embedded.js";
+import { EmbeddedStore } from "../../store/embedded/embedded.js";
 import { SaltedTable } from "../../table/salted-table.js";
 
 // End-to-end on the built bin, from an embedded table of the example fleet schema.

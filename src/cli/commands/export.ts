@@ -6,7 +6,7 @@ import type { Command } from "commander";
 import { type CellColumn, parseCellColumn } from "../../export/columns.js";
 import { exportTable } from "../../export/export-table.js";
 import { queryFromJson } from "../../keys/json.js";
-import { openStoreAt, parseStoreAddress, type StoreAddress } from "../../store/store-address.js";
+import { openStoreAt, parseStoreAddress, type StoreAddress } from "../../store/open/store-address.js";
 import { argumentOf, guarded, parseJson, readSchemaFile, write } from "../shared/io.js";
 import { counterBar } from "../shared/progress.js";
 import { warnOnStderr } from "../shared/warnings.js";

@@ -21,7 +21,7 @@ import { guidanceLine } from "../../sim/results/report.js";
 import { simulationResultToJson } from "../../sim/results/result-json.js";
 import { parseDuration } from "../../sim/scenario/duration.js";
 import type { Scenario } from "../../sim/scenario/scenario.js";
-import { openStore } from "../../store/open.js";
+import { openStore } from "../../store/open/open.js";
 import { writeHeatmaps } from "../../viz/render/write-heatmaps.js";
 import { writeAdviceFiles } from "../shared/advice-files.js";
 import { guarded, parseBucketList, parseGrowth, parsePositiveInt, write } from "../shared/io.js";

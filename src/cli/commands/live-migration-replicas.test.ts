@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, describe, expect, it } from "vitest";
-import { openStore } from "../../store/open.js";
+import { openStore } from "../../store/open/open.js";
 import { cli, exited, lastJson, readAll, startServe, T0 } from "./serve-process.testsuite.js";
 
 const INTERVAL = 300;
@@ -42,18 +42,18 @@ describe("a live re-keying followed by three replicas through one record in the 
     const [oldSchema, newSchema] = [join(dir, "old.json"), join(dir, "new.json")];
     await writeFile(
       oldSchema,
-      await ok(["serve", "schema", "--buckets", "1", "--interval", String(INTERVAL)]),
+      await ok(["serve", "schema", "--buckets", "1", "--interval", `${INTERVAL}ms`]),
     );
     await writeFile(
       newSchema,
-      await ok(["serve", "schema", "--buckets", "8", "--interval", String(INTERVAL)]),
+      await ok(["serve", "schema", "--buckets", "8", "--interval", `${INTERVAL}ms`]),
     );
     await (await openStore("bigtable", { table: oldTable, create: true })).close();
     await ok(["table", "create", "--schema", newSchema, "--store", "bigtable", "--table", newTable]);
     const args = (wal: string) => [
       ...["--store", "bigtable", "--table", oldTable, "--wal", wal, "--buckets", "1"],
       // A long lease: the replica paused below stays live (to be waited for) however slow the machine.
-      ...["--replica-heartbeat", "300", "--replica-lease", "60000", "--migration", migration],
+      ...["--replica-heartbeat", "300ms", "--replica-lease", "60s", "--migration", migration],
     ];
     for (const n of [0, 1, 2]) replicas.push(await startServe(dir, args(join(dir, `wal-${n}`))));
 

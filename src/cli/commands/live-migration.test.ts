@@ -20,9 +20,9 @@ import { readBackfillCheckpoint } from "../../migrate/checkpoint.js";
 import { readMigrationRecord } from "../../migrate/live/migration-record.js";
 import { metricsSchema } from "../../serve/ingest/points/metrics-schema.js";
 import { decodeMetricPoints, METRIC_POINTS_QUALIFIER } from "../../serve/ingest/points/point-codec.js";
-import { createTableRequest } from "../../store/emulator-requests.testsuite.js";
-import { openStore } from "../../store/open.js";
-import { openStoreAt, parseStoreAddress } from "../../store/store-address.js";
+import { createTableRequest } from "../../store/bigtable/emulator-requests.testsuite.js";
+import { openStore } from "../../store/open/open.js";
+import { openStoreAt, parseStoreAddress } from "../../store/open/store-address.js";
 import { SaltedTable } from "../../table/salted-table.js";
 import { runbookSteps } from "./runbook-steps.testsuite.js";
 
@@ -197,11 +197,11 @@ describe.each([
     "--buckets",
     "1",
     "--interval",
-    String(INTERVAL),
+    `${INTERVAL}ms`,
     "--port",
     "0",
     "--cache-ttl",
-    "0",
+    "0s",
     "--migration",
     migration,
   ];
@@ -232,11 +232,8 @@ describe.each([
 
   // The hot design (one bucket: every device in one range) → 16 salt buckets.
   beforeAll(async () => {
-    writeFileSync(oldSchema, await ok(["serve", "schema", "--buckets", "1", "--interval", String(INTERVAL)]));
-    writeFileSync(
-      newSchema,
-      await ok(["serve", "schema", "--buckets", "16", "--interval", String(INTERVAL)]),
-    );
+    writeFileSync(oldSchema, await ok(["serve", "schema", "--buckets", "1", "--interval", `${INTERVAL}ms`]));
+    writeFileSync(newSchema, await ok(["serve", "schema", "--buckets", "16", "--interval", `${INTERVAL}ms`]));
     if (store === "bigtable") await (await openStore("bigtable", { table: oldTable, create: true })).close();
     service = await startService(serveArgs);
     load = new Load(() => service?.url);

@@ -14,7 +14,7 @@ import { compileSchema } from "../../keys/index.js";
 import { readRun } from "../../loadtest/run-record.js";
 import { type RunStatus, readRunStatus } from "../../loadtest/run-status.js";
 import { parseScenario } from "../../sim/scenario/scenario.js";
-import { BigtableStore } from "../../store/bigtable.js";
+import { BigtableStore } from "../../store/bigtable/bigtable.js";
 import { SaltedTable } from "../../table/salted-table.js";
 import { RESERVED_PREFIX } from "../../table/schema-guard.js";
 

@@ -17,7 +17,7 @@ import {
   type SchemaFile,
 } from "../../migrate/job-definition.js";
 import { parseDuration } from "../../sim/scenario/duration.js";
-import { formatStoreAddress, parseStoreAddress, type StoreAddress } from "../../store/store-address.js";
+import { formatStoreAddress, parseStoreAddress, type StoreAddress } from "../../store/open/store-address.js";
 import { argumentOf, guarded, parsePositiveInt, readSchemaFile, wholeNumberIn, write } from "../shared/io.js";
 
 /** Cloud Run's longest task timeout: 168 hours (Google Cloud, "Set task timeout for jobs", https://cloud.google.com/run/docs/configuring/task-timeout). */

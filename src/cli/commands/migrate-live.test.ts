@@ -18,7 +18,7 @@ import {
   updateMigrationRecord,
 } from "../../migrate/live/migration-record.js";
 import { metricsSchema } from "../../serve/ingest/points/metrics-schema.js";
-import { EmbeddedStore } from "../../store/embedded.js";
+import { EmbeddedStore } from "../../store/embedded/embedded.js";
 import { SaltedTable } from "../../table/salted-table.js";
 
 const dir = mkdtempSync(join(tmpdir(), "keyspread-migrate-live-"));

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { compileSchema } from "../../keys/index.js";
-import { openStore } from "../../store/open.js";
+import { openStore } from "../../store/open/open.js";
 
 const keyspread = (...args: string[]) => {
   const result = spawnSync("node", ["dist/cli/main.js", ...args], { encoding: "utf8" });

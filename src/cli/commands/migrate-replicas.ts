@@ -22,6 +22,7 @@ import {
 } from "../../migrate/live/migration-advance.js";
 import { type MigrationPhase, writesBoth } from "../../migrate/live/migration-phases.js";
 import { type MigrationRecord, schemaOf } from "../../migrate/live/migration-record.js";
+import { isTableRecord, requireTableRecord, withRecordTable } from "../../migrate/live/record-table.js";
 import {
   readReplicaReports,
   readTableRecord,
@@ -29,32 +30,13 @@ import {
 } from "../../migrate/live/table-migration-record.js";
 import { followingReplicas } from "../../serve/migration/following-replicas.js";
 import { runValidation } from "../../serve/migration/migration-jobs.js";
+import { openStoreAt, parseStoreAddress } from "../../store/open/store-address.js";
 import type { Store } from "../../store/store.js";
-import { openStoreAt, parseStoreAddress } from "../../store/store-address.js";
 import { SaltedTable } from "../../table/salted-table.js";
 import { fail, write } from "../shared/io.js";
 import { counterBar } from "../shared/progress.js";
 
 const POLL_MS = 200;
-
-/** A `--migration` value that names a table (the record held in it), not a file. */
-export const isTableRecord = (migration: string): boolean => migration.startsWith("bigtable:");
-
-/** Runs `body` with the table holding the record open. */
-export async function withRecordTable<T>(migration: string, body: (store: Store) => Promise<T>): Promise<T> {
-  const store = await openStoreAt(parseStoreAddress(migration), { mustExist: true });
-  try {
-    return await body(store);
-  } finally {
-    await store.close();
-  }
-}
-
-export async function requireTableRecord(store: Store, migration: string): Promise<MigrationRecord> {
-  const record = await readTableRecord(store);
-  if (record === undefined) throw new Error(`no migration record in ${migration}: keyspread migrate begin`);
-  return record;
-}
 
 export interface AdvanceOptions {
   migration: string;

@@ -13,7 +13,7 @@ import { MIGRATIONS } from "../../migrate/fixtures.testsuite.js";
 import { readShards } from "../../migrate/job/job-rows.js";
 import type { JobStatus } from "../../migrate/job/job-status.js";
 import type { JobEvent } from "../../migrate/job/run-task.js";
-import { BigtableStore } from "../../store/bigtable.js";
+import { BigtableStore } from "../../store/bigtable/bigtable.js";
 import type { Store, StoreMutation } from "../../store/store.js";
 import { SaltedTable } from "../../table/salted-table.js";
 

@@ -14,7 +14,7 @@ import { routedStore } from "../../migrate/job/routed-store.js";
 import type { JobEvent } from "../../migrate/job/run-task.js";
 import { taskIdentity } from "../../migrate/job/task-identity.js";
 import { validateJobTask } from "../../migrate/validate-job.js";
-import { formatStoreAddress, openStoreAt, type StoreAddress } from "../../store/store-address.js";
+import { formatStoreAddress, openStoreAt, type StoreAddress } from "../../store/open/store-address.js";
 import { fail, parsePositiveInt, wholeNumberIn, write } from "../shared/io.js";
 
 export interface JobFlags {

@@ -5,8 +5,8 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type BackfillCheckpoint, readBackfillCheckpoint } from "../../migrate/checkpoint.js";
 import { fillSource, MIGRATIONS } from "../../migrate/fixtures.testsuite.js";
-import { openStore } from "../../store/open.js";
-import { openStoreAt, parseStoreAddress } from "../../store/store-address.js";
+import { openStore } from "../../store/open/open.js";
+import { openStoreAt, parseStoreAddress } from "../../store/open/store-address.js";
 import { RESERVED_PREFIX } from "../../table/schema-guard.js";
 import { runbookSteps } from "./runbook-steps.testsuite.js";
 

@@ -10,19 +10,20 @@ import { SingleBar } from "cli-progress";
 import type { Command } from "commander";
 import type { KeySchema } from "../../keys/types.js";
 import { type BackfillProgress, backfillTable } from "../../migrate/backfill.js";
+import { isTableRecord } from "../../migrate/live/record-table.js";
 import { checkServiceRekeying } from "../../migrate/live/service-rekeying.js";
 import { migrationPlan } from "../../migrate/plan.js";
 import { parseShard, type Shard, shardPlanFor, shardRange } from "../../migrate/shards.js";
 import { type MigrationDifference, validateMigration } from "../../migrate/validate.js";
 import { validateMigrationShard } from "../../migrate/validate-shard.js";
-import type { Store } from "../../store/store.js";
 import {
   formatStoreAddress,
   namesSameTable,
   openStoreAt,
   parseStoreAddress,
   type StoreAddress,
-} from "../../store/store-address.js";
+} from "../../store/open/store-address.js";
+import type { Store } from "../../store/store.js";
 import {
   argumentOf,
   fail,
@@ -41,7 +42,7 @@ import {
   validateThroughService,
 } from "./migrate-live.js";
 import { type PlanSizingOptions, planSizing, withSizingOptions } from "./migrate-plan-sizing.js";
-import { backfillForReplicas, isTableRecord, validateForReplicas } from "./migrate-replicas.js";
+import { backfillForReplicas, validateForReplicas } from "./migrate-replicas.js";
 import {
   type JobFlags,
   jobFlagsWithoutTasks,

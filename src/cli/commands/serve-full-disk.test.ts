@@ -23,7 +23,7 @@ describe("keyspread serve on a disk that fills up during a flush", () => {
       if (typeof disk === "string") return ctx.skip(disk);
       try {
         // The first flush is 5 s away: every point below lands in the segment opened at start.
-        const first = await startServe(disk.path, ["--interval", "5000"]);
+        const first = await startServe(disk.path, ["--interval", "5s"]);
         onTestFinished(() => void first.child.kill("SIGKILL"));
         const [segment] = await segmentsIn(disk.path);
         const acked: { deviceId: string; ts: number }[] = [];
@@ -60,7 +60,7 @@ describe("keyspread serve on a disk that fills up during a flush", () => {
         first.child.kill(signal);
         await exited(first.child);
 
-        const second = await startServe(disk.path, ["--interval", "5000"]);
+        const second = await startServe(disk.path, ["--interval", "5s"]);
         onTestFinished(() => void second.child.kill("SIGKILL"));
         try {
           const missing: number[] = [];

@@ -61,7 +61,9 @@ describe("keyspread serve --print-k8s", () => {
     expect(container.readinessProbe!.httpGet!.path).toBe("/readyz");
     // The preStop sleep and the drain deadline fit the grace period.
     const preStop = container.lifecycle!.preStop!.sleep!.seconds;
-    expect(preStop + Number(flag("--drain-deadline"))).toBeLessThan(pod.terminationGracePeriodSeconds!);
+    expect(preStop + Number.parseInt(String(flag("--drain-deadline")), 10)).toBeLessThan(
+      pod.terminationGracePeriodSeconds!,
+    );
     expect(pod.terminationGracePeriodSeconds).toBe(30);
   });
 

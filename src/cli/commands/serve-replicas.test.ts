@@ -14,7 +14,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { metricsSchema } from "../../serve/ingest/points/metrics-schema.js";
 import { decodeMetricPoints, METRIC_POINTS_QUALIFIER } from "../../serve/ingest/points/point-codec.js";
-import { openStore } from "../../store/open.js";
+import { openStore } from "../../store/open/open.js";
 import { RESERVED_PREFIX } from "../../table/schema-guard.js";
 import { exited, startServe, T0 } from "./serve-process.testsuite.js";
 
@@ -39,13 +39,13 @@ describe("keyspread serve as three replicas on one Bigtable table", () => {
       "--wal",
       join(dir, "wal"),
       "--replica-heartbeat",
-      "300",
+      "300ms",
       "--replica-lease",
-      "3000",
+      "3s",
       "--drain-delay",
-      "1",
+      "1s",
       "--drain-deadline",
-      String(DRAIN_DEADLINE_S),
+      `${DRAIN_DEADLINE_S}s`,
       "--quota",
       `acme=${QUOTA}`,
     ];

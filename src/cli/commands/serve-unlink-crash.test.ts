@@ -40,7 +40,7 @@ describe("keyspread serve killed at a flushed segment's unlink", () => {
   it("loses neither request's points and answers the keyed request's retry as done", async (ctx) => {
     if (spawnSync("strace", ["-V"]).status !== 0) return ctx.skip("strace is not installed");
     const dir = await mkdtemp(join(tmpdir(), "serve-unlink-kill-"));
-    const first = await startServe(dir, ["--interval", "1000"]);
+    const first = await startServe(dir, ["--interval", "1s"]);
     onTestFinished(() => void first.child.kill("SIGKILL"));
     const wal = join(dir, "metrics.wal");
     const [segment] = (await readdir(wal)).filter((name) => name.endsWith(".wal"));
@@ -64,7 +64,7 @@ describe("keyspread serve killed at a flushed segment's unlink", () => {
     await exited(strace);
     expect((await readdir(wal)).filter((name) => name.endsWith(".wal"))).toContain(segment);
 
-    const second = await startServe(dir, ["--interval", "1000"]);
+    const second = await startServe(dir, ["--interval", "1s"]);
     onTestFinished(() => void second.child.kill("SIGKILL"));
     try {
       const stored = await readAll(second.url, "dev-0");

@@ -88,13 +88,26 @@ describe("keyspread serve (built bin)", () => {
   it("refuses a Bigtable max age it could not apply", () => {
     const run = spawnSync(
       process.execPath,
-      ["dist/cli/main.js", "serve", "--store", "bigtable", "--max-age", "60"],
+      ["dist/cli/main.js", "serve", "--store", "bigtable", "--max-age", "60s"],
       {
         encoding: "utf8",
       },
     );
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(/--max-age with --store bigtable needs --create/);
+  });
+
+  it("takes durations with their unit, and a bare number in the flag's former unit with a deprecation note", () => {
+    const schema = (...interval: string[]) =>
+      spawnSync(process.execPath, ["dist/cli/main.js", "serve", "schema", "--buckets", "4", ...interval], {
+        encoding: "utf8",
+      });
+    const withUnit = schema("--interval", "2s");
+    const bare = schema("--interval", "2000");
+    expect({ status: withUnit.status, stderr: withUnit.stderr }).toEqual({ status: 0, stderr: "" });
+    expect(bare.stdout).toBe(withUnit.stdout);
+    expect(bare.stdout).toBe(schema().stdout);
+    expect(bare.stderr).toContain("--interval 2000: a number without a unit is deprecated; write 2s");
   });
 
   it("lets one of two services started at the same instant on one log run; the other exits naming it", async () => {

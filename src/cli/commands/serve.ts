@@ -19,61 +19,26 @@ import { usesOld } from "../../migrate/live/migration-phases.js";
 import { readMigrationRecord } from "../../migrate/live/migration-record.js";
 import { readApiKeyFile, updateApiKeyFile } from "../../serve/auth/api-key-file.js";
 import { API_KEY_SCOPES, newApiKey, parseApiKeyScopes } from "../../serve/auth/api-keys.js";
-import { parseTenantQuotas } from "../../serve/auth/tenant-admission.js";
-import { DEFAULT_MAX_TENANTS } from "../../serve/auth/tenant-labels.js";
 import { kubernetesManifests } from "../../serve/deploy/kubernetes-manifests.js";
-import {
-  DEFAULT_METRICS_BUCKETS,
-  DEFAULT_METRICS_INTERVAL_MS,
-  metricsSchema,
-} from "../../serve/ingest/points/metrics-schema.js";
-import {
-  DEFAULT_DRAIN_DEADLINE_MS,
-  type IngestServiceOptions,
-  startIngestService,
-} from "../../serve/ingest-service.js";
-import { DEFAULT_HEARTBEAT_MS, DEFAULT_LEASE_MS } from "../../serve/replicas/replica-registry.js";
-import { openStore, STORE_KINDS, type StoreKind } from "../../store/open.js";
+import { metricsSchema } from "../../serve/ingest/points/metrics-schema.js";
+import { startIngestService } from "../../serve/ingest-service.js";
+import { type IngestServiceOptions, SERVE_DEFAULTS } from "../../serve/serve-config.js";
+import { openStore, STORE_KINDS, type StoreKind } from "../../store/open/open.js";
 import type { Store } from "../../store/store.js";
-import { argumentOf, guarded, parsePositiveInt, wholeNumberIn, write } from "../shared/io.js";
+import { formatMs } from "../shared/duration-flag.js";
+import { argumentOf, guarded, parsePositiveInt, write } from "../shared/io.js";
+import { addServiceFlags, SERVICE_FLAGS, serviceOptionsOf } from "./serve-flags.js";
 
-const nonNegative = wholeNumberIn(0, Number.MAX_SAFE_INTEGER);
-
-interface ServeOptions {
+/** The flags that are not the service's options: where its table is, and the Kubernetes output. */
+interface ServeCommandFlags {
   store: StoreKind;
   table: string;
   dir: string;
   wal?: string;
   migration?: string;
   create?: boolean;
-  host: string;
-  port: number;
-  interval: number;
-  buckets: number;
-  quota?: string;
-  maxTenants: number;
-  maxBody: number;
-  maxInflight?: number;
-  maxInflightPerTenant?: number;
-  bodyTimeout: number;
-  accessLog?: string;
-  writeAppProfile?: string;
-  latestAppProfile?: string;
-  rangeAppProfile?: string;
-  maxAge?: number;
-  alertSustain: number;
-  nodes?: number;
-  monitorWindow: number;
-  cacheTtl: number;
-  idempotencyWindow: number;
-  auth?: string;
-  insecure?: boolean;
   tlsCert?: string;
   tlsKey?: string;
-  drainDelay: number;
-  drainDeadline: number;
-  replicaHeartbeat: number;
-  replicaLease: number;
   printK8s?: boolean;
   k8sReplicas: number;
   k8sImage: string;
@@ -84,10 +49,14 @@ export function registerServeCommands(program: Command): void {
     .command("serve")
     .description("run the metrics ingest service (POST /v1/ingest, latest/range reads, /metrics, /heatmap)");
   withStoreOptions(serve);
-  withListenOptions(serve);
-  withIngestOptions(serve);
-  withReadAndMonitorOptions(serve);
-  withReplicaOptions(serve);
+  addServiceFlags(serve, SERVICE_FLAGS.listen);
+  serve
+    .option("--tls-cert <file>", "serve HTTPS with this PEM certificate (chain); needs --tls-key")
+    .option("--tls-key <file>", "the PEM private key of --tls-cert");
+  addServiceFlags(serve, SERVICE_FLAGS.ingest);
+  addServiceFlags(serve, SERVICE_FLAGS.readAndMonitor);
+  addServiceFlags(serve, SERVICE_FLAGS.replicas);
+  withKubernetesOptions(serve);
   serve.action(guarded(runServeCommand));
   registerKeyCommands(serve);
   registerSchemaCommand(serve);
@@ -107,129 +76,8 @@ function withStoreOptions(serve: Command): void {
     .option("--create", "bigtable: create the table (with the --max-age GC rule) instead of opening it");
 }
 
-/** The address, and who may call it. */
-function withListenOptions(serve: Command): void {
+function withKubernetesOptions(serve: Command): void {
   serve
-    .option(
-      "--host <address>",
-      "address to bind (beyond loopback only with --auth or --insecure)",
-      "127.0.0.1",
-    )
-    .option("--port <n>", "port (0 picks a free one)", wholeNumberIn(0, 65_535), 8080)
-    .option(
-      "--auth <file>",
-      "API key file (keyspread serve keys add): every request needs a key; the key names the tenant",
-    )
-    .option("--insecure", "without --auth, listen beyond loopback anyway (any client may act as any tenant)")
-    .option("--tls-cert <file>", "serve HTTPS with this PEM certificate (chain); needs --tls-key")
-    .option("--tls-key <file>", "the PEM private key of --tls-cert");
-}
-
-/** The row key, and the limits on what ingest takes. */
-function withIngestOptions(serve: Command): void {
-  serve
-    .option(
-      "--interval <ms>",
-      "aggregation interval: one row per device per interval",
-      wholeNumberIn(10, 3_600_000),
-      DEFAULT_METRICS_INTERVAL_MS,
-    )
-    .option("--buckets <n>", "salt buckets of the row key", wholeNumberIn(1, 65_536), DEFAULT_METRICS_BUCKETS)
-    .option("--quota <list>", "per-tenant points/s: default=RATE,TENANT=RATE[:BURST],…")
-    .option(
-      "--max-tenants <n>",
-      "tenants tracked by name besides those in --quota/--auth; later ones share one quota and the (other) label",
-      nonNegative,
-      DEFAULT_MAX_TENANTS,
-    )
-    .option("--max-body <bytes>", "largest request body", parsePositiveInt, 16 * 1024 * 1024)
-    .option(
-      "--max-inflight <bytes>",
-      "request body bytes held at once, all requests (default 4 × --max-body)",
-      parsePositiveInt,
-    )
-    .option(
-      "--max-inflight-per-tenant <bytes>",
-      "request body bytes one tenant (without --auth, one client address) holds at once (default ¼ of --max-inflight, at least --max-body)",
-      parsePositiveInt,
-    )
-    .option(
-      "--body-timeout <seconds>",
-      "a request body must arrive within this; a slower one gets 408 and its connection is closed",
-      parsePositiveInt,
-      30,
-    )
-    .option(
-      "--idempotency-window <seconds>",
-      "how long an Idempotency-Key is remembered",
-      parsePositiveInt,
-      86_400,
-    );
-}
-
-/** Access log, read routing, retention, hotspot alerts and the latest-N cache. */
-function withReadAndMonitorOptions(serve: Command): void {
-  serve
-    .option("--access-log <file>", "append a JSONL access log (the `keyspread heatmap` format)")
-    .option(
-      "--write-app-profile <id>",
-      "Bigtable app profile for the ingest writes (e.g. the latest-N reads' single-cluster profile: they then read their writes)",
-    )
-    .option(
-      "--latest-app-profile <id>",
-      "Bigtable app profile for latest-N reads (e.g. single-cluster routing: they must see recent writes)",
-    )
-    .option(
-      "--range-app-profile <id>",
-      "Bigtable app profile for range reads (e.g. multi-cluster routing: dashboards can read the nearest cluster)",
-    )
-    .option(
-      "--max-age <seconds>",
-      "retention: Bigtable GC rule on --create; embedded/memory: periodic sweep",
-      parsePositiveInt,
-    )
-    .option("--alert-sustain <seconds>", "a hot bucket must last this long to alert", nonNegative, 900)
-    .option(
-      "--nodes <n>",
-      "also alert on N simulated nodes, each serving a contiguous run of buckets",
-      parsePositiveInt,
-    )
-    .option(
-      "--monitor-window <ms>",
-      "how often skew, hot prefixes and alerts are evaluated",
-      parsePositiveInt,
-      10_000,
-    )
-    .option("--cache-ttl <ms>", "latest-N cache time to live (0: off)", nonNegative, 2000);
-}
-
-/** Several replicas on one table, and their graceful stop. */
-function withReplicaOptions(serve: Command): void {
-  serve
-    .option(
-      "--drain-delay <seconds>",
-      "on SIGTERM: readiness (GET /readyz) answers 503 at once, requests are still served this long, then the service stops accepting",
-      nonNegative,
-      0,
-    )
-    .option(
-      "--drain-deadline <seconds>",
-      "on SIGTERM: exit within this (the delay, requests in flight, the flush); keep it below terminationGracePeriodSeconds",
-      parsePositiveInt,
-      DEFAULT_DRAIN_DEADLINE_MS / 1000,
-    )
-    .option(
-      "--replica-heartbeat <ms>",
-      "bigtable: how often this replica renews its lease in the table's replica registry",
-      parsePositiveInt,
-      DEFAULT_HEARTBEAT_MS,
-    )
-    .option(
-      "--replica-lease <ms>",
-      "bigtable: a replica whose heartbeat is older is dead (its id may be claimed, it no longer shares the quotas)",
-      parsePositiveInt,
-      DEFAULT_LEASE_MS,
-    )
     .option(
       "--print-k8s",
       "print Kubernetes manifests (StatefulSet with a log volume per replica, Services, PodDisruptionBudget) for this table and flags, and exit",
@@ -243,96 +91,58 @@ function withReplicaOptions(serve: Command): void {
 }
 
 /** Serves until SIGTERM or SIGINT, then drains, flushes and closes (exiting by the drain deadline). */
-async function runServeCommand(options: ServeOptions): Promise<void> {
-  if (options.printK8s) {
-    await write(renderKubernetesManifests(options));
+async function runServeCommand(flags: ServeCommandFlags & Record<string, unknown>): Promise<void> {
+  const given = serviceOptionsOf(flags);
+  if (flags.printK8s) {
+    await write(renderKubernetesManifests(flags, given));
     return;
   }
-  if (options.store === "bigtable" && options.maxAge !== undefined && !options.create) {
+  const maxAgeMs = given.retention?.maxAgeMs;
+  if (flags.store === "bigtable" && maxAgeMs !== undefined && !flags.create) {
     throw new Error(
       "--max-age with --store bigtable needs --create: the GC rule is set when the table is created",
     );
   }
-  if ((options.tlsCert === undefined) !== (options.tlsKey === undefined)) {
+  if (flags.store === "bigtable" && maxAgeMs !== undefined && maxAgeMs % 1000 !== 0) {
+    throw new Error(`--max-age with --store bigtable: the GC rule takes whole seconds, not ${maxAgeMs} ms`);
+  }
+  if ((flags.tlsCert === undefined) !== (flags.tlsKey === undefined)) {
     throw new Error("--tls-cert and --tls-key go together: give both, or neither for plain HTTP");
   }
   const tls =
-    options.tlsCert === undefined
-      ? undefined
-      : { cert: await readFile(options.tlsCert), key: await readFile(options.tlsKey!) };
-  const migration = options.migration ?? join(options.dir, `${options.table}.migration.json`);
-  const store = await openServiceStore(options, migration);
-  const service = await startIngestService(serviceOptions(options, store, migration, tls)).catch(
-    async (error: unknown) => {
-      await store.close();
-      throw error;
-    },
-  );
+    flags.tlsCert !== undefined && flags.tlsKey !== undefined
+      ? { cert: await readFile(flags.tlsCert), key: await readFile(flags.tlsKey) }
+      : undefined;
+  const migration = flags.migration ?? join(flags.dir, `${flags.table}.migration.json`);
+  const bigtable = flags.store === "bigtable";
+  const service = await startIngestService({
+    ...given,
+    store: await openServiceStore(flags, migration, maxAgeMs),
+    // `--migration bigtable:…`: the record is held in the table, for replicas on several machines.
+    migration: { file: migration, ...(migration.startsWith("bigtable:") ? { inTable: true } : {}) },
+    walDirectory: flags.wal ?? join(flags.dir, `${flags.table}.wal`),
+    ...(tls ? { tls } : {}),
+    // Bigtable keeps its own GC rule; only a Bigtable table is written by several processes (an
+    // embedded one is locked by one).
+    retention: bigtable ? undefined : given.retention,
+    replicas: bigtable ? { ...given.replicas } : undefined,
+  });
   // Handlers first: a supervisor may send SIGTERM the moment it reads the URL line.
   const stopped = new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once("SIGTERM", stop);
     process.once("SIGINT", stop);
   });
-  await write(`${JSON.stringify({ url: service.url, store: store.name, replica: service.replicaId })}\n`);
+  await write(
+    `${JSON.stringify({ url: service.url, store: service.config.store.name, replica: service.replicaId })}\n`,
+  );
   await stopped;
   // A flush the store does not finish by the deadline stays in the log (replayed at the next start).
-  setTimeout(
-    () => {
-      process.stderr.write("keyspread: the drain deadline passed; exiting with what is left in the log\n");
-      process.exit(1);
-    },
-    options.drainDeadline * 1000 + 2000,
-  ).unref();
+  setTimeout(() => {
+    process.stderr.write("keyspread: the drain deadline passed; exiting with what is left in the log\n");
+    process.exit(1);
+  }, service.config.drain.deadlineMs + 2000).unref();
   await service.close();
-}
-
-/** The command line's options as the service's. */
-function serviceOptions(
-  options: ServeOptions,
-  store: Store,
-  migration: string,
-  tls: IngestServiceOptions["tls"],
-): IngestServiceOptions {
-  return {
-    store,
-    // `--migration bigtable:…`: the record is held in the table, for replicas on several machines.
-    migration: { file: migration, ...(migration.startsWith("bigtable:") ? { inTable: true } : {}) },
-    walDirectory: options.wal ?? join(options.dir, `${options.table}.wal`),
-    host: options.host,
-    port: options.port,
-    intervalMs: options.interval,
-    buckets: options.buckets,
-    quotas: options.quota === undefined ? undefined : parseTenantQuotas(options.quota),
-    maxTenants: options.maxTenants,
-    maxBodyBytes: options.maxBody,
-    maxInflightBodyBytes: options.maxInflight,
-    maxInflightBodyBytesPerTenant: options.maxInflightPerTenant,
-    bodyTimeoutMs: options.bodyTimeout * 1000,
-    idempotencyWindowMs: options.idempotencyWindow * 1000,
-    accessLogPath: options.accessLog,
-    appProfiles: {
-      ...(options.writeAppProfile === undefined ? {} : { write: options.writeAppProfile }),
-      ...(options.latestAppProfile === undefined ? {} : { latest: options.latestAppProfile }),
-      ...(options.rangeAppProfile === undefined ? {} : { scan: options.rangeAppProfile }),
-    },
-    retention:
-      options.maxAge !== undefined && options.store !== "bigtable"
-        ? { maxAgeMs: options.maxAge * 1000 }
-        : undefined,
-    alertRules: { sustainMs: options.alertSustain * 1000 },
-    simulatedNodes: options.nodes,
-    monitorWindowMs: options.monitorWindow,
-    latestCacheTtlMs: options.cacheTtl,
-    authFile: options.auth,
-    insecure: options.insecure,
-    tls,
-    // Only a Bigtable table is written by several processes (an embedded one is locked by one).
-    ...(options.store === "bigtable"
-      ? { replicas: { heartbeatMs: options.replicaHeartbeat, leaseMs: options.replicaLease } }
-      : {}),
-    drain: { delayMs: options.drainDelay * 1000, deadlineMs: options.drainDeadline * 1000 },
-  };
 }
 
 /**
@@ -340,21 +150,25 @@ function serviceOptions(
  * uses it, and an embedded table may have been dropped: it is then not recreated empty, only named
  * (for the log's identity).
  */
-async function openServiceStore(options: ServeOptions, migration: string): Promise<Store> {
-  const location = join(options.dir, options.table);
+async function openServiceStore(
+  flags: ServeCommandFlags,
+  migration: string,
+  maxAgeMs: number | undefined,
+): Promise<Store> {
+  const location = join(flags.dir, flags.table);
   if (
-    options.store === "embedded" &&
+    flags.store === "embedded" &&
     !existsSync(location) &&
     !migration.startsWith("bigtable:") &&
     !usesOld((await readMigrationRecord(migration))?.phase ?? "single")
   ) {
     return droppedStore(`embedded:${location}`);
   }
-  return openStore(options.store, {
-    table: options.table,
-    directory: options.dir,
-    create: options.create,
-    maxAgeSeconds: options.maxAge,
+  return openStore(flags.store, {
+    table: flags.table,
+    directory: flags.dir,
+    create: flags.create,
+    maxAgeSeconds: maxAgeMs === undefined ? undefined : maxAgeMs / 1000,
   });
 }
 
@@ -374,21 +188,24 @@ function droppedStore(name: string): Store {
 }
 
 /** The manifests as YAML documents; the table and key flags are the command line's own. */
-function renderKubernetesManifests(options: ServeOptions): string {
+function renderKubernetesManifests(
+  flags: ServeCommandFlags & { quota?: string },
+  given: Partial<IngestServiceOptions>,
+): string {
   const manifests = kubernetesManifests({
-    replicas: options.k8sReplicas,
-    image: options.k8sImage,
+    replicas: flags.k8sReplicas,
+    image: flags.k8sImage,
     bigtable: {
       project: process.env.KEYSPREAD_BIGTABLE_PROJECT || "my-project",
       instance: process.env.KEYSPREAD_BIGTABLE_INSTANCE || "my-instance",
-      table: options.table,
+      table: flags.table,
     },
     serveFlags: [
       "--buckets",
-      String(options.buckets),
+      String(given.buckets ?? SERVE_DEFAULTS.buckets),
       "--interval",
-      String(options.interval),
-      ...(options.quota === undefined ? [] : ["--quota", options.quota]),
+      formatMs(given.intervalMs ?? SERVE_DEFAULTS.intervalMs),
+      ...(flags.quota === undefined ? [] : ["--quota", flags.quota]),
     ],
   });
   return manifests
@@ -403,14 +220,15 @@ function registerSchemaCommand(serve: Command): void {
       "print the service's row key as a schema file (JSON) for --buckets and --interval: the old or new table of a live re-keying",
     )
     // Declared for the help only: serve's own --interval/--buckets take the values (see keyFileOf).
-    .option("--interval <ms>", `aggregation interval (default ${DEFAULT_METRICS_INTERVAL_MS})`)
-    .option("--buckets <n>", `salt buckets (default ${DEFAULT_METRICS_BUCKETS})`)
+    .option("--interval <duration>", `aggregation interval (default ${formatMs(SERVE_DEFAULTS.intervalMs)})`)
+    .option("--buckets <n>", `salt buckets (default ${SERVE_DEFAULTS.buckets})`)
     .action(guarded(runSchemaCommand));
 }
 
 async function runSchemaCommand(_options: unknown, command: Command): Promise<void> {
-  const { interval, buckets } = command.optsWithGlobals() as { interval: number; buckets: number };
-  await write(`${JSON.stringify(metricsSchema(buckets, interval).spec, null, 2)}\n`);
+  const { interval, buckets } = command.optsWithGlobals() as { interval?: number; buckets?: number };
+  const schema = metricsSchema(buckets ?? SERVE_DEFAULTS.buckets, interval ?? SERVE_DEFAULTS.intervalMs);
+  await write(`${JSON.stringify(schema.spec, null, 2)}\n`);
 }
 
 function registerKeyCommands(serve: Command): void {

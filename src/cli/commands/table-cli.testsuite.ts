@@ -6,8 +6,8 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { BigtableStore } from "../../store/bigtable.js";
-import { EmbeddedStore } from "../../store/embedded.js";
+import { BigtableStore } from "../../store/bigtable/bigtable.js";
+import { EmbeddedStore } from "../../store/embedded/embedded.js";
 import type { Store } from "../../store/store.js";
 
 export const FLEET = "examples/schemas/fleet.yaml";

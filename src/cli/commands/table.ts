@@ -9,7 +9,7 @@ import { rowKeySchemaFor } from "../../bigquery/row-key-schema.js";
 import { type KeySchema, queryFromJson, valuesFromJson, valuesToJson } from "../../keys/index.js";
 import type { FieldValues, Query } from "../../keys/types.js";
 import { physicalKeys } from "../../keys/write-shards.js";
-import { openStore, STORE_KINDS, type StoreKind } from "../../store/open.js";
+import { openStore, STORE_KINDS, type StoreKind } from "../../store/open/open.js";
 import { adoptTable } from "../../table/adopt.js";
 import { cellsFromJson, cellsToJson } from "../../table/cells-json.js";
 import {
@@ -303,7 +303,7 @@ async function createCommand(options: CreateOptions): Promise<void> {
 async function rowKeySchemaOption(schema: KeySchema, options: CreateOptions) {
   if (options.store !== "bigtable") fail("table create: --row-key-schema applies to --store bigtable");
   if (options.adopt) fail("table create: --row-key-schema is set when a table is created, not with --adopt");
-  const { DEFAULT_BIGTABLE_FAMILY } = await import("../../store/bigtable.js");
+  const { DEFAULT_BIGTABLE_FAMILY } = await import("../../store/bigtable/bigtable.js");
   const family = options.family ?? (process.env.KEYSPREAD_BIGTABLE_FAMILY || DEFAULT_BIGTABLE_FAMILY);
   const fit = rowKeySchemaFor(schema, family);
   if (!fit.fits)

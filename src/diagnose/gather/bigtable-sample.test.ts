@@ -1,7 +1,7 @@
 import { Bigtable } from "@google-cloud/bigtable";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BigtableStore } from "../../store/bigtable.js";
+import { BigtableStore } from "../../store/bigtable/bigtable.js";
 import {
   rangeQuotas,
   rangesBetween,

@@ -5,7 +5,7 @@
  */
 import type { BigtableOptions, Table, v2 } from "@google-cloud/bigtable";
 import { importOptionalPackage } from "../../io/optional-package.js";
-import { resolveConfig } from "../../store/bigtable.js";
+import { resolveConfig } from "../../store/bigtable/bigtable.js";
 import { SCHEMA_ROW_KEY } from "../../table/schema-guard.js";
 import { type HotTablet, tabletsOfOtherTables } from "../decode/hot-tablet.js";
 import type { TableEvidence } from "../diagnosis/diagnose.js";

@@ -2,7 +2,7 @@
  * Gathers an embedded table's evidence: no tablets and no hot-tablet API, so the heat comes from
  * its access log (two streaming passes) and the key sample from the store's even key sample.
  */
-import { EmbeddedStore } from "../../store/embedded.js";
+import { EmbeddedStore } from "../../store/embedded/embedded.js";
 import { SCHEMA_ROW_KEY } from "../../table/schema-guard.js";
 import { scanAccessLog } from "../../viz/input/access-log.js";
 import type { TableEvidence } from "../diagnosis/diagnose.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MemoryStore } from "../../store/memory.js";
+import { MemoryStore } from "../../store/memory/memory.js";
 import { backfillJobTask } from "../backfill-job.js";
 import { fillSource, MIGRATIONS } from "../fixtures.testsuite.js";
 import { validateJobTask } from "../validate-job.js";

@@ -8,7 +8,7 @@ export function checkServiceRekeying(oldSchema: KeySchema, newSchema: KeySchema)
   const shape = (schema: KeySchema) => JSON.stringify({ ...schema.spec, name: "", salt: undefined });
   if (shape(newSchema) !== shape(oldSchema)) {
     throw new Error(
-      `the new table's schema ${newSchema.fingerprint} must be the service's row key (${oldSchema.fingerprint}) with another salt, same interval: keyspread serve schema --buckets N --interval MS`,
+      `the new table's schema ${newSchema.fingerprint} must be the service's row key (${oldSchema.fingerprint}) with another salt, same interval: keyspread serve schema --buckets N --interval DURATION`,
     );
   }
   const salted = newSchema.spec.salt?.fields ?? [];

@@ -8,7 +8,7 @@ import { request } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MemoryStore } from "../../store/memory.js";
+import { MemoryStore } from "../../store/memory/memory.js";
 import { type IngestService, type IngestServiceOptions, startIngestService } from "../ingest-service.js";
 import { updateApiKeyFile } from "./api-key-file.js";
 import { type ApiKeyScope, newApiKey } from "./api-keys.js";

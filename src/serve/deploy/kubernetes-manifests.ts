@@ -70,9 +70,9 @@ export function kubernetesManifests(deployment: KubernetesDeployment): Record<st
     "--auth",
     `${KEYS_PATH}/keys.json`,
     "--drain-delay",
-    String(delay),
+    `${delay}s`,
     "--drain-deadline",
-    String(deadline),
+    `${deadline}s`,
     ...(deployment.serveFlags ?? []),
   ];
   const probe = (path: string, periodSeconds: number, failureThreshold: number) => ({

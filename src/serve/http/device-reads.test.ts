@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MemoryStore } from "../../store/memory.js";
+import { MemoryStore } from "../../store/memory/memory.js";
 import { SaltedTable } from "../../table/salted-table.js";
 import { IntervalBuffer } from "../ingest/points/interval-buffer.js";
 import { metricsSchema } from "../ingest/points/metrics-schema.js";

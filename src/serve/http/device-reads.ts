@@ -19,7 +19,7 @@ const LATEST_PAGE_ROWS = 16;
 
 export interface DeviceReadsOptions {
   intervalMs: number;
-  /** How long a latest-N answer is served from memory (default 2000 ms; 0 turns the cache off). */
+  /** How long a latest-N answer is served from memory (absent or 0: no cache). */
   cacheTtlMs?: number;
   accessLog?: RecentAccesses;
 }
@@ -57,7 +57,7 @@ export class DeviceReads {
     private readonly options: DeviceReadsOptions,
   ) {
     this.tableNow = typeof table === "function" ? table : () => table;
-    const ttl = options.cacheTtlMs ?? 2000;
+    const ttl = options.cacheTtlMs ?? 0;
     this.cache = ttl > 0 ? new LRUCache({ max: 10_000, ttl }) : undefined;
   }
 

@@ -10,7 +10,7 @@ import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { MemoryStore } from "../../store/memory.js";
+import { MemoryStore } from "../../store/memory/memory.js";
 import { ndjson, point, T0 } from "../ingest/points/points.testsuite.js";
 import { startIngestService } from "../ingest-service.js";
 

@@ -102,6 +102,7 @@ export class IngestPipeline {
   private expiryTimer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
   private closed = false;
+  private closing: Promise<void> | undefined;
   private readonly admission: WriteAdmission;
   private readonly segmentWriter: SegmentWriter;
   private sharedKeys: TableIdempotency | undefined;
@@ -290,9 +291,14 @@ export class IngestPipeline {
   /**
    * Stops the timers, flushes what is buffered, and closes the log. Rows the store still refuses
    * after `closeTimeoutMs` (or at `deadlineMs`, epoch ms, if sooner) stay in their segments,
-   * replayed at the next start.
+   * replayed at the next start. A second call waits for the first.
    */
-  async close(deadlineMs = Number.POSITIVE_INFINITY): Promise<void> {
+  close(deadlineMs = Number.POSITIVE_INFINITY): Promise<void> {
+    this.closing ??= this.closeBy(deadlineMs);
+    return this.closing;
+  }
+
+  private async closeBy(deadlineMs: number): Promise<void> {
     clearInterval(this.flushTimer);
     clearInterval(this.expiryTimer);
     this.closed = true;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MemoryStore } from "../../store/memory.js";
+import { MemoryStore } from "../../store/memory/memory.js";
 import { SaltedTable } from "../../table/salted-table.js";
 import { IntervalBuffer } from "./points/interval-buffer.js";
 import { metricsSchema } from "./points/metrics-schema.js";

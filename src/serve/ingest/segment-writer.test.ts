@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { MemoryStore } from "../../store/memory.js";
+import { MemoryStore } from "../../store/memory/memory.js";
 import { SaltedTable } from "../../table/salted-table.js";
 import { DeviceReads } from "../http/device-reads.js";
 import { HotspotMonitor } from "../observe/hotspot-monitor.js";

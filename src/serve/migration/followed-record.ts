@@ -8,8 +8,8 @@ import { isAlive } from "../../io/file-lock.js";
 import type { KeySchema } from "../../keys/types.js";
 import { type MigrationRecord, schemaOf } from "../../migrate/live/migration-record.js";
 import { checkServiceRekeying } from "../../migrate/live/service-rekeying.js";
+import { isStoreAt, parseStoreAddress } from "../../store/open/store-address.js";
 import type { Store } from "../../store/store.js";
-import { isStoreAt, parseStoreAddress } from "../../store/store-address.js";
 
 export interface FollowingService {
   /** The record's file. */

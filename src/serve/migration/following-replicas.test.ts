@@ -6,7 +6,7 @@ import {
   updateTableRecord,
   writeReplicaReport,
 } from "../../migrate/live/table-migration-record.js";
-import { MemoryStore } from "../../store/memory.js";
+import { MemoryStore } from "../../store/memory/memory.js";
 import { ReplicaRegistry } from "../replicas/replica-registry.js";
 import { followingReplicas } from "./following-replicas.js";
 

@@ -15,8 +15,8 @@ import {
   tableRef,
   updateMigrationRecord,
 } from "../../migrate/live/migration-record.js";
-import { EmbeddedStore } from "../../store/embedded.js";
-import { MemoryStore } from "../../store/memory.js";
+import { EmbeddedStore } from "../../store/embedded/embedded.js";
+import { MemoryStore } from "../../store/memory/memory.js";
 import type { Store } from "../../store/store.js";
 import { SaltedTable } from "../../table/salted-table.js";
 import { DeviceReads } from "../http/device-reads.js";

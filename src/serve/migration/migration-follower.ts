@@ -37,8 +37,8 @@ import {
   updateMigrationRecord,
 } from "../../migrate/live/migration-record.js";
 import { readTableRecord, writeReplicaReport } from "../../migrate/live/table-migration-record.js";
+import { isStoreAt, parseStoreAddress } from "../../store/open/store-address.js";
 import type { Store } from "../../store/store.js";
-import { isStoreAt, parseStoreAddress } from "../../store/store-address.js";
 import type { AppProfiles, SaltedTable } from "../../table/salted-table.js";
 import type { IngestPipeline } from "../ingest/ingest-pipeline.js";
 import { logEvent } from "../observe/service-events.js";
@@ -108,7 +108,7 @@ export class MigrationFollower {
     this.jobs = new JobRunner({
       ...options,
       tables: () => ({ old: this.tableOf("old"), new: this.tableOf("new") }),
-      completeBelow: () => this.service!.pipeline.completeBelow(),
+      completeBelow: () => this.started.pipeline.completeBelow(),
       closing: () => this.closed,
     });
   }
@@ -136,7 +136,7 @@ export class MigrationFollower {
         if (usesOld(record.phase)) tables.old = await options.openHome();
         if (record.phase !== "single") tables.new = await tables.open(record, "new");
       } catch (error) {
-        await follower.abandon();
+        await follower.close();
         throw error;
       }
       follower.record = record;
@@ -186,7 +186,10 @@ export class MigrationFollower {
     this.publishTimer.unref();
   }
 
-  /** Stops following; a backfill under way stays requested and resumes at the next start. */
+  /**
+   * Stops following; a backfill under way stays requested and resumes at the next start. Closes
+   * the tables it opened, but not the service's own (`closeHome`).
+   */
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.publishTimer);
@@ -198,13 +201,18 @@ export class MigrationFollower {
     // The last cut: everything flushed at close.
     if (this.record !== undefined && this.service) await this.publish();
     await this.publishing;
-    await this.tables.close(this.options.homeStore);
+    await this.tables.closeAllBut(this.options.homeStore);
   }
 
-  /** Stops and closes the stores it opened, but not the service's own (the service failed to start; its caller closes that). */
-  async abandon(): Promise<void> {
-    this.tables.keepOpen(this.options.homeStore);
-    await this.close();
+  /** Closes the service's own table, unless the migration closed it already (once it was done). */
+  closeHome(): Promise<void> {
+    return this.tables.closeStore(this.options.homeStore);
+  }
+
+  /** The service, once `start` gave it: phases are applied and jobs run only then. */
+  private get started(): FollowedService {
+    if (this.service === undefined) throw new Error("the migration follower is not started");
+    return this.service;
   }
 
   private tableOf(side: "old" | "new"): SaltedTable {
@@ -272,7 +280,7 @@ export class MigrationFollower {
       this.retryTimer.unref();
       return;
     }
-    const pipeline = this.service!.pipeline;
+    const pipeline = this.started.pipeline;
     const to = record.phase;
     this.record = record;
     this.revision = record.revision;
@@ -292,7 +300,7 @@ export class MigrationFollower {
     await pipeline.drain();
     // A table-held record (and the replicas' registry) lives in the old table: it stays open.
     if (to === "done" && tables.old !== undefined && !this.options.inTable) {
-      await this.service!.sweeperIdle?.();
+      await this.started.sweeperIdle?.();
       await tables.closeStore(tables.old.store);
       tables.old = undefined;
     }

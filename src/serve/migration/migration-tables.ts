@@ -6,8 +6,8 @@
 import type { KeySchema } from "../../keys/types.js";
 import type { MigrationSide } from "../../migrate/dual-write.js";
 import { type MigrationRecord, schemaOf } from "../../migrate/live/migration-record.js";
+import { openStoreAt, parseStoreAddress } from "../../store/open/store-address.js";
 import type { Store } from "../../store/store.js";
-import { openStoreAt, parseStoreAddress } from "../../store/store-address.js";
 import { type AppProfiles, SaltedTable } from "../../table/salted-table.js";
 
 export interface MigrationTablesOptions {
@@ -49,14 +49,11 @@ export class MigrationTables {
     await store.close();
   }
 
-  /** The store is not this follower's to close. */
-  keepOpen(store: Store): void {
-    this.closedStores.add(store);
-  }
-
-  /** Closes both tables' stores and `also` (the service's own). */
-  async close(also: Store): Promise<void> {
-    for (const store of [this.new?.store, this.old?.store, also]) if (store) await this.closeStore(store);
+  /** Closes both tables' stores, but not `kept` (the service's own). */
+  async closeAllBut(kept: Store): Promise<void> {
+    for (const store of [this.new?.store, this.old?.store]) {
+      if (store && store !== kept) await this.closeStore(store);
+    }
     this.old = undefined;
     this.new = undefined;
   }

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { MemoryStore } from "../../store/memory.js";
+import { MemoryStore } from "../../store/memory/memory.js";
 import { readOrCreateReplicaId } from "./replica-id.js";
 import { REPLICA_ROW_PREFIX, ReplicaIdInUse, ReplicaRegistry } from "./replica-registry.js";
 

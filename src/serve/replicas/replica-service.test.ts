@@ -7,7 +7,7 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { MemoryStore } from "../../store/memory.js";
+import { MemoryStore } from "../../store/memory/memory.js";
 import { ndjson, point, T0 } from "../ingest/points/points.testsuite.js";
 import { startIngestService } from "../ingest-service.js";
 import { REPLICA_ROW_PREFIX } from "./replica-registry.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MemoryStore } from "../../store/memory.js";
+import { MemoryStore } from "../../store/memory/memory.js";
 import { TableIdempotency } from "./table-idempotency.js";
 
 const WINDOW = 60_000;

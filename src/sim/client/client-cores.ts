@@ -7,7 +7,7 @@
  * per range it touches (per-bucket limits need per-bucket calls); a bounded read (a `scan` window,
  * a `get`) is one call carrying all its ranges, one more per `MAX_ROW_RANGES_PER_REQUEST` ranges.
  */
-import { MAX_ROW_RANGES_PER_REQUEST } from "../../store/row-set-chunks.js";
+import { MAX_ROW_RANGES_PER_REQUEST } from "../../store/bigtable/row-set-chunks.js";
 import { bucketShare } from "../../table/bucket-share.js";
 import { type ModelEnd, valueAt } from "../cluster/model-constants.js";
 import type { ReadSummary } from "../engine/measurements.js";

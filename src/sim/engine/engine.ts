@@ -8,7 +8,7 @@
  * tablets stays fast.
  */
 
-import type { LoadStep } from "../../viz/matrix/key-load.js";
+import type { LoadStep } from "../../load/key-load.js";
 import { type BalanceSettings, closeSharePerPeriod } from "../cluster/balancer.js";
 import { shedShare } from "../cluster/latency.js";
 import type { LatencySettings, TabletSettings } from "../cluster/model.js";

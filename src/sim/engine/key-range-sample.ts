@@ -1,6 +1,6 @@
 /** A sample window's load per key range, for the key-space heatmap. */
 import { keySuccessor } from "../../keys/bytes.js";
-import type { KeyRangeLoad, LoadStep } from "../../viz/matrix/key-load.js";
+import type { KeyRangeLoad, LoadStep } from "../../load/key-load.js";
 import { BYTES, QUANTITIES, RANGE_READS, ROWS, STORED, WRITES } from "../cluster/tablets.js";
 import type { TabletLoad } from "./tablet-load.js";
 

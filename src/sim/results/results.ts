@@ -1,6 +1,6 @@
 /** What a simulation reports per design: a summary, a time series and the key-space load for heatmaps. */
 
-import type { LoadStep } from "../../viz/matrix/key-load.js";
+import type { LoadStep } from "../../load/key-load.js";
 import type { DataBoostRead } from "../cluster/data-boost.js";
 import type { ClientCores } from "../client/client-cores.js";
 import type { ModelEnd } from "../cluster/model-constants.js";

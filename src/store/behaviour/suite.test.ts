@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MemoryStore } from "../memory.js";
+import { MemoryStore } from "../memory/memory.js";
 import type { StoreBehaviourOptions } from "./harness/test-common.js";
 import { describeStoreBehaviour } from "./suite.js";
 

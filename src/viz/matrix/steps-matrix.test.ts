@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { compileSchema } from "../../keys/schema.js";
+import type { KeyRangeLoad, LoadStep } from "../../load/key-load.js";
 import { heatCellValue } from "./heat-matrix.js";
-import type { KeyRangeLoad, LoadStep } from "./key-load.js";
 import { matrixFromSteps } from "./steps-matrix.js";
 
 function range(start: string, end: string | null, load: Partial<KeyRangeLoad>): KeyRangeLoad {

@@ -1,8 +1,8 @@
 /** Heatmap matrix from a simulation's per-step load (`LoadStep[]`). Pure. */
 
+import type { KeyRangeLoad, LoadStep } from "../../load/key-load.js";
 import { DEFAULT_MAX_COLUMNS, type HeatMatrix, type HeatMatrixOptions } from "./heat-matrix.js";
 import { planKeyAxis } from "./key-axis.js";
-import type { KeyRangeLoad, LoadStep } from "./key-load.js";
 import { LoadGrid } from "./load-grid.js";
 import { columnOf, type TimeAxis } from "./time-axis.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import type { LoadStep } from "../../load/key-load.js";
 import { type SyntheticPattern, syntheticAccess } from "../input/synthetic-access.js";
-import type { LoadStep } from "../matrix/key-load.js";
 import { matrixFromRecords } from "../matrix/records-matrix.js";
 import { matrixFromSteps } from "../matrix/steps-matrix.js";
 import { detectPatterns } from "./detect-patterns.js";

@@ -1,7 +1,7 @@
 /** A small simulated run for rendering tests: 8 ranges over 2 salt buckets, range 5 hot on a saturated node from t=10. */
 import { inflateRawSync } from "node:zlib";
+import type { LoadStep } from "../../load/key-load.js";
 import type { HeatMatrix } from "../matrix/heat-matrix.js";
-import type { LoadStep } from "../matrix/key-load.js";
 import { matrixFromSteps } from "../matrix/steps-matrix.js";
 
 export const HOT_ROW = 5;

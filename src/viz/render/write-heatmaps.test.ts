@@ -2,7 +2,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { PNG } from "pngjs";
 import { describe, expect, it } from "vitest";
-import type { LoadStep } from "../matrix/key-load.js";
+import type { LoadStep } from "../../load/key-load.js";
 import { tempDirForTests } from "../temp-dir.fixture.js";
 import { sharedScale } from "./color-scale.js";
 import { renderHeatmapHtml } from "./html.js";

@@ -9,9 +9,15 @@ import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { ClassicLevel, type KeyIterator } from "classic-level";
-import { cellKey, escapeRowKey, FIRST_CELL_KEY, rowPrefix, rowPrefixEnd, splitCellKey } from "./cell-keys.js";
-import { DEFAULT_EMBEDDED_DIRECTORY } from "./embedded-location.js";
-import { sampleSorted } from "./sample.js";
+import {
+  cellKey,
+  escapeRowKey,
+  FIRST_CELL_KEY,
+  rowPrefix,
+  rowPrefixEnd,
+  splitCellKey,
+} from "../cell-keys.js";
+import { sampleSorted } from "../sample.js";
 import type {
   CellCondition,
   FailedMutation,
@@ -23,7 +29,7 @@ import type {
   StoreRow,
   StoreWriteOptions,
   StoreWriteResult,
-} from "./store.js";
+} from "../store.js";
 import {
   BIGTABLE_MAX_KEY_BYTES,
   checkAppProfile,
@@ -33,7 +39,8 @@ import {
   checkMutations,
   checkRanges,
   conditionHolds,
-} from "./validate.js";
+} from "../validate.js";
+import { DEFAULT_EMBEDDED_DIRECTORY } from "./embedded-location.js";
 
 export { DEFAULT_EMBEDDED_DIRECTORY };
 

@@ -12,10 +12,10 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Bigtable, v2 } from "@google-cloud/bigtable";
+import type { KeyRange, StoreRow } from "../store.js";
 import { RETRYABLE_CODES } from "./mutate-rows.js";
 import { ReadRowsDecoder, type ReadRowsResponse } from "./read-rows-decoder.js";
 import { decodeReadRowsResponse } from "./read-rows-wire.js";
-import type { KeyRange, StoreRow } from "./store.js";
 
 interface RowRange {
   startKeyClosed?: Buffer;

@@ -8,10 +8,10 @@
 import { join } from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { clientRequire, clientService, PROTO_DIRS } from "../../test/client-protos.js";
-import { followRateLimit } from "../migrate/write-flow-control.js";
+import { clientRequire, clientService, PROTO_DIRS } from "../../../test/client-protos.js";
+import { followRateLimit } from "../../migrate/write-flow-control.js";
+import type { StoreMutation } from "../store.js";
 import { BigtableStore } from "./bigtable.js";
-import type { StoreMutation } from "./store.js";
 
 const gax = clientRequire("google-gax") as { protobuf: typeof import("protobufjs") };
 const service = clientService("google/bigtable/v2/bigtable.proto", "google.bigtable.v2.Bigtable", {

@@ -1,10 +1,10 @@
 import { Bigtable } from "@google-cloud/bigtable";
 import { describe, expect, it } from "vitest";
-import { describeStoreBehaviour } from "../entry/store-testing.js";
+import { describeStoreBehaviour } from "../../entry/store-testing.js";
+import { RetryableStoreError, type StoreRow } from "../store.js";
+import { MAX_INITIAL_SPLITS } from "../validate.js";
 import { BigtableStore } from "./bigtable.js";
 import { createTableRequest, requestsOn, routingOn } from "./emulator-requests.testsuite.js";
-import { RetryableStoreError, type StoreRow } from "./store.js";
-import { MAX_INITIAL_SPLITS } from "./validate.js";
 
 if (!process.env.BIGTABLE_EMULATOR_HOST) {
   throw new Error(

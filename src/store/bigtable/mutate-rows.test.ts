@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { StoreMutation } from "../store.js";
 import {
   DEFAULT_MUTATE_ROWS_LIMITS,
   type EntryStatus,
@@ -7,7 +8,6 @@ import {
   mutateRows,
   type SendMutateRows,
 } from "./mutate-rows.js";
-import type { StoreMutation } from "./store.js";
 
 const limits = { ...DEFAULT_MUTATE_ROWS_LIMITS, baseDelayMs: 1, maxDelayMs: 2 };
 const put = (key: string, cells = 1): StoreMutation => ({

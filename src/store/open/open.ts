@@ -2,9 +2,9 @@
  * One way for the CLI (and users) to open any store by kind. Each backend is imported when it is
  * opened: the embedded store never loads gRPC, Bigtable never loads LevelDB.
  */
-import type { BigtableStoreOptions, CreateBigtableTableOptions } from "./bigtable.js";
-import { MemoryStore } from "./memory.js";
-import type { Store } from "./store.js";
+import type { BigtableStoreOptions, CreateBigtableTableOptions } from "../bigtable/bigtable.js";
+import { MemoryStore } from "../memory/memory.js";
+import type { Store } from "../store.js";
 
 export const STORE_KINDS = ["memory", "embedded", "bigtable"] as const;
 export type StoreKind = (typeof STORE_KINDS)[number];
@@ -35,7 +35,7 @@ export async function openStore(kind: StoreKind, options: OpenStoreOptions): Pro
     case "memory":
       return new MemoryStore({ name: options.table });
     case "embedded": {
-      const { EmbeddedStore } = await import("./embedded.js");
+      const { EmbeddedStore } = await import("../embedded/embedded.js");
       return EmbeddedStore.open({
         table: options.table,
         directory: options.directory,
@@ -43,7 +43,7 @@ export async function openStore(kind: StoreKind, options: OpenStoreOptions): Pro
       });
     }
     case "bigtable": {
-      const { BigtableStore } = await import("./bigtable.js");
+      const { BigtableStore } = await import("../bigtable/bigtable.js");
       const bigtable = { ...options.bigtable, tableId: options.table };
       return options.create
         ? BigtableStore.createTable({

@@ -3,7 +3,7 @@
  * faults (failing rows, read streams that break mid-way) so the layers above can prove they lose
  * nothing.
  */
-import { checkSampleCount, evenlySpaced } from "./sample.js";
+import { checkSampleCount, evenlySpaced } from "../sample.js";
 import {
   type CellCondition,
   type FailedMutation,
@@ -15,7 +15,7 @@ import {
   type StoreReadOptions,
   type StoreRow,
   type StoreWriteResult,
-} from "./store.js";
+} from "../store.js";
 import {
   BIGTABLE_MAX_KEY_BYTES,
   checkAppProfile,
@@ -26,7 +26,7 @@ import {
   checkRanges,
   conditionHolds,
   isBeforeEnd,
-} from "./validate.js";
+} from "../validate.js";
 
 export interface MemoryStoreFaults {
   /**

@@ -4,11 +4,11 @@ import { join } from "node:path";
 import { ClassicLevel } from "classic-level";
 import fc from "fast-check";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { describeStoreBehaviour } from "../entry/store-testing.js";
-import { mountSmallFilesystem } from "../io/small-filesystem.testsuite.js";
+import { describeStoreBehaviour } from "../../entry/store-testing.js";
+import { mountSmallFilesystem } from "../../io/small-filesystem.testsuite.js";
+import { MemoryStore } from "../memory/memory.js";
+import type { KeyRange, Store, StoreMutation, StoreRow } from "../store.js";
 import { EmbeddedStore } from "./embedded.js";
-import { MemoryStore } from "./memory.js";
-import type { KeyRange, Store, StoreMutation, StoreRow } from "./store.js";
 
 const directory = await mkdtemp(join(tmpdir(), "keyspread-embedded-"));
 afterAll(() => rm(directory, { recursive: true, force: true }));

@@ -5,9 +5,9 @@
  * and KEYSPREAD_BIGTABLE_INSTANCE).
  */
 import { basename, dirname, resolve } from "node:path";
-import { DEFAULT_EMBEDDED_DIRECTORY } from "./embedded-location.js";
+import { DEFAULT_EMBEDDED_DIRECTORY } from "../embedded/embedded-location.js";
+import type { Store } from "../store.js";
 import { openStore } from "./open.js";
-import type { Store } from "./store.js";
 
 export type StoreAddress =
   | { kind: "embedded"; directory: string; table: string }

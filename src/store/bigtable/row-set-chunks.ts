@@ -5,7 +5,7 @@
  * of more ranges than fit one request is sent as consecutive requests, each at most
  * `MAX_ROW_RANGES_PER_REQUEST` ranges and `MAX_ROW_SET_BYTES` of range edges.
  */
-import type { KeyRange } from "./store.js";
+import type { KeyRange } from "../store.js";
 
 /** Ranges per ReadRows request: a 256-bucket table's window read is two requests. */
 export const MAX_ROW_RANGES_PER_REQUEST = 128;

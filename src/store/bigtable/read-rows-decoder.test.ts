@@ -1,13 +1,13 @@
 import { ChunkTransformer } from "@google-cloud/bigtable/build/src/chunktransformer.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import type { StoreRow } from "../store.js";
 import {
   type CellChunk,
   ReadRowsDecoder,
   ReadRowsProtocolError,
   type ReadRowsResponse,
 } from "./read-rows-decoder.js";
-import type { StoreRow } from "./store.js";
 
 const FAMILY = "m";
 

@@ -9,7 +9,31 @@
  * timestamp when asked). Each request may name its app profile. Honours BIGTABLE_EMULATOR_HOST.
  */
 import type { Bigtable, BigtableOptions, Table } from "@google-cloud/bigtable";
-import { importOptionalPackage } from "../io/optional-package.js";
+import { importOptionalPackage } from "../../io/optional-package.js";
+import { checkSampleCount, evenlySpaced } from "../sample.js";
+import {
+  type CellCondition,
+  type FlowControlSignal,
+  type KeyRange,
+  RetryableStoreError,
+  type RoutingOptions,
+  type Store,
+  type StoreMutation,
+  type StoreReadOptions,
+  type StoreRow,
+  type StoreWriteOptions,
+  type StoreWriteResult,
+} from "../store.js";
+import {
+  BIGTABLE_MAX_KEY_BYTES,
+  checkAppProfile,
+  checkCondition,
+  checkKey,
+  checkLimit,
+  checkMutations,
+  checkRanges,
+  MAX_INITIAL_SPLITS,
+} from "../validate.js";
 import {
   latestCellsOf,
   type ReadRowsRequest,
@@ -32,30 +56,6 @@ import {
   type SendMutateRows,
 } from "./mutate-rows.js";
 import { rowSetChunks } from "./row-set-chunks.js";
-import { checkSampleCount, evenlySpaced } from "./sample.js";
-import {
-  type CellCondition,
-  type FlowControlSignal,
-  type KeyRange,
-  RetryableStoreError,
-  type RoutingOptions,
-  type Store,
-  type StoreMutation,
-  type StoreReadOptions,
-  type StoreRow,
-  type StoreWriteOptions,
-  type StoreWriteResult,
-} from "./store.js";
-import {
-  BIGTABLE_MAX_KEY_BYTES,
-  checkAppProfile,
-  checkCondition,
-  checkKey,
-  checkLimit,
-  checkMutations,
-  checkRanges,
-  MAX_INITIAL_SPLITS,
-} from "./validate.js";
 
 export interface BigtableStoreOptions {
   /** Default: KEYSPREAD_BIGTABLE_PROJECT; on the emulator `keyspread`. */

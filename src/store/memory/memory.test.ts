@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { describeStoreBehaviour } from "../entry/store-testing.js";
+import { describeStoreBehaviour } from "../../entry/store-testing.js";
+import { RetryableStoreError, type StoreRow } from "../store.js";
 import { MemoryStore } from "./memory.js";
-import { RetryableStoreError, type StoreRow } from "./store.js";
 
 describeStoreBehaviour({ describe, it, expect }, "memory", async () => new MemoryStore(), {
   openFailingWrites: async (failingKeys) =>

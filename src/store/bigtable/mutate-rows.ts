@@ -6,7 +6,7 @@
  * flow control announced, the server's pace signals of every request come back too.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import type { FailedMutation, FlowControlSignal, StoreMutation, StoreWriteResult } from "./store.js";
+import type { FailedMutation, FlowControlSignal, StoreMutation, StoreWriteResult } from "../store.js";
 
 /** One MutateRows entry in the proto's shape; `mutations.length` is its cost. */
 export interface MutateEntry {

@@ -6,7 +6,7 @@
  * and `commit_row` completes it. Pure: no I/O, so it is checked against the official client's
  * `ChunkTransformer` on random chunk streams.
  */
-import type { StoreRow } from "./store.js";
+import type { StoreRow } from "../store.js";
 
 type Bytes = Uint8Array | null | undefined;
 
