@@ -11,7 +11,9 @@ import type { InstancePlan, PlanAppProfile, PlanCluster } from "./instance-plan.
 
 /** A Terraform string literal: JSON's escapes, and interpolation sequences taken literally. */
 export function hclString(text: string): string {
-  return JSON.stringify(text).replace(/\$\{/g, "$${").replace(/%\{/g, "%%{");
+  return JSON.stringify(text)
+    .replace(/\$\{/g, () => "$${")
+    .replace(/%\{/g, () => "%%{");
 }
 
 /** The key as text when it is UTF-8 (Terraform's split_keys are strings); undefined when it is not. */
