@@ -32,19 +32,20 @@ function hclNames(hcl: string): { uses: Use[]; resources: string[] } {
       .trim();
     if (line === "") continue;
     const path = stack.join(".");
-    let match: RegExpExecArray | null;
-    if ((match = /^resource "" "" \{$/.exec(line))) {
-      const type = /^resource "([^"]+)"/.exec(raw.trim())![1]!;
-      resources.push(type);
-      stack.push(type);
-    } else if ((match = /^(terraform|variable)(?: "")? \{$/.exec(line))) stack.push(match[1]!);
-    else if ((match = /^(\w+)(?: =)? \{$/.exec(line))) {
-      uses.push({ path, name: match[1]! });
-      stack.push(match[1]!);
-    } else if ((match = /^(\w+) += (.*)$/.exec(line))) {
-      uses.push({ path, name: match[1]!, ...(value === undefined ? {} : { value }) });
-      const marker = /^<<-?(\w+)$/.exec(match[2]!);
-      if (marker) heredoc = marker[1];
+    const resource = /^resource "([^"]+)" "[^"]+" \{$/.exec(raw.trim());
+    const topBlock = /^(terraform|variable)(?: "")? \{$/.exec(line);
+    const block = /^(\w+)(?: =)? \{$/.exec(line);
+    const attribute = /^(\w+) += (.*)$/.exec(line);
+    if (resource) {
+      resources.push(resource[1]!);
+      stack.push(resource[1]!);
+    } else if (topBlock) stack.push(topBlock[1]!);
+    else if (block) {
+      uses.push({ path, name: block[1]! });
+      stack.push(block[1]!);
+    } else if (attribute) {
+      uses.push({ path, name: attribute[1]!, ...(value === undefined ? {} : { value }) });
+      heredoc = /^<<-?(\w+)$/.exec(attribute[2]!)?.[1];
     } else if (line === "}") {
       if (stack.pop() === undefined) throw new Error("unbalanced }");
     } else throw new Error(`unparsed HCL line: ${raw}`);
@@ -101,7 +102,8 @@ describe("instancePlanToTerraform", () => {
       instancePlanToTerraform({ ...plan, table: { ...plan.table, splitKeys: keys } });
     const listed = /split_keys +?= (\[.*\])/.exec(withKeys(plan.table.splitKeys))![1]!;
     expect(JSON.parse(listed).map((key: string) => Buffer.from(key))).toEqual(plan.table.splitKeys);
-    expect(hclString('a${b}%{c}"')).toBe('"a$${b}%%{c}\\""');
+    const interpolation = ["a", "$", "{b}%", "{c}"].join("");
+    expect(hclString(interpolation)).toBe(JSON.stringify(["a", "$$", "{b}%%", "{c}"].join("")));
     const binary = withKeys([Buffer.from([0x01]), Buffer.from([0xff, 0x00])]);
     expect(binary).not.toMatch(/split_keys/);
     expect(binary).toMatch(/2 split keys are not UTF-8 text/);
