@@ -24,6 +24,7 @@ import type { Scenario } from "../../sim/scenario/scenario.js";
 import { openStore } from "../../store/open.js";
 import { writeHeatmaps } from "../../viz/render/write-heatmaps.js";
 import { writeAdviceFiles } from "../shared/advice-files.js";
+import { type ApplyCliOptions, emitPlan, withApplyOptions, writeApplyFiles } from "../shared/apply-files.js";
 import { guarded, parseBucketList, parseGrowth, parsePositiveInt, write } from "../shared/io.js";
 import { judgeWithProgress } from "../shared/judge-progress.js";
 import { fractionBar } from "../shared/progress.js";
@@ -31,7 +32,7 @@ import { readScenarioFile, scenarioFileOf } from "../shared/scenario-file.js";
 
 const FLEET_SCENARIO = fileURLToPath(new URL("../../../examples/fleet-hotspot.yaml", import.meta.url));
 
-interface LabOptions {
+interface LabOptions extends ApplyCliOptions {
   /** Deprecated: the file is the first argument. */
   scenario?: string;
   duration?: string;
@@ -45,7 +46,7 @@ interface LabOptions {
 }
 
 export function registerLabCommands(program: Command): void {
-  program
+  const lab = program
     .command("lab")
     .description(
       "judge every key design of a scenario (default: the fleet incident) as the advisor does, at the model's defaults and at both ends of its constants; write the reports and heatmaps; write and read a sample through the library on the embedded store",
@@ -67,45 +68,45 @@ export function registerLabCommands(program: Command): void {
       parseBucketList,
     )
     .option("--no-sensitivity", "skip the reruns at the ends of the model's constants (no ranges)")
-    .option("--series", "include each design's time series in results.json")
-    .action(
-      guarded(async (file: string | undefined, options: LabOptions) => {
-        const scenario = await readScenarioFile(
-          scenarioFileOf("lab", file, options.scenario, FLEET_SCENARIO)!,
-        );
-        const durationS =
-          options.duration === undefined ? undefined : parseDuration(options.duration, "--duration");
-        const verdict = judgeWithProgress(scenario, {
-          sensitivity: options.sensitivity,
-          ...(options.growth === undefined ? {} : { growth: options.growth }),
-          ...(durationS === undefined ? {} : { durationS }),
-          ...(options.buckets === undefined ? {} : { buckets: options.buckets }),
-        });
-        const written = await writeLabFiles(verdict, options);
-        const tables = join(options.out, "tables");
-        const checks = await checkThroughLibrary(scenario, tables, options.rows);
-        const rekey = rekeySizing(scenario, verdict.advice);
-        if (rekey) {
-          const migrationPath = join(options.out, "migration.json");
-          await writeFileAtomically(migrationPath, `${JSON.stringify(rekey, null, 2)}\n`);
-          written.push(migrationPath);
-        }
-        await write(
-          [
-            ...labReport(verdict, checks, {
-              rows: options.rows,
-              ...(options.wide ? { wide: true } : {}),
-              ...(rekey ? { rekey: rekeyLines(rekey, verdict.advice.nodes) } : {}),
-            }),
-            "",
-            `Wrote ${written.length} files to ${options.out}:`,
-            ...written.map((path) => `  ${path}`),
-            `Sample tables in ${tables}`,
-            "",
-          ].join("\n"),
-        );
-      }),
-    );
+    .option("--series", "include each design's time series in results.json");
+  withApplyOptions(lab).action(
+    guarded(async (file: string | undefined, options: LabOptions) => {
+      const scenario = await readScenarioFile(scenarioFileOf("lab", file, options.scenario, FLEET_SCENARIO)!);
+      const durationS =
+        options.duration === undefined ? undefined : parseDuration(options.duration, "--duration");
+      const verdict = judgeWithProgress(scenario, {
+        sensitivity: options.sensitivity,
+        ...(options.growth === undefined ? {} : { growth: options.growth }),
+        ...(durationS === undefined ? {} : { durationS }),
+        ...(options.buckets === undefined ? {} : { buckets: options.buckets }),
+      });
+      const written = await writeLabFiles(verdict, options);
+      written.push(...(await writeApplyFiles(verdict.advice, scenario, options.out, options)));
+      const tables = join(options.out, "tables");
+      const checks = await checkThroughLibrary(scenario, tables, options.rows);
+      const rekey = rekeySizing(scenario, verdict.advice);
+      if (rekey) {
+        const migrationPath = join(options.out, "migration.json");
+        await writeFileAtomically(migrationPath, `${JSON.stringify(rekey, null, 2)}\n`);
+        written.push(migrationPath);
+      }
+      if (options.emit) return emitPlan(verdict.advice, scenario, { ...options, emit: options.emit });
+      await write(
+        [
+          ...labReport(verdict, checks, {
+            rows: options.rows,
+            ...(options.wide ? { wide: true } : {}),
+            ...(rekey ? { rekey: rekeyLines(rekey, verdict.advice.nodes) } : {}),
+          }),
+          "",
+          `Wrote ${written.length} files to ${options.out}:`,
+          ...written.map((path) => `  ${path}`),
+          `Sample tables in ${tables}`,
+          "",
+        ].join("\n"),
+      );
+    }),
+  );
 }
 
 /**
