@@ -90,3 +90,15 @@ export function instanceIdFor(scenarioName: string): string {
     .replace(/-+$/, "");
   return slug.length >= 6 ? slug : `${slug || "keyspread"}-instance`.replace(/^-/, "");
 }
+
+/**
+ * A table id from a schema's name (generated candidates' names hold `+`): other characters as
+ * `_`, not starting with `-` or `.`, cut to 50.
+ */
+export function tableIdFor(schemaName: string): string {
+  const id = schemaName
+    .replace(/[^-_.a-zA-Z0-9]+/g, "_")
+    .replace(/^[-.]+/, "")
+    .slice(0, 50);
+  return checkTableId("table id", id === "" ? "keyspread" : id);
+}

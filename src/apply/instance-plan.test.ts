@@ -102,6 +102,16 @@ describe("instancePlan", () => {
     ]);
   });
 
+  it("a schema name Bigtable rejects as a table id (generated names hold +) becomes one it accepts, with a note", () => {
+    const source = oneCluster();
+    const plan = instancePlan({
+      ...source,
+      schema: { ...source.schema, name: "post-ts-salt-12-by-ts+author" },
+    });
+    expect(plan.table.id).toBe("post-ts-salt-12-by-ts_author");
+    expect(plan.notes.join("\n")).toMatch(/--table post-ts-salt-12-by-ts_author/);
+  });
+
   it("a scenario without retention gets no GC max-age, and says so", () => {
     const source = oneCluster();
     const { retention: _none, ...workload } = source.scenario.workload;

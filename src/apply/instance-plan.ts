@@ -19,6 +19,7 @@ import { storagePlan } from "../advise/size/sizing.js";
 import { compileSchema } from "../keys/schema.js";
 import type { SchemaSpec } from "../keys/types.js";
 import { AUTOSCALER_CPU_TARGET } from "../sim/results/summary.js";
+import { formatDuration } from "../sim/scenario/duration.js";
 import { DEFAULT_PATH, WRITES_PATH } from "../sim/scenario/replication-topology.js";
 import { impliedRetention } from "../sim/scenario/retention.js";
 import type { ReadPattern, Scenario, ScenarioDesign, Storage } from "../sim/scenario/scenario.js";
@@ -30,10 +31,10 @@ import {
   checkClusterId,
   checkFamily,
   checkInstanceId,
-  checkTableId,
   checkZone,
   InstancePlanError,
   instanceIdFor,
+  tableIdFor,
 } from "./bigtable-ids.js";
 
 /** What the plan is built from: the recommendation, in the terms an instance needs (plan-source.ts reads it from the advice). */
@@ -175,7 +176,7 @@ export function instancePlan(source: PlanSource, options: InstancePlanOptions = 
   const implied = impliedRetention(scenario);
   if (retentionS === undefined && implied)
     notes.push(
-      `The scenario sets no retention: no GC max-age, so cells stay until deleted (storage was sized for the ${implied.seconds / 86400} days read "${implied.source === "reads" ? implied.read : ""}" needs); set workload.retention to keep fewer.`,
+      `The scenario sets no retention: no GC max-age, so cells stay until deleted (storage was sized for the ${formatDuration(implied.seconds)}${implied.source === "reads" ? ` read ${implied.read} needs` : ""}); set workload.retention to keep fewer.`,
     );
   return {
     scenario: scenario.name,
@@ -381,10 +382,11 @@ function storageTarget(
 
 function planTable(source: PlanSource, family: string, notes: string[]): PlanTable {
   const { design, scenario } = source;
-  const id = checkTableId(
-    `the recommended schema's name (designs "${design.name}" schema.name)`,
-    source.schema.name,
-  );
+  const id = tableIdFor(source.schema.name);
+  if (id !== source.schema.name)
+    notes.push(
+      `The schema's name "${source.schema.name}" is not a Bigtable table id: the table is ${id} (keyspread table create --table ${id}).`,
+    );
   const exists = design.table === "existing";
   const splits = design.splits ?? scenario.tablets.splits;
   let splitKeys: Buffer[] = [];
