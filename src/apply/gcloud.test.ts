@@ -6,8 +6,8 @@ import { describe, expect, it } from "vitest";
 import { CLUSTER_CONFIG_KEYS, GCLOUD_FLAGS } from "./documented-names.fixture.js";
 import { instancePlanToGcloud, shellWord } from "./gcloud.js";
 import { expectGolden } from "./golden.fixture.js";
-import { type InstancePlan, instancePlan } from "./instance-plan.js";
-import { fleetSource, salted2xBoostSource } from "./plan-sources.fixture.js";
+import { instancePlan } from "./instance-plan.js";
+import { goldenPlans, salted2xBoostSource } from "./plan-sources.fixture.js";
 
 /** The words of one shell command line (single and double quotes; no expansions needed here). */
 function words(line: string): string[] {
@@ -42,20 +42,15 @@ function gcloudCommands(script: string): string[][] {
     .map((line) => words(line.replace(/ >\/dev\/null 2>&1; then$/, "")));
 }
 
-const plans = (): [string, InstancePlan][] => [
-  ["fleet-hotspot", instancePlan(fleetSource())],
-  ["fleet-salt16-2x-boost", instancePlan(salted2xBoostSource())],
-];
-
 describe("instancePlanToGcloud", () => {
   it("prints the golden files (KEYSPREAD_UPDATE_GOLDEN=1 rewrites them)", () => {
-    for (const [name, plan] of plans()) expectGolden(`${name}.gcloud.sh`, instancePlanToGcloud(plan));
+    for (const [name, plan] of goldenPlans()) expectGolden(`${name}.gcloud.sh`, instancePlanToGcloud(plan));
   });
 
   it("is a bash script bash can parse", () => {
     const directory = mkdtempSync(join(tmpdir(), "keyspread-gcloud-"));
     try {
-      for (const [name, plan] of plans()) {
+      for (const [name, plan] of goldenPlans()) {
         const file = join(directory, `${name}.sh`);
         writeFileSync(file, instancePlanToGcloud(plan));
         const check = spawnSync("bash", ["-n", file], { encoding: "utf8" });
@@ -68,7 +63,7 @@ describe("instancePlanToGcloud", () => {
 
   it("uses only commands, flags and --cluster-config keys gcloud defines (cited in documented-names.fixture.ts)", () => {
     const seen = new Set<string>();
-    for (const [, plan] of plans()) {
+    for (const [, plan] of goldenPlans()) {
       for (const command of gcloudCommands(instancePlanToGcloud(plan))) {
         const name = Object.keys(GCLOUD_FLAGS).find((each) => command.join(" ").startsWith(`${each} `));
         expect(name, command.join(" ")).toBeDefined();

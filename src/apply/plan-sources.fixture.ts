@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { findScenarioDesign, parseScenario, type Scenario } from "../sim/scenario/scenario.js";
-import type { PlanSource } from "./instance-plan.js";
+import { type InstancePlan, instancePlan, type PlanSource } from "./instance-plan.js";
 
 export const scenarioFile = (path: string): Scenario =>
   parseScenario(readFileSync(new URL(`../../examples/${path}`, import.meta.url), "utf8"));
@@ -47,3 +47,9 @@ export function salted2xBoostSource(): PlanSource {
   const design = findScenarioDesign(scenario, "salt-16-by-deviceID+ts");
   return { scenario, design, schema: design.schema, storage: "ssd", nodes: 32 };
 }
+
+/** The plans the golden files hold, by file name. */
+export const goldenPlans = (): [string, InstancePlan][] => [
+  ["fleet-hotspot", instancePlan(fleetSource())],
+  ["fleet-salt16-2x-boost", instancePlan(salted2xBoostSource())],
+];

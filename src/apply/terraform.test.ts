@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { TERRAFORM_NAMES, TERRAFORM_VALUES } from "./documented-names.fixture.js";
 import { expectGolden } from "./golden.fixture.js";
-import { type InstancePlan, instancePlan } from "./instance-plan.js";
-import { fleetSource, salted2xBoostSource } from "./plan-sources.fixture.js";
+import { instancePlan } from "./instance-plan.js";
+import { fleetSource, goldenPlans, salted2xBoostSource } from "./plan-sources.fixture.js";
 import { hclString, instancePlanToTerraform } from "./terraform.js";
 
 interface Use {
@@ -55,18 +55,13 @@ function hclNames(hcl: string): { uses: Use[]; resources: string[] } {
   return { uses, resources };
 }
 
-const plans = (): [string, InstancePlan][] => [
-  ["fleet-hotspot", instancePlan(fleetSource())],
-  ["fleet-salt16-2x-boost", instancePlan(salted2xBoostSource())],
-];
-
 describe("instancePlanToTerraform", () => {
   it("prints the golden files (KEYSPREAD_UPDATE_GOLDEN=1 rewrites them)", () => {
-    for (const [name, plan] of plans()) expectGolden(`${name}.main.tf`, instancePlanToTerraform(plan));
+    for (const [name, plan] of goldenPlans()) expectGolden(`${name}.main.tf`, instancePlanToTerraform(plan));
   });
 
   it("uses only attributes and values the provider documents (cited in documented-names.fixture.ts)", () => {
-    for (const [, plan] of plans()) {
+    for (const [, plan] of goldenPlans()) {
       const { uses, resources } = hclNames(instancePlanToTerraform(plan));
       expect(new Set(resources)).toEqual(
         new Set([
@@ -86,7 +81,7 @@ describe("instancePlanToTerraform", () => {
   });
 
   it("every cluster has num_nodes or autoscaling_config, never both", () => {
-    for (const [, plan] of plans()) {
+    for (const [, plan] of goldenPlans()) {
       const clusters = instancePlanToTerraform(plan).split("  cluster {").slice(1);
       expect(clusters).toHaveLength(plan.clusters.length);
       for (const block of clusters) {
