@@ -91,8 +91,11 @@ describe("keyspread advise", () => {
       "gcloud.sh",
     ])
       expect(existsSync(join(out, file)), file).toBe(true);
-    // The recommended instance to apply: the key sample's table, with the nodes the verdict gives it.
-    expect(readFileSync(join(out, "main.tf"), "utf8")).toMatch(/^ {4}num_nodes += 6$/m);
+    // The recommended instance to apply, with the nodes the verdict gives it by Google's targets.
+    const { headline } = JSON.parse(readFileSync(join(out, "advice.json"), "utf8"));
+    expect(readFileSync(join(out, "main.tf"), "utf8")).toMatch(
+      new RegExp(`^ {4}num_nodes += ${headline.recommended.nodes}$`, "m"),
+    );
     expect(statSync(join(out, "gcloud.sh")).mode & 0o111).not.toBe(0);
     const encoded = keyspread(
       ["keys", "encode", "--schema", join(out, "recommended-schema.yaml")],
