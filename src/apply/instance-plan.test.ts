@@ -241,6 +241,12 @@ describe("instancePlan's physics", () => {
     expect(plan.clusters[0]!.autoscaling!.storageTargetGiBPerNode).toBe(3584);
   });
 
+  it("a declared maximum below the verdict's nodes is kept, and said", () => {
+    const plan = instancePlan(withCluster(oneCluster(), { autoscaling: { minNodes: 10, maxNodes: 20 } }));
+    expect(plan.clusters[0]!.autoscaling).toMatchObject({ minNodes: 10, maxNodes: 20 });
+    expect(plan.notes.join("\n")).toMatch(/maximum, 20, is below the 32 nodes/);
+  });
+
   it("a peak shorter than the autoscaler's reaction is provisioned for, not autoscaled", () => {
     const plan = instancePlan({
       ...oneCluster(),

@@ -243,8 +243,9 @@ function planClusters(
         `"${name}" is not a cluster; clusters are ${replicas.map((each) => each.name).join(", ")}`,
       );
   const usedZones = new Set(Object.values(zones ?? {}));
-  const declaredRange = declared.autoscaling?.minNodes !== undefined;
-  if (!declaredRange && source.autoscaled)
+  const rangeDeclared =
+    declared.autoscaling?.minNodes !== undefined || declared.autoscaling?.maxNodes !== undefined;
+  if (!rangeDeclared && source.autoscaled)
     notes.push(
       "Replicated clusters keep the multi-cluster answer's fixed nodes: the autoscaled range is the single-cluster answer's.",
     );
@@ -256,7 +257,7 @@ function planClusters(
         ? defaultZone(replica.region, usedZones)
         : checkZone(`zone (--zone ${replica.name}=…)`, given);
     usedZones.add(zone);
-    const autoscaling = declaredRange
+    const autoscaling = rangeDeclared
       ? autoscalingOf({ ...source, autoscaled: undefined }, replica.nodes, factor, notes)
       : undefined;
     return {
@@ -305,6 +306,10 @@ function autoscalingOf(
 ): PlanAutoscaling | undefined {
   const declared: DeclaredAutoscaling | undefined = source.scenario.cluster.autoscaling;
   const range = declaredRange(declared, nodes) ?? cycleRange(source, notes);
+  if (range && range.maxNodes < nodes)
+    notes.push(
+      `The autoscaler's maximum, ${range.maxNodes}, is below the ${nodes} nodes the verdict needs: it cannot reach them.`,
+    );
   if (!range) {
     if (declared)
       notes.push(
