@@ -68,45 +68,48 @@ export function registerLabCommands(program: Command): void {
       parseBucketList,
     )
     .option("--no-sensitivity", "skip the reruns at the ends of the model's constants (no ranges)")
-    .option("--series", "include each design's time series in results.json");
-  withApplyOptions(lab).action(
-    guarded(async (file: string | undefined, options: LabOptions) => {
-      const scenario = await readScenarioFile(scenarioFileOf("lab", file, options.scenario, FLEET_SCENARIO)!);
-      const durationS =
-        options.duration === undefined ? undefined : parseDuration(options.duration, "--duration");
-      const verdict = judgeWithProgress(scenario, {
-        sensitivity: options.sensitivity,
-        ...(options.growth === undefined ? {} : { growth: options.growth }),
-        ...(durationS === undefined ? {} : { durationS }),
-        ...(options.buckets === undefined ? {} : { buckets: options.buckets }),
-      });
-      const written = await writeLabFiles(verdict, options);
-      written.push(...(await writeApplyFiles(verdict.advice, scenario, options.out, options)));
-      const tables = join(options.out, "tables");
-      const checks = await checkThroughLibrary(scenario, tables, options.rows);
-      const rekey = rekeySizing(scenario, verdict.advice);
-      if (rekey) {
-        const migrationPath = join(options.out, "migration.json");
-        await writeFileAtomically(migrationPath, `${JSON.stringify(rekey, null, 2)}\n`);
-        written.push(migrationPath);
-      }
-      if (options.emit) return emitPlan(verdict.advice, scenario, { ...options, emit: options.emit });
-      await write(
-        [
-          ...labReport(verdict, checks, {
-            rows: options.rows,
-            ...(options.wide ? { wide: true } : {}),
-            ...(rekey ? { rekey: rekeyLines(rekey, verdict.advice.nodes) } : {}),
-          }),
-          "",
-          `Wrote ${written.length} files to ${options.out}:`,
-          ...written.map((path) => `  ${path}`),
-          `Sample tables in ${tables}`,
-          "",
-        ].join("\n"),
-      );
-    }),
-  );
+    .option("--series", "include each design's time series in results.json")
+    .action(
+      guarded(async (file: string | undefined, options: LabOptions) => {
+        const scenario = await readScenarioFile(
+          scenarioFileOf("lab", file, options.scenario, FLEET_SCENARIO)!,
+        );
+        const durationS =
+          options.duration === undefined ? undefined : parseDuration(options.duration, "--duration");
+        const verdict = judgeWithProgress(scenario, {
+          sensitivity: options.sensitivity,
+          ...(options.growth === undefined ? {} : { growth: options.growth }),
+          ...(durationS === undefined ? {} : { durationS }),
+          ...(options.buckets === undefined ? {} : { buckets: options.buckets }),
+        });
+        const written = await writeLabFiles(verdict, options);
+        written.push(...(await writeApplyFiles(verdict.advice, scenario, options.out, options)));
+        const tables = join(options.out, "tables");
+        const checks = await checkThroughLibrary(scenario, tables, options.rows);
+        const rekey = rekeySizing(scenario, verdict.advice);
+        if (rekey) {
+          const migrationPath = join(options.out, "migration.json");
+          await writeFileAtomically(migrationPath, `${JSON.stringify(rekey, null, 2)}\n`);
+          written.push(migrationPath);
+        }
+        if (options.emit) return emitPlan(verdict.advice, scenario, { ...options, emit: options.emit });
+        await write(
+          [
+            ...labReport(verdict, checks, {
+              rows: options.rows,
+              ...(options.wide ? { wide: true } : {}),
+              ...(rekey ? { rekey: rekeyLines(rekey, verdict.advice.nodes) } : {}),
+            }),
+            "",
+            `Wrote ${written.length} files to ${options.out}:`,
+            ...written.map((path) => `  ${path}`),
+            `Sample tables in ${tables}`,
+            "",
+          ].join("\n"),
+        );
+      }),
+    );
+  withApplyOptions(lab);
 }
 
 /**
