@@ -89,7 +89,7 @@ describe("keyspread lab", () => {
     expect(statSync(join(out, "results.json")).size).toBeLessThan(1_000_000);
     // The recommended instance to apply: the fleet's two clusters, a profile per route it declares.
     const terraform = readFileSync(join(out, "main.tf"), "utf8");
-    expect(terraform.match(/^ {4}cluster_id +=/gm)).toHaveLength(2);
+    expect(terraform.match(/^ {2}cluster \{$/gm)).toHaveLength(2);
     expect(terraform).toMatch(/app_profile_id += "ingest-and-latest"/);
     expect(readFileSync(join(out, "gcloud.sh"), "utf8")).toMatch(/--route-to=fleet-east/);
   });
