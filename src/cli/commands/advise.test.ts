@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -87,13 +87,50 @@ describe("keyspread advise", () => {
       "report.html",
       "recommended-schema.yaml",
       "heatmaps.html",
+      "main.tf",
+      "gcloud.sh",
     ])
       expect(existsSync(join(out, file)), file).toBe(true);
+    // The recommended instance to apply, with the nodes the verdict gives it by Google's targets.
+    const { headline } = JSON.parse(readFileSync(join(out, "advice.json"), "utf8"));
+    expect(readFileSync(join(out, "main.tf"), "utf8")).toMatch(
+      new RegExp(`^ {4}num_nodes += ${headline.recommended.nodes}$`, "m"),
+    );
+    expect(statSync(join(out, "gcloud.sh")).mode & 0o111).not.toBe(0);
     const encoded = keyspread(
       ["keys", "encode", "--schema", join(out, "recommended-schema.yaml")],
       '{"id":"u42","ts":1764000000000}\n',
     );
     expect(encoded.stdout).toBe("post_u42_1764000000000\n");
+  });
+
+  it("--emit prints the recommended instance instead of the report; a name Bigtable rejects fails naming it", () => {
+    const terraform = keyspread([
+      "advise",
+      "examples/timestamp-first.yaml",
+      "--duration",
+      "5m",
+      "--buckets",
+      "12",
+      "--no-batching",
+      "--instance-id",
+      "posts-prod",
+      "--zone",
+      "europe-west1-c",
+      "--emit",
+      "terraform",
+    ]);
+    expect(terraform.stderr).toBe("");
+    expect(terraform.code).toBe(0);
+    expect(terraform.stdout).toMatch(/^resource "google_bigtable_instance" "instance" \{$/m);
+    expect(terraform.stdout).toMatch(/^ {2}name += "posts-prod"$/m);
+    expect(terraform.stdout).toMatch(/^ {4}zone += "europe-west1-c"$/m);
+    const refused = keyspread(["advise", "examples/timestamp-first.yaml", "--instance-id", "Posts"]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/--instance-id: "Posts" is not a Bigtable instance id; allowed: 6-33/);
+    const both = keyspread(["advise", "examples/timestamp-first.yaml", "--emit", "gcloud", "--json"]);
+    expect(both.code).toBe(1);
+    expect(both.stderr).toMatch(/give one of --emit and --json/);
   });
 
   it("exits 2 when nothing is recommended, and says why; --help documents the exit codes", () => {

@@ -26,12 +26,13 @@ import { parseDuration } from "../../sim/scenario/duration.js";
 import type { Scenario } from "../../sim/scenario/scenario.js";
 import { writeHeatmaps } from "../../viz/render/write-heatmaps.js";
 import { writeAdviceFiles } from "../shared/advice-files.js";
+import { type ApplyCliOptions, emitPlan, withApplyOptions, writeApplyFiles } from "../shared/apply-files.js";
 import { guarded, parseBucketList, parseGrowth, parsePositiveInt } from "../shared/io.js";
 import { judgeWithProgress } from "../shared/judge-progress.js";
 import { simulationQueueBar } from "../shared/progress.js";
 import { readScenarioFile, scenarioFileOf } from "../shared/scenario-file.js";
 
-interface AdviseCliOptions {
+interface AdviseCliOptions extends ApplyCliOptions {
   scenario?: string;
   keys?: string;
   rates?: string;
@@ -98,7 +99,7 @@ async function scenarioFromKeyFile(
 }
 
 export function registerAdviseCommands(program: Command): void {
-  program
+  const advise = program
     .command("advise")
     .description(
       "simulate candidate key designs for a workload and recommend the simplest that meets the targets",
@@ -149,9 +150,10 @@ export function registerAdviseCommands(program: Command): void {
     )
     .option(
       "--out <dir>",
-      "write report.md, report.html, recommended-schema.yaml, advice.json and heatmaps here (stdout: the verdict and the paths)",
+      "write report.md, report.html, recommended-schema.yaml, advice.json, main.tf, gcloud.sh and heatmaps here (stdout: the verdict and the paths)",
     )
-    .option("--json", "print one JSON object (recommended design with schema and scores, every candidate)")
+    .option("--json", "print one JSON object (recommended design with schema and scores, every candidate)");
+  withApplyOptions(advise)
     .addHelpText("after", EXIT_CODES)
     .action(
       guarded((file: string | undefined, options: AdviseCliOptions) =>
@@ -168,6 +170,7 @@ const optionalScenario = (scenario: string | undefined) => (scenario === undefin
 async function adviseCommand(options: AdviseCliOptions): Promise<void> {
   if ((options.scenario === undefined) === (options.keys === undefined))
     throw new Error("give exactly one of a scenario FILE or --keys FILE");
+  if (options.emit && options.json) throw new Error("give one of --emit and --json: both print to stdout");
   const durationS =
     options.duration === undefined ? undefined : parseDuration(options.duration, "--duration");
   const { buckets } = options;
@@ -179,10 +182,11 @@ async function adviseCommand(options: AdviseCliOptions): Promise<void> {
     ...(options.growth === undefined ? {} : { growth: options.growth }),
   };
   let advice: Advice;
+  let scenario: Scenario;
   let structure: KeyStructure | undefined;
   if (options.keys === undefined) {
     // The lab's judgement without its reruns at the model's ends: the same verdict as `lab`.
-    const scenario = await readScenarioFile(options.scenario!);
+    scenario = await readScenarioFile(options.scenario!);
     advice = judgeWithProgress(scenario, {
       ...choices,
       sensitivity: false,
@@ -191,17 +195,25 @@ async function adviseCommand(options: AdviseCliOptions): Promise<void> {
     }).advice;
   } else {
     const fromKeys = await scenarioFromKeyFile(options, durationS ?? parseDuration(DEFAULT_DURATION));
+    scenario = fromKeys.scenario;
     structure = fromKeys.structure;
     advice = adviseWithProgress(fromKeys.scenario, { ...choices, realKey: fromKeys.realKey });
   }
   if (!advice.recommended) process.exitCode = EXIT_NO_RECOMMENDATION;
-  if (options.out === undefined) {
+  const written =
+    options.out === undefined
+      ? undefined
+      : [
+          ...(await writeAdviceOutputs(advice, options.out, structure)),
+          ...(await writeApplyFiles(advice, scenario, options.out, options)),
+        ];
+  if (options.emit) return emitPlan(advice, scenario, { ...options, emit: options.emit });
+  if (written === undefined) {
     process.stdout.write(
       options.json ? `${adviceToJson(advice)}\n` : adviceMarkdown(advice, structure ? { structure } : {}),
     );
     return;
   }
-  const written = await writeAdviceOutputs(advice, options.out, structure);
   // The report is in the files: stdout gets the verdict and where to read the rest.
   process.stdout.write(
     options.json

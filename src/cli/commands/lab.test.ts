@@ -71,7 +71,15 @@ describe("keyspread lab", () => {
   });
 
   it("writes reports, summaries (no time series) and a heatmap per design, and lists the paths", () => {
-    for (const name of ["report.md", "report.html", "advice.json", "results.json", "heatmaps.html"]) {
+    for (const name of [
+      "report.md",
+      "report.html",
+      "advice.json",
+      "results.json",
+      "heatmaps.html",
+      "main.tf",
+      "gcloud.sh",
+    ]) {
       expect(run.stdout).toContain(join(out, name));
     }
     for (const design of DESIGNS) expect(existsSync(join(out, `heatmap-${fileSlug(design)}.png`))).toBe(true);
@@ -79,6 +87,11 @@ describe("keyspread lab", () => {
     expect(results.designs[0].timeline).toBeUndefined();
     expect(results.designs[0].sensitivity.hottestNodeCpu.pessimistic).toBeGreaterThan(0);
     expect(statSync(join(out, "results.json")).size).toBeLessThan(1_000_000);
+    // The recommended instance to apply: the fleet's two clusters, a profile per route it declares.
+    const terraform = readFileSync(join(out, "main.tf"), "utf8");
+    expect(terraform.match(/^ {2}cluster \{$/gm)).toHaveLength(2);
+    expect(terraform).toMatch(/app_profile_id += "ingest-and-latest"/);
+    expect(readFileSync(join(out, "gcloud.sh"), "utf8")).toMatch(/--route-to=fleet-east/);
   });
 
   it("draws the heatmap page in Chromium: the verdict, the colour bar and every design's panel", async () => {

@@ -24,6 +24,7 @@ import type { Scenario } from "../../sim/scenario/scenario.js";
 import { openStore } from "../../store/open/open.js";
 import { writeHeatmaps } from "../../viz/render/write-heatmaps.js";
 import { writeAdviceFiles } from "../shared/advice-files.js";
+import { type ApplyCliOptions, emitPlan, withApplyOptions, writeApplyFiles } from "../shared/apply-files.js";
 import { guarded, parseBucketList, parseGrowth, parsePositiveInt, write } from "../shared/io.js";
 import { judgeWithProgress } from "../shared/judge-progress.js";
 import { fractionBar } from "../shared/progress.js";
@@ -31,7 +32,7 @@ import { readScenarioFile, scenarioFileOf } from "../shared/scenario-file.js";
 
 const FLEET_SCENARIO = fileURLToPath(new URL("../../../examples/fleet-hotspot.yaml", import.meta.url));
 
-interface LabOptions {
+interface LabOptions extends ApplyCliOptions {
   /** Deprecated: the file is the first argument. */
   scenario?: string;
   duration?: string;
@@ -45,7 +46,7 @@ interface LabOptions {
 }
 
 export function registerLabCommands(program: Command): void {
-  program
+  const lab = program
     .command("lab")
     .description(
       "judge every key design of a scenario (default: the fleet incident) as the advisor does, at the model's defaults and at both ends of its constants; write the reports and heatmaps; write and read a sample through the library on the embedded store",
@@ -82,6 +83,7 @@ export function registerLabCommands(program: Command): void {
           ...(options.buckets === undefined ? {} : { buckets: options.buckets }),
         });
         const written = await writeLabFiles(verdict, options);
+        written.push(...(await writeApplyFiles(verdict.advice, scenario, options.out, options)));
         const tables = join(options.out, "tables");
         const checks = await checkThroughLibrary(scenario, tables, options.rows);
         const rekey = rekeySizing(scenario, verdict.advice);
@@ -90,6 +92,7 @@ export function registerLabCommands(program: Command): void {
           await writeFileAtomically(migrationPath, `${JSON.stringify(rekey, null, 2)}\n`);
           written.push(migrationPath);
         }
+        if (options.emit) return emitPlan(verdict.advice, scenario, { ...options, emit: options.emit });
         await write(
           [
             ...labReport(verdict, checks, {
@@ -106,6 +109,7 @@ export function registerLabCommands(program: Command): void {
         );
       }),
     );
+  withApplyOptions(lab);
 }
 
 /**
