@@ -71,10 +71,12 @@ describe("instancePlan", () => {
     expect(plan.table.splitKeys.map(String)).toEqual(
       Array.from({ length: 15 }, (_, i) => `${String(i + 1).padStart(2, "0")}#`),
     );
+    // The scenario declares autoscaling without a storage target, so the lab sizes storage at
+    // Google's default target (2,560 GiB per SSD node), and the plan sets that same target.
     expect(plan.clusters[0]).toMatchObject({
       id: "fleet-hotspot-c1",
       nodeScalingFactor: 2,
-      autoscaling: { minNodes: 18, maxNodes: 40, cpuTargetPercent: 60, storageTargetGiBPerNode: 3584 },
+      autoscaling: { minNodes: 18, maxNodes: 40, cpuTargetPercent: 60, storageTargetGiBPerNode: 2560 },
     });
     expect(plan.appProfiles.map((profile) => [profile.id, profile.isolation.kind])).toEqual([
       ["writes", "standard"],

@@ -11,7 +11,7 @@ gcloud bigtable instances create fleet-hotspot \
     --project="$PROJECT" \
     --display-name=fleet-hotspot \
     --cluster-storage-type=ssd \
-    --cluster-config=id=fleet-hotspot-c1,zone=us-central1-b,autoscaling-min-nodes=18,autoscaling-max-nodes=40,autoscaling-cpu-target=60,autoscaling-storage-target=3584,node-scaling-factor=node-scaling-factor-2x
+    --cluster-config=id=fleet-hotspot-c1,zone=us-central1-b,autoscaling-min-nodes=18,autoscaling-max-nodes=40,autoscaling-cpu-target=60,autoscaling-storage-target=2560,node-scaling-factor=node-scaling-factor-2x
 
 gcloud bigtable instances tables create salt16-device-ts \
     --project="$PROJECT" \

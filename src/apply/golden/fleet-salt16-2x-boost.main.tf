@@ -32,7 +32,7 @@ resource "google_bigtable_instance" "instance" {
       min_nodes      = 18
       max_nodes      = 40
       cpu_target     = 60
-      storage_target = 3584
+      storage_target = 2560
     }
   }
 }
