@@ -31,6 +31,7 @@ const listed = (names: readonly string[]) =>
 
 /** A time, a counter, or a picked value that is a date or hour (a time bucket): it orders the rows. */
 function ordersRows(scenario: Scenario, field: KeyFieldInfo): boolean {
+  if (field.codec.type === "reversed-uint") return false;
   if (field.role.kind === "time" || field.role.kind === "sequence") return true;
   if (field.role.kind !== "pick") return false;
   const generator = scenario.workload.groups[0]!.fields[field.name];
@@ -80,7 +81,8 @@ export function readServices(
     const unreadable = "unreadable" in row.entityQueries;
     const writers = writerFields(scenario, keyFields, read.group);
     // A get names the whole key, so the simulator places it on the tablet holding the row whatever leads the key.
-    if (read.kind === "get") return { ...base, status: "simulated", fanout: schema.plan({ eq: row.values }).fanout };
+    if (read.kind === "get")
+      return { ...base, status: "simulated", fanout: schema.plan({ eq: row.values }).fanout };
     if (readScope(scenario, baseline, read.group) === "table") {
       if (!keyFields.some((field) => ordersRows(scenario, field)))
         return {

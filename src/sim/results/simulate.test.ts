@@ -282,15 +282,26 @@ describe("simulateScenario", () => {
         cluster: { nodes: 6 },
         workload: {
           rowBytes: 2048,
-          groups: [{ name: "orders", entities: 1, fields: { orderId: { sequence: { start: 1 } } }, writesPerS: 2000 }],
-          reads: getsPerS > 0 ? [{ name: "by-id", kind: "get", group: "orders", perS: getsPerS, window: "1d" }] : [],
+          groups: [
+            {
+              name: "orders",
+              entities: 1,
+              fields: { orderId: { sequence: { start: 1 } } },
+              writesPerS: 2000,
+            },
+          ],
+          reads:
+            getsPerS > 0
+              ? [{ name: "by-id", kind: "get", group: "orders", perS: getsPerS, window: "1d" }]
+              : [],
         },
         designs: [{ name: "as-is", schema: orderKey, table: "existing" }],
       });
     const [idle] = simulateScenario(orders(0)).designs;
     const [read] = simulateScenario(orders(20000)).designs;
     expect(read!.summary.reads[0]).toMatchObject({ name: "by-id", fanout: 1, rowsReturnedPerRead: 1 });
-    const cpu = (result: typeof read) => result!.timeline.at(-1)!.nodeCpu.reduce((sum, each) => sum + each, 0);
+    const cpu = (result: typeof read) =>
+      result!.timeline.at(-1)!.nodeCpu.reduce((sum, each) => sum + each, 0);
     expect(cpu(read)).toBeGreaterThan(cpu(idle) * 1.2);
     // Every get is placed, on a range holding ids already written (the tail takes the writes).
     const last = read!.loadSteps.at(-1)!;

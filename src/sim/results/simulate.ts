@@ -2,7 +2,7 @@
  * Replays a scenario's workload under each of its key designs and reports, per design, what the
  * cluster would do: node CPU over time, latency, read fan-out, tablets, cost, Google's guidance.
  */
-import { compileSchema } from "../../keys/index.js";
+import { compileSchema, reversedLeadSplits } from "../../keys/index.js";
 import type { KeySchema } from "../../keys/types.js";
 import { type Model, resolveModel } from "../cluster/model.js";
 import type { ModelEnd } from "../cluster/model-constants.js";
@@ -272,7 +272,8 @@ function initialTablets(
             .plan({})
             .ranges.map((range) => range.start)
             .slice(1)
-        : [];
+        : // A key leading with a reversed id: cut at its leading digits, as `table create` does.
+          reversedLeadSplits(schema);
   return new TabletMap(boundaries, (index) => index % nodes, channels, true);
 }
 
