@@ -54,7 +54,7 @@ export class KeyTooLongError extends Error {
  * …): `field` is the field the query named there, `expected` the field the key needed.
  */
 export class QueryError extends Error {
-  override readonly name = "QueryError";
+  override readonly name: string = "QueryError";
   readonly field: string | undefined;
   readonly expected: string | undefined;
   constructor(message: string, where: { field?: string | undefined; expected?: string | undefined } = {}) {

@@ -9,6 +9,7 @@ import type { SchemaSpec, SegmentSpec } from "../../keys/types.js";
 import { defaultCapacity } from "../../sim/cluster/model.js";
 import type { Scenario, ScenarioDesign } from "../../sim/scenario/scenario.js";
 import { tableFor } from "../../sim/scenario/table-that-exists.js";
+import { AdviseOptionError } from "../advise-errors.js";
 import { cardinalityOf, type KeyFieldInfo, type KeyRoles, keyRoles } from "../infer/field-roles.js";
 import type { RealKey } from "../infer/real-key.js";
 import { designName, type KeyChange } from "./design-name.js";
@@ -297,7 +298,12 @@ export function enumerateCandidates(
   for (const fields of saltings) {
     for (const buckets of options.buckets ?? saltBucketChoices(options.nodes)) {
       if (!Number.isInteger(buckets) || buckets < 2 || buckets > 65536)
-        throw new Error(`buckets: ${buckets} is not a whole number from 2 to 65536`);
+        throw new AdviseOptionError(
+          "buckets",
+          String(buckets),
+          "whole numbers from 2 to 65536",
+          `buckets: ${buckets} is not a whole number from 2 to 65536`,
+        );
       if (baseline.schema.salt?.buckets === buckets) continue;
       keyChanges.push([{ kind: "salt", buckets, fields }]);
     }
