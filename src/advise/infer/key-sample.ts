@@ -6,7 +6,7 @@
  */
 
 import { parseHex } from "../../keys/bytes.js";
-import { KeySampleError } from "../advise-errors.js";
+import { KeySampleError } from "./advise-errors.js";
 import { type SaltPrefixShape, saltByte } from "./salt-prefix.js";
 import { binaryTimeShape } from "./time-shapes.js";
 

@@ -3,7 +3,7 @@
  * needs, e.g. `writes=180000,latest-100=8000,range-30d=0.1,get=500` (per second; `/s` optional).
  */
 import { parseDuration } from "../../sim/scenario/duration.js";
-import { AdviseOptionError } from "../advise-errors.js";
+import { AdviseOptionError } from "./advise-errors.js";
 
 export type ReadRate =
   | { kind: "latest"; name: string; limit: number; perS: number }

@@ -7,7 +7,7 @@
 import type { SaltSpec, SegmentSpec } from "../../keys/types.js";
 import { formatDuration } from "../../sim/scenario/duration.js";
 import { DEFAULT_GET_WINDOW_S, type Scenario, validateScenario } from "../../sim/scenario/scenario.js";
-import { KeySampleError } from "../advise-errors.js";
+import { KeySampleError } from "./advise-errors.js";
 import type { SplitKeySample } from "./key-sample.js";
 import { type KeyComponent, type KeyStructure, MOVING_KINDS } from "./key-structure.js";
 import type { WorkloadRates } from "./rates.js";

@@ -14,7 +14,7 @@ import {
 } from "../../sim/results/simulate.js";
 import type { Retention } from "../../sim/scenario/retention.js";
 import type { Scenario, ScenarioDesign } from "../../sim/scenario/scenario.js";
-import { AdviseOptionError } from "../advise-errors.js";
+import { AdviseOptionError } from "../infer/advise-errors.js";
 import { type KeyRoles, keyRoles } from "../infer/field-roles.js";
 import { MODELLED_AS_IS, type RealKey } from "../infer/real-key.js";
 import { autoscaledRange } from "../size/autoscaled-range.js";

@@ -9,7 +9,7 @@ import type { SchemaSpec, SegmentSpec } from "../../keys/types.js";
 import { defaultCapacity } from "../../sim/cluster/model.js";
 import type { Scenario, ScenarioDesign } from "../../sim/scenario/scenario.js";
 import { tableFor } from "../../sim/scenario/table-that-exists.js";
-import { AdviseOptionError } from "../advise-errors.js";
+import { AdviseOptionError } from "../infer/advise-errors.js";
 import { cardinalityOf, type KeyFieldInfo, type KeyRoles, keyRoles } from "../infer/field-roles.js";
 import type { RealKey } from "../infer/real-key.js";
 import { designName, type KeyChange } from "./design-name.js";

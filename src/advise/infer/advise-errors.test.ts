@@ -1,13 +1,13 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { parseScenario } from "../sim/scenario/scenario.js";
+import { parseScenario } from "../../sim/scenario/scenario.js";
+import { adviseScenario } from "../judge/advise.js";
+import { enumerateCandidates } from "../judge/candidates.js";
 import { AdviseOptionError, KeySampleError } from "./advise-errors.js";
-import { parseKeyLines } from "./infer/key-sample.js";
-import { parseWorkloadRates } from "./infer/rates.js";
-import { adviseScenario } from "./judge/advise.js";
-import { enumerateCandidates } from "./judge/candidates.js";
+import { parseKeyLines } from "./key-sample.js";
+import { parseWorkloadRates } from "./rates.js";
 
-const orders = parseScenario(readFileSync(new URL("../../examples/orders.yaml", import.meta.url), "utf8"));
+const orders = parseScenario(readFileSync(new URL("../../../examples/orders.yaml", import.meta.url), "utf8"));
 
 /** The error `run` throws (it must throw). */
 function thrown(run: () => unknown): unknown {
