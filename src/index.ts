@@ -16,6 +16,7 @@ export type * from "./store/store.js";
 export { RetryableStoreError } from "./store/store.js";
 export { type AdoptOptions, AdoptRefusedError, type AdoptReport, adoptTable } from "./table/adopt.js";
 export { BucketReadError, type RetryPolicy } from "./table/bucket-reader.js";
+export { LatestQueryError } from "./table/latest-query.js";
 export {
   type AppProfiles,
   type CellsInput,
@@ -38,5 +39,5 @@ export {
   type TableWriteOptions,
   UndecodableRowError,
 } from "./table/salted-table.js";
-export { SchemaMismatchError, UnadoptedTableError } from "./table/schema-guard.js";
+export { MissingSchemaRowError, SchemaMismatchError, UnadoptedTableError } from "./table/schema-guard.js";
 export { bucketSplits } from "./table/splits.js";

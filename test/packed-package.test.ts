@@ -234,7 +234,7 @@ describe("the package installed alone, as a user of keys and the memory store in
 });
 
 describe("the docs' TypeScript examples in a fresh project", () => {
-  // The examples use every entry, so the project installs the optional peers too (README.md's table).
+  // The examples use every entry, so the project installs the optional peers too (docs/dependencies.md's table).
   const versions = ["typescript", "@types/node", "vitest", "@google-cloud/bigtable", "@duckdb/node-api"].map(
     (name) => `${name}@${manifest.devDependencies[name]}`,
   );

@@ -1,5 +1,6 @@
 /** The advisor: from a workload (scenario or key sample) to a recommended key design and a report. Pure. */
 
+export { AdviseOptionError, KeySampleError } from "./infer/advise-errors.js";
 export type { KeyFieldInfo, KeyFieldRole, KeyRoles } from "./infer/field-roles.js";
 export type { IdFormat, IdShape } from "./infer/id-formats.js";
 export {

@@ -77,6 +77,14 @@ export function decodingPlan(
       `schema "${spec.name}" has writeShards: a sharded row's key ends in a shard suffix only some rows carry, which the views do not decode; remove writeShards or decode those rows with keyspread`,
     );
   }
+  const reversed = spec.segments.find(
+    (segment) => "field" in segment && segment.codec.type === "reversed-uint",
+  ) as { field: string } | undefined;
+  if (reversed) {
+    throw new SqlDecodeError(
+      `schema "${spec.name}": field "${reversed.field}" is a reversed-uint, which the views do not decode yet; decode those keys with keyspread (keys decode, export)`,
+    );
+  }
   const cells = options.cells ?? [];
   checkCells(schema, cells);
   const dayField = dayFieldOf(schema, options.dayField);
@@ -138,6 +146,8 @@ function textDecoder(codec: CodecSpec, escapeChar: string): FieldDecoder {
       return { kind: "unescape", escapeChar, reverseDomain: true };
     case "uint":
       return { kind: "unsigned", digits: codec.width!, complement: false, offset: false };
+    case "reversed-uint":
+      throw new SqlDecodeError("reversed-uint fields are not decoded in SQL");
     case "int64":
       return { kind: "unsigned", digits: 20, complement: false, offset: true };
     case "timestamp":
@@ -240,6 +250,8 @@ function binaryField(
       return escapedBinary(false);
     case "reverse-domain":
       return escapedBinary(true);
+    case "reversed-uint":
+      throw new SqlDecodeError("reversed-uint fields are not decoded in SQL");
     case "uint":
       return {
         decoder: { kind: "unsigned", bytes: codec.bytes!, complement: false, offset: false },

@@ -138,7 +138,8 @@ function arbitraryFor(schema: KeySchema, codec: CodecSpec): fc.Arbitrary<FieldVa
       return text(textLayout ? (schema.spec.separator ?? "#") : "\u0000");
     case "reverse-domain":
       return text();
-    case "uint": {
+    case "uint":
+    case "reversed-uint": {
       const max = textLayout ? 10n ** BigInt(codec.width!) - 1n : 2n ** BigInt(8 * codec.bytes!) - 1n;
       return integer(0n, max, max <= MAX_SAFE);
     }

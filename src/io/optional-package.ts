@@ -5,7 +5,7 @@
  * "Cannot find package".
  */
 
-/** Each optional peer dependency and what in keyspread needs it (README.md has the same table). */
+/** Each optional peer dependency and what in keyspread needs it (docs/dependencies.md has the same table). */
 export const OPTIONAL_PACKAGES = {
   "@google-cloud/bigtable":
     "the Cloud Bigtable store (openStore, BigtableStore, --store bigtable) and diagnose",

@@ -49,6 +49,8 @@ export interface DecodedValue {
 export interface FieldCodec {
   /** True for reverse timestamps: byte order is the reverse of time order. */
   readonly descending: boolean;
+  /** False when byte order is not the values' order (a reversed uint): a range over it is no key range. */
+  readonly ordered: boolean;
   /** True for strings: a query may bind a prefix of the value. */
   readonly prefixable: boolean;
   write(w: KeyWriter, value: FieldValue | undefined): void;
@@ -74,6 +76,11 @@ export function makeFieldCodec(spec: CodecSpec, ctx: CodecContext): FieldCodec {
       return reverseDomainCodec(escapedFormat(ctx), ctx.field);
     case "uint":
       return uintCodec(
+        ctx.field,
+        ctx.layout === "text" ? { digits: uintWidth(spec) } : { bytes: uintBytes(spec) },
+      );
+    case "reversed-uint":
+      return reversedUintCodec(
         ctx.field,
         ctx.layout === "text" ? { digits: uintWidth(spec) } : { bytes: uintBytes(spec) },
       );
@@ -296,6 +303,7 @@ function requireString(value: FieldValue | undefined, field: string, what: strin
 function stringCodec(format: StringFormat, field: string): FieldCodec {
   return {
     descending: false,
+    ordered: true,
     prefixable: true,
     write(w, value) {
       writeString(w, requireString(value, field, "a string"), format, field, true);
@@ -315,6 +323,7 @@ function reverseDomainCodec(format: StringFormat, field: string): FieldCodec {
   const strings = stringCodec(format, field);
   return {
     descending: false,
+    ordered: true,
     prefixable: false,
     write(w, value) {
       strings.write(w, reverseLabels(requireString(value, field, "a domain name")));
@@ -453,9 +462,11 @@ function integerCodec(
   toUnsigned: (value: FieldValue | undefined) => number | bigint,
   fromUnsigned: (u: number | bigint) => FieldValue,
   field: string,
+  ordered = true,
 ): FieldCodec {
   return {
     descending,
+    ordered,
     prefixable: false,
     write(w, value) {
       format.write(w, toUnsigned(value));
@@ -503,6 +514,41 @@ function uintCodec(field: string, repr: Representation): FieldCodec {
     (u) => u,
     field,
   );
+}
+
+/**
+ * A uint stored reversed: its fixed-width decimal digits last digit first (text), or its bits in
+ * reverse order (binary). Consecutive ids differ in their last digit or bit, which the reversal puts
+ * first, so a global sequence's writes spread evenly over the key space; the mapping is its own
+ * inverse, so a point read by id is still one key.
+ */
+function reversedUintCodec(field: string, repr: Representation): FieldCodec {
+  const format = unsignedFormat(repr, false);
+  const valid = integerIn(field, 0n, format.max, format.big, "an unsigned integer");
+  const reverse =
+    "digits" in repr
+      ? (u: bigint) => BigInt([...u.toString().padStart(repr.digits, "0")].reverse().join(""))
+      : (u: bigint) => reverseBits(u, 8 * repr.bytes);
+  // Travels, and decodes, as a uint of the same width does: a bigint only above 2^53 − 1.
+  const same = (u: bigint) => (format.big ? u : Number(u));
+  return integerCodec(
+    format,
+    false,
+    (value) => same(reverse(BigInt(valid(value)))),
+    (u) => same(reverse(BigInt(u))),
+    field,
+    false,
+  );
+}
+
+/** The low `bits` bits of `u` in reverse order. */
+export function reverseBits(u: bigint, bits: number): bigint {
+  let out = 0n;
+  for (let i = 0; i < bits; i++) {
+    out = (out << 1n) | (u & 1n);
+    u >>= 1n;
+  }
+  return out;
 }
 
 const INT64_OFFSET = 2n ** 63n;

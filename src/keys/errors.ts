@@ -49,9 +49,19 @@ export class KeyTooLongError extends Error {
   }
 }
 
-/** A query the planner cannot turn into ranges (unknown field, non-prefix binding, …). */
+/**
+ * A query the planner cannot turn into ranges (non-prefix binding, a range over the wrong field,
+ * …): `field` is the field the query named there, `expected` the field the key needed.
+ */
 export class QueryError extends Error {
-  override readonly name = "QueryError";
+  override readonly name: string = "QueryError";
+  readonly field: string | undefined;
+  readonly expected: string | undefined;
+  constructor(message: string, where: { field?: string | undefined; expected?: string | undefined } = {}) {
+    super(message);
+    this.field = where.field;
+    this.expected = where.expected;
+  }
 }
 
 export const BIGTABLE_MAX_KEY_BYTES = 4096;

@@ -1,4 +1,5 @@
 /** Key schemas: declare, compile, encode/decode, plan reads, check the salt's distribution. */
+
 export { parseHex, prefixSuccessor } from "./bytes.js";
 export {
   assertEvenDistribution,
@@ -18,6 +19,7 @@ export {
 } from "./errors.js";
 export { queryFromJson, valuesFromJson, valuesToJson } from "./json.js";
 export { pickFields } from "./pick-fields.js";
+export { reversedLeadSplits } from "./reversed-splits.js";
 export { compileSchema, defineSchema, parseSchema } from "./schema.js";
 export type * from "./types.js";
 export { WriteShardError } from "./write-shards.js";

@@ -26,7 +26,11 @@ export function valuesFromJson(schema: KeySchema, input: unknown): FieldValues {
 }
 
 function fromJson(codec: CodecSpec, value: unknown, field: string): FieldValue {
-  const integerLike = codec.type === "int64" || codec.type === "uint" || codec.type === "timestamp";
+  const integerLike =
+    codec.type === "int64" ||
+    codec.type === "uint" ||
+    codec.type === "reversed-uint" ||
+    codec.type === "timestamp";
   if (integerLike && typeof value === "string") {
     if (/^-?\d+$/.test(value)) return BigInt(value);
     const ms = Date.parse(value);

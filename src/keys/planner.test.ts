@@ -282,6 +282,25 @@ describe("planner", () => {
     expect(() => fleet.plan({ limit: -1 })).toThrow(QueryError);
   });
 
+  it('names the field a range was expected on, in the error\'s fields: never "undefined"', () => {
+    const refusal = (query: Query) => {
+      try {
+        fleet.plan(query);
+      } catch (error) {
+        return error;
+      }
+      throw new Error("expected a refusal");
+    };
+    // A range without its field (as JavaScript callers write it) is told which field to name.
+    const unnamed = refusal({ range: { gte: "a" } } as unknown as Query);
+    expect(unnamed).toBeInstanceOf(QueryError);
+    expect(unnamed).toMatchObject({ field: undefined, expected: "deviceId" });
+    expect((unnamed as Error).message).toContain('{ field: "deviceId"');
+    expect((unnamed as Error).message).not.toContain("undefined");
+    expect(refusal({ range: { field: "ts", gte: 1 } })).toMatchObject({ field: "ts", expected: "deviceId" });
+    expect(refusal({ eq: { metric: "cpu" } })).toMatchObject({ field: "metric", expected: "deviceId" });
+  });
+
   it("names an unknown field before judging the query's shape", () => {
     const unknownField = (query: Query) => {
       try {

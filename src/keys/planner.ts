@@ -81,6 +81,7 @@ function boundPrefixLength(names: readonly string[], eq: FieldValues): number {
     if (names.indexOf(name) >= bound) {
       throw new QueryError(
         `eq binds "${name}" but not "${names[bound]}", which comes before it; a query binds a prefix of the fields (${names.join(", ")})`,
+        { field: name, expected: names[bound] },
       );
     }
   }
@@ -97,10 +98,12 @@ function edges(schema: CompiledSchema, query: Query, eq: FieldValues, bound: num
   const kind = query.range ? "range" : "prefix";
   const field = schema.fields[bound];
   if (next.field !== field?.name) {
-    const why = field
-      ? `"${next.field}" is not the next field after the bound ones; it must be "${field.name}"`
-      : `every field is already bound by eq`;
-    throw new QueryError(`${kind}: ${why}`);
+    const why = !field
+      ? "every field is already bound by eq"
+      : next.field === undefined
+        ? `name the field it applies to: { field: "${field.name}", … } (the field after the ones eq binds)`
+        : `"${next.field}" is not the next field after the ones eq binds; it must be "${field.name}"`;
+    throw new QueryError(`${kind}: ${why}`, { field: next.field, expected: field?.name });
   }
 
   if (query.prefix) {
@@ -120,6 +123,12 @@ function edges(schema: CompiledSchema, query: Query, eq: FieldValues, bound: num
     ];
   }
 
+  if (!field.coder.ordered) {
+    throw new QueryError(
+      `range: field "${field.name}" is a ${field.codec.type}, whose byte order is not its values' order, so a range of its values is no key range; read the rows by their whole key, or scan the table and filter`,
+      { field: field.name },
+    );
+  }
   const range = wholeSecondBounds(field.codec, query.range!);
   if (range.gte !== undefined && range.gt !== undefined)
     throw new QueryError("range: use gte or gt, not both");

@@ -240,7 +240,7 @@ describe("schema validation", () => {
     );
     expect(error({ ...base, layout: "csv" })).toMatch(/^layout: .*"text" \| "binary"/);
     expect(error({ ...base, segments: [{ field: "a", codec: { type: "float" } }] })).toMatch(
-      /^segments\[0\]\.codec\.type: .*"string" \| "uint" \| "int64" \| "timestamp" \| "reverse-domain" \| "enum"/,
+      /^segments\[0\]\.codec\.type: .*"string" \| "uint" \| "reversed-uint" \| "int64" \| "timestamp" \| "reverse-domain" \| "enum"/,
     );
     expect(error({ ...base, segments: [{ field: "a" }] })).toBe("segments[0].codec: required");
     expect(error({ ...base, extra: true })).toBe(

@@ -18,6 +18,11 @@ const CodecSchema = v.variant("type", [
     width: v.optional(positiveInt(20)),
     bytes: v.optional(v.picklist([1, 2, 4, 8])),
   }),
+  v.strictObject({
+    type: v.literal("reversed-uint"),
+    width: v.optional(positiveInt(20)),
+    bytes: v.optional(v.picklist([1, 2, 4, 8])),
+  }),
   v.strictObject({ type: v.literal("int64") }),
   v.strictObject({
     type: v.literal("timestamp"),
@@ -181,7 +186,7 @@ function normalizeSegment(input: unknown, path: string, layout: SchemaSpec["layo
   return { field, codec: normalizeCodec(codec as CodecSpec, `${path}.codec`, layout) };
 }
 
-/** Fills defaults; a uint keeps only what its layout uses (`width` in text, `bytes` in binary). */
+/** Fills defaults; a uint (reversed or not) keeps only what its layout uses (`width` in text, `bytes` in binary). */
 function normalizeCodec(codec: CodecSpec, path: string, layout: SchemaSpec["layout"]): CodecSpec {
   switch (codec.type) {
     case "string":
@@ -190,6 +195,10 @@ function normalizeCodec(codec: CodecSpec, path: string, layout: SchemaSpec["layo
       return layout === "text"
         ? { type: "uint", width: uintWidth(codec) }
         : { type: "uint", bytes: uintBytes(codec) };
+    case "reversed-uint":
+      return layout === "text"
+        ? { type: "reversed-uint", width: uintWidth(codec) }
+        : { type: "reversed-uint", bytes: uintBytes(codec) };
     case "timestamp":
       return { type: "timestamp", unit: codec.unit, reverse: codec.reverse ?? false };
     case "enum": {

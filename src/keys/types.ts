@@ -14,6 +14,12 @@ export type CodecSpec =
   | { type: "string"; raw?: boolean }
   /** Unsigned integer: text layout zero-pads to `width` digits; binary layout big-endian in `bytes`. */
   | { type: "uint"; width?: number; bytes?: 1 | 2 | 4 | 8 }
+  /**
+   * Unsigned integer stored reversed, to spread a global sequence: text layout writes its `width`
+   * decimal digits last digit first, binary layout its `bytes` × 8 bits in reverse order.
+   * Order-destroying by design: consecutive ids land far apart, so a range over it is no key range.
+   */
+  | { type: "reversed-uint"; width?: number; bytes?: 1 | 2 | 4 | 8 }
   /** Signed 64-bit: sign-flipped big-endian (binary) or offset zero-padded decimal (text). */
   | { type: "int64" }
   /** `reverse: true` stores (max − t) so the newest sorts first. */

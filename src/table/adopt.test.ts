@@ -5,7 +5,12 @@ import { MemoryStore } from "../store/memory/memory.js";
 import type { StoreMutation } from "../store/store.js";
 import { AdoptRefusedError, adoptTable } from "./adopt.js";
 import { SaltedTable } from "./salted-table.js";
-import { RESERVED_PREFIX, SchemaMismatchError, UnadoptedTableError } from "./schema-guard.js";
+import {
+  MissingSchemaRowError,
+  RESERVED_PREFIX,
+  SchemaMismatchError,
+  UnadoptedTableError,
+} from "./schema-guard.js";
 
 // A table written by the farm-sensor recipe itself (keys from the vectors of the recipe run as
 // written), then adopted with the schema that reproduces it.
@@ -31,7 +36,14 @@ describe("adoptTable", () => {
   it("checks a sample of an existing table's keys, records the schema, and the table reads", async () => {
     const store = await recipeTable();
     await expect(SaltedTable.open(store, SENSORS)).rejects.toThrow(/has no keyspread schema row.*--adopt/);
+    const missing = await SaltedTable.open(store, SENSORS).catch((error: unknown) => error);
+    expect(missing).toBeInstanceOf(MissingSchemaRowError);
+    expect(missing).toMatchObject({ name: "MissingSchemaRowError", table: "memory:sensors" });
     await expect(SaltedTable.open(store, SENSORS, { create: true })).rejects.toThrow(UnadoptedTableError);
+    await expect(SaltedTable.open(store, SENSORS, { create: true })).rejects.toMatchObject({
+      name: "UnadoptedTableError",
+      table: "memory:sensors",
+    });
     const report = await adoptTable(store, SENSORS);
     expect(report).toMatchObject({
       table: "memory:sensors",

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compileSchema, FieldValueError } from "../keys/index.js";
+import { compileSchema, FieldValueError, QueryError } from "../keys/index.js";
 import type { FieldValues, Query, SchemaSpec } from "../keys/types.js";
 import { BigtableStore } from "../store/bigtable/bigtable.js";
 import { EmbeddedStore } from "../store/embedded/embedded.js";
@@ -11,6 +11,7 @@ import { MemoryStore } from "../store/memory/memory.js";
 import type { KeyRange, Store, StoreReadOptions, StoreRow } from "../store/store.js";
 import { BucketReadError } from "./bucket-reader.js";
 import { bucketShare } from "./bucket-share.js";
+import { LatestQueryError } from "./latest-query.js";
 import { ReadDeadlineError, SaltedTable } from "./salted-table.js";
 import { SchemaMismatchError } from "./schema-guard.js";
 
@@ -176,6 +177,15 @@ describe("SaltedTable latest", () => {
     await expect(table.latest({ eq: { device: "a", ts: 1 } }, 3)).rejects.toThrow(
       /reverse timestamp.*"metric"/,
     );
+    const refused = await table.latest({ eq: { device: "a", ts: 1 } }, 3).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(LatestQueryError);
+    expect(refused).toBeInstanceOf(QueryError);
+    expect(refused).toMatchObject({
+      name: "LatestQueryError",
+      field: "metric",
+      codec: "enum",
+      expected: "a reverse timestamp",
+    });
   });
 
   it("names a misspelt field before asking for a reverse timestamp", async () => {

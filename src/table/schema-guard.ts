@@ -67,6 +67,21 @@ export async function recordSchema(store: Store, schema: KeySchema, appProfile?:
 /** The table has rows but no schema row: other code wrote it, and its keys are unchecked. */
 export class UnadoptedTableError extends Error {
   override readonly name = "UnadoptedTableError";
+  constructor(readonly table: string) {
+    super(
+      `${table} has rows but no keyspread schema row (written by other code?); adopt it instead, which first checks that its keys decode under the schema: table create --adopt / adoptTable()`,
+    );
+  }
+}
+
+/** The table has no schema row and the caller did not ask to create one: create or adopt it first. */
+export class MissingSchemaRowError extends Error {
+  override readonly name = "MissingSchemaRowError";
+  constructor(readonly table: string) {
+    super(
+      `${table} has no keyspread schema row; create the table first (table create / { create: true }), or adopt a table other code wrote (table create --adopt / adoptTable)`,
+    );
+  }
 }
 
 /**
@@ -82,15 +97,9 @@ export async function guardSchema(
 ): Promise<void> {
   const row = await store.get(SCHEMA_ROW_KEY);
   if (row === undefined) {
-    if (!create) {
-      throw new Error(
-        `${store.name} has no keyspread schema row; create the table first (table create / { create: true }), or adopt a table other code wrote (table create --adopt / adoptTable)`,
-      );
-    }
+    if (!create) throw new MissingSchemaRowError(store.name);
     for await (const _ of store.read([{ start: Buffer.alloc(0), end: RESERVED_PREFIX }], { limit: 1 })) {
-      throw new UnadoptedTableError(
-        `${store.name} has rows but no keyspread schema row (written by other code?); adopt it instead, which first checks that its keys decode under the schema: table create --adopt / adoptTable()`,
-      );
+      throw new UnadoptedTableError(store.name);
     }
     await recordSchema(store, schema, writeProfile);
     return;

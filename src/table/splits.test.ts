@@ -24,6 +24,21 @@ describe("bucketSplits", () => {
     expect(bucketSplits(compileSchema(spec({ buckets: 1 })))).toEqual([]);
   });
 
+  it("splits an unsalted key that leads with a reversed id at its leading digits, where its writes spread evenly", () => {
+    const reversed = (layout: SchemaSpec["layout"]): SchemaSpec => ({
+      version: 1,
+      name: "orders",
+      layout,
+      segments: [{ literal: "order" }, { field: "orderId", codec: { type: "reversed-uint", width: 12 } }],
+    });
+    const text = bucketSplits(compileSchema(reversed("text"))).map(String);
+    expect(text).toHaveLength(99);
+    expect([text[0], text[98]]).toEqual(["order#01", "order#99"]);
+    const binary = bucketSplits(compileSchema(reversed("binary")));
+    expect(binary).toHaveLength(255);
+    expect(binary[0]).toEqual(Buffer.from([..."order"].map((c) => c.charCodeAt(0)).concat(1)));
+  });
+
   it("spreads at most `max` splits evenly over many buckets", () => {
     const splits = bucketSplits(compileSchema(spec({ buckets: 5000 })));
     expect(splits).toHaveLength(1000);

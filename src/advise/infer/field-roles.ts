@@ -99,8 +99,10 @@ export function keyRoles(scenario: Scenario, spec: SchemaSpec): KeyRoles {
     });
   }
   const keyFields = fields.filter((field) => field.inKey);
+  // A sequence stored reversed does not move through the key space: its next id lands anywhere.
   const monotonicIndex = keyFields.findIndex(
-    (field) => field.role.kind === "time" || field.role.kind === "sequence",
+    (field) =>
+      field.role.kind === "time" || (field.role.kind === "sequence" && field.codec.type !== "reversed-uint"),
   );
   const beforeMonotonic = monotonicIndex < 0 ? keyFields : keyFields.slice(0, monotonicIndex);
   return {

@@ -6,6 +6,7 @@
  */
 
 import { parseHex } from "../../keys/bytes.js";
+import { KeySampleError } from "./advise-errors.js";
 import { type SaltPrefixShape, saltByte } from "./salt-prefix.js";
 import { binaryTimeShape } from "./time-shapes.js";
 
@@ -53,8 +54,9 @@ export function parseKeyLines(text: string, format: KeySampleFormat): string[] {
     if (format === "text") {
       const unreadable = firstUnprintable(line);
       if (unreadable >= 0) {
-        throw new Error(
+        throw new KeySampleError(
           `key sample line ${index + 1}: character ${unreadable + 1} is not printable text (binary keys go one per line in hex, with --key-format hex)`,
+          index + 1,
         );
       }
       keys.push(line);
@@ -63,10 +65,10 @@ export function parseKeyLines(text: string, format: KeySampleFormat): string[] {
     try {
       keys.push(parseHex(line.trim()).toString("latin1"));
     } catch (error) {
-      throw new Error(`key sample line ${index + 1}: ${(error as Error).message}`);
+      throw new KeySampleError(`key sample line ${index + 1}: ${(error as Error).message}`, index + 1);
     }
   }
-  if (keys.length === 0) throw new Error("key sample: no keys (expected one row key per line)");
+  if (keys.length === 0) throw new KeySampleError("key sample: no keys (expected one row key per line)");
   return keys;
 }
 

@@ -3,6 +3,7 @@
  * needs, e.g. `writes=180000,latest-100=8000,range-30d=0.1,get=500` (per second; `/s` optional).
  */
 import { parseDuration } from "../../sim/scenario/duration.js";
+import { AdviseOptionError } from "./advise-errors.js";
 
 export type ReadRate =
   | { kind: "latest"; name: string; limit: number; perS: number }
@@ -25,7 +26,12 @@ export function parseWorkloadRates(text: string): WorkloadRates {
     const match = /^([a-z][a-z0-9-]*)\s*=\s*([0-9.eE+]+)(?:\/s)?$/.exec(item);
     const perS = match ? Number(match[2]) : Number.NaN;
     if (!match || !(perS > 0))
-      throw new Error(`--rates: "${item}" is not name=rate with a rate > 0; use ${ALLOWED}`);
+      throw new AdviseOptionError(
+        "--rates",
+        item,
+        ALLOWED,
+        `--rates: "${item}" is not name=rate with a rate > 0; use ${ALLOWED}`,
+      );
     const name = match[1]!;
     const [kind, argument] = [name.split("-")[0]!, name.slice(name.indexOf("-") + 1)];
     const hasArgument = name.includes("-");
@@ -41,9 +47,14 @@ export function parseWorkloadRates(text: string): WorkloadRates {
         perS,
         ...(hasArgument ? { windowS: parseDuration(argument, `--rates ${name}`) } : {}),
       });
-    else throw new Error(`--rates: unknown "${name}"; use ${ALLOWED}`);
+    else throw new AdviseOptionError("--rates", name, ALLOWED, `--rates: unknown "${name}"; use ${ALLOWED}`);
   }
   if (writesPerS === undefined)
-    throw new Error(`--rates: missing writes=N (writes per second); use ${ALLOWED}`);
+    throw new AdviseOptionError(
+      "--rates",
+      text,
+      ALLOWED,
+      `--rates: missing writes=N (writes per second); use ${ALLOWED}`,
+    );
   return { writesPerS, reads };
 }

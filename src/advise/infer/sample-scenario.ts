@@ -7,6 +7,7 @@
 import type { SaltSpec, SegmentSpec } from "../../keys/types.js";
 import { formatDuration } from "../../sim/scenario/duration.js";
 import { DEFAULT_GET_WINDOW_S, type Scenario, validateScenario } from "../../sim/scenario/scenario.js";
+import { KeySampleError } from "./advise-errors.js";
 import type { SplitKeySample } from "./key-sample.js";
 import { type KeyComponent, type KeyStructure, MOVING_KINDS } from "./key-structure.js";
 import type { WorkloadRates } from "./rates.js";
@@ -281,7 +282,7 @@ export function scenarioFromSample(
     if (generator !== undefined) shared[component.name] = generator;
   }
   if (!segments.some((segment) => "field" in segment))
-    throw new Error("key sample: every key is the same; there is nothing to model");
+    throw new KeySampleError("key sample: every key is the same; there is nothing to model");
 
   // The longest window a read looks back: the table keeps at least that much.
   const keptS = Math.max(

@@ -16,6 +16,7 @@ import {
 } from "../../sim/results/simulate.js";
 import type { Retention } from "../../sim/scenario/retention.js";
 import type { Scenario, ScenarioDesign } from "../../sim/scenario/scenario.js";
+import { AdviseOptionError } from "../infer/advise-errors.js";
 import { type KeyRoles, keyRoles } from "../infer/field-roles.js";
 import { MODELLED_AS_IS, type RealKey } from "../infer/real-key.js";
 import { autoscaledRange } from "../size/autoscaled-range.js";
@@ -151,8 +152,12 @@ function selectBaseline(scenario: Scenario, name: string | undefined): ScenarioD
   if (name === undefined) return scenario.designs[0]!;
   const design = scenario.designs.find((each) => each.name === name);
   if (!design) {
-    throw new Error(
-      `baseline "${name}" is not a design of scenario "${scenario.name}"; designs: ${scenario.designs.map((d) => d.name).join(", ")}`,
+    const designs = scenario.designs.map((d) => d.name).join(", ");
+    throw new AdviseOptionError(
+      "baseline",
+      name,
+      designs,
+      `baseline "${name}" is not a design of scenario "${scenario.name}"; designs: ${designs}`,
     );
   }
   return design;
@@ -225,11 +230,23 @@ function planAdvice(scenario: Scenario, options: AdviseOptions): AdvicePlan {
     ...baseline
   } = selectBaseline(scenario, options.baseline);
   const nodes = options.nodes ?? baselineNodes ?? scenario.cluster.nodes;
-  if (!Number.isInteger(nodes) || nodes < 1) throw new Error(`nodes: ${nodes} is not a whole number ≥ 1`);
+  if (!Number.isInteger(nodes) || nodes < 1)
+    throw new AdviseOptionError(
+      "nodes",
+      String(nodes),
+      "whole numbers ≥ 1",
+      `nodes: ${nodes} is not a whole number ≥ 1`,
+    );
   const storage = baselineStorage ?? scenario.cluster.storage;
   const planned: Scenario = { ...scenario, cluster: { ...scenario.cluster, nodes, storage } };
   const growth = options.growth ?? scenario.growth ?? DEFAULT_GROWTH;
-  if (!(growth >= 1)) throw new Error(`growth: ${growth} is not a number ≥ 1 (1 = today's workload)`);
+  if (!(growth >= 1))
+    throw new AdviseOptionError(
+      "growth",
+      String(growth),
+      "numbers ≥ 1",
+      `growth: ${growth} is not a number ≥ 1 (1 = today's workload)`,
+    );
   return {
     baseline,
     nodes,

@@ -29,6 +29,54 @@ const sixNodeCandidates = (scenario: Scenario, baseline: ScenarioDesign) =>
   enumerateCandidates(scenario, baseline, { nodes: 6, buckets: [12], batching: false });
 
 describe("candidates", () => {
+  it("reverses a global counter's digits, and only a global one: a counter after a writer field is not", () => {
+    const orders = parseScenario(
+      readFileSync(new URL("../../../examples/orders.yaml", import.meta.url), "utf8"),
+    );
+    const reversed = sixNodeCandidates(orders, orders.designs[0]!).find(
+      (candidate) => candidate.name === "reverse-orderId",
+    )!;
+    expect(reversed.changes).toEqual([{ kind: "reverse-sequence", field: "orderId" }]);
+    expect(reversed.design.schema.segments[1]).toEqual({
+      field: "orderId",
+      codec: { type: "reversed-uint", width: 12 },
+    });
+    // Reversed, the counter no longer moves through the key: nothing to reverse or salt it for again.
+    expect(keyRoles(orders, reversed.design.schema).monotonic).toBeUndefined();
+    const perShop = validateScenario({
+      name: "per-shop",
+      cluster: { nodes: 6 },
+      workload: {
+        groups: [
+          {
+            name: "g",
+            entities: 100,
+            fields: { shop: "s{i}", n: { sequence: { start: 1 } } },
+            writesPerS: 100,
+          },
+        ],
+      },
+      designs: [
+        {
+          name: "as-is",
+          schema: {
+            version: 1,
+            name: "k",
+            layout: "text",
+            segments: [
+              { field: "shop", codec: { type: "string" } },
+              { field: "n", codec: { type: "uint", width: 12 } },
+            ],
+          },
+        },
+      ],
+    });
+    const kinds = sixNodeCandidates(perShop, perShop.designs[0]!).flatMap((c) =>
+      c.changes.map((x) => x.kind),
+    );
+    expect(kinds).not.toContain("reverse-sequence");
+  });
+
   it("tries 2–4 × nodes and the powers of two up to 256, never fewer buckets than nodes", () => {
     expect(saltBucketChoices(12)).toEqual([16, 24, 32, 36, 48, 64, 128, 256]);
     expect(saltBucketChoices(100)).toEqual([128, 200, 256, 300, 400]);

@@ -1,5 +1,6 @@
 /**
- * The candidate key designs for a workload: the baseline as it is, a reversed timestamp, field
+ * The candidate key designs for a workload: the baseline as it is, a reversed timestamp (or a
+ * global counter's digits reversed), field
  * promotion, salting over the entity fields with a range of bucket counts, batching, and batching
  * combined with each key change. Each candidate is a scenario design (a real key schema), so the
  * simulator replays the same workload under it.
@@ -8,6 +9,7 @@ import type { SchemaSpec, SegmentSpec } from "../../keys/types.js";
 import { defaultCapacity } from "../../sim/cluster/model.js";
 import type { Scenario, ScenarioDesign } from "../../sim/scenario/scenario.js";
 import { tableFor } from "../../sim/scenario/table-that-exists.js";
+import { AdviseOptionError } from "../infer/advise-errors.js";
 import { cardinalityOf, type KeyFieldInfo, type KeyRoles, keyRoles } from "../infer/field-roles.js";
 import type { RealKey } from "../infer/real-key.js";
 import { designName, type KeyChange } from "./design-name.js";
@@ -23,6 +25,8 @@ export type { KeyChange } from "./design-name.js";
  */
 export const KEY_CHANGE_COMPLEXITY: Readonly<Record<KeyChange["kind"], number>> = {
   "reverse-timestamp": 1,
+  // A codec too, but ids stop sorting: a range of ids becomes a scan of the whole table.
+  "reverse-sequence": 1,
   batch: 2,
   promote: 2,
   salt: 3,
@@ -67,6 +71,8 @@ export function describeKeyChange(change: KeyChange): string {
   switch (change.kind) {
     case "reverse-timestamp":
       return `${change.field} stored reversed (newest first)`;
+    case "reverse-sequence":
+      return `${change.field} stored digit-reversed (a reversed-uint: bit-reversed in a binary key), so consecutive ids spread over the key space; a get by ${change.field} stays one row, but ids no longer sort: a range of ids becomes a scan of the whole table`;
     case "promote":
       return `${change.field} promoted to the front of the key`;
     case "salt":
@@ -91,6 +97,15 @@ function applyChange(
         segments: spec.segments.map((segment) =>
           "field" in segment && segment.field === change.field && segment.codec.type === "timestamp"
             ? { field: segment.field, codec: { ...segment.codec, reverse: true } }
+            : segment,
+        ),
+      };
+    case "reverse-sequence":
+      return {
+        ...spec,
+        segments: spec.segments.map((segment) =>
+          "field" in segment && segment.field === change.field && segment.codec.type === "uint"
+            ? { field: segment.field, codec: { ...segment.codec, type: "reversed-uint" } }
             : segment,
         ),
       };
@@ -211,6 +226,17 @@ function timeSaltFields(scenario: Scenario, roles: KeyRoles): string[] | undefin
   return key.slice(0, key.indexOf(roles.monotonic) + 1).map((field) => field.name);
 }
 
+/**
+ * A global counter: a sequence no writer field precedes, stored as a plain uint. Reversing its
+ * digits is the classic cure (every next id lands elsewhere, with no salt to size).
+ */
+function globalCounter(roles: KeyRoles): KeyFieldInfo | undefined {
+  const field = roles.monotonic;
+  return field?.role.kind === "sequence" && roles.entityPrefix.length === 0 && field.codec.type === "uint"
+    ? field
+    : undefined;
+}
+
 /** Fields worth promoting: spreading ones with at least as many values as nodes, not already first. */
 function promotable(roles: KeyRoles, nodes: number): KeyFieldInfo[] {
   const first = roles.fields.find((field) => field.inKey);
@@ -261,6 +287,8 @@ export function enumerateCandidates(
       (options.realKey?.codecs[field.name] ?? field.codec).type === "timestamp",
   );
   if (time) keyChanges.push([{ kind: "reverse-timestamp", field: time.name }]);
+  const counter = globalCounter(roles);
+  if (counter) keyChanges.push([{ kind: "reverse-sequence", field: counter.name }]);
   for (const field of promotable(roles, options.nodes))
     keyChanges.push([{ kind: "promote", field: field.name }]);
   keyChanges.push(...writeShardChanges(scenario, baseline));
@@ -270,7 +298,12 @@ export function enumerateCandidates(
   for (const fields of saltings) {
     for (const buckets of options.buckets ?? saltBucketChoices(options.nodes)) {
       if (!Number.isInteger(buckets) || buckets < 2 || buckets > 65536)
-        throw new Error(`buckets: ${buckets} is not a whole number from 2 to 65536`);
+        throw new AdviseOptionError(
+          "buckets",
+          String(buckets),
+          "whole numbers from 2 to 65536",
+          `buckets: ${buckets} is not a whole number from 2 to 65536`,
+        );
       if (baseline.schema.salt?.buckets === buckets) continue;
       keyChanges.push([{ kind: "salt", buckets, fields }]);
     }

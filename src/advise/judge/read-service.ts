@@ -5,8 +5,7 @@
  * its own writer), it is a window of the whole table. A `get` is one row by its whole key.
  *
  * Each read is then served as key ranges the simulator replays, as key ranges the simulator cannot
- * place yet (a point get on a key a time or counter leads, a window of the whole table), or not as
- * key ranges at all. Fan-outs come from the design's own planner.
+ * place yet (a window of the whole table), or not as key ranges at all. Fan-outs come from the design's own planner.
  */
 import { compileSchema } from "../../keys/index.js";
 import { type ReadPattern, type Scenario, type ScenarioDesign, sampleRows } from "../../sim/index.js";
@@ -32,6 +31,7 @@ const listed = (names: readonly string[]) =>
 
 /** A time, a counter, or a picked value that is a date or hour (a time bucket): it orders the rows. */
 function ordersRows(scenario: Scenario, field: KeyFieldInfo): boolean {
+  if (field.codec.type === "reversed-uint") return false;
   if (field.role.kind === "time" || field.role.kind === "sequence") return true;
   if (field.role.kind !== "pick") return false;
   const generator = scenario.workload.groups[0]!.fields[field.name];
@@ -80,17 +80,9 @@ export function readServices(
     const row = rows.find((each) => each.group === read.group)!;
     const unreadable = "unreadable" in row.entityQueries;
     const writers = writerFields(scenario, keyFields, read.group);
-    if (read.kind === "get") {
-      const fanout = schema.plan({ eq: row.values }).fanout;
-      return unreadable
-        ? {
-            ...base,
-            status: "not-simulated",
-            fanout,
-            reason: `a point get of one row by its whole key; the simulator does not place reads on a key that ${leading?.name ?? "a time"} leads`,
-          }
-        : { ...base, status: "simulated", fanout };
-    }
+    // A get names the whole key, so the simulator places it on the tablet holding the row whatever leads the key.
+    if (read.kind === "get")
+      return { ...base, status: "simulated", fanout: schema.plan({ eq: row.values }).fanout };
     if (readScope(scenario, baseline, read.group) === "table") {
       if (!keyFields.some((field) => ordersRows(scenario, field)))
         return {

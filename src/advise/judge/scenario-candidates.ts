@@ -1,7 +1,7 @@
 /**
  * A scenario's own designs as the advisor's candidates (for the lab): each design's changes
  * against the baseline read off its schema — a salt, a field moved to the front, a timestamp
- * reversed, batching — so the advisor's rules judge hand-written designs as they judge its own.
+ * or a sequence reversed, batching — so the advisor's rules judge hand-written designs as they judge its own.
  */
 import type { SchemaSpec } from "../../keys/types.js";
 import type { ScenarioDesign } from "../../sim/scenario/scenario.js";
@@ -26,6 +26,8 @@ function changesFrom(baseline: ScenarioDesign, design: ScenarioDesign): KeyChang
       codec?.type === "timestamp" && (codec as { reverse?: boolean }).reverse === true;
     if (segment.codec.type === "timestamp" && reversed(segment.codec) && !reversed(old?.codec))
       changes.push({ kind: "reverse-timestamp", field: segment.field });
+    if (segment.codec.type === "reversed-uint" && old?.codec.type !== "reversed-uint")
+      changes.push({ kind: "reverse-sequence", field: segment.field });
   }
   const salt = design.schema.salt;
   const baselineSalt = baseline.schema.salt;

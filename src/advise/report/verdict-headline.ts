@@ -99,7 +99,7 @@ function reasonLine(advice: Advice, headline: VerdictHeadline): string {
   const { cpuNodes, storageNodes } = headline;
   switch (headline.sizedBy) {
     case "storage":
-      return `Storage sizes this cluster: the data kept${terabytes(headline.storedBytes)} need ${storageNodes} ${advice.storage.toUpperCase()} nodes; the CPU needs ${cpuNodes ?? "–"}, and a salt only has to spread the writes over those.`;
+      return `Storage sizes this cluster: the data kept${terabytes(headline.storedBytes)} need ${storageNodes} ${advice.storage.toUpperCase()} nodes; the CPU needs ${cpuNodes ?? "–"}, and the key only has to spread the writes over those.`;
     case "cpu":
       return `CPU sizes this cluster: the writes and reads need ${cpuNodes} nodes (storage ${storageNodes}).`;
     case "hot-tablet":

@@ -21,6 +21,7 @@ import { adviceToJson } from "../../advise/report/advice-json.js";
 import { adviceMarkdown } from "../../advise/report/report-markdown.js";
 import { headline, heatmapCandidates } from "../../advise/report/report-table.js";
 import { headlineLines } from "../../advise/report/verdict-headline.js";
+import { compileSchema } from "../../keys/index.js";
 import type { SimulationMode } from "../../sim/results/simulate.js";
 import { parseDuration } from "../../sim/scenario/duration.js";
 import type { Scenario } from "../../sim/scenario/scenario.js";
@@ -246,7 +247,12 @@ async function writeAdviceOutputs(
     shown.length === 0
       ? undefined
       : await writeHeatmaps(
-          shown.map((each) => ({ name: candidateLabel(each, advice.nodes), steps: each.result.loadSteps })),
+          // Each panel's rows named through its own schema: decoded keys, never hex.
+          shown.map((each) => ({
+            name: candidateLabel(each, advice.nodes),
+            steps: each.result.loadSteps,
+            naming: compileSchema(each.candidate.design.schema),
+          })),
           out,
         );
   const reports = await writeAdviceFiles(advice, out, {

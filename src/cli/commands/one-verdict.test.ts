@@ -60,17 +60,23 @@ describe("lab and advise give one verdict", () => {
     240_000,
   );
 
-  it("names storage first for the storage-bound order table, with a salt sized for the CPU's nodes", () => {
+  it("names storage first for the storage-bound order table, and recommends the global counter's digits reversed, its gets simulated", () => {
     const advise = run(["advise", "examples/orders.yaml", "--duration", DURATION, "--json"]);
-    const headline = headlineOf(advise.stdout);
+    const advice = JSON.parse(advise.stdout) as {
+      headline: VerdictHeadline;
+      candidates: { name: string; changes: { kind: string }[]; reads: { status: string }[] }[];
+    };
+    const headline = advice.headline;
     expect(headline.sizedBy).toBe("storage");
     expect(headline.storageNodes).toBeGreaterThan(headline.cpuNodes!);
     const recommended = headline.recommended!;
     expect(recommended.nodes).toBe(headline.storageNodes);
-    // The buckets follow the nodes the CPU needs, not the storage-sized total.
-    const buckets = Number(/^salt-(\d+)-/.exec(recommended.design)?.[1]);
-    expect(buckets).toBeGreaterThanOrEqual(headline.cpuNodes!);
-    expect(buckets).toBeLessThan(recommended.nodes);
+    // A reversed sequence spreads the writes with no bucket count to size, and a get stays one row.
+    const chosen = advice.candidates.find((each) => each.name === recommended.design)!;
+    expect(chosen.changes.map((change) => change.kind)).toEqual(["reverse-sequence"]);
+    // Every declared get is simulated, under every design (none is left "not simulated").
+    for (const candidate of advice.candidates)
+      expect(candidate.reads.map((read) => read.status)).toEqual(["simulated"]);
     // A cheaper way to hold 90 days is named (HDD, or keeping fewer days).
     expect(headline.cheapest?.monthlyUsd).toBeLessThan(recommended.monthlyUsd!);
     // Printed: storage is named within the first three lines.

@@ -268,6 +268,49 @@ describe("simulateScenario", () => {
     expect(result!.summary.reads[0]).toMatchObject({ name: "get", fanout: 1, rowsReturnedPerRead: 1 });
   });
 
+  it("places a declared get on a key a global sequence leads: it costs CPU on the tablets holding the rows read, not the tail", () => {
+    const orderKey: SchemaSpec = {
+      version: 1,
+      name: "orders",
+      layout: "text",
+      segments: [{ literal: "order" }, { field: "orderId", codec: { type: "uint", width: 12 } }],
+    };
+    const orders = (getsPerS: number) =>
+      validateScenario({
+        name: "orders",
+        duration: "5m",
+        cluster: { nodes: 6 },
+        workload: {
+          rowBytes: 2048,
+          groups: [
+            {
+              name: "orders",
+              entities: 1,
+              fields: { orderId: { sequence: { start: 1 } } },
+              writesPerS: 2000,
+            },
+          ],
+          reads:
+            getsPerS > 0
+              ? [{ name: "by-id", kind: "get", group: "orders", perS: getsPerS, window: "1d" }]
+              : [],
+        },
+        designs: [{ name: "as-is", schema: orderKey, table: "existing" }],
+      });
+    const [idle] = simulateScenario(orders(0)).designs;
+    const [read] = simulateScenario(orders(20000)).designs;
+    expect(read!.summary.reads[0]).toMatchObject({ name: "by-id", fanout: 1, rowsReturnedPerRead: 1 });
+    const cpu = (result: typeof read) =>
+      result!.timeline.at(-1)!.nodeCpu.reduce((sum, each) => sum + each, 0);
+    expect(cpu(read)).toBeGreaterThan(cpu(idle) * 1.2);
+    // Every get is placed, on a range holding ids already written (the tail takes the writes).
+    const last = read!.loadSteps.at(-1)!;
+    const readsPerS = last.ranges.reduce((sum, range) => sum + range.readsPerS, 0);
+    expect(readsPerS).toBeCloseTo(20000, -2);
+    const tail = last.ranges.at(-1)!;
+    expect(tail.readsPerS).toBeLessThan(readsPerS / 2);
+  });
+
   it("names the design it cannot find", () => {
     expect(() => simulateScenario(fleet([{ name: "a", schema: deviceKey }]), { design: "b" })).toThrow(
       /design "b" is not in scenario "test-fleet"; designs: a/,

@@ -2,7 +2,7 @@
  * Replays a scenario's workload under each of its key designs and reports, per design, what the
  * cluster would do: node CPU over time, latency, read fan-out, tablets, cost, Google's guidance.
  */
-import { compileSchema } from "../../keys/index.js";
+import { compileSchema, reversedLeadSplits } from "../../keys/index.js";
 import type { KeySchema } from "../../keys/types.js";
 import { dataBoostRead } from "../cluster/data-boost.js";
 import { clientCores } from "../client/client-cores.js";
@@ -291,7 +291,8 @@ function initialTablets(
             .plan({})
             .ranges.map((range) => range.start)
             .slice(1)
-        : [];
+        : // A key leading with a reversed id: cut at its leading digits, as `table create` does.
+          reversedLeadSplits(schema);
   return new TabletMap(boundaries, (index) => index % nodes, channels, true);
 }
 

@@ -56,8 +56,8 @@ export class CompiledRead {
         return { starts, rowsPerRange: (rows * shards) / starts.length, rowsReturned: rows };
       }
       case "get": {
-        const ageS = (scramble(serial) / 2 ** 32) * read.window;
-        const plan = schema.plan({ eq: group.writeValues(entity, tS - ageS, serial) });
+        const share = scramble(serial) / 2 ** 32;
+        const plan = schema.plan({ eq: group.storedValues(entity, tS, read.window, share, serial) });
         // A get of a write-sharded row reads every shard.
         return {
           starts: plan.ranges.map((r) => r.start),

@@ -97,6 +97,23 @@ export class CompiledGroup {
     return values;
   }
 
+  /**
+   * The values of a row `entity` wrote at a uniformly random time in the last `windowS` before
+   * `tS` (`share` in [0, 1) picks it), as a get of a stored row names them. A sequence numbers rows
+   * in the order they were written, at the group's rate: an older row has a smaller id, and rows
+   * from before the run hold the ids below the start (none below 0).
+   */
+  storedValues(entity: number, tS: number, windowS: number, share: number, serial: number): FieldValues {
+    const values = this.writeValues(entity, tS - share * windowS, serial);
+    for (const field of this.fields) {
+      if (field.kind !== "sequence") continue;
+      const newest = tS * this.opsPerS;
+      const oldest = Math.max(-field.start, newest - windowS * this.opsPerS);
+      values[field.name] = field.start + Math.floor(newest - share * (newest - oldest));
+    }
+    return values;
+  }
+
   /** Starts of the ranges one entity's writes spread evenly over (the salt buckets or picked fields it fans into). */
   footprint(entity: number): Buffer[] {
     const starts = this.entityQueries(entity, {}).flatMap((query) =>

@@ -59,6 +59,11 @@ export interface HeatMatrix {
   values: Partial<Record<HeatMetric, Float64Array>>;
   /** The prefix level rows never merge across (-1: none); labels above it are coarser. */
   barrierLevel: number;
+  /**
+   * What joins a row's labels into one (`order#000001000906`): the keys' own separator, so a label
+   * reads as the key does; `|` for a binary-layout schema, whose keys have none.
+   */
+  labelSeparator: string;
 }
 
 export function heatCellValue(matrix: HeatMatrix, metric: HeatMetric, row: number, column: number): number {

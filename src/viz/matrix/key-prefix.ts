@@ -9,6 +9,8 @@ import type { KeySchema } from "../../keys/types.js";
 export interface KeyPrefixer {
   /** How many prefix levels there are, outermost first. */
   readonly levels: number;
+  /** The keys' own segment separator (`#`), which joins a row's labels into a path. */
+  readonly separator: string;
   /** The bytes of `key`'s prefix at `level`; the whole key when it is shorter than that prefix. */
   prefix(key: Buffer, level: number): Buffer;
   /** A short label for a prefix produced at `level`, e.g. `bucket 03` or `fleet-7`. */
@@ -54,6 +56,7 @@ export function keyPrefixer(options: KeyPrefixOptions = {}): KeyPrefixer {
   const segmentsStart = (key: Buffer) => (key[saltLength] === separator ? saltLength + 1 : saltLength);
   return {
     levels: saltLevels + segmentLevels,
+    separator: separatorText,
     prefix(key, level) {
       if (level < saltLevels) return key.subarray(0, Math.min(saltLength, key.length));
       if (key.length <= saltLength) return key;

@@ -192,7 +192,12 @@ export class LoadGrid {
     const cpu = this.cpu;
     if (cpu) values.cpu = this.mergeRows(starts, (out, cell) => Math.max(out, cpu[cell]!), 1);
     if (this.latency) values.latency = this.latencyP99(starts, this.latency);
-    return { time: this.time, rows, values, barrierLevel };
+    const labelSeparator = naming
+      ? naming.spec.layout === "text"
+        ? (naming.spec.separator ?? "#")
+        : "|"
+      : prefixer.separator;
+    return { time: this.time, rows, values, barrierLevel, labelSeparator };
   }
 
   private mergeRows(

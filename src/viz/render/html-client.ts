@@ -80,7 +80,7 @@ export const HEATMAP_CLIENT_JS = String.raw`
     function rowLabel(design, r) {
       var row = design.rows[r];
       if (row.name !== undefined) return row.name;
-      return row.labels.length ? row.labels.filter(Boolean).join("/") : row.start;
+      return row.labels.length ? row.labels.filter(Boolean).join(design.labelSeparator) : row.start;
     }
 
     function drawLanes(panel, ctx, v) {
@@ -199,7 +199,7 @@ export const HEATMAP_CLIENT_JS = String.raw`
         design.name,
         row.name !== undefined ? "row " + row.name : "",
         "keys [" + (row.start || "start of table") + ", " + (row.end === null ? "end of table" : row.end) + ")",
-        row.name === undefined && row.labels.length ? "prefix " + row.labels.filter(Boolean).join(" / ") : "",
+        row.name === undefined && row.labels.length ? "prefix " + row.labels.filter(Boolean).join(design.labelSeparator) : "",
         timeText(time, from) + " – " + timeText(time, from + time.columnS),
       ];
       DATA.metrics.forEach(function (metric) {

@@ -52,6 +52,7 @@ function designData(design: HeatmapDesign) {
   return {
     name: design.name,
     time: matrix.time,
+    labelSeparator: matrix.labelSeparator,
     rows: matrix.rows.map((row) => ({
       start: displayKey(row.start),
       end: row.end === null ? null : displayKey(row.end),

@@ -84,13 +84,13 @@ function timeTicks(matrix: HeatMatrix, plot: Rect): Tick[] {
 function keyTicks(matrix: HeatMatrix, rowY: number[]): Tick[] {
   const rows = matrix.rows;
   const levels = rows[0]?.labels.length ?? 0;
-  // A label names the row's path down to the level shown, e.g. `bucket 03/fleet-7`.
+  // A label names the row's path down to the level shown, joined as the keys are: `bucket 03#fleet-7`.
   const labelAt = (row: number, level: number) =>
     level < 0
       ? displayKey(rows[row]!.start)
       : rows[row]!.labels.slice(0, level + 1)
           .filter(Boolean)
-          .join("/");
+          .join(matrix.labelSeparator);
   const groupStarts = (level: number) =>
     rows.flatMap((_, row) =>
       row === 0 || level < 0 || labelAt(row, level) !== labelAt(row - 1, level) ? [row] : [],
@@ -99,6 +99,8 @@ function keyTicks(matrix: HeatMatrix, rowY: number[]): Tick[] {
     starts.every((row, index) => index === 0 || rowY[row]! - rowY[starts[index - 1]!]! >= MIN_LABEL_GAP);
   let level = levels - 1;
   while (level > 0 && !fits(groupStarts(level))) level--;
+  // One group (every key starts `order#`) says nothing about where the load is: the deepest level, thinned, does.
+  if (groupStarts(level).length < 2) level = levels - 1;
   const ticks: Tick[] = [];
   let lastY = Number.NEGATIVE_INFINITY;
   for (const row of groupStarts(level)) {

@@ -42,7 +42,9 @@ export function fixtureRun(): { name: string; steps: LoadStep[]; notes?: string[
 }
 
 /** The data an HTML heatmap page carries (deflated, base64), as its script reads it. */
-export function heatmapPageData(html: string): { designs: { name: string; rows: { labels: string[] }[] }[] } {
+export function heatmapPageData(html: string): {
+  designs: { name: string; labelSeparator: string; rows: { labels: string[]; name?: string }[] }[];
+} {
   const packed = /<script type="application\/octet-stream" id="heatmap-data">([^<]*)<\/script>/.exec(html);
   if (!packed) throw new Error("no heatmap data in the page");
   return JSON.parse(inflateRawSync(Buffer.from(packed[1]!, "base64")).toString("utf8"));

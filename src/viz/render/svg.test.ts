@@ -11,7 +11,7 @@ describe("renderHeatmapSvg", () => {
     expect(svg.trimEnd().endsWith("</svg>")).toBe(true);
     expect(svg).toMatch(/<image [^>]*href="data:image\/png;base64,/);
     expect(svg).toContain(">writes &#60;design A&#62;</text>");
-    expect(svg).toContain(">00/dev1</text>");
+    expect(svg).toContain(">00#dev1</text>");
     expect(svg).toContain(">10s</text>");
   });
 

@@ -122,6 +122,7 @@ describe("writeHeatmaps", () => {
           cpu: levels(2),
         },
         barrierLevel: 0,
+        labelSeparator: "#",
       },
     }));
     const html = renderHeatmapHtml(designs);

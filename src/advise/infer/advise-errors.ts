@@ -1,0 +1,29 @@
+/**
+ * What the advisor refuses, as named errors with the facts in fields: an option out of range
+ * (`option`, the `value` given, what is `allowed`), and a key sample it cannot read (`line`, 1-based,
+ * when one line is at fault).
+ */
+
+/** An advisor option (`nodes`, `growth`, `baseline`, `buckets`, `--rates`) whose value is not allowed. */
+export class AdviseOptionError extends Error {
+  override readonly name = "AdviseOptionError";
+  constructor(
+    readonly option: string,
+    readonly value: string,
+    readonly allowed: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A sample of row keys the advisor cannot model: unreadable at `line`, empty, or all one key. */
+export class KeySampleError extends Error {
+  override readonly name = "KeySampleError";
+  constructor(
+    message: string,
+    readonly line?: number,
+  ) {
+    super(message);
+  }
+}
