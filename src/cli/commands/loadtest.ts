@@ -48,8 +48,8 @@ import { type TaskIdentity, taskIdentity } from "../../migrate/job/task-identity
 import type { DesignResult, SteadyState } from "../../sim/results/results.js";
 import { parseDuration } from "../../sim/scenario/duration.js";
 import { BigtableStore } from "../../store/bigtable/bigtable.js";
-import type { StoreMutation } from "../../store/store.js";
 import { formatStoreAddress, parseStoreAddress, type StoreAddress } from "../../store/open/store-address.js";
+import type { StoreMutation } from "../../store/store.js";
 import { SaltedTable } from "../../table/salted-table.js";
 import { RESERVED_PREFIX } from "../../table/schema-guard.js";
 import { argumentOf, guarded, parsePositiveInt, wholeNumberIn, write } from "../shared/io.js";

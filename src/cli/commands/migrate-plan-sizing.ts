@@ -13,7 +13,7 @@ import { type MigrationSizing, sizeMigration } from "../../migrate/sizing/migrat
 import { SIZING_CONSTANTS } from "../../migrate/sizing/sizing-constants.js";
 import { sizingReport } from "../../migrate/sizing/sizing-report.js";
 import { type TableVolume, volumeFromSamples } from "../../migrate/sizing/table-volume.js";
-import { ScenarioSchema, type Storage } from "../../sim/scenario/scenario.js";
+import type { Storage } from "../../sim/scenario/scenario.js";
 import { resolveConfig } from "../../store/bigtable/bigtable.js";
 import { openStoreAt, type StoreAddress } from "../../store/open/store-address.js";
 import type { Store } from "../../store/store.js";

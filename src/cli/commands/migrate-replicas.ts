@@ -22,7 +22,7 @@ import {
 } from "../../migrate/live/migration-advance.js";
 import { type MigrationPhase, writesBoth } from "../../migrate/live/migration-phases.js";
 import { type MigrationRecord, schemaOf } from "../../migrate/live/migration-record.js";
-import { isTableRecord, requireTableRecord, withRecordTable } from "../../migrate/live/record-table.js";
+import { requireTableRecord, withRecordTable } from "../../migrate/live/record-table.js";
 import {
   readReplicaReports,
   readTableRecord,

@@ -1,8 +1,8 @@
 /** What a simulation reports per design: a summary, a time series and the key-space load for heatmaps. */
 
 import type { LoadStep } from "../../load/key-load.js";
-import type { DataBoostRead } from "../cluster/data-boost.js";
 import type { ClientCores } from "../client/client-cores.js";
+import type { DataBoostRead } from "../cluster/data-boost.js";
 import type { ModelEnd } from "../cluster/model-constants.js";
 import type { LatencySummary, ReadSummary, TabletActivity, TimelinePoint } from "../engine/measurements.js";
 import type { TableKind } from "../scenario/table-that-exists.js";

@@ -4,8 +4,8 @@
  */
 import { compileSchema, reversedLeadSplits } from "../../keys/index.js";
 import type { KeySchema } from "../../keys/types.js";
-import { dataBoostRead } from "../cluster/data-boost.js";
 import { clientCores } from "../client/client-cores.js";
+import { dataBoostRead } from "../cluster/data-boost.js";
 import { type Model, resolveModel } from "../cluster/model.js";
 import type { ModelEnd } from "../cluster/model-constants.js";
 import { TabletMap } from "../cluster/tablets.js";

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { compileSchema } from "../../keys/schema.js";
 import type { SchemaSpec } from "../../keys/types.js";
-import type { KeyRangeLoad, LoadStep } from "../matrix/key-load.js";
+import type { KeyRangeLoad, LoadStep } from "../../load/key-load.js";
 import { matrixFromSteps } from "../matrix/steps-matrix.js";
 import { renderHeatmapHtml } from "./html.js";
 import { prepareHeatmap } from "./layout.js";
