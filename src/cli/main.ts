@@ -39,6 +39,7 @@ const COMMAND_GROUPS: Record<string, () => Promise<Register>> = {
   advise: async () => (await import("./commands/advise.js")).registerAdviseCommands,
   examples: async () => (await import("./commands/examples.js")).registerExamplesCommands,
   diagnose: async () => (await import("./commands/diagnose.js")).registerDiagnoseCommands,
+  studio: async () => (await import("./commands/studio.js")).registerStudioCommands,
 };
 
 const named = process.argv[2];

@@ -54,8 +54,31 @@ const groupsOf = (doc: Doc): Doc[] => {
 
 const designsOf = (doc: Doc): Doc[] => (Array.isArray(doc.designs) ? doc.designs.filter(isObject) : []);
 
+/** A design's salt and batching as the document states them. */
+export interface DesignControls {
+  saltBuckets: number;
+  saltFields: string[];
+  batch: string;
+}
+
+export interface ControlValues extends StudioControls {
+  designs: string[];
+  perDesign: Record<string, DesignControls>;
+  profiles: string[];
+}
+
+function designControls(design: Doc): DesignControls {
+  const schema = isObject(design.schema) ? design.schema : {};
+  const salt = isObject(schema.salt) ? schema.salt : {};
+  return {
+    saltBuckets: typeof salt.buckets === "number" ? salt.buckets : 0,
+    saltFields: Array.isArray(salt.fields) ? salt.fields.map(String) : [],
+    batch: typeof design.batch === "string" ? design.batch : "",
+  };
+}
+
 /** The controls' values as the document states them (what the controls show before any change). */
-export function controlsOf(document: unknown): StudioControls & { designs: string[]; profiles: string[] } {
+export function controlsOf(document: unknown): ControlValues {
   const doc = isObject(document) ? document : {};
   const cluster = isObject(doc.cluster) ? doc.cluster : {};
   const workload = isObject(doc.workload) ? doc.workload : {};
@@ -67,19 +90,15 @@ export function controlsOf(document: unknown): StudioControls & { designs: strin
     0,
   );
   const designs = designsOf(doc);
-  const first = designs[0];
-  const schema = isObject(first?.schema) ? first.schema : {};
-  const salt = isObject(schema.salt) ? schema.salt : {};
+  const perDesign = Object.fromEntries(designs.map((design) => [String(design.name), designControls(design)]));
+  const first = designs[0] === undefined ? undefined : String(designs[0].name);
   return {
     ...(typeof cluster.nodes === "number" ? { nodes: cluster.nodes } : {}),
     ...(cluster.storage === "hdd" || cluster.storage === "ssd" ? { storage: cluster.storage } : {}),
     writesPerS: writes,
     ...(typeof workload.rowBytes === "number" ? { rowBytes: workload.rowBytes } : {}),
     ...(typeof workload.retention === "string" ? { retention: workload.retention } : {}),
-    ...(typeof first?.name === "string" ? { design: first.name } : {}),
-    saltBuckets: typeof salt.buckets === "number" ? salt.buckets : 0,
-    saltFields: Array.isArray(salt.fields) ? salt.fields.map(String) : [],
-    batch: typeof first?.batch === "string" ? first.batch : "",
+    ...(first === undefined ? {} : { design: first, ...perDesign[first] }),
     clusters,
     routing: Object.fromEntries(
       profiles.map((profile) => [
@@ -88,6 +107,7 @@ export function controlsOf(document: unknown): StudioControls & { designs: strin
       ]),
     ),
     designs: designs.map((design) => String(design.name)),
+    perDesign,
     profiles: profiles.map((profile) => String(profile.name)),
   };
 }
