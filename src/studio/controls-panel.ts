@@ -3,12 +3,12 @@
  * YAML), and turned back into the changes the user made. Only changed values become controls, so an
  * untouched form runs the YAML as written.
  */
+
+import { escapeHtml } from "../viz/render/escape-html.js";
 import type { ControlValues, Routing, Storage, StudioControls } from "./controls.js";
 
-const field = (label: string, input: string) => `<label for="${input.match(/id="([^"]+)"/)![1]}">${label}</label>${input}`;
-
-const escape = (text: string) =>
-  text.replace(/[&<>"]/g, (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[char]!);
+const field = (label: string, input: string) =>
+  `<label for="${input.match(/id="([^"]+)"/)![1]}">${label}</label>${input}`;
 
 /** Builds the form for the scenario's values, with the user's changes shown over them. */
 export function renderControls(form: HTMLFormElement, values: ControlValues, changed: StudioControls): void {
@@ -20,10 +20,13 @@ export function renderControls(form: HTMLFormElement, values: ControlValues, cha
     routing: { ...values.routing, ...changed.routing },
   };
   const option = (value: string, selected: string | undefined) =>
-    `<option value="${escape(value)}"${value === selected ? " selected" : ""}>${escape(value)}</option>`;
+    `<option value="${escapeHtml(value)}"${value === selected ? " selected" : ""}>${escapeHtml(value)}</option>`;
   form.innerHTML = [
     "<h2>Cluster</h2>",
-    field("nodes", `<input id="c-nodes" data-control="nodes" type="number" min="1" value="${now.nodes ?? ""}">`),
+    field(
+      "nodes",
+      `<input id="c-nodes" data-control="nodes" type="number" min="1" value="${now.nodes ?? ""}">`,
+    ),
     field(
       "storage",
       `<select id="c-storage" data-control="storage">${["ssd", "hdd"].map((each) => option(each, now.storage)).join("")}</select>`,
@@ -33,19 +36,31 @@ export function renderControls(form: HTMLFormElement, values: ControlValues, cha
       "writes/s (all groups)",
       `<input id="c-writes" data-control="writesPerS" type="number" min="0" value="${Math.round(now.writesPerS ?? 0)}">`,
     ),
-    field("row size (bytes)", `<input id="c-row" data-control="rowBytes" type="number" min="1" value="${now.rowBytes ?? ""}">`),
-    field("retention", `<input id="c-retention" data-control="retention" value="${escape(now.retention ?? "")}" placeholder="30d">`),
+    field(
+      "row size (bytes)",
+      `<input id="c-row" data-control="rowBytes" type="number" min="1" value="${now.rowBytes ?? ""}">`,
+    ),
+    field(
+      "retention",
+      `<input id="c-retention" data-control="retention" value="${escapeHtml(now.retention ?? "")}" placeholder="30d">`,
+    ),
     "<h2>Design</h2>",
     field(
       "design",
       `<select id="c-design" data-control="design">${values.designs.map((each) => option(each, now.design)).join("")}</select>`,
     ),
-    field("salt buckets (0: none)", `<input id="c-buckets" data-control="saltBuckets" type="number" min="0" value="${now.saltBuckets ?? 0}">`),
+    field(
+      "salt buckets (0: none)",
+      `<input id="c-buckets" data-control="saltBuckets" type="number" min="0" value="${now.saltBuckets ?? 0}">`,
+    ),
     field(
       "salted fields",
-      `<input id="c-fields" data-control="saltFields" value="${escape((now.saltFields ?? []).join(", "))}" placeholder="deviceID, ts">`,
+      `<input id="c-fields" data-control="saltFields" value="${escapeHtml((now.saltFields ?? []).join(", "))}" placeholder="deviceID, ts">`,
     ),
-    field("batching interval", `<input id="c-batch" data-control="batch" value="${escape(now.batch ?? "")}" placeholder="2s">`),
+    field(
+      "batching interval",
+      `<input id="c-batch" data-control="batch" value="${escapeHtml(now.batch ?? "")}" placeholder="2s">`,
+    ),
     ...(values.profiles.length === 0 && (values.clusters ?? 1) <= 1
       ? []
       : [
@@ -56,8 +71,11 @@ export function renderControls(form: HTMLFormElement, values: ControlValues, cha
           ),
           ...values.profiles.map((profile, index) =>
             field(
-              escape(profile),
-              `<select id="c-routing-${index}" data-routing="${escape(profile)}">${["single-cluster", "multi-cluster"]
+              escapeHtml(profile),
+              `<select id="c-routing-${index}" data-routing="${escapeHtml(profile)}">${[
+                "single-cluster",
+                "multi-cluster",
+              ]
                 .map((each) => option(each, now.routing[profile]))
                 .join("")}</select>`,
             ),
@@ -69,7 +87,8 @@ export function renderControls(form: HTMLFormElement, values: ControlValues, cha
 /** The values the user changed from the scenario's, read from the form. */
 export function changedControls(form: HTMLFormElement, values: ControlValues): StudioControls {
   const changes: StudioControls = {};
-  const read = (name: string) => form.querySelector<HTMLInputElement>(`[data-control="${name}"]`)?.value.trim();
+  const read = (name: string) =>
+    form.querySelector<HTMLInputElement>(`[data-control="${name}"]`)?.value.trim();
   const number = (name: string) => {
     const text = read(name);
     return text === undefined || text === "" ? undefined : Number(text);

@@ -90,7 +90,9 @@ export function controlsOf(document: unknown): ControlValues {
     0,
   );
   const designs = designsOf(doc);
-  const perDesign = Object.fromEntries(designs.map((design) => [String(design.name), designControls(design)]));
+  const perDesign = Object.fromEntries(
+    designs.map((design) => [String(design.name), designControls(design)]),
+  );
   const first = designs[0] === undefined ? undefined : String(designs[0].name);
   return {
     ...(typeof cluster.nodes === "number" ? { nodes: cluster.nodes } : {}),

@@ -4,12 +4,13 @@
  * fresh one started), so the page never waits on a stale run; the URL's fragment always carries the
  * current request, so a copied link reproduces the run.
  */
-import { changedControls, renderControls } from "./controls-panel.js";
+
 import type { ControlValues, StudioControls } from "./controls.js";
+import { changedControls, renderControls } from "./controls-panel.js";
 import { DEFAULT_EXAMPLE, EXAMPLES } from "./examples.js";
 import { showComparison, showJudged } from "./results-view.js";
-import { requestOfFragment, shareFragment } from "./share-link.js";
 import type { ScenarioProblem } from "./scenario-problems.js";
+import { requestOfFragment, shareFragment } from "./share-link.js";
 import type { RunMessage, WorkerMessage } from "./studio-messages.js";
 import type { StudioJudged, StudioOutcome, StudioRequest } from "./studio-run.js";
 
@@ -93,7 +94,10 @@ function finished(outcome: StudioOutcome, ms: number): void {
   progress.value = 1;
   if (outcome.kind === "invalid") {
     showProblems(outcome.problems);
-    setState("invalid", `${outcome.problems.length} problem${outcome.problems.length === 1 ? "" : "s"} in the scenario`);
+    setState(
+      "invalid",
+      `${outcome.problems.length} problem${outcome.problems.length === 1 ? "" : "s"} in the scenario`,
+    );
     return;
   }
   showProblems([]);
@@ -141,7 +145,11 @@ function offerExports(files: Record<string, string>): void {
     "export:",
     ...Object.entries(files).map(([name, content]) => {
       const link = document.createElement("a");
-      const type = name.endsWith(".json") ? "application/json" : name.endsWith(".html") ? "text/html" : "text/plain";
+      const type = name.endsWith(".json")
+        ? "application/json"
+        : name.endsWith(".html")
+          ? "text/html"
+          : "text/plain";
       link.href = URL.createObjectURL(new Blob([content], { type }));
       state.downloads.push(link.href);
       link.download = name;
@@ -157,7 +165,11 @@ function sizeEditor(): void {
 }
 
 /** A new scenario text: the controls start again from its values. */
-function load(text: string, controls: StudioControls = {}, options: Omit<StudioRequest, "yaml" | "controls"> = {}): void {
+function load(
+  text: string,
+  controls: StudioControls = {},
+  options: Omit<StudioRequest, "yaml" | "controls"> = {},
+): void {
   yaml.value = text;
   sizeEditor();
   state.request = { ...options, yaml: text, controls };

@@ -4,10 +4,9 @@
  * CPU over time and the heatmaps side by side (the lab's own heatmap page, in a frame). The verdict's
  * figures also go on data attributes, which the tests and the share link's round trip read.
  */
-import type { StudioDesign, StudioJudged } from "./studio-run.js";
 
-const escape = (text: string) =>
-  text.replace(/[&<>"]/g, (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[char]!);
+import { escapeHtml } from "../viz/render/escape-html.js";
+import type { StudioDesign, StudioJudged } from "./studio-run.js";
 
 const dollars = (usd: number | null) => (usd === null ? "–" : `$${Math.round(usd).toLocaleString("en")}`);
 const percent = (share: number) => `${Math.round(share * 100)} %`;
@@ -22,26 +21,29 @@ export function showJudged(judged: StudioJudged, compared: [string, string] | un
   verdict.dataset.monthlyUsd = String(headline.recommended?.monthlyUsd ?? "");
   verdict.dataset.sizedBy = headline.sizedBy;
   verdict.innerHTML = [
-    `<h2>${escape(judged.scenario)}</h2>`,
+    `<h2>${escapeHtml(judged.scenario)}</h2>`,
     ...judged.headlineLines.map(
-      (line, index) => `<p class="${index === 1 ? "headline" : "reason"}">${escape(line)}</p>`,
+      (line, index) => `<p class="${index === 1 ? "headline" : "reason"}">${escapeHtml(line)}</p>`,
     ),
   ].join("");
   byId("sizing").innerHTML =
     judged.sizingLines.length === 0
       ? ""
-      : `<h2>Sizing and cost</h2>${judged.sizingLines.map((line) => `<p>${escape(line)}</p>`).join("")}`;
+      : `<h2>Sizing and cost</h2>${judged.sizingLines.map((line) => `<p>${escapeHtml(line)}</p>`).join("")}`;
   byId("multi-cluster").innerHTML =
     judged.multiClusterLines.length === 0
       ? ""
-      : `<h2>Clusters</h2><div class="multi">${escape(judged.multiClusterLines.join("\n"))}</div>`;
+      : `<h2>Clusters</h2><div class="multi">${escapeHtml(judged.multiClusterLines.join("\n"))}</div>`;
   showComparison(judged.designs, compared);
   byId("cpu-chart").innerHTML = judged.cpuChartSvg;
   (byId("heatmaps") as HTMLIFrameElement).srcdoc = judged.heatmapsHtml;
 }
 
 /** Two designs side by side: the recommendation and the first other one, unless the user picked. */
-export function showComparison(designs: readonly StudioDesign[], compared: [string, string] | undefined): void {
+export function showComparison(
+  designs: readonly StudioDesign[],
+  compared: [string, string] | undefined,
+): void {
   const container = byId("compare");
   if (designs.length === 0) {
     container.innerHTML = "";
@@ -57,13 +59,16 @@ export function showComparison(designs: readonly StudioDesign[], compared: [stri
     `<select id="${id}">${designs
       .map(
         (each) =>
-          `<option value="${escape(each.label)}"${each === chosen ? " selected" : ""}>${escape(each.label)}</option>`,
+          `<option value="${escapeHtml(each.label)}"${each === chosen ? " selected" : ""}>${escapeHtml(each.label)}</option>`,
       )
       .join("")}</select>`;
   const rows: [string, (design: StudioDesign) => string][] = [
     ["verdict", (design) => design.verdict],
     ["nodes simulated", (design) => String(design.nodes)],
-    ["nodes needed", (design) => (design.nodesNeeded === null ? "more won't help" : String(design.nodesNeeded))],
+    [
+      "nodes needed",
+      (design) => (design.nodesNeeded === null ? "more won't help" : String(design.nodesNeeded)),
+    ],
     ["$/month", (design) => dollars(design.monthlyUsd)],
     ["hottest node CPU", (design) => percent(design.hottestCpu)],
     ["average node CPU", (design) => percent(design.averageCpu)],
@@ -71,14 +76,17 @@ export function showComparison(designs: readonly StudioDesign[], compared: [stri
   ];
   container.innerHTML = [
     `<h2>Compare ${select("compare-a", a)} with ${select("compare-b", b)}</h2>`,
-    `<table><tr><th></th><th>${escape(a.label)}</th><th>${escape(b.label)}</th></tr>`,
+    `<table><tr><th></th><th>${escapeHtml(a.label)}</th><th>${escapeHtml(b.label)}</th></tr>`,
     ...rows.map(([name, value]) => {
       const differs = value(a) !== value(b) ? ' class="differs"' : "";
-      return `<tr><th>${name}</th><td${differs}>${escape(value(a))}</td><td${differs}>${escape(value(b))}</td></tr>`;
+      return `<tr><th>${name}</th><td${differs}>${escapeHtml(value(a))}</td><td${differs}>${escapeHtml(value(b))}</td></tr>`;
     }),
     "</table>",
     ...[a, b]
       .filter((each) => each.loses !== "")
-      .map((each) => `<p class="loses"><b>Why ${escape(each.label)} loses:</b> ${escape(each.loses)}</p>`),
+      .map(
+        (each) =>
+          `<p class="loses"><b>Why ${escapeHtml(each.label)} loses:</b> ${escapeHtml(each.loses)}</p>`,
+      ),
   ].join("");
 }

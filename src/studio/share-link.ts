@@ -7,13 +7,19 @@ import type { StudioRequest } from "./studio-run.js";
 
 const PREFIX = "#s=";
 
-async function through(bytes: Uint8Array, stream: CompressionStream | DecompressionStream): Promise<Uint8Array> {
+async function through(
+  bytes: Uint8Array,
+  stream: CompressionStream | DecompressionStream,
+): Promise<Uint8Array> {
   const out = new Blob([new Uint8Array(bytes)]).stream().pipeThrough(stream);
   return new Uint8Array(await new Response(out).arrayBuffer());
 }
 
 export async function shareFragment(request: StudioRequest): Promise<string> {
-  const packed = await through(new TextEncoder().encode(JSON.stringify(request)), new CompressionStream("deflate-raw"));
+  const packed = await through(
+    new TextEncoder().encode(JSON.stringify(request)),
+    new CompressionStream("deflate-raw"),
+  );
   let text = "";
   for (const byte of packed) text += String.fromCharCode(byte);
   return PREFIX + btoa(text).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");

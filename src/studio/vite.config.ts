@@ -40,5 +40,9 @@ export default defineConfig({
     outDir: here("../../dist/studio-page"),
     emptyOutDir: true,
     chunkSizeWarningLimit: 2048,
+    // Not minified: the heatmap page inlines shared functions by their source text and names
+    // (src/viz/render/html-client.ts), which renamed identifiers would break.
+    minify: false,
+    rolldownOptions: { checks: { pluginTimings: false } },
   },
 });

@@ -49,7 +49,9 @@ export function registerStudioCommands(program: Command): void {
         const address = server.address();
         const port = typeof address === "object" && address ? address.port : options.port;
         const url = `http://${options.host.includes(":") ? `[${options.host}]` : options.host}:${port}/${fragment}`;
-        await write(options.json ? `${JSON.stringify({ url })}\n` : `keyspread studio: ${url}\n(Ctrl-C stops it)\n`);
+        await write(
+          options.json ? `${JSON.stringify({ url })}\n` : `keyspread studio: ${url}\n(Ctrl-C stops it)\n`,
+        );
         if (options.open) openInBrowser(url);
         await new Promise<void>((resolve) => {
           for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => resolve());
@@ -109,8 +111,11 @@ export async function serveStudio(host: string, port: number): Promise<Server> {
 
 /** The desktop's "open this URL" command; the page's address is printed either way. */
 function openInBrowser(url: string): void {
-  const command = process.platform === "darwin" ? "open" : process.platform === "win32" ? "explorer" : "xdg-open";
+  const command =
+    process.platform === "darwin" ? "open" : process.platform === "win32" ? "explorer" : "xdg-open";
   const child = spawn(command, [url], { stdio: "ignore", detached: true });
-  child.on("error", () => process.stderr.write(`keyspread: could not run ${command}; open ${url} yourself\n`));
+  child.on("error", () =>
+    process.stderr.write(`keyspread: could not run ${command}; open ${url} yourself\n`),
+  );
   child.unref();
 }

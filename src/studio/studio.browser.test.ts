@@ -1,0 +1,159 @@
+/**
+ * The studio in real headless Chromium (Debian's `chromium`, driven by playwright-core), served by
+ * the built `keyspread studio`: it opens the fleet, shows the verdict the lab gives (the page's
+ * advice.json and results.json equal the Node run's), moves to the CLI's verdict when the nodes go
+ * from 12 to 32, reproduces that from the shared link after a reload, shows a broken YAML's error
+ * at its line with the CLI's message, and cancels a run. The fleet runs for one simulated minute
+ * without the model-end reruns (the link carries those options, as `lab --duration 1m
+ * --no-sensitivity` takes them), so the test stays small; the screenshot goes to docs/.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { drawnPanels, launchChromium, watchedPage } from "../../test/chromium.js";
+import { parseScenario } from "../sim/scenario/scenario.js";
+import { shareFragment } from "./share-link.js";
+import { runStudio, type StudioJudged, type StudioRequest } from "./studio-run.js";
+
+const FLEET = readFileSync(new URL("../../examples/fleet-hotspot.yaml", import.meta.url), "utf8");
+const RUN = { durationS: 60, sensitivity: false } as const;
+/** A fleet run in the page on a busy 2-core machine: generous. */
+const RUN_TIMEOUT = 600_000;
+
+let server: ChildProcess;
+let base: string;
+let browser: Browser;
+let page: Page;
+const problems: string[] = [];
+
+function nodeRun(request: StudioRequest): StudioJudged {
+  const outcome = runStudio(request);
+  if (outcome.kind !== "judged") throw new Error(JSON.stringify(outcome.problems));
+  return outcome;
+}
+
+/** Waits until the page's run ends; returns how it ended. */
+async function settled(): Promise<string> {
+  await page.waitForFunction(
+    () => ["done", "invalid", "failed", "cancelled"].includes(document.body.dataset.state ?? ""),
+    null,
+    { timeout: RUN_TIMEOUT, polling: 250 },
+  );
+  return (await page.evaluate(() => document.body.dataset.state))!;
+}
+
+async function pageVerdict() {
+  return page.locator("#verdict").evaluate((element) => ({
+    recommended: (element as HTMLElement).dataset.recommended,
+    lines: [...element.querySelectorAll("p")].map((p) => p.textContent),
+  }));
+}
+
+/** A file the page offers for export, read back through its download link. */
+async function exported(name: string): Promise<string> {
+  return page.locator(`#exports a[download="${name}"]`).evaluate(async (link) => {
+    return (await fetch((link as HTMLAnchorElement).href)).text();
+  });
+}
+
+beforeAll(async () => {
+  server = spawn("node", ["dist/cli/main.js", "studio", "--port", "0", "--json"], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  base = await new Promise<string>((resolve, reject) => {
+    server.stdout!.once("data", (data: Buffer) => resolve(JSON.parse(data.toString()).url));
+    server.once("exit", (code) => reject(new Error(`keyspread studio exited with ${code}`)));
+  });
+  browser = await launchChromium();
+  page = await watchedPage(browser, problems);
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  server?.kill();
+});
+
+describe("the studio in Chromium", () => {
+  const request: StudioRequest = { yaml: FLEET, controls: {}, ...RUN };
+
+  it(
+    "opens the fleet with the lab's verdict, numbers and heatmaps",
+    async () => {
+      await page.goto(base + (await shareFragment(request)));
+      expect(await settled()).toBe("done");
+      const expected = nodeRun(request);
+      expect(await pageVerdict()).toEqual({
+        recommended: expected.headline.recommended?.design ?? "",
+        lines: [`${expected.scenario}`, ...expected.headlineLines].slice(1),
+      });
+      expect(await exported("advice.json")).toBe(expected.files["advice.json"]);
+      expect(await exported("results.json")).toBe(expected.files["results.json"]);
+      const frame = (await (await page.locator("iframe#heatmaps").elementHandle())!.contentFrame())!;
+      const panels = await drawnPanels(frame);
+      expect(panels.map((panel) => panel.design)).toEqual(expected.designs.map((design) => design.label));
+      expect(await page.locator("#cpu-chart svg").count()).toBe(1);
+      expect(await page.locator("#compare table").count()).toBe(1);
+      await page.screenshot({
+        path: new URL("../../docs/studio.png", import.meta.url).pathname,
+        fullPage: false,
+      });
+      expect(problems).toEqual([]);
+    },
+    RUN_TIMEOUT * 2,
+  );
+
+  it(
+    "moves to the CLI's verdict when the nodes go from 12 to 32, and a reload of the link keeps it",
+    async () => {
+      const before = await pageVerdict();
+      expect(await page.locator("#c-nodes").inputValue()).toBe("12");
+      await page.locator("#c-nodes").fill("32");
+      await page.locator("#c-nodes").dispatchEvent("change");
+      await page.waitForFunction(() => document.body.dataset.state === "running");
+      expect(await settled()).toBe("done");
+      const expected = nodeRun({ ...request, controls: { nodes: 32 } });
+      const after = await pageVerdict();
+      expect(after.lines).toEqual(expected.headlineLines);
+      expect(after).not.toEqual(before);
+      expect(parseScenario(await exported("scenario.yaml")).cluster.nodes).toBe(32);
+      // The link now carries the change: a reload runs it again and gets the same.
+      await page.waitForFunction(() => location.hash.startsWith("#s="));
+      await page.reload();
+      expect(await settled()).toBe("done");
+      expect(await pageVerdict()).toEqual(after);
+      expect(await page.locator("#c-nodes").inputValue()).toBe("32");
+      expect(problems).toEqual([]);
+    },
+    RUN_TIMEOUT * 3,
+  );
+
+  it("shows a broken YAML's error at its line, with the CLI's message", async () => {
+    const broken = FLEET.replace("  nodes: 12\n  storage: ssd", '  nodes: "twelve"\n  storage: ssd');
+    let cliMessage = "";
+    try {
+      parseScenario(broken);
+    } catch (error) {
+      cliMessage = (error as Error).message;
+    }
+    await page.locator("#yaml").fill(broken);
+    expect(await settled()).toBe("invalid");
+    const line = broken.split("\n").findIndex((text) => text.includes('nodes: "twelve"')) + 1;
+    const item = page.locator('#problems li[data-path="cluster.nodes"]');
+    expect(await item.getAttribute("data-line")).toBe(String(line));
+    const message = (await item.textContent())!.replace(/^line \d+ · cluster\.nodes/, "");
+    expect(cliMessage).toContain(message);
+    expect(await page.locator("#gutter .bad").allTextContents()).toContain(String(line));
+  });
+
+  it("cancels a run: the page stays responsive and no stale result lands", async () => {
+    await page.locator("#yaml").fill(FLEET);
+    await page.waitForFunction(() => document.body.dataset.state === "running");
+    await page.locator("#cancel").click();
+    expect(await settled()).toBe("cancelled");
+    // The page answers while nothing runs, and the cancelled run's worker is gone (no late result).
+    expect(await page.evaluate(() => document.body.dataset.state)).toBe("cancelled");
+    expect(await page.locator("#cancel").isDisabled()).toBe(true);
+    expect(problems).toEqual([]);
+  });
+});
