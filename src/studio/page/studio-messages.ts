@@ -1,7 +1,7 @@
 /** The messages between the page and its Web Worker (one run per id; a newer id replaces an older run). */
-import type { JudgeScenarioProgress } from "../lab/judge.js";
-import type { ControlValues } from "./controls.js";
-import type { StudioOutcome, StudioRequest } from "./studio-run.js";
+import type { JudgeScenarioProgress } from "../../lab/judge.js";
+import type { ControlValues } from "../controls.js";
+import type { StudioOutcome, StudioRequest } from "../studio-run.js";
 
 export interface RunMessage {
   type: "run";

@@ -1,5 +1,5 @@
 /** The bundled scenarios (examples/*.yaml), inlined by the bundler: the page needs no server to open them. */
-const FILES = import.meta.glob<string>("../../examples/*.yaml", {
+const FILES = import.meta.glob<string>("../../../examples/*.yaml", {
   query: "?raw",
   import: "default",
   eager: true,

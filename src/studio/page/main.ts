@@ -5,14 +5,14 @@
  * current request, so a copied link reproduces the run.
  */
 
-import type { ControlValues, StudioControls } from "./controls.js";
+import type { ControlValues, StudioControls } from "../controls.js";
+import type { ScenarioProblem } from "../scenario-problems.js";
+import { requestOfFragment, shareFragment } from "../share-link.js";
+import type { StudioJudged, StudioOutcome, StudioRequest } from "../studio-run.js";
 import { changedControls, renderControls } from "./controls-panel.js";
 import { DEFAULT_EXAMPLE, EXAMPLES } from "./examples.js";
 import { showComparison, showJudged } from "./results-view.js";
-import type { ScenarioProblem } from "./scenario-problems.js";
-import { requestOfFragment, shareFragment } from "./share-link.js";
 import type { RunMessage, WorkerMessage } from "./studio-messages.js";
-import type { StudioJudged, StudioOutcome, StudioRequest } from "./studio-run.js";
 
 /** Typing pauses this long before a run starts. */
 const EDIT_PAUSE_MS = 400;

@@ -4,10 +4,10 @@
  * this worker and starting another.
  */
 import "./buffer-global.js";
-import { loadScenarioDocument } from "../sim/scenario/scenario.js";
-import { controlsOf } from "./controls.js";
+import { loadScenarioDocument } from "../../sim/scenario/scenario.js";
+import { controlsOf } from "../controls.js";
+import { runStudio } from "../studio-run.js";
 import type { RunMessage, WorkerMessage } from "./studio-messages.js";
-import { runStudio } from "./studio-run.js";
 
 /** At most one progress message per this many ms: enough for a smooth bar, few enough to stay cheap. */
 const PROGRESS_EVERY_MS = 100;

@@ -5,8 +5,8 @@
  * figures also go on data attributes, which the tests and the share link's round trip read.
  */
 
-import { escapeHtml } from "../viz/render/escape-html.js";
-import type { StudioDesign, StudioJudged } from "./studio-run.js";
+import { escapeHtml } from "../../viz/render/escape-html.js";
+import type { StudioDesign, StudioJudged } from "../studio-run.js";
 
 const dollars = (usd: number | null) => (usd === null ? "–" : `$${Math.round(usd).toLocaleString("en")}`);
 const percent = (share: number) => `${Math.round(share * 100)} %`;

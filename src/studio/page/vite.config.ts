@@ -8,8 +8,8 @@ import { fileURLToPath } from "node:url";
 import { defineConfig, type Plugin } from "vite";
 
 const BROWSER_SEAMS: Record<string, string> = {
-  "/keys/hash/digest.js": "../keys/hash/digest-browser.ts",
-  "/viz/render/packed-data.js": "../viz/render/packed-data-browser.ts",
+  "/keys/hash/digest.js": "../../keys/hash/digest-browser.ts",
+  "/viz/render/packed-data.js": "../../viz/render/packed-data-browser.ts",
 };
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
@@ -37,7 +37,7 @@ export default defineConfig({
   plugins: [browserSeams()],
   worker: { format: "es", plugins: () => [browserSeams()] },
   build: {
-    outDir: here("../../dist/studio-page"),
+    outDir: here("../../../dist/studio-page"),
     emptyOutDir: true,
     chunkSizeWarningLimit: 2048,
     // Not minified: the heatmap page inlines shared functions by their source text and names

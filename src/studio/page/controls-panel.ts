@@ -4,8 +4,8 @@
  * untouched form runs the YAML as written.
  */
 
-import { escapeHtml } from "../viz/render/escape-html.js";
-import type { ControlValues, Routing, Storage, StudioControls } from "./controls.js";
+import { escapeHtml } from "../../viz/render/escape-html.js";
+import type { ControlValues, Routing, Storage, StudioControls } from "../controls.js";
 
 const field = (label: string, input: string) =>
   `<label for="${input.match(/id="([^"]+)"/)![1]}">${label}</label>${input}`;
