@@ -2,8 +2,12 @@
  * The studio's numbers are the CLI's: for every bundled scenario, the run the page's worker makes
  * (runStudio) gives the advice.json and results.json that `keyspread lab` makes from its own
  * judgement; and for one scenario, byte for byte the files the built bin writes with `lab --out`.
- * Short runs (2 simulated minutes, no model-end reruns) keep it affordable: the same options go to
- * both sides, so the comparison holds at any length.
+ * Short runs (one simulated minute, no model-end reruns) keep it affordable: the same options go to
+ * both sides, so the comparison holds at any length. The fleet, the slowest by far, is compared in
+ * Chromium (studio.browser.test.ts: the page's files against this run in Node); its lab files are
+ * lab.test.ts's. The reports in HTML embed the heatmap script from the functions' source text,
+ * which differs in whitespace between the built bin and a transformed test run, so the byte-for-byte
+ * comparison is of the JSON and YAML files.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -17,8 +21,10 @@ import { parseScenario } from "../sim/scenario/scenario.js";
 import { runStudio, type StudioJudged } from "./studio-run.js";
 
 const EXAMPLES = new URL("../../examples/", import.meta.url);
-const BUNDLED = readdirSync(EXAMPLES).filter((name) => name.endsWith(".yaml"));
-const RUN = { durationS: 120, sensitivity: false } as const;
+const BUNDLED = readdirSync(EXAMPLES).filter(
+  (name) => name.endsWith(".yaml") && name !== "fleet-hotspot.yaml",
+);
+const RUN = { durationS: 60, sensitivity: false } as const;
 
 const judged = (yaml: string, controls = {}): StudioJudged => {
   const outcome = runStudio({ yaml, controls, ...RUN });
@@ -52,7 +58,7 @@ describe("the studio's verdict and numbers are the lab's", () => {
           "lab",
           file.pathname,
           "--duration",
-          "2m",
+          "1m",
           "--no-sensitivity",
           "--rows",
           "100",
@@ -63,7 +69,7 @@ describe("the studio's verdict and numbers are the lab's", () => {
       );
       expect(run.status, run.stderr).toBe(0);
       const studio = judged(readFileSync(file, "utf8"));
-      for (const name of ["advice.json", "results.json", "report.html", "recommended-schema.yaml"])
+      for (const name of ["advice.json", "results.json", "recommended-schema.yaml"])
         expect(studio.files[name], name).toBe(readFileSync(join(out, name), "utf8"));
     } finally {
       rmSync(out, { recursive: true, force: true });
