@@ -176,7 +176,8 @@ describe("the studio in Chromium", () => {
     } catch (error) {
       cliMessage = (error as Error).message;
     }
-    // From a fresh link: the edit cancels the fleet's run it starts.
+    // From a fresh load of the link (not a same-page fragment change): the edit cancels the run it starts.
+    await page.goto("about:blank");
     await page.goto(base + (await shareFragment(request)));
     await page.waitForFunction(`document.body.dataset.state === "running"`);
     await page.locator("#yaml").fill(broken);
