@@ -29,6 +29,9 @@ const LAB = [
   "src/cli/commands/migrate-tasks.test.ts",
   "src/cli/commands/loadtest.test.ts",
   "src/cli/commands/live-migration-replicas.test.ts",
+  // The studio runs the lab's judgement (in Node, and in Chromium's worker): the simulation's time.
+  "src/studio/studio-run.test.ts",
+  "src/studio/studio.browser.test.ts",
 ];
 /**
  * Test files that replace a module with `vi.mock`: each needs a module graph of its own, or a module

@@ -40,6 +40,7 @@ const COMMAND_GROUPS: Record<string, () => Promise<Register>> = {
   examples: async () => (await import("./commands/examples.js")).registerExamplesCommands,
   diagnose: async () => (await import("./commands/diagnose.js")).registerDiagnoseCommands,
   loadtest: async () => (await import("./commands/loadtest.js")).registerLoadtestCommands,
+  studio: async () => (await import("./commands/studio.js")).registerStudioCommands,
 };
 
 const named = process.argv[2];

@@ -1,5 +1,4 @@
 /** Compiles a SchemaSpec into a KeySchema: a specialised encoder/decoder, its salt, its fingerprint. */
-import { hash as digest } from "node:crypto";
 import { load as parseYaml } from "js-yaml";
 import { type FieldCodec, KeyWriter, makeFieldCodec } from "./codec.js";
 import {
@@ -11,6 +10,7 @@ import {
   unknownFieldError,
 } from "./errors.js";
 import type { BucketFunction } from "./hash/bucket-hashes.js";
+import { sha256Hex } from "./hash/digest.js";
 import { planQuery } from "./planner.js";
 import { binarySaltPrefix, decimalSaltPrefix, parseSaltInput, SALT_HASHES, type SaltPrefix } from "./salt.js";
 import { type NormalizedSpec, normalizeSpec } from "./spec.js";
@@ -60,7 +60,7 @@ export function parseSchema(text: string, format: "json" | "yaml" = "yaml"): Key
 /** `ks1-` + 16 hex digits of SHA-256 over the canonical JSON of the normalized spec, minus its name. */
 export function fingerprintOf(spec: NormalizedSpec): string {
   const { name: _name, ...meaning } = spec;
-  return `ks1-${digest("sha256", canonicalJson(meaning), "hex").slice(0, 16)}`;
+  return `ks1-${sha256Hex(canonicalJson(meaning)).slice(0, 16)}`;
 }
 
 function canonicalJson(value: unknown): string {

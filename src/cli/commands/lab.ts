@@ -8,17 +8,12 @@ import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
-import { candidateLabel } from "../../advise/judge/advise.js";
-import { lossReason } from "../../advise/judge/loss-reason.js";
-import { candidateVerdict } from "../../advise/report/report-table.js";
 import { writeFileAtomically } from "../../io/write-file-atomically.js";
-import { compileSchema } from "../../keys/schema.js";
 import type { LabVerdict } from "../../lab/judge.js";
-import { labIntro, labReport } from "../../lab/lab-report.js";
+import { labHeatmapDesigns, labHeatmapHeading, labResultsJson } from "../../lab/lab-files.js";
+import { labReport } from "../../lab/lab-report.js";
 import { checkDesign, type DesignCheck } from "../../lab/library-check.js";
 import { rekeyLines, rekeySizing } from "../../lab/rekey-sizing.js";
-import { guidanceLine } from "../../sim/results/report.js";
-import { simulationResultToJson } from "../../sim/results/result-json.js";
 import { parseDuration } from "../../sim/scenario/duration.js";
 import type { Scenario } from "../../sim/scenario/scenario.js";
 import { openStore } from "../../store/open/open.js";
@@ -117,42 +112,13 @@ export function registerLabCommands(program: Command): void {
  * the model's ends) and a heatmap per design with its verdict; returns the paths written.
  */
 async function writeLabFiles(verdict: LabVerdict, options: LabOptions): Promise<string[]> {
-  const { advice, ends } = verdict;
   const out = options.out;
   await mkdir(out, { recursive: true });
-  const simulated = verdict.shown;
-  const heatmaps = await writeHeatmaps(
-    simulated.map((each) => ({
-      name: candidateLabel(each, advice.nodes),
-      steps: each.result.loadSteps,
-      naming: compileSchema(each.candidate.design.schema),
-      notes: [
-        each === advice.recommended
-          ? "recommended"
-          : `${candidateVerdict(advice, each)}: ${lossReason(each, advice.recommended).reason}`,
-        guidanceLine(each.result),
-      ],
-    })),
-    out,
-    { title: `keyspread lab: ${advice.scenario}`, intro: labIntro(verdict) },
-  );
-  const results = {
-    scenario: advice.scenario,
-    ...(advice.description === undefined ? {} : { description: advice.description }),
-    durationS: advice.durationS,
-    designs: simulated.map((each) => ({ ...each.result, design: candidateLabel(each, advice.nodes) })),
-  };
-  const sensitivity = simulated.map((each) => ends.get(each)).filter((each) => each !== undefined);
+  const heatmaps = await writeHeatmaps(labHeatmapDesigns(verdict), out, labHeatmapHeading(verdict));
   const resultsPath = join(out, "results.json");
-  await writeFileAtomically(
-    resultsPath,
-    simulationResultToJson(results, {
-      ...(options.series ? { series: true } : {}),
-      ...(sensitivity.length === simulated.length ? { sensitivity } : {}),
-    }),
-  );
+  await writeFileAtomically(resultsPath, labResultsJson(verdict, options.series ? { series: true } : {}));
   return [
-    ...(await writeAdviceFiles(advice, out, { heatmaps })),
+    ...(await writeAdviceFiles(verdict.advice, out, { heatmaps })),
     resultsPath,
     heatmaps.html,
     ...heatmaps.designs.flatMap((design) => design.images),

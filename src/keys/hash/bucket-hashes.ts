@@ -3,7 +3,7 @@
  * [0, N) — except where a compatibility preset must reproduce someone else's bug. They know
  * nothing of schemas; `salt.ts` names them for the spec's `salt.hash`.
  */
-import { hash as digest } from "node:crypto";
+import { md5 } from "./digest.js";
 import { xxHash32 } from "./xxhash32.js";
 
 /** Reduces `bytes[start, end)` to a bucket in [0, buckets). */
@@ -15,8 +15,8 @@ export const xxh32Bucket: BucketFunction = (bytes, start, end, buckets) =>
 
 /** The game-studio recipe: the first 4 hex digits of the MD5 digest (its first two bytes, big-endian), mod N. */
 export const md5Hex4Bucket: BucketFunction = (bytes, start, end, buckets) => {
-  const md5 = digest("md5", bytes.subarray(start, end), "buffer");
-  return ((md5[0]! << 8) | md5[1]!) % buckets;
+  const digest = md5(bytes.subarray(start, end));
+  return ((digest[0]! << 8) | digest[1]!) % buckets;
 };
 
 /** Java's `h = 31 * h + b` over signed bytes, starting at 1, with 32-bit overflow. */

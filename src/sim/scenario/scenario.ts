@@ -469,11 +469,14 @@ const SCENARIO_YAML = CORE_SCHEMA.withTags(mergeTag);
 
 /** Parses scenario text (YAML with `<<` merge keys, or JSON) and validates it. */
 export function parseScenario(text: string): Scenario {
-  let document: unknown;
+  return validateScenario(loadScenarioDocument(text));
+}
+
+/** Scenario text (YAML or JSON) as the document it holds, not yet validated. */
+export function loadScenarioDocument(text: string): unknown {
   try {
-    document = parseYaml(text, { schema: SCENARIO_YAML });
+    return parseYaml(text, { schema: SCENARIO_YAML });
   } catch (error) {
     throw new Error(`scenario is not valid YAML: ${(error as Error).message}`);
   }
-  return validateScenario(document);
 }

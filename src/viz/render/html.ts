@@ -3,8 +3,6 @@
  * by side on the same colour scale: canvas heatmaps, metric and scale switch, drag-to-zoom, hover
  * tooltip with key range, time and values, and each design's detected patterns in words.
  */
-
-import { deflateRawSync } from "node:zlib";
 import { displayKey } from "../../keys/key-text.js";
 import {
   availableHeatMetrics,
@@ -20,6 +18,7 @@ import { type ColorScaleKind, type ColorScaleOptions, PALETTE, sharedScale } fro
 import { escapeHtml } from "./escape-html.js";
 import { HEATMAP_CLIENT_JS } from "./html-client.js";
 import { type LineChart, renderLineChart } from "./line-chart.js";
+import { packData } from "./packed-data.js";
 
 export interface HeatmapDesign {
   name: string;
@@ -109,7 +108,7 @@ export function renderHeatmapHtml(
   const title = options.title ?? `keyspread heatmap: ${designs.map((design) => design.name).join(" vs ")}`;
   // Deflated: the designs' values repeat a few levels over thousands of cells, so the page is a tenth
   // of the JSON's size. Base64 has no `<`, so no key text can close the script element.
-  const packed = deflateRawSync(JSON.stringify(data), { level: 9 }).toString("base64");
+  const packed = packData(JSON.stringify(data));
   return `<!doctype html>
 <html lang="en">
 <head>

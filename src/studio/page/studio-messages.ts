@@ -1,0 +1,16 @@
+/** The messages between the page and its Web Worker (one run per id; a newer id replaces an older run). */
+import type { JudgeScenarioProgress } from "../../lab/judge.js";
+import type { ControlValues } from "../controls.js";
+import type { StudioOutcome, StudioRequest } from "../studio-run.js";
+
+export interface RunMessage {
+  type: "run";
+  id: number;
+  request: StudioRequest;
+}
+
+export type WorkerMessage =
+  | { type: "controls"; id: number; controls: ControlValues }
+  | { type: "progress"; id: number; progress: JudgeScenarioProgress }
+  | { type: "done"; id: number; outcome: StudioOutcome; ms: number }
+  | { type: "failed"; id: number; message: string };

@@ -1,0 +1,37 @@
+/**
+ * The studio's Web Worker: runs one studio run (the lab's judgement, then the files) off the page's
+ * thread and reports progress. The judgement is synchronous: the page cancels a run by terminating
+ * this worker and starting another.
+ */
+import "./buffer-global.js";
+import { loadScenarioDocument } from "../../sim/scenario/scenario.js";
+import { controlsOf } from "../controls.js";
+import { runStudio } from "../studio-run.js";
+import type { RunMessage, WorkerMessage } from "./studio-messages.js";
+
+/** At most one progress message per this many ms: enough for a smooth bar, few enough to stay cheap. */
+const PROGRESS_EVERY_MS = 100;
+
+const post = (message: WorkerMessage) => (self as unknown as Worker).postMessage(message);
+
+self.onmessage = (event: MessageEvent<RunMessage>) => {
+  const { id, request } = event.data;
+  const started = performance.now();
+  try {
+    try {
+      post({ type: "controls", id, controls: controlsOf(loadScenarioDocument(request.yaml)) });
+    } catch {
+      // Not YAML: the run below reports the CLI's error at its line.
+    }
+    let last = 0;
+    const outcome = runStudio(request, (progress) => {
+      const now = performance.now();
+      if (now - last < PROGRESS_EVERY_MS) return;
+      last = now;
+      post({ type: "progress", id, progress });
+    });
+    post({ type: "done", id, outcome, ms: performance.now() - started });
+  } catch (error) {
+    post({ type: "failed", id, message: (error as Error).message });
+  }
+};
