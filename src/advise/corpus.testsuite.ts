@@ -355,6 +355,12 @@ function matches(advice: Advice, verdict: Verdict): boolean {
       return changes.length === 1 && changes[0]!.kind === "promote" && changes[0]!.field === verdict.field;
     case "salt": {
       const salt = changes.length === 1 && changes[0]!.kind === "salt" ? changes[0] : undefined;
+      // A salt over one sequence or its digits reversed are the two textbook cures of a moving tail
+      // (issue 41): both spread the writes and keep a get one range; a read of id ranges rules the
+      // reversal out (its planner refuses such a range, which verdictProblem reports as cannot-serve).
+      const reversed =
+        changes.length === 1 && changes[0]!.kind === "reverse-sequence" ? changes[0] : undefined;
+      if (reversed) return verdict.over.length === 1 && reversed.field === verdict.over[0];
       return (
         salt !== undefined && salt.fields.join("+") === verdict.over.join("+") && salt.buckets >= chosen.nodes
       );

@@ -51,7 +51,7 @@ describe("keyspread lab", () => {
     );
     // The advisor's notes beyond the key: the 30-day scans belong in an analytical store.
     expect(run.stdout.slice(run.stdout.indexOf("Beyond the key:"))).toMatch(
-      /^Beyond the key:\n {2}- [\s\S]*analytical store[\s\S]*Through the library/,
+      /^Beyond the key:\n {2}- [\s\S]*analytical query[\s\S]*Through the library/,
     );
     const table = run.stdout.slice(0, run.stdout.indexOf("Verdict:"));
     for (const design of DESIGNS) {
