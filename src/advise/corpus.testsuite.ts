@@ -240,6 +240,9 @@ export const CORPUS: readonly CorpusEntry[] = [
     writes: 20_000,
     reads: "get=2000",
     nodes: 6,
+    // Declared gets are simulated (issue 41): with them, the new salted table warms up at 105–107 % at
+    // 2× growth on 6 nodes, so the advice may add a node.
+    moreNodes: "either",
     verdict: { kind: "salt", over: ["id"] },
     components: ["time-ordered-id"],
   },
@@ -290,6 +293,9 @@ export const CORPUS: readonly CorpusEntry[] = [
     writes: 20_000,
     reads: "get=1000",
     nodes: 6,
+    // Declared gets are simulated (issue 41): with them, the new salted table warms up at 105–107 % at
+    // 2× growth on 6 nodes, so the advice may add a node.
+    moreNodes: "either",
     verdict: { kind: "salt", over: ["seq"] },
     components: ["salt", "constant", "sequence"],
   },

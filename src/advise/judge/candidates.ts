@@ -287,7 +287,9 @@ export function enumerateCandidates(
       (options.realKey?.codecs[field.name] ?? field.codec).type === "timestamp",
   );
   if (time) keyChanges.push([{ kind: "reverse-timestamp", field: time.name }]);
-  const counter = globalCounter(roles);
+  // Under a salt the counter no longer leads the key: its cure is the salt's bucket count, and a
+  // reversal would keep too few buckets.
+  const counter = baseline.schema.salt ? undefined : globalCounter(roles);
   if (counter) keyChanges.push([{ kind: "reverse-sequence", field: counter.name }]);
   for (const field of promotable(roles, options.nodes))
     keyChanges.push([{ kind: "promote", field: field.name }]);
