@@ -173,13 +173,24 @@ export function pricesUsed(scenario: Scenario): PriceUsed[] {
   return PRICES.map((price) => priceUsed(scenario, price.id));
 }
 
-/** The price's value; a named error when it has no default and the scenario sets none. */
+/** A price the run needs has no default and the scenario sets none. */
+export class MissingPriceError extends Error {
+  override name = "MissingPriceError";
+  constructor(
+    readonly id: PriceId,
+    readonly scenarioField: string,
+    unit: string,
+  ) {
+    super(
+      `no price for ${id} (${unit}): Google publishes no figure the lab could read; set ${scenarioField} in the scenario`,
+    );
+  }
+}
+
+/** The price's value; a MissingPriceError when it has no default and the scenario sets none. */
 export function price(scenario: Scenario, id: PriceId): number {
   const used = priceUsed(scenario, id);
-  if (used.value === null)
-    throw new Error(
-      `no price for ${id} (${used.unit}): Google publishes no figure the lab could read; set ${used.scenarioField} in the scenario`,
-    );
+  if (used.value === null) throw new MissingPriceError(id, used.scenarioField, used.unit);
   return used.value;
 }
 
