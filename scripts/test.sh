@@ -9,6 +9,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# `npm test -- --update-golden` rewrites the golden files (test/golden.ts) instead of comparing.
+args=()
+for arg in "$@"; do
+  if [[ "$arg" == "--update-golden" ]]; then export KEYSPREAD_UPDATE_GOLDEN=1; else args+=("$arg"); fi
+done
+set -- ${args[@]+"${args[@]}"}
+
 # Node 24 and its client download (on a fresh clone) while the first pass runs; the second waits.
 node24_bin="$(mktemp)"
 trap 'rm -f "$node24_bin"' EXIT

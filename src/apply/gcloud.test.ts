@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { expectGolden } from "../../test/golden.js";
 import { CLUSTER_CONFIG_KEYS, GCLOUD_FLAGS } from "./documented-names.fixture.js";
 import { instancePlanToGcloud, shellWord } from "./gcloud.js";
-import { expectGolden } from "./golden.fixture.js";
 import { instancePlan } from "./instance-plan.js";
 import { goldenPlans, salted2xBoostSource } from "./plan-sources.fixture.js";
 
@@ -44,7 +44,8 @@ function gcloudCommands(script: string): string[][] {
 
 describe("instancePlanToGcloud", () => {
   it("prints the golden files (KEYSPREAD_UPDATE_GOLDEN=1 rewrites them)", () => {
-    for (const [name, plan] of goldenPlans()) expectGolden(`${name}.gcloud.sh`, instancePlanToGcloud(plan));
+    for (const [name, plan] of goldenPlans())
+      expectGolden(import.meta.url, `${name}.gcloud.sh`, instancePlanToGcloud(plan));
   });
 
   it("is a bash script bash can parse", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { expectGolden } from "../../test/golden.js";
 import { TERRAFORM_NAMES, TERRAFORM_VALUES } from "./documented-names.fixture.js";
-import { expectGolden } from "./golden.fixture.js";
 import { instancePlan } from "./instance-plan.js";
 import { fleetSource, goldenPlans, salted2xBoostSource } from "./plan-sources.fixture.js";
 import { hclString, instancePlanToTerraform } from "./terraform.js";
@@ -57,7 +57,8 @@ function hclNames(hcl: string): { uses: Use[]; resources: string[] } {
 
 describe("instancePlanToTerraform", () => {
   it("prints the golden files (KEYSPREAD_UPDATE_GOLDEN=1 rewrites them)", () => {
-    for (const [name, plan] of goldenPlans()) expectGolden(`${name}.main.tf`, instancePlanToTerraform(plan));
+    for (const [name, plan] of goldenPlans())
+      expectGolden(import.meta.url, `${name}.main.tf`, instancePlanToTerraform(plan));
   });
 
   it("uses only attributes and values the provider documents (cited in documented-names.fixture.ts)", () => {

@@ -5,6 +5,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { load, loadAll } from "js-yaml";
 import { Job } from "kubernetes-models/batch/v1/Job";
 import { describe, expect, it } from "vitest";
+import { UPDATE_GOLDEN } from "../../../test/golden.js";
 import { CLOUD_RUN_V1, CLOUD_RUN_V2, fieldErrors } from "../../migrate/cloud-run-job-fields.fixture.js";
 
 const keyspread = (...args: string[]) => {
@@ -71,7 +72,7 @@ describe("keyspread migrate job", () => {
     it(`writes ${file}`, () => {
       const run = keyspread("migrate", "job", ...COMMON, ...args);
       expect(run.code, run.stderr).toBe(0);
-      if (process.env.KEYSPREAD_UPDATE_GOLDEN) writeFileSync(file, run.stdout);
+      if (UPDATE_GOLDEN) writeFileSync(file, run.stdout);
       // JSON is compared as data: the repository's formatter lays the file out its own way.
       if (file.endsWith(".json"))
         expect(JSON.parse(run.stdout)).toEqual(JSON.parse(readFileSync(file, "utf8")));
