@@ -169,7 +169,31 @@ describe("keyspread loadtest (emulator)", () => {
       /--scale 0\.5 asks 94,000 operations\/s .* from 3 task\(s\).*--task-capacity 5000/,
     );
     expect(await tableExists(table)).toBe(false);
-    expect(cli(["loadtest", ...RUN, "--table", `bigtable:${table}`, "--duration", "1s"]).status).toBe(0);
+    const first = cli([
+      "loadtest",
+      ...RUN,
+      "--table",
+      `bigtable:${table}`,
+      "--duration",
+      "1s",
+      "--access-log",
+      join(dir, `${table}-{task}.jsonl`),
+      "--json",
+    ]);
+    expect(first.status).toBe(0);
+    // The log's writes beside the lab's rows (load-by-range.test.ts checks where they sit); no
+    // cluster watch on the emulator.
+    const result = JSON.parse(first.stdout);
+    expect(result.load.writes).toBeGreaterThan(0);
+    expect(result.load.rows.length).toBeGreaterThan(1);
+    expect(result.load.rows[0]).toEqual(
+      expect.objectContaining({
+        start: expect.any(String),
+        lab: expect.any(Number),
+        run: expect.any(Number),
+      }),
+    );
+    expect(result.cluster).toMatchObject({ samples: 0, average: null, hottest: null });
     const store = await BigtableStore.open({ tableId: table });
     try {
       const before = await readRun(store);
