@@ -192,8 +192,26 @@ describe("the cluster's CPU and hot tablets over a run (in-process admin and Mon
       for (const polls of [3, 2]) {
         const stop = new AbortController();
         const source = stoppingAfter(opened.source, polls, stop);
-        await watchCluster({ source, store, startMs: T0, pollMs: 1, signal: stop.signal, now });
+        await watchCluster({
+          source,
+          store,
+          startMs: T0,
+          endMs: T0 + 60 * MINUTE,
+          pollMs: 1,
+          signal: stop.signal,
+          now,
+        });
       }
+      // Restarted after the run's end: no window goes past it, so nothing new is recorded.
+      await watchCluster({
+        source: opened.source,
+        store,
+        startMs: T0,
+        endMs: T0 + 5 * MINUTE,
+        pollMs: 1,
+        signal: AbortSignal.timeout(50),
+        now,
+      });
     } finally {
       await opened.close();
     }
@@ -274,6 +292,7 @@ describe("the cluster's CPU and hot tablets over a run (in-process admin and Mon
         source: stoppingAfter(opened.source, 2, stop),
         store: deniedStore,
         startMs: T0,
+        endMs: T0 + 60 * MINUTE,
         pollMs: 1,
         signal: stop.signal,
         now: minutes(),

@@ -162,6 +162,8 @@ export interface WatchOptions {
   store: Store;
   /** Epoch ms the first window starts at when none was recorded (the run's start). */
   startMs: number;
+  /** Epoch ms no window goes past (the run's end: a task restarted after it records nothing new). */
+  endMs: number;
   pollMs: number;
   signal: AbortSignal;
   now?: () => number;
@@ -172,7 +174,7 @@ export async function watchCluster(options: WatchOptions): Promise<void> {
   const now = options.now ?? Date.now;
   let fromMs = (await readClusterSamples(options.store)).at(-1)?.toMs ?? options.startMs;
   const poll = async () => {
-    const toMs = now();
+    const toMs = Math.min(now(), options.endMs);
     if (toMs <= fromMs) return;
     await recordClusterSample(options.store, await options.source.observe(new Date(fromMs), new Date(toMs)));
     fromMs = toMs;

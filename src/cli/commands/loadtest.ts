@@ -276,24 +276,33 @@ async function runCommand(options: RunOptions): Promise<void> {
     const live = liveLine(prediction);
     const watching =
       task.index === 0 && !onEmulator
-        ? await startClusterWatch(address, store, run.startedAt, options)
+        ? await startClusterWatch(
+            address,
+            store,
+            { startMs: run.startedAt, endMs: run.startedAt + durationS * 1000 },
+            options,
+          )
         : undefined;
-    const outcome = await runLoadTestTask({
-      store,
-      table,
-      scaled,
-      run,
-      task,
-      host: `${process.env.HOSTNAME ?? "local"}:${process.pid}`,
-      timing: { leaseMs: options.leaseSeconds * 1000, now: Date.now },
-      maxErrorRate: options.maxErrorRate,
-      intervalS: options.interval,
-      maxInFlight: options.maxInFlight,
-      signal: stop.signal,
-      onInterval: live.update,
-    });
-    live.stop();
-    await watching?.stop();
+    let outcome: TaskOutcome;
+    try {
+      outcome = await runLoadTestTask({
+        store,
+        table,
+        scaled,
+        run,
+        task,
+        host: `${process.env.HOSTNAME ?? "local"}:${process.pid}`,
+        timing: { leaseMs: options.leaseSeconds * 1000, now: Date.now },
+        maxErrorRate: options.maxErrorRate,
+        intervalS: options.interval,
+        maxInFlight: options.maxInFlight,
+        signal: stop.signal,
+        onInterval: live.update,
+      });
+    } finally {
+      live.stop();
+      await watching?.stop();
+    }
     const status = await readRunStatus(store);
     if (status === undefined)
       throw new Error(`${store.name}: the load test's run row is gone (deleted during the run?)`);
@@ -318,7 +327,7 @@ async function runCommand(options: RunOptions): Promise<void> {
 async function startClusterWatch(
   address: StoreAddress & { kind: "bigtable" },
   store: BigtableStore,
-  startMs: number,
+  span: { startMs: number; endMs: number },
   options: RunOptions,
 ): Promise<{ stop: () => Promise<void> } | undefined> {
   const config = resolveConfig(storeOptions(address));
@@ -338,9 +347,14 @@ async function startClusterWatch(
   const watching = watchCluster({
     source: opened.source,
     store,
-    startMs,
+    ...span,
     pollMs: options.clusterPoll * 1000,
     signal: stop.signal,
+  }).catch((error: unknown) => {
+    // Recording failed (the store, not a source: those are recorded): the load test goes on.
+    process.stderr.write(
+      `stopped recording the cluster's CPU and hot tablets: ${(error as Error).message}\n`,
+    );
   });
   return {
     async stop() {
