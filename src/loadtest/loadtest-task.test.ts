@@ -72,7 +72,13 @@ describe("a load test's task", () => {
     const runs = await Promise.all([1, 2, 3].map(() => openRun(store, wanted(60, 3))));
     expect(new Set(runs.map((run) => run.runId)).size).toBe(1);
     expect(runs[0]!.createdTable).toBe(true);
-    await expect(openRun(store, wanted(60, 4))).rejects.toBeInstanceOf(LoadTestConflictError);
+    const refused = await openRun(store, wanted(60, 4)).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(LoadTestConflictError);
+    expect(refused).toMatchObject({
+      field: "tasks",
+      wanted: 4,
+      existing: { tasks: 3, runId: runs[0]?.runId },
+    });
   });
 
   it("resumes a stopped share from its checkpoint", async () => {

@@ -42,14 +42,10 @@ export type TaskOutcome =
 const MIN_OPERATIONS = 20;
 
 export async function runLoadTestTask(options: LoadTestTaskOptions): Promise<TaskOutcome> {
-  const { store, task, timing } = options;
+  const { task, timing } = options;
   const maxErrorRate = options.maxErrorRate ?? 0.05;
   const held = await claimShare(options);
-  if (held === "done") {
-    const share = await readShard(store, "loadtest", task.index);
-    const measurement = share.progress!.detail as Measurement;
-    return { status: "done", resumedFromS: measurement.drivenS, measurement };
-  }
+  if ("done" in held) return { status: "done", resumedFromS: held.done.drivenS, measurement: held.done };
   const { shard, record } = held;
   const measurement = (record.progress?.detail as Measurement | undefined) ?? emptyMeasurement();
   const resumedFromS = measurement.drivenS;
@@ -100,15 +96,15 @@ export async function runLoadTestTask(options: LoadTestTaskOptions): Promise<Tas
   }
 }
 
-/** Takes this task's share, waiting out another attempt's lease; "done" when the share is already complete. */
+/** Takes this task's share, waiting out another attempt's lease; its measurement when the share is already complete. */
 async function claimShare(
   options: LoadTestTaskOptions,
-): Promise<{ shard: HeldShard; record: ShardRecord } | "done"> {
+): Promise<{ shard: HeldShard; record: ShardRecord } | { done: Measurement }> {
   const { store, task, timing } = options;
   for (;;) {
     options.signal?.throwIfAborted();
     const record = await readShard(store, "loadtest", task.index);
-    if (record.progress?.complete) return "done";
+    if (record.progress?.complete) return { done: record.progress.detail as Measurement };
     const lapsesIn = (record.lease?.expiresAt ?? 0) - timing.now();
     if (lapsesIn > 0) {
       await sleep(Math.min(lapsesIn + 50, 1000), undefined, { signal: options.signal });

@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import { encodeJson, readShards, type ShardRecord, shardRowKey } from "../migrate/job/job-rows.js";
 import { RetryableStoreError, type Store } from "../store/store.js";
 import { RESERVED_PREFIX } from "../table/schema-guard.js";
+import { CLUSTER_ROW_KEY } from "./cluster-watch.js";
 
 export const RUN_ROW_KEY = Buffer.concat([RESERVED_PREFIX, Buffer.from("keyspread:loadtest")]);
 const RUN = "run";
@@ -45,8 +46,9 @@ export class LoadTestConflictError extends Error {
   constructor(
     readonly table: string,
     readonly existing: LoadTestRun,
-    field: string,
-    wanted: unknown,
+    /** The first run parameter this task asks differently. */
+    readonly field: keyof WantedRun,
+    readonly wanted: unknown,
   ) {
     super(
       `${table} already holds load test ${existing.runId} (scenario ${existing.scenario}, design ${existing.design}, scale ${existing.scale}, ${existing.tasks} tasks, ${existing.durationS} s, started ${new Date(existing.startedAt).toISOString()}); this task asks ${field} ${JSON.stringify(wanted)}. Run \`keyspread loadtest delete\` first, or use another table`,
@@ -60,9 +62,10 @@ export function scenarioHash(scenario: unknown): string {
 
 export async function readRun(store: Store): Promise<LoadTestRun | undefined> {
   const row = await store.get(RUN_ROW_KEY);
-  const cell = row?.cells.get(RUN);
+  if (row === undefined) return undefined;
+  const cell = row.cells.get(RUN);
   if (cell === undefined) return undefined;
-  return { ...(JSON.parse(cell.toString()) as LoadTestRun), createdTable: row!.cells.has(CREATED) };
+  return { ...(JSON.parse(cell.toString()) as LoadTestRun), createdTable: row.cells.has(CREATED) };
 }
 
 /** Records that a load test created the table (so `loadtest delete` drops it rather than its rows). */
@@ -70,13 +73,18 @@ export async function markTableCreated(store: Store): Promise<void> {
   const { failed } = await store.write([
     { type: "put", key: RUN_ROW_KEY, cells: new Map([[CREATED, Buffer.from("1")]]) },
   ]);
-  if (failed.length > 0)
-    throw new Error(`${store.name}: could not record that the load test created it: ${failed[0]!.reason}`);
+  const [failure] = failed;
+  if (failure !== undefined)
+    throw new Error(`${store.name}: could not record that the load test created it: ${failure.reason}`);
 }
 
-/** The run's own rows in the reserved range: its run row and its shares' rows. */
+/** The run's own rows in the reserved range: its run row, its cluster samples and its shares' rows. */
 export function runRowKeys(run: LoadTestRun): Buffer[] {
-  return [RUN_ROW_KEY, ...Array.from({ length: run.tasks }, (_, index) => shardRowKey("loadtest", index))];
+  return [
+    RUN_ROW_KEY,
+    CLUSTER_ROW_KEY,
+    ...Array.from({ length: run.tasks }, (_, index) => shardRowKey("loadtest", index)),
+  ];
 }
 
 /** The run in the table when it matches `wanted`, else a new one written unless another task wrote one first. */
@@ -95,15 +103,15 @@ export async function openRun(
   };
   const mutation = { type: "put" as const, key: RUN_ROW_KEY, cells: new Map([[RUN, encodeJson(run)]]) };
   try {
-    if (await store.checkAndMutate(mutation, { qualifier: RUN, equals: null }))
-      return (await readRun(store))!;
+    await store.checkAndMutate(mutation, { qualifier: RUN, equals: null });
   } catch (error) {
     // A lost answer: the row tells whether ours (or another task's) landed.
     if (!(error instanceof RetryableStoreError)) throw error;
   }
-  const raced = await readRun(store);
-  if (raced === undefined) throw new Error(`${store.name}: could not write the load test's run row`);
-  return checkSame(store.name, raced, wanted);
+  // Ours, or the one another task wrote first (then it must ask the same).
+  const opened = await readRun(store);
+  if (opened === undefined) throw new Error(`${store.name}: could not write the load test's run row`);
+  return checkSame(store.name, opened, wanted);
 }
 
 function checkSame(table: string, run: LoadTestRun, wanted: WantedRun): LoadTestRun {

@@ -1,10 +1,13 @@
 /**
  * A load test as its table holds it (`keyspread loadtest status`): the run asked for, each task's
  * share (held, done, failed or free; how far it got), and the run's measurement merged over the
- * shares — achieved against target rates, latency percentiles per operation, errors by code.
+ * shares — achieved against target rates, latency percentiles per operation, errors by code — and
+ * the cluster's CPU and hot tablets over the run where the admin API and Cloud Monitoring answered.
  */
+import { displayKey } from "../keys/key-text.js";
 import type { ShardRecord } from "../migrate/job/job-rows.js";
 import type { Store } from "../store/store.js";
+import { type ClusterOverRun, readClusterSamples, summarizeCluster } from "./cluster-watch.js";
 import { percentile } from "./latency-histogram.js";
 import { type Measurement, mergeMeasurements } from "./measurement.js";
 import { type LoadTestRun, readRun, readShares } from "./run-record.js";
@@ -33,17 +36,25 @@ export interface RunStatus {
   /** Per operation: p50, p99 and p99.9 in ms. */
   latency: Record<string, { p50: number | null; p99: number | null; p999: number | null; count: number }>;
   measurement: Measurement;
+  /** CPU and hot tablets recorded over the run (no samples on the emulator: it has no admin API). */
+  cluster: ClusterOverRun;
 }
 
 export async function readRunStatus(store: Store, now: number = Date.now()): Promise<RunStatus | undefined> {
   const run = await readRun(store);
   if (run === undefined) return undefined;
-  return summarizeRun(run, await readShares(store, run), now);
+  const cluster = summarizeCluster(await readClusterSamples(store));
+  return summarizeRun(run, await readShares(store, run), cluster, now);
 }
 
 const ratio = (done: number, target: number) => (target > 0 ? done / target : null);
 
-export function summarizeRun(run: LoadTestRun, shares: readonly ShardRecord[], now: number): RunStatus {
+export function summarizeRun(
+  run: LoadTestRun,
+  shares: readonly ShardRecord[],
+  cluster: ClusterOverRun,
+  now: number,
+): RunStatus {
   const measurements = shares.flatMap((share) =>
     share.progress === undefined ? [] : [share.progress.detail as Measurement],
   );
@@ -87,6 +98,7 @@ export function summarizeRun(run: LoadTestRun, shares: readonly ShardRecord[], n
       ]),
     ),
     measurement: merged,
+    cluster,
   };
 }
 
@@ -113,6 +125,34 @@ export function describeRunStatus(status: RunStatus): string {
             .map(([code, n]) => `${code} ${n}`)
             .join(", ")}`,
         ]),
+    ...describeCluster(status.cluster),
   ];
   return `${lines.join("\n")}\n`;
+}
+
+const HOT_TABLETS_SHOWN = 5;
+
+/** A recorded (hex) key as the heatmap shows keys; empty is the table's edge. */
+const hexKey = (hex: string, edge: string) => (hex === "" ? edge : displayKey(Buffer.from(hex, "hex")));
+
+function describeCluster(cluster: ClusterOverRun): string[] {
+  if (cluster.samples === 0)
+    return ["  cluster: not watched (no admin API on the emulator, or task 0 has not polled yet)"];
+  const cpu = (name: string, over: ClusterOverRun["average"]) =>
+    over === null
+      ? `${name} not reported`
+      : `${name} ${(over.mean * 100).toFixed(0)} % (most ${(over.max * 100).toFixed(0)} %)`;
+  const shown = cluster.hotTablets.slice(0, HOT_TABLETS_SHOWN);
+  return [
+    `  cluster over ${cluster.samples} poll(s): ${cpu("average CPU", cluster.average)}, ${cpu("hottest node", cluster.hottest)}`,
+    cluster.hotTablets.length === 0
+      ? "  hot tablets: none reported"
+      : `  hot tablets: ${cluster.hotTablets.length} range(s); hottest ${shown
+          .map(
+            (range) =>
+              `[${hexKey(range.startKey, "start")}, ${hexKey(range.endKey, "end")}] ${range.maxCpuPercent.toFixed(0)} %`,
+          )
+          .join(", ")}`,
+    ...Object.entries(cluster.errors).map(([error, polls]) => `  cluster poll failed ${polls}×: ${error}`),
+  ];
 }

@@ -12,15 +12,23 @@ export interface ScaledScenario {
   scale: number;
 }
 
+/** `--scale` outside (0, 1]: a load test drives a share of the scenario, never more than all of it. */
+export class ScaleOutOfRangeError extends RangeError {
+  override readonly name = "ScaleOutOfRangeError";
+  readonly field = "--scale";
+  readonly allowed = "(0, 1]";
+  constructor(readonly value: number) {
+    super(`--scale is ${value}; allowed: a share of the scenario's workload in (0, 1]`);
+  }
+}
+
 export function scaleScenario(
   scenario: Scenario,
   designName: string,
   scale: number,
   nodes: number,
 ): ScaledScenario {
-  if (!(Number.isFinite(scale) && scale > 0 && scale <= 1)) {
-    throw new RangeError(`--scale is ${scale}; allowed: a share of the scenario's workload in (0, 1]`);
-  }
+  if (!(Number.isFinite(scale) && scale > 0 && scale <= 1)) throw new ScaleOutOfRangeError(scale);
   const design = findScenarioDesign(scenario, designName);
   const scaled: Scenario = {
     ...scenario,

@@ -169,10 +169,42 @@ describe("keyspread loadtest (emulator)", () => {
       /--scale 0\.5 asks 94,000 operations\/s .* from 3 task\(s\).*--task-capacity 5000/,
     );
     expect(await tableExists(table)).toBe(false);
-    expect(cli(["loadtest", ...RUN, "--table", `bigtable:${table}`, "--duration", "1s"]).status).toBe(0);
-    const other = cli(["loadtest", ...RUN, "--table", `bigtable:${table}`, "--duration", "2s"]);
-    expect(other.status).toBe(1);
-    expect(other.stderr).toMatch(/already holds load test lt-.*this task asks durationS 2/);
+    const first = cli([
+      "loadtest",
+      ...RUN,
+      "--table",
+      `bigtable:${table}`,
+      "--duration",
+      "1s",
+      "--access-log",
+      join(dir, `${table}-{task}.jsonl`),
+      "--json",
+    ]);
+    expect(first.status).toBe(0);
+    // The log's writes beside the lab's rows (load-by-range.test.ts checks where they sit); no
+    // cluster watch on the emulator.
+    const result = JSON.parse(first.stdout);
+    expect(result.load.writes).toBeGreaterThan(0);
+    expect(result.load.rows.length).toBeGreaterThan(1);
+    expect(result.load.rows[0]).toEqual(
+      expect.objectContaining({
+        start: expect.any(String),
+        lab: expect.any(Number),
+        run: expect.any(Number),
+      }),
+    );
+    expect(result.cluster).toMatchObject({ samples: 0, average: null, hottest: null });
+    const store = await BigtableStore.open({ tableId: table });
+    try {
+      const before = await readRun(store);
+      const other = cli(["loadtest", ...RUN, "--table", `bigtable:${table}`, "--duration", "2s"]);
+      // Refused (LoadTestConflictError's fields: loadtest-task.test.ts), the run as it was.
+      expect(other.status).toBe(1);
+      expect(await readRun(store)).toEqual(before);
+      expect(before?.durationS).toBe(1);
+    } finally {
+      await store.close();
+    }
   }, 120_000);
 
   it("refuses a table holding others' rows unless --reuse-table repeats its name, and then deletes only its own rows", async () => {
@@ -202,7 +234,8 @@ describe("keyspread loadtest (emulator)", () => {
         "--reuse-table",
         "other",
       ]);
-      expect(wrong.stderr).toMatch(/--reuse-table is "other" but the table is/);
+      // Refused (ReuseTableMismatchError's fields: test-table.test.ts).
+      expect(wrong.status).toBe(1);
       // Nothing written by either refusal.
       expect(await dataRows()).toEqual([theirs]);
       expect(await readRun(store)).toBeUndefined();

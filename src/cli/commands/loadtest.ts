@@ -13,41 +13,23 @@ import { createInterface } from "node:readline/promises";
 import type { Command } from "commander";
 import { FileAccessLogSink } from "../../access-log/file-sink.js";
 import { compileSchema } from "../../keys/index.js";
+import { displayKey } from "../../keys/key-text.js";
 import type { KeySchema } from "../../keys/types.js";
-import {
-  axisOver,
-  compareHotBands,
-  type HotBand,
-  type HotBandComparison,
-  hotBands,
-  labLoad,
-  loggedWrites,
-  measuredLoad,
-} from "../../loadtest/hot-band.js";
+import { openAdminClusterSource, runCpu, watchCluster } from "../../loadtest/cluster-watch.js";
+import { compareLoad, type LoadComparison, loggedWrites } from "../../loadtest/load-by-range.js";
 import { runLoadTestTask, type TaskOutcome } from "../../loadtest/loadtest-task.js";
 import type { Interval } from "../../loadtest/measurement.js";
-import { formatSideBySide, predict, sideBySide } from "../../loadtest/prediction.js";
+import { type ClusterCpu, formatSideBySide, predict, sideBySide } from "../../loadtest/prediction.js";
 import { describeRunCost, runCost } from "../../loadtest/run-cost.js";
-import {
-  LOADTEST_CELL,
-  markTableCreated,
-  openRun,
-  runRowKeys,
-  scenarioHash,
-} from "../../loadtest/run-record.js";
+import { LOADTEST_CELL, openRun, runRowKeys, scenarioHash } from "../../loadtest/run-record.js";
 import { describeRunStatus, type RunStatus, readRunStatus } from "../../loadtest/run-status.js";
-import {
-  checkDrivable,
-  DEFAULT_TASK_CAPACITY,
-  type ScaledScenario,
-  scaleScenario,
-} from "../../loadtest/scaled-scenario.js";
-import { checkTestTable, testTableSplits } from "../../loadtest/test-table.js";
+import { checkDrivable, DEFAULT_TASK_CAPACITY, scaleScenario } from "../../loadtest/scaled-scenario.js";
+import { openTestTable } from "../../loadtest/test-table.js";
 import { DEFAULT_LEASE_MS } from "../../migrate/job/shard-lease.js";
 import { type TaskIdentity, taskIdentity } from "../../migrate/job/task-identity.js";
 import type { DesignResult, SteadyState } from "../../sim/results/results.js";
 import { parseDuration } from "../../sim/scenario/duration.js";
-import { BigtableStore } from "../../store/bigtable/bigtable.js";
+import { BigtableStore, resolveConfig } from "../../store/bigtable/bigtable.js";
 import { formatStoreAddress, parseStoreAddress, type StoreAddress } from "../../store/open/store-address.js";
 import type { StoreMutation } from "../../store/store.js";
 import { SaltedTable } from "../../table/salted-table.js";
@@ -76,6 +58,8 @@ interface RunOptions {
   calibrate?: string;
   hottestCpu?: number;
   averageCpu?: number;
+  cluster?: string;
+  clusterPoll: number;
   json?: boolean;
 }
 
@@ -154,6 +138,16 @@ export function registerLoadtestCommands(program: Command): void {
       "--reuse-table <name>",
       "write to a table holding rows not written by a load test: repeat its name",
     )
+    .option(
+      "--cluster <id>",
+      "the cluster whose CPU and hot tablets task 0 records over the run (default: the instance's only one)",
+    )
+    .option(
+      "--cluster-poll <s>",
+      "seconds between task 0's polls of the admin API's hot tablets and Cloud Monitoring's CPU",
+      parsePositiveInt,
+      60,
+    )
     .option("--yes", "start without asking on a terminal")
     .option("--json", "print the task's result as JSON");
   withCalibrateOptions(run).action(guarded(runCommand));
@@ -176,16 +170,16 @@ function withCalibrateOptions(command: Command): Command {
   return command
     .option(
       "--calibrate <file>",
-      "write the `observed:` block `lab` calibrates from (needs --hottest-cpu or --average-cpu)",
+      "write the `observed:` block `lab` calibrates from (CPU: the run's recorded CPU, or the flags below)",
     )
     .option(
       "--hottest-cpu <share>",
-      "--calibrate: the hottest node's CPU over the run (Cloud Monitoring)",
+      "the hottest node's CPU over the run, instead of the recorded one (none is recorded on the emulator)",
       share("--hottest-cpu"),
     )
     .option(
       "--average-cpu <share>",
-      "--calibrate: the cluster's average CPU over the run (Cloud Monitoring)",
+      "the cluster's average CPU over the run, instead of the recorded one",
       share("--average-cpu"),
     );
 }
@@ -240,20 +234,22 @@ async function runCommand(options: RunOptions): Promise<void> {
   const schema = compileSchema(scaled.design.schema);
   checkDrivable(scaled, task.count, options.taskCapacity);
   const durationS = options.duration ?? scenario.duration;
+  const { onEmulator } = resolveConfig(storeOptions(address));
+  // The emulator records no CPU: calibrating from it needs the flags, known before the run.
   if (
     options.calibrate !== undefined &&
-    options.hottestCpu === undefined &&
-    options.averageCpu === undefined
-  ) {
+    onEmulator &&
+    cpuFlags(options).hottest === undefined &&
+    cpuFlags(options).average === undefined
+  )
     throw new Error(NEEDS_CPU);
-  }
   process.stderr.write(describeRunCost(runCost(scaled, durationS), nodes, durationS));
   if (!options.yes && interactive() && !(await confirm("start the load test?"))) {
     throw new Error("not started");
   }
   const lab = predict(scaled, durationS);
   const prediction = lab.summary.steadyState;
-  const store = await openTestTable(address, schema, scaled, options.reuseTable);
+  const store = await openTestTable(storeOptions(address), schema, scaled, options.reuseTable);
   const sink =
     options.accessLog === undefined
       ? undefined
@@ -278,26 +274,42 @@ async function runCommand(options: RunOptions): Promise<void> {
       nodes,
     });
     const live = liveLine(prediction);
-    const outcome = await runLoadTestTask({
-      store,
-      table,
-      scaled,
-      run,
-      task,
-      host: `${process.env.HOSTNAME ?? "local"}:${process.pid}`,
-      timing: { leaseMs: options.leaseSeconds * 1000, now: Date.now },
-      maxErrorRate: options.maxErrorRate,
-      intervalS: options.interval,
-      maxInFlight: options.maxInFlight,
-      signal: stop.signal,
-      onInterval: live.update,
-    });
-    live.stop();
-    const status = (await readRunStatus(store))!;
+    const watching =
+      task.index === 0 && !onEmulator
+        ? await startClusterWatch(
+            address,
+            store,
+            { startMs: run.startedAt, endMs: run.startedAt + durationS * 1000 },
+            options,
+          )
+        : undefined;
+    let outcome: TaskOutcome;
+    try {
+      outcome = await runLoadTestTask({
+        store,
+        table,
+        scaled,
+        run,
+        task,
+        host: `${process.env.HOSTNAME ?? "local"}:${process.pid}`,
+        timing: { leaseMs: options.leaseSeconds * 1000, now: Date.now },
+        maxErrorRate: options.maxErrorRate,
+        intervalS: options.interval,
+        maxInFlight: options.maxInFlight,
+        signal: stop.signal,
+        onInterval: live.update,
+      });
+    } finally {
+      live.stop();
+      await watching?.stop();
+    }
+    const status = await readRunStatus(store);
+    if (status === undefined)
+      throw new Error(`${store.name}: the load test's run row is gone (deleted during the run?)`);
     await sink?.close();
-    const bands = sink === undefined ? undefined : await compareWithLab(sink.path, lab);
-    await report(task, outcome, status, prediction, bands, options);
-    if (options.calibrate !== undefined) await writeCalibration(options, status);
+    const load = sink === undefined ? undefined : await compareWithLab(sink.path, lab, schema);
+    await report(task, outcome, status, prediction, load, options);
+    if (options.calibrate !== undefined) await writeCalibration(options.calibrate, cpuFlags(options), status);
     if (outcome.status === "failed") process.exitCode = 1;
   } finally {
     process.off("SIGTERM", onSignal);
@@ -307,30 +319,59 @@ async function runCommand(options: RunOptions): Promise<void> {
   }
 }
 
-/** Creates the table as the design says, or opens and checks the one there. */
-async function openTestTable(
+/**
+ * Task 0 records the cluster's CPU and hot tablets while the run lasts (one watcher per run; a
+ * restarted task 0 goes on after the last recorded poll). A cluster the admin API will not list is
+ * said on stderr and the run goes on unwatched.
+ */
+async function startClusterWatch(
   address: StoreAddress & { kind: "bigtable" },
-  schema: KeySchema,
-  scaled: ScaledScenario,
-  reuseTable: string | undefined,
-): Promise<BigtableStore> {
-  const splits = testTableSplits(schema, scaled.design.splits ?? scaled.scenario.tablets.splits);
+  store: BigtableStore,
+  span: { startMs: number; endMs: number },
+  options: RunOptions,
+): Promise<{ stop: () => Promise<void> } | undefined> {
+  const config = resolveConfig(storeOptions(address));
+  let opened: Awaited<ReturnType<typeof openAdminClusterSource>>;
   try {
-    const store = await BigtableStore.createTable({ ...storeOptions(address), splits });
-    await markTableCreated(store);
-    return store;
+    opened = await openAdminClusterSource({
+      projectId: config.projectId,
+      instanceId: config.instanceId,
+      tableId: config.tableId,
+      ...(options.cluster === undefined ? {} : { cluster: options.cluster }),
+    });
   } catch (error) {
-    if ((error as { cause?: { code?: unknown } }).cause?.code !== 6) throw error;
+    process.stderr.write(`not recording the cluster's CPU and hot tablets: ${(error as Error).message}\n`);
+    return undefined;
   }
-  const store = await BigtableStore.open(storeOptions(address));
-  try {
-    await checkTestTable(store, schema, address.table, reuseTable);
-  } catch (error) {
-    await store.close();
-    throw error;
-  }
-  return store;
+  const stop = new AbortController();
+  const watching = watchCluster({
+    source: opened.source,
+    store,
+    ...span,
+    pollMs: options.clusterPoll * 1000,
+    signal: stop.signal,
+  }).catch((error: unknown) => {
+    // Recording failed (the store, not a source: those are recorded): the load test goes on.
+    process.stderr.write(
+      `stopped recording the cluster's CPU and hot tablets: ${(error as Error).message}\n`,
+    );
+  });
+  return {
+    async stop() {
+      stop.abort();
+      try {
+        await watching;
+      } finally {
+        await opened.close();
+      }
+    },
+  };
 }
+
+const cpuFlags = (options: CalibrateOptions): ClusterCpu => ({
+  ...(options.hottestCpu === undefined ? {} : { hottest: options.hottestCpu }),
+  ...(options.averageCpu === undefined ? {} : { average: options.averageCpu }),
+});
 
 /** On a terminal, one line per interval: achieved against target, p99 beside the lab's. */
 function liveLine(prediction: SteadyState): {
@@ -356,12 +397,9 @@ function liveLine(prediction: SteadyState): {
 /** Achieved over target within 10 % counts as reaching it. */
 const REACHED = 0.9;
 
-/** The hot bands of this task's access log beside the lab's, on the log's key span. */
-async function compareWithLab(path: string, lab: DesignResult): Promise<HotBandComparison | undefined> {
-  const keys = await loggedWrites([path]);
-  if (new Set(keys.map((key) => key.toString("hex"))).size < 2) return undefined;
-  const axis = axisOver(keys);
-  return compareHotBands(hotBands(labLoad(axis, lab)), hotBands(measuredLoad(axis, keys)));
+/** This task's access log's writes beside the lab's, in the lab's heatmap rows. */
+async function compareWithLab(path: string, lab: DesignResult, schema: KeySchema): Promise<LoadComparison> {
+  return compareLoad(lab, await loggedWrites([path]), schema);
 }
 
 async function report(
@@ -369,7 +407,7 @@ async function report(
   outcome: TaskOutcome,
   status: RunStatus,
   prediction: SteadyState,
-  bands: HotBandComparison | undefined,
+  load: LoadComparison | undefined,
   options: RunOptions,
 ): Promise<void> {
   const m = outcome.measurement;
@@ -382,10 +420,7 @@ async function report(
       ? `${m.behind} operations were due while this task had ${options.maxInFlight} requests in flight: the machine (or the store) could not drive the rate`
       : "operations failed or answered late: see errors";
   const drivenS = status.measurement.drivenS;
-  const rows = sideBySide(prediction, status.measurement, drivenS, {
-    ...(options.hottestCpu === undefined ? {} : { hottest: options.hottestCpu }),
-    ...(options.averageCpu === undefined ? {} : { average: options.averageCpu }),
-  });
+  const rows = sideBySide(prediction, status.measurement, drivenS, runCpu(cpuFlags(options), status.cluster));
   if (options.json) {
     const { latency: _latency, timeline: _timeline, ...counts } = m;
     await write(
@@ -403,7 +438,8 @@ async function report(
           latency: status.latency,
         },
         prediction: rows,
-        ...(bands === undefined ? {} : { hotBands: bands }),
+        cluster: status.cluster,
+        ...(load === undefined ? {} : { load: describeLoadJson(load) }),
       })}\n`,
     );
     return;
@@ -415,28 +451,45 @@ async function report(
       `  writes ${m.writes} of ${m.targetWrites} due (${pct(writeRatio)}); reads ${m.reads} of ${m.targetReads} (${pct(readRatio)}): ${reached ? "target reached within 10 %" : `below target — ${why}`}`,
       `the run so far (every task), the lab's prediction beside it:`,
       formatSideBySide(rows).trimEnd(),
-      ...(bands === undefined
-        ? []
-        : [
-            `hot bands of this task's access log (bins of its key span): lab ${describeBands(bands.lab)}, run ${describeBands(bands.measured)}: ${bands.agree ? "they sit together" : "they differ"}`,
-          ]),
+      ...(load === undefined ? [] : describeLoad(load)),
       "",
     ].join("\n"),
   );
 }
 
-function describeBands(bands: readonly HotBand[]): string {
-  if (bands.length === 0) return "none";
-  return bands
-    .map(
-      (band) =>
-        `${band.first === band.last ? band.first : `${band.first}–${band.last}`} (${(band.share * 100).toFixed(0)} %)`,
-    )
-    .join(", ");
+const percent = (share: number) => `${(share * 100).toFixed(0)} %`;
+
+function describeLoad(load: LoadComparison): string[] {
+  return [
+    `this task's ${load.writes} logged writes in the lab's heatmap rows (its key ranges): ${load.agree ? "where the lab puts them" : "NOT where the lab puts them"} (${percent(load.distance)} of writes in other rows than the lab's; ${percent(load.allowed)} allowed)`,
+    ...load.rows.map(
+      (row) =>
+        `  [${displayKey(row.start)}, ${row.end === null ? "end" : displayKey(row.end)}): lab ${percent(row.lab)}, run ${percent(row.run)}`,
+    ),
+    ...(load.buckets === undefined
+      ? []
+      : [
+          `  salt buckets: the busiest carries ${load.buckets.busiestOverEven.toFixed(2)}× an even share (${load.buckets.shares.length} buckets)`,
+        ]),
+  ];
+}
+
+/** The comparison as JSON: keys as text as the heatmap shows them. */
+function describeLoadJson(load: LoadComparison) {
+  return {
+    ...load,
+    rows: load.rows.map((row) => ({
+      ...row,
+      start: displayKey(row.start),
+      end: row.end === null ? null : displayKey(row.end),
+    })),
+  };
 }
 
 /** The `observed:` block of the tested run, for the scenario's lab to calibrate from. */
-async function writeCalibration(options: CalibrateOptions, status: RunStatus): Promise<void> {
+async function writeCalibration(path: string, flags: ClusterCpu, status: RunStatus): Promise<void> {
+  const cpu = runCpu(flags, status.cluster);
+  if (cpu.hottest === undefined && cpu.average === undefined) throw new Error(NEEDS_CPU);
   const drivenS = status.measurement.drivenS;
   const round = (value: number) => Number(value.toPrecision(4));
   const lines = [
@@ -445,12 +498,12 @@ async function writeCalibration(options: CalibrateOptions, status: RunStatus): P
     `# the scenario's top level when the tested design (${status.run.design}) is its first one.`,
     "observed:",
     `  nodes: ${status.run.nodes}`,
-    ...(options.averageCpu === undefined ? [] : [`  averageCpu: ${options.averageCpu}`]),
-    ...(options.hottestCpu === undefined ? [] : [`  hottestCpu: ${options.hottestCpu}`]),
+    ...(cpu.average === undefined ? [] : [`  averageCpu: ${round(cpu.average)}`]),
+    ...(cpu.hottest === undefined ? [] : [`  hottestCpu: ${round(cpu.hottest)}`]),
     `  writesPerS: ${round(status.measurement.writes / Math.max(drivenS, 1e-9))}`,
     `  readsPerS: ${round(status.measurement.reads / Math.max(drivenS, 1e-9))}`,
   ];
-  await writeFile(options.calibrate!, `${lines.join("\n")}\n`);
+  await writeFile(path, `${lines.join("\n")}\n`);
 }
 
 interface CalibrateOptions {
@@ -460,22 +513,15 @@ interface CalibrateOptions {
 }
 
 const NEEDS_CPU =
-  "--calibrate needs the cluster's CPU over the run: --hottest-cpu and/or --average-cpu (Cloud Monitoring's cpu_load_hottest_node and cpu_load; the emulator reports none)";
+  "--calibrate needs the cluster's CPU over the run and none was recorded (the emulator has none; on an instance task 0 records Cloud Monitoring's cpu_load and cpu_load_hottest_node): pass --hottest-cpu and/or --average-cpu";
 
 async function statusCommand(options: { table: string; json?: boolean } & CalibrateOptions): Promise<void> {
   const address = bigtableAddress(options.table);
-  if (
-    options.calibrate !== undefined &&
-    options.hottestCpu === undefined &&
-    options.averageCpu === undefined
-  ) {
-    throw new Error(NEEDS_CPU);
-  }
   const store = await BigtableStore.open(storeOptions(address));
   try {
     const status = await readRunStatus(store);
     if (status === undefined) throw new Error(`${formatStoreAddress(address)} holds no load test`);
-    if (options.calibrate !== undefined) await writeCalibration(options, status);
+    if (options.calibrate !== undefined) await writeCalibration(options.calibrate, cpuFlags(options), status);
     if (options.json) {
       const { measurement, ...rest } = status;
       await write(`${JSON.stringify({ ...rest, timeline: measurement.timeline })}\n`);

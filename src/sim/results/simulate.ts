@@ -297,7 +297,7 @@ function initialTablets(
 }
 
 /** Keys cutting the key space into `count` parts of equal load (fewer where load sits on one key). */
-function loadQuantiles(generator: LoadGenerator, count: number): Buffer[] {
+export function loadQuantiles(generator: LoadGenerator, count: number): Buffer[] {
   if (count <= 1) return [];
   const ones = new Float64Array(generator.channels).fill(1);
   const layers = generator.layers(ones, ones, Buffer.alloc(0), null);
