@@ -13,7 +13,6 @@ import { DEFAULT_IDEMPOTENCY_WINDOW_MS } from "./ingest/idempotency.js";
 import { DEFAULT_METRICS_BUCKETS, DEFAULT_METRICS_INTERVAL_MS } from "./ingest/points/metrics-schema.js";
 import { DEFAULT_MAX_PENDING_POINTS } from "./ingest/write-admission.js";
 import { DEFAULT_HEARTBEAT_MS, DEFAULT_LEASE_MS } from "./replicas/replica-registry.js";
-import type { WalFaults } from "./wal/write-ahead-log.js";
 
 export interface IngestServiceOptions {
   /**
@@ -81,8 +80,6 @@ export interface IngestServiceOptions {
   idempotencyWindowMs?: number;
   /** Failed attempts after which a row the store keeps refusing goes to the dead-letter file (default 8). */
   deadLetterAfterAttempts?: number;
-  /** Test seam: faults the write-ahead log's writer meets (a full disk). */
-  walFaults?: WalFaults;
   /**
    * The table is written by several replicas (a Bigtable table behind a load balancer): each
    * registers in the table with a heartbeat (`replicas/replica-registry.ts`), Idempotency-Keys are
