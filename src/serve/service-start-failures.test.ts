@@ -44,6 +44,23 @@ async function leftOpen(run: () => Promise<unknown>): Promise<{ error: unknown; 
   return { error, open: [...alive.values()] };
 }
 
+/** The failure a test store throws at its `call`-th call. */
+class InjectedFailure extends Error {
+  override readonly name = "InjectedFailure";
+  constructor(
+    readonly call: number,
+    readonly operation: string,
+  ) {
+    super(`injected failure of call ${call} (${operation})`);
+  }
+}
+
+/** The injected failure `error` is, or was caused by (a step may wrap its store's error). */
+function injectedFailureIn(error: unknown): InjectedFailure | undefined {
+  for (let at = error; at instanceof Error; at = at.cause) if (at instanceof InjectedFailure) return at;
+  return undefined;
+}
+
 /** A memory store whose `failAt`-th call (counting every operation but `close`) throws, and that knows whether it was closed. */
 function failingStore(failAt: number): { store: Store; calls: () => number; closed: () => boolean } {
   const inner = new MemoryStore({ name: "memory:metrics" });
@@ -61,7 +78,7 @@ function failingStore(failAt: number): { store: Store; calls: () => number; clos
       }
       return (...args: unknown[]) => {
         calls++;
-        if (calls === failAt) throw new Error(`injected failure of call ${failAt} (${String(property)})`);
+        if (calls === failAt) throw new InjectedFailure(failAt, String(property));
         return value.apply(target, args);
       };
     },
@@ -101,7 +118,7 @@ describe("a service start that fails", () => {
         await started.close();
         break;
       }
-      expect(String(error), `call ${failAt}`).toMatch(/injected failure/);
+      expect(injectedFailureIn(error), `call ${failAt}`).toMatchObject({ call: failAt });
       expect(open, `left open when call ${failAt} failed`).toEqual([]);
       expect(closed(), `store closed when call ${failAt} failed`).toBe(true);
     }

@@ -12,7 +12,7 @@ import type { ServiceMetrics } from "../observe/service-metrics.js";
 import type { IdempotencyRecord } from "../wal/idempotency-journal.js";
 import { type DeadLetter, DeadLetterFile } from "./dead-letter.js";
 import type { AggregatedRow } from "./points/interval-buffer.js";
-import { decodeMetricPoints, METRIC_POINTS_QUALIFIER } from "./points/point-codec.js";
+import { decodeMetricPoints } from "./points/point-codec.js";
 import type { PendingRow, RowWriter } from "./row-writer.js";
 
 /** A segment being written to the store: what must be durable before its file may go. */
@@ -89,7 +89,7 @@ export class RetryQueue {
 
   deadLetterRow(segment: FlushingSegment, row: AggregatedRow, table: SaltedTable, reason: string): void {
     const { tenant, deviceId, interval } = row.values;
-    const points = decodeMetricPoints(row.cells.get(METRIC_POINTS_QUALIFIER)!, deviceId, interval);
+    const points = decodeMetricPoints(row.pointsCell, deviceId, interval);
     segment.letters.push({
       segment: segment.id,
       reason,
