@@ -11,7 +11,9 @@ import type { TenantQuotaConfig } from "./auth/tenant-admission.js";
 import { DEFAULT_MAX_TENANTS } from "./auth/tenant-labels.js";
 import { DEFAULT_IDEMPOTENCY_WINDOW_MS } from "./ingest/idempotency.js";
 import { DEFAULT_METRICS_BUCKETS, DEFAULT_METRICS_INTERVAL_MS } from "./ingest/points/metrics-schema.js";
+import { DEFAULT_DEAD_LETTER_AFTER_ATTEMPTS } from "./ingest/retry-queue.js";
 import { DEFAULT_MAX_PENDING_POINTS } from "./ingest/write-admission.js";
+import { DEFAULT_PREFIX_LENGTH } from "./observe/hotspot-monitor.js";
 import { DEFAULT_HEARTBEAT_MS, DEFAULT_LEASE_MS } from "./replicas/replica-registry.js";
 
 export interface IngestServiceOptions {
@@ -113,6 +115,8 @@ export const SERVE_DEFAULTS = {
   latestCacheTtlMs: 2_000,
   monitorWindowMs: 10_000,
   alertSustainMs: DEFAULT_ALERT_RULES.sustainMs,
+  prefixLength: DEFAULT_PREFIX_LENGTH,
+  deadLetterAfterAttempts: DEFAULT_DEAD_LETTER_AFTER_ATTEMPTS,
   drainDelayMs: 0,
   /** A Kubernetes grace period of 30 s, less a margin. */
   drainDeadlineMs: 25_000,
@@ -137,6 +141,8 @@ export interface ServeConfig
     | "latestCacheTtlMs"
     | "monitorWindowMs"
     | "idempotencyWindowMs"
+    | "prefixLength"
+    | "deadLetterAfterAttempts"
     | "drain"
     | "replicas"
     | "log"
@@ -157,6 +163,8 @@ export interface ServeConfig
   latestCacheTtlMs: number;
   monitorWindowMs: number;
   idempotencyWindowMs: number;
+  prefixLength: number;
+  deadLetterAfterAttempts: number;
   drain: { delayMs: number; deadlineMs: number };
   replicas: { heartbeatMs: number; leaseMs: number } | undefined;
 }
@@ -215,6 +223,8 @@ export function serveConfig(options: IngestServiceOptions): ServeConfig {
     latestCacheTtlMs: options.latestCacheTtlMs ?? SERVE_DEFAULTS.latestCacheTtlMs,
     monitorWindowMs: options.monitorWindowMs ?? SERVE_DEFAULTS.monitorWindowMs,
     idempotencyWindowMs: options.idempotencyWindowMs ?? SERVE_DEFAULTS.idempotencyWindowMs,
+    prefixLength: options.prefixLength ?? SERVE_DEFAULTS.prefixLength,
+    deadLetterAfterAttempts: options.deadLetterAfterAttempts ?? SERVE_DEFAULTS.deadLetterAfterAttempts,
     drain: {
       delayMs: options.drain?.delayMs ?? SERVE_DEFAULTS.drainDelayMs,
       deadlineMs: options.drain?.deadlineMs ?? SERVE_DEFAULTS.drainDeadlineMs,

@@ -135,7 +135,8 @@ export class IngestPipeline {
       // One segment in memory at a time: read it once the one before it is written.
       for (const id of leftover) await pipeline.replay(await log.wal.readSegment(id), replayedKeys);
     } catch (error) {
-      await log.wal.release();
+      // The segment opened for this run is closed too: its file handle would otherwise leak.
+      await log.close();
       throw error;
     }
     pipeline.flushTimer = setInterval(() => {
