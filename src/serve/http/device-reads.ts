@@ -102,7 +102,8 @@ export class DeviceReads {
     deviceId: string,
   ): AsyncGenerator<TableRow> {
     const [range] = table.explain({ eq: { tenant, deviceId } }).ranges;
-    const data = clipToData(range!);
+    // No range (a key the schema cannot hold) or none inside the data: the device has no rows.
+    const data = range && clipToData(range);
     if (data === undefined) return;
     const { end } = data;
     const appProfile = table.appProfileFor("latest");
