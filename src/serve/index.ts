@@ -1,7 +1,7 @@
 /**
  * The metrics ingest service (the fleet incident) as a library: `keyspread serve` starts it. What a
- * user of the service needs: starting it, its API key file, its tenant quotas and the point it
- * stores; the row format, the body parser and live re-keying stay inside (`keyspread migrate`
+ * user of the service needs: starting it (and the named errors a start may end with), its API key
+ * file, its tenant quotas and the point it stores; the row format, the body parser and live re-keying stay inside (`keyspread migrate`
  * drives re-keying).
  */
 
@@ -13,6 +13,13 @@ export {
   type ApiKeyScope,
   newApiKey,
 } from "./auth/api-keys.js";
-export { parseTenantQuotas, type TenantQuota, type TenantQuotaConfig } from "./auth/tenant-admission.js";
+export {
+  parseTenantQuotas,
+  type TenantQuota,
+  type TenantQuotaConfig,
+  TenantQuotaError,
+} from "./auth/tenant-admission.js";
 export type { MetricPoint } from "./ingest/points/point.js";
 export { type IngestService, type IngestServiceOptions, startIngestService } from "./ingest-service.js";
+export { UnreadableMigrationRecord } from "./migration/migration-follower.js";
+export { WalDirectoryInUse, WalOfAnotherTable } from "./wal/write-ahead-log.js";

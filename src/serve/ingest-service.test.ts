@@ -7,6 +7,7 @@ import { BigtableStore } from "../store/bigtable/bigtable.js";
 import { requestsOn } from "../store/bigtable/emulator-requests.testsuite.js";
 import { EmbeddedStore } from "../store/embedded/embedded.js";
 import type { Store } from "../store/store.js";
+import { heatmapPageData } from "../viz/render/render.fixture.js";
 import { type IngestService, startIngestService } from "./ingest-service.js";
 
 const T0 = 1_764_484_000_000;
@@ -104,7 +105,10 @@ function describeService(name: string, openStore: (id: string) => Promise<Store>
         (await get(service, "/v1/devices/dev-a/range?tenant=acme&from=0&to=99999999999999999999")).status,
       ).toBe(400);
       expect((await get(service, "/v1/devices/%ZZ/latest?tenant=acme")).status).toBe(400);
-      expect((await get(service, "/v1/devices/dev-a/latest")).body.error).toMatch(/tenant is missing/);
+      expect(await get(service, "/v1/devices/dev-a/latest")).toMatchObject({
+        status: 400,
+        body: { code: "missing-parameter", parameter: "tenant" },
+      });
       expect((await fetch(`${service.url}/v1/ingest`)).status).toBe(405);
       expect((await fetch(`${service.url}/nowhere`)).status).toBe(404);
       await service.pipeline.flush();
@@ -130,7 +134,11 @@ function describeService(name: string, openStore: (id: string) => Promise<Store>
       expect(records.some((r) => r.op === "read")).toBe(true);
       const page = await fetch(`${service.url}/heatmap`);
       expect(page.headers.get("content-type")).toMatch(/text\/html/);
-      expect(await page.text()).toMatch(/<meta http-equiv="refresh" content="10">.*live heatmap/s);
+      const html = await page.text();
+      expect(/<meta http-equiv="refresh" content="(\d+)">/.exec(html)?.[1]).toBe("10");
+      const [design] = heatmapPageData(html).designs;
+      expect(design?.name).toBe("keyspread serve: store rows written and read");
+      expect(design?.rows.length).toBeGreaterThan(0);
     });
   });
 }

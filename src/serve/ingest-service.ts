@@ -334,7 +334,6 @@ async function openPipeline(
     idempotencyWindowMs: windowMs,
     deadLetterAfterAttempts: config.deadLetterAfterAttempts,
     maxPendingPoints: config.maxPendingPoints,
-    walFaults: config.walFaults,
     ...(joinReplicas ? { joinReplicas } : {}),
   });
 }

@@ -11,9 +11,10 @@ import type { TenantQuotaConfig } from "./auth/tenant-admission.js";
 import { DEFAULT_MAX_TENANTS } from "./auth/tenant-labels.js";
 import { DEFAULT_IDEMPOTENCY_WINDOW_MS } from "./ingest/idempotency.js";
 import { DEFAULT_METRICS_BUCKETS, DEFAULT_METRICS_INTERVAL_MS } from "./ingest/points/metrics-schema.js";
+import { DEFAULT_DEAD_LETTER_AFTER_ATTEMPTS } from "./ingest/retry-queue.js";
 import { DEFAULT_MAX_PENDING_POINTS } from "./ingest/write-admission.js";
+import { DEFAULT_PREFIX_LENGTH } from "./observe/hotspot-monitor.js";
 import { DEFAULT_HEARTBEAT_MS, DEFAULT_LEASE_MS } from "./replicas/replica-registry.js";
-import type { WalFaults } from "./wal/write-ahead-log.js";
 
 export interface IngestServiceOptions {
   /**
@@ -81,8 +82,6 @@ export interface IngestServiceOptions {
   idempotencyWindowMs?: number;
   /** Failed attempts after which a row the store keeps refusing goes to the dead-letter file (default 8). */
   deadLetterAfterAttempts?: number;
-  /** Test seam: faults the write-ahead log's writer meets (a full disk). */
-  walFaults?: WalFaults;
   /**
    * The table is written by several replicas (a Bigtable table behind a load balancer): each
    * registers in the table with a heartbeat (`replicas/replica-registry.ts`), Idempotency-Keys are
@@ -116,6 +115,8 @@ export const SERVE_DEFAULTS = {
   latestCacheTtlMs: 2_000,
   monitorWindowMs: 10_000,
   alertSustainMs: DEFAULT_ALERT_RULES.sustainMs,
+  prefixLength: DEFAULT_PREFIX_LENGTH,
+  deadLetterAfterAttempts: DEFAULT_DEAD_LETTER_AFTER_ATTEMPTS,
   drainDelayMs: 0,
   /** A Kubernetes grace period of 30 s, less a margin. */
   drainDeadlineMs: 25_000,
@@ -140,6 +141,8 @@ export interface ServeConfig
     | "latestCacheTtlMs"
     | "monitorWindowMs"
     | "idempotencyWindowMs"
+    | "prefixLength"
+    | "deadLetterAfterAttempts"
     | "drain"
     | "replicas"
     | "log"
@@ -160,6 +163,8 @@ export interface ServeConfig
   latestCacheTtlMs: number;
   monitorWindowMs: number;
   idempotencyWindowMs: number;
+  prefixLength: number;
+  deadLetterAfterAttempts: number;
   drain: { delayMs: number; deadlineMs: number };
   replicas: { heartbeatMs: number; leaseMs: number } | undefined;
 }
@@ -218,6 +223,8 @@ export function serveConfig(options: IngestServiceOptions): ServeConfig {
     latestCacheTtlMs: options.latestCacheTtlMs ?? SERVE_DEFAULTS.latestCacheTtlMs,
     monitorWindowMs: options.monitorWindowMs ?? SERVE_DEFAULTS.monitorWindowMs,
     idempotencyWindowMs: options.idempotencyWindowMs ?? SERVE_DEFAULTS.idempotencyWindowMs,
+    prefixLength: options.prefixLength ?? SERVE_DEFAULTS.prefixLength,
+    deadLetterAfterAttempts: options.deadLetterAfterAttempts ?? SERVE_DEFAULTS.deadLetterAfterAttempts,
     drain: {
       delayMs: options.drain?.delayMs ?? SERVE_DEFAULTS.drainDelayMs,
       deadlineMs: options.drain?.deadlineMs ?? SERVE_DEFAULTS.drainDeadlineMs,

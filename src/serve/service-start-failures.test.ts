@@ -1,26 +1,47 @@
 /**
- * A start that fails at any step leaves nothing open: no watcher, timer or listening socket of its
- * own, and its tables closed. Every step is failed in turn: each call the service makes to its
- * store (opening the table, the replica registry, the log's replay, …), the migration record, the
- * API key file, the write-ahead log and the port. (The access log opens without touching its file.)
+ * A start that fails at any step leaves nothing open: no watcher, timer, listening socket or file
+ * of its own, and its tables closed — the migration's new table too. Every step is failed in turn:
+ * each call the service makes to its store (opening the table, the replica registry, the log's
+ * replay, …), the migration record, the API key file, the write-ahead log and the port.
  */
 import { createHook } from "node:async_hooks";
+import { readdirSync, readlinkSync } from "node:fs";
 import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { beforeAll, describe, expect, it } from "vitest";
+import { tableRef, updateMigrationRecord } from "../migrate/live/migration-record.js";
 import { MemoryStore } from "../store/memory/memory.js";
 import type { Store } from "../store/store.js";
+import { SaltedTable } from "../table/salted-table.js";
 import { updateApiKeyFile } from "./auth/api-key-file.js";
 import { newApiKey } from "./auth/api-keys.js";
+import { metricsSchema } from "./ingest/points/metrics-schema.js";
 import { type IngestServiceOptions, startIngestService } from "./ingest-service.js";
 
-/** Handles a failed start could leave behind (file handles are left out: node reports their end late). */
+/** Handles a failed start could leave behind (file handles are counted apart: node reports their end late). */
 const LEAKABLE = new Set(["Timeout", "FSEVENTWRAP", "STATWATCHER", "TCPSERVERWRAP", "TCPWRAP"]);
 
-/** The async resources created while `run` runs that are still alive once it settled. */
+/** The files under `directory` this process holds open (Linux: /proc/self/fd). */
+function openFilesUnder(directory: string): string[] {
+  return readdirSync("/proc/self/fd").flatMap((fd) => {
+    try {
+      const target = readlinkSync(`/proc/self/fd/${fd}`);
+      return target.startsWith(`${directory}/`) ? [target] : [];
+    } catch {
+      return []; // closed meanwhile (the listing's own descriptor)
+    }
+  });
+}
+
+/**
+ * The async resources created while `run` runs that are still alive once it settled, and the files
+ * under the test's directory left open (LevelDB's and the log's included).
+ */
 async function leftOpen(run: () => Promise<unknown>): Promise<{ error: unknown; open: string[] }> {
+  const filesBefore = new Set(openFilesUnder(directory));
   const alive = new Map<number, string>();
   let recording = true;
   const hook = createHook({
@@ -41,16 +62,45 @@ async function leftOpen(run: () => Promise<unknown>): Promise<{ error: unknown; 
   // Let the handles closed last report their end.
   for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
   hook.disable();
-  return { error, open: [...alive.values()] };
+  // A stream's descriptor is closed a moment after its end resolved (the access log's): wait for
+  // that, a while; a handle nobody closes stays open.
+  const newFiles = () => openFilesUnder(directory).filter((file) => !filesBefore.has(file));
+  for (let waited = 0; waited < 2_000 && newFiles().length > 0; waited += 20) await sleep(20);
+  return { error, open: [...alive.values(), ...newFiles()] };
 }
 
-/** A memory store whose `failAt`-th call (counting every operation but `close`) throws, and that knows whether it was closed. */
-function failingStore(failAt: number): { store: Store; calls: () => number; closed: () => boolean } {
+/** The failure a test store throws at its `call`-th call. */
+class InjectedFailure extends Error {
+  override readonly name = "InjectedFailure";
+  constructor(
+    readonly call: number,
+    readonly operation: string,
+  ) {
+    super(`injected failure of call ${call} (${operation})`);
+  }
+}
+
+/** The injected failure `error` is, or was caused by (a step may wrap its store's error). */
+function injectedFailureIn(error: unknown): InjectedFailure | undefined {
+  for (let at = error; at instanceof Error; at = at.cause) if (at instanceof InjectedFailure) return at;
+  return undefined;
+}
+
+/**
+ * A memory store whose `failAt`-th call (counting every operation but `close`) throws, and that
+ * knows whether it was closed. `name`: the table's address it answers to (a migration record names
+ * tables by address).
+ */
+function failingStore(
+  failAt: number,
+  name?: string,
+): { store: Store; calls: () => number; closed: () => boolean } {
   const inner = new MemoryStore({ name: "memory:metrics" });
   let calls = 0;
   let closed = false;
   const store = new Proxy(inner, {
     get(target, property, receiver) {
+      if (property === "name" && name !== undefined) return name;
       const value = Reflect.get(target, property, receiver);
       if (typeof value !== "function") return value;
       if (property === "close") {
@@ -61,7 +111,7 @@ function failingStore(failAt: number): { store: Store; calls: () => number; clos
       }
       return (...args: unknown[]) => {
         calls++;
-        if (calls === failAt) throw new Error(`injected failure of call ${failAt} (${String(property)})`);
+        if (calls === failAt) throw new InjectedFailure(failAt, String(property));
         return value.apply(target, args);
       };
     },
@@ -69,8 +119,9 @@ function failingStore(failAt: number): { store: Store; calls: () => number; clos
   return { store, calls: () => calls, closed: () => closed };
 }
 
+let directory: string;
+
 describe("a service start that fails", () => {
-  let directory: string;
   let options: Omit<IngestServiceOptions, "store">;
 
   beforeAll(async () => {
@@ -101,7 +152,7 @@ describe("a service start that fails", () => {
         await started.close();
         break;
       }
-      expect(String(error), `call ${failAt}`).toMatch(/injected failure/);
+      expect(injectedFailureIn(error), `call ${failAt}`).toMatchObject({ call: failAt });
       expect(open, `left open when call ${failAt} failed`).toEqual([]);
       expect(closed(), `store closed when call ${failAt} failed`).toBe(true);
     }
@@ -132,6 +183,51 @@ describe("a service start that fails", () => {
     expect(error).toBeInstanceOf(Error);
     expect(open).toEqual([]);
     expect(closed()).toBe(true);
+  });
+
+  it("after its migration follower opened both tables of a dual-write closes the new table too", async () => {
+    const base = join(directory, "dual-write");
+    await mkdir(base, { recursive: true });
+    const [oldAddress, newAddress] = [`embedded:${base}/old`, `embedded:${base}/new`];
+    const newSchema = metricsSchema(4, 100);
+    const file = join(base, "m.json");
+    await updateMigrationRecord(file, () => ({
+      format: "keyspread-migration/1",
+      old: tableRef(oldAddress, metricsSchema(1, 100)),
+      new: tableRef(newAddress, newSchema),
+      phase: "dual-write",
+      revision: 1,
+      history: [],
+    }));
+    await writeFile(join(base, "keys-damaged.json"), "{ not json");
+    const home = failingStore(Number.POSITIVE_INFINITY, oldAddress);
+    const other = failingStore(Number.POSITIVE_INFINITY, newAddress);
+    await SaltedTable.open(other.store, newSchema, { create: true });
+    let opened = 0;
+    const { error, open } = await leftOpen(() =>
+      startIngestService({
+        ...options,
+        buckets: 1,
+        walDirectory: join(base, "wal"),
+        migration: {
+          file,
+          openStore: async () => {
+            opened++;
+            return other.store;
+          },
+        },
+        // The step after the follower: the API key file.
+        authFile: join(base, "keys-damaged.json"),
+        store: home.store,
+      }),
+    );
+    expect(error).toBeInstanceOf(Error);
+    expect({ newTableOpened: opened, open, homeClosed: home.closed(), newClosed: other.closed() }).toEqual({
+      newTableOpened: 1,
+      open: [],
+      homeClosed: true,
+      newClosed: true,
+    });
   });
 
   it("at its port closes everything it opened", async () => {

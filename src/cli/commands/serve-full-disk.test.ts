@@ -22,8 +22,10 @@ describe("keyspread serve on a disk that fills up during a flush", () => {
       const disk = await mountSmallFilesystem(64 * 1024 * 1024);
       if (typeof disk === "string") return ctx.skip(disk);
       try {
-        // The first flush is 5 s away: every point below lands in the segment opened at start.
-        const first = await startServe(disk.path, ["--interval", "5s"]);
+        // The first flush is 20 s away: every point below lands in the segment opened at start, and
+        // the disk is full before it (posting them took over 5 s on a busy machine: the flush came
+        // first and never met the full disk).
+        const first = await startServe(disk.path, ["--interval", "20s"]);
         onTestFinished(() => void first.child.kill("SIGKILL"));
         const [segment] = await segmentsIn(disk.path);
         const acked: { deviceId: string; ts: number }[] = [];
@@ -60,7 +62,7 @@ describe("keyspread serve on a disk that fills up during a flush", () => {
         first.child.kill(signal);
         await exited(first.child);
 
-        const second = await startServe(disk.path, ["--interval", "5s"]);
+        const second = await startServe(disk.path, ["--interval", "20s"]);
         onTestFinished(() => void second.child.kill("SIGKILL"));
         try {
           const missing: number[] = [];

@@ -27,6 +27,7 @@ import { openStore, STORE_KINDS, type StoreKind } from "../../store/open/open.js
 import type { Store } from "../../store/store.js";
 import { formatMs } from "../shared/duration-flag.js";
 import { argumentOf, guarded, parsePositiveInt, write } from "../shared/io.js";
+import { overlayOptions, readServeConfigFile } from "./serve-config-file.js";
 import { addServiceFlags, SERVICE_FLAGS, serviceOptionsOf } from "./serve-flags.js";
 
 /** The flags that are not the service's options: where its table is, and the Kubernetes output. */
@@ -36,6 +37,7 @@ interface ServeCommandFlags {
   dir: string;
   wal?: string;
   migration?: string;
+  config?: string;
   create?: boolean;
   tlsCert?: string;
   tlsKey?: string;
@@ -49,6 +51,10 @@ export function registerServeCommands(program: Command): void {
     .command("serve")
     .description("run the metrics ingest service (POST /v1/ingest, latest/range reads, /metrics, /heatmap)");
   withStoreOptions(serve);
+  serve.option(
+    "--config <file>",
+    "the service's options as JSON, by their library names and units (intervalMs, drain.deadlineMs, …); flags given win",
+  );
   addServiceFlags(serve, SERVICE_FLAGS.listen);
   serve
     .option("--tls-cert <file>", "serve HTTPS with this PEM certificate (chain); needs --tls-key")
@@ -91,8 +97,11 @@ function withKubernetesOptions(serve: Command): void {
 }
 
 /** Serves until SIGTERM or SIGINT, then drains, flushes and closes (exiting by the drain deadline). */
-async function runServeCommand(flags: ServeCommandFlags & Record<string, unknown>): Promise<void> {
-  const given = serviceOptionsOf(flags);
+async function runServeCommand(
+  flags: ServeCommandFlags & Record<string, unknown>,
+  command: Command,
+): Promise<void> {
+  const given = await serviceOptionsGiven(flags, command);
   if (flags.printK8s) {
     await write(renderKubernetesManifests(flags, given));
     return;
@@ -143,6 +152,24 @@ async function runServeCommand(flags: ServeCommandFlags & Record<string, unknown
     process.exit(1);
   }, service.config.drain.deadlineMs + 2000).unref();
   await service.close();
+}
+
+/** The service's options: the command line's defaults, under the `--config` file, under the flags given. */
+async function serviceOptionsGiven(
+  flags: ServeCommandFlags & Record<string, unknown>,
+  command: Command,
+): Promise<Partial<IngestServiceOptions>> {
+  const bySource = (defaulted: boolean) =>
+    Object.fromEntries(
+      Object.entries(flags).filter(
+        ([name]) => (command.getOptionValueSource(name) === "default") === defaulted,
+      ),
+    );
+  const file = flags.config === undefined ? {} : await readServeConfigFile(flags.config);
+  return overlayOptions(
+    overlayOptions(serviceOptionsOf(bySource(true)), file),
+    serviceOptionsOf(bySource(false)),
+  );
 }
 
 /**

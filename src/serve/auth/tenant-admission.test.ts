@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseTenantQuotas, TenantAdmission } from "./tenant-admission.js";
+import { parseTenantQuotas, TenantAdmission, TenantQuotaError } from "./tenant-admission.js";
 import { OTHER_TENANTS, TenantLabels } from "./tenant-labels.js";
 
 describe("TenantAdmission", () => {
@@ -85,8 +85,12 @@ describe("TenantAdmission", () => {
       default: { rate: 500 },
       tenants: { acme: { rate: 1000, burst: 5000 } },
     });
-    expect(() => parseTenantQuotas("acme=fast")).toThrow(/quota "acme=fast": expected TENANT=RATE/);
-    expect(() => new TenantAdmission({ default: { rate: 0 } })).toThrow(/quota default: rate 0/);
+    expect(() => parseTenantQuotas("acme=fast")).toThrow(
+      expect.objectContaining({ name: TenantQuotaError.name, quota: "acme=fast", field: "entry" }),
+    );
+    expect(() => new TenantAdmission({ default: { rate: 0 } })).toThrow(
+      expect.objectContaining({ quota: "default", field: "rate", value: 0, allowed: "> 0" }),
+    );
   });
 });
 

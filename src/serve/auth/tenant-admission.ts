@@ -30,7 +30,29 @@ export interface TenantQuotaConfig {
 export type Admission =
   /** `perLabel`: the request's points by tenant label, as charged. */
   | { admitted: true; perLabel: Map<string, number> }
-  | { admitted: false; tenant: string; status: 413 | 429; retryAfterSeconds: number; message: string };
+  | {
+      admitted: false;
+      tenant: string;
+      /** `over-burst` (413): more points in one request than the bucket holds; `over-quota` (429): retry later. */
+      reason: "over-burst" | "over-quota";
+      status: 413 | 429;
+      retryAfterSeconds: number;
+      message: string;
+    };
+
+/** A quota that cannot apply: the `quota` entry (a tenant, `default`, or the text given), its `field` at fault, the `value` given and what is `allowed`. */
+export class TenantQuotaError extends RangeError {
+  override readonly name = "TenantQuotaError";
+  constructor(
+    readonly quota: string,
+    readonly field: "entry" | "rate" | "burst",
+    readonly value: string | number,
+    readonly allowed: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
 
 interface Bucket {
   tokens: number;
@@ -53,9 +75,23 @@ export class TenantAdmission {
   ) {
     for (const [name, quota] of Object.entries({ default: config.default, ...config.tenants })) {
       if (quota === undefined) continue;
-      if (!(quota.rate > 0)) throw new RangeError(`quota ${name}: rate ${quota.rate}; expected points/s > 0`);
+      if (!(quota.rate > 0)) {
+        throw new TenantQuotaError(
+          name,
+          "rate",
+          quota.rate,
+          "> 0",
+          `quota ${name}: rate ${quota.rate}; expected points/s > 0`,
+        );
+      }
       if (quota.burst !== undefined && !(quota.burst >= 1)) {
-        throw new RangeError(`quota ${name}: burst ${quota.burst}; expected ≥ 1 point`);
+        throw new TenantQuotaError(
+          name,
+          "burst",
+          quota.burst,
+          "≥ 1",
+          `quota ${name}: burst ${quota.burst}; expected ≥ 1 point`,
+        );
       }
     }
   }
@@ -95,6 +131,7 @@ export class TenantAdmission {
       return {
         admitted: false,
         tenant,
+        reason: "over-burst",
         status: 413,
         retryAfterSeconds: 0,
         message: `${describeTenant(label)}: ${points} points in one request exceed its burst of ${bucket.burst}; split the request`,
@@ -104,6 +141,7 @@ export class TenantAdmission {
     return {
       admitted: false,
       tenant,
+      reason: "over-quota",
       status: 429,
       retryAfterSeconds: Math.max(1, Math.ceil(waitSeconds)),
       message: `${describeTenant(label)} is over its quota of ${bucket.rate} points/s`,
@@ -129,8 +167,9 @@ export class TenantAdmission {
 
   /** The label's bucket refilled to now at this replica's share; a new label's is full, and kept only once charged. */
   private bucketOf(label: string, nowMs: number): Bucket | undefined {
-    const own = this.config.tenants !== undefined && Object.hasOwn(this.config.tenants, label);
-    const quota = (own ? this.config.tenants![label] : undefined) ?? this.config.default;
+    const { tenants } = this.config;
+    const own = tenants !== undefined && Object.hasOwn(tenants, label) ? tenants[label] : undefined;
+    const quota = own ?? this.config.default;
     if (quota === undefined) return undefined;
     const replicas = this.replicaCount();
     const rate = quota.rate / replicas;
@@ -165,9 +204,8 @@ export function parseTenantQuotas(text: string): TenantQuotaConfig {
     .filter(Boolean)) {
     const match = /^([A-Za-z0-9._-]{1,64})=(\d+(?:\.\d+)?)(?::(\d+))?$/.exec(entry);
     if (!match) {
-      throw new Error(
-        `quota "${entry}": expected TENANT=RATE or TENANT=RATE:BURST (points/s), or default=RATE`,
-      );
+      const allowed = "TENANT=RATE or TENANT=RATE:BURST (points/s), or default=RATE";
+      throw new TenantQuotaError(entry, "entry", entry, allowed, `quota "${entry}": expected ${allowed}`);
     }
     const quota: TenantQuota = { rate: Number(match[2]) };
     if (match[3] !== undefined) quota.burst = Number(match[3]);

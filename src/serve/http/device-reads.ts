@@ -102,7 +102,8 @@ export class DeviceReads {
     deviceId: string,
   ): AsyncGenerator<TableRow> {
     const [range] = table.explain({ eq: { tenant, deviceId } }).ranges;
-    const data = clipToData(range!);
+    // No range (a key the schema cannot hold) or none inside the data: the device has no rows.
+    const data = range && clipToData(range);
     if (data === undefined) return;
     const { end } = data;
     const appProfile = table.appProfileFor("latest");
@@ -170,7 +171,8 @@ export class DeviceReads {
     placed.sort((a, b) => b.point.ts - a.point.ts || a.segment - b.segment || a.index - b.index);
     if (placed.length <= limit) return { points: placed.map((entry) => entry.point), truncated: false };
     const kept = placed.slice(0, limit);
-    const last = kept.at(-1)!;
+    const last = kept.at(-1);
+    if (last === undefined) throw new RangeError(`range limit ${limit}: expected a whole number ≥ 1`);
     return {
       points: kept.map((entry) => entry.point),
       truncated: true,

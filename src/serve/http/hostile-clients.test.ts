@@ -15,7 +15,16 @@ import { updateApiKeyFile } from "../auth/api-key-file.js";
 import { newApiKey } from "../auth/api-keys.js";
 import { ndjson, point, T0 } from "../ingest/points/points.testsuite.js";
 import { type IngestService, type IngestServiceOptions, startIngestService } from "../ingest-service.js";
-import type { WalFaults } from "../wal/write-ahead-log.js";
+import type { DiskFaults } from "../wal/faulty-disk.testsuite.js";
+import { WalDirectoryInUse } from "../wal/write-ahead-log.js";
+
+/** The disk under every write-ahead log of this file: a test sets its faults while a service runs. */
+const disk = vi.hoisted((): DiskFaults => ({}));
+vi.mock("../wal/wal-file-system.js", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../wal/wal-file-system.js")>();
+  const { faultyDisk } = await import("../wal/faulty-disk.testsuite.js");
+  return { ...real, nodeWalFileSystem: faultyDisk(real.nodeWalFileSystem, disk) };
+});
 
 /** Restarts need a store that outlives its service: `durable` opens the embedded store in `directory`. */
 async function start(
@@ -189,11 +198,10 @@ describe("Idempotency-Key without --auth", () => {
 
 describe("a full disk under the write-ahead log", () => {
   it("answers 503 and stores nothing of the request; the retry after it is stored once", async () => {
-    const walFaults: WalFaults = {};
-    const { service, directory } = await start({ walFaults, durable: true });
+    const { service, directory } = await start({ durable: true });
     expect((await post(service, ndjson([point("d", T0)]))).status).toBe(200);
     const enospc = Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
-    walFaults.commit = (bytes) => ({ error: enospc, written: Math.floor(bytes / 3) });
+    disk.write = (bytes) => ({ error: enospc, written: Math.floor(bytes / 3) });
     const body = ndjson([point("d", T0 + 1), point("d", T0 + 2)]);
     const key = { "idempotency-key": "after-503" };
     const refused = await post(service, body, key);
@@ -202,7 +210,7 @@ describe("a full disk under the write-ahead log", () => {
     expect((await post(service, ndjson([point("d", T0 + 3)]))).status).toBe(503);
     expect(await stored(service, "d")).toEqual([0]);
 
-    walFaults.commit = undefined;
+    disk.write = undefined;
     expect((await post(service, body, key)).status).toBe(200);
     expect((await post(service, body, key)).headers.get("idempotent-replayed")).toBe("true");
     expect(await stored(service, "d")).toEqual([0, 1, 2]);
@@ -353,9 +361,7 @@ describe("one owner per log", () => {
     const running = results.filter((result) => result.status === "fulfilled");
     expect(running).toHaveLength(1);
     const refused = results.find((result) => result.status === "rejected") as PromiseRejectedResult;
-    expect(String(refused.reason)).toMatch(
-      /is in use by (process \d+|another service); give each service its own/,
-    );
+    expect(refused.reason).toBeInstanceOf(WalDirectoryInUse);
     await (running[0] as PromiseFulfilledResult<Awaited<ReturnType<typeof start>>>).value.service.close();
   });
 });

@@ -283,7 +283,12 @@ export class IngestRoutes {
       metrics.rejections.inc({ tenant: admitted.tenant, status: String(admitted.status) });
       const headers: Record<string, string> =
         admitted.status === 429 ? { "retry-after": String(admitted.retryAfterSeconds) } : {};
-      json(res, admitted.status, { error: admitted.message }, headers);
+      json(
+        res,
+        admitted.status,
+        { error: admitted.message, code: admitted.reason, tenant: admitted.tenant },
+        headers,
+      );
       return false;
     }
     try {

@@ -34,7 +34,7 @@ describe("readBody within a budget", () => {
 
   it("refuses a declared body that cannot fit now (503) or ever (413) before reading it", async () => {
     const budget = new BodyBudget(100, 100);
-    budget.tryReserve("other", 50);
+    budget.reserve("other", 50);
     await expect(readBody(request({ "content-length": "60" }), limits(80), budget)).rejects.toMatchObject({
       status: 503,
     });
@@ -46,7 +46,7 @@ describe("readBody within a budget", () => {
 
   it("refuses a chunked body once the budget runs out, keeping nothing reserved for it", async () => {
     const budget = new BodyBudget(100, 100);
-    budget.tryReserve("other", 70);
+    budget.reserve("other", 70);
     const req = request({});
     const reading = readBody(req, limits(1000), budget);
     req.write(Buffer.alloc(20));

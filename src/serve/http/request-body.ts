@@ -56,13 +56,15 @@ export class BodyBudget {
     return undefined;
   }
 
-  tryReserve(owner: string, bytes: number): boolean {
-    if (this.refusal(owner, bytes) !== undefined) return false;
+  /** Reserves `bytes` for `owner`, or returns why not (reserving nothing). */
+  reserve(owner: string, bytes: number): BodyRefused | undefined {
+    const refusal = this.refusal(owner, bytes);
+    if (refusal !== undefined) return refusal;
     this.owned.set(owner, this.heldBy(owner) + bytes);
     this.inUse += bytes;
     this.peak = Math.max(this.peak, this.inUse);
     this.onChange(this.inUse);
-    return true;
+    return undefined;
   }
 
   release(owner: string, bytes: number): void {
@@ -131,7 +133,8 @@ export function readBody(req: IncomingMessage, limits: BodyLimits, budget: BodyB
       if (size > maxBytes) return fail(new BodyRefused(413, `body exceeds the limit of ${maxBytes} bytes`));
       if (size > reserved) {
         const more = size - reserved;
-        if (!budget.tryReserve(owner, more)) return fail(budget.refusal(owner, more)!);
+        const refusal = budget.reserve(owner, more);
+        if (refusal !== undefined) return fail(refusal);
         reserved = size;
       }
       chunks.push(chunk);

@@ -17,12 +17,14 @@ export class CpuTurns {
   }
 
   private schedule(): void {
-    if (this.scheduled || this.waiting.length === 0) return;
+    if (this.scheduled) return;
+    const turn = this.waiting.shift();
+    if (turn === undefined) return;
     this.scheduled = true;
     // An immediate queued from an immediate runs in the next loop iteration, after its I/O.
     setImmediate(() => {
       this.scheduled = false;
-      this.waiting.shift()!();
+      turn();
       this.schedule();
     });
   }

@@ -2,12 +2,13 @@ import { writeFileSync } from "node:fs";
 import { copyFile, mkdir, mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { MemoryStore } from "../../store/memory/memory.js";
 import { SaltedTable } from "../../table/salted-table.js";
 import { DeviceReads } from "../http/device-reads.js";
 import { HotspotMonitor } from "../observe/hotspot-monitor.js";
 import { ServiceMetrics } from "../observe/service-metrics.js";
+import type { DiskFaults } from "../wal/faulty-disk.testsuite.js";
 import { recordHeader } from "../wal/wal-record.js";
 import { IngestPipeline, type IngestPipelineOptions } from "./ingest-pipeline.js";
 import { encodeLoggedRequest } from "./logged-request.js";
@@ -15,6 +16,14 @@ import { metricsSchema } from "./points/metrics-schema.js";
 import type { MetricPoint } from "./points/point.js";
 import { point, T0 } from "./points/points.testsuite.js";
 import { PendingPointsFull } from "./write-admission.js";
+
+/** The disk under every write-ahead log of this file: a test sets its faults while a pipeline runs. */
+const disk = vi.hoisted((): DiskFaults => ({}));
+vi.mock("../wal/wal-file-system.js", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../wal/wal-file-system.js")>();
+  const { faultyDisk } = await import("../wal/faulty-disk.testsuite.js");
+  return { ...real, nodeWalFileSystem: faultyDisk(real.nodeWalFileSystem, disk) };
+});
 
 const segmentsIn = async (wal: string) => (await readdir(wal)).filter((name) => name.endsWith(".wal")).sort();
 const request = (points: MetricPoint[]) => ({
@@ -77,15 +86,14 @@ describe("IngestPipeline recovery", () => {
     const table = await openTable();
     // The segment's rows are written and its keys journaled; then the process dies at the unlink.
     const crashAtUnlink = Object.assign(new Error("killed at unlink"), { code: "EKILLED" });
-    const first = await openPipeline(table, wal, {
-      walFaults: { remove: () => crashAtUnlink },
-      closeTimeoutMs: 0,
-    });
+    disk.remove = (path) => (path.endsWith(".wal") ? crashAtUnlink : undefined);
+    const first = await openPipeline(table, wal, { closeTimeoutMs: 0 });
     const idempotency = { key: "retry-me", fingerprint: "f", accepted: 50, atMs: Date.now() };
     const times = (from: number) => Array.from({ length: 50 }, (_, i) => from + i);
     await first.pipeline.accept({ ...request(times(0).map((i) => point("d", T0 + i))), idempotency });
     await first.pipeline.accept(request(times(50).map((i) => point("d", T0 + i))));
     await first.pipeline.close();
+    disk.remove = undefined;
     expect(first.lines.some((line) => line.includes('"event":"left-in-log"'))).toBe(true);
 
     const second = await openPipeline(table, wal);

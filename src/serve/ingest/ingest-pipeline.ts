@@ -29,7 +29,7 @@ import { logEvent } from "../observe/service-events.js";
 import type { ServiceMetrics } from "../observe/service-metrics.js";
 import type { TableClaim, TableIdempotency } from "../replicas/table-idempotency.js";
 import type { IdempotencyRecord } from "../wal/idempotency-journal.js";
-import type { RecoveredSegment, WalFaults } from "../wal/write-ahead-log.js";
+import type { RecoveredSegment } from "../wal/write-ahead-log.js";
 import type { CpuTurns } from "./cpu-turns.js";
 import type { IdempotencyCheck } from "./idempotency.js";
 import { encodeLoggedRequest } from "./logged-request.js";
@@ -68,8 +68,6 @@ export interface IngestPipelineOptions {
   closeTimeoutMs?: number;
   /** Acknowledged points not yet in the store past which `accept` refuses a request (default 2,000,000). */
   maxPendingPoints?: number;
-  /** Test seam: faults the log writer meets (a full disk). */
-  walFaults?: WalFaults;
   /** Test seam: the clock log segment ids come from (two replicas rotating in the same millisecond). */
   rotationClock?: () => number;
   /**
@@ -126,7 +124,6 @@ export class IngestPipeline {
       options.walDirectory,
       options.walTarget ?? `${table.store.name} (schema ${table.schema.fingerprint})`,
       options.intervalMs,
-      options.walFaults,
       options.rotationClock,
     );
     let pipeline: IngestPipeline;
@@ -138,7 +135,8 @@ export class IngestPipeline {
       // One segment in memory at a time: read it once the one before it is written.
       for (const id of leftover) await pipeline.replay(await log.wal.readSegment(id), replayedKeys);
     } catch (error) {
-      await log.wal.release();
+      // The segment opened for this run is closed too: its file handle would otherwise leak.
+      await log.close();
       throw error;
     }
     pipeline.flushTimer = setInterval(() => {

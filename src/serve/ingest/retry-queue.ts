@@ -12,7 +12,7 @@ import type { ServiceMetrics } from "../observe/service-metrics.js";
 import type { IdempotencyRecord } from "../wal/idempotency-journal.js";
 import { type DeadLetter, DeadLetterFile } from "./dead-letter.js";
 import type { AggregatedRow } from "./points/interval-buffer.js";
-import { decodeMetricPoints, METRIC_POINTS_QUALIFIER } from "./points/point-codec.js";
+import { decodeMetricPoints } from "./points/point-codec.js";
 import type { PendingRow, RowWriter } from "./row-writer.js";
 
 /** A segment being written to the store: what must be durable before its file may go. */
@@ -32,13 +32,16 @@ export interface RetryQueueOptions {
   log: (line: string) => void;
   /** The tables written now: a table no longer listed drops its retries. */
   writeTables: () => readonly SaltedTable[];
-  /** Failed attempts after which a row the store keeps refusing, while it accepts other rows, is dead-lettered (default 8). */
+  /** Failed attempts after which a row the store keeps refusing, while it accepts other rows, is dead-lettered (default `DEFAULT_DEAD_LETTER_AFTER_ATTEMPTS`). */
   deadLetterAfterAttempts?: number;
   /** Dead letters fsynced, keys journaled, the segment's file deleted; throws when one of them failed. */
   complete: (segment: FlushingSegment) => Promise<void>;
   /** Gives up on a segment at close: its rows stay in the log for the next start. */
   leaveInLog: (segmentId: number) => void;
 }
+
+/** About 16 s of backoff. */
+export const DEFAULT_DEAD_LETTER_AFTER_ATTEMPTS = 8;
 
 const RETRY_BASE_MS = 100;
 const RETRY_MAX_MS = 5_000;
@@ -89,7 +92,7 @@ export class RetryQueue {
 
   deadLetterRow(segment: FlushingSegment, row: AggregatedRow, table: SaltedTable, reason: string): void {
     const { tenant, deviceId, interval } = row.values;
-    const points = decodeMetricPoints(row.cells.get(METRIC_POINTS_QUALIFIER)!, deviceId, interval);
+    const points = decodeMetricPoints(row.pointsCell, deviceId, interval);
     segment.letters.push({
       segment: segment.id,
       reason,
@@ -116,7 +119,7 @@ export class RetryQueue {
    */
   private async retryAndComplete(segment: FlushingSegment, failed: PendingRow[]): Promise<void> {
     const { writer, log } = this.options;
-    const limit = this.options.deadLetterAfterAttempts ?? 8;
+    const limit = this.options.deadLetterAfterAttempts ?? DEFAULT_DEAD_LETTER_AFTER_ATTEMPTS;
     let pending = failed;
     for (let attempt = 0; ; attempt++) {
       pending = this.stillWritten(segment, pending).filter((row) => {

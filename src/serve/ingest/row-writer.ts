@@ -12,7 +12,6 @@ import type { AccessEntry, RecentAccesses } from "../observe/recent-accesses.js"
 import type { ServiceMetrics } from "../observe/service-metrics.js";
 import type { CpuTurns } from "./cpu-turns.js";
 import type { AggregatedRow } from "./points/interval-buffer.js";
-import { METRIC_POINTS_QUALIFIER } from "./points/point-codec.js";
 
 /** One row on its way to one table. */
 export interface PendingRow {
@@ -182,7 +181,7 @@ export class RowWriter {
       metrics.pointsWritten.inc({ bucket: String(bucket) }, points);
       monitor.observeBucket(bucket, points);
       this.totals.pointsWritten += points;
-      const bytes = row.cells.get(METRIC_POINTS_QUALIFIER)!.length;
+      const bytes = row.pointsCell.length;
       entries[index] = { key: mutation.key, op: "write", bytes, latencyMs: Math.round(writeMs) };
     });
     accessLog?.record(Date.now(), entries);

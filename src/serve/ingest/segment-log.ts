@@ -10,12 +10,7 @@
  */
 import { readOrCreateReplicaId } from "../replicas/replica-id.js";
 import type { IdempotencyRecord } from "../wal/idempotency-journal.js";
-import {
-  type RecoveredSegment,
-  type WalFaults,
-  type WalSegment,
-  WriteAheadLog,
-} from "../wal/write-ahead-log.js";
+import { type RecoveredSegment, type WalSegment, WriteAheadLog } from "../wal/write-ahead-log.js";
 import { type DeadLetter, recordLetter } from "./dead-letter.js";
 import { decodeLoggedRequest, type LoggedRequest } from "./logged-request.js";
 import { parseIngestBuffer } from "./points/ingest-body.js";
@@ -77,10 +72,9 @@ export class SegmentLog {
     directory: string,
     target: string,
     intervalMs: number,
-    faults?: WalFaults,
     now: () => number = Date.now,
   ): Promise<{ log: SegmentLog; leftover: readonly number[] }> {
-    const { wal, leftover } = await WriteAheadLog.open(directory, target, { faults });
+    const { wal, leftover } = await WriteAheadLog.open(directory, target);
     try {
       const replicaId = await readOrCreateReplicaId(directory);
       const lastId = leftover.at(-1) ?? 0;

@@ -79,6 +79,17 @@ export interface FollowedService {
   sweeperIdle?: () => Promise<void>;
 }
 
+/** The record `file` (a file, or the address of the table holding it) could not be read at the start: its error is the cause. */
+export class UnreadableMigrationRecord extends Error {
+  override readonly name = "UnreadableMigrationRecord";
+  constructor(
+    readonly file: string,
+    cause: unknown,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+  }
+}
+
 export class MigrationFollower {
   private record: MigrationRecord | undefined;
   private phase: MigrationPhase = "single";
@@ -127,7 +138,9 @@ export class MigrationFollower {
       );
     }
     if (!options.inTable) follower.openedVersion = await fileVersion(options.file);
-    const record = await follower.readRecord();
+    const record = await follower.readRecord().catch((error: unknown) => {
+      throw new UnreadableMigrationRecord(options.file, error);
+    });
     if (record === undefined) tables.old = await options.openHome();
     else {
       checkFollowedRecord(record, undefined, options);

@@ -9,9 +9,12 @@ import { concentrationShift, type PrefixShares, prefixShares } from "../../monit
 import { SpaceSaving } from "../../monitor/space-saving.js";
 import type { ServiceMetrics } from "./service-metrics.js";
 
+/** Device-id characters that make a monitored prefix: enough for fleet patterns like `acme-0`. */
+export const DEFAULT_PREFIX_LENGTH = 6;
+
 export interface HotspotMonitorOptions {
   buckets: number;
-  /** Device-id characters that make a prefix (default 6: enough for fleet patterns like `acme-0`). */
+  /** Device-id characters that make a prefix (default `DEFAULT_PREFIX_LENGTH`). */
   prefixLength?: number;
   /** Space-Saving counters (default 64) and how many prefixes to publish (default 10). */
   capacity?: number;
@@ -40,7 +43,7 @@ export class HotspotMonitor {
     this.bucketLoad = new Array(options.buckets).fill(0);
     this.prefixes = new SpaceSaving(options.capacity ?? 64);
     this.alerts = new AlertEvaluator(options.rules);
-    this.prefixLength = options.prefixLength ?? 6;
+    this.prefixLength = options.prefixLength ?? DEFAULT_PREFIX_LENGTH;
     this.topN = options.topN ?? 10;
   }
 

@@ -13,6 +13,19 @@ import { syncDirectory } from "../../io/sync-directory.js";
 export const REPLICA_ID_FILE = "replica-id";
 const REPLICA_ID = /^[0-9a-f]{10}$/;
 
+/** The log directory's replica-id file holds `found` (its first 40 characters), not an id. */
+export class DamagedReplicaId extends Error {
+  override readonly name = "DamagedReplicaId";
+  constructor(
+    readonly path: string,
+    readonly found: string,
+  ) {
+    super(
+      `${path} holds ${JSON.stringify(found)}, not a replica id (10 hex characters); it names this log's rows: restore it, or move the log directory aside`,
+    );
+  }
+}
+
 /** The log directory's replica id, created (durably, exclusively) when the directory has none. */
 export async function readOrCreateReplicaId(walDirectory: string): Promise<string> {
   const path = join(walDirectory, REPLICA_ID_FILE);
@@ -31,7 +44,10 @@ export async function readOrCreateReplicaId(walDirectory: string): Promise<strin
     return id;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    return (await readReplicaId(path))!;
+    // Another start created it first: its id is the one.
+    const created = await readReplicaId(path);
+    if (created === undefined) throw new Error(`${path} was created by another start and is gone again`);
+    return created;
   }
 }
 
@@ -44,9 +60,7 @@ async function readReplicaId(path: string): Promise<string | undefined> {
     throw error;
   }
   if (!REPLICA_ID.test(text)) {
-    throw new Error(
-      `${path} holds ${JSON.stringify(text.slice(0, 40))}, not a replica id (10 hex characters); it names this log's rows: restore it, or move the log directory aside`,
-    );
+    throw new DamagedReplicaId(path, text.slice(0, 40));
   }
   return text;
 }

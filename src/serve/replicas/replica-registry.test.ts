@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MemoryStore } from "../../store/memory/memory.js";
-import { readOrCreateReplicaId } from "./replica-id.js";
+import { DamagedReplicaId, readOrCreateReplicaId } from "./replica-id.js";
 import { REPLICA_ROW_PREFIX, ReplicaIdInUse, ReplicaRegistry } from "./replica-registry.js";
 
 const log = () => {};
@@ -17,7 +17,9 @@ describe("readOrCreateReplicaId", () => {
     const other = await readOrCreateReplicaId(await mkdtemp(join(tmpdir(), "replica-id-")));
     expect(other).not.toBe(first);
     await writeFile(join(wal, "replica-id"), "a#b\n");
-    await expect(readOrCreateReplicaId(wal)).rejects.toThrow(/replica-id holds "a#b", not a replica id/);
+    await expect(readOrCreateReplicaId(wal)).rejects.toThrow(
+      expect.objectContaining({ name: DamagedReplicaId.name, path: join(wal, "replica-id"), found: "a#b" }),
+    );
   });
 
   it("gives two processes racing on one new directory the same id", async () => {

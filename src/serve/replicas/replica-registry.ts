@@ -212,9 +212,14 @@ export class ReplicaRegistry {
     const cell = await current();
     const holder =
       cell === undefined ? { ...this.lease, host: "(none)" } : (JSON.parse(cell.toString()) as ReplicaLease);
-    if (holder.host === this.lease.host && holder.wal === this.lease.wal && holder.pid === this.lease.pid) {
+    if (
+      cell !== undefined &&
+      holder.host === this.lease.host &&
+      holder.wal === this.lease.wal &&
+      holder.pid === this.lease.pid
+    ) {
       // Still this process's lease (an earlier renewal whose answer was lost did apply): renew from it next time.
-      this.leaseBytes = cell!;
+      this.leaseBytes = cell;
       return;
     }
     this.lost = true;

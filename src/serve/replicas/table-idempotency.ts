@@ -29,16 +29,20 @@ const CLAIM = "claim";
 /** How long a pending claim holds off other replicas: far above a log fsync; after it, a retry may take the key over. */
 export const DEFAULT_PENDING_CLAIM_MS = 10_000;
 
-interface ClaimCell {
+type ClaimCell = {
   replica: string;
   fingerprint: string;
-  state: "pending" | "done";
   /** Acknowledged at (done), or claimed at (pending). */
   atMs: number;
   accepted: number;
-  /** Pending only: the deadline after which the key may be taken over. */
-  untilMs?: number;
-}
+} & (
+  | { state: "done" }
+  | {
+      state: "pending";
+      /** The deadline after which the key may be taken over. */
+      untilMs: number;
+    }
+);
 
 export type TableClaim =
   | { state: "claimed" }
@@ -75,11 +79,11 @@ export class TableIdempotency {
             ? { state: "done", record: { key, fingerprint, accepted: held.accepted, atMs: held.atMs } }
             : { state: "other-request" };
         }
-        if (held.state === "pending" && held.untilMs! > nowMs) {
+        if (held.state === "pending" && held.untilMs > nowMs) {
           if (held.fingerprint !== fingerprint) return { state: "other-request" };
           return {
             state: "in-flight",
-            retryAfterSeconds: Math.max(1, Math.ceil((held.untilMs! - nowMs) / 1000)),
+            retryAfterSeconds: Math.max(1, Math.ceil((held.untilMs - nowMs) / 1000)),
           };
         }
       }
@@ -143,7 +147,7 @@ export class TableIdempotency {
       const cell = row.cells.get(CLAIM);
       if (cell === undefined) continue;
       const held = JSON.parse(cell.toString()) as ClaimCell;
-      if ((held.untilMs ?? held.atMs) + this.windowMs > nowMs) continue;
+      if ((held.state === "pending" ? held.untilMs : held.atMs) + this.windowMs > nowMs) continue;
       const applied = await this.store.checkAndMutate(
         { type: "delete", key: row.key },
         { qualifier: CLAIM, equals: cell },

@@ -1,23 +1,13 @@
+import { readdirSync } from "node:fs";
 import { appendFile, mkdtemp, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
+import { type DiskFaults, faultyDisk } from "./faulty-disk.testsuite.js";
+import { nodeWalFileSystem } from "./wal-file-system.js";
 import { parseSegment, RECORD_HEADER_BYTES, recordHeader } from "./wal-record.js";
-import { type WalFaults, WriteAheadLog } from "./write-ahead-log.js";
-
-/** Every directory fsync, with the directory's entries at that moment. */
-const directorySyncs = vi.hoisted(() => [] as { directory: string; entries: string[] }[]);
-vi.mock("../../io/sync-directory.js", async (importOriginal) => {
-  const real = await importOriginal<typeof import("../../io/sync-directory.js")>();
-  const { readdirSync } = await import("node:fs");
-  return {
-    syncDirectory: (directory: string) => {
-      directorySyncs.push({ directory, entries: readdirSync(directory).sort() });
-      real.syncDirectory(directory);
-    },
-  };
-});
+import { WalDirectoryInUse, WalOfAnotherTable, WriteAheadLog } from "./write-ahead-log.js";
 
 const TARGET = "embedded:x/metrics (schema ks1-test)";
 const frame = (text: string) => {
@@ -61,9 +51,13 @@ describe("WriteAheadLog", () => {
 
   it("fsyncs the directory after deleting a segment, so a power loss cannot bring it back", async () => {
     const directory = await mkdtemp(join(tmpdir(), "wal-unlink-"));
-    const { wal } = await WriteAheadLog.open(directory, TARGET);
+    /** Every directory fsync, with the directory's entries at that moment. */
+    const directorySyncs: { directory: string; entries: string[] }[] = [];
+    const disk: DiskFaults = {};
+    const { wal } = await WriteAheadLog.open(directory, TARGET, faultyDisk(nodeWalFileSystem, disk));
     await (await wal.createSegment(1)).close();
-    directorySyncs.length = 0;
+    disk.syncingDirectory = (synced) =>
+      directorySyncs.push({ directory: synced, entries: readdirSync(synced).sort() });
     await wal.removeSegment(1);
     expect(directorySyncs).toEqual([{ directory, entries: ["idempotency", "lock", "owner.pid", "target"] }]);
     await wal.release();
@@ -71,16 +65,44 @@ describe("WriteAheadLog", () => {
 
   it("cuts a commit that failed on a full disk off the file, so it never replays, and goes on", async () => {
     const directory = await mkdtemp(join(tmpdir(), "wal-full-"));
-    const faults: WalFaults = {};
-    const { wal } = await WriteAheadLog.open(directory, TARGET, { faults });
+    const disk: DiskFaults = {};
+    const { wal } = await WriteAheadLog.open(directory, TARGET, faultyDisk(nodeWalFileSystem, disk));
     const segment = await wal.createSegment(1);
     await segment.append(Buffer.from("acknowledged"));
     const enospc = Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
-    faults.commit = (bytes) => ({ error: enospc, written: Math.floor(bytes / 2) });
-    await expect(segment.append(Buffer.from("refused"))).rejects.toThrow(/no space left on device/);
+    disk.write = (bytes) => ({ error: enospc, written: Math.floor(bytes / 2) });
+    await expect(segment.append(Buffer.from("refused"))).rejects.toMatchObject({ cause: enospc });
     expect((await stat(wal.pathOf(1))).size).toBe(RECORD_HEADER_BYTES + "acknowledged".length);
-    faults.commit = undefined;
+    disk.write = undefined;
     await segment.append(Buffer.from("after"));
+    await segment.close();
+    expect(texts(parseSegment(await readFile(wal.pathOf(1))).payloads)).toEqual(["acknowledged", "after"]);
+    await wal.release();
+  });
+
+  it("refuses an append whose fsync failed and cuts it off the file; gives the segment up when the cut's fsync fails too", async () => {
+    const directory = await mkdtemp(join(tmpdir(), "wal-fsync-"));
+    const disk: DiskFaults = {};
+    const { wal } = await WriteAheadLog.open(directory, TARGET, faultyDisk(nodeWalFileSystem, disk));
+    const segment = await wal.createSegment(1);
+    await segment.append(Buffer.from("acknowledged"));
+    const eio = Object.assign(new Error("EIO: i/o error, fdatasync"), { code: "EIO" });
+    // Once: the commit's fsync fails, the one after the cut succeeds.
+    disk.datasync = () => {
+      disk.datasync = undefined;
+      return eio;
+    };
+    await expect(segment.append(Buffer.from("unsynced"))).rejects.toMatchObject({ cause: eio });
+    expect((await stat(wal.pathOf(1))).size).toBe(RECORD_HEADER_BYTES + "acknowledged".length);
+    await segment.append(Buffer.from("after"));
+    expect(segment.failed).toBe(false);
+
+    // Every fsync fails: the tail cannot be trusted, and the segment refuses what follows.
+    disk.datasync = () => eio;
+    await expect(segment.append(Buffer.from("lost"))).rejects.toMatchObject({ cause: { cause: eio } });
+    expect(segment.failed).toBe(true);
+    disk.datasync = undefined;
+    await expect(segment.append(Buffer.from("later"))).rejects.toMatchObject({ cause: { cause: eio } });
     await segment.close();
     expect(texts(parseSegment(await readFile(wal.pathOf(1))).payloads)).toEqual(["acknowledged", "after"]);
     await wal.release();
@@ -177,7 +199,7 @@ describe("WriteAheadLog ownership", () => {
     const directory = await mkdtemp(join(tmpdir(), "wal-"));
     const { wal } = await WriteAheadLog.open(directory, TARGET);
     await expect(WriteAheadLog.open(directory, TARGET)).rejects.toThrow(
-      new RegExp(`is in use by process ${process.pid}; give each service its own`),
+      expect.objectContaining({ name: WalDirectoryInUse.name, directory, ownerPid: process.pid }),
     );
     await wal.release();
     const again = await WriteAheadLog.open(directory, TARGET);
@@ -192,7 +214,9 @@ describe("WriteAheadLog ownership", () => {
     const directory = await mkdtemp(join(tmpdir(), "wal-claim-"));
     const { wal } = await WriteAheadLog.open(directory, TARGET);
     await wal.journal.close();
-    await expect(WriteAheadLog.open(directory, TARGET)).rejects.toThrow(/is in use by process \d+/);
+    await expect(WriteAheadLog.open(directory, TARGET)).rejects.toThrow(
+      expect.objectContaining({ name: WalDirectoryInUse.name, ownerPid: process.pid }),
+    );
     await wal.release();
   });
 
@@ -201,7 +225,12 @@ describe("WriteAheadLog ownership", () => {
     const { wal } = await WriteAheadLog.open(directory, TARGET);
     await wal.release();
     await expect(WriteAheadLog.open(directory, "memory:metrics (schema ks1-test)")).rejects.toThrow(
-      /holds points for embedded:x\/metrics .*not memory:metrics/,
+      expect.objectContaining({
+        name: WalOfAnotherTable.name,
+        directory,
+        recorded: TARGET,
+        target: "memory:metrics (schema ks1-test)",
+      }),
     );
   });
 });

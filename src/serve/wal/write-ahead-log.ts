@@ -14,13 +14,10 @@
  * replay of a segment that had in fact been written just overwrites identical rows. Framing and
  * checksums: `wal-record.ts`.
  */
-import type { FileHandle } from "node:fs/promises";
-import { mkdir, open, readdir, readFile, unlink, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { ClassicLevel } from "classic-level";
-import { syncDirectory } from "../../io/sync-directory.js";
-import { writeFileAtomically } from "../../io/write-file-atomically.js";
 import { IdempotencyJournal } from "./idempotency-journal.js";
+import { nodeWalFileSystem, type WalFile, type WalFileSystem } from "./wal-file-system.js";
 import { type CorruptRange, parseSegment, recordHeader } from "./wal-record.js";
 
 const SUFFIX = ".wal";
@@ -38,17 +35,6 @@ export interface RecoveredSegment {
   tornBytes: number;
   /** Damaged ranges in the middle of the segment: skipped, and reported by the caller. */
   corrupt: CorruptRange[];
-}
-
-/** Test seam: faults the log writer meets, as a full or failing disk would produce them. */
-export interface WalFaults {
-  /**
-   * Called before each group commit with its size in bytes. Returning an error fails the commit
-   * after `written` of its bytes reached the file (a disk that filled up mid-write).
-   */
-  commit?: (bytes: number) => { error: NodeJS.ErrnoException; written?: number } | undefined;
-  /** Called before a flushed segment's file is deleted; returning an error leaves it there (as a crash at that moment). */
-  remove?: (id: number) => NodeJS.ErrnoException | undefined;
 }
 
 interface PendingAppend {
@@ -69,8 +55,7 @@ export class WalSegment {
   constructor(
     readonly id: number,
     readonly path: string,
-    private readonly file: FileHandle,
-    private readonly faults: WalFaults = {},
+    private readonly file: WalFile,
   ) {}
 
   get failed(): boolean {
@@ -117,21 +102,14 @@ export class WalSegment {
   /** Writes the chunks at the end of the acknowledged bytes; returns their size. */
   private async write(chunks: Buffer[]): Promise<number> {
     const size = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
-    const fault = this.faults.commit?.(size);
-    if (fault) {
-      const written = Math.min(size, fault.written ?? 0);
-      if (written > 0)
-        await this.file.write(Buffer.concat(chunks).subarray(0, written), 0, written, this.length);
-      throw fault.error;
-    }
-    let done = (await this.file.writev(chunks, this.length)).bytesWritten;
+    let done = await this.file.writev(chunks, this.length);
     // writev may stop short (a filling disk); the rest goes in plain writes, which then fail loudly.
     if (done < size) {
       const rest = Buffer.concat(chunks).subarray(done);
       for (let at = 0; at < rest.length; ) {
-        const { bytesWritten } = await this.file.write(rest, at, rest.length - at, this.length + done);
-        at += bytesWritten;
-        done += bytesWritten;
+        const written = await this.file.write(rest.subarray(at), this.length + done);
+        at += written;
+        done += written;
       }
     }
     return size;
@@ -152,6 +130,38 @@ export class WalSegment {
   }
 }
 
+/** The log directory is claimed by another live process: `ownerPid`, when its owner file names one. */
+export class WalDirectoryInUse extends Error {
+  override readonly name = "WalDirectoryInUse";
+
+  constructor(
+    readonly directory: string,
+    readonly ownerPid: number | undefined,
+    options: ErrorOptions,
+  ) {
+    super(
+      `write-ahead log ${directory} is in use by ${ownerPid === undefined ? "another service" : `process ${ownerPid}`}; give each service its own`,
+      options,
+    );
+  }
+}
+
+/** The log directory holds points for the table `recorded`, not for `target`, the one opening it. */
+export class WalOfAnotherTable extends Error {
+  override readonly name = "WalOfAnotherTable";
+
+  constructor(
+    readonly directory: string,
+    readonly recorded: string,
+    readonly target: string,
+  ) {
+    super(
+      `write-ahead log ${directory} holds points for ${recorded}, not ${target}; ` +
+        "give this service its own --wal directory (replaying it here would move acknowledged points to the wrong table)",
+    );
+  }
+}
+
 export class WriteAheadLog {
   private constructor(
     readonly directory: string,
@@ -159,7 +169,7 @@ export class WriteAheadLog {
     private readonly lock: ClassicLevel,
     /** Idempotency-Keys of flushed segments. */
     readonly journal: IdempotencyJournal,
-    private readonly faults: WalFaults,
+    private readonly files: WalFileSystem,
   ) {}
 
   /**
@@ -168,24 +178,30 @@ export class WriteAheadLog {
    * The directory is claimed for this process first: two services replaying and deleting each
    * other's segments would lose points. `target` names the table the points go
    * to: a log left by a service on another table is refused, never replayed there and deleted.
+   * Segment files and the directory's small files go through `files` (the journal and the claim
+   * are LevelDB's own).
    */
   static async open(
     directory: string,
     target: string,
-    options: { faults?: WalFaults } = {},
+    files: WalFileSystem = nodeWalFileSystem,
   ): Promise<{ wal: WriteAheadLog; leftover: number[] }> {
-    await mkdir(directory, { recursive: true });
-    const lock = await claim(directory);
+    await files.makeDirectory(directory);
+    const lock = await claim(directory, files);
     let journal: IdempotencyJournal | undefined;
     try {
       // A service of an earlier version claimed the directory by the journal's lock alone.
-      journal = await inUseIfLocked(directory, IdempotencyJournal.open(join(directory, JOURNAL_DIRECTORY)));
-      await checkTarget(join(directory, TARGET_FILE), target);
-      const leftover = (await readdir(directory))
+      journal = await inUseIfLocked(
+        directory,
+        IdempotencyJournal.open(join(directory, JOURNAL_DIRECTORY)),
+        files,
+      );
+      await checkTarget(join(directory, TARGET_FILE), target, files);
+      const leftover = (await files.listDirectory(directory))
         .filter((name) => name.endsWith(SUFFIX) && /^\d+$/.test(name.slice(0, -SUFFIX.length)))
         .map((name) => Number(name.slice(0, -SUFFIX.length)))
         .sort((a, b) => a - b);
-      return { wal: new WriteAheadLog(directory, lock, journal, options.faults ?? {}), leftover };
+      return { wal: new WriteAheadLog(directory, lock, journal, files), leftover };
     } catch (error) {
       await journal?.close();
       await lock.close();
@@ -199,30 +215,28 @@ export class WriteAheadLog {
 
   /** Reads a segment left behind back into its records. */
   async readSegment(id: number): Promise<RecoveredSegment> {
-    return { id, ...parseSegment(await readFile(this.pathOf(id))) };
+    return { id, ...parseSegment(await this.files.readFile(this.pathOf(id))) };
   }
 
   /** Creates segment `id` and makes its directory entry durable before anything is acknowledged in it. */
   async createSegment(id: number): Promise<WalSegment> {
     const path = this.pathOf(id);
-    const file = await open(path, "wx");
-    syncDirectory(this.directory);
-    return new WalSegment(id, path, file, this.faults);
+    const file = await this.files.createFile(path);
+    this.files.syncDirectory(this.directory);
+    return new WalSegment(id, path, file);
   }
 
   /** Deletes a flushed segment and makes the deletion durable: a segment back after a power loss would be replayed. */
   async removeSegment(id: number): Promise<void> {
-    const fault = this.faults.remove?.(id);
-    if (fault) throw fault;
-    await unlink(this.pathOf(id)).catch((error: NodeJS.ErrnoException) => {
+    await this.files.removeFile(this.pathOf(id)).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== "ENOENT") throw error;
     });
-    syncDirectory(this.directory);
+    this.files.syncDirectory(this.directory);
   }
 
   /** Gives up the directory's claim (a clean shutdown). */
   async release(): Promise<void> {
-    await unlink(join(this.directory, OWNER_FILE)).catch(() => {});
+    await this.files.removeFile(join(this.directory, OWNER_FILE)).catch(() => {});
     await this.journal.close();
     await this.lock.close();
   }
@@ -234,38 +248,32 @@ export class WriteAheadLog {
  * is an atomic claim that never goes stale. The journal is not the claim: it is closed and
  * reopened after a failed write, and the claim must not lapse meanwhile.
  */
-async function claim(directory: string): Promise<ClassicLevel> {
+async function claim(directory: string, files: WalFileSystem): Promise<ClassicLevel> {
   const lock = new ClassicLevel(join(directory, LOCK_DIRECTORY));
-  await inUseIfLocked(directory, lock.open());
-  await writeFile(join(directory, OWNER_FILE), `${process.pid}\n`);
+  await inUseIfLocked(directory, lock.open(), files);
+  await files.writeFile(join(directory, OWNER_FILE), `${process.pid}\n`);
   return lock;
 }
 
 /** What `opening` resolves to, or, when another process holds its LevelDB lock, an error naming that process. */
-async function inUseIfLocked<T>(directory: string, opening: Promise<T>): Promise<T> {
+async function inUseIfLocked<T>(directory: string, opening: Promise<T>, files: WalFileSystem): Promise<T> {
   try {
     return await opening;
   } catch (error) {
     if ((error as { cause?: { code?: string } }).cause?.code !== "LEVEL_LOCKED") throw error;
-    const owner = (await readFile(join(directory, OWNER_FILE), "utf8").catch(() => "")).trim();
-    throw new Error(
-      `write-ahead log ${directory} is in use by ${/^\d+$/.test(owner) ? `process ${owner}` : "another service"}; give each service its own`,
-      { cause: error },
-    );
+    const owner = String(await files.readFile(join(directory, OWNER_FILE)).catch(() => "")).trim();
+    throw new WalDirectoryInUse(directory, /^\d+$/.test(owner) ? Number(owner) : undefined, { cause: error });
   }
 }
 
-async function checkTarget(file: string, target: string): Promise<void> {
-  const recorded = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
+async function checkTarget(file: string, target: string, files: WalFileSystem): Promise<void> {
+  const recorded = await files.readFile(file).then(String, (error: NodeJS.ErrnoException) => {
     if (error.code === "ENOENT") return undefined;
     throw error;
   });
   if (recorded === undefined) {
-    await writeFileAtomically(file, target, { durable: true });
+    await files.replaceFileDurably(file, target);
   } else if (recorded !== target) {
-    throw new Error(
-      `write-ahead log ${file.slice(0, -TARGET_FILE.length - 1)} holds points for ${recorded}, not ${target}; ` +
-        "give this service its own --wal directory (replaying it here would move acknowledged points to the wrong table)",
-    );
+    throw new WalOfAnotherTable(dirname(file), recorded, target);
   }
 }

@@ -153,9 +153,11 @@ function* trailing(text: string, from: number, position: number): Generator<Body
  * the commas outside strings at bracket depth 0, so once the whole parses, each span is one value.
  */
 function parseSpans(text: string, spans: [number, number][], firstPosition: number): BodyItem[] {
-  if (spans.length === 0) return [];
+  const [first] = spans;
+  const last = spans.at(-1);
+  if (first === undefined || last === undefined) return [];
   try {
-    const values = JSON.parse(`[${text.slice(spans[0]![0], spans.at(-1)![1])}]`) as unknown[];
+    const values = JSON.parse(`[${text.slice(first[0], last[1])}]`) as unknown[];
     if (values.length === spans.length) {
       return values.map((value, index) => ({ line: firstPosition + index, value }));
     }

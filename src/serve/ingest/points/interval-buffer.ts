@@ -12,6 +12,8 @@ import { METRIC_POINTS_QUALIFIER, PointsCellBuilder } from "./point-codec.js";
 export interface AggregatedRow extends PutRow {
   values: { tenant: string; deviceId: string; interval: number; segment: number; writer: string };
   cells: Map<string, Buffer>;
+  /** The cell of `cells` that holds the points, encoded. */
+  pointsCell: Buffer;
   /** Points the row holds. */
   points: number;
 }
@@ -67,9 +69,11 @@ export class IntervalBuffer {
       if (device.others) tenants.push(...device.others);
       for (const [tenant, intervals] of tenants) {
         for (const [interval, row] of intervals) {
+          const pointsCell = row.finish();
           yield {
             values: { tenant, deviceId, interval, segment, writer },
-            cells: new Map([[METRIC_POINTS_QUALIFIER, row.finish()]]),
+            cells: new Map([[METRIC_POINTS_QUALIFIER, pointsCell]]),
+            pointsCell,
             points: row.count,
           };
         }

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { MetricPoint } from "./point.js";
-import { decodeMetricPoints, encodeMetricPoints } from "./point-codec.js";
+import { decodeMetricPoints, encodeMetricPoints, PointsCellCorrupt } from "./point-codec.js";
 
 const point = (deviceId: string, start: number) =>
   fc.record({
@@ -41,8 +41,16 @@ describe("points cell codec", () => {
   it("names the device and the damage in a corrupt cell", () => {
     const cell = encodeMetricPoints([{ tenant: "a", deviceId: "d", ts: 5, metrics: { x: 1 } }], 0);
     expect(() => decodeMetricPoints(cell.subarray(0, cell.length - 3), "d", 0)).toThrow(
-      /points cell of device "d" at 0: truncated value/,
+      expect.objectContaining({
+        name: PointsCellCorrupt.name,
+        deviceId: "d",
+        intervalStart: 0,
+        byte: cell.length - 8,
+        damage: "truncated",
+      }),
     );
-    expect(() => decodeMetricPoints(Buffer.from([9]), "d", 0)).toThrow(/unknown version 9/);
+    expect(() => decodeMetricPoints(Buffer.from([9]), "d", 0)).toThrow(
+      expect.objectContaining({ deviceId: "d", byte: 1, damage: "unknown-version" }),
+    );
   });
 });

@@ -105,10 +105,27 @@ function writeVarint(out: Buffer, start: number, value: number): number {
   return at;
 }
 
+/** What is wrong with a points cell that cannot be decoded. */
+export type PointsCellDamage = "truncated" | "unknown-version" | "unknown-name" | "trailing-bytes";
+
+/** A points cell that cannot be decoded: the device and interval it belongs to, at which byte, and what is wrong. */
+export class PointsCellCorrupt extends Error {
+  override readonly name = "PointsCellCorrupt";
+  constructor(
+    readonly deviceId: string,
+    readonly intervalStart: number,
+    readonly byte: number,
+    readonly damage: PointsCellDamage,
+    what: string,
+  ) {
+    super(`points cell of device "${deviceId}" at ${intervalStart}: ${what} (byte ${byte})`);
+  }
+}
+
 export function decodeMetricPoints(value: Buffer, deviceId: string, intervalStart: number): MetricPoint[] {
   let at = 0;
-  const fail = (what: string): never => {
-    throw new Error(`points cell of device "${deviceId}" at ${intervalStart}: ${what} (byte ${at})`);
+  const fail = (damage: PointsCellDamage, what: string = damage): never => {
+    throw new PointsCellCorrupt(deviceId, intervalStart, at, damage, what);
   };
   const varint = () => {
     let result = 0;
@@ -121,15 +138,15 @@ export function decodeMetricPoints(value: Buffer, deviceId: string, intervalStar
       scale *= 0x80;
     }
   };
-  if (value[at++] !== VERSION) fail(`unknown version ${value[0]}`);
+  if (value[at++] !== VERSION) fail("unknown-version", `unknown version ${value[0]}`);
   const names: string[] = new Array(varint());
   for (let index = 0; index < names.length; index++) {
     const length = varint();
-    if (at + length > value.length) fail("truncated name");
+    if (at + length > value.length) fail("truncated", "truncated name");
     names[index] = value.toString("utf8", at, at + length);
     at += length;
   }
-  const name = (index: number) => names[index] ?? fail(`name index ${index} out of range`);
+  const name = (index: number) => names[index] ?? fail("unknown-name", `name index ${index} out of range`);
   const points: MetricPoint[] = new Array(varint());
   for (let index = 0; index < points.length; index++) {
     const tenant = name(varint());
@@ -137,12 +154,12 @@ export function decodeMetricPoints(value: Buffer, deviceId: string, intervalStar
     const metrics: Record<string, number> = {};
     for (let count = varint(); count > 0; count--) {
       const metric = name(varint());
-      if (at + 8 > value.length) fail("truncated value");
+      if (at + 8 > value.length) fail("truncated", "truncated value");
       metrics[metric] = value.readDoubleLE(at);
       at += 8;
     }
     points[index] = { tenant, deviceId, ts, metrics };
   }
-  if (at !== value.length) fail(`${value.length - at} trailing bytes`);
+  if (at !== value.length) fail("trailing-bytes", `${value.length - at} trailing bytes`);
   return points;
 }
