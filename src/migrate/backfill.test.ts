@@ -119,7 +119,12 @@ describe("backfill", () => {
         targetSchema: to,
         checkpointFile,
       }),
-    ).rejects.toThrow(/belongs to another migration: its target is memory:a, this run's is memory:b/);
+    ).rejects.toMatchObject({
+      name: "CheckpointMismatchError",
+      field: "target",
+      recorded: "memory:a",
+      wanted: "memory:b",
+    });
   });
 
   it("refuses a source recorded with another schema, and schemas with different fields", async () => {

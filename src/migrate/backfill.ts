@@ -9,6 +9,7 @@ import { SaltedTable } from "../table/salted-table.js";
 import { guardRecordedSchema, isReserved, RESERVED_PREFIX } from "../table/schema-guard.js";
 import { type BackfillCheckpoint, type CheckpointStore, checkpointFileStore } from "./checkpoint.js";
 import { ALL_DATA, readDataPage } from "./data-rows.js";
+import { MigrateOptionError } from "./migrate-option-error.js";
 import type { Shard } from "./shards.js";
 import { followRateLimit } from "./write-flow-control.js";
 
@@ -124,7 +125,11 @@ export async function backfillTable(options: BackfillOptions): Promise<BackfillR
   while (nextPage) {
     options.signal?.throwIfAborted();
     const page = await nextPage;
-    nextPage = page.length < batchSize ? undefined : prefetch(source, page.at(-1)!.key, batchSize, range);
+    const last = page.at(-1);
+    nextPage =
+      last === undefined || page.length < batchSize
+        ? undefined
+        : prefetch(source, last.key, batchSize, range);
     const { mutations, sourceKeys } = rekeyPage(page, sourceSchema, targetSchema, state, options.skipBadRows);
     await options.beforeWrite?.();
     await writePage(flow.store, mutations, sourceKeys, options.durable ?? checkpoints !== undefined);
@@ -185,7 +190,7 @@ async function startingCheckpoint(
       : {}),
   };
   const saved = await checkpoints?.load();
-  if (saved) checkResumable(saved, identity, checkpoints!.name);
+  if (saved && checkpoints) checkResumable(saved, identity, checkpoints.name);
   const state: BackfillCheckpoint = saved ?? {
     ...identity,
     lastKey: null,
@@ -278,9 +283,37 @@ function rekey(row: StoreRow, from: KeySchema, to: KeySchema): StoreMutation | s
 
 function checkPositive(name: string, value: number | undefined, isNumber: (n: number) => boolean): void {
   if (value !== undefined && !(isNumber(value) && value > 0)) {
-    throw new RangeError(
-      `${name} is ${value}; allowed: ${isNumber === Number.isSafeInteger ? "an integer" : "a number"} > 0`,
+    throw new MigrateOptionError(
+      name,
+      value,
+      `${isNumber === Number.isSafeInteger ? "an integer" : "a number"} > 0`,
     );
+  }
+}
+
+/** The source and target schemas do not carry the same fields. */
+export class SchemaFieldsError extends Error {
+  override readonly name = "SchemaFieldsError";
+  readonly from: string;
+  readonly to: string;
+
+  constructor(
+    from: KeySchema,
+    to: KeySchema,
+    readonly onlyInSource: readonly string[],
+    readonly onlyInTarget: readonly string[],
+  ) {
+    super(
+      `schemas "${from.spec.name}" → "${to.spec.name}" must have the same fields; ` +
+        [
+          onlyInSource.length > 0 ? `only in the source: ${onlyInSource.join(", ")}` : "",
+          onlyInTarget.length > 0 ? `only in the target: ${onlyInTarget.join(", ")}` : "",
+        ]
+          .filter(Boolean)
+          .join("; "),
+    );
+    this.from = from.spec.name;
+    this.to = to.spec.name;
   }
 }
 
@@ -290,17 +323,7 @@ export function checkSameFields(from: KeySchema, to: KeySchema): void {
   const toNames = new Set(to.fields.map((f) => f.name));
   const dropped = [...fromNames].filter((name) => !toNames.has(name));
   const added = [...toNames].filter((name) => !fromNames.has(name));
-  if (dropped.length > 0 || added.length > 0) {
-    throw new Error(
-      `schemas "${from.spec.name}" → "${to.spec.name}" must have the same fields; ` +
-        [
-          dropped.length > 0 ? `only in the source: ${dropped.join(", ")}` : "",
-          added.length > 0 ? `only in the target: ${added.join(", ")}` : "",
-        ]
-          .filter(Boolean)
-          .join("; "),
-    );
-  }
+  if (dropped.length > 0 || added.length > 0) throw new SchemaFieldsError(from, to, dropped, added);
 }
 
 type MigrationIdentity = Pick<
@@ -308,17 +331,28 @@ type MigrationIdentity = Pick<
   "source" | "target" | "sourceFingerprint" | "targetFingerprint" | "shard"
 >;
 
+/** A checkpoint written by another migration (another table, schema or shard) than this run. */
+export class CheckpointMismatchError extends Error {
+  override readonly name = "CheckpointMismatchError";
+  constructor(
+    readonly checkpoint: string,
+    readonly field: "source" | "target" | "sourceFingerprint" | "targetFingerprint" | "shard",
+    /** The checkpoint's value, and this run's (a shard as its JSON, "none" when unsharded). */
+    readonly recorded: string,
+    readonly wanted: string,
+  ) {
+    super(
+      `checkpoint ${checkpoint} belongs to another migration: its ${field} is ${recorded}, this run's is ${wanted}; ` +
+        "use another --checkpoint file, or delete this one to start over",
+    );
+  }
+}
+
 function checkResumable(saved: BackfillCheckpoint, identity: MigrationIdentity, where: string): void {
   for (const field of ["source", "target", "sourceFingerprint", "targetFingerprint", "shard"] as const) {
-    const [was, now] = [saved[field], identity[field]].map((value) =>
-      typeof value === "string" ? value : (JSON.stringify(value) ?? "none"),
-    );
-    if (was !== now) {
-      throw new Error(
-        `checkpoint ${where} belongs to another migration: its ${field} is ${was}, this run's is ${now}; ` +
-          "use another --checkpoint file, or delete this one to start over",
-      );
-    }
+    const shown = (value: unknown) => (typeof value === "string" ? value : (JSON.stringify(value) ?? "none"));
+    const [was, now] = [shown(saved[field]), shown(identity[field])];
+    if (was !== now) throw new CheckpointMismatchError(where, field, was, now);
   }
 }
 

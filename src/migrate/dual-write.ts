@@ -23,12 +23,16 @@ export interface DualWriteResult {
 
 export class DualWriteError extends Error {
   override readonly name = "DualWriteError";
+  /** The tables that failed a row, in the order of their first failure. */
+  readonly sides: MigrationSide[];
+
   constructor(readonly failed: DualWriteFailure[]) {
-    const sides = [...new Set(failed.map((f) => f.side))].join(" and ");
+    const sides = [...new Set(failed.map((f) => f.side))];
     super(
-      `dual write failed on the ${sides} table${sides.includes(" and ") ? "s" : ""} for ${failed.length} row(s); first: ` +
+      `dual write failed on the ${sides.join(" and ")} table${sides.length > 1 ? "s" : ""} for ${failed.length} row(s); first: ` +
         `${failed[0]?.side} row ${failed[0]?.index}: ${failed[0]?.reason}`,
     );
+    this.sides = sides;
   }
 }
 

@@ -13,6 +13,8 @@ export {
   type BackfillResult,
   BackfillWriteError,
   backfillTable,
+  CheckpointMismatchError,
+  SchemaFieldsError,
 } from "./backfill.js";
 export { type BackfillCheckpoint, readBackfillCheckpoint } from "./checkpoint.js";
 export {
@@ -22,7 +24,10 @@ export {
   DualWriteTable,
   type MigrationSide,
 } from "./dual-write.js";
-export { type MigrationPlanInput, migrationPlan } from "./plan.js";
+export * from "./live/index.js";
+export { MigrateOptionError } from "./migrate-option-error.js";
+export { type MigrationPlanInput, migrationPlan, type ShardedRun } from "./plan.js";
+export { SameTableError } from "./same-table-error.js";
 export {
   parseShard,
   readShardPlan,

@@ -23,11 +23,16 @@ export interface MigrationPlanInput {
   /** Backfill rate limit to print in the command; omitted: unlimited. */
   rowsPerSecond?: number;
   /** Backfill and validate in this many parallel processes (shards), with these shard plan files. */
-  shards?: number;
-  shardsFile?: string;
-  targetShardsFile?: string;
+  sharded?: ShardedRun;
   /** The migration record a running `keyspread serve` follows: the runbook of a live re-keying. */
   migrationFile?: string;
+}
+
+/** The backfill and validation in `shards` processes, each table cut once into a shard plan file. */
+export interface ShardedRun {
+  shards: number;
+  shardsFile: string;
+  targetShardsFile: string;
 }
 
 export function migrationPlan(input: MigrationPlanInput): string {
@@ -78,7 +83,7 @@ ${createStep(" the backfill also does this if it is missing;")}
      const { failed } = await dual.putMany(rows);
    Wait until every writer runs it: rows written from then on reach both tables.
 
-${input.shards === undefined ? backfillStep(input, pair, rate) : shardedBackfillStep(input, pair, rate)}
+${input.sharded === undefined ? backfillStep(input, pair, rate) : shardedBackfillStep(input, input.sharded, pair, rate)}
    A row updated in place while the backfill ran may hold the copy read before the update: run
    the backfill again with a new --checkpoint file (copies are idempotent), then validate again.
    A row deleted meanwhile may have been copied back: delete the extra rows validate names.
@@ -212,11 +217,16 @@ function backfillStep(input: MigrationPlanInput, pair: string, rate: string): st
 }
 
 /** Steps 3 and 4 in N processes: one shard each, on its own machine if need be. */
-function shardedBackfillStep(input: MigrationPlanInput, pair: string, rate: string): string {
-  const n = input.shards!;
+function shardedBackfillStep(
+  input: MigrationPlanInput,
+  sharded: ShardedRun,
+  pair: string,
+  rate: string,
+): string {
+  const n = sharded.shards;
   const env = envFor(input.from, input.to);
-  const plan = quote(input.shardsFile!);
-  const targetPlan = quote(input.targetShardsFile!);
+  const plan = quote(sharded.shardsFile);
+  const targetPlan = quote(sharded.targetShardsFile);
   const checkpoint = quote(input.checkpointFile.replace(/(\.json)?$/, `-shard-K-of-${n}.json`));
   return `3. Backfill the rows written before in ${n} processes, one shard of the old table's key space
    each (e.g. one per machine). First cut the key space once, from sampled keys, and copy the plan

@@ -13,9 +13,9 @@ export function canonicalRow(values: Record<string, FieldValue>, cells: Readonly
   const fields = Object.keys(values)
     .sort()
     .map((name) => `${name}=${canonicalValue(values[name]!)}`);
-  const cellText = [...cells.keys()]
-    .sort()
-    .map((qualifier) => `${qualifier}=${cells.get(qualifier)!.toString("base64")}`);
+  const cellText = [...cells]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([qualifier, value]) => `${qualifier}=${value.toString("base64")}`);
   return `${fields.join("\u0000")}\u0001${cellText.join("\u0000")}`;
 }
 

@@ -12,6 +12,7 @@ import type { KeyRange, Store } from "../store/store.js";
 import { RESERVED_PREFIX } from "../table/schema-guard.js";
 import type { JobPlan } from "./job/job-rows.js";
 import { readJsonFile } from "./json-file.js";
+import { MigrateOptionError } from "./migrate-option-error.js";
 
 /** Shard `index` (1-based) of `count`. */
 export interface Shard {
@@ -37,7 +38,8 @@ export function parseShard(text: string): Shard {
   const index = Number(match?.[1]);
   const count = Number(match?.[2]);
   if (!match || !(count >= 1 && count <= MAX_SHARDS && index >= 1 && index <= count)) {
-    throw new Error(`shard "${text}" is not K/N with 1 ≤ K ≤ N ≤ ${MAX_SHARDS}, e.g. 2/4`);
+    const allowed = `K/N with 1 ≤ K ≤ N ≤ ${MAX_SHARDS}, e.g. 2/4`;
+    throw new MigrateOptionError("shard", text, allowed, `shard "${text}" is not ${allowed}`);
   }
   return { index, count };
 }
@@ -90,7 +92,11 @@ export async function shardPlanFor(file: string, store: Store, shards: number): 
     return plan;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    return checkPlan((await readShardPlan(file))!, file, store, shards);
+    // Another process wrote the plan first: use it, if it is the same cut.
+    const theirs = await readShardPlan(file);
+    if (theirs === undefined)
+      throw new Error(`shard plan ${file} was removed while this one was written; run again`);
+    return checkPlan(theirs, file, store, shards);
   } finally {
     await unlink(temporary);
   }
@@ -103,9 +109,10 @@ export async function readShardPlan(file: string): Promise<ShardPlan | undefined
   if (
     plan.version !== 1 ||
     typeof plan.table !== "string" ||
+    typeof plan.shards !== "number" ||
     !Number.isInteger(plan.shards) ||
     !Array.isArray(keys) ||
-    keys.length !== plan.shards! - 1 ||
+    keys.length !== plan.shards - 1 ||
     !keys.every(
       (key, i) =>
         typeof key === "string" && /^(?:[0-9a-f]{2})+$/.test(key) && (i === 0 || keys[i - 1]! <= key),

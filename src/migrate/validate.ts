@@ -11,6 +11,7 @@ import type { Store } from "../store/store.js";
 import { TableScan } from "../table/salted-table.js";
 import { RESERVED_PREFIX } from "../table/schema-guard.js";
 import { dataPages } from "./data-rows.js";
+import { MigrateOptionError } from "./migrate-option-error.js";
 import { canonicalRow, canonicalValue, RowSet, rowDigest } from "./row-digest.js";
 
 export interface ValidateMigrationOptions {
@@ -215,8 +216,7 @@ async function rangeBoundaries(
   field: string,
   count: number,
 ): Promise<FieldValue[]> {
-  if (!Number.isInteger(count) || count < 1)
-    throw new RangeError(`ranges is ${count}; allowed: an integer ≥ 1`);
+  if (!Number.isInteger(count) || count < 1) throw new MigrateOptionError("ranges", count, "an integer ≥ 1");
   if (count === 1) return [];
   const values: FieldValue[] = [];
   for (const key of await store.sampleKeys(count * 8)) {
@@ -231,8 +231,8 @@ async function rangeBoundaries(
   const boundaries: FieldValue[] = [];
   for (let i = 1; i < count; i++) {
     const value = distinct[Math.floor((i * distinct.length) / count)];
-    if (value !== undefined && (boundaries.length === 0 || compareValues(boundaries.at(-1)!, value) < 0))
-      boundaries.push(value);
+    const last = boundaries.at(-1);
+    if (value !== undefined && (last === undefined || compareValues(last, value) < 0)) boundaries.push(value);
   }
   return boundaries;
 }

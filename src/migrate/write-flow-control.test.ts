@@ -103,11 +103,15 @@ describe("WriteFlowControl (Java's RateLimitingServerStreamingCallable rules)", 
   });
 
   it("refuses bounds that are not positive rates", () => {
-    expect(() => new WriteFlowControl({ maxRowsPerSecond: 0 })).toThrow(/maxRowsPerSecond is 0/);
+    const option = (field: string, value: unknown) =>
+      expect.objectContaining({ name: "MigrateOptionError", field, value });
+    expect(() => new WriteFlowControl({ maxRowsPerSecond: 0 })).toThrow(option("maxRowsPerSecond", 0));
     expect(() => new WriteFlowControl({ minRowsPerSecond: 50, maxRowsPerSecond: 10 })).toThrow(
       /minRowsPerSecond \(50\) is above maxRowsPerSecond \(10\)/,
     );
-    expect(() => new WriteFlowControl({ initialRowsPerSecond: Number.NaN })).toThrow(/initialRowsPerSecond/);
+    expect(() => new WriteFlowControl({ initialRowsPerSecond: Number.NaN })).toThrow(
+      option("initialRowsPerSecond", Number.NaN),
+    );
   });
 
   it("property: the rate stays within [min, max], whatever the server says", () => {
@@ -228,6 +232,10 @@ describe("followRateLimit", () => {
     expect(sleeps).toHaveLength(2);
     await flow.pace(10); // the 5 s lost are not made up by a burst
     expect(sleeps.at(-1)).toBeCloseTo(100);
-    await expect(flow.pace(-1)).rejects.toThrow(/rows is -1/);
+    await expect(flow.pace(-1)).rejects.toMatchObject({
+      name: "MigrateOptionError",
+      field: "rows",
+      value: -1,
+    });
   });
 });

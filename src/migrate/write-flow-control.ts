@@ -43,6 +43,7 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { FlowControlSignal, Store, StoreWriteOptions, StoreWriteResult } from "../store/store.js";
+import { MigrateOptionError } from "./migrate-option-error.js";
 
 /** Java's factor caps (MIN_FACTOR, MAX_FACTOR). */
 export const MIN_FACTOR = 0.7;
@@ -85,11 +86,14 @@ export class WriteFlowControl {
       ["initialRowsPerSecond", initial],
     ] as const) {
       if (!(Number.isFinite(value) && value > 0)) {
-        throw new RangeError(`${name} is ${value}; allowed: a positive finite number of rows per second`);
+        throw new MigrateOptionError(name, value, "a positive finite number of rows per second");
       }
     }
     if (this.minRowsPerSecond > this.maxRowsPerSecond) {
-      throw new RangeError(
+      throw new MigrateOptionError(
+        "minRowsPerSecond",
+        this.minRowsPerSecond,
+        `at most maxRowsPerSecond (${this.maxRowsPerSecond})`,
         `minRowsPerSecond (${this.minRowsPerSecond}) is above maxRowsPerSecond (${this.maxRowsPerSecond})`,
       );
     }
@@ -188,7 +192,7 @@ export function followRateLimit(store: Store, options: FollowRateLimitOptions = 
     },
     async pace(rows, signal) {
       if (!(Number.isFinite(rows) && rows >= 0)) {
-        throw new RangeError(`rows is ${rows}; allowed: a finite number ≥ 0`);
+        throw new MigrateOptionError("rows", rows, "a finite number ≥ 0");
       }
       const due = last + (rows / control.rowsPerSecond) * 1000;
       const delay = due - now();

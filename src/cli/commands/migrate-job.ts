@@ -168,7 +168,7 @@ async function runJobCommand(options: JobOptions): Promise<void> {
   const text = jobDefinitionText(input, options.engine, {
     api: options.api,
     region: options.region,
-    tables: { from: tableNames(from), to: tableNames(to) },
+    tables: { from: from.names, to: to.names },
     schemaFiles: { from: options.fromSchema, to: options.toSchema },
     dump: (document) => dump(document, { lineWidth: -1, noRefs: true, quoteStyle: "double" }),
   });
@@ -180,28 +180,22 @@ const optional = <K extends string, V>(key: K, value: V | undefined) =>
   (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 
 /** A Bigtable address whose project and instance are known here (named, or from the environment). */
-function bigtableTable(flag: string, text: string): StoreAddress & { kind: "bigtable" } {
+function bigtableTable(
+  flag: string,
+  text: string,
+): StoreAddress & { kind: "bigtable"; names: { table: string; project: string; instance: string } } {
   const address = parseStoreAddress(text);
   if (address.kind !== "bigtable")
     throw new Error(
       `${flag} ${text}: a job's tasks run on many machines and share their state through the table; an embedded table lives in one directory (use bigtable:…, or run backfill on that machine)`,
     );
-  if (
-    address.projectId === undefined &&
-    (!process.env.KEYSPREAD_BIGTABLE_PROJECT || !process.env.KEYSPREAD_BIGTABLE_INSTANCE)
-  )
+  const project = address.projectId ?? process.env.KEYSPREAD_BIGTABLE_PROJECT;
+  const instance = address.instanceId ?? process.env.KEYSPREAD_BIGTABLE_INSTANCE;
+  if (!project || !instance)
     throw new Error(
       `${flag} ${text}: name the project and instance (bigtable:PROJECT/INSTANCE/TABLE) or set KEYSPREAD_BIGTABLE_PROJECT and KEYSPREAD_BIGTABLE_INSTANCE`,
     );
-  return address;
-}
-
-function tableNames(address: StoreAddress & { kind: "bigtable" }) {
-  return {
-    table: address.table,
-    project: address.projectId ?? process.env.KEYSPREAD_BIGTABLE_PROJECT!,
-    instance: address.instanceId ?? process.env.KEYSPREAD_BIGTABLE_INSTANCE!,
-  };
+  return { ...address, names: { table: address.table, project, instance } };
 }
 
 async function schemaFile(file: string): Promise<SchemaFile> {

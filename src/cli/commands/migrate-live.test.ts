@@ -10,6 +10,7 @@ import { writeFile } from "node:fs/promises";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { LiveMigrationError, type LiveMigrationProblem } from "../../migrate/live/live-migration-error.js";
 import {
   type MigrationRecord,
   readMigrationRecord,
@@ -17,9 +18,11 @@ import {
   tableRef,
   updateMigrationRecord,
 } from "../../migrate/live/migration-record.js";
+import { SameTableError } from "../../migrate/same-table-error.js";
 import { metricsSchema } from "../../serve/ingest/points/metrics-schema.js";
 import { EmbeddedStore } from "../../store/embedded/embedded.js";
 import { SaltedTable } from "../../table/salted-table.js";
+import { FlagsWithMigrationError } from "./migrate.js";
 
 const dir = mkdtempSync(join(tmpdir(), "keyspread-migrate-live-"));
 let files = 0;
@@ -37,6 +40,20 @@ function cli(args: string[]): Promise<{ code: number | null; stdout: string; std
     child.once("close", (code) => resolve({ code, stdout, stderr }));
   });
 }
+
+type Run = { code: number | null; stderr: string };
+
+/** The command failed (exit 1) with `error`, the typed error the library throws, as its one line on stderr. */
+function expectRefused(run: Run, error: Error): void {
+  expect({ code: run.code, stderr: run.stderr }).toEqual({
+    code: 1,
+    stderr: `keyspread: ${error.message}\n`,
+  });
+}
+
+/** The command failed (exit 1) with the live migration problem `problem`. */
+const expectProblem = (run: Run, problem: LiveMigrationProblem) =>
+  expectRefused(run, new LiveMigrationError(problem));
 
 const schemaFile = (buckets: number, interval = 300) => {
   const file = fresh(`schema-${buckets}-${interval}.json`);
@@ -138,7 +155,14 @@ describe("keyspread migrate advance", () => {
     expect(winner).toEqual([0, 0, 0]);
     expect(loser).toEqual([1, 1, 1]);
     for (const run of record.phase === "single" ? racing.slice(3) : racing.slice(0, 3))
-      expect(run.stderr).toMatch(/is in phase (single|reads-on-new), not dual-write .*nothing changed/);
+      expectProblem(run, {
+        code: "wrong-phase",
+        migration: file,
+        phase: record.phase,
+        expected: "dual-write",
+        revision: 2,
+        setAt: String(record.history.at(-1)?.at),
+      });
   }, 120_000);
 
   it("takes over a lock left by a killed process", async () => {
@@ -154,21 +178,36 @@ describe("keyspread migrate advance", () => {
     const dead = spawnSync(process.execPath, ["-e", ""]).pid!;
     const gone = await recordIn("single", { pid: dead });
     const refused = await cli(advanceArgs(gone, "single", "dual-write"));
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(
-      new RegExp(`\\(pid ${dead} on .*\\) is not running: start it, then advance`),
-    );
+    expectProblem(refused, {
+      code: "refused",
+      from: "single",
+      to: "dual-write",
+      refusal: { reason: "service-not-running", pid: dead, host: hostname() },
+    });
     expect((await readMigrationRecord(gone))!.revision).toBe(0);
 
     const stuck = await recordIn("single");
     const waited = await cli(advanceArgs(stuck, "single", "dual-write", "--wait", "1"));
-    expect(waited.code).toBe(1);
-    expect(waited.stderr).toMatch(/recorded dual-write \(revision 1\), but no service applied it within 1 s/);
+    const { pid, host, updatedAt } = (await readMigrationRecord(stuck))?.service ?? status(0, "single");
+    expectProblem(waited, {
+      code: "not-applied",
+      migration: stuck,
+      phase: "dual-write",
+      revision: 1,
+      seconds: 1,
+      lastReport: { pid, host, updatedAt, phase: "single" },
+    });
 
     const skipped = await cli(advanceArgs(stuck, "dual-write", "writes-on-new"));
-    expect(skipped.stderr).toMatch(/skips reads-on-new: move one phase at a time/);
-    const missing = await cli(advanceArgs(fresh("none.json"), "single", "dual-write"));
-    expect(missing.stderr).toMatch(/no migration record .*migrate begin/);
+    expectProblem(skipped, {
+      code: "not-one-step",
+      from: "dual-write",
+      to: "writes-on-new",
+      skipped: ["reads-on-new"],
+    });
+    const none = fresh("none.json");
+    const missing = await cli(advanceArgs(none, "single", "dual-write"));
+    expectProblem(missing, { code: "no-record", migration: none, begin: true });
   }, 120_000);
 
   it("prints the record with status", async () => {
@@ -197,11 +236,20 @@ describe("keyspread migrate begin", () => {
       "--to-schema",
       toSchema,
     ];
+    // The new table does not exist yet (the store's own error): nothing is recorded.
     const notYet = await cli(pair(`embedded:${dir}/new`, newSchema));
-    expect(notYet.stderr).toMatch(/no such table/);
+    expect(notYet.code).toBe(1);
+    expect(await readMigrationRecord(file)).toBeUndefined();
     const otherInterval = await cli(pair(`embedded:${dir}/new`, schemaFile(16, 1000)));
-    expect(otherInterval.stderr).toMatch(/must be the service's row key .* with another salt, same interval/);
-    expect((await cli(pair(`embedded:${dir}/old`, newSchema))).stderr).toMatch(/name the same table/);
+    expectProblem(otherInterval, {
+      code: "changes-more-than-salt",
+      oldFingerprint: metricsSchema(1, 300).fingerprint,
+      newFingerprint: metricsSchema(16, 1000).fingerprint,
+    });
+    expectRefused(
+      await cli(pair(`embedded:${dir}/old`, newSchema)),
+      new SameTableError(`embedded:${dir}/old`),
+    );
 
     const store = await EmbeddedStore.open({ table: "new", directory: dir });
     await SaltedTable.open(store, metricsSchema(16, 300), { create: true });
@@ -211,9 +259,13 @@ describe("keyspread migrate begin", () => {
     expect(JSON.parse(begun.stdout)).toMatchObject({ phase: "single", revision: 0, applied: false });
     expect((await cli(pair(`embedded:${dir}/new`, newSchema))).code).toBe(0);
     const other = await cli(pair(`embedded:${dir}/elsewhere`, newSchema));
-    expect(other.stderr).toMatch(
-      /already moves .*old → .*new \(phase single\); finish it, or use another --migration file/,
-    );
+    expectProblem(other, {
+      code: "different-migration",
+      migration: file,
+      old: `embedded:${dir}/old`,
+      new: `embedded:${dir}/new`,
+      phase: "single",
+    });
   }, 120_000);
 });
 
@@ -221,9 +273,16 @@ describe("keyspread migrate backfill|validate --migration", () => {
   it("run only while the service writes both tables, and take the tables from the record", async () => {
     const file = await recordIn("single");
     const backfill = await cli(["migrate", "backfill", "--migration", file]);
-    expect(backfill.stderr).toMatch(/a backfill runs while the service writes both tables .* is in single/);
+    expectProblem(backfill, {
+      code: "not-dual-writing",
+      migration: file,
+      job: "backfill",
+      phase: "single",
+      revision: 0,
+      applied: true,
+    });
     const validate = await cli(["migrate", "validate", "--migration", file, "--from", `embedded:${dir}/old`]);
-    expect(validate.stderr).toMatch(/--migration names the tables .*drop --from/);
+    expectRefused(validate, new FlagsWithMigrationError(["--from"]));
     const neither = await cli(["migrate", "validate", "--to", `embedded:${dir}/old`]);
     expect(neither.stderr).toMatch(/missing --from, --from-schema, --to-schema/);
   }, 120_000);

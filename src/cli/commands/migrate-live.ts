@@ -1,27 +1,38 @@
 /**
- * `keyspread migrate begin|advance|status --migration FILE`, and `backfill|validate --migration
- * FILE`: a live re-keying of the table a running `keyspread serve` writes (the fleet incident's runbook with
- * the service taking part). The record file is the only channel: these commands change it under
- * its lock and wait for the service to report back in it (the client half of the protocol is
- * `src/migrate/live/`; this file is its command line).
+ * `keyspread migrate begin|advance|status --migration FILE|bigtable:TABLE`, and
+ * `backfill|validate --migration …`: a live re-keying of the table a running `keyspread serve`
+ * writes (the fleet incident's runbook with the service taking part). The client half of the
+ * protocol is `src/migrate/live/`; this file parses its arguments and prints its results. A record
+ * file is followed by one service; a record held in a table (`bigtable:TABLE`) by every replica
+ * that writes it, whose registry the service keeps (`followingReplicas`).
  */
 import type { Command } from "commander";
 import type { KeySchema } from "../../keys/types.js";
-import { advanceLiveMigration } from "../../migrate/live/advance-live-migration.js";
-import { beginLiveMigration } from "../../migrate/live/begin-live-migration.js";
-import { parsePhase } from "../../migrate/live/migration-phases.js";
-import { readMigrationRecord } from "../../migrate/live/migration-record.js";
-import { migrationSummary } from "../../migrate/live/migration-summary.js";
-import { isTableRecord, requireTableRecord, withRecordTable } from "../../migrate/live/record-table.js";
 import {
-  backfillThroughService as requestBackfill,
-  validateThroughService as requestValidation,
-} from "../../migrate/live/service-jobs.js";
+  advanceLiveMigration,
+  advanceReplicas,
+  backfillForReplicas,
+  backfillThroughService,
+  beginLiveMigration,
+  isTableRecord,
+  LiveMigrationError,
+  type MigrationPhase,
+  migrationSummary,
+  parsePhase,
+  readMigrationRecord,
+  replicasStanding,
+  replicasSummary,
+  requireTableRecord,
+  type ServiceValidationResult,
+  validateForReplicas,
+  validateThroughService,
+  withRecordTable,
+} from "../../migrate/live/index.js";
 import { followingReplicas } from "../../serve/migration/following-replicas.js";
+import { runValidation } from "../../serve/migration/migration-jobs.js";
 import { parseStoreAddress, type StoreAddress } from "../../store/open/store-address.js";
 import { argumentOf, fail, guarded, wholeNumberIn, write } from "../shared/io.js";
 import { counterBar } from "../shared/progress.js";
-import { type AdvanceOptions, advanceReplicas, replicasSummary } from "./migrate-replicas.js";
 import { runJobStatusCommand } from "./migrate-tasks.js";
 
 const MIGRATION_OPTION =
@@ -85,13 +96,37 @@ async function runBeginCommand(
   await write(`${JSON.stringify(migrationSummary(options.migration, record))}\n`);
 }
 
+interface AdvanceOptions {
+  migration: string;
+  from: MigrationPhase;
+  to: MigrationPhase;
+  force?: boolean;
+  wait: number;
+}
+
 async function runAdvanceCommand(options: AdvanceOptions): Promise<void> {
-  const file = options.migration;
-  if (isTableRecord(file)) return advanceReplicas(options);
-  const { record, already } = await advanceLiveMigration({ ...options, waitSeconds: options.wait });
-  if (already)
-    process.stderr.write(`keyspread: migration ${file} is already in ${options.to}; nothing changed\n`);
-  await write(`${JSON.stringify(migrationSummary(file, record))}\n`);
+  const { migration } = options;
+  const step = { ...options, waitSeconds: options.wait };
+  const alreadyThere = () =>
+    process.stderr.write(`keyspread: migration ${migration} is already in ${options.to}; nothing changed\n`);
+  if (!isTableRecord(migration)) {
+    const { record, already } = await advanceLiveMigration(step);
+    if (already) alreadyThere();
+    await write(`${JSON.stringify(migrationSummary(migration, record))}\n`);
+    return;
+  }
+  await withRecordTable(migration, async (store) => {
+    try {
+      const { record, already, live } = await advanceReplicas({ ...step, store, followingReplicas });
+      if (already) alreadyThere();
+      await write(`${JSON.stringify(replicasSummary(migration, record, live))}\n`);
+    } catch (error) {
+      // Refused or not applied by every replica: the record's state and each replica behind, for scripts.
+      const standing = await replicasStanding(store, migration, followingReplicas);
+      if (standing !== undefined) await write(`${JSON.stringify(standing)}\n`);
+      throw error;
+    }
+  });
 }
 
 async function runStatusCommand(
@@ -112,7 +147,7 @@ async function runStatusCommand(
     return;
   }
   const record = await readMigrationRecord(options.migration);
-  if (record === undefined) throw new Error(`no migration record ${options.migration}`);
+  if (record === undefined) throw new LiveMigrationError({ code: "no-record", migration: options.migration });
   await write(`${JSON.stringify(record)}\n`);
 }
 
@@ -124,17 +159,23 @@ export interface PairInput {
 }
 
 /**
- * `migrate backfill --migration FILE`: asks the service to copy the old table into the new one,
- * and follows it until it is complete. Killing this command does not stop the backfill; stopping
- * the service pauses it until it starts.
+ * `migrate backfill --migration FILE|bigtable:TABLE`: a record file asks its service to copy the
+ * old table into the new one and follows it until it is complete (killing this command does not
+ * stop it; stopping the service pauses it). A table-held record: this command runs the backfill,
+ * resuming from its checkpoint.
  */
-export async function backfillThroughService(
-  file: string,
-  options: { batch: number; rate?: number; reverse?: boolean },
+export async function runLiveBackfill(
+  migration: string,
+  options: { batch: number; rate?: number; reverse?: boolean; checkpoint?: string },
 ): Promise<void> {
   const bar = counterBar("backfill");
   try {
-    const result = await requestBackfill(file, options, (rowsRead) => bar.update(rowsRead));
+    const progress = (rowsRead: number) => bar.update(rowsRead);
+    const result = isTableRecord(migration)
+      ? await withRecordTable(migration, (store) =>
+          backfillForReplicas({ store, migration, followingReplicas }, options, progress),
+        )
+      : await backfillThroughService(migration, options, progress);
     bar.stop();
     await write(`${JSON.stringify(result)}\n`);
   } finally {
@@ -142,12 +183,20 @@ export async function backfillThroughService(
   }
 }
 
-/** `migrate validate --migration FILE`: prints the service's report (exit 1 when it found differences). */
-export async function validateThroughService(
-  file: string,
+/**
+ * `migrate validate --migration FILE|bigtable:TABLE`: prints the validation's report, each
+ * difference then the summary (exit 1 when it found differences). A table-held record: this
+ * command compares each writer's rows below that replica's cut and records the outcome.
+ */
+export async function runLiveValidation(
+  migration: string,
   options: { sample: number; rows: number; ranges: number },
 ): Promise<void> {
-  const { report, differences } = await requestValidation(file, options);
+  const { report, differences }: ServiceValidationResult = isTableRecord(migration)
+    ? await withRecordTable(migration, (store) =>
+        validateForReplicas({ store, migration, followingReplicas }, options, runValidation),
+      )
+    : await validateThroughService(migration, options);
   await write(report);
   if (differences > 0) fail(`migrate validate: ${differences} difference(s)`, false);
 }

@@ -6,6 +6,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { compileSchema } from "../../keys/index.js";
+import { SIZING_CONSTANTS } from "../../migrate/sizing/sizing-constants.js";
+import { sizingReport } from "../../migrate/sizing/sizing-report.js";
 import { openStore } from "../../store/open/open.js";
 
 const keyspread = (...args: string[]) => {
@@ -145,7 +147,19 @@ describe("keyspread migrate plan --nodes: the migration sized", () => {
     ];
     const text = keyspread("migrate", "plan", ...pair, "--nodes", "2");
     expect(text.code, text.stderr).toBe(0);
-    expect(text.stdout).toMatch(/^Sizing the migration/m);
+    // The runbook, then the report of the sizing that --json prints (8 tasks at the default rate, by default).
+    const runbook = keyspread("migrate", "plan", ...pair).stdout;
+    const { volume, sizing } = JSON.parse(
+      keyspread("migrate", "plan", ...pair, "--nodes", "2", "--json").stdout,
+    );
+    const report = sizingReport(sizing, {
+      volume,
+      tasks: 8,
+      rowsPerSPerTask: SIZING_CONSTANTS.rowsPerSPerTask.value,
+      dataBoost: false,
+      nodes: 2,
+    });
+    expect(text.stdout).toBe(`${runbook}\n${report.join("\n")}\n`);
     const noNodes = keyspread("migrate", "plan", ...pair, "--json");
     expect(noNodes.code).toBe(1);
     expect(noNodes.stderr).toMatch(/--nodes/);

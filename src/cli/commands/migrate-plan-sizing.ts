@@ -6,11 +6,10 @@
  * dual-write does to the cluster and what the migration costs.
  */
 import type { Command } from "commander";
-import { type PriceId, priceRecord } from "../../advise/size/prices.js";
 import { sampleRowKeys } from "../../diagnose/gather/bigtable-sample.js";
 import { importOptionalPackage } from "../../io/optional-package.js";
 import { type MigrationSizing, sizeMigration } from "../../migrate/sizing/migration-sizing.js";
-import { SIZING_CONSTANTS } from "../../migrate/sizing/sizing-constants.js";
+import { listPrice, SIZING_CONSTANTS } from "../../migrate/sizing/sizing-constants.js";
 import { sizingReport } from "../../migrate/sizing/sizing-report.js";
 import { type TableVolume, volumeFromSamples } from "../../migrate/sizing/table-volume.js";
 import type { Storage } from "../../sim/scenario/scenario.js";
@@ -94,11 +93,10 @@ export interface PlanSizing {
 
 /** The list prices the lab uses when a scenario sets none (the price registry's defaults). */
 function listPrices() {
-  const value = (id: PriceId) => priceRecord(id).value!;
   return {
-    pricePerNodeHour: value("bigtable.nodeHour"),
-    pricePerSsdGbMonth: value("bigtable.ssdGiBMonth"),
-    pricePerHddGbMonth: value("bigtable.hddGiBMonth"),
+    pricePerNodeHour: listPrice("bigtable.nodeHour"),
+    pricePerSsdGbMonth: listPrice("bigtable.ssdGiBMonth"),
+    pricePerHddGbMonth: listPrice("bigtable.hddGiBMonth"),
   };
 }
 

@@ -95,9 +95,11 @@ export async function runValidateTask(input: JobInput): Promise<void> {
   await withJobStores(input, async (options) => {
     const { summary, ...rest } = await validateJobTask(options);
     await write(`${JSON.stringify({ task: options.task, ...rest, summary })}\n`);
+    const differences = summary.differences?.count;
+    if (differences === undefined)
+      throw new Error(`migrate validate: the ${summary.kind} job's summary counts no differences`);
     if (rest.failed.length > 0) fail(`migrate validate: ${rest.failed.length} shard(s) failed`, false);
-    else if (summary.differences!.count > 0)
-      fail(`migrate validate: ${summary.differences!.count} difference(s)`, false);
+    else if (differences > 0) fail(`migrate validate: ${differences} difference(s)`, false);
   });
 }
 
@@ -158,10 +160,11 @@ export async function runJobStatusCommand(options: {
   }
   if (statuses.length === 0)
     throw new Error(`${formatStoreAddress(options.to)} holds no backfill or validate job`);
-  if (options.from !== undefined) {
-    const wanted = formatStoreAddress(options.from);
+  const { from } = options;
+  if (from !== undefined) {
+    const wanted = formatStoreAddress(from);
     const other = statuses.find(
-      (status) => !status.source.endsWith(`/${options.from!.table}`) && status.source !== wanted,
+      (status) => !status.source.endsWith(`/${from.table}`) && status.source !== wanted,
     );
     if (other)
       throw new Error(

@@ -13,6 +13,7 @@ import { type BackfillProgress, backfillTable } from "../../migrate/backfill.js"
 import { isTableRecord } from "../../migrate/live/record-table.js";
 import { checkServiceRekeying } from "../../migrate/live/service-rekeying.js";
 import { migrationPlan } from "../../migrate/plan.js";
+import { SameTableError } from "../../migrate/same-table-error.js";
 import { parseShard, type Shard, shardPlanFor, shardRange } from "../../migrate/shards.js";
 import { type MigrationDifference, validateMigration } from "../../migrate/validate.js";
 import { validateMigrationShard } from "../../migrate/validate-shard.js";
@@ -36,13 +37,12 @@ import {
 import { counterBar } from "../shared/progress.js";
 import { registerMigrateJobCommand } from "./migrate-job.js";
 import {
-  backfillThroughService,
   type PairInput,
   registerLiveMigrationCommands,
-  validateThroughService,
+  runLiveBackfill,
+  runLiveValidation,
 } from "./migrate-live.js";
 import { type PlanSizingOptions, planSizing, withSizingOptions } from "./migrate-plan-sizing.js";
-import { backfillForReplicas, validateForReplicas } from "./migrate-replicas.js";
 import {
   type JobFlags,
   jobFlagsWithoutTasks,
@@ -158,9 +158,11 @@ async function runPlanCommand(options: PlanOptions): Promise<void> {
       ...(options.shards === undefined || options.shards === 1
         ? {}
         : {
-            shards: options.shards,
-            shardsFile: defaultShardsFile(options.from, options.shards),
-            targetShardsFile: defaultShardsFile(options.to, options.shards),
+            sharded: {
+              shards: options.shards,
+              shardsFile: defaultShardsFile(options.from, options.shards),
+              targetShardsFile: defaultShardsFile(options.to, options.shards),
+            },
           }),
     }) + (sized ? `\n${sized.lines.join("\n")}\n` : ""),
   );
@@ -246,8 +248,7 @@ async function runBackfillCommand(given: BackfillCommandOptions): Promise<void> 
       "skipBadRows",
       "tasks",
     ]);
-    if (inTable) await backfillForReplicas(given.migration, given);
-    else await backfillThroughService(given.migration, given);
+    await runLiveBackfill(given.migration, given);
     return;
   }
   const options = requirePair(given);
@@ -354,8 +355,7 @@ type ValidateCommandOptions = MaybePair &
 async function runValidateCommand(given: ValidateCommandOptions): Promise<void> {
   if (given.migration !== undefined) {
     refuseWithMigration(given, ["entity", "shard", "shardsFile", "toShardsFile", "tasks"]);
-    if (isTableRecord(given.migration)) await validateForReplicas(given.migration, given);
-    else await validateThroughService(given.migration, given);
+    await runLiveValidation(given.migration, given);
     return;
   }
   const options = requirePair(given);
@@ -411,10 +411,15 @@ function refuseWithMigration(options: MaybePair & object, alsoRefused: readonly 
   const given = ["from", "fromSchema", "to", "toSchema", ...alsoRefused].filter(
     (name) => (options as Record<string, unknown>)[name] !== undefined,
   );
-  if (given.length > 0) {
-    throw new Error(
-      `--migration names the tables and the running service does the work; drop ${given.map(flagOf).join(", ")}`,
-    );
+  if (given.length > 0) throw new FlagsWithMigrationError(given.map(flagOf));
+}
+
+/** Table options given with --migration, whose record names the tables (they would be ignored). */
+export class FlagsWithMigrationError extends Error {
+  override readonly name = "FlagsWithMigrationError";
+
+  constructor(readonly flags: readonly string[]) {
+    super(`--migration names the tables and the running service does the work; drop ${flags.join(", ")}`);
   }
 }
 
@@ -501,11 +506,7 @@ async function validateOneShard(
 
 /** The two schemas of a migration, once it is clear the two tables differ (every migrate command). */
 async function loadPair(options: PairInput): Promise<{ fromSchema: KeySchema; toSchema: KeySchema }> {
-  if (namesSameTable(options.from, options.to)) {
-    throw new Error(
-      `--from and --to name the same table (${formatStoreAddress(options.from)}); re-keying writes a new table`,
-    );
-  }
+  if (namesSameTable(options.from, options.to)) throw new SameTableError(formatStoreAddress(options.from));
   return {
     fromSchema: await readSchemaFile(options.fromSchema),
     toSchema: await readSchemaFile(options.toSchema),

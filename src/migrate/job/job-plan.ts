@@ -21,13 +21,22 @@ export interface WantedJob {
 /** Shards per task when the count is not given: a dead or slow task then holds an eighth of its share. */
 export const SHARDS_PER_TASK = 8;
 
+/** What this run wants that differs from the job the table holds. */
+export type JobConflict =
+  | { field: "source" | "sourceFingerprint" | "targetFingerprint"; wanted: string }
+  | { field: "shards"; wanted: number };
+
 export class JobConflictError extends Error {
   override readonly name = "JobConflictError";
   constructor(
     readonly target: string,
     readonly existing: JobPlan,
-    why: string,
+    readonly conflict: JobConflict,
   ) {
+    const why =
+      conflict.field === "shards"
+        ? `this run asks for ${conflict.wanted} shards (drop --shards to use the plan's ${existing.shards})`
+        : `this run's ${conflict.field} is ${conflict.wanted}`;
     super(
       `${target} already holds a ${existing.kind} job (${describePlan(existing)}); ${why}. One table takes one migration: finish or remove that one first`,
     );
@@ -89,16 +98,12 @@ function checkNoConflict(target: string, plans: Partial<Record<JobKind, JobPlan>
   for (const plan of Object.values(plans)) {
     for (const field of ["source", "sourceFingerprint", "targetFingerprint"] as const) {
       if (plan[field] !== wanted[field]) {
-        throw new JobConflictError(target, plan, `this run's ${field} is ${wanted[field]}`);
+        throw new JobConflictError(target, plan, { field, wanted: wanted[field] });
       }
     }
   }
   const same = plans[wanted.kind];
   if (same !== undefined && wanted.shards !== undefined && same.shards !== wanted.shards) {
-    throw new JobConflictError(
-      target,
-      same,
-      `this run asks for ${wanted.shards} shards (drop --shards to use the plan's ${same.shards})`,
-    );
+    throw new JobConflictError(target, same, { field: "shards", wanted: wanted.shards });
   }
 }

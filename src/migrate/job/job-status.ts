@@ -4,7 +4,14 @@
  * that rate; the slowest shard in progress; for a validation, the differences found.
  */
 import type { Store } from "../../store/store.js";
-import { type JobKind, type JobPlan, readPlans, readShards, type ShardRecord } from "./job-rows.js";
+import {
+  type JobKind,
+  type JobPlan,
+  readPlans,
+  readShards,
+  type ShardLease,
+  type ShardRecord,
+} from "./job-rows.js";
 
 export interface JobStatus {
   kind: JobKind;
@@ -36,16 +43,23 @@ export async function jobStatuses(store: Store, now: number = Date.now()): Promi
 }
 
 export function summarize(plan: JobPlan, shards: ShardRecord[], now: number): JobStatus {
-  const done = shards.filter((s) => s.progress?.complete);
-  const failed = shards.filter((s) => !s.progress?.complete && s.progress?.failed !== undefined);
-  const claimed = shards.filter(
-    (s) => !s.progress?.complete && s.progress?.failed === undefined && (s.lease?.expiresAt ?? 0) > now,
+  const done = shards.flatMap(({ progress }) => (progress?.complete ? [progress] : []));
+  const failures = shards.flatMap(({ index, progress }) =>
+    !progress?.complete && progress?.failed !== undefined ? [{ shard: index, reason: progress.failed }] : [],
+  );
+  const claimed = shards.flatMap((s) =>
+    !s.progress?.complete &&
+    s.progress?.failed === undefined &&
+    s.lease !== undefined &&
+    s.lease.expiresAt > now
+      ? [{ ...s, lease: s.lease }]
+      : [],
   );
   const rows = shards.reduce((sum, s) => sum + (s.progress?.rows ?? 0), 0);
   const lastUpdate = Math.max(0, ...shards.map((s) => s.progress?.updatedAt ?? 0));
   const seconds = (lastUpdate - plan.createdAt) / 1000;
   const rowsPerSecond = rows > 0 && seconds > 0 ? rows / seconds : null;
-  const doneRows = done.reduce((sum, s) => sum + (s.progress?.rows ?? 0), 0);
+  const doneRows = done.reduce((sum, progress) => sum + progress.rows, 0);
   const left = done.length === 0 ? null : Math.max(0, (doneRows / done.length) * shards.length - rows);
   const status: JobStatus = {
     kind: plan.kind,
@@ -56,8 +70,8 @@ export function summarize(plan: JobPlan, shards: ShardRecord[], now: number): Jo
       total: shards.length,
       done: done.length,
       claimed: claimed.length,
-      free: shards.length - done.length - failed.length - claimed.length,
-      failed: failed.length,
+      free: shards.length - done.length - failures.length - claimed.length,
+      failed: failures.length,
     },
     rows,
     rowsPerSecond: rowsPerSecond === null ? null : Math.round(rowsPerSecond),
@@ -68,11 +82,11 @@ export function summarize(plan: JobPlan, shards: ShardRecord[], now: number): Jo
           ? null
           : Math.round(left / rowsPerSecond),
     slowest: slowest(claimed, now),
-    failures: failed.map((s) => ({ shard: s.index, reason: s.progress!.failed! })),
+    failures,
   };
   if (plan.kind === "validate") {
     const reports = done.map(
-      (s) => s.progress!.detail as { differenceCount: number; differences: unknown[] },
+      (progress) => progress.detail as { differenceCount: number; differences: unknown[] },
     );
     status.differences = {
       count: reports.reduce((sum, r) => sum + r.differenceCount, 0),
@@ -82,10 +96,10 @@ export function summarize(plan: JobPlan, shards: ShardRecord[], now: number): Jo
   return status;
 }
 
-function slowest(claimed: ShardRecord[], now: number): JobStatus["slowest"] {
+function slowest(claimed: (ShardRecord & { lease: ShardLease })[], now: number): JobStatus["slowest"] {
   let found: JobStatus["slowest"] = null;
   for (const shard of claimed) {
-    const lease = shard.lease!;
+    const { lease } = shard;
     const rows = (shard.progress?.rows ?? 0) - lease.rowsAtClaim;
     const rate = rows / Math.max((now - lease.claimedAt) / 1000, 0.001);
     if (found === null || rate < found.rowsPerSecond) {

@@ -7,7 +7,7 @@ import { JobConflictError } from "./job-plan.js";
 import { readShard, readShards } from "./job-rows.js";
 import { jobStatuses } from "./job-status.js";
 import { HeldShard, ShardLostError } from "./shard-lease.js";
-import { taskIdentity } from "./task-identity.js";
+import { type TaskIdentityProblem, taskIdentity } from "./task-identity.js";
 
 const { from, to, row } = MIGRATIONS[0]!;
 
@@ -39,14 +39,24 @@ describe("task identity", () => {
   });
 
   it("refuses what cannot be a task", () => {
-    expect(() => taskIdentity({}, { JOB_COMPLETION_INDEX: "1" })).toThrow(/--tasks is missing/);
-    expect(() => taskIdentity({ tasks: 4 }, {})).toThrow(/--task-index/);
+    const problem = (fields: TaskIdentityProblem) =>
+      expect.objectContaining({ name: "TaskIdentityError", problem: fields });
+    expect(() => taskIdentity({}, { JOB_COMPLETION_INDEX: "1" })).toThrow(
+      problem({ code: "tasks-missing", indexVariable: "JOB_COMPLETION_INDEX" }),
+    );
+    expect(() => taskIdentity({ tasks: 4 }, {})).toThrow(
+      problem({
+        code: "no-task-index",
+        count: 4,
+        variables: ["CLOUD_RUN_TASK_INDEX", "JOB_COMPLETION_INDEX", "BATCH_TASK_INDEX"],
+      }),
+    );
     expect(() => taskIdentity({ tasks: 4 }, { JOB_COMPLETION_INDEX: "4" })).toThrow(
-      /JOB_COMPLETION_INDEX is "4"; allowed: an integer from 0 to 3/,
+      problem({ code: "not-in-range", field: "JOB_COMPLETION_INDEX", value: "4", min: 0, max: 3 }),
     );
     expect(() =>
       taskIdentity({ tasks: 3 }, { CLOUD_RUN_TASK_INDEX: "0", CLOUD_RUN_TASK_COUNT: "4" }),
-    ).toThrow(/--tasks is 3 but CLOUD_RUN_TASK_COUNT is 4/);
+    ).toThrow(problem({ code: "tasks-disagree", tasks: 3, variable: "CLOUD_RUN_TASK_COUNT", count: 4 }));
   });
 });
 
@@ -85,10 +95,14 @@ describe("an indexed job in one process (memory stores)", () => {
     await fillSource(other, from, row, 10);
     const second = backfillJobTask({ source: other, sourceSchema: from, target, targetSchema: to, task });
     await expect(second).rejects.toThrow(JobConflictError);
-    await expect(second).rejects.toThrow(/already holds a backfill job \(from memory:old .*8 shards/);
+    await expect(second).rejects.toMatchObject({
+      target: "memory:new",
+      existing: { kind: "backfill", source: "memory:old", shards: 8 },
+      conflict: { field: "source", wanted: "memory:other" },
+    });
     await expect(
       backfillJobTask({ source, sourceSchema: from, target, targetSchema: to, task, shards: 16 }),
-    ).rejects.toThrow(/asks for 16 shards \(drop --shards to use the plan's 8\)/);
+    ).rejects.toMatchObject({ conflict: { field: "shards", wanted: 16 }, existing: { shards: 8 } });
   });
 
   it("gives a lapsed lease to another task and fences the old holder's writes", async () => {

@@ -80,7 +80,7 @@ export class HeldShard {
       rowsAtClaim: shard.progress?.rows ?? 0,
     };
     const held = new HeldShard(store, kind, shard.index, timing, lease);
-    const won = await held.conditionalPut(shard.leaseBytes ?? null, new Map([[LEASE, held.bytes]]));
+    const won = await held.conditionalPut(shard.leaseBytes ?? null, held.bytes);
     return won ? held : undefined;
   }
 
@@ -137,9 +137,8 @@ export class HeldShard {
       if (this.lostIt) return false;
       const lease = { ...this.lease, expiresAt: release ? 0 : this.timing.now() + this.timing.leaseMs };
       const bytes = encodeJson(lease);
-      const cells = new Map([[LEASE, bytes]]);
-      if (progress !== undefined) cells.set(PROGRESS, encodeJson(progress));
-      if (await this.conditionalPut(this.bytes, cells)) {
+      const progressCells = progress === undefined ? [] : [[PROGRESS, encodeJson(progress)] as const];
+      if (await this.conditionalPut(this.bytes, bytes, progressCells)) {
         this.lease = lease;
         this.bytes = bytes;
         if (progress !== undefined) this.lastProgress = progress;
@@ -155,12 +154,17 @@ export class HeldShard {
   }
 
   /**
-   * One CheckAndMutateRow on the shard row, conditional on the lease cell being `expected`. An
+   * One CheckAndMutateRow on the shard row, writing `lease` (and `others`), conditional on the lease cell being `expected`. An
    * answer lost in transit is settled by reading the row: it holds either our new lease (applied)
    * or the old one (not applied, tried again) or another task's (lost).
    */
-  private async conditionalPut(expected: Buffer | null, cells: Map<string, Buffer>): Promise<boolean> {
+  private async conditionalPut(
+    expected: Buffer | null,
+    lease: Buffer,
+    others: readonly (readonly [string, Buffer])[] = [],
+  ): Promise<boolean> {
     const key = shardRowKey(this.kind, this.index);
+    const cells = new Map([[LEASE, lease], ...others]);
     for (let attempt = 0; ; attempt++) {
       try {
         return await this.store.checkAndMutate(
@@ -170,8 +174,7 @@ export class HeldShard {
       } catch (error) {
         if (!(error instanceof RetryableStoreError) || attempt >= 3) throw error;
         const now = (await this.store.get(key))?.cells.get(LEASE) ?? null;
-        const ours = cells.get(LEASE)!;
-        if (now?.equals(ours)) return true;
+        if (now?.equals(lease)) return true;
         const unchanged = now === null || expected === null ? now === expected : now.equals(expected);
         if (!unchanged) return false;
       }

@@ -36,22 +36,19 @@ export function taskIdentity(
   env: NodeJS.ProcessEnv = process.env,
 ): TaskIdentity {
   const found = ENGINES.find(({ index }) => (env[index] ?? "") !== "");
-  const engineCount =
+  const counted =
     found?.count === undefined || (env[found.count] ?? "") === ""
       ? undefined
-      : whole(env, found.count, 1, MAX_TASKS);
-  if (flags.tasks !== undefined && engineCount !== undefined && flags.tasks !== engineCount) {
-    throw new Error(
-      `--tasks is ${flags.tasks} but ${found!.count} is ${engineCount}; drop --tasks or make them agree`,
-    );
+      : { variable: found.count, count: whole(env, found.count, 1, MAX_TASKS) };
+  if (flags.tasks !== undefined && counted !== undefined && flags.tasks !== counted.count) {
+    throw new TaskIdentityError({ code: "tasks-disagree", tasks: flags.tasks, ...counted });
   }
-  const count = flags.tasks ?? engineCount;
+  const count = flags.tasks ?? counted?.count;
   if (count === undefined) {
-    throw new Error(
-      found === undefined
-        ? "--tasks is missing: how many tasks the job runs"
-        : `--tasks is missing: ${found.index} gives this task's index but not how many tasks the job runs`,
-    );
+    throw new TaskIdentityError({
+      code: "tasks-missing",
+      ...(found === undefined ? {} : { indexVariable: found.index }),
+    });
   }
   checkWhole("--tasks", count, 1, MAX_TASKS);
   if (flags.taskIndex !== undefined) {
@@ -59,9 +56,11 @@ export function taskIdentity(
     return { index: flags.taskIndex, count, engine: "flags" };
   }
   if (found === undefined) {
-    throw new Error(
-      `no task index: pass --task-index K (0 ≤ K < ${count}), or run under an engine that sets ${ENGINES.map((e) => e.index).join(", ")}`,
-    );
+    throw new TaskIdentityError({
+      code: "no-task-index",
+      count,
+      variables: ENGINES.map((e) => e.index),
+    });
   }
   return { index: whole(env, found.index, 0, count - 1), count, engine: found.engine };
 }
@@ -75,6 +74,39 @@ function whole(env: NodeJS.ProcessEnv, name: string, min: number, max: number): 
 
 function checkWhole(name: string, value: number, min: number, max: number, shown: unknown = value): void {
   if (!(Number.isSafeInteger(value) && value >= min && value <= max)) {
-    throw new Error(`${name} is ${JSON.stringify(shown)}; allowed: an integer from ${min} to ${max}`);
+    throw new TaskIdentityError({ code: "not-in-range", field: name, value: shown, min, max });
+  }
+}
+
+export type TaskIdentityProblem =
+  | { code: "tasks-disagree"; tasks: number; variable: string; count: number }
+  /** `indexVariable`: the engine gives this task's index but no count. */
+  | { code: "tasks-missing"; indexVariable?: string }
+  | { code: "no-task-index"; count: number; variables: readonly string[] }
+  | { code: "not-in-range"; field: string; value: unknown; min: number; max: number };
+
+/** A task whose index or count the flags and the engine's variables do not give, or give wrongly. */
+export class TaskIdentityError extends Error {
+  override readonly name = "TaskIdentityError";
+  readonly code: TaskIdentityProblem["code"];
+
+  constructor(readonly problem: TaskIdentityProblem) {
+    super(describeTaskProblem(problem));
+    this.code = problem.code;
+  }
+}
+
+function describeTaskProblem(problem: TaskIdentityProblem): string {
+  switch (problem.code) {
+    case "tasks-disagree":
+      return `--tasks is ${problem.tasks} but ${problem.variable} is ${problem.count}; drop --tasks or make them agree`;
+    case "tasks-missing":
+      return problem.indexVariable === undefined
+        ? "--tasks is missing: how many tasks the job runs"
+        : `--tasks is missing: ${problem.indexVariable} gives this task's index but not how many tasks the job runs`;
+    case "no-task-index":
+      return `no task index: pass --task-index K (0 ≤ K < ${problem.count}), or run under an engine that sets ${problem.variables.join(", ")}`;
+    case "not-in-range":
+      return `${problem.field} is ${JSON.stringify(problem.value)}; allowed: an integer from ${problem.min} to ${problem.max}`;
   }
 }

@@ -3,6 +3,7 @@
  * its guards), then waits until the service following the file reports it applied.
  */
 import { setTimeout as sleep } from "node:timers/promises";
+import { LiveMigrationError } from "./live-migration-error.js";
 import { advanceMigration } from "./migration-advance.js";
 import type { MigrationPhase } from "./migration-phases.js";
 import {
@@ -40,7 +41,6 @@ export async function advanceLiveMigration(
     already = result.already;
     return result.record;
   });
-  if (record === undefined) throw new Error(`no migration record ${file}`);
   const applied =
     options.waitSeconds > 0 ? await waitForService(file, record.revision, options.waitSeconds) : record;
   return { record: applied, already };
@@ -55,33 +55,56 @@ export async function waitForService(
   const deadline = Date.now() + seconds * 1000;
   for (;;) {
     const record = await readMigrationRecord(file);
-    if (record === undefined) throw new Error(`migration ${file} went away while waiting for the service`);
+    if (record === undefined) throw new LiveMigrationError({ code: "record-went-away", migration: file });
     const service = record.service;
+    const { phase } = record;
     if (record.revision !== revision) {
-      throw new Error(
-        `migration ${file} moved on to revision ${record.revision} (${record.phase}) while waiting; see keyspread migrate status`,
-      );
+      throw new LiveMigrationError({
+        code: "moved-on",
+        migration: file,
+        phase,
+        revision: record.revision,
+      });
     }
     if (service?.revision === revision && service.applied) return record;
     if (service?.revision === revision && service.error !== undefined) {
-      throw new Error(
-        `the service (pid ${service.pid}) cannot apply ${record.phase} yet: ${service.error}. It tries again every few seconds; fix the cause, or roll back with keyspread migrate advance --migration ${file} --from ${record.phase} --to ${record.history.at(-1)?.from}`,
-      );
+      const rollbackTo = record.history.at(-1)?.from;
+      throw new LiveMigrationError({
+        code: "cannot-apply",
+        migration: file,
+        phase,
+        pid: service.pid,
+        error: service.error,
+        ...(rollbackTo === undefined ? {} : { rollbackTo }),
+      });
     }
     if (service !== undefined && serviceGone(service)) {
-      throw new Error(
-        `recorded ${record.phase} (revision ${revision}), but the service that followed ${file} (pid ${service.pid}) is not running; ` +
-          "it applies the phase when it starts. Do not go on with the runbook until it has (keyspread migrate status)",
-      );
+      throw new LiveMigrationError({
+        code: "service-gone",
+        migration: file,
+        phase,
+        revision,
+        pid: service.pid,
+      });
     }
     if (Date.now() > deadline) {
-      throw new Error(
-        `recorded ${record.phase} (revision ${revision}), but no service applied it within ${seconds} s` +
-          (service
-            ? ` (last report from pid ${service.pid} on ${service.host} at ${service.updatedAt}, phase ${service.phase})`
-            : " (no service has ever followed this file: is keyspread serve running with --migration naming it?)") +
-          "; a service applies it when it starts. Do not go on with the runbook until it has (keyspread migrate status)",
-      );
+      throw new LiveMigrationError({
+        code: "not-applied",
+        migration: file,
+        phase,
+        revision,
+        seconds,
+        ...(service
+          ? {
+              lastReport: {
+                pid: service.pid,
+                host: service.host,
+                updatedAt: service.updatedAt,
+                phase: service.phase,
+              },
+            }
+          : {}),
+      });
     }
     await sleep(POLL_MS);
   }

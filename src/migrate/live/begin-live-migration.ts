@@ -14,6 +14,7 @@ import {
 } from "../../store/open/store-address.js";
 import { SaltedTable } from "../../table/salted-table.js";
 import { checkSameFields } from "../backfill.js";
+import { LiveMigrationError } from "./live-migration-error.js";
 import {
   type MigrationRecord,
   type MigrationTable,
@@ -51,20 +52,17 @@ export async function beginLiveMigration(options: BeginLiveMigration): Promise<M
       options.from.kind !== "bigtable" ||
       old.address !== formatStoreAddress(absoluteAddress(parseStoreAddress(file)))
     )
-      throw new Error(
-        `--migration ${file}: a record held in a table lives in the table the replicas write, --from ${old.address}`,
-      );
+      throw new LiveMigrationError({ code: "record-not-in-old-table", migration: file, from: old.address });
     await checkNewTable(options.to, toSchema);
-    return withRecordTable(file, async (store) => {
-      const record = await updateTableRecord(store, (current) => {
+    return withRecordTable(file, (store) =>
+      updateTableRecord(store, (current) => {
         if (current !== undefined) {
           if (same(current)) return current;
           throw differentMigration(file, current);
         }
         return begun(old, next);
-      });
-      return record!;
-    });
+      }),
+    );
   }
   const existing = await readMigrationRecord(file);
   if (existing !== undefined) {
@@ -72,13 +70,13 @@ export async function beginLiveMigration(options: BeginLiveMigration): Promise<M
     throw differentMigration(file, existing);
   }
   await checkNewTable(options.to, toSchema);
-  return (await updateMigrationRecord(file, (record) => {
+  return updateMigrationRecord(file, (record) => {
     if (record !== undefined) {
       if (same(record)) return record;
       throw differentMigration(file, record);
     }
     return begun(old, next);
-  }))!;
+  });
 }
 
 const begun = (old: MigrationTable, next: MigrationTable): MigrationRecord => ({
@@ -100,8 +98,12 @@ async function checkNewTable(address: StoreAddress, schema: KeySchema): Promise<
   }
 }
 
-function differentMigration(file: string, record: MigrationRecord): Error {
-  return new Error(
-    `migration ${file} already moves ${record.old.address} → ${record.new.address} (phase ${record.phase}); finish it, or use another --migration file`,
-  );
+function differentMigration(file: string, record: MigrationRecord): LiveMigrationError {
+  return new LiveMigrationError({
+    code: "different-migration",
+    migration: file,
+    old: record.old.address,
+    new: record.new.address,
+    phase: record.phase,
+  });
 }

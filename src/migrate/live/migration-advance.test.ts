@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import type { AdvanceRefusal, LiveMigrationProblem } from "./live-migration-error.js";
 import { advanceMigration } from "./migration-advance.js";
 import {
   checkStep,
@@ -11,6 +12,12 @@ import {
 import type { MigrationRecord, ServiceStatus } from "./migration-record.js";
 
 const file = "m.json";
+
+/** Matches the LiveMigrationError a call throws by its problem's fields. */
+const problem = (fields: Partial<LiveMigrationProblem>) =>
+  expect.objectContaining({ name: "LiveMigrationError", problem: expect.objectContaining(fields) });
+/** Matches an advance refused by its guard, by the refusal's fields. */
+const refusal = (fields: AdvanceRefusal) => problem({ code: "refused", refusal: fields });
 const table = (address: string) => ({ address, spec: {}, fingerprint: `fp-${address}` });
 
 function record(phase: MigrationPhase, service: Partial<ServiceStatus> | null = {}): MigrationRecord {
@@ -79,7 +86,19 @@ describe("migration phases", () => {
         const distance = MIGRATION_PHASES.indexOf(to) - MIGRATION_PHASES.indexOf(from);
         if (Math.abs(distance) === 1) expect(checkStep(from, to)).toBe(distance > 0 ? "forward" : "rollback");
         else
-          expect(() => checkStep(from, to)).toThrow(distance === 0 ? /both/ : /skips .*one phase at a time/);
+          expect(() => checkStep(from, to)).toThrow(
+            distance === 0
+              ? problem({ code: "same-phase", phase: from })
+              : problem({
+                  code: "not-one-step",
+                  from,
+                  to,
+                  skipped: MIGRATION_PHASES.slice(
+                    Math.min(MIGRATION_PHASES.indexOf(from), MIGRATION_PHASES.indexOf(to)) + 1,
+                    Math.max(MIGRATION_PHASES.indexOf(from), MIGRATION_PHASES.indexOf(to)),
+                  ),
+                }),
+          );
       }),
     );
   });
@@ -89,10 +108,17 @@ describe("advance", () => {
   it("is a check-and-set on the phase: a record in another phase is left as it is", () => {
     expect(advanceMigration(record("dual-write"), "single", "dual-write", { file }).already).toBe(true);
     expect(() => advanceMigration(record("writes-on-new"), "dual-write", "reads-on-new", { file })).toThrow(
-      /is in phase writes-on-new, not dual-write .*nothing changed/,
+      problem({
+        code: "wrong-phase",
+        migration: file,
+        phase: "writes-on-new",
+        expected: "dual-write",
+        revision: 3,
+        setAt: "2026-01-01T00:00:00.000Z",
+      }),
     );
     expect(() => advanceMigration(undefined, "single", "dual-write", { file })).toThrow(
-      /no migration record m\.json/,
+      problem({ code: "no-record", migration: file, begin: true }),
     );
   });
 
@@ -116,19 +142,19 @@ describe("advance", () => {
 
   it("moves forward only once the service applied the current phase (force skips the guard)", () => {
     expect(() => advanceMigration(record("single", null), "single", "dual-write", { file })).toThrow(
-      /no service follows this record yet/,
+      refusal({ reason: "no-service" }),
     );
     expect(() =>
       advanceMigration(record("single", { applied: false, error: "no such table" }), "single", "dual-write", {
         file,
       }),
-    ).toThrow(/has not applied single yet: no such table.*--force/);
+    ).toThrow(refusal({ reason: "service-not-applied", pid: 1, phase: "single", error: "no such table" }));
     expect(() =>
       advanceMigration(record("single", { revision: 2 }), "single", "dual-write", { file }),
-    ).toThrow(/has not applied single/);
+    ).toThrow(refusal({ reason: "service-not-applied", pid: 1, phase: "single" }));
     const gone = { file, serviceRunning: () => false };
     expect(() => advanceMigration(record("single"), "single", "dual-write", gone)).toThrow(
-      /service that follows this record \(pid 1 on h\) is not running/,
+      refusal({ reason: "service-not-running", pid: 1, host: "h" }),
     );
     expect(() => advanceMigration(record("dual-write"), "dual-write", "single", gone)).not.toThrow();
     expect(
@@ -141,17 +167,19 @@ describe("advance", () => {
 
   it("cuts reads over only after a clean validation of this dual-write period", () => {
     const refused = (r: MigrationRecord) => () => advanceMigration(r, "dual-write", "reads-on-new", { file });
-    expect(refused(record("dual-write"))).toThrow(/0 differences .*no validation yet/);
+    expect(refused(record("dual-write"))).toThrow(
+      refusal({ reason: "not-validated", validation: { kind: "none" } }),
+    );
     expect(refused({ ...record("dual-write"), validation: { ...cleanValidation, differences: 2 } })).toThrow(
-      /found 2 difference/,
+      refusal({ reason: "not-validated", validation: { kind: "differences", differences: 2 } }),
     );
     expect(
       refused({ ...record("dual-write"), validation: { ...cleanValidation, state: "running" } }),
-    ).toThrow(/is running/);
+    ).toThrow(refusal({ reason: "not-validated", validation: { kind: "unfinished", state: "running" } }));
     // A validation from before a rollback to single and back belongs to another period.
     expect(
       refused({ ...record("dual-write"), validation: { ...cleanValidation, dualWriteFrom: 10 } }),
-    ).toThrow(/earlier dual-write period/);
+    ).toThrow(refusal({ reason: "not-validated", validation: { kind: "earlier-period" } }));
     expect(refused({ ...record("dual-write"), validation: cleanValidation })).not.toThrow();
   });
 
@@ -166,7 +194,7 @@ describe("advance", () => {
     ).not.toThrow();
     const behind = record("reads-on-new", { oldMissesFrom: 70 });
     expect(() => advanceMigration(behind, "reads-on-new", "dual-write", { file })).toThrow(
-      /writes left the old table at segment 70.*reverse backfill/,
+      refusal({ reason: "old-table-incomplete", oldMissesFrom: 70, validation: { kind: "none" } }),
     );
     expect(() =>
       advanceMigration({ ...behind, validation: cleanValidation }, "reads-on-new", "dual-write", { file }),

@@ -11,6 +11,7 @@
  * `force` skips the guards, never the check-and-set. Advancing to the phase the record is already
  * in, by the same step, is a no-op (a retried command), not an error.
  */
+import { type AdvanceRefusal, LiveMigrationError, type ValidationState } from "./live-migration-error.js";
 import { checkStep, type MigrationPhase } from "./migration-phases.js";
 import type { MigrationRecord, ServiceStatus } from "./migration-record.js";
 
@@ -30,21 +31,6 @@ export function replicasBehind(
   return live.filter(
     ({ report }) => report === undefined || report.revision !== record.revision || !report.applied,
   );
-}
-
-/** Names each replica that has not applied the record's phase, and why (for errors). */
-export function describeBehind(record: MigrationRecord, behind: readonly FollowingReplica[]): string {
-  return behind
-    .map(({ replica, host, pid, report }) => {
-      const state =
-        report === undefined
-          ? "no report (is it started with --migration naming this record?)"
-          : report.revision !== record.revision
-            ? `at revision ${report.revision} (${report.phase})`
-            : `applying ${record.phase}${report.error ? `: ${report.error}` : ""}`;
-      return `replica ${replica} (host ${host}, process ${pid}): ${state}`;
-    })
-    .join("; ");
 }
 
 /**
@@ -78,18 +64,19 @@ export function advanceMigration(
   },
 ): MigrationAdvanceResult {
   const { file } = options;
-  if (record === undefined) {
-    throw new Error(
-      `no migration record ${file}: start one with keyspread migrate begin --migration ${file} …`,
-    );
-  }
+  if (record === undefined) throw new LiveMigrationError({ code: "no-record", migration: file, begin: true });
   const step = checkStep(from, to);
   const last = record.history.at(-1);
   if (record.phase === to && last?.from === from && last.to === to) return { record, already: true };
   if (record.phase !== from) {
-    throw new Error(
-      `migration ${file} is in phase ${record.phase}, not ${from} (revision ${record.revision}${last ? `, set ${last.at}` : ""}); nothing changed`,
-    );
+    throw new LiveMigrationError({
+      code: "wrong-phase",
+      migration: file,
+      phase: record.phase,
+      expected: from,
+      revision: record.revision,
+      ...(last ? { setAt: last.at } : {}),
+    });
   }
   if (!options.force) {
     const refusal =
@@ -98,7 +85,7 @@ export function advanceMigration(
         : step === "forward"
           ? forwardRefusal(record, to, options.serviceRunning)
           : rollbackRefusal(record, to);
-    if (refusal) throw new Error(`${from} → ${to} refused: ${refusal} (--force to move anyway)`);
+    if (refusal) throw new LiveMigrationError({ code: "refused", from, to, refusal });
   }
   const revision = record.revision + 1;
   const at = (options.now ?? new Date()).toISOString();
@@ -110,19 +97,22 @@ function forwardRefusal(
   record: MigrationRecord,
   to: MigrationPhase,
   running: ((service: NonNullable<MigrationRecord["service"]>) => boolean) | undefined,
-): string | undefined {
+): AdvanceRefusal | undefined {
   const service = record.service;
-  if (service === undefined) {
-    return "no service follows this record yet (start keyspread serve with --migration naming this file)";
-  }
+  if (service === undefined) return { reason: "no-service" };
   if (running?.(service) === false) {
-    return `the service that follows this record (pid ${service.pid} on ${service.host}) is not running: start it, then advance`;
+    return { reason: "service-not-running", pid: service.pid, host: service.host };
   }
   if (service.revision !== record.revision || !service.applied) {
-    return `the service (pid ${service.pid}) has not applied ${record.phase} yet${service.error ? `: ${service.error}` : ""}`;
+    return {
+      reason: "service-not-applied",
+      pid: service.pid,
+      phase: record.phase,
+      ...(service.error ? { error: service.error } : {}),
+    };
   }
   if (to === "reads-on-new" && !provenWhole(record)) {
-    return `reads move to the new table only after keyspread migrate validate found 0 differences in this dual-write period (${validationState(record)})`;
+    return { reason: "not-validated", validation: validationState(record) };
   }
   return undefined;
 }
@@ -132,33 +122,33 @@ function replicasRefusal(
   step: "forward" | "rollback",
   to: MigrationPhase,
   replicas: readonly FollowingReplica[],
-): string | undefined {
+): AdvanceRefusal | undefined {
   if (step === "rollback") {
     const oldMisses = replicas.some(({ report }) => report?.oldMissesFrom !== undefined);
     if (to === "dual-write" && oldMisses && !provenWholeIn(record, dualWritePeriod(record)))
-      return `writes left the old table, so it lacks rows; copy them back (keyspread migrate backfill --reverse) and validate with 0 differences first (${validationState(record, dualWritePeriod(record))})`;
+      return {
+        reason: "old-table-incomplete",
+        validation: validationState(record, dualWritePeriod(record)),
+      };
     return undefined;
   }
-  if (replicas.length === 0) {
-    return "no live replica writes this table (start keyspread serve with --migration naming this record)";
-  }
+  if (replicas.length === 0) return { reason: "no-replica" };
   const behind = replicasBehind(record, replicas);
   if (behind.length > 0) {
-    return `${behind.length} of ${replicas.length} live replica(s) have not applied ${record.phase} (revision ${record.revision}): ${describeBehind(record, behind)}`;
+    const { phase, revision } = record;
+    return { reason: "replicas-behind", phase, revision, live: replicas.length, behind };
   }
   const period = dualWritePeriod(record);
   if (to === "reads-on-new" && !provenWholeIn(record, period)) {
-    return `reads move to the new table only after keyspread migrate validate found 0 differences in this dual-write period (${validationState(record, period)})`;
+    return { reason: "not-validated", validation: validationState(record, period) };
   }
   return undefined;
 }
 
-function rollbackRefusal(record: MigrationRecord, to: MigrationPhase): string | undefined {
-  if (to === "dual-write" && record.service?.oldMissesFrom !== undefined && !provenWhole(record)) {
-    return (
-      `writes left the old table at segment ${record.service.oldMissesFrom}, so it lacks rows; copy them back ` +
-      `(the reverse backfill in keyspread migrate plan) and validate with 0 differences first (${validationState(record)})`
-    );
+function rollbackRefusal(record: MigrationRecord, to: MigrationPhase): AdvanceRefusal | undefined {
+  const oldMissesFrom = record.service?.oldMissesFrom;
+  if (to === "dual-write" && oldMissesFrom !== undefined && !provenWhole(record)) {
+    return { reason: "old-table-incomplete", oldMissesFrom, validation: validationState(record) };
   }
   return undefined;
 }
@@ -179,11 +169,10 @@ function provenWholeIn(record: MigrationRecord, period: number | undefined): boo
   );
 }
 
-function validationState(record: MigrationRecord, period = record.service?.dualWriteFrom): string {
+function validationState(record: MigrationRecord, period = record.service?.dualWriteFrom): ValidationState {
   const { validation } = record;
-  if (validation === undefined) return "no validation yet";
-  if (validation.state !== "complete") return `the last validation is ${validation.state}`;
-  if (validation.dualWriteFrom !== period)
-    return "the last validation belongs to an earlier dual-write period";
-  return `the last validation found ${validation.differences} difference(s)`;
+  if (validation === undefined) return { kind: "none" };
+  if (validation.state !== "complete") return { kind: "unfinished", state: validation.state };
+  if (validation.dualWriteFrom !== period) return { kind: "earlier-period" };
+  return { kind: "differences", differences: validation.differences };
 }

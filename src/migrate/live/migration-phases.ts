@@ -5,6 +5,7 @@
  * phase's guarantee rests on the one before it.
  */
 import type { MigrationSide } from "../dual-write.js";
+import { LiveMigrationError } from "./live-migration-error.js";
 
 export const MIGRATION_PHASES = ["single", "dual-write", "reads-on-new", "writes-on-new", "done"] as const;
 export type MigrationPhase = (typeof MIGRATION_PHASES)[number];
@@ -47,12 +48,10 @@ export function checkStep(from: MigrationPhase, to: MigrationPhase): "forward" |
   const distance = MIGRATION_PHASES.indexOf(to) - MIGRATION_PHASES.indexOf(from);
   if (distance === 1) return "forward";
   if (distance === -1) return "rollback";
-  if (distance === 0) throw new Error(`--from and --to are both ${from}`);
+  if (distance === 0) throw new LiveMigrationError({ code: "same-phase", phase: from });
   const path = MIGRATION_PHASES.slice(
     Math.min(MIGRATION_PHASES.indexOf(from), MIGRATION_PHASES.indexOf(to)),
     Math.max(MIGRATION_PHASES.indexOf(from), MIGRATION_PHASES.indexOf(to)) + 1,
   );
-  throw new Error(
-    `${from} → ${to} skips ${distance > 0 ? "" : "back over "}${path.slice(1, -1).join(", ")}: move one phase at a time (${MIGRATION_PHASES.join(" → ")})`,
-  );
+  throw new LiveMigrationError({ code: "not-one-step", from, to, skipped: path.slice(1, -1) });
 }

@@ -158,8 +158,17 @@ export async function readMigrationRecord(file: string): Promise<MigrationRecord
 
 /**
  * Reads the record under the file's lock, lets `change` return the next one (or the same object,
- * unchanged, to write nothing), and writes it atomically and durably. Returns what the file holds.
+ * unchanged, to write nothing), and writes it atomically and durably. Returns what the file holds:
+ * a record whenever `change` returns one (it is either written or equal to the one read).
  */
+export function updateMigrationRecord(
+  file: string,
+  change: (record: MigrationRecord | undefined) => MigrationRecord,
+): Promise<MigrationRecord>;
+export function updateMigrationRecord(
+  file: string,
+  change: (record: MigrationRecord | undefined) => MigrationRecord | undefined,
+): Promise<MigrationRecord | undefined>;
 export function updateMigrationRecord(
   file: string,
   change: (record: MigrationRecord | undefined) => MigrationRecord | undefined,

@@ -5,6 +5,7 @@
 
 import { openStoreAt, parseStoreAddress } from "../../store/open/store-address.js";
 import type { Store } from "../../store/store.js";
+import { LiveMigrationError } from "./live-migration-error.js";
 import type { MigrationRecord } from "./migration-record.js";
 import { readTableRecord } from "./table-migration-record.js";
 
@@ -23,6 +24,6 @@ export async function withRecordTable<T>(migration: string, body: (store: Store)
 
 export async function requireTableRecord(store: Store, migration: string): Promise<MigrationRecord> {
   const record = await readTableRecord(store);
-  if (record === undefined) throw new Error(`no migration record in ${migration}: keyspread migrate begin`);
+  if (record === undefined) throw new LiveMigrationError({ code: "no-table-record", migration });
   return record;
 }

@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { LiveMigrationError } from "./live-migration-error.js";
 import { writesBoth } from "./migration-phases.js";
 import { type MigrationRecord, readMigrationRecord, updateMigrationRecord } from "./migration-record.js";
 
@@ -31,22 +32,24 @@ export interface ServiceValidationResult {
 /** The record, when the service writes both tables in its current phase (the window for backfill and validate). */
 async function dualWritingRecord(
   file: string,
-  what: string,
+  job: "backfill" | "validation",
 ): Promise<MigrationRecord & { service: { dualWriteFrom: number } }> {
   const record = await readMigrationRecord(file);
-  if (record === undefined) throw new Error(`no migration record ${file}`);
-  const service = record.service;
-  if (
-    !writesBoth(record.phase) ||
-    service?.revision !== record.revision ||
-    !service.applied ||
-    service.dualWriteFrom === undefined
-  ) {
-    throw new Error(
-      `${what} runs while the service writes both tables (dual-write or reads-on-new, applied); migration ${file} is in ${record.phase}${service?.revision === record.revision && service.applied ? "" : " (not applied by the service yet)"}`,
-    );
+  if (record === undefined) throw new LiveMigrationError({ code: "no-record", migration: file });
+  const { service, phase } = record;
+  const applied = service?.revision === record.revision && service.applied;
+  if (!writesBoth(phase) || !applied || service?.dualWriteFrom === undefined) {
+    const { revision } = record;
+    throw new LiveMigrationError({
+      code: "not-dual-writing",
+      migration: file,
+      job,
+      phase,
+      revision,
+      applied,
+    });
   }
-  return record as MigrationRecord & { service: { dualWriteFrom: number } };
+  return { ...record, service: { ...service, dualWriteFrom: service.dualWriteFrom } };
 }
 
 /**
@@ -59,7 +62,7 @@ export async function backfillThroughService(
   options: { batch: number; rate?: number; reverse?: boolean },
   onProgress: (rowsRead: number) => void = () => {},
 ): Promise<ServiceBackfillResult> {
-  const record = await dualWritingRecord(file, "a backfill");
+  const record = await dualWritingRecord(file, "backfill");
   const period = record.service.dualWriteFrom;
   const reverse = options.reverse ?? false;
   const now = new Date().toISOString();
@@ -110,7 +113,7 @@ export async function validateThroughService(
   file: string,
   options: { sample: number; rows: number; ranges: number },
 ): Promise<ServiceValidationResult> {
-  await dualWritingRecord(file, "a live validation");
+  await dualWritingRecord(file, "validation");
   const id = randomBytes(6).toString("hex");
   const now = new Date().toISOString();
   await updateMigrationRecord(file, (latest) => {

@@ -1,4 +1,5 @@
 import type { KeySchema } from "../../keys/types.js";
+import { LiveMigrationError } from "./live-migration-error.js";
 
 /**
  * A live migration of the service's table may change only the salt: the service reads a device's
@@ -7,14 +8,14 @@ import type { KeySchema } from "../../keys/types.js";
 export function checkServiceRekeying(oldSchema: KeySchema, newSchema: KeySchema): void {
   const shape = (schema: KeySchema) => JSON.stringify({ ...schema.spec, name: "", salt: undefined });
   if (shape(newSchema) !== shape(oldSchema)) {
-    throw new Error(
-      `the new table's schema ${newSchema.fingerprint} must be the service's row key (${oldSchema.fingerprint}) with another salt, same interval: keyspread serve schema --buckets N --interval DURATION`,
-    );
+    throw new LiveMigrationError({
+      code: "changes-more-than-salt",
+      oldFingerprint: oldSchema.fingerprint,
+      newFingerprint: newSchema.fingerprint,
+    });
   }
   const salted = newSchema.spec.salt?.fields ?? [];
   if (!salted.every((field) => field === "tenant" || field === "deviceId")) {
-    throw new Error(
-      `the new table salts over ${salted.join(", ")}; a device's rows must stay in one bucket (salt over tenant and deviceId)`,
-    );
+    throw new LiveMigrationError({ code: "salt-splits-device", salted });
   }
 }

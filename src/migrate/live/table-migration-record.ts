@@ -49,7 +49,16 @@ async function readWithVersion(
 /**
  * Lets `change` turn the record into the next one (the same object, unchanged, writes nothing) and
  * writes it if no other writer changed it since it was read; otherwise reads again and retries.
+ * Returns a record whenever `change` returns one (written, or equal to the one read).
  */
+export async function updateTableRecord(
+  store: Store,
+  change: (record: MigrationRecord | undefined) => MigrationRecord,
+): Promise<MigrationRecord>;
+export async function updateTableRecord(
+  store: Store,
+  change: (record: MigrationRecord | undefined) => MigrationRecord | undefined,
+): Promise<MigrationRecord | undefined>;
 export async function updateTableRecord(
   store: Store,
   change: (record: MigrationRecord | undefined) => MigrationRecord | undefined,

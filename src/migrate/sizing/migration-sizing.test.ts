@@ -135,9 +135,13 @@ describe("migration sizing: the physics", () => {
       dataBoost: false,
       storage: "ssd",
     });
-    expect(() => sizeMigration({ ...base, tasks: 0 })).toThrow(/tasks/);
-    expect(() => sizeMigration({ ...base, rows: -1 })).toThrow(/rows/);
-    expect(() => sizeMigration({ ...base, cluster: { ...base.cluster, nodes: 1.5 } })).toThrow(/nodes/);
-    expect(() => sizeMigration({ ...base, rowsPerSPerTask: 0 })).toThrow(/per task/);
+    const option = (field: string, value: number) =>
+      expect.objectContaining({ name: "MigrateOptionError", field, value });
+    expect(() => sizeMigration({ ...base, tasks: 0 })).toThrow(option("tasks", 0));
+    expect(() => sizeMigration({ ...base, rows: -1 })).toThrow(option("rows", -1));
+    expect(() => sizeMigration({ ...base, cluster: { ...base.cluster, nodes: 1.5 } })).toThrow(
+      option("nodes", 1.5),
+    );
+    expect(() => sizeMigration({ ...base, rowsPerSPerTask: 0 })).toThrow(option("rowsPerSPerTask", 0));
   });
 });

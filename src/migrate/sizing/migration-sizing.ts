@@ -18,6 +18,7 @@ import { defaultCostModel } from "../../sim/cluster/model.js";
 import { constantAt } from "../../sim/cluster/model-constants.js";
 import { AVERAGE_CPU_LIMIT } from "../../sim/results/summary.js";
 import type { Storage } from "../../sim/scenario/scenario.js";
+import { MigrateOptionError } from "../migrate-option-error.js";
 import { SIZING_CONSTANTS } from "./sizing-constants.js";
 
 const HOUR_S = 3_600;
@@ -154,13 +155,13 @@ export function sizeMigration(input: MigrationSizingInput): MigrationSizing {
       dualWriteS,
       nodesAfterCutover,
       cost:
-        dualWriteS === null || backfillS === null
+        dualWriteS === null || backfillS === null || validateS === null
           ? null
           : migrationCost(input, model, rowBytes, {
               extraDuring: nodes - baselineNodes,
               duringS: dualWriteS,
               extraAfter: nodesAfterCutover - baselineNodes,
-              heldS: backfillS / 2 + validateS! + input.keepOldTableS,
+              heldS: backfillS / 2 + validateS + input.keepOldTableS,
             }),
     };
   };
@@ -214,10 +215,16 @@ function migrationCost(
 function checkInput(input: MigrationSizingInput): void {
   const whole = (name: string, value: number, min: number) => {
     if (!Number.isInteger(value) || value < min)
-      throw new Error(`${name} must be a whole number ≥ ${min}, got ${value}`);
+      throw new MigrateOptionError(
+        name,
+        value,
+        `a whole number ≥ ${min}`,
+        `${name} must be a whole number ≥ ${min}, got ${value}`,
+      );
   };
   const nonNegative = (name: string, value: number) => {
-    if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a number ≥ 0, got ${value}`);
+    if (!Number.isFinite(value) || value < 0)
+      throw new MigrateOptionError(name, value, "a number ≥ 0", `${name} must be a number ≥ 0, got ${value}`);
   };
   whole("nodes", input.cluster.nodes, 1);
   whole("tasks", input.tasks, 1);
@@ -226,8 +233,18 @@ function checkInput(input: MigrationSizingInput): void {
   nonNegative("liveWritesPerS", input.liveWritesPerS);
   nonNegative("keepOldTableS", input.keepOldTableS);
   if (input.rowsPerSPerTask !== undefined && !(input.rowsPerSPerTask > 0))
-    throw new Error(`rows/s per task must be > 0, got ${input.rowsPerSPerTask}`);
+    throw new MigrateOptionError(
+      "rowsPerSPerTask",
+      input.rowsPerSPerTask,
+      "a number of rows/s > 0",
+      `rows/s per task must be > 0, got ${input.rowsPerSPerTask}`,
+    );
   const cpu = input.cluster.averageCpu;
   if (cpu !== undefined && !(cpu >= 0 && Number.isFinite(cpu)))
-    throw new Error(`average CPU must be a share ≥ 0 (0.5 = 50 %), got ${cpu}`);
+    throw new MigrateOptionError(
+      "averageCpu",
+      cpu,
+      "a share ≥ 0 (0.5 = 50 %)",
+      `average CPU must be a share ≥ 0 (0.5 = 50 %), got ${cpu}`,
+    );
 }

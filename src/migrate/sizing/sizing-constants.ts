@@ -3,11 +3,27 @@
  * scan rates, the storage limit and target; summary.ts: Google's 70 % average CPU): each sourced,
  * or an assumption with its range, in the same form.
  */
-import { priceRecord } from "../../advise/size/prices.js";
+import { MissingPriceError, type PriceId, priceRecord } from "../../advise/size/prices.js";
 import type { ModelConstant } from "../../sim/cluster/model-constants.js";
 import { SPUS_PER_NODE } from "../../sim/scenario/data-boost-limits.js";
 
-const SPU_HOUR = priceRecord("bigtable.dataBoostSpuHour");
+/** A list price from the price registry; a MissingPriceError when it has none. */
+export function listPrice(id: PriceId): number {
+  const record = priceRecord(id);
+  if (record.value === null) throw new MissingPriceError(id, record.scenarioField, record.unit);
+  return record.value;
+}
+
+/** The registry's Data Boost price, an assumption with its range. */
+function spuHourPrice() {
+  const id = "bigtable.dataBoostSpuHour";
+  const { assumption, source, read } = priceRecord(id);
+  if (assumption === undefined)
+    throw new Error(`price ${id}: the registry holds it as an assumption with a range`);
+  return { value: listPrice(id), assumption, source, read };
+}
+
+const SPU_HOUR = spuHourPrice();
 
 const DATA_BOOST =
   'Google Cloud, "Bigtable Data Boost overview" (https://cloud.google.com/bigtable/docs/data-boost-overview)';
@@ -38,11 +54,11 @@ export const SIZING_CONSTANTS = {
     field: "--data-boost-spu-hour-price",
     unit: "USD per SPU-hour",
     // The price registry's record (advise/size/prices.ts): one assumption for the lab and the migration.
-    value: SPU_HOUR.value!,
-    low: SPU_HOUR.assumption!.low,
-    high: SPU_HOUR.assumption!.high,
+    value: SPU_HOUR.value,
+    low: SPU_HOUR.assumption.low,
+    high: SPU_HOUR.assumption.high,
     worse: "high",
     basis: "assumption",
-    source: `${SPU_HOUR.source} (read ${SPU_HOUR.read}): ${SPU_HOUR.assumption!.why}. Set your region's price`,
+    source: `${SPU_HOUR.source} (read ${SPU_HOUR.read}): ${SPU_HOUR.assumption.why}. Set your region's price`,
   },
 } satisfies Record<string, ModelConstant>;

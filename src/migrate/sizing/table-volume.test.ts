@@ -22,6 +22,8 @@ describe("volumeFromSamples", () => {
   });
 
   it("refuses a row size that is not positive", () => {
-    expect(() => volumeFromSamples([], 0)).toThrow(/row bytes/);
+    expect(() => volumeFromSamples([], 0)).toThrow(
+      expect.objectContaining({ name: "MigrateOptionError", field: "rowBytes", value: 0 }),
+    );
   });
 });

@@ -6,6 +6,7 @@
  * its current key keeps over the retention. Pure.
  */
 import type { RowKeySample } from "../../diagnose/decode/tablet-sizes.js";
+import { MigrateOptionError } from "../migrate-option-error.js";
 
 export interface TableVolume {
   rows: number;
@@ -15,7 +16,13 @@ export interface TableVolume {
 }
 
 export function volumeFromSamples(samples: readonly RowKeySample[], rowBytes: number): TableVolume {
-  if (!(rowBytes > 0)) throw new Error(`row bytes must be > 0, got ${rowBytes}`);
+  if (!(rowBytes > 0))
+    throw new MigrateOptionError(
+      "rowBytes",
+      rowBytes,
+      "a number > 0",
+      `row bytes must be > 0, got ${rowBytes}`,
+    );
   const end = samples.find((sample) => sample.key.length === 0);
   const storedBytes = end?.offsetBytes ?? Math.max(0, ...samples.map((sample) => sample.offsetBytes));
   return {
