@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PNG } from "pngjs";
 import { describe, expect, it } from "vitest";
+import { expectGolden } from "../../../test/golden.js";
 import { syntheticAccess } from "../../viz/input/synthetic-access.js";
 
 // End-to-end: the built bin (the test script builds before vitest runs).
@@ -58,6 +59,7 @@ describe("keyspread heatmap", () => {
       /- Sudden hot range .*keys \[t14#.*2026-11-30T06:0[45]:\d\dZ to 2026-11-30T06:10:00Z/,
     );
     expect(run.stdout).toContain("rule: sudden:");
+    expectGolden(import.meta.url, "heatmap-sudden.txt", run.stdout.replaceAll(dir, "<dir>"));
     expect(PNG.sync.read(readFileSync(out)).width).toBe(1000);
   });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { expectGolden } from "../../../test/golden.js";
 import { parseWorkloadRates } from "../../advise/infer/rates.js";
 import { parseScenario } from "../../sim/scenario/scenario.js";
 import { SCHEMA_ROW_KEY } from "../../table/schema-guard.js";
@@ -95,6 +96,11 @@ describe("diagnoseEvidence: the fleet incident", () => {
 
   it("renders as text and as JSON with keys in hex", () => {
     expect(diagnoseText(report)).toContain("acme-000000");
+    expectGolden(
+      import.meta.url,
+      "fleet-incident.txt",
+      diagnoseText(report, { scenarioPath: "out/scenario.yaml", notes: ["sample-timed-out"] }),
+    );
     const json = JSON.parse(diagnoseJson(report));
     expect(json.hotRanges[0].startKey).toMatch(/^[0-9a-f]+$/);
     expect(json.diagnosis.kind).toBe("wide-hot-range");

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { expectGolden } from "../../../test/golden.js";
 import type { LoadStep } from "../../load/key-load.js";
 import { type SyntheticPattern, syntheticAccess } from "../input/synthetic-access.js";
 import { matrixFromRecords } from "../matrix/records-matrix.js";
 import { matrixFromSteps } from "../matrix/steps-matrix.js";
 import { detectPatterns } from "./detect-patterns.js";
-import type { PatternKind } from "./finding.js";
+import type { PatternFinding, PatternKind } from "./finding.js";
 
 const expected: Record<SyntheticPattern, PatternKind> = {
   healthy: "healthy",
@@ -14,6 +15,11 @@ const expected: Record<SyntheticPattern, PatternKind> = {
   sudden: "sudden-hot-range",
   vertical: "vertical-band",
 };
+
+/** Findings as the heatmap command prints them, for golden files. */
+function findingsText(title: string, found: readonly PatternFinding[]): string {
+  return `${title}:\n${found.map((finding) => `- ${finding.summary}\n  rule: ${finding.rule}\n`).join("")}`;
+}
 
 function findings(pattern: SyntheticPattern, seed = 1) {
   const matrix = matrixFromRecords([...syntheticAccess(pattern, { records: 30_000, seed })], {
@@ -30,6 +36,13 @@ describe("detectPatterns on synthetic access logs", () => {
         expect(findings(pattern, seed).map((finding) => finding.kind)).toEqual([kind]);
     });
   }
+
+  it("renders each pattern's findings as before", () => {
+    const text = (Object.keys(expected) as SyntheticPattern[])
+      .map((pattern) => findingsText(pattern, findings(pattern)))
+      .join("\n");
+    expectGolden(import.meta.url, "synthetic-findings.txt", text);
+  });
 
   it("reports the hot band's key range, time span and rule in words", () => {
     const [band] = findings("hot-band");
@@ -75,6 +88,7 @@ describe("detectPatterns on simulator output", () => {
     // One tablet of many `dev…` keys: no prefix names it alone, so the exact range does.
     expect(band!.summary).toContain("keys [dev009, dev010)");
     expect(band!.summary).toContain("t=0s to t=60s");
+    expectGolden(import.meta.url, "simulator-dark-band.txt", findingsText("dark band", [band!]));
   });
 
   it("measures a band in stored data when the simulator reports it, however many tablets it was split into", () => {
@@ -172,6 +186,7 @@ describe("detectPatterns on simulator output", () => {
       /^Sustained hot band, nodes saturated \(\d+ % of the load on 60 % of the key space, \d+× the rest per key; a node at ≥ 90 % CPU in 100 % of the run\): keys acme-\*, t=0s to t=60m \(ops\/s\)\.$/,
     );
     expect(band!.rule).toMatch(/; keys \[acme-000000#, c04f1790#\)$/);
+    expectGolden(import.meta.url, "simulator-acme-band.txt", findingsText("acme band", findings));
   });
 
   it("calls saturation everywhere a cluster too small for the load, not a hotspot", () => {
@@ -184,5 +199,17 @@ describe("detectPatterns on simulator output", () => {
     expect(detectPatterns(matrixFromSteps(evenSteps(() => 0.85))).map((finding) => finding.kind)).toEqual([
       "healthy",
     ]);
+  });
+
+  it("renders node CPU's findings as before", () => {
+    const cases: [string, (tablet: number) => number][] = [
+      ["uneven placement", (tablet) => (tablet >= 10 && tablet < 30 ? 1.4 : 0.3)],
+      ["cluster too small", () => 1.2],
+      ["below 90 %", () => 0.85],
+    ];
+    const text = cases
+      .map(([title, cpuOf]) => findingsText(title, detectPatterns(matrixFromSteps(evenSteps(cpuOf)))))
+      .join("\n");
+    expectGolden(import.meta.url, "simulator-findings.txt", text);
   });
 });

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
+import { expectGolden } from "../../../test/golden.js";
 import type { AccessOp, AccessRecord } from "../../access-log/access-record.js";
 import { compileSchema } from "../../keys/schema.js";
 import { nameHotKeys } from "../hot-keys.js";
@@ -118,6 +119,8 @@ describe("a hot row", () => {
     expect(hot.hotKey?.key).toBe("order#000001000906 (orderId 1000906)");
     // 5/s of the 15/s read then (the background's 20/s are half reads).
     expect(hot.hotKey!.share).toBeGreaterThan(0.25);
+    const text = findings.map((finding) => `- ${finding.summary}\n  rule: ${finding.rule}\n`).join("");
+    expectGolden(import.meta.url, "hot-row-named.txt", text);
   }, 60_000);
 });
 
