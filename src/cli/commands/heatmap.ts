@@ -13,6 +13,7 @@ import { HEAT_METRICS, type HeatMetric } from "../../viz/matrix/heat-matrix.js";
 import { readAccessLogMatrix } from "../../viz/matrix/log-matrix.js";
 import { detectPatterns } from "../../viz/patterns/detect-patterns.js";
 import type { PatternFinding } from "../../viz/patterns/finding.js";
+import { findingRule, findingSummary } from "../../viz/patterns/finding-text.js";
 import type { ColorScaleKind } from "../../viz/render/color-scale.js";
 import { renderHeatmapHtml } from "../../viz/render/html.js";
 import { heatmapFormatOf, writeHeatmapFile } from "../../viz/render/write-heatmaps.js";
@@ -136,10 +137,17 @@ async function readLogs(options: HeatmapOptions): Promise<LogPanel[]> {
 function patternsAsJsonLines(panels: readonly LogPanel[]): string {
   return panels
     .flatMap((panel) =>
-      panel.patterns.map(({ kind, summary, rule, keys, start, end, fromS, toS, share, hotKey }) => {
+      panel.patterns.map((finding) => {
+        const { kind, keys, start, end, fromS, toS, hotKey } = finding;
+        const summary = findingSummary(finding);
+        const rule = findingRule(finding);
         const range = { start: start.toString("hex"), end: end?.toString("hex") ?? null };
         const log = panels.length > 1 ? { log: panel.name } : {};
-        const hot = { ...(share === undefined ? {} : { share }), ...(hotKey ? { hotKey } : {}) };
+        // A hot row's share of the load, as before the findings were records.
+        const hot = {
+          ...(kind === "hot-row" ? { share: finding.share } : {}),
+          ...(hotKey ? { hotKey } : {}),
+        };
         return `${JSON.stringify({ ...log, kind, summary, rule, keys, ...range, fromS, toS, ...hot })}\n`;
       }),
     )
@@ -153,7 +161,7 @@ function patternsInWords(panels: readonly LogPanel[], out: string): string {
       return [
         `${label}: ${matrix.rows.length} key rows × ${matrix.time.columns} columns of ${matrix.time.columnS} s\n`,
         patterns.length === 0 ? "No known pattern: uneven load without a clear shape.\n" : "",
-        ...patterns.map((pattern) => `- ${pattern.summary}\n  rule: ${pattern.rule}\n`),
+        ...patterns.map((pattern) => `- ${findingSummary(pattern)}\n  rule: ${findingRule(pattern)}\n`),
       ].join("");
     })
     .join("");
