@@ -36,7 +36,8 @@ export function suddenHotRanges(grid: DensityGrid, writer: FindingWriter): Patte
   const onsets = Array.from({ length: grid.rows }, (_, row) => onsetOf(grid, row));
   const findings: PatternFinding[] = [];
   for (const band of runs(grid.rows, (row) => onsets[row]! >= 0)) {
-    const onset = median(onsets.slice(band[0], band[1] + 1));
+    // A column: the median of an even count of onsets may fall between two (and index no column).
+    const onset = Math.round(median(onsets.slice(band[0], band[1] + 1)));
     let bandLoad = 0;
     let allLoad = 0;
     for (let column = onset; column < grid.columns; column++) {
