@@ -96,13 +96,9 @@ async function heatmapCommand(options: HeatmapOptions): Promise<void> {
     ...(options.scale ? { scale: options.scale } : {}),
     ...(options.title ? { title: options.title } : {}),
   };
-  if (panels.length === 1) {
-    const [only] = panels;
-    await writeHeatmapFile(only!.matrix, options.out, {
-      ...image,
-      name: only!.name,
-      patterns: only!.patterns,
-    });
+  const [only, ...others] = panels;
+  if (only !== undefined && others.length === 0) {
+    await writeHeatmapFile(only.matrix, options.out, { ...image, name: only.name, patterns: only.patterns });
   } else {
     await writeFileAtomically(options.out, renderHeatmapHtml(panels, image));
   }

@@ -73,8 +73,8 @@ export function boundaryText(boundary: DecodedBoundary, edge: "start" | "end", s
 }
 
 function hotRangeLines(range: DecodedHotRange, cpuWord: string, salted: boolean): string[] {
-  const first = range.windows[0]!;
-  const last = range.windows.at(-1)!;
+  const [first, ...later] = range.windows;
+  const last = later.at(-1) ?? first;
   return [
     `- ${range.maxCpuPercent.toFixed(0)} % ${cpuWord}, hot ${range.windows.length}× (${first.start.toISOString()} – ${last.end.toISOString()})`,
     `  from ${boundaryText(range.start, "start", salted)}`,
