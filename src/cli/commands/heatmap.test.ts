@@ -76,6 +76,11 @@ describe("keyspread heatmap", () => {
     const finding = JSON.parse(html.stdout.trim().split("\n")[0]!);
     // `keys` as the sentence names them; `start`/`end` exactly, in hex.
     expect(finding).toMatchObject({ kind: "sudden-hot-range", keys: expect.stringMatching(/^\[t14#/) });
+    // The rule's numbers as data: the range's share of the load since its onset, and the thresholds.
+    expect(finding.measures).toEqual({
+      share: expect.closeTo(0.49, 2),
+      thresholds: { minRatio: 5, minSustained: 0.7, minShare: 0.2 },
+    });
     expect(finding.summary).toContain(`keys ${finding.keys}`);
     expect(Buffer.from(finding.start, "hex").toString()).toBe(
       finding.keys.slice(1, finding.keys.indexOf(",")),

@@ -12,7 +12,7 @@ import type { HeatMatrix } from "../../viz/matrix/heat-matrix.js";
 import { HEAT_METRICS, type HeatMetric } from "../../viz/matrix/heat-matrix.js";
 import { readAccessLogMatrix } from "../../viz/matrix/log-matrix.js";
 import { detectPatterns } from "../../viz/patterns/detect-patterns.js";
-import type { PatternFinding } from "../../viz/patterns/finding.js";
+import type { FindingPlace, PatternFinding } from "../../viz/patterns/finding.js";
 import { findingRule, findingSummary } from "../../viz/patterns/finding-text.js";
 import type { ColorScaleKind } from "../../viz/render/color-scale.js";
 import { renderHeatmapHtml } from "../../viz/render/html.js";
@@ -130,11 +130,32 @@ async function readLogs(options: HeatmapOptions): Promise<LogPanel[]> {
   return panels;
 }
 
+/** A finding's kind and place: the rest of its record is what its rule measured, and against which thresholds. */
+const NOT_MEASURES: ReadonlySet<string> = new Set<keyof FindingPlace | "kind">([
+  "kind",
+  "keys",
+  "firstRow",
+  "lastRow",
+  "start",
+  "end",
+  "firstColumn",
+  "lastColumn",
+  "fromS",
+  "toS",
+  "metric",
+  "axis",
+  "hotKey",
+]);
+
 function patternsAsJsonLines(panels: readonly LogPanel[]): string {
   return panels
     .flatMap((panel) =>
       panel.patterns.map((finding) => {
         const { kind, keys, start, end, fromS, toS, hotKey } = finding;
+        // The rule's numbers as data (a band's contrast is null where the rest is idle).
+        const measures = Object.fromEntries(
+          Object.entries(finding).filter(([field]) => !NOT_MEASURES.has(field)),
+        );
         const summary = findingSummary(finding);
         const rule = findingRule(finding);
         const range = { start: start.toString("hex"), end: end?.toString("hex") ?? null };
@@ -144,7 +165,7 @@ function patternsAsJsonLines(panels: readonly LogPanel[]): string {
           ...(kind === "hot-row" ? { share: finding.share } : {}),
           ...(hotKey ? { hotKey } : {}),
         };
-        return `${JSON.stringify({ ...log, kind, summary, rule, keys, ...range, fromS, toS, ...hot })}\n`;
+        return `${JSON.stringify({ ...log, kind, summary, rule, keys, ...range, fromS, toS, ...hot, measures })}\n`;
       }),
     )
     .join("");
