@@ -3,7 +3,7 @@
  * taken in turn, so a long read allocates nothing per chunk and rarely waits for the disk.
  */
 import { open } from "node:fs/promises";
-import { VizArgumentError } from "../viz-argument-error.js";
+import { VizArgumentError } from "./viz-argument-error.js";
 
 const DEFAULT_CHUNK_BYTES = 1 << 20;
 

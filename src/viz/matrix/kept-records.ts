@@ -7,7 +7,7 @@
 import type { AccessOp, AccessRecord } from "../../access-log/access-record.js";
 import { parseKeyText } from "../../keys/key-text.js";
 import { ACCESS_OPS, type CanonicalAccessLine } from "../input/canonical-access-line.js";
-import { VizArgumentError } from "../viz-argument-error.js";
+import { VizArgumentError } from "../input/viz-argument-error.js";
 import { ByteStringIndex } from "./byte-string-index.js";
 import type { AccessBinner } from "./records-matrix.js";
 

@@ -1,7 +1,7 @@
 /** Heatmap matrix from a simulation's per-step load (`LoadStep[]`). Pure. */
 
 import type { KeyRangeLoad, LoadStep } from "../../load/key-load.js";
-import { VizArgumentError } from "../viz-argument-error.js";
+import { VizArgumentError } from "../input/viz-argument-error.js";
 import { DEFAULT_MAX_COLUMNS, type HeatMatrix, type HeatMatrixOptions } from "./heat-matrix.js";
 import { planKeyAxis } from "./key-axis.js";
 import { LoadGrid } from "./load-grid.js";
