@@ -6,6 +6,7 @@
  * and for a scan `rows` (rows it returned) and `end` (its end key; empty or absent: open-ended).
  */
 import { parseKeyText } from "../keys/key-text.js";
+import { AccessRecordError } from "./access-record-error.js";
 
 export type AccessOp = "read" | "write" | "scan";
 
@@ -25,15 +26,29 @@ const OPS: ReadonlySet<string> = new Set<AccessOp>(["read", "write", "scan"]);
 const FIELDS = ["ts", "key", "op", "bytes", "latencyMs", "node", "rows", "end"] as const;
 type Field = (typeof FIELDS)[number];
 
-/** Errors name the field and value; the reader prefixes the file and line. */
-function fail(message: string): never {
-  throw new Error(message);
+/** Errors name the field and value, and what is allowed; the reader prefixes the file and line. */
+function fail(field: string, value: unknown, allowed: string, message?: string): never {
+  throw new AccessRecordError(
+    field,
+    value,
+    allowed,
+    message ?? `${field} ${JSON.stringify(value)}: expected ${allowed}`,
+  );
+}
+
+/** The key's bytes; a key parser's error (bad `hex:` text) names the key field. */
+function keyBytes(text: string, parseKey: KeyParser, field: "key" | "end" = "key"): Buffer {
+  try {
+    return parseKey(text);
+  } catch (error) {
+    return fail(field, text, "text, or hex: and an even number of hex digits", (error as Error).message);
+  }
 }
 
 function parseTs(value: unknown): number {
   const ms =
     typeof value === "number" ? value : typeof value === "string" ? timestampText(value) : Number.NaN;
-  if (!Number.isFinite(ms)) fail(`ts ${JSON.stringify(value)}: expected ISO 8601 text or epoch milliseconds`);
+  if (!Number.isFinite(ms)) fail("ts", value, "ISO 8601 text or epoch milliseconds");
   return ms;
 }
 
@@ -45,7 +60,7 @@ function parseOptionalNumber(value: unknown, field: Field): number | undefined {
   if (value === undefined || value === null || value === "") return undefined;
   const number = typeof value === "number" ? value : typeof value === "string" ? Number(value) : Number.NaN;
   if (!Number.isFinite(number) || number < 0) {
-    fail(`${field} ${JSON.stringify(value)}: expected a number ≥ 0`);
+    fail(field, value, "a number ≥ 0");
   }
   return number;
 }
@@ -55,11 +70,11 @@ export type KeyParser = (text: string) => Buffer;
 
 function toRecord(fields: Partial<Record<Field, unknown>>, parseKey: KeyParser): AccessRecord {
   const { key, op } = fields;
-  if (typeof key !== "string") fail(`key ${JSON.stringify(key)}: expected text (or hex:… for binary keys)`);
-  if (typeof op !== "string" || !OPS.has(op)) fail(`op ${JSON.stringify(op)}: expected read, write or scan`);
+  if (typeof key !== "string") fail("key", key, "text (or hex:… for binary keys)");
+  if (typeof op !== "string" || !OPS.has(op)) fail("op", op, "read, write or scan");
   const record: AccessRecord = {
     tsMs: parseTs(fields.ts),
-    key: parseKey(key),
+    key: keyBytes(key, parseKey),
     op: op as AccessOp,
     bytes: parseOptionalNumber(fields.bytes, "bytes") ?? 0,
   };
@@ -69,8 +84,8 @@ function toRecord(fields: Partial<Record<Field, unknown>>, parseKey: KeyParser):
   if (rows !== undefined) record.rows = rows;
   if (fields.end !== undefined) {
     if (fields.end !== null && typeof fields.end !== "string")
-      fail(`end ${JSON.stringify(fields.end)}: expected a key (text, or hex:…), or null`);
-    record.end = fields.end === null || fields.end === "" ? null : parseKeyText(fields.end);
+      fail("end", fields.end, "a key (text, or hex:…), or null");
+    record.end = fields.end === null || fields.end === "" ? null : keyBytes(fields.end, parseKeyText, "end");
   }
   if (fields.node !== undefined && fields.node !== null && fields.node !== "")
     record.node = String(fields.node);
@@ -91,10 +106,11 @@ const CANONICAL_LINE = new RegExp(
 function jsonRecord(line: string, parseKey: KeyParser): AccessRecord {
   const canonical = CANONICAL_LINE.exec(line);
   if (canonical !== null) {
-    const [, ts, key, op, bytes, latencyMs] = canonical;
+    // The key's group is not optional: it matched, if only the empty key.
+    const [, ts, key = "", op, bytes, latencyMs] = canonical;
     const record: AccessRecord = {
       tsMs: Number(ts),
-      key: parseKey(key!),
+      key: keyBytes(key, parseKey),
       op: op as AccessOp,
       bytes: bytes === undefined ? 0 : Number(bytes),
     };
@@ -105,9 +121,10 @@ function jsonRecord(line: string, parseKey: KeyParser): AccessRecord {
   try {
     parsed = JSON.parse(line);
   } catch {
-    fail("not valid JSON (expected one object per line)");
+    fail("line", line, "one JSON object per line", "not valid JSON (expected one object per line)");
   }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) fail("expected a JSON object");
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+    fail("line", line, "a JSON object", "expected a JSON object");
   return toRecord(parsed as Partial<Record<Field, unknown>>, parseKey);
 }
 
@@ -123,7 +140,8 @@ export function quickJsonTimeAndKey(line: string): { tsMs: number; key: Buffer }
   if (!line.includes("\\")) {
     const ts = QUICK_TS.exec(line);
     const key = QUICK_KEY.exec(line);
-    if (ts && key) return { tsMs: parseTs(ts[1] ?? Number(ts[2])), key: parseKeyText(key[1]!) };
+    if (ts && key)
+      return { tsMs: parseTs(ts[1] ?? Number(ts[2])), key: keyBytes(key[1] ?? "", parseKeyText) };
   }
   return parseAccessJsonRecord(line);
 }
@@ -131,27 +149,35 @@ export function quickJsonTimeAndKey(line: string): { tsMs: number; key: Buffer }
 /** Just `ts` and `key` of a CSV row, for the sampling pass (the counting pass validates every field). */
 export function quickCsvTimeAndKey(line: string, columns: CsvColumns): { tsMs: number; key: Buffer } {
   const cells = line.split(",");
-  const key = cells[columns.key!]?.trim();
+  const key = cells[columns.key]?.trim();
   if (key === undefined || line.includes('"')) return parseAccessCsvRecord(line, columns);
-  return { tsMs: parseTs(cells[columns.ts!]?.trim()), key: parseKeyText(key) };
+  return { tsMs: parseTs(cells[columns.ts]?.trim()), key: parseKeyText(key) };
 }
 
 /** Column positions from a CSV header such as `ts,key,op,bytes,latencyMs,node` (any order). */
-export type CsvColumns = Partial<Record<Field, number>>;
+export type CsvColumns = Partial<Record<Field, number>> & Record<"ts" | "key" | "op", number>;
 
 export function parseAccessCsvHeader(header: string): CsvColumns {
-  const columns: CsvColumns = {};
+  const columns: Partial<Record<Field, number>> = {};
   header.split(",").forEach((name, index) => {
     const field = name.trim();
     if (!(FIELDS as readonly string[]).includes(field)) {
-      fail(`CSV header: column "${field}": expected one of ${FIELDS.join(", ")}`);
+      fail(
+        "header",
+        field,
+        `one of ${FIELDS.join(", ")}`,
+        `CSV header: column "${field}": expected one of ${FIELDS.join(", ")}`,
+      );
     }
     columns[field as Field] = index;
   });
-  for (const required of ["ts", "key", "op"] as const) {
-    if (columns[required] === undefined) fail(`CSV header: missing required column "${required}"`);
-  }
-  return columns;
+  const { ts, key, op } = columns;
+  const missing = (column: string): never =>
+    fail("header", header, `columns ts, key and op`, `CSV header: missing required column "${column}"`);
+  if (ts === undefined) return missing("ts");
+  if (key === undefined) return missing("key");
+  if (op === undefined) return missing("op");
+  return { ...columns, ts, key, op };
 }
 
 /**
@@ -159,7 +185,13 @@ export function parseAccessCsvHeader(header: string): CsvColumns {
  * non-ASCII bytes are written as `hex:…`, so a split on commas is exact.
  */
 function csvRecord(line: string, columns: CsvColumns, parseKey: KeyParser): AccessRecord {
-  if (line.includes('"')) fail('quoted CSV values are not supported: write such keys as "hex:…"');
+  if (line.includes('"'))
+    fail(
+      "line",
+      line,
+      'plain values: keys with commas or quotes as "hex:…"',
+      'quoted CSV values are not supported: write such keys as "hex:…"',
+    );
   const cells = line.split(",");
   const fields: Partial<Record<Field, unknown>> = {};
   for (const field of FIELDS) {

@@ -26,6 +26,8 @@ export interface FileAccessLogSinkStats {
   rotations: number;
   /** The last write error (a full disk, say): the app goes on, the log loses those records. */
   lastError?: string;
+  /** Its system error code, when it has one (`ENOSPC`). */
+  lastErrorCode?: string;
 }
 
 const FLUSH_EVERY_MS = 100;
@@ -102,16 +104,19 @@ export class FileAccessLogSink implements AccessLogSink {
   }
 
   private async drain(): Promise<void> {
-    while (this.queue.length > 0 && this.stream) {
+    for (let stream = this.stream; this.queue.length > 0 && stream; stream = this.stream) {
       const batch = this.queue.splice(0, LINES_PER_WRITE);
       try {
-        await this.append(batch.map(formatAccessLine).join(""));
+        await this.append(stream, batch.map(formatAccessLine).join(""));
         this.counts.written += batch.length;
-        if (this.bytes >= this.maxBytes) await this.rotate();
+        if (this.bytes >= this.maxBytes) await this.rotate(stream);
       } catch (error) {
         // The log is the app's helper, never its failure: count what is lost and carry on.
         this.counts.dropped += batch.length;
         this.counts.lastError = (error as Error).message;
+        const { code } = error as NodeJS.ErrnoException;
+        if (code === undefined) delete this.counts.lastErrorCode;
+        else this.counts.lastErrorCode = code;
         this.reopen();
       }
     }
@@ -124,16 +129,14 @@ export class FileAccessLogSink implements AccessLogSink {
     this.stream?.on("error", () => {});
   }
 
-  private append(text: string): Promise<void> {
-    const stream = this.stream!;
+  private append(stream: WriteStream, text: string): Promise<void> {
     this.bytes += Buffer.byteLength(text);
     return new Promise((resolve, reject) => {
       stream.write(text, (error) => (error ? reject(error) : resolve()));
     });
   }
 
-  private async rotate(): Promise<void> {
-    const stream = this.stream!;
+  private async rotate(stream: WriteStream): Promise<void> {
     await new Promise<void>((resolve) => stream.end(resolve));
     await rm(`${this.path}.${this.maxFiles}`, { force: true });
     for (let index = this.maxFiles - 1; index >= 1; index--) {

@@ -12,14 +12,11 @@ import { type AccessLogSampling, sampler } from "./sink.js";
 
 type KeyLike = string | Buffer | { value: string | Buffer };
 
+const keyBytes = (key: KeyLike): Buffer =>
+  Buffer.isBuffer(key) ? key : typeof key === "string" ? Buffer.from(key, "utf8") : keyBytes(key.value);
+
 const toKey = (key: KeyLike | undefined): Buffer | undefined =>
-  key === undefined
-    ? undefined
-    : Buffer.isBuffer(key)
-      ? key
-      : typeof key === "string"
-        ? Buffer.from(key, "utf8")
-        : toKey(key.value);
+  key === undefined ? undefined : keyBytes(key);
 
 /** Bytes of a row's cells as the client returns them (`{family: {qualifier: [{value}]}}`), or of mutation data. */
 function dataBytes(data: unknown): number {
@@ -54,7 +51,7 @@ function requestedRanges(
 ): { key: Buffer; end?: Buffer | null; point: boolean }[] {
   if (!options) return [{ key: Buffer.alloc(0), end: null, point: false }];
   const ranges: { key: Buffer; end?: Buffer | null; point: boolean }[] = [];
-  for (const key of options.keys ?? []) ranges.push({ key: toKey(key)!, point: true });
+  for (const key of options.keys ?? []) ranges.push({ key: keyBytes(key), point: true });
   for (const range of options.ranges ?? [])
     ranges.push({ key: toKey(range.start) ?? Buffer.alloc(0), end: toKey(range.end) ?? null, point: false });
   for (const prefix of [...(options.prefixes ?? []), ...(options.prefix ? [options.prefix] : [])])

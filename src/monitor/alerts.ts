@@ -47,12 +47,41 @@ export interface AlertSnapshot {
   deadLetters?: number;
 }
 
+/** What a hot bucket's or node's alert rests on: its load over the window, the median's, the rule's factor and for how long. */
+export interface HotUnitFigures {
+  load: number;
+  median: number;
+  factor: number;
+  forS: number;
+}
+
+/** What a prefix-shift alert rests on: the shift against its threshold, and the top prefix now. */
+export interface PrefixShiftFigures {
+  shift: number;
+  threshold: number;
+  topPrefix: string;
+  topShare: number;
+}
+
 export interface Alert {
   rule: AlertRule;
   /** What the alert is about: a bucket number, a tenant, or `*` for the prefix mix. */
   subject: string;
   sinceMs: number;
   message: string;
+  /** The numbers the message gives (hot units and prefix shifts). */
+  figures?: HotUnitFigures | PrefixShiftFigures;
+}
+
+/** A bad rule setting: its name and value (each must be a number ≥ 0). */
+export class AlertRuleError extends RangeError {
+  override readonly name = "AlertRuleError";
+  constructor(
+    readonly rule: keyof AlertRulesConfig,
+    readonly value: number,
+  ) {
+    super(`alert rule ${rule} is ${value}; expected a number ≥ 0`);
+  }
 }
 
 export interface AlertChange extends Alert {
@@ -69,9 +98,8 @@ export class AlertEvaluator {
   constructor(config: Partial<AlertRulesConfig> = {}) {
     this.config = { ...DEFAULT_ALERT_RULES, ...config };
     for (const [name, value] of Object.entries(this.config)) {
-      if (!(Number.isFinite(value) && value >= 0)) {
-        throw new RangeError(`alert rule ${name} is ${value}; expected a number ≥ 0`);
-      }
+      if (!(Number.isFinite(value) && value >= 0))
+        throw new AlertRuleError(name as keyof AlertRulesConfig, value);
     }
   }
 
@@ -109,6 +137,7 @@ export class AlertEvaluator {
       const current = this.firing.get(id);
       if (current) {
         current.message = alert.message;
+        if (alert.figures) current.figures = alert.figures;
         continue;
       }
       const started = { ...alert, sinceMs: snapshot.nowMs };
@@ -145,12 +174,17 @@ export class AlertEvaluator {
       const since = this.hotSince.get(id) ?? nowMs;
       this.hotSince.set(id, since);
       if (nowMs - since < this.config.sustainMs) return;
+      const figures = {
+        load,
+        median: middle,
+        factor: this.config.bucketFactor,
+        forS: Math.round((nowMs - since) / 1000),
+      };
       hot.push({
         rule,
         subject: String(index),
-        message:
-          `${unit} ${index} took ${load} writes, above ${this.config.bucketFactor}× the median ` +
-          `(${middle}) for ${Math.round((nowMs - since) / 1000)} s`,
+        message: `${unit} ${index} took ${load} writes, above ${figures.factor}× the median (${middle}) for ${figures.forS} s`,
+        figures,
       });
     });
     return hot;
@@ -165,12 +199,14 @@ export class AlertEvaluator {
     const shift = concentrationShift(previous, current);
     if (shift < this.config.shiftThreshold) return undefined;
     const [top, share] = [...current].sort((a, b) => b[1] - a[1])[0]!;
+    const threshold = this.config.shiftThreshold;
     return {
       rule: "prefix-shift",
       subject: "*",
       message:
-        `hot key prefixes shifted by ${shift.toFixed(2)} (threshold ${this.config.shiftThreshold}); ` +
+        `hot key prefixes shifted by ${shift.toFixed(2)} (threshold ${threshold}); ` +
         `top prefix "${top}" now takes ${(share * 100).toFixed(1)} %`,
+      figures: { shift, threshold, topPrefix: top, topShare: share },
     };
   }
 }

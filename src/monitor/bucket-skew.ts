@@ -12,13 +12,24 @@ export interface BucketSkew {
   hottest: number;
 }
 
+/** A bucket's load that is not a number ≥ 0. */
+export class BucketLoadError extends RangeError {
+  override readonly name = "BucketLoadError";
+  constructor(
+    readonly bucket: number,
+    readonly load: number,
+  ) {
+    super(`load of bucket ${bucket} is ${load}; expected a number ≥ 0`);
+  }
+}
+
 export function bucketSkew(loads: readonly number[]): BucketSkew {
   if (loads.length === 0) return { max: 0, mean: 0, median: 0, skew: 1, hottest: -1 };
   let hottest = 0;
   let sum = 0;
   for (let bucket = 0; bucket < loads.length; bucket++) {
     const load = loads[bucket]!;
-    if (!(load >= 0)) throw new RangeError(`load of bucket ${bucket} is ${load}; expected a number ≥ 0`);
+    if (!(load >= 0)) throw new BucketLoadError(bucket, load);
     sum += load;
     if (load > loads[hottest]!) hottest = bucket;
   }

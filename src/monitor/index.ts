@@ -4,10 +4,13 @@ export {
   type AlertChange,
   AlertEvaluator,
   type AlertRule,
+  AlertRuleError,
   type AlertRulesConfig,
   type AlertSnapshot,
   DEFAULT_ALERT_RULES,
+  type HotUnitFigures,
+  type PrefixShiftFigures,
 } from "./alerts.js";
-export { type BucketSkew, bucketSkew } from "./bucket-skew.js";
+export { BucketLoadError, type BucketSkew, bucketSkew } from "./bucket-skew.js";
 export { concentrationShift, type PrefixShares, prefixShares } from "./concentration-shift.js";
 export { type HeavyHitter, SpaceSaving } from "./space-saving.js";

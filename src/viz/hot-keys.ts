@@ -30,7 +30,7 @@ export function decodedKeyText(key: Buffer, schema: KeySchema | undefined): stri
   }
 }
 
-/** The findings, those one key dominates with `hotKey` set and their summary naming it. */
+/** The findings, those one key dominates with `hotKey` set (their summary names it). */
 export async function nameHotKeys(
   path: string,
   findings: readonly PatternFinding[],
@@ -65,11 +65,6 @@ export async function nameHotKeys(
     );
     const share = count / totals[index]!;
     if (share < RULES.hotRow.minShare) return finding;
-    const key = decodedKeyText(Buffer.from(hex, "hex"), options.schema);
-    return {
-      ...finding,
-      hotKey: { key, share },
-      summary: `${finding.summary} The busiest key: ${key}, ${Math.round(share * 100)} % of the ${options.metric ?? "ops"} then.`,
-    };
+    return { ...finding, hotKey: { key: decodedKeyText(Buffer.from(hex, "hex"), options.schema), share } };
   });
 }

@@ -35,7 +35,8 @@ export {
 export { matrixFromSteps } from "./matrix/steps-matrix.js";
 export type { TimeAxis } from "./matrix/time-axis.js";
 export { detectPatterns } from "./patterns/detect-patterns.js";
-export type { PatternFinding, PatternKind } from "./patterns/finding.js";
+export type { FindingPlace, PatternFinding, PatternKind, PatternMeasures } from "./patterns/finding.js";
+export { findingRule, findingSummary } from "./patterns/finding-text.js";
 export {
   type ColorScale,
   type ColorScaleKind,

@@ -12,7 +12,8 @@ import type { HeatMatrix } from "../../viz/matrix/heat-matrix.js";
 import { HEAT_METRICS, type HeatMetric } from "../../viz/matrix/heat-matrix.js";
 import { readAccessLogMatrix } from "../../viz/matrix/log-matrix.js";
 import { detectPatterns } from "../../viz/patterns/detect-patterns.js";
-import type { PatternFinding } from "../../viz/patterns/finding.js";
+import type { FindingPlace, PatternFinding } from "../../viz/patterns/finding.js";
+import { findingRule, findingSummary } from "../../viz/patterns/finding-text.js";
 import type { ColorScaleKind } from "../../viz/render/color-scale.js";
 import { renderHeatmapHtml } from "../../viz/render/html.js";
 import { heatmapFormatOf, writeHeatmapFile } from "../../viz/render/write-heatmaps.js";
@@ -95,13 +96,9 @@ async function heatmapCommand(options: HeatmapOptions): Promise<void> {
     ...(options.scale ? { scale: options.scale } : {}),
     ...(options.title ? { title: options.title } : {}),
   };
-  if (panels.length === 1) {
-    const [only] = panels;
-    await writeHeatmapFile(only!.matrix, options.out, {
-      ...image,
-      name: only!.name,
-      patterns: only!.patterns,
-    });
+  const [only, ...others] = panels;
+  if (only !== undefined && others.length === 0) {
+    await writeHeatmapFile(only.matrix, options.out, { ...image, name: only.name, patterns: only.patterns });
   } else {
     await writeFileAtomically(options.out, renderHeatmapHtml(panels, image));
   }
@@ -133,14 +130,42 @@ async function readLogs(options: HeatmapOptions): Promise<LogPanel[]> {
   return panels;
 }
 
+/** A finding's kind and place: the rest of its record is what its rule measured, and against which thresholds. */
+const NOT_MEASURES: ReadonlySet<string> = new Set<keyof FindingPlace | "kind">([
+  "kind",
+  "keys",
+  "firstRow",
+  "lastRow",
+  "start",
+  "end",
+  "firstColumn",
+  "lastColumn",
+  "fromS",
+  "toS",
+  "metric",
+  "axis",
+  "hotKey",
+]);
+
 function patternsAsJsonLines(panels: readonly LogPanel[]): string {
   return panels
     .flatMap((panel) =>
-      panel.patterns.map(({ kind, summary, rule, keys, start, end, fromS, toS, share, hotKey }) => {
+      panel.patterns.map((finding) => {
+        const { kind, keys, start, end, fromS, toS, hotKey } = finding;
+        // The rule's numbers as data (a band's contrast is null where the rest is idle).
+        const measures = Object.fromEntries(
+          Object.entries(finding).filter(([field]) => !NOT_MEASURES.has(field)),
+        );
+        const summary = findingSummary(finding);
+        const rule = findingRule(finding);
         const range = { start: start.toString("hex"), end: end?.toString("hex") ?? null };
         const log = panels.length > 1 ? { log: panel.name } : {};
-        const hot = { ...(share === undefined ? {} : { share }), ...(hotKey ? { hotKey } : {}) };
-        return `${JSON.stringify({ ...log, kind, summary, rule, keys, ...range, fromS, toS, ...hot })}\n`;
+        // A hot row's share of the load, as before the findings were records.
+        const hot = {
+          ...(kind === "hot-row" ? { share: finding.share } : {}),
+          ...(hotKey ? { hotKey } : {}),
+        };
+        return `${JSON.stringify({ ...log, kind, summary, rule, keys, ...range, fromS, toS, ...hot, measures })}\n`;
       }),
     )
     .join("");
@@ -153,7 +178,7 @@ function patternsInWords(panels: readonly LogPanel[], out: string): string {
       return [
         `${label}: ${matrix.rows.length} key rows × ${matrix.time.columns} columns of ${matrix.time.columnS} s\n`,
         patterns.length === 0 ? "No known pattern: uneven load without a clear shape.\n" : "",
-        ...patterns.map((pattern) => `- ${pattern.summary}\n  rule: ${pattern.rule}\n`),
+        ...patterns.map((pattern) => `- ${findingSummary(pattern)}\n  rule: ${findingRule(pattern)}\n`),
       ].join("");
     })
     .join("");

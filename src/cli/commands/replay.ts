@@ -182,50 +182,44 @@ async function replayLog(
   let first = Number.POSITIVE_INFINITY;
   let last = Number.NEGATIVE_INFINITY;
   let records = 0;
-  let replay: Replay | undefined;
   const bar = fractionBar("replaying, pass {pass}/2");
-  try {
-    await scanAccessLog(
-      options.log,
-      {
-        ...(options.format ? { format: options.format } : {}),
-        onProgress: (pass, bytes, total) => bar.update((pass - 1) * total + bytes, 2 * total, { pass }),
-      },
-      (record) => {
-        first = Math.min(first, record.tsMs);
-        last = Math.max(last, record.tsMs);
-        records++;
-      },
-      () => {
-        replay = new Replay(current, candidates, {
-          nodes: options.nodes,
-          storage: options.storage,
-          startMs: first,
-          durationS: Math.max(stepS, (last - first) / 1000 + stepS),
-          sampleRate: options.sampleRate,
-          records,
-          stepS,
-        });
-        return (record) => replay!.add(record);
-      },
-    );
-  } finally {
-    bar.stop();
-  }
-  return replay!.finish();
+  const replay = await scanAccessLog(
+    options.log,
+    {
+      ...(options.format ? { format: options.format } : {}),
+      onProgress: (pass, bytes, total) => bar.update((pass - 1) * total + bytes, 2 * total, { pass }),
+    },
+    (record) => {
+      first = Math.min(first, record.tsMs);
+      last = Math.max(last, record.tsMs);
+      records++;
+    },
+    () =>
+      new Replay(current, candidates, {
+        nodes: options.nodes,
+        storage: options.storage,
+        startMs: first,
+        durationS: Math.max(stepS, (last - first) / 1000 + stepS),
+        sampleRate: options.sampleRate,
+        records,
+        stepS,
+      }),
+  ).finally(() => bar.stop());
+  return replay.finish();
 }
 
 /** The difference view: each candidate's hottest node minus the current key's, interval by interval (below zero: cooler). */
 function hottestDifferenceChart(designs: ReplayResult["designs"]): LineChart {
   const [current, ...candidates] = designs;
+  if (current === undefined) throw new Error("replay: expected the current design's result first");
   return {
     title: "Hottest node CPU, candidate minus current key (percentage points; below zero is cooler)",
     unit: "points",
     series: candidates.map((design) => ({
-      name: `${design.design} − ${current!.design}`,
+      name: `${design.design} − ${current.design}`,
       points: design.timeline.map((point, index) => ({
         t: point.t,
-        value: point.hottestNodeCpu - (current!.timeline[index]?.hottestNodeCpu ?? 0),
+        value: point.hottestNodeCpu - (current.timeline[index]?.hottestNodeCpu ?? 0),
       })),
     })),
   };

@@ -19,6 +19,7 @@ import {
 } from "../../sim/results/simulate.js";
 import { parseDuration } from "../../sim/scenario/duration.js";
 import type { Scenario } from "../../sim/scenario/scenario.js";
+import { findingSummary } from "../../viz/patterns/finding-text.js";
 import { writeHeatmaps } from "../../viz/render/write-heatmaps.js";
 import { guarded } from "../shared/io.js";
 import { simulationQueueBar } from "../shared/progress.js";
@@ -90,7 +91,7 @@ export async function writeSimulationOutputs(
     .map(({ name, patterns }) =>
       [
         `  ${name}:`,
-        ...(patterns.length > 0 ? patterns.map((p) => `    ${p.summary}`) : ["    no pattern found"]),
+        ...(patterns.length > 0 ? patterns.map((p) => `    ${findingSummary(p)}`) : ["    no pattern found"]),
       ].join("\n"),
     )
     .join("\n");

@@ -40,9 +40,16 @@ export interface DecodedHotRange {
 
 /** Compares decoded values in key order: numbers and bigints by value, dates by time, text as text. */
 function compareValues(a: unknown, b: unknown): number {
-  const x = a instanceof Date ? a.getTime() : a;
-  const y = b instanceof Date ? b.getTime() : b;
-  return x! < y! ? -1 : x! > y! ? 1 : 0;
+  const x = comparable(a);
+  const y = comparable(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** A decoded value as `<` orders it: dates by time; a schema decodes only numbers, bigints, text and dates. */
+function comparable(value: unknown): number | bigint | string {
+  if (value instanceof Date) return value.getTime();
+  if (typeof value === "number" || typeof value === "bigint" || typeof value === "string") return value;
+  return String(value);
 }
 
 export function decodeHotRange(

@@ -15,13 +15,20 @@ export interface HotTablet {
   nodeCpuPercent: number;
 }
 
+export interface HotWindow {
+  start: Date;
+  end: Date;
+  cpuPercent: number;
+}
+
 /** One key range that was hot in one or more windows. */
 export interface HotRange {
   startKey: Buffer;
   endKey: Buffer;
   /** The hottest window's CPU %. */
   maxCpuPercent: number;
-  windows: { start: Date; end: Date; cpuPercent: number }[];
+  /** In time order; at least the one it was reported hot in. */
+  windows: [HotWindow, ...HotWindow[]];
 }
 
 /** `projects/p/instances/i/tables/t` → `t`; a bare id stays as it is. */
@@ -37,15 +44,18 @@ export function hotRanges(tablets: readonly HotTablet[]): HotRange[] {
   const byRange = new Map<string, HotRange>();
   for (const tablet of tablets) {
     const id = rangeId(tablet);
-    const range = byRange.get(id) ?? {
-      startKey: tablet.startKey,
-      endKey: tablet.endKey,
-      maxCpuPercent: 0,
-      windows: [],
-    };
-    range.windows.push({ start: tablet.startTime, end: tablet.endTime, cpuPercent: tablet.nodeCpuPercent });
-    range.maxCpuPercent = Math.max(range.maxCpuPercent, tablet.nodeCpuPercent);
-    byRange.set(id, range);
+    const window = { start: tablet.startTime, end: tablet.endTime, cpuPercent: tablet.nodeCpuPercent };
+    const range = byRange.get(id);
+    if (range) {
+      range.windows.push(window);
+      range.maxCpuPercent = Math.max(range.maxCpuPercent, tablet.nodeCpuPercent);
+    } else
+      byRange.set(id, {
+        startKey: tablet.startKey,
+        endKey: tablet.endKey,
+        maxCpuPercent: tablet.nodeCpuPercent,
+        windows: [window],
+      });
   }
   const ranges = [...byRange.values()];
   for (const range of ranges) range.windows.sort((a, b) => a.start.getTime() - b.start.getTime());

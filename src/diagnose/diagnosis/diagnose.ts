@@ -93,7 +93,27 @@ export interface DiagnoseReport {
   diagnosis: Diagnosis;
   /** Undefined when there is nothing to model (no sampled keys, or no rates given or implied), with the reason. */
   scenario: Scenario | undefined;
-  scenarioProblem: string | undefined;
+  scenarioProblem: ScenarioProblem | undefined;
+}
+
+/** Why a diagnosis writes no scenario. */
+export type ScenarioProblem =
+  | { kind: "empty-sample" }
+  | { kind: "no-nodes" }
+  /** No rates given, and no hot tablet to imply a write rate. */
+  | { kind: "no-rates" }
+  /** `--rates` gave fewer writes/s than the hot ranges alone carried at the peak (their CPU share × a node's writes/s). */
+  | { kind: "rates-below-hot-ranges"; givenWritesPerS: number; hotWritesPerS: number; nodeWritesPerS: number }
+  /** The scenario built from the evidence does not validate. */
+  | { kind: "invalid-scenario"; message: string };
+
+/** Given rates below what the hot ranges alone carried: the figures, for the report. */
+class RatesBelowHotRanges extends Error {
+  constructor(readonly problem: Extract<ScenarioProblem, { kind: "rates-below-hot-ranges" }>) {
+    super(
+      `--rates writes=${problem.givenWritesPerS}: below the hot ranges' ${problem.hotWritesPerS} writes/s`,
+    );
+  }
 }
 
 const UNDECODED_EXAMPLES = 5;
@@ -165,9 +185,12 @@ function scenarioLoad(
   const total = options.rates?.writesPerS ?? (peak ? writes(peak.totalCpuPercent) : 0);
   const restWritesPerS = hot.length === 0 ? total : options.rates ? total - hotWrites : 0;
   if (restWritesPerS < 0)
-    throw new Error(
-      `--rates writes=${total}: the hot ranges alone carried ${Math.round(hotWrites)} writes/s at the peak (their CPU share of a node × ${Math.round(writesPerNode(options.storage, rowBytes))} writes/s a node carries): give the table's whole write rate`,
-    );
+    throw new RatesBelowHotRanges({
+      kind: "rates-below-hot-ranges",
+      givenWritesPerS: total,
+      hotWritesPerS: hotWrites,
+      nodeWritesPerS: writesPerNode(options.storage, rowBytes),
+    });
   const hottest = peak?.ranges[0]?.cpuPercent;
   // An access log's shares are of operations, not a node's CPU: nothing to calibrate to.
   const observed: Observed | undefined =
@@ -228,13 +251,10 @@ export function diagnoseEvidence(
   const peak = peakHeat(evidence.hotTablets);
   if (peak && options.nodes !== undefined) checkCarried(peak, options.nodes);
   let scenario: Scenario | undefined;
-  let scenarioProblem: string | undefined;
-  if (!inferred) scenarioProblem = "the key sample is empty: there is no key to model";
-  else if (options.nodes === undefined)
-    scenarioProblem =
-      "no node count: pass --nodes N (the cluster's nodes; Bigtable's are read from the cluster unless a recorded answer is used)";
-  else if (!peak && !options.rates)
-    scenarioProblem = "no rates: pass --rates writes=N,… (no hot tablet implies a write rate)";
+  let scenarioProblem: ScenarioProblem | undefined;
+  if (!inferred) scenarioProblem = { kind: "empty-sample" };
+  else if (options.nodes === undefined) scenarioProblem = { kind: "no-nodes" };
+  else if (!peak && !options.rates) scenarioProblem = { kind: "no-rates" };
   else {
     try {
       scenario = diagnosisScenario(inferred, {
@@ -251,7 +271,10 @@ export function diagnoseEvidence(
         table: evidence.table,
       });
     } catch (error) {
-      scenarioProblem = (error as Error).message;
+      scenarioProblem =
+        error instanceof RatesBelowHotRanges
+          ? error.problem
+          : { kind: "invalid-scenario", message: (error as Error).message };
     }
   }
   return {

@@ -103,26 +103,25 @@ function hotGroups(
   const writers = writerComponents(key.structure);
   const rows = hotRows(key, hot.keys);
   if (writers.length === 0 || rows.length === 0) return [];
-  const byEntity = new Map<string, string[]>();
+  // Each entity's writer values and how many of the range's rows it has.
+  const byEntity = new Map<string, { values: string[]; rows: number }>();
   for (const row of rows) {
     const values = writers.map((component) => row[component.index]!);
-    byEntity.set(rowId(values), values);
-  }
-  const counts = new Map<string, number>();
-  for (const row of rows) {
-    const id = rowId(writers.map((component) => row[component.index]!));
-    counts.set(id, (counts.get(id) ?? 0) + 1);
+    const id = rowId(values);
+    const entity = byEntity.get(id);
+    if (entity) entity.rows++;
+    else byEntity.set(id, { values, rows: 1 });
   }
   const label = `hot range ${index + 1}`;
   if (byEntity.size <= GROUP_PER_ENTITY_AT_MOST)
-    return [...byEntity].map(([id, values]) => ({
+    return [...byEntity.values()].map(({ values, rows: entityRows }) => ({
       name: `${label}: ${values.join(" ")}`,
       entities: 1,
       fields: {
         ...base,
         ...Object.fromEntries(writers.map((component, at) => [component.name, values[at]!])),
       },
-      writesPerS: (hot.writesPerS * counts.get(id)!) / rows.length,
+      writesPerS: (hot.writesPerS * entityRows) / rows.length,
       arrival: { kind: "steady" as const },
     }));
   // Many entities: spread as the sample spreads them, over this range's rows only.

@@ -31,7 +31,8 @@ export function accessHeatLayout(keys: readonly Buffer[], startMs: number, endMs
   const starts: Buffer[] = [];
   for (let slice = 1; slice < ACCESS_SLICES; slice++) {
     const key = sorted[Math.floor((slice * sorted.length) / ACCESS_SLICES)];
-    if (key && (starts.length === 0 || Buffer.compare(key, starts.at(-1)!) > 0)) starts.push(key);
+    const previous = starts.at(-1);
+    if (key && (previous === undefined || Buffer.compare(key, previous) > 0)) starts.push(key);
   }
   return { sliceStarts: starts, startMs, endMs };
 }

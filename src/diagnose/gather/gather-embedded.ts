@@ -31,8 +31,7 @@ export async function gatherEmbedded(source: EmbeddedDiagnoseSource): Promise<Ta
     state = (Math.imul(state, 1103515245) + 12345) >>> 0;
     return state / 2 ** 32;
   };
-  let heat: AccessHeat | undefined;
-  await scanAccessLog(
+  const heat = await scanAccessLog(
     source.accessLog,
     {},
     (record) => {
@@ -45,11 +44,7 @@ export async function gatherEmbedded(source: EmbeddedDiagnoseSource): Promise<Ta
         if (at < LAYOUT_KEYS) reservoir[at] = record.key;
       }
     },
-    () => {
-      const accumulator = new AccessHeat(accessHeatLayout(reservoir, startMs, endMs));
-      heat = accumulator;
-      return (record) => accumulator.add(record);
-    },
+    () => new AccessHeat(accessHeatLayout(reservoir, startMs, endMs)),
   );
   const store = await EmbeddedStore.open({
     table: source.table,
@@ -62,8 +57,8 @@ export async function gatherEmbedded(source: EmbeddedDiagnoseSource): Promise<Ta
     return {
       store: "embedded",
       table: source.table,
-      heat: { kind: "access-log", records: heat!.records },
-      hotTablets: heat!.hotTablets(source.table),
+      heat: { kind: "access-log", records: heat.records },
+      hotTablets: heat.hotTablets(source.table),
       keySample: await store.sampleKeys(source.sample),
       ...(schemaFingerprint === undefined ? {} : { schemaFingerprint }),
     };

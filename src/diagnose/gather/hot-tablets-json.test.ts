@@ -33,7 +33,9 @@ describe("parseHotTabletsJson", () => {
   });
 
   it("names the entry and field that is wrong", () => {
-    expect(() => parseHotTabletsJson("{")).toThrow(/not valid JSON/);
+    expect(() => parseHotTabletsJson("{")).toThrow(
+      expect.objectContaining({ name: "HotTabletsJsonError", value: "{", allowed: "JSON" }),
+    );
     expect(() => parseHotTabletsJson('{"tablets": []}')).toThrow(/expected \{"hotTablets"/);
     expect(() => parseHotTabletsJson(JSON.stringify([{ ...entry, startTime: "yesterday" }]))).toThrow(
       /\[0\]\.startTime: "yesterday"/,

@@ -7,10 +7,30 @@
 import type { HotTablet } from "../decode/hot-tablet.js";
 import { tableIdOf } from "../decode/hot-tablet.js";
 
+/** A recorded answer that cannot be read: the entry and field (when one is at fault), the value and what is allowed. */
+export class HotTabletsJsonError extends Error {
+  override readonly name = "HotTabletsJsonError";
+  constructor(
+    readonly entry: number | undefined,
+    readonly field: string | undefined,
+    readonly value: unknown,
+    readonly allowed: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 function field(entry: Record<string, unknown>, name: string, index: number): string {
   const value = entry[name];
   if (typeof value !== "string")
-    throw new Error(`hot tablets [${index}].${name}: ${JSON.stringify(value)} is not text`);
+    throw new HotTabletsJsonError(
+      index,
+      name,
+      value,
+      "text",
+      `hot tablets [${index}].${name}: ${JSON.stringify(value)} is not text`,
+    );
   return value;
 }
 
@@ -18,7 +38,13 @@ function time(entry: Record<string, unknown>, name: string, index: number): Date
   const text = field(entry, name, index);
   const date = new Date(text);
   if (Number.isNaN(date.getTime()))
-    throw new Error(`hot tablets [${index}].${name}: "${text}" is not an ISO-8601 time`);
+    throw new HotTabletsJsonError(
+      index,
+      name,
+      text,
+      "an ISO-8601 time",
+      `hot tablets [${index}].${name}: "${text}" is not an ISO-8601 time`,
+    );
   return date;
 }
 
@@ -27,19 +53,40 @@ export function parseHotTabletsJson(text: string): HotTablet[] {
   try {
     document = JSON.parse(text);
   } catch (error) {
-    throw new Error(`hot tablets: not valid JSON: ${(error as Error).message}`);
+    throw new HotTabletsJsonError(
+      undefined,
+      undefined,
+      text,
+      "JSON",
+      `hot tablets: not valid JSON: ${(error as Error).message}`,
+    );
   }
   const list = Array.isArray(document) ? document : (document as { hotTablets?: unknown })?.hotTablets;
   if (!Array.isArray(list))
-    throw new Error(
+    throw new HotTabletsJsonError(
+      undefined,
+      undefined,
+      document,
+      '{"hotTablets": [...]} or a list',
       'hot tablets: expected {"hotTablets": [...]} (a ListHotTablets answer) or a list of hot tablets',
     );
   return list.map((raw: unknown, index) => {
-    if (typeof raw !== "object" || raw === null) throw new Error(`hot tablets [${index}]: not an object`);
+    if (typeof raw !== "object" || raw === null)
+      throw new HotTabletsJsonError(
+        index,
+        undefined,
+        raw,
+        "an object",
+        `hot tablets [${index}]: not an object`,
+      );
     const entry = raw as Record<string, unknown>;
     const cpu = Number(entry.nodeCpuUsagePercent ?? 0);
     if (!(cpu >= 0 && cpu <= 100))
-      throw new Error(
+      throw new HotTabletsJsonError(
+        index,
+        "nodeCpuUsagePercent",
+        entry.nodeCpuUsagePercent,
+        "0–100",
         `hot tablets [${index}].nodeCpuUsagePercent: ${JSON.stringify(entry.nodeCpuUsagePercent)}; allowed: 0–100`,
       );
     return {

@@ -20,16 +20,55 @@ export interface ClusterInfo {
 const PERMISSION_DENIED = 7;
 const NOT_FOUND = 5;
 
+/** `--cluster` names no cluster of the instance, or none is named where there are several. */
+export class ClusterChoiceError extends Error {
+  override readonly name = "ClusterChoiceError";
+  constructor(
+    /** The id asked for; undefined when none was. */
+    readonly wanted: string | undefined,
+    /** The instance's cluster ids. */
+    readonly clusters: readonly string[],
+  ) {
+    const ids = clusters.join(", ") || "none";
+    super(
+      wanted === undefined
+        ? `--cluster: the instance has ${clusters.length} clusters (${ids}); name one`
+        : `--cluster ${wanted}: no such cluster in the instance; its clusters: ${ids}`,
+    );
+  }
+}
+
+/** An admin call the API refused: the call, the cluster it named, and the gRPC status (7 permission denied, 5 not found). */
+export class AdminCallError extends Error {
+  override readonly name = "AdminCallError";
+  constructor(
+    readonly call: string,
+    readonly status: number | undefined,
+    message: string,
+    /** The IAM permission the call needs, when it was refused for want of it. */
+    readonly permission?: string,
+    /** The cluster the call named, when the API says it does not exist. */
+    readonly cluster?: string,
+  ) {
+    super(message);
+  }
+}
+
 /** The gRPC status code of a client error, if it has one. */
 const codeOf = (error: unknown) => (error as { code?: unknown })?.code;
 
-function adminError(error: unknown, call: string, permission: string): Error {
+function adminError(error: unknown, call: string, permission: string): AdminCallError {
   const message = (error as Error)?.message ?? String(error);
-  if (codeOf(error) === PERMISSION_DENIED)
-    return new Error(
+  const code = codeOf(error);
+  const status = typeof code === "number" ? code : undefined;
+  if (status === PERMISSION_DENIED)
+    return new AdminCallError(
+      call,
+      status,
       `${call}: PERMISSION_DENIED — the caller needs the IAM permission ${permission} on the instance (roles/bigtable.admin has it, or grant a custom role with it): ${message}`,
+      permission,
     );
-  return new Error(`${call}: ${message}`);
+  return new AdminCallError(call, status, `${call}: ${message}`);
 }
 
 export async function listClusters(admin: InstanceAdminClient, instanceName: string): Promise<ClusterInfo[]> {
@@ -46,13 +85,14 @@ export async function listClusters(admin: InstanceAdminClient, instanceName: str
 
 /** The cluster named, or the only one; an unknown or missing id lists the instance's clusters. */
 export function chooseCluster(clusters: readonly ClusterInfo[], wanted: string | undefined): ClusterInfo {
-  const ids = clusters.map((cluster) => cluster.id).join(", ") || "none";
+  const ids = clusters.map((cluster) => cluster.id);
+  const [only, ...others] = clusters;
   if (wanted === undefined) {
-    if (clusters.length === 1) return clusters[0]!;
-    throw new Error(`--cluster: the instance has ${clusters.length} clusters (${ids}); name one`);
+    if (only !== undefined && others.length === 0) return only;
+    throw new ClusterChoiceError(undefined, ids);
   }
   const found = clusters.find((cluster) => cluster.id === wanted);
-  if (!found) throw new Error(`--cluster ${wanted}: no such cluster in the instance; its clusters: ${ids}`);
+  if (!found) throw new ClusterChoiceError(wanted, ids);
   return found;
 }
 
@@ -97,8 +137,12 @@ export async function listHotTablets(
       }
     } catch (error) {
       if (codeOf(error) === NOT_FOUND)
-        throw new Error(
+        throw new AdminCallError(
+          "listing hot tablets",
+          NOT_FOUND,
           `listing hot tablets: cluster ${clusterName} does not exist: ${(error as Error).message}`,
+          undefined,
+          clusterName,
         );
       throw adminError(error, `listing hot tablets of ${clusterName}`, "bigtable.clusters.listHotTablets");
     }

@@ -4,7 +4,7 @@ import { type DecodedBoundary, valueText } from "../decode/decoded-boundary.js";
 import type { DecodedHotRange } from "../decode/decoded-hot-range.js";
 import type { DiagnoseNote } from "../diagnose-table.js";
 import type { DiagnosisKind, Fact, Remedy } from "../diagnosis/classify.js";
-import type { DiagnoseReport } from "../diagnosis/diagnose.js";
+import type { DiagnoseReport, ScenarioProblem } from "../diagnosis/diagnose.js";
 
 const TITLES: Record<DiagnosisKind, string> = {
   "no-hot-tablets": "No hot tablets in the window",
@@ -73,8 +73,8 @@ export function boundaryText(boundary: DecodedBoundary, edge: "start" | "end", s
 }
 
 function hotRangeLines(range: DecodedHotRange, cpuWord: string, salted: boolean): string[] {
-  const first = range.windows[0]!;
-  const last = range.windows.at(-1)!;
+  const [first, ...later] = range.windows;
+  const last = later.at(-1) ?? first;
   return [
     `- ${range.maxCpuPercent.toFixed(0)} % ${cpuWord}, hot ${range.windows.length}× (${first.start.toISOString()} – ${last.end.toISOString()})`,
     `  from ${boundaryText(range.start, "start", salted)}`,
@@ -85,6 +85,21 @@ function hotRangeLines(range: DecodedHotRange, cpuWord: string, salted: boolean)
         `  ${span.field}: ${span.distinct === 1 ? span.min : `${span.distinct} values, ${span.min} … ${span.max}`}`,
     ),
   ];
+}
+
+function scenarioProblemText(problem: ScenarioProblem): string {
+  switch (problem.kind) {
+    case "empty-sample":
+      return "the key sample is empty: there is no key to model";
+    case "no-nodes":
+      return "no node count: pass --nodes N (the cluster's nodes; Bigtable's are read from the cluster unless a recorded answer is used)";
+    case "no-rates":
+      return "no rates: pass --rates writes=N,… (no hot tablet implies a write rate)";
+    case "rates-below-hot-ranges":
+      return `--rates writes=${problem.givenWritesPerS}: the hot ranges alone carried ${Math.round(problem.hotWritesPerS)} writes/s at the peak (their CPU share of a node × ${Math.round(problem.nodeWritesPerS)} writes/s a node carries): give the table's whole write rate`;
+    case "invalid-scenario":
+      return problem.message;
+  }
 }
 
 const percent = (share: number) => `${(share * 100).toFixed(1)} %`;
@@ -172,6 +187,6 @@ export function diagnoseText(report: DiagnoseReport, options: DiagnoseTextOption
         ? `Scenario: ${scenarioPath} (keyspread lab --scenario / advise --scenario / replay)`
         : "Scenario: pass --out DIR to write scenario.yaml",
     );
-  else lines.push(`No scenario: ${report.scenarioProblem}`);
+  else if (report.scenarioProblem) lines.push(`No scenario: ${scenarioProblemText(report.scenarioProblem)}`);
   return `${lines.join("\n")}\n`;
 }

@@ -14,6 +14,7 @@ import {
 } from "../../access-log/access-record.js";
 import { parseKeyText } from "../../keys/key-text.js";
 import { CanonicalAccessLine } from "./canonical-access-line.js";
+import { EmptyAccessLogError } from "./empty-access-log-error.js";
 import { fileChunks } from "./file-chunks.js";
 
 export type AccessLogFormat = "jsonl" | "csv";
@@ -59,7 +60,7 @@ async function forEachLine(
     try {
       handle(bytes, start, end);
     } catch (error) {
-      throw new Error(`${path}:${lineNumber}: ${(error as Error).message}`);
+      throw new Error(`${path}:${lineNumber}: ${(error as Error).message}`, { cause: error });
     }
   };
   /** The start of a line the last chunk ended within: a copy, as the chunk's buffer is reused. */
@@ -105,8 +106,7 @@ function recordsOfLines<R>(
     },
     /** Throws on a CSV file that had no header. */
     finish(path: string): void {
-      if (format === "csv" && columns === undefined)
-        throw new Error(`${path}: empty CSV file (expected a header line)`);
+      if (format === "csv" && columns === undefined) throw new EmptyAccessLogError(path, "csv-header");
     },
   };
 }
@@ -149,7 +149,7 @@ export async function readAccessLog(
     (bytes) => options.onProgress?.(pass, bytes, totalBytes),
   );
   parsed.finish(path);
-  if (records === 0) throw new Error(`${path}: no access records`);
+  if (records === 0) throw new EmptyAccessLogError(path, "records");
 }
 
 /** `readAccessLog` giving `handle` every line as a record. */
@@ -167,14 +167,15 @@ export function readAccessRecords(
 /**
  * Reads the log twice, streaming: pass 1 gives `first` each record's time and key (a quick parse
  * of the two fields), then `second()` is asked for pass 2's consumer of whole records, which
- * validates every field of every line (`keyspread replay` sizes its steps from pass 1).
+ * validates every field of every line (`keyspread replay` sizes its steps from pass 1). Returns
+ * that consumer, fed.
  */
-export async function scanAccessLog(
+export async function scanAccessLog<Consumer extends { add(record: AccessRecord): void }>(
   path: string,
   options: ScanOptions,
   first: (record: Pick<AccessRecord, "tsMs" | "key">) => void,
-  second: () => (record: AccessRecord) => void,
-): Promise<void> {
+  second: () => Consumer,
+): Promise<Consumer> {
   const totalBytes = await sizeOf(path);
   let records = 0;
   const quick = recordsOfLines(
@@ -187,6 +188,8 @@ export async function scanAccessLog(
   );
   await forEachLine(path, quick.line, (bytes) => options.onProgress?.(1, bytes, totalBytes));
   quick.finish(path);
-  if (records === 0) throw new Error(`${path}: no access records`);
-  await readAccessRecords(path, { ...options, pass: 2 }, second());
+  if (records === 0) throw new EmptyAccessLogError(path, "records");
+  const consumer = second();
+  await readAccessRecords(path, { ...options, pass: 2 }, (record) => consumer.add(record));
+  return consumer;
 }

@@ -35,6 +35,8 @@ describe("file chunks", () => {
       expect(chunk.toString()).toBe("ab");
       break;
     }
-    await expect(fileChunks(path, 0).next()).rejects.toThrow(/chunk bytes 0: expected a positive integer/);
+    await expect(fileChunks(path, 0).next()).rejects.toThrow(
+      expect.objectContaining({ name: "VizArgumentError", argument: "chunk bytes", value: 0 }),
+    );
   });
 });

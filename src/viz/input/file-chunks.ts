@@ -3,13 +3,14 @@
  * taken in turn, so a long read allocates nothing per chunk and rarely waits for the disk.
  */
 import { open } from "node:fs/promises";
+import { VizArgumentError } from "./viz-argument-error.js";
 
 const DEFAULT_CHUNK_BYTES = 1 << 20;
 
 /** Each chunk is valid only until the next one is asked for: its buffer is then read into again. */
 export async function* fileChunks(path: string, chunkBytes = DEFAULT_CHUNK_BYTES): AsyncGenerator<Buffer> {
   if (!Number.isInteger(chunkBytes) || chunkBytes < 1) {
-    throw new Error(`chunk bytes ${chunkBytes}: expected a positive integer`);
+    throw new VizArgumentError("chunk bytes", chunkBytes, "a positive integer");
   }
   const file = await open(path, "r");
   const buffers = [Buffer.allocUnsafe(chunkBytes), Buffer.allocUnsafe(chunkBytes)] as const;

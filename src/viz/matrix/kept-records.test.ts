@@ -59,7 +59,9 @@ describe("kept records", () => {
     expect({ count: kept.count, overflowed: kept.overflowed }).toEqual({ count: 0, overflowed: true });
     // Past the capacity a key is parsed afresh every time: nothing grows with the log.
     expect(kept.parseKey("a")).not.toBe(kept.parseKey("a"));
-    expect(() => kept.binInto({} as never)).toThrow(/read it again/);
+    expect(() => kept.binInto({} as never)).toThrow(
+      expect.objectContaining({ name: "KeptRecordsOverflowError", capacity: 2 }),
+    );
   });
 
   it("refuses a record whose key it did not parse", () => {
@@ -69,6 +71,8 @@ describe("kept records", () => {
   });
 
   it("rejects a capacity that is not a whole number", () => {
-    expect(() => new KeptRecords(-1, () => {})).toThrow(/kept records -1/);
+    expect(() => new KeptRecords(-1, () => {})).toThrow(
+      expect.objectContaining({ name: "VizArgumentError", argument: "kept records", value: -1 }),
+    );
   });
 });

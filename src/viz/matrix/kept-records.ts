@@ -7,11 +7,20 @@
 import type { AccessOp, AccessRecord } from "../../access-log/access-record.js";
 import { parseKeyText } from "../../keys/key-text.js";
 import { ACCESS_OPS, type CanonicalAccessLine } from "../input/canonical-access-line.js";
+import { VizArgumentError } from "../input/viz-argument-error.js";
 import { ByteStringIndex } from "./byte-string-index.js";
 import type { AccessBinner } from "./records-matrix.js";
 
 const OP_CODE: Record<AccessOp, number> = { read: 0, write: 1, scan: 2 };
 const FIRST_CAPACITY = 1 << 14;
+
+/** The log held more records than kept: bin them by reading the log again. */
+export class KeptRecordsOverflowError extends Error {
+  override readonly name = "KeptRecordsOverflowError";
+  constructor(readonly capacity: number) {
+    super("kept records: the log did not fit; read it again instead");
+  }
+}
 
 export class KeptRecords {
   count = 0;
@@ -36,7 +45,7 @@ export class KeptRecords {
     private readonly onNewKey: (key: Buffer) => void,
   ) {
     if (!Number.isInteger(capacity) || capacity < 0) {
-      throw new Error(`kept records ${capacity}: expected a whole number ≥ 0`);
+      throw new VizArgumentError("kept records", capacity, "a whole number ≥ 0");
     }
   }
 
@@ -111,7 +120,7 @@ export class KeptRecords {
 
   /** Bins every kept record, looking each distinct key's bin up once. */
   binInto(binner: AccessBinner): void {
-    if (this.overflowed) throw new Error("kept records: the log did not fit; read it again instead");
+    if (this.overflowed) throw new KeptRecordsOverflowError(this.capacity);
     const bins = Int32Array.from(this.keys, (key) => binner.binOf(key));
     for (let at = 0; at < this.count; at++) {
       const latency = this.latencyMs[at]!;

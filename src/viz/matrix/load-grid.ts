@@ -156,9 +156,10 @@ export class LoadGrid {
           .equals(prefixer.prefix(this.boundaries[bin - 1]!, barrierLevel)),
     );
     const starts = mergeColdBins(peak, barriers, maxRows);
+    const { storedData } = this;
     const storedIn = (first: number, end: number) =>
-      this.storedData!.subarray(first, end).reduce((sum, count) => sum + count, 0);
-    const byStoredData = this.storedData !== undefined && storedIn(0, bins) > 0;
+      storedData ? storedData.subarray(first, end).reduce((sum, count) => sum + count, 0) : 0;
+    const byStoredData = storedIn(0, bins) > 0;
     const measure = (first: number, end: number) => (byStoredData ? storedIn(first, end) : end - first);
     const total = measure(0, bins);
     const rows: HeatRow[] = starts.map((first, row) => {

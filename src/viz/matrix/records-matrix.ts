@@ -66,9 +66,12 @@ export class AccessSampler {
   }
 
   private keepSmallest(): void {
-    const hashes = [...this.candidates.keys()].sort((a, b) => a - b).slice(0, this.size);
-    this.threshold = hashes.at(-1)! + 1;
-    this.candidates = new Map(hashes.map((hash) => [hash, this.candidates.get(hash)!]));
+    const kept = [...this.candidates].sort((a, b) => a[0] - b[0]).slice(0, this.size);
+    const largest = kept.at(-1);
+    // Called with 2 × size candidates: some are kept.
+    if (largest === undefined) return;
+    this.threshold = largest[0] + 1;
+    this.candidates = new Map(kept);
   }
 
   /** Pass 2: counts records into the grid; `finish` merges it into the matrix. */

@@ -80,7 +80,9 @@ describe("matrixFromSteps", () => {
 
   it("names a bad step", () => {
     expect(() => matrixFromSteps([{ t: 0, durationS: 0, ranges: [] }])).toThrow(/steps\[0\].*durationS > 0/);
-    expect(() => matrixFromSteps([])).toThrow(/at least one load step/);
+    expect(() => matrixFromSteps([])).toThrow(
+      expect.objectContaining({ name: "VizArgumentError", argument: "steps", value: 0 }),
+    );
   });
 
   it("names rows through the design's schema, with the same rows and values as without it", () => {

@@ -1,6 +1,7 @@
 /** Heatmap matrix from a simulation's per-step load (`LoadStep[]`). Pure. */
 
 import type { KeyRangeLoad, LoadStep } from "../../load/key-load.js";
+import { VizArgumentError } from "../input/viz-argument-error.js";
 import { DEFAULT_MAX_COLUMNS, type HeatMatrix, type HeatMatrixOptions } from "./heat-matrix.js";
 import { planKeyAxis } from "./key-axis.js";
 import { LoadGrid } from "./load-grid.js";
@@ -28,7 +29,13 @@ function validateStep(step: LoadStep, index: number): void {
 }
 
 export function matrixFromSteps(steps: readonly LoadStep[], options: HeatMatrixOptions = {}): HeatMatrix {
-  if (steps.length === 0) throw new Error("steps: expected at least one load step");
+  if (steps.length === 0)
+    throw new VizArgumentError(
+      "steps",
+      steps.length,
+      "at least one load step",
+      "steps: expected at least one load step",
+    );
   steps.forEach(validateStep);
   const keys: Buffer[] = [];
   for (const step of steps) {

@@ -3,7 +3,7 @@
  * full-height vertical bands (a client, batch or network event). Pure.
  */
 import { median } from "../../stats/median.js";
-import { type DensityGrid, percent, runs } from "./density-grid.js";
+import { type DensityGrid, runs } from "./density-grid.js";
 import type { FindingWriter, PatternFinding } from "./finding.js";
 import { RULES } from "./rules.js";
 
@@ -14,7 +14,9 @@ export function bursts(grid: DensityGrid, writer: FindingWriter): PatternFinding
   if (typical === 0) return [];
   const isBurst = (column: number) => grid.columnTotal[column]! >= rule.minColumnRatio * typical;
   const events = runs(grid.columns, isBurst);
-  if (events.length === 0) return [];
+  const [firstEvent] = events;
+  const lastEvent = events.at(-1);
+  if (firstEvent === undefined || lastEvent === undefined) return [];
   // Rows hot during bursts: density in burst columns at least twice their density elsewhere.
   const elevated = (columnsOf: (column: number) => boolean) => {
     const rows: boolean[] = [];
@@ -52,16 +54,22 @@ export function bursts(grid: DensityGrid, writer: FindingWriter): PatternFinding
     ) / Math.max(1e-9, meanSpacing);
   if (events.length >= rule.minPeriodicEvents && variation <= rule.maxSpacingVariation) {
     const { band, fraction } = extent(elevated(isBurst));
-    const periodS = meanSpacing * writer.columnS;
     return [
       writer.finding(
-        "periodic",
-        `Periodic bursts (a job every ~${+periodS.toFixed(1)} s)`,
-        `periodic: ${events.length} bursts (≥ ${rule.minPeriodicEvents}) of columns ≥ ${rule.minColumnRatio}× the median ` +
-          `column load, start spacing varies ${percent(variation)} (≤ ${percent(rule.maxSpacingVariation)}); ` +
-          `bursts land on ${percent(fraction)} of the key space`,
+        {
+          kind: "periodic",
+          bursts: events.length,
+          periodS: meanSpacing * writer.columnS,
+          spacingVariation: variation,
+          keyShare: fraction,
+          thresholds: {
+            minPeriodicEvents: rule.minPeriodicEvents,
+            minColumnRatio: rule.minColumnRatio,
+            maxSpacingVariation: rule.maxSpacingVariation,
+          },
+        },
         band,
-        [events[0]![0], events.at(-1)![1]],
+        [firstEvent[0], lastEvent[1]],
       ),
     ];
   }
@@ -72,10 +80,11 @@ export function bursts(grid: DensityGrid, writer: FindingWriter): PatternFinding
     if (fraction < rule.minFullHeight) continue;
     findings.push(
       writer.finding(
-        "vertical-band",
-        "Full-height vertical band (every key at once: a client, batch or network event)",
-        `vertical band: column load ≥ ${rule.minColumnRatio}× the median column, raised on ${percent(fraction)} ` +
-          `of the key space (≥ ${percent(rule.minFullHeight)})`,
+        {
+          kind: "vertical-band",
+          keyShare: fraction,
+          thresholds: { minColumnRatio: rule.minColumnRatio, minFullHeight: rule.minFullHeight },
+        },
         [0, grid.rows - 1],
         event,
       ),

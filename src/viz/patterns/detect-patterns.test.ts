@@ -1,10 +1,13 @@
 import { describe, expect, it } from "vitest";
+import { expectGolden } from "../../../test/golden.js";
 import type { LoadStep } from "../../load/key-load.js";
 import { type SyntheticPattern, syntheticAccess } from "../input/synthetic-access.js";
 import { matrixFromRecords } from "../matrix/records-matrix.js";
 import { matrixFromSteps } from "../matrix/steps-matrix.js";
 import { detectPatterns } from "./detect-patterns.js";
-import type { PatternKind } from "./finding.js";
+import type { PatternFinding, PatternKind } from "./finding.js";
+import { findingRule, findingSummary } from "./finding-text.js";
+import { RULES } from "./rules.js";
 
 const expected: Record<SyntheticPattern, PatternKind> = {
   healthy: "healthy",
@@ -14,6 +17,11 @@ const expected: Record<SyntheticPattern, PatternKind> = {
   sudden: "sudden-hot-range",
   vertical: "vertical-band",
 };
+
+/** Findings as the heatmap command prints them, for golden files. */
+function findingsText(title: string, found: readonly PatternFinding[]): string {
+  return `${title}:\n${found.map((finding) => `- ${findingSummary(finding)}\n  rule: ${findingRule(finding)}\n`).join("")}`;
+}
 
 function findings(pattern: SyntheticPattern, seed = 1) {
   const matrix = matrixFromRecords([...syntheticAccess(pattern, { records: 30_000, seed })], {
@@ -31,15 +39,32 @@ describe("detectPatterns on synthetic access logs", () => {
     });
   }
 
-  it("reports the hot band's key range, time span and rule in words", () => {
+  it("renders each pattern's findings as before", () => {
+    const text = (Object.keys(expected) as SyntheticPattern[])
+      .map((pattern) => findingsText(pattern, findings(pattern)))
+      .join("\n");
+    expectGolden(import.meta.url, "synthetic-findings.txt", text);
+  });
+
+  it("reports the hot band's key range, time span, shares and the rule's thresholds", () => {
     const [band] = findings("hot-band");
     // The synthetic band is entities 8000..8400 of 20,000 (tenant 08).
     expect(band!.start.toString() <= "t08#e0008000").toBe(true);
     expect(band!.end!.toString() >= "t08#e0008399").toBe(true);
-    expect(band!.summary).toMatch(
-      /^Sustained hot band .*keys \[t08#.*2026-11-30T06:00:00Z to 2026-11-30T06:10:00Z/,
-    );
-    expect(band!.rule).toMatch(/carries \d+ % of the load/);
+    expect(band).toMatchObject({
+      kind: "hot-band",
+      keys: expect.stringMatching(/^\[t08#/),
+      fromS: Date.UTC(2026, 10, 30, 6) / 1000,
+      toS: Date.UTC(2026, 10, 30, 6, 10) / 1000,
+      metric: "ops",
+      thresholds: { minShare: RULES.hotBand.minShare, maxKeyFraction: RULES.hotBand.maxKeyFraction },
+    });
+    if (band?.kind !== "hot-band") throw new Error(`expected a hot band, got ${band?.kind}`);
+    // About 2 % of the keys (400 of 20,000 entities) carry most of the load.
+    expect(band.keyShare).toBeLessThan(RULES.hotBand.maxKeyFraction);
+    expect(band.loadShare).toBeGreaterThanOrEqual(RULES.hotBand.minShare);
+    expect(band.contrast).toBeGreaterThanOrEqual(RULES.hotBand.minContrast);
+    expect(band.saturatedNodes).toBeUndefined();
   });
 
   it("dates a sudden hot range from its onset", () => {
@@ -69,12 +94,16 @@ describe("detectPatterns on simulator output", () => {
     const [band, ...rest] = detectPatterns(matrixFromSteps(steps));
     expect(rest).toEqual([]);
     expect(band).toMatchObject({ kind: "hot-band", firstRow: 9, lastRow: 9 });
-    expect(band!.summary).toMatch(
-      /^Sustained hot band, nodes saturated \(59 % of the load on 4 % of the key space/,
-    );
+    expect(band).toMatchObject({
+      loadShare: expect.closeTo(0.59, 2),
+      keyShare: expect.closeTo(1 / 24, 2),
+      saturatedNodes: { timeShare: 1, hotCpu: 0.9 },
+      fromS: 0,
+      toS: 60,
+    });
     // One tablet of many `dev…` keys: no prefix names it alone, so the exact range does.
-    expect(band!.summary).toContain("keys [dev009, dev010)");
-    expect(band!.summary).toContain("t=0s to t=60s");
+    expect(band!.keys).toBe("[dev009, dev010)");
+    expectGolden(import.meta.url, "simulator-dark-band.txt", findingsText("dark band", [band!]));
   });
 
   it("measures a band in stored data when the simulator reports it, however many tablets it was split into", () => {
@@ -95,7 +124,7 @@ describe("detectPatterns on simulator output", () => {
     const [band, ...rest] = detectPatterns(matrixFromSteps(steps));
     expect(rest).toEqual([]);
     expect(band).toMatchObject({ kind: "hot-band", firstRow: 0, lastRow: 7 });
-    expect(band!.rule).toMatch(/^hot band: 4 % of the key space carries 95 % of the load/);
+    expect(band).toMatchObject({ keyShare: expect.closeTo(0.04, 2), loadShare: expect.closeTo(0.95, 2) });
     const withoutRowCounts = steps.map((step) => ({
       ...step,
       ranges: step.ranges.map(({ storedBytes: _, ...range }) => range),
@@ -131,10 +160,16 @@ describe("detectPatterns on simulator output", () => {
     );
     expect(rest).toEqual([]);
     expect(finding).toMatchObject({ kind: "saturated-range", firstRow: 10, lastRow: 29 });
-    expect(finding!.summary).toMatch(
-      /^Saturated nodes under an even load \(no key range is brighter than the rest, yet ranges holding 50 % of the key space sit on nodes at ≥ 90 % CPU while the others' run at a median 30 %: tablets unevenly spread over the nodes\): keys \[d10, d30\)/,
-    );
-    expect(finding!.rule).toMatch(/≥ 90 % CPU in ≥ 80 % of the active columns/);
+    expect(finding).toMatchObject({
+      keys: "[d10, d30)",
+      keyShare: expect.closeTo(0.5, 5),
+      otherCpu: expect.closeTo(0.3, 5),
+      thresholds: {
+        hotCpu: 0.9,
+        minColumns: 0.8,
+        bandMinContrast: RULES.hotBand.withSaturatedNodes.minContrast,
+      },
+    });
   });
 
   it("names the fleet incident's bright band by its prefix, not the dim ranges whose nodes it saturates", () => {
@@ -168,21 +203,44 @@ describe("detectPatterns on simulator output", () => {
     expect(findings.map((finding) => finding.kind)).toEqual(["hot-band"]);
     const [band] = findings;
     expect(band!.keys).toBe("acme-*");
-    expect(band!.summary).toMatch(
-      /^Sustained hot band, nodes saturated \(\d+ % of the load on 60 % of the key space, \d+× the rest per key; a node at ≥ 90 % CPU in 100 % of the run\): keys acme-\*, t=0s to t=60m \(ops\/s\)\.$/,
-    );
-    expect(band!.rule).toMatch(/; keys \[acme-000000#, c04f1790#\)$/);
+    expect(band).toMatchObject({
+      keyShare: expect.closeTo(0.6, 2),
+      saturatedNodes: { timeShare: 1, hotCpu: 0.9 },
+      fromS: 0,
+      toS: 3600,
+      metric: "ops",
+    });
+    // The prefix names the band for people; the rule keeps the exact range.
+    expect([band!.start.toString(), band!.end?.toString()]).toEqual(["acme-000000#", "c04f1790#"]);
+    expectGolden(import.meta.url, "simulator-acme-band.txt", findingsText("acme band", findings));
   });
 
   it("calls saturation everywhere a cluster too small for the load, not a hotspot", () => {
     const findings = detectPatterns(matrixFromSteps(evenSteps(() => 1.2)));
     expect(findings.map((finding) => finding.kind)).toEqual(["saturated-cluster"]);
-    expect(findings[0]!.summary).toMatch(/add nodes/);
+    expect(findings[0]).toMatchObject({
+      keys: "the whole key space",
+      keyShare: expect.closeTo(1, 5),
+      thresholds: { hotCpu: 0.9 },
+    });
+    expect(findings[0]).not.toHaveProperty("otherCpu");
   });
 
   it("stays healthy when no node reaches 90 %", () => {
     expect(detectPatterns(matrixFromSteps(evenSteps(() => 0.85))).map((finding) => finding.kind)).toEqual([
       "healthy",
     ]);
+  });
+
+  it("renders node CPU's findings as before", () => {
+    const cases: [string, (tablet: number) => number][] = [
+      ["uneven placement", (tablet) => (tablet >= 10 && tablet < 30 ? 1.4 : 0.3)],
+      ["cluster too small", () => 1.2],
+      ["below 90 %", () => 0.85],
+    ];
+    const text = cases
+      .map(([title, cpuOf]) => findingsText(title, detectPatterns(matrixFromSteps(evenSteps(cpuOf)))))
+      .join("\n");
+    expectGolden(import.meta.url, "simulator-findings.txt", text);
   });
 });

@@ -3,7 +3,7 @@
  * Visualizer's diagonal. Pure.
  */
 import { median } from "../../stats/median.js";
-import { type DensityGrid, percent } from "./density-grid.js";
+import type { DensityGrid } from "./density-grid.js";
 import type { FindingWriter, PatternFinding } from "./finding.js";
 import { RULES } from "./rules.js";
 
@@ -59,6 +59,9 @@ export function sequentialDiagonal(grid: DensityGrid, writer: FindingWriter): Pa
     peakRows.push(peak);
     concentrations.push(near / grid.columnTotal[column]!);
   }
+  const firstColumn = columns[0];
+  const lastColumn = columns.at(-1);
+  if (firstColumn === undefined || lastColumn === undefined) return [];
   if (columns.length < Math.max(5, rule.minPeakedColumns * activeColumns)) return [];
   const concentration = median(concentrations);
   const correlation = spearman(columns, positions);
@@ -72,13 +75,20 @@ export function sequentialDiagonal(grid: DensityGrid, writer: FindingWriter): Pa
   }
   return [
     writer.finding(
-      "diagonal",
-      `Sequential diagonal (${correlation > 0 ? "ascending" : "descending"} keys: writes or reads walk the key space)`,
-      `diagonal: the hottest key moves monotonically with time (rank correlation ${correlation.toFixed(2)}, ` +
-        `|≥ ${rule.minCorrelation}|), across ${percent(travel)} of the key space (≥ ${percent(rule.minTravel)}), with a ` +
-        `median ${percent(concentration)} of each column's load within ±${percent(rule.window)} of it (≥ ${percent(rule.minConcentration)})`,
+      {
+        kind: "diagonal",
+        correlation,
+        travel,
+        concentration,
+        thresholds: {
+          minCorrelation: rule.minCorrelation,
+          minTravel: rule.minTravel,
+          window: rule.window,
+          minConcentration: rule.minConcentration,
+        },
+      },
       [Math.min(...peakRows), Math.max(...peakRows)],
-      [columns[0]!, columns.at(-1)!],
+      [firstColumn, lastColumn],
     ),
   ];
 }

@@ -1,5 +1,5 @@
 /** Healthy fine-grained spread: Key Visualizer's "fine-grained mix", when no other pattern fired. Pure. */
-import { type DensityGrid, percent } from "./density-grid.js";
+import type { DensityGrid } from "./density-grid.js";
 import type { FindingWriter, PatternFinding } from "./finding.js";
 import { RULES } from "./rules.js";
 
@@ -9,6 +9,8 @@ export function healthySpread(grid: DensityGrid, writer: FindingWriter): Pattern
     const share = grid.loadShare[row]!;
     return { share, keyFraction: grid.keyFraction[row]!, density: share / grid.keyFraction[row]! };
   }).sort((a, b) => b.density - a.density);
+  const coldest = rows.at(-1);
+  if (coldest === undefined) return [];
   let keyFraction = 0;
   let share = 0;
   for (const row of rows) {
@@ -23,17 +25,19 @@ export function healthySpread(grid: DensityGrid, writer: FindingWriter): Pattern
       covered += row.keyFraction;
       if (covered >= fraction) return row.density;
     }
-    return rows.at(-1)!.density;
+    return coldest.density;
   };
   const ratio = densityAt(0.1) / Math.max(densityAt(0.9), 1e-12);
   if (share > rule.maxTopShare || ratio > rule.maxDensityRatio) return [];
   return [
     writer.finding(
-      "healthy",
-      "Healthy fine-grained spread (no hotspot)",
-      `healthy: the hottest ${percent(keyFraction)} of the key space carries ${percent(share)} of the load ` +
-        `(≤ ${percent(rule.maxTopShare)}), its load per key is ${ratio.toFixed(1)}× that of the coldest 10 % ` +
-        `(≤ ${rule.maxDensityRatio}×), and no other pattern fired`,
+      {
+        kind: "healthy",
+        keyShare: keyFraction,
+        share,
+        densityRatio: ratio,
+        thresholds: { maxTopShare: rule.maxTopShare, maxDensityRatio: rule.maxDensityRatio },
+      },
       [0, grid.rows - 1],
       [0, grid.columns - 1],
     ),

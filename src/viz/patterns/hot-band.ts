@@ -4,7 +4,7 @@
  * above its share of the key space, so the band named is the band that is bright. Pure.
  */
 import { HOT_CPU } from "../matrix/heat-matrix.js";
-import { type DensityGrid, percent, sumOver } from "./density-grid.js";
+import { type DensityGrid, sumOver } from "./density-grid.js";
 import type { FindingWriter, PatternFinding } from "./finding.js";
 import { RULES } from "./rules.js";
 import type { NodeSaturation } from "./saturation.js";
@@ -51,8 +51,8 @@ function mostExcess(grid: DensityGrid, from: number, to: number): ExcessBand | u
 function excessBands(grid: DensityGrid): ExcessBand[] {
   const found: ExcessBand[] = [];
   const pending: [number, number][] = [[0, grid.rows - 1]];
-  while (pending.length > 0) {
-    const [from, to] = pending.pop()!;
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [from, to] = next;
     if (from > to) continue;
     const band = mostExcess(grid, from, to);
     if (!band) continue;
@@ -75,11 +75,6 @@ function sustainedShare(grid: DensityGrid, band: ExcessBand): number {
   return sustained / Math.max(1, grid.activeColumns);
 }
 
-function times(contrast: number): string {
-  if (!Number.isFinite(contrast)) return "the rest idle";
-  return `${contrast >= 100 ? ">99" : +contrast.toPrecision(2)}× the rest per key`;
-}
-
 /**
  * Bands of ≥ minContrast× the rest's load per key, carrying ≥ minShare of the load on ≤
  * maxKeyFraction of the key space, hot in ≥ minColumns of the active columns. Where nodes are
@@ -100,18 +95,23 @@ export function hotBands(
     if (band.contrast < minContrast || band.load < rule.minShare || band.keys > maxKeyFraction) continue;
     const sustained = sustainedShare(grid, band);
     if (sustained < rule.minColumns) continue;
-    const shares = `${percent(band.load)} of the load on ${percent(band.keys)} of the key space, ${times(band.contrast)}`;
-    const nodes = saturation
-      ? `; a node at ≥ ${percent(HOT_CPU)} CPU in ${percent(saturation.timeShare)} of the run`
-      : "";
     findings.push(
       writer.finding(
-        "hot-band",
-        `Sustained hot band${saturation ? ", nodes saturated" : ""} (${shares}${nodes})`,
-        `hot band: ${percent(band.keys)} of the key space carries ${percent(band.load)} of the load ` +
-          `(≥ ${percent(rule.minShare)} on ≤ ${percent(maxKeyFraction)}), ${times(band.contrast)} ` +
-          `(≥ ${minContrast}×${saturation ? ", as nodes are saturated" : ""}), and ≥ ${rule.minColumnContrast}× in ` +
-          `${percent(sustained)} of active columns (≥ ${percent(rule.minColumns)})`,
+        {
+          kind: "hot-band",
+          keyShare: band.keys,
+          loadShare: band.load,
+          contrast: band.contrast,
+          sustainedShare: sustained,
+          ...(saturation ? { saturatedNodes: { timeShare: saturation.timeShare, hotCpu: HOT_CPU } } : {}),
+          thresholds: {
+            minShare: rule.minShare,
+            maxKeyFraction,
+            minContrast,
+            minColumnContrast: rule.minColumnContrast,
+            minColumns: rule.minColumns,
+          },
+        },
         band.rows,
         [0, grid.columns - 1],
       ),

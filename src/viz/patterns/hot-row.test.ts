@@ -3,12 +3,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
+import { expectGolden } from "../../../test/golden.js";
 import type { AccessOp, AccessRecord } from "../../access-log/access-record.js";
 import { compileSchema } from "../../keys/schema.js";
 import { nameHotKeys } from "../hot-keys.js";
 import { HEAT_METRICS } from "../matrix/heat-matrix.js";
 import { matrixFromRecords } from "../matrix/records-matrix.js";
 import { detectPatterns } from "./detect-patterns.js";
+import { findingRule, findingSummary } from "./finding-text.js";
 
 const START_MS = Date.UTC(2026, 10, 30, 6);
 const KEYS = 5000;
@@ -89,7 +91,7 @@ describe("a hot row", () => {
         const findings = await nameHotKeys(writeLog(records), detectPatterns(matrix, "ops"), {});
         const key = orderKey(log.hotKey).toString();
         const found = findings.find((finding) => finding.hotKey?.key === key);
-        const seen = findings.map((finding) => finding.summary);
+        const seen = findings.map(findingSummary);
         expect(found, `${JSON.stringify(log)}: ${seen.join(" | ")}`).toBeDefined();
         // ≥ 3/s against the background's 20/s: at least 13 % of the operations while it is hot.
         expect(found!.hotKey!.share).toBeGreaterThanOrEqual(0.1);
@@ -118,6 +120,10 @@ describe("a hot row", () => {
     expect(hot.hotKey?.key).toBe("order#000001000906 (orderId 1000906)");
     // 5/s of the 15/s read then (the background's 20/s are half reads).
     expect(hot.hotKey!.share).toBeGreaterThan(0.25);
+    const text = findings
+      .map((finding) => `- ${findingSummary(finding)}\n  rule: ${findingRule(finding)}\n`)
+      .join("");
+    expectGolden(import.meta.url, "hot-row-named.txt", text);
   }, 60_000);
 });
 
@@ -147,10 +153,12 @@ describe("pattern findings over random logs", () => {
         for (const metric of HEAT_METRICS) {
           if (matrix.values[metric] === undefined) continue;
           for (const finding of detectPatterns(matrix, metric)) {
-            const text = `${finding.summary} ${finding.rule}`;
+            const text = `${findingSummary(finding)} ${findingRule(finding)}`;
             expect(text, metric).not.toMatch(/NaN|Infinity/);
-            for (const value of [finding.fromS, finding.toS, finding.share ?? 0])
-              expect(Number.isFinite(value)).toBe(true);
+            // Every measure is a finite number; a band's contrast may be Infinity (the rest idle).
+            for (const [field, value] of Object.entries(finding))
+              if (typeof value === "number" && field !== "contrast")
+                expect(Number.isFinite(value), `${metric} ${finding.kind} ${field}`).toBe(true);
           }
         }
       }),

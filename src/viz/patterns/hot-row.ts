@@ -4,7 +4,7 @@
  * hour is a white line on the page, too brief for a sustained band). Pure; the log's own key is
  * named afterwards, from the records (viz/hot-keys.ts).
  */
-import { type DensityGrid, percent, sumOver } from "./density-grid.js";
+import { type DensityGrid, sumOver } from "./density-grid.js";
 import type { FindingWriter, PatternFinding } from "./finding.js";
 import { RULES } from "./rules.js";
 
@@ -52,18 +52,23 @@ export function hotRows(grid: DensityGrid, writer: FindingWriter): PatternFindin
     );
     const total = sumOver(run[0], run[1], (column) => grid.columnTotal[column]!);
     const share = total > 0 ? load / total : 0;
-    const minutes = ((run[1] - run[0] + 1) * writer.columnS) / 60;
-    const what = row === last ? "Hot row" : "Hot narrow range";
-    found.push({
-      ...writer.finding(
-        "hot-row",
-        `${what} (${percent(share)} of the load for ${+minutes.toFixed(1)} min)`,
-        `hot row: ${keys < 0.01 ? "< 1 %" : percent(keys)} of the key space carries ${percent(share)} of the load (≥ ${percent(rule.minShare)} in every column, ≥ ${rule.minContrast}× its key share) for ${+minutes.toFixed(1)} min (≥ ${rule.minDurationS / 60} min)`,
+    found.push(
+      writer.finding(
+        {
+          kind: "hot-row",
+          keyShare: keys,
+          share,
+          durationS: (run[1] - run[0] + 1) * writer.columnS,
+          thresholds: {
+            minShare: rule.minShare,
+            minContrast: rule.minContrast,
+            minDurationS: rule.minDurationS,
+          },
+        },
         [row, last],
         run,
       ),
-      share,
-    });
+    );
     row = last + 1;
   }
   return found;

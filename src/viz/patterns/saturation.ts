@@ -6,7 +6,7 @@
  */
 import { median } from "../../stats/median.js";
 import { type HeatMatrix, HOT_CPU, hotCpuCells } from "../matrix/heat-matrix.js";
-import { type DensityGrid, percent, runs, sumOver } from "./density-grid.js";
+import { type DensityGrid, runs, sumOver } from "./density-grid.js";
 import type { FindingWriter, PatternFinding } from "./finding.js";
 import { RULES } from "./rules.js";
 
@@ -18,8 +18,8 @@ export interface NodeSaturation {
   keyFraction: number;
   /** Share of the active columns in which any range sat on a node at ≥ HOT_CPU. */
   timeShare: number;
-  /** Median CPU of the other rows' nodes; NaN when every row sits on a saturated node. */
-  otherCpu: number;
+  /** Median CPU of the other rows' nodes; undefined when every row sits on a saturated node. */
+  otherCpu: number | undefined;
   /** First and last active column. */
   span: [number, number];
 }
@@ -27,7 +27,9 @@ export interface NodeSaturation {
 /** Undefined without CPU data, or when no range sits on a saturated node for most of the run. */
 export function nodeSaturation(matrix: HeatMatrix, grid: DensityGrid): NodeSaturation | undefined {
   const cpu = matrix.values.cpu;
-  if (!cpu || grid.activeColumns === 0) return undefined;
+  const firstActive = grid.active[0];
+  const lastActive = grid.active.at(-1);
+  if (!cpu || firstActive === undefined || lastActive === undefined) return undefined;
   const rule = RULES.hotNodes;
   const hot = hotCpuCells(matrix);
   const hotColumns = (row: number) => sumOver(0, grid.columns - 1, (c) => hot[row * grid.columns + c]!);
@@ -56,7 +58,7 @@ export function nodeSaturation(matrix: HeatMatrix, grid: DensityGrid): NodeSatur
     ),
     timeShare: saturatedColumns / grid.activeColumns,
     otherCpu: otherRowsCpu(grid, cpu, isHotRow),
-    span: [grid.active[0]![0], grid.active.at(-1)![1]],
+    span: [firstActive[0], lastActive[1]],
   };
 }
 
@@ -65,15 +67,22 @@ export function nodeSaturation(matrix: HeatMatrix, grid: DensityGrid): NodeSatur
  * average): one saturated node that holds most of the data (a time-first key's history) is not a
  * cluster too small.
  */
-function otherRowsCpu(grid: DensityGrid, cpu: Float32Array | Float64Array, isHotRow: boolean[]): number {
+function otherRowsCpu(
+  grid: DensityGrid,
+  cpu: Float32Array | Float64Array,
+  isHotRow: boolean[],
+): number | undefined {
   const others = Array.from({ length: grid.rows }, (_, row) => row).filter((row) => !isHotRow[row]);
-  if (others.length === 0) return Number.NaN;
+  if (others.length === 0) return undefined;
   return median(others.map((row) => median(cpu.subarray(row * grid.columns, (row + 1) * grid.columns))));
 }
 
 export function isSaturatedCluster(saturation: NodeSaturation): boolean {
   const rule = RULES.hotNodes;
-  return saturation.keyFraction >= rule.clusterKeyFraction && !(saturation.otherCpu < rule.clusterOtherCpu);
+  const { keyFraction, otherCpu } = saturation;
+  return (
+    keyFraction >= rule.clusterKeyFraction && (otherCpu === undefined || otherCpu >= rule.clusterOtherCpu)
+  );
 }
 
 export function saturatedCluster(
@@ -84,11 +93,17 @@ export function saturatedCluster(
   const rule = RULES.hotNodes;
   return [
     writer.finding(
-      "saturated-cluster",
-      "Saturated cluster (the load is spread, but every part of the key space sits on a node at ≥ 90 % CPU: add nodes, or cut the work per request such as read fan-out)",
-      `saturated-cluster: ranges covering ${percent(saturation.keyFraction)} of the key space (≥ ${percent(rule.clusterKeyFraction)}) ` +
-        `sat on nodes at ≥ ${percent(HOT_CPU)} CPU in ≥ ${percent(rule.minColumns)} of the active columns, the rest's nodes at ` +
-        `${Number.isNaN(saturation.otherCpu) ? "none" : `a median ${percent(saturation.otherCpu)}`} (≥ ${percent(rule.clusterOtherCpu)})`,
+      {
+        kind: "saturated-cluster",
+        keyShare: saturation.keyFraction,
+        ...(saturation.otherCpu === undefined ? {} : { otherCpu: saturation.otherCpu }),
+        thresholds: {
+          minKeyShare: rule.clusterKeyFraction,
+          hotCpu: HOT_CPU,
+          minColumns: rule.minColumns,
+          minOtherCpu: rule.clusterOtherCpu,
+        },
+      },
       [0, grid.rows - 1],
       saturation.span,
     ),
@@ -105,6 +120,9 @@ export function saturatedRanges(
   writer: FindingWriter,
 ): PatternFinding[] {
   const rule = RULES.hotNodes;
+  // Every range on a saturated node is a saturated cluster (isSaturatedCluster), never uneven placement.
+  const { otherCpu } = saturation;
+  if (otherCpu === undefined) return [];
   const maxGap = Math.max(2, Math.round(rule.maxGapRows * grid.rows));
   const joined: [number, number][] = [];
   for (const band of saturation.hotRows) {
@@ -121,11 +139,17 @@ export function saturatedRanges(
     .slice(0, rule.maxBands)
     .map(({ band, keys }) =>
       writer.finding(
-        "saturated-range",
-        `Saturated nodes under an even load (no key range is brighter than the rest, yet ranges holding ${percent(keys)} of the key space sit on nodes at ≥ ${percent(HOT_CPU)} CPU while the others' run at a median ${percent(saturation.otherCpu)}: tablets unevenly spread over the nodes)`,
-        `saturated-range: rows on nodes at ≥ ${percent(HOT_CPU)} CPU in ≥ ${percent(rule.minColumns)} of the ` +
-          `active columns, gaps of ≤ ${maxGap} rows joined, while no band carries ≥ ${RULES.hotBand.withSaturatedNodes.minContrast}× ` +
-          `the rest's load per key`,
+        {
+          kind: "saturated-range",
+          keyShare: keys,
+          otherCpu,
+          maxGapRows: maxGap,
+          thresholds: {
+            hotCpu: HOT_CPU,
+            minColumns: rule.minColumns,
+            bandMinContrast: RULES.hotBand.withSaturatedNodes.minContrast,
+          },
+        },
         band,
         saturation.span,
       ),

@@ -1,6 +1,6 @@
 /** Sudden hot range: a key range quiet for a while, then hot and staying hot. Pure. */
 import { median } from "../../stats/median.js";
-import { type DensityGrid, percent, runs, sumOver } from "./density-grid.js";
+import { type DensityGrid, runs, sumOver } from "./density-grid.js";
 import type { FindingWriter, PatternFinding } from "./finding.js";
 import { RULES } from "./rules.js";
 
@@ -36,7 +36,8 @@ export function suddenHotRanges(grid: DensityGrid, writer: FindingWriter): Patte
   const onsets = Array.from({ length: grid.rows }, (_, row) => onsetOf(grid, row));
   const findings: PatternFinding[] = [];
   for (const band of runs(grid.rows, (row) => onsets[row]! >= 0)) {
-    const onset = median(onsets.slice(band[0], band[1] + 1));
+    // A column: the median of an even count of onsets may fall between two (and index no column).
+    const onset = Math.round(median(onsets.slice(band[0], band[1] + 1)));
     let bandLoad = 0;
     let allLoad = 0;
     for (let column = onset; column < grid.columns; column++) {
@@ -47,10 +48,11 @@ export function suddenHotRanges(grid: DensityGrid, writer: FindingWriter): Patte
     if (share < rule.minShare) continue;
     findings.push(
       writer.finding(
-        "sudden-hot-range",
-        "Sudden hot range (a key range turned hot and stayed hot)",
-        `sudden: after being quiet, the range's load rose ≥ ${rule.minRatio}× and stayed up in ≥ ` +
-          `${percent(rule.minSustained)} of later columns, carrying ${percent(share)} of the load since (≥ ${percent(rule.minShare)})`,
+        {
+          kind: "sudden-hot-range",
+          share,
+          thresholds: { minRatio: rule.minRatio, minSustained: rule.minSustained, minShare: rule.minShare },
+        },
         band,
         [onset, grid.columns - 1],
       ),

@@ -4,7 +4,7 @@
  * 5 pixels, `#` on.
  */
 
-const GLYPHS: Record<string, string> = {
+const GLYPHS = {
   " ": ".....|.....|.....|.....|.....|.....|.....",
   A: ".###.|#...#|#...#|#####|#...#|#...#|#...#",
   B: "####.|#...#|#...#|####.|#...#|#...#|####.",
@@ -100,23 +100,27 @@ const GLYPHS: Record<string, string> = {
   "~": ".....|.....|.#...|#.#.#|...#.|.....|.....",
   "^": "..#..|.#.#.|#...#|.....|.....|.....|.....",
   $: "..#..|.####|#.#..|.###.|..#.#|####.|..#..",
-};
+} satisfies Record<string, string>;
 
 export const GLYPH_WIDTH = 5;
 export const GLYPH_HEIGHT = 7;
 /** Horizontal distance from one character to the next. */
 export const CHAR_ADVANCE = GLYPH_WIDTH + 1;
 
-/** Per character code, 7 row bitmasks (bit 4 = leftmost pixel). */
+/** A glyph's 7 row bitmasks (bit 4 = leftmost pixel). */
+const rowMasks = (art: string): number[] =>
+  art.split("|").map((row) => [...row].reduce((bits, pixel) => (bits << 1) | (pixel === "#" ? 1 : 0), 0));
+
+/** Per character code, its row bitmasks. */
 const BITMAPS = new Map<number, number[]>(
-  Object.entries(GLYPHS).map(([char, art]) => [
-    char.charCodeAt(0),
-    art.split("|").map((row) => [...row].reduce((bits, pixel) => (bits << 1) | (pixel === "#" ? 1 : 0), 0)),
-  ]),
+  Object.entries(GLYPHS).map(([char, art]) => [char.charCodeAt(0), rowMasks(art)]),
 );
 
+/** Characters without a glyph are drawn as "?". */
+const UNKNOWN = rowMasks(GLYPHS["?"]);
+
 function bitmapOf(code: number): number[] {
-  return BITMAPS.get(code) ?? BITMAPS.get(0x3f)!;
+  return BITMAPS.get(code) ?? UNKNOWN;
 }
 
 export function textWidth(text: string, scale = 1): number {

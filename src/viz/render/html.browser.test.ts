@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium, watchedPage } from "../../../test/chromium.js";
 import { syntheticAccess } from "../input/synthetic-access.js";
 import { matrixFromRecords } from "../matrix/records-matrix.js";
+import { findingSummary } from "../patterns/finding-text.js";
 import { sharedScale } from "./color-scale.js";
 import { renderHeatmapHtml } from "./html.js";
 import { heatmapLayout } from "./layout.js";
@@ -179,7 +180,7 @@ describe("a run's heatmap page (simulate --out, lab) in Chromium", () => {
       expect(drawn.coloured).toBe(1);
       expect(drawn.ticks).toBe(pngTicks);
       const findings = await runPage.locator("section").nth(index).locator("li").allTextContents();
-      expect(findings).toEqual(design.patterns.map((pattern) => pattern.summary));
+      expect(findings).toEqual(design.patterns.map(findingSummary));
     }
     await runPage.close();
   });

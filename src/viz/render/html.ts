@@ -14,6 +14,7 @@ import {
 } from "../matrix/heat-matrix.js";
 import { detectPatterns } from "../patterns/detect-patterns.js";
 import type { PatternFinding } from "../patterns/finding.js";
+import { findingRule, findingSummary } from "../patterns/finding-text.js";
 import { type ColorScaleKind, type ColorScaleOptions, PALETTE, sharedScale } from "./color-scale.js";
 import { escapeHtml } from "./escape-html.js";
 import { HEATMAP_CLIENT_JS } from "./html-client.js";
@@ -65,10 +66,10 @@ function designData(design: HeatmapDesign) {
     // Cells on nodes at ≥ 90 % CPU, for the lanes and the tooltip (simulations only).
     hot: matrix.values.cpu ? hotCpuCells(matrix).join("") : null,
     notes: design.notes ?? [],
-    patterns: (design.patterns ?? detectPatterns(matrix)).map(({ kind, summary, rule }) => ({
-      kind,
-      summary,
-      rule,
+    patterns: (design.patterns ?? detectPatterns(matrix)).map((finding) => ({
+      kind: finding.kind,
+      summary: findingSummary(finding),
+      rule: findingRule(finding),
     })),
   };
 }
