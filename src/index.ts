@@ -11,6 +11,12 @@ export {
   type OptionalPackage,
 } from "./io/optional-package.js";
 export * from "./keys/index.js";
+export {
+  AbstractStore,
+  type CheckedReadOptions,
+  type CheckedRoutingOptions,
+  type CheckedWriteOptions,
+} from "./store/abstract-store.js";
 export { MemoryStore, type MemoryStoreFaults, type MemoryStoreOptions } from "./store/memory/memory.js";
 export type * from "./store/store.js";
 export { RetryableStoreError } from "./store/store.js";

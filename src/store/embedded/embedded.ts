@@ -9,6 +9,7 @@ import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { ClassicLevel, type KeyIterator } from "classic-level";
+import { AbstractStore, type CheckedReadOptions, type CheckedWriteOptions } from "../abstract-store.js";
 import {
   cellKey,
   escapeRowKey,
@@ -22,24 +23,11 @@ import type {
   CellCondition,
   FailedMutation,
   KeyRange,
-  RoutingOptions,
-  Store,
   StoreMutation,
-  StoreReadOptions,
   StoreRow,
-  StoreWriteOptions,
   StoreWriteResult,
 } from "../store.js";
-import {
-  BIGTABLE_MAX_KEY_BYTES,
-  checkAppProfile,
-  checkCondition,
-  checkKey,
-  checkLimit,
-  checkMutations,
-  checkRanges,
-  conditionHolds,
-} from "../validate.js";
+import { conditionHolds } from "../validate.js";
 import { DEFAULT_EMBEDDED_DIRECTORY } from "./embedded-location.js";
 
 export { DEFAULT_EMBEDDED_DIRECTORY };
@@ -63,7 +51,7 @@ const FORMAT = "cells-1";
 
 type Level = ClassicLevel<Buffer, Buffer>;
 
-export class EmbeddedStore implements Store {
+export class EmbeddedStore extends AbstractStore {
   readonly name: string;
   /** Writes run one at a time: a row replace or delete reads the row's cells, then deletes them. */
   private writing: Promise<unknown> = Promise.resolve();
@@ -79,6 +67,7 @@ export class EmbeddedStore implements Store {
     private readonly db: Level,
     readonly location: string,
   ) {
+    super();
     this.name = `embedded:${location}`;
   }
 
@@ -111,27 +100,25 @@ export class EmbeddedStore implements Store {
     return new EmbeddedStore(db, location);
   }
 
-  async write(mutations: readonly StoreMutation[], options?: StoreWriteOptions): Promise<StoreWriteResult> {
-    checkMutations(mutations, BIGTABLE_MAX_KEY_BYTES);
-    checkAppProfile(options);
-    const run = this.writing.then(() => this.apply(mutations, options?.durable === true));
+  protected async _write(
+    mutations: readonly StoreMutation[],
+    options: CheckedWriteOptions,
+  ): Promise<StoreWriteResult> {
+    const run = this.writing.then(() => this.apply(mutations, options.durable));
     this.writing = run.catch(() => {});
     return run;
   }
 
   /** Atomic within the process that holds the directory (LevelDB admits one): it joins the write queue. */
-  async checkAndMutate(
+  protected async _checkAndMutate(
     mutation: StoreMutation,
     condition: CellCondition,
-    options?: StoreWriteOptions,
+    options: CheckedWriteOptions,
   ): Promise<boolean> {
-    checkMutations([mutation], BIGTABLE_MAX_KEY_BYTES);
-    checkCondition(condition);
-    checkAppProfile(options);
     const run = this.writing.then(async () => {
       if (this.untrusted) await this.reopen();
-      if (!conditionHolds((await this.get(mutation.key))?.cells, condition)) return false;
-      const { failed } = await this.apply([mutation], options?.durable === true);
+      if (!conditionHolds((await this._get(mutation.key))?.cells, condition)) return false;
+      const { failed } = await this.apply([mutation], options.durable);
       if (failed.length > 0) throw new Error(`${this.name}: checkAndMutate failed: ${failed[0]!.reason}`);
       return true;
     });
@@ -139,9 +126,7 @@ export class EmbeddedStore implements Store {
     return run;
   }
 
-  async get(key: Buffer, options?: RoutingOptions): Promise<StoreRow | undefined> {
-    checkKey(key, "key", BIGTABLE_MAX_KEY_BYTES);
-    checkAppProfile(options);
+  protected async _get(key: Buffer): Promise<StoreRow | undefined> {
     const prefix = rowPrefix(key);
     const entries = await this.db.iterator({ gte: prefix, lt: rowPrefixEnd(prefix) }).all();
     if (entries.length === 0) return undefined;
@@ -150,13 +135,11 @@ export class EmbeddedStore implements Store {
     return { key: Buffer.from(key), cells };
   }
 
-  read(ranges: readonly KeyRange[], options?: StoreReadOptions): AsyncIterable<StoreRow> {
-    checkRanges(ranges, BIGTABLE_MAX_KEY_BYTES);
-    checkAppProfile(options);
-    return this.stream(ranges, checkLimit(options), options?.signal);
+  protected _read(ranges: readonly KeyRange[], options: CheckedReadOptions): AsyncIterable<StoreRow> {
+    return this.stream(ranges, options.limit, options.signal);
   }
 
-  async sampleKeys(count: number): Promise<Buffer[]> {
+  protected async _sampleKeys(count: number): Promise<Buffer[]> {
     const keys = this.db.keys({ gt: FIRST_CELL_KEY });
     try {
       return await sampleSorted(rowKeysOf(keys), count);
