@@ -3,11 +3,13 @@ export {
   BigtableStore,
   type BigtableStoreOptions,
   type CreateBigtableTableOptions,
+  CreateTableError,
   DEFAULT_BIGTABLE_FAMILY,
 } from "../store/bigtable/bigtable.js";
 export { DEFAULT_MUTATE_ROWS_LIMITS, type MutateRowsLimits } from "../store/bigtable/mutate-rows.js";
 export {
   DEFAULT_EMBEDDED_DIRECTORY,
+  EmbeddedOpenError,
   EmbeddedStore,
   type EmbeddedStoreOptions,
 } from "../store/embedded/embedded.js";

@@ -1,9 +1,11 @@
 /** Picking "up to `count` keys roughly evenly spread" (SampleRowKeys) for stores without tablets. */
+import { StoreArgumentError } from "./store.js";
 
 /** Checked once, by the store base, before a store samples. */
 export function checkSampleCount(count: number): void {
   if (!Number.isSafeInteger(count) || count < 0) {
-    throw new RangeError(`count is ${count}; allowed: an integer ≥ 0`);
+    const allowed = "an integer ≥ 0";
+    throw new StoreArgumentError("count", count, allowed, `count is ${count}; allowed: ${allowed}`);
   }
 }
 

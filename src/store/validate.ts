@@ -3,7 +3,14 @@
  * whole (nothing half-written) with an error naming the field, and all stores agree on what is
  * valid: Bigtable's rules (row keys 1..4096 bytes, no empty rows).
  */
-import type { CellCondition, KeyRange, RoutingOptions, StoreMutation, StoreReadOptions } from "./store.js";
+import {
+  type CellCondition,
+  type KeyRange,
+  type RoutingOptions,
+  StoreArgumentError,
+  type StoreMutation,
+  type StoreReadOptions,
+} from "./store.js";
 
 /** Bigtable's row-key limit. */
 export const BIGTABLE_MAX_KEY_BYTES = 4096;
@@ -41,9 +48,12 @@ function mutationProblem(
   mutation: StoreMutation | undefined,
   maxKeyBytes: number,
 ): ((field: string) => Error) | undefined {
-  const key = keyProblem(mutation?.key, maxKeyBytes);
+  if (typeof mutation !== "object" || mutation === null) {
+    return (field) => new TypeError(`${field} must be a mutation { type, key, … }, got ${mutation}`);
+  }
+  const key = keyProblem(mutation.key, maxKeyBytes);
   if (key !== undefined) return (field) => key(`${field}.key`);
-  const { type } = mutation!;
+  const { type } = mutation;
   if (type === "delete") return qualifiersProblem(mutation as Extract<StoreMutation, { type: "delete" }>);
   if (type !== "put") {
     return (field) => new TypeError(`${field}.type is ${JSON.stringify(type)}; allowed: "put", "delete"`);
@@ -52,9 +62,13 @@ function mutationProblem(
   if (timestamps !== undefined) {
     for (const [qualifier, micros] of timestamps instanceof Map ? timestamps : [["", Number.NaN] as const]) {
       if (!(Number.isSafeInteger(micros) && micros >= 0)) {
+        const allowed = "a Map of integer microseconds ≥ 0";
         return (field) =>
-          new TypeError(
-            `${field}.timestamps.get(${JSON.stringify(qualifier)}) is ${micros}; allowed: a Map of integer microseconds ≥ 0`,
+          new StoreArgumentError(
+            `${field}.timestamps`,
+            micros,
+            allowed,
+            `${field}.timestamps.get(${JSON.stringify(qualifier)}) is ${micros}; allowed: ${allowed}`,
           );
       }
     }

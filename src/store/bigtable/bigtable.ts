@@ -22,6 +22,7 @@ import {
   type FlowControlSignal,
   type KeyRange,
   RetryableStoreError,
+  StoreArgumentError,
   type StoreMutation,
   type StoreRow,
   type StoreWriteResult,
@@ -197,11 +198,7 @@ export class BigtableStore extends AbstractStore {
       }
     } catch (error) {
       await store.close();
-      const exists = (error as { code?: unknown }).code === 6;
-      throw new Error(
-        `cannot create ${store.name}: ${describeError(error)}${exists ? " (to use the existing table, open it; the CLI: table create --adopt)" : ""}`,
-        { cause: error },
-      );
+      throw new CreateTableError(store.name, error);
     }
     return store;
   }
@@ -426,6 +423,27 @@ export class BigtableStore extends AbstractStore {
   }
 }
 
+/** CreateTable failed; `exists` when the table is already there (open it, or adopt it from the CLI). */
+export class CreateTableError extends Error {
+  override readonly name = "CreateTableError";
+  /** The gRPC status code, when the call got one. */
+  readonly code: number | undefined;
+  readonly exists: boolean;
+  constructor(
+    readonly store: string,
+    cause: unknown,
+  ) {
+    const code = (cause as { code?: unknown }).code;
+    const exists = code === 6;
+    super(
+      `cannot create ${store}: ${describeError(cause)}${exists ? " (to use the existing table, open it; the CLI: table create --adopt)" : ""}`,
+      { cause },
+    );
+    this.code = typeof code === "number" ? code : undefined;
+    this.exists = exists;
+  }
+}
+
 /** The project, instance, table, profile and family: options, else the environment, else the emulator's defaults. */
 export function resolveConfig(options: BigtableStoreOptions): ResolvedConfig {
   const env = options.env ?? process.env;
@@ -459,7 +477,13 @@ export function resolveConfig(options: BigtableStoreOptions): ResolvedConfig {
 /** Split keys must be row keys in ascending order, no more than MAX_INITIAL_SPLITS. */
 function checkSplits(splits: readonly Buffer[]): void {
   if (splits.length > MAX_INITIAL_SPLITS) {
-    throw new RangeError(`splits has ${splits.length} keys; allowed: at most ${MAX_INITIAL_SPLITS}`);
+    const allowed = `at most ${MAX_INITIAL_SPLITS} keys`;
+    throw new StoreArgumentError(
+      "splits",
+      splits.length,
+      allowed,
+      `splits has ${splits.length} keys; allowed: ${allowed}`,
+    );
   }
   splits.forEach((split, i) => {
     checkKey(split, `splits[${i}]`, BIGTABLE_MAX_KEY_BYTES);

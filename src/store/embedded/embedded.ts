@@ -19,13 +19,14 @@ import {
   splitCellKey,
 } from "../cell-keys.js";
 import { sampleSorted } from "../sample.js";
-import type {
-  CellCondition,
-  FailedMutation,
-  KeyRange,
-  StoreMutation,
-  StoreRow,
-  StoreWriteResult,
+import {
+  type CellCondition,
+  type FailedMutation,
+  type KeyRange,
+  StoreArgumentError,
+  type StoreMutation,
+  type StoreRow,
+  type StoreWriteResult,
 } from "../store.js";
 import { conditionHolds } from "../validate.js";
 import { DEFAULT_EMBEDDED_DIRECTORY } from "./embedded-location.js";
@@ -51,6 +52,21 @@ const FORMAT = "cells-1";
 
 type Level = ClassicLevel<Buffer, Buffer>;
 
+/** LevelDB would not open the directory; `locked` when another process holds it (LevelDB allows one). */
+export class EmbeddedOpenError extends Error {
+  override readonly name = "EmbeddedOpenError";
+  readonly locked: boolean;
+  constructor(
+    readonly location: string,
+    cause: unknown,
+  ) {
+    const locked = (cause as { cause?: { code?: string } }).cause?.code === "LEVEL_LOCKED";
+    const why = locked ? "it is open elsewhere (LevelDB allows one process)" : String(cause);
+    super(`cannot open embedded store at ${location}: ${why}`, { cause });
+    this.locked = locked;
+  }
+}
+
 export class EmbeddedStore extends AbstractStore {
   readonly name: string;
   /** Writes run one at a time: a row replace or delete reads the row's cells, then deletes them. */
@@ -73,8 +89,12 @@ export class EmbeddedStore extends AbstractStore {
 
   static async open(options: EmbeddedStoreOptions): Promise<EmbeddedStore> {
     if (!/^[A-Za-z0-9_-][A-Za-z0-9._-]*$/.test(options.table)) {
-      throw new TypeError(
-        `table ${JSON.stringify(options.table)} is not a valid name; allowed: letters, digits, ".", "_", "-"`,
+      const allowed = 'letters, digits, ".", "_", "-" (not starting with ".")';
+      throw new StoreArgumentError(
+        "table",
+        options.table,
+        allowed,
+        `table ${JSON.stringify(options.table)} is not a valid name; allowed: ${allowed}`,
       );
     }
     const location = join(options.directory ?? DEFAULT_EMBEDDED_DIRECTORY, options.table);
@@ -86,10 +106,7 @@ export class EmbeddedStore extends AbstractStore {
     try {
       await db.open();
     } catch (error) {
-      const cause = (error as { cause?: { code?: string } }).cause;
-      const why =
-        cause?.code === "LEVEL_LOCKED" ? "it is open elsewhere (LevelDB allows one process)" : String(error);
-      throw new Error(`cannot open embedded store at ${location}: ${why}`, { cause: error });
+      throw new EmbeddedOpenError(location, error);
     }
     try {
       await checkFormat(db, location);
@@ -192,8 +209,9 @@ export class EmbeddedStore extends AbstractStore {
     const batch = this.db.batch();
     const clearsRow = (mutation: StoreMutation) =>
       mutation.type === "put" ? mutation.replace === true : mutation.qualifiers === undefined;
-    // Row key (latin1) → cells put earlier in this batch; only needed when a row is cleared.
-    const putInBatch = chunk.some(clearsRow) ? new Map<string, Set<string>>() : undefined;
+    // Row key (latin1) → cells put earlier in this batch; tracked only when a row is cleared.
+    const tracksPuts = chunk.some(clearsRow);
+    const putInBatch = new Map<string, Set<string>>();
     for (const mutation of chunk) {
       const { key } = mutation;
       if (clearsRow(mutation)) {
@@ -201,15 +219,15 @@ export class EmbeddedStore extends AbstractStore {
         const stored = await this.db.keys({ gte: prefix, lt: rowPrefixEnd(prefix) }).all();
         for (const entry of stored) batch.del(entry);
         const id = key.toString("latin1");
-        for (const qualifier of putInBatch!.get(id) ?? []) batch.del(cellKey(key, qualifier));
-        putInBatch!.delete(id);
+        for (const qualifier of putInBatch.get(id) ?? []) batch.del(cellKey(key, qualifier));
+        putInBatch.delete(id);
       }
       if (mutation.type === "delete") {
         for (const qualifier of mutation.qualifiers ?? []) batch.del(cellKey(key, qualifier));
         continue;
       }
       for (const [qualifier, value] of mutation.cells) batch.put(cellKey(key, qualifier), value);
-      if (putInBatch !== undefined) {
+      if (tracksPuts) {
         const id = key.toString("latin1");
         putInBatch.set(id, new Set([...(putInBatch.get(id) ?? []), ...mutation.cells.keys()]));
       }
@@ -232,8 +250,7 @@ export class EmbeddedStore extends AbstractStore {
         ...(range.end === null ? {} : { lt: escapeRowKey(range.end) }),
       });
       // Cells arrive in key order; a row is complete when the next row's first cell shows up.
-      let row: StoreRow | undefined;
-      let prefix: Buffer | undefined;
+      let current: { row: StoreRow; prefix: Buffer } | undefined;
       try {
         for (;;) {
           signal?.throwIfAborted();
@@ -242,22 +259,24 @@ export class EmbeddedStore extends AbstractStore {
           if (entries.length === 0) break;
           for (const [key, value] of entries) {
             signal?.throwIfAborted();
-            if (prefix === undefined || !startsWith(key, prefix)) {
-              if (row !== undefined) {
+            if (current === undefined || !startsWith(key, current.prefix)) {
+              if (current !== undefined) {
                 returned++;
-                yield row;
+                yield current.row;
                 if (returned >= limit) return;
               }
               const cell = splitCellKey(key);
-              prefix = key.subarray(0, cell.prefixLength);
-              row = { key: cell.row, cells: new Map() };
+              current = {
+                row: { key: cell.row, cells: new Map() },
+                prefix: key.subarray(0, cell.prefixLength),
+              };
             }
-            row!.cells.set(key.toString("utf8", prefix.length), value);
+            current.row.cells.set(key.toString("utf8", current.prefix.length), value);
           }
         }
-        if (row !== undefined) {
+        if (current !== undefined) {
           returned++;
-          yield row;
+          yield current.row;
         }
       } finally {
         await iterator.close();

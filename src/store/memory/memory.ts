@@ -10,6 +10,7 @@ import {
   type FailedMutation,
   type KeyRange,
   RetryableStoreError,
+  StoreClosedError,
   type StoreMutation,
   type StoreRow,
   type StoreWriteResult,
@@ -161,7 +162,7 @@ export class MemoryStore extends AbstractStore {
   }
 
   private checkOpen(): void {
-    if (this.closed) throw new Error(`${this.name} is closed`);
+    if (this.closed) throw new StoreClosedError(this.name);
   }
 }
 
