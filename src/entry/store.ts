@@ -1,5 +1,6 @@
 /** `keyspread/store`: the persistent stores — embedded (LevelDB) and Cloud Bigtable — and `openStore` by kind. */
 export {
+  BigtableCallError,
   BigtableStore,
   type BigtableStoreOptions,
   type CreateBigtableTableOptions,

@@ -416,10 +416,23 @@ export class BigtableStore extends AbstractStore {
 
   private storeError(operation: string, error: unknown): Error {
     const code = (error as { code?: unknown }).code;
-    const message = `${this.name}: ${operation} failed: ${describeError(error)}`;
     return typeof code === "number" && RETRYABLE_CODES.has(code)
-      ? new RetryableStoreError(message, { cause: error })
-      : new Error(message, { cause: error });
+      ? new RetryableStoreError(`${this.name}: ${operation} failed: ${describeError(error)}`, {
+          cause: error,
+        })
+      : new BigtableCallError(this.name, operation, error);
+  }
+}
+
+/** A Bigtable call failed for good (not a status worth retrying): which store, which operation. */
+export class BigtableCallError extends Error {
+  override readonly name = "BigtableCallError";
+  constructor(
+    readonly store: string,
+    readonly operation: string,
+    cause: unknown,
+  ) {
+    super(`${store}: ${operation} failed: ${describeError(cause)}`, { cause });
   }
 }
 
