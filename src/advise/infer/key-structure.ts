@@ -82,6 +82,8 @@ export interface KeyStructure {
   components: KeyComponent[];
   /** The component that makes writes sequential: a moving one no spreading component precedes. */
   sequential: KeyComponent | undefined;
+  /** Names of the spreading components before the moving one: what spreads the writes it would otherwise make sequential. */
+  spreadBy: string[];
   /** In words: why writes are (or are not) sequential. */
   explanation: string;
 }
@@ -264,6 +266,14 @@ function nameComponents(components: readonly Positioned[]): KeyComponent[] {
   });
 }
 
+function spreadingBefore(components: readonly KeyComponent[], moving: KeyComponent | undefined): string[] {
+  if (!moving) return [];
+  return components
+    .slice(0, moving.index)
+    .filter((c) => SPREADING_KINDS.has(c.kind))
+    .map((c) => c.name);
+}
+
 function explain(
   components: readonly KeyComponent[],
   moving: KeyComponent | undefined,
@@ -283,8 +293,7 @@ function explain(
     const before = moving.index > 0 && components.slice(0, moving.index).some((c) => c.kind !== "constant");
     return `Writes are sequential: ${what} leads the key${before ? " after constant or low-cardinality components" : ""}, so every new row sorts next to the last one and one tablet takes the writes.${turning}`;
   }
-  const spreading = components.slice(0, moving.index).filter((c) => SPREADING_KINDS.has(c.kind));
-  return `Writes spread over the values of ${spreading.map((c) => c.name).join(", ")}; ${what} only orders rows within each of them.${turning}`;
+  return `Writes spread over the values of ${spreadingBefore(components, moving).join(", ")}; ${what} only orders rows within each of them.${turning}`;
 }
 
 export function inferKeyStructure(sample: SplitKeySample): KeyStructure {
@@ -318,6 +327,7 @@ export function inferKeyStructure(sample: SplitKeySample): KeyStructure {
     skipped: sample.skipped,
     components,
     sequential: leads ? moving : undefined,
+    spreadBy: spreadingBefore(components, moving),
     explanation: explain(components, moving, leads),
   };
 }

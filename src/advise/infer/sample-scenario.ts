@@ -206,6 +206,20 @@ const SALT_EVIDENCE = 3;
 /** Below this many keys the report warns that the inference may be wrong (an assumption: 400 keys recognise 256 buckets). */
 const SMALL_SAMPLE_KEYS = 100;
 
+/** A sample too small to trust the inference: its keys, and the fewest the advisor trusts. */
+export interface SmallSample {
+  keys: number;
+  trustedFrom: number;
+}
+
+export function smallSample(keys: number): SmallSample | undefined {
+  return keys < SMALL_SAMPLE_KEYS ? { keys, trustedFrom: SMALL_SAMPLE_KEYS } : undefined;
+}
+
+export function smallSampleNote({ keys }: SmallSample): string {
+  return `${keys} keys are few to tell a sequence from random values or to count a field's values: the inference may be wrong (give a few hundred).`;
+}
+
 /**
  * The salt already in the key: over each writer's fields when writers seen more than once keep
  * their bucket, else over the whole key (as Phoenix, HBaseWD and the game-studio recipe hash it).
@@ -285,7 +299,7 @@ export function scenarioFromSample(
     if (generator !== undefined) shared[component.name] = generator;
   }
   if (!segments.some((segment) => "field" in segment))
-    throw new KeySampleError("key sample: every key is the same; there is nothing to model");
+    throw new KeySampleError("identical", "key sample: every key is the same; there is nothing to model");
 
   // The longest window a read looks back: the table keeps at least that much.
   const keptS = Math.max(
@@ -375,11 +389,7 @@ export function scenarioFromSample(
     name: workload.name ?? "key-sample",
     description: [
       `Inferred from ${rows} sampled keys: ${structure.explanation}`,
-      ...(rows < SMALL_SAMPLE_KEYS
-        ? [
-            `${rows} keys are few to tell a sequence from random values or to count a field's values: the inference may be wrong (give a few hundred).`,
-          ]
-        : []),
+      ...[smallSample(rows)].flatMap((small) => (small ? [smallSampleNote(small)] : [])),
       ...modelNotes(structure, workload),
     ].join(" "),
     source: "key sample",
