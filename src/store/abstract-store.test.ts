@@ -53,15 +53,22 @@ const put: StoreMutation = { type: "put", key, cells: new Map([["v", key]]) };
 describe("AbstractStore", () => {
   it("rejects bad arguments before the store's own operation sees them", async () => {
     const store = new RecordingStore();
-    await expect(store.write([{ ...put, key: Buffer.alloc(0) }])).rejects.toThrow(RangeError);
-    await expect(store.write([put], { appProfile: "bad profile" })).rejects.toThrow(TypeError);
-    await expect(store.checkAndMutate(put, { qualifier: "", equals: null })).rejects.toThrow(TypeError);
-    await expect(store.get(Buffer.alloc(0))).rejects.toThrow(RangeError);
-    expect(() => store.read([{ start: key, end: Buffer.from("a") }])).toThrow(RangeError);
-    expect(() => store.read([], { limit: -1 })).toThrow(RangeError);
-    await expect(store.sampleKeys(-1)).rejects.toThrow(
-      expect.objectContaining({ name: "StoreArgumentError", field: "count", value: -1 }),
+    const refused = (field: string, value: unknown) =>
+      expect.objectContaining({ name: "StoreArgumentError", field, value });
+    const empty = Buffer.alloc(0);
+    await expect(store.write([{ ...put, key: empty }])).rejects.toThrow(refused("mutations[0].key", empty));
+    await expect(store.write([put], { appProfile: "bad profile" })).rejects.toThrow(
+      refused("appProfile", "bad profile"),
     );
+    await expect(store.checkAndMutate(put, { qualifier: "", equals: null })).rejects.toThrow(
+      refused("condition.qualifier", ""),
+    );
+    await expect(store.get(empty)).rejects.toThrow(refused("key", empty));
+    expect(() => store.read([{ start: key, end: Buffer.from("a") }])).toThrow(
+      refused("ranges[0].start", key),
+    );
+    expect(() => store.read([], { limit: -1 })).toThrow(refused("limit", -1));
+    await expect(store.sampleKeys(-1)).rejects.toThrow(refused("count", -1));
     expect(store.calls).toEqual([]);
   });
 
@@ -87,7 +94,9 @@ describe("AbstractStore", () => {
 
   it("holds keys to the store's own limit", async () => {
     const store = new RecordingStore(4);
-    await expect(store.write([{ ...put, key: Buffer.from("12345") }])).rejects.toThrow(RangeError);
+    await expect(store.write([{ ...put, key: Buffer.from("12345") }])).rejects.toThrow(
+      expect.objectContaining({ field: "mutations[0].key", allowed: "1..4 bytes" }),
+    );
     await store.write([{ ...put, key: Buffer.from("1234") }]);
     expect(store.calls.map((call) => call.operation)).toEqual(["write"]);
   });

@@ -501,7 +501,12 @@ function checkSplits(splits: readonly Buffer[]): void {
   splits.forEach((split, i) => {
     checkKey(split, `splits[${i}]`, BIGTABLE_MAX_KEY_BYTES);
     if (i > 0 && Buffer.compare(splits[i - 1]!, split) >= 0) {
-      throw new RangeError(`splits[${i}] is not after splits[${i - 1}]; split keys must ascend`);
+      throw new StoreArgumentError(
+        `splits[${i}]`,
+        split,
+        "split keys in ascending order",
+        `splits[${i}] is not after splits[${i - 1}]; split keys must ascend`,
+      );
     }
   });
 }
