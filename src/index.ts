@@ -11,9 +11,15 @@ export {
   type OptionalPackage,
 } from "./io/optional-package.js";
 export * from "./keys/index.js";
+export {
+  AbstractStore,
+  type CheckedReadOptions,
+  type CheckedRoutingOptions,
+  type CheckedWriteOptions,
+} from "./store/abstract-store.js";
 export { MemoryStore, type MemoryStoreFaults, type MemoryStoreOptions } from "./store/memory/memory.js";
 export type * from "./store/store.js";
-export { RetryableStoreError } from "./store/store.js";
+export { RetryableStoreError, StoreArgumentError, StoreClosedError } from "./store/store.js";
 export { type AdoptOptions, AdoptRefusedError, type AdoptReport, adoptTable } from "./table/adopt.js";
 export { BucketReadError, type RetryPolicy } from "./table/bucket-reader.js";
 export { LatestQueryError } from "./table/latest-query.js";

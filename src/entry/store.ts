@@ -1,13 +1,16 @@
 /** `keyspread/store`: the persistent stores — embedded (LevelDB) and Cloud Bigtable — and `openStore` by kind. */
 export {
+  BigtableCallError,
   BigtableStore,
   type BigtableStoreOptions,
   type CreateBigtableTableOptions,
+  CreateTableError,
   DEFAULT_BIGTABLE_FAMILY,
 } from "../store/bigtable/bigtable.js";
 export { DEFAULT_MUTATE_ROWS_LIMITS, type MutateRowsLimits } from "../store/bigtable/mutate-rows.js";
 export {
   DEFAULT_EMBEDDED_DIRECTORY,
+  EmbeddedOpenError,
   EmbeddedStore,
   type EmbeddedStoreOptions,
 } from "../store/embedded/embedded.js";

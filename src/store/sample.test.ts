@@ -6,7 +6,9 @@ describe("key sampling", () => {
     expect(evenlySpaced(10, 5)).toEqual([0, 2, 4, 6, 8]);
     expect(evenlySpaced(3, 5)).toEqual([0, 1, 2]);
     expect(evenlySpaced(0, 5)).toEqual([]);
-    expect(() => checkSampleCount(-1)).toThrow(/count is -1/);
+    expect(() => checkSampleCount(-1)).toThrow(
+      expect.objectContaining({ name: "StoreArgumentError", field: "count", value: -1 }),
+    );
   });
 
   it("samples a long stream evenly in one pass", async () => {

@@ -1,8 +1,11 @@
 /** Picking "up to `count` keys roughly evenly spread" (SampleRowKeys) for stores without tablets. */
+import { StoreArgumentError } from "./store.js";
 
+/** Checked once, by the store base, before a store samples. */
 export function checkSampleCount(count: number): void {
   if (!Number.isSafeInteger(count) || count < 0) {
-    throw new RangeError(`count is ${count}; allowed: an integer ≥ 0`);
+    const allowed = "an integer ≥ 0";
+    throw new StoreArgumentError("count", count, allowed, `count is ${count}; allowed: ${allowed}`);
   }
 }
 
@@ -17,7 +20,6 @@ export function evenlySpaced(length: number, count: number): number[] {
  * `stride`-th key, halving the kept set (and doubling the stride) whenever it reaches 2 × count.
  */
 export async function sampleSorted(keys: AsyncIterable<Buffer[]>, count: number): Promise<Buffer[]> {
-  checkSampleCount(count);
   if (count === 0) return [];
   let kept: Buffer[] = [];
   let stride = 1;

@@ -148,6 +148,30 @@ export interface Store {
   close(): Promise<void>;
 }
 
+/** An operation on a store after its `close`. */
+export class StoreClosedError extends Error {
+  override readonly name = "StoreClosedError";
+  constructor(readonly store: string) {
+    super(`${store} is closed`);
+  }
+}
+
+/**
+ * An argument a store refuses: the `field` at fault (`count`, `splits`, `mutations[3].timestamps`),
+ * the `value` given and what is `allowed`.
+ */
+export class StoreArgumentError extends Error {
+  override readonly name = "StoreArgumentError";
+  constructor(
+    readonly field: string,
+    readonly value: unknown,
+    readonly allowed: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /** Errors a reader may retry (resuming after the last key it saw). */
 export class RetryableStoreError extends Error {
   override readonly name = "RetryableStoreError";

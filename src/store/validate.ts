@@ -1,9 +1,17 @@
 /**
- * Input checks every store applies before touching its engine, so that a bad batch is rejected
- * whole (nothing half-written) with an error naming the field, and all stores agree on what is
- * valid: Bigtable's rules (row keys 1..4096 bytes, no empty rows).
+ * Input checks every store applies before touching its engine (AbstractStore makes them), so that
+ * a bad batch is rejected whole (nothing half-written) with a StoreArgumentError naming the field,
+ * the value and what is allowed, and all stores agree on what is valid: Bigtable's rules (row keys
+ * 1..4096 bytes, no empty rows).
  */
-import type { CellCondition, KeyRange, RoutingOptions, StoreMutation, StoreReadOptions } from "./store.js";
+import {
+  type CellCondition,
+  type KeyRange,
+  type RoutingOptions,
+  StoreArgumentError,
+  type StoreMutation,
+  type StoreReadOptions,
+} from "./store.js";
 
 /** Bigtable's row-key limit. */
 export const BIGTABLE_MAX_KEY_BYTES = 4096;
@@ -21,16 +29,21 @@ export function checkKey(key: unknown, field: string, maxKeyBytes: number): asse
 }
 
 /** Undefined when the key is fine, else a maker of the error (field names are built only on failure). */
-function keyProblem(key: unknown, maxKeyBytes: number): ((field: string) => Error) | undefined {
-  if (!Buffer.isBuffer(key)) return (field) => new TypeError(`${field} must be a Buffer, got ${typeof key}`);
+function keyProblem(key: unknown, maxKeyBytes: number): ((field: string) => StoreArgumentError) | undefined {
+  if (!Buffer.isBuffer(key))
+    return (field) =>
+      new StoreArgumentError(field, key, "a Buffer", `${field} must be a Buffer, got ${typeof key}`);
   if (key.length === 0 || key.length > maxKeyBytes) {
-    return (field) => new RangeError(`${field} is ${key.length} bytes; keys must be 1..${maxKeyBytes} bytes`);
+    const allowed = `1..${maxKeyBytes} bytes`;
+    return (field) =>
+      new StoreArgumentError(field, key, allowed, `${field} is ${key.length} bytes; keys must be ${allowed}`);
   }
   return undefined;
 }
 
 export function checkMutations(mutations: readonly StoreMutation[], maxKeyBytes: number): void {
-  if (!Array.isArray(mutations)) throw new TypeError("mutations must be an array");
+  if (!Array.isArray(mutations))
+    throw new StoreArgumentError("mutations", mutations, "an array", "mutations must be an array");
   for (let index = 0; index < mutations.length; index++) {
     const problem = mutationProblem(mutations[index], maxKeyBytes);
     if (problem !== undefined) throw problem(`mutations[${index}]`);
@@ -40,38 +53,74 @@ export function checkMutations(mutations: readonly StoreMutation[], maxKeyBytes:
 function mutationProblem(
   mutation: StoreMutation | undefined,
   maxKeyBytes: number,
-): ((field: string) => Error) | undefined {
-  const key = keyProblem(mutation?.key, maxKeyBytes);
+): ((field: string) => StoreArgumentError) | undefined {
+  if (typeof mutation !== "object" || mutation === null) {
+    const allowed = "a mutation { type, key, … }";
+    return (field) =>
+      new StoreArgumentError(field, mutation, allowed, `${field} must be ${allowed}, got ${mutation}`);
+  }
+  const key = keyProblem(mutation.key, maxKeyBytes);
   if (key !== undefined) return (field) => key(`${field}.key`);
-  const { type } = mutation!;
+  const { type } = mutation;
   if (type === "delete") return qualifiersProblem(mutation as Extract<StoreMutation, { type: "delete" }>);
   if (type !== "put") {
-    return (field) => new TypeError(`${field}.type is ${JSON.stringify(type)}; allowed: "put", "delete"`);
+    const allowed = '"put", "delete"';
+    return (field) =>
+      new StoreArgumentError(
+        `${field}.type`,
+        type,
+        allowed,
+        `${field}.type is ${JSON.stringify(type)}; allowed: ${allowed}`,
+      );
   }
   const { cells, replace, timestamps } = mutation as Extract<StoreMutation, { type: "put" }>;
   if (timestamps !== undefined) {
     for (const [qualifier, micros] of timestamps instanceof Map ? timestamps : [["", Number.NaN] as const]) {
       if (!(Number.isSafeInteger(micros) && micros >= 0)) {
+        const allowed = "a Map of integer microseconds ≥ 0";
         return (field) =>
-          new TypeError(
-            `${field}.timestamps.get(${JSON.stringify(qualifier)}) is ${micros}; allowed: a Map of integer microseconds ≥ 0`,
+          new StoreArgumentError(
+            `${field}.timestamps`,
+            micros,
+            allowed,
+            `${field}.timestamps.get(${JSON.stringify(qualifier)}) is ${micros}; allowed: ${allowed}`,
           );
       }
     }
   }
   if (replace !== undefined && typeof replace !== "boolean") {
-    return (field) => new TypeError(`${field}.replace is ${JSON.stringify(replace)}; allowed: true, false`);
+    return (field) =>
+      new StoreArgumentError(
+        `${field}.replace`,
+        replace,
+        "true, false",
+        `${field}.replace is ${JSON.stringify(replace)}; allowed: true, false`,
+      );
   }
   if (!(cells instanceof Map) || cells.size === 0) {
     return (field) =>
-      new TypeError(`${field}.cells must be a non-empty Map<string, Buffer> (a row needs a cell)`);
+      new StoreArgumentError(
+        `${field}.cells`,
+        cells,
+        "a non-empty Map<string, Buffer>",
+        `${field}.cells must be a non-empty Map<string, Buffer> (a row needs a cell)`,
+      );
   }
   for (const [qualifier, value] of cells) {
     if (typeof qualifier !== "string" || qualifier.length === 0) {
-      return (field) => new TypeError(`${field}.cells has an empty or non-string qualifier`);
+      return (field) =>
+        new StoreArgumentError(
+          `${field}.cells`,
+          qualifier,
+          "non-empty string qualifiers",
+          `${field}.cells has an empty or non-string qualifier`,
+        );
     }
     if (!Buffer.isBuffer(value)) {
-      return (field) => new TypeError(`${field}.cells.get(${JSON.stringify(qualifier)}) must be a Buffer`);
+      return (field) => {
+        const at = `${field}.cells.get(${JSON.stringify(qualifier)})`;
+        return new StoreArgumentError(at, value, "a Buffer", `${at} must be a Buffer`);
+      };
     }
   }
   return undefined;
@@ -80,15 +129,30 @@ function mutationProblem(
 /** A cell delete names at least one cell: an empty list must not read as "the whole row". */
 function qualifiersProblem(
   mutation: Extract<StoreMutation, { type: "delete" }>,
-): ((field: string) => Error) | undefined {
+): ((field: string) => StoreArgumentError) | undefined {
   const { qualifiers } = mutation;
   if (qualifiers === undefined) return undefined;
   if (!Array.isArray(qualifiers) || qualifiers.length === 0) {
     return (field) =>
-      new TypeError(`${field}.qualifiers must name at least one cell; leave it out to delete the whole row`);
+      new StoreArgumentError(
+        `${field}.qualifiers`,
+        qualifiers,
+        "at least one qualifier (no qualifiers: the whole row)",
+        `${field}.qualifiers must name at least one cell; leave it out to delete the whole row`,
+      );
   }
   const bad = qualifiers.findIndex((qualifier) => typeof qualifier !== "string" || qualifier.length === 0);
-  if (bad >= 0) return (field) => new TypeError(`${field}.qualifiers[${bad}] must be a non-empty string`);
+  if (bad >= 0) {
+    return (field) => {
+      const at = `${field}.qualifiers[${bad}]`;
+      return new StoreArgumentError(
+        at,
+        qualifiers[bad],
+        "a non-empty string",
+        `${at} must be a non-empty string`,
+      );
+    };
+  }
   return undefined;
 }
 
@@ -97,8 +161,12 @@ export function checkAppProfile(options: RoutingOptions | undefined): string | u
   const profile = options?.appProfile;
   if (profile === undefined) return undefined;
   if (typeof profile !== "string" || !/^[A-Za-z0-9_][A-Za-z0-9_.-]{0,49}$/.test(profile)) {
-    throw new TypeError(
-      `appProfile ${JSON.stringify(profile)} is not an app profile id; allowed: 1-50 of A-Z a-z 0-9 _ - . (not starting with - or .)`,
+    const allowed = "1-50 of A-Z a-z 0-9 _ - . (not starting with - or .)";
+    throw new StoreArgumentError(
+      "appProfile",
+      profile,
+      allowed,
+      `appProfile ${JSON.stringify(profile)} is not an app profile id; allowed: ${allowed}`,
     );
   }
   return profile;
@@ -109,31 +177,63 @@ export function checkAppProfile(options: RoutingOptions | undefined): string | u
  * byte longer than a key: the successor of a maximal key (key + 0x00) bounds reads just past it.
  */
 export function checkRanges(ranges: readonly KeyRange[], maxKeyBytes: number): void {
-  if (!Array.isArray(ranges)) throw new TypeError("ranges must be an array");
+  if (!Array.isArray(ranges))
+    throw new StoreArgumentError("ranges", ranges, "an array", "ranges must be an array");
   const maxEdgeBytes = maxKeyBytes + 1;
   ranges.forEach((range, index) => {
     const field = `ranges[${index}]`;
-    if (!Buffer.isBuffer(range?.start)) throw new TypeError(`${field}.start must be a Buffer`);
+    const edgeBytes = `≤ ${maxEdgeBytes} bytes`;
+    if (!Buffer.isBuffer(range?.start)) {
+      throw new StoreArgumentError(
+        `${field}.start`,
+        range?.start,
+        "a Buffer",
+        `${field}.start must be a Buffer`,
+      );
+    }
     if (range.start.length > maxEdgeBytes) {
-      throw new RangeError(
+      throw new StoreArgumentError(
+        `${field}.start`,
+        range.start,
+        edgeBytes,
         `${field}.start is ${range.start.length} bytes; range edges must be ≤ ${maxEdgeBytes}`,
       );
     }
     if (range.end !== null) {
-      if (!Buffer.isBuffer(range.end)) throw new TypeError(`${field}.end must be a Buffer or null`);
+      if (!Buffer.isBuffer(range.end)) {
+        throw new StoreArgumentError(
+          `${field}.end`,
+          range.end,
+          "a Buffer or null",
+          `${field}.end must be a Buffer or null`,
+        );
+      }
       if (range.end.length > maxEdgeBytes) {
-        throw new RangeError(
+        throw new StoreArgumentError(
+          `${field}.end`,
+          range.end,
+          edgeBytes,
           `${field}.end is ${range.end.length} bytes; range edges must be ≤ ${maxEdgeBytes}`,
         );
       }
       if (Buffer.compare(range.start, range.end) > 0) {
-        throw new RangeError(`${field}.start is after its end`);
+        throw new StoreArgumentError(
+          `${field}.start`,
+          range.start,
+          "at most its end",
+          `${field}.start is after its end`,
+        );
       }
     }
     const next = ranges[index + 1];
     if (next === undefined) return;
     if (range.end === null || Buffer.compare(range.end, next.start) > 0) {
-      throw new RangeError(`${field} overlaps or follows ranges[${index + 1}]; ranges must be sorted`);
+      throw new StoreArgumentError(
+        field,
+        range,
+        "sorted, non-overlapping ranges",
+        `${field} overlaps or follows ranges[${index + 1}]; ranges must be sorted`,
+      );
     }
   });
 }
@@ -143,7 +243,12 @@ export function checkLimit(options: StoreReadOptions | undefined): number {
   const limit = options?.limit;
   if (limit === undefined) return Number.POSITIVE_INFINITY;
   if (!Number.isSafeInteger(limit) || limit < 0) {
-    throw new RangeError(`limit is ${limit}; allowed: an integer ≥ 0`);
+    throw new StoreArgumentError(
+      "limit",
+      limit,
+      "an integer ≥ 0",
+      `limit is ${limit}; allowed: an integer ≥ 0`,
+    );
   }
   return limit;
 }
@@ -156,14 +261,27 @@ export function isBeforeEnd(key: Buffer, end: Buffer | null): boolean {
 /** A conditional mutation's test: a non-empty qualifier and a Buffer or null. */
 export function checkCondition(condition: CellCondition): void {
   if (typeof condition !== "object" || condition === null) {
-    throw new TypeError("condition must be { qualifier, equals }");
+    throw new StoreArgumentError(
+      "condition",
+      condition,
+      "{ qualifier, equals }",
+      "condition must be { qualifier, equals }",
+    );
   }
   const { qualifier, equals } = condition;
   if (typeof qualifier !== "string" || qualifier.length === 0) {
-    throw new TypeError(`condition.qualifier is ${JSON.stringify(qualifier)}; allowed: a non-empty string`);
+    throw new StoreArgumentError(
+      "condition.qualifier",
+      qualifier,
+      "a non-empty string",
+      `condition.qualifier is ${JSON.stringify(qualifier)}; allowed: a non-empty string`,
+    );
   }
   if (equals !== null && !Buffer.isBuffer(equals)) {
-    throw new TypeError(
+    throw new StoreArgumentError(
+      "condition.equals",
+      equals,
+      "a Buffer or null (the cell is absent)",
       `condition.equals must be a Buffer or null (the cell is absent), got ${typeof equals}`,
     );
   }

@@ -17,10 +17,11 @@ export class AdviseOptionError extends Error {
   }
 }
 
-/** A sample of row keys the advisor cannot model: unreadable at `line`, empty, or all one key. */
+/** A sample of row keys the advisor cannot model: `unreadable` at `line`, `empty`, or all one key (`identical`). */
 export class KeySampleError extends Error {
   override readonly name = "KeySampleError";
   constructor(
+    readonly problem: "unreadable" | "empty" | "identical",
     message: string,
     readonly line?: number,
   ) {

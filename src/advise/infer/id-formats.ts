@@ -13,6 +13,8 @@ export interface IdShape {
   timeOrdered: boolean;
   /** How the ids order, in words. */
   note: string;
+  /** UUID v1: seconds new ids take to sweep the whole key space once (time_low wraps). */
+  sweepS?: number;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-([0-9a-f])[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -51,6 +53,7 @@ export function idShape(values: readonly string[]): IdShape | undefined {
       return {
         format: "uuid-v1",
         timeOrdered: true,
+        sweepS: V1_SWEEP_S,
         note: `UUID v1 puts time_low first: new ids sweep the key space every ${Math.round((V1_SWEEP_S / 60) * 10) / 10} minutes, one narrow range at a time (a moving hotspot)`,
       };
     if (timed)

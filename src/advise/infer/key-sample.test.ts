@@ -9,11 +9,15 @@ describe("key samples", () => {
 
   it("decodes hex lines and names a bad one", () => {
     expect(parseKeyLines("6123\n", "hex")).toEqual(["a#"]);
-    expect(() => parseKeyLines("61\nxyz\n", "hex")).toThrow(/line 2: "xyz" is not hex/);
+    expect(() => parseKeyLines("61\nxyz\n", "hex")).toThrow(
+      expect.objectContaining({ name: "KeySampleError", problem: "unreadable", line: 2 }),
+    );
   });
 
   it("refuses an empty sample", () => {
-    expect(() => parseKeyLines("\n\n", "text")).toThrow(/no keys/);
+    expect(() => parseKeyLines("\n\n", "text")).toThrow(
+      expect.objectContaining({ name: "KeySampleError", problem: "empty" }),
+    );
     expect(() => parseKeyLines("a#1\nb\ufffd#2\n", "text")).toThrow(
       /line 2: character 2 is not printable text .*--key-format hex/,
     );

@@ -55,6 +55,7 @@ export function parseKeyLines(text: string, format: KeySampleFormat): string[] {
       const unreadable = firstUnprintable(line);
       if (unreadable >= 0) {
         throw new KeySampleError(
+          "unreadable",
           `key sample line ${index + 1}: character ${unreadable + 1} is not printable text (binary keys go one per line in hex, with --key-format hex)`,
           index + 1,
         );
@@ -65,10 +66,15 @@ export function parseKeyLines(text: string, format: KeySampleFormat): string[] {
     try {
       keys.push(parseHex(line.trim()).toString("latin1"));
     } catch (error) {
-      throw new KeySampleError(`key sample line ${index + 1}: ${(error as Error).message}`, index + 1);
+      throw new KeySampleError(
+        "unreadable",
+        `key sample line ${index + 1}: ${(error as Error).message}`,
+        index + 1,
+      );
     }
   }
-  if (keys.length === 0) throw new KeySampleError("key sample: no keys (expected one row key per line)");
+  if (keys.length === 0)
+    throw new KeySampleError("empty", "key sample: no keys (expected one row key per line)");
   return keys;
 }
 

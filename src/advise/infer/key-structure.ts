@@ -42,26 +42,37 @@ export interface SequenceShape {
   snowflake: boolean;
 }
 
-export interface KeyComponent {
-  index: number;
-  /** A field name for the schema (from a constant word before it when there is one). */
-  name: string;
-  kind: KeyComponentKind;
+/** What the sample showed of a component, whatever its kind. */
+interface ComponentMeasures {
   /** What the component is, in words (`epoch ms, reversed`, `ULID`, `4 salt buckets (hex)`). */
   label: string;
   distinct: number;
   /** Share of consecutive sample keys in which the value grew (1 = strictly ascending in sample order). */
   ascending: number;
   examples: string[];
-  /** The value, for a constant. */
-  value?: string;
   /** Written right after the component before it, with no separator (the digits of `txn00001`). */
   glued?: boolean;
-  salt?: SaltPrefixShape;
-  time?: TimeShape;
-  id?: IdShape;
-  sequence?: SequenceShape;
 }
+
+/** Each kind with the shape that recognised it. */
+type ClassifiedKind =
+  | { kind: "constant"; value: string }
+  | { kind: "salt"; salt: SaltPrefixShape }
+  | { kind: "timestamp"; time: TimeShape }
+  | { kind: "time-bucket"; time: TimeShape }
+  | { kind: "sequence"; sequence: SequenceShape }
+  | { kind: "time-ordered-id"; id: IdShape }
+  /** A random id format (UUID v4) has its shape; a hex hash has none. */
+  | { kind: "hashed"; id?: IdShape }
+  | { kind: "low-cardinality" | "high-cardinality" };
+
+type Classified = ComponentMeasures & ClassifiedKind;
+type Positioned = Classified & { index: number };
+
+export type KeyComponent = Positioned & {
+  /** A field name for the schema (from a constant word before it when there is one). */
+  name: string;
+};
 
 export interface KeyStructure {
   separator: string | undefined;
@@ -71,6 +82,8 @@ export interface KeyStructure {
   components: KeyComponent[];
   /** The component that makes writes sequential: a moving one no spreading component precedes. */
   sequential: KeyComponent | undefined;
+  /** Names of the spreading components before the moving one: what spreads the writes it would otherwise make sequential. */
+  spreadBy: string[];
   /** In words: why writes are (or are not) sequential. */
   explanation: string;
 }
@@ -154,8 +167,6 @@ const timeLabel = (time: TimeShape) =>
     }[time.shape]
   }${time.reverse ? ", reversed" : ""}`;
 
-type Classified = Omit<KeyComponent, "index" | "name">;
-
 function classify(
   values: readonly string[],
   index: number,
@@ -208,7 +219,8 @@ const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const REVERSE_DOMAIN =
   /^(?:com|org|net|edu|gov|mil|int|io|co|ai|app|dev|info|biz|[a-z]{2})(?:\.[a-z0-9-]+)+$/;
 
-const BASE_NAMES: Partial<Record<KeyComponentKind, string>> = {
+/** Names by kind; a time bucket is named for its period, a constant needs none. */
+const BASE_NAMES: Record<Exclude<KeyComponentKind, "constant" | "time-bucket">, string> = {
   salt: "salt",
   timestamp: "ts",
   sequence: "seq",
@@ -225,7 +237,7 @@ export function bucketPeriod(time: TimeShape): string {
 }
 
 /** Field names: the constant word before the component, else by kind (`ts`, `seq`, `id`, …), unique. */
-function nameComponents(components: Omit<KeyComponent, "name">[]): KeyComponent[] {
+function nameComponents(components: readonly Positioned[]): KeyComponent[] {
   const used = new Set<string>(["bucket"]);
   const unique = (base: string) => {
     let name = base;
@@ -237,13 +249,13 @@ function nameComponents(components: Omit<KeyComponent, "name">[]): KeyComponent[
     if (component.kind === "constant") return { ...component, name: "" };
     const previous = components[index - 1];
     const word =
-      previous?.kind === "constant" ? previous.value!.replace(/[^A-Za-z0-9_]/g, "").toLowerCase() : "";
+      previous?.kind === "constant" ? previous.value.replace(/[^A-Za-z0-9_]/g, "").toLowerCase() : "";
     const byKind =
       component.kind === "time-bucket"
-        ? bucketPeriod(component.time!)
+        ? bucketPeriod(component.time)
         : component.label === "reverse-domain host"
           ? "host"
-          : BASE_NAMES[component.kind]!;
+          : BASE_NAMES[component.kind];
     const moving =
       MOVING_KINDS.has(component.kind) || component.kind === "salt" || component.kind === "time-bucket";
     // A word of two letters or more names the component (`sensor-0042` → sensor); `u` in `u42` does not.
@@ -254,14 +266,25 @@ function nameComponents(components: Omit<KeyComponent, "name">[]): KeyComponent[
   });
 }
 
+function spreadingBefore(components: readonly KeyComponent[], moving: KeyComponent | undefined): string[] {
+  if (!moving) return [];
+  return components
+    .slice(0, moving.index)
+    .filter((c) => SPREADING_KINDS.has(c.kind))
+    .map((c) => c.name);
+}
+
 function explain(
   components: readonly KeyComponent[],
   moving: KeyComponent | undefined,
   leads: boolean,
 ): string {
-  const buckets = components.filter((c) => c.kind === "time-bucket");
-  const turning = buckets.length
-    ? ` ${buckets.map((c) => c.name).join(", ")} turns every ${bucketPeriod(buckets[0]!.time!)}: each new one starts as one tablet on one node.`
+  const buckets = components.filter(
+    (c): c is Extract<KeyComponent, { kind: "time-bucket" }> => c.kind === "time-bucket",
+  );
+  const [first] = buckets;
+  const turning = first
+    ? ` ${buckets.map((c) => c.name).join(", ")} turns every ${bucketPeriod(first.time)}: each new one starts as one tablet on one node.`
     : "";
   if (!moving)
     return `No component moves with every write: writes land wherever their values sort.${turning}`;
@@ -270,14 +293,13 @@ function explain(
     const before = moving.index > 0 && components.slice(0, moving.index).some((c) => c.kind !== "constant");
     return `Writes are sequential: ${what} leads the key${before ? " after constant or low-cardinality components" : ""}, so every new row sorts next to the last one and one tablet takes the writes.${turning}`;
   }
-  const spreading = components.slice(0, moving.index).filter((c) => SPREADING_KINDS.has(c.kind));
-  return `Writes spread over the values of ${spreading.map((c) => c.name).join(", ")}; ${what} only orders rows within each of them.${turning}`;
+  return `Writes spread over the values of ${spreadingBefore(components, moving).join(", ")}; ${what} only orders rows within each of them.${turning}`;
 }
 
 export function inferKeyStructure(sample: SplitKeySample): KeyStructure {
   const width = sample.rows[0]?.length ?? 0;
   const columns = Array.from({ length: width }, (_, column) => sample.rows.map((row) => row[column]!));
-  const classified: Omit<KeyComponent, "name">[] = [];
+  const classified: Positioned[] = [];
   columns.forEach((values, index) => {
     const component =
       index === 0 && sample.saltByte
@@ -305,6 +327,7 @@ export function inferKeyStructure(sample: SplitKeySample): KeyStructure {
     skipped: sample.skipped,
     components,
     sequential: leads ? moving : undefined,
+    spreadBy: spreadingBefore(components, moving),
     explanation: explain(components, moving, leads),
   };
 }

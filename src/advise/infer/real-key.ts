@@ -28,11 +28,11 @@ export function realKeyOf(structure: KeyStructure): RealKey {
       component.kind === "sequence" || component.kind === "time-ordered-id" || component.glued
         ? RAW
         : component.kind === "timestamp" || component.kind === "time-bucket"
-          ? component.time!.realCodec
+          ? component.time.realCodec
           : undefined;
     if (real) codecs[component.name] = real;
     const before = structure.components[index - 1];
-    if (component.glued && before?.kind === "constant") glued[component.name] = before.value!;
+    if (component.glued && before?.kind === "constant") glued[component.name] = before.value;
   });
   const eventIds = structure.components
     .filter((component) => component.kind === "time-ordered-id")

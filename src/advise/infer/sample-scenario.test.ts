@@ -5,7 +5,13 @@ import { parseKeyLines, splitKeySample } from "./key-sample.js";
 import { inferKeyStructure } from "./key-structure.js";
 import { parseWorkloadRates } from "./rates.js";
 import { realKeyOf, realSchemaOf } from "./real-key.js";
-import { estimatePopulation, familiesOf, scenarioFromSample } from "./sample-scenario.js";
+import {
+  estimatePopulation,
+  familiesOf,
+  scenarioFromSample,
+  smallSample,
+  smallSampleNote,
+} from "./sample-scenario.js";
 
 function modelOf(sample: string[], rates = "writes=1000,latest-10=5", format: "text" | "hex" = "text") {
   const split = splitKeySample(parseKeyLines(sample.join("\n"), format));
@@ -133,13 +139,18 @@ describe("a scenario from a key sample", () => {
 
   it("says when a sample is too small to trust its inference", () => {
     const few = Array.from({ length: 10 }, (_, i) => `user${(i * 7919) % 1000}#${1_700_000_000 + i}`);
-    expect(modelOf(few).scenario.description).toMatch(/10 keys are few .* the inference may be wrong/);
+    expect(smallSample(few.length)).toEqual({ keys: 10, trustedFrom: 100 });
+    expect(modelOf(few).scenario.description).toContain(smallSampleNote({ keys: 10, trustedFrom: 100 }));
     const many = Array.from({ length: 400 }, (_, i) => `user${(i * 7919) % 1000}#${1_700_000_000 + i}`);
-    expect(modelOf(many).scenario.description).not.toMatch(/are few/);
+    expect(smallSample(many.length)).toBeUndefined();
+    const { description } = modelOf(many).scenario;
+    expect(description).not.toContain(smallSampleNote({ keys: 400, trustedFrom: 100 }));
   });
 
   it("refuses a sample with nothing to model", () => {
-    expect(() => modelOf(["a#1", "a#1"])).toThrow(/every key is the same/);
+    expect(() => modelOf(["a#1", "a#1"])).toThrow(
+      expect.objectContaining({ name: "KeySampleError", problem: "identical" }),
+    );
   });
 
   it("estimates a population from repeats and groups ids by shape", () => {

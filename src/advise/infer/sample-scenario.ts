@@ -9,7 +9,7 @@ import { formatDuration } from "../../sim/scenario/duration.js";
 import { DEFAULT_GET_WINDOW_S, type Scenario, validateScenario } from "../../sim/scenario/scenario.js";
 import { KeySampleError } from "./advise-errors.js";
 import type { SplitKeySample } from "./key-sample.js";
-import { type KeyComponent, type KeyStructure, MOVING_KINDS } from "./key-structure.js";
+import { type KeyComponent, type KeyStructure, MOVING_KINDS, type SequenceShape } from "./key-structure.js";
 import type { WorkloadRates } from "./rates.js";
 
 export interface SampleWorkload {
@@ -147,8 +147,8 @@ export function writerComponents(structure: KeyStructure): KeyComponent[] {
 }
 
 /** Digits the model's sequence needs to run the simulated time at the headroom rate without overflowing. */
-function sequenceModel(component: KeyComponent, workload: SampleWorkload) {
-  const { width, max } = component.sequence!;
+function sequenceModel(sequence: SequenceShape, workload: SampleWorkload) {
+  const { width, max } = sequence;
   const start = max < MAX_SAFE / 2n ? Number(max) + 1 : 1;
   const last = start + RATE_ROOM * workload.rates.writesPerS * (workload.durationS ?? 3600);
   const sampleWidth = width ?? String(max).length;
@@ -174,22 +174,22 @@ function modelOf(
             generator: { oneOf: [...new Set(column)].sort() },
           };
     case "constant":
-      return component.value === "" ? {} : { segment: { literal: component.value! } };
+      return component.value === "" ? {} : { segment: { literal: component.value } };
     case "salt":
       return {};
     case "timestamp": {
-      const { unit, reverse } = component.time!;
+      const { unit, reverse } = component.time;
       return { segment: { field, codec: { type: "timestamp", unit, ...(reverse ? { reverse } : {}) } } };
     }
     case "time-ordered-id":
       return {
         segment: {
           field,
-          codec: { type: "timestamp", unit: component.id!.format === "uuid-v1" ? "us" : "ms" },
+          codec: { type: "timestamp", unit: component.id.format === "uuid-v1" ? "us" : "ms" },
         },
       };
     case "sequence": {
-      const { start, width } = sequenceModel(component, workload);
+      const { start, width } = sequenceModel(component.sequence, workload);
       return { segment: { field, codec: { type: "uint", width } }, generator: { sequence: { start } } };
     }
     default:
@@ -206,6 +206,20 @@ const SALT_EVIDENCE = 3;
 /** Below this many keys the report warns that the inference may be wrong (an assumption: 400 keys recognise 256 buckets). */
 const SMALL_SAMPLE_KEYS = 100;
 
+/** A sample too small to trust the inference: its keys, and the fewest the advisor trusts. */
+export interface SmallSample {
+  keys: number;
+  trustedFrom: number;
+}
+
+export function smallSample(keys: number): SmallSample | undefined {
+  return keys < SMALL_SAMPLE_KEYS ? { keys, trustedFrom: SMALL_SAMPLE_KEYS } : undefined;
+}
+
+export function smallSampleNote({ keys }: SmallSample): string {
+  return `${keys} keys are few to tell a sequence from random values or to count a field's values: the inference may be wrong (give a few hundred).`;
+}
+
 /**
  * The salt already in the key: over each writer's fields when writers seen more than once keep
  * their bucket, else over the whole key (as Phoenix, HBaseWD and the game-studio recipe hash it).
@@ -216,7 +230,9 @@ function keptSalt(
   segments: readonly SegmentSpec[],
   writers: readonly KeyComponent[],
 ): SaltSpec | undefined {
-  const salt = structure.components.find((component) => component.kind === "salt");
+  const salt = structure.components.find(
+    (component): component is Extract<KeyComponent, { kind: "salt" }> => component.kind === "salt",
+  );
   if (!salt) return undefined;
   const fields = segments.flatMap((segment) => ("field" in segment ? [segment.field] : []));
   const moving = structure.components.find((component) => MOVING_KINDS.has(component.kind));
@@ -232,12 +248,13 @@ function keptSalt(
     else if (seen !== undefined) kept++;
     bucketOf.set(writer, bucket);
   }
-  const perWriter = leading.length > 0 && !moved && kept >= SALT_EVIDENCE;
-  const through = perWriter ? fields.indexOf(leading.at(-1)!.name) + 1 : fields.length;
+  const last = leading.at(-1);
+  const perWriter = last !== undefined && !moved && kept >= SALT_EVIDENCE;
+  const through = perWriter ? fields.indexOf(last.name) + 1 : fields.length;
   return {
-    buckets: salt.salt!.buckets,
+    buckets: salt.salt.buckets,
     fields: fields.slice(0, through),
-    ...(structure.binary || salt.salt!.format !== "decimal" ? {} : { width: salt.salt!.width }),
+    ...(structure.binary || salt.salt.format !== "decimal" ? {} : { width: salt.salt.width }),
   };
 }
 
@@ -245,8 +262,8 @@ function keptSalt(
 function modelNotes(structure: KeyStructure, workload: SampleWorkload): string[] {
   const notes: string[] = [];
   for (const component of structure.components) {
-    if (component.kind !== "sequence" || component.sequence!.snowflake) continue;
-    const { start, width, sampleWidth } = sequenceModel(component, workload);
+    if (component.kind !== "sequence" || component.sequence.snowflake) continue;
+    const { start, width, sampleWidth } = sequenceModel(component.sequence, workload);
     if (width === sampleWidth) continue;
     const seconds = (10 ** sampleWidth - start) / workload.rates.writesPerS;
     notes.push(
@@ -282,7 +299,7 @@ export function scenarioFromSample(
     if (generator !== undefined) shared[component.name] = generator;
   }
   if (!segments.some((segment) => "field" in segment))
-    throw new KeySampleError("key sample: every key is the same; there is nothing to model");
+    throw new KeySampleError("identical", "key sample: every key is the same; there is nothing to model");
 
   // The longest window a read looks back: the table keeps at least that much.
   const keptS = Math.max(
@@ -297,19 +314,22 @@ export function scenarioFromSample(
     : outer.kind === "low-cardinality"
       ? valueFamilies(outer.name, column(outer))
       : familiesOf(column(outer));
-  const rowsOf = (family: Family) => {
+  // A family's rows: those whose outer writer component holds one of its values.
+  const rowsOf = (family: Family, writer: KeyComponent) => {
     const members = new Set(family.values);
-    return sample.rows.filter((row) => members.has(row[outer!.index]!));
+    return sample.rows.filter((row) => members.has(row[writer.index]!));
   };
   const writerKey = (row: string[]) => writers.map((component) => row[component.index]).join("\u0000");
-  const estimates = families.map((family) => estimatePopulation(rowsOf(family).map(writerKey)));
+  const estimates = outer
+    ? families.map((family) => estimatePopulation(rowsOf(family, outer).map(writerKey)))
+    : [];
   const estimated = estimates.reduce((sum, n) => sum + n, 0);
   const rows = sample.rows.length;
   const groups =
-    families.length === 0
+    !outer || families.length === 0
       ? [{ name: "writes", entities: 1, fields: { ...shared }, writesPerS: workload.rates.writesPerS }]
       : families.map((family, index) => {
-          const familyRows = rowsOf(family);
+          const familyRows = rowsOf(family, outer);
           // A family whose every sampled writer is new shows no writer repeating: it writes no more per
           // writer than the sample as a whole (else a few look-alike random ids become a few hot rows),
           // and a writer writes about once over the window its reads keep (a random id is a row per write).
@@ -328,11 +348,11 @@ export function scenarioFromSample(
                 ),
               )
             : stated;
-          const outerValues = estimatePopulation(familyRows.map((row) => row[outer!.index]!));
+          const outerValues = estimatePopulation(familyRows.map((row) => row[outer.index]!));
           const perOuter = Math.max(1, Math.round(entities / outerValues));
           const fields: Record<string, unknown> = {
             ...shared,
-            [outer!.name]: family.template(inner.length > 0 && perOuter > 1 ? `/${perOuter}` : ""),
+            [outer.name]: family.template(inner.length > 0 && perOuter > 1 ? `/${perOuter}` : ""),
           };
           // The second writer component takes the index's remainder (so the pair is unique); later ones their own values.
           inner.forEach((component, position) => {
@@ -369,11 +389,7 @@ export function scenarioFromSample(
     name: workload.name ?? "key-sample",
     description: [
       `Inferred from ${rows} sampled keys: ${structure.explanation}`,
-      ...(rows < SMALL_SAMPLE_KEYS
-        ? [
-            `${rows} keys are few to tell a sequence from random values or to count a field's values: the inference may be wrong (give a few hundred).`,
-          ]
-        : []),
+      ...[smallSample(rows)].flatMap((small) => (small ? [smallSampleNote(small)] : [])),
       ...modelNotes(structure, workload),
     ].join(" "),
     source: "key sample",

@@ -32,8 +32,9 @@ export function durationMs(spec: DurationFlag): (text: string) => number {
       );
     } else if (DURATION.test(trimmed)) {
       ms = 0;
-      for (const [, amount, unit] of trimmed.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h|d)/g)) {
-        ms += Number(amount) * UNIT_MS[unit!]!;
+      // Both groups always take part in a match.
+      for (const match of trimmed.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h|d)/g)) {
+        ms += Number(match[1]) * UNIT_MS[match[2]!]!;
       }
     } else {
       throw new InvalidArgumentError(

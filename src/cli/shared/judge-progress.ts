@@ -22,12 +22,12 @@ export function judgeWithProgress(
     return judgeScenario(scenario, {
       ...options,
       onProgress: (progress: JudgeScenarioProgress) => {
-        if (progress.phase !== phase) {
+        if (progress.phase !== phase || bar === undefined) {
           bar?.stop();
           phase = progress.phase;
           bar = simulationQueueBar(`lab: ${phase}`);
         }
-        bar!.update(progress);
+        bar.update(progress);
       },
     });
   } finally {

@@ -7,6 +7,7 @@
  * A scenario that measured its own application sets them (`client.cpuMsPerCall`, `client.cpuUsPerRow`).
  */
 import type { ModelConstant } from "../cluster/model-constants.js";
+import type { ScenarioField } from "../scenario/scenario-field.js";
 
 const BENCH_READ = "measured on this machine by bench:read, 2026-12-03";
 
@@ -31,4 +32,4 @@ export const CLIENT_CONSTANTS = {
     basis: "sourced",
     source: `${BENCH_READ}: one range of 400 rows against one of 100, 8.5 µs at 5 ms per call and 12.4 µs at 0 ms (client_cpu_us_per_row); docs/tables.md measured 8–12 µs per response message on another machine. The emulator sends a row per message and Bigtable many, so real rows may cost less (the low end); a slower machine 2.5× more (the high end)`,
   },
-} satisfies Record<string, ModelConstant>;
+} satisfies Record<string, ModelConstant<ScenarioField>>;

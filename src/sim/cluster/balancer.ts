@@ -55,9 +55,9 @@ export function rebalance(
     }
   }
   let moves = 0;
-  const donors = [...byNode.keys()].sort((a, b) => load[b]! - load[a]!);
-  for (const donor of donors) {
-    const list = byNode.get(donor)!.sort((a, b) => b.lastPeriodCost - a.lastPeriodCost);
+  const donors = [...byNode.entries()].sort(([a], [b]) => load[b]! - load[a]!);
+  for (const [donor, tablets] of donors) {
+    const list = tablets.sort((a, b) => b.lastPeriodCost - a.lastPeriodCost);
     let moved = false;
     for (const tablet of list) {
       if (moved && give[donor]! <= 0) break;

@@ -6,13 +6,15 @@
  * depends on a guess shows as a range. A scenario that sets a constant fixes it at every end: it is
  * then the user's input, not the model's guess.
  */
+import type { NumericField, ScenarioField } from "../scenario/scenario-field.js";
 
 export type ModelEnd = "default" | "pessimistic" | "optimistic";
 export const MODEL_ENDS: readonly ModelEnd[] = ["default", "pessimistic", "optimistic"];
 
-export interface ModelConstant {
-  /** The scenario field that overrides it. */
-  field: string;
+/** `Field`: what names the input that overrides it; for the cluster model, a scenario field. */
+export interface ModelConstant<Field extends string = string> {
+  /** The scenario field (or flag) that overrides it. */
+  field: Field;
   unit: string;
   value: number;
   low: number;
@@ -389,9 +391,14 @@ export const MODEL_CONSTANTS = {
     source:
       'not published as a figure: Google, "Replication overview" (https://cloud.google.com/bigtable/docs/replication-overview) calls replication eventually consistent, with more latency between regions than within one; the replication latency metric measures it on a running instance',
   },
-} satisfies Record<string, ModelConstant>;
+} satisfies Record<string, ModelConstant<ScenarioField>>;
 
 export type ConstantName = keyof typeof MODEL_CONSTANTS;
+
+/** Constants overridden by a field that takes any number, so a fit may set them. */
+export type NumericConstantName = {
+  [N in ConstantName]: (typeof MODEL_CONSTANTS)[N]["field"] extends NumericField ? N : never;
+}[ConstantName];
 
 /** The value of `name` at `end`, unless the scenario set it (`override`). */
 export function constantAt(name: ConstantName, end: ModelEnd, override?: number): number {

@@ -64,8 +64,13 @@ export class SplitCheck {
   candidates(nowS: number): Tablet[] {
     const checked = new Set([...this.loadWatch, ...this.load.takeTouched()]);
     const dueBy = nowS + DUE_ROUNDING_S;
-    while (this.sizeDue.length > 0 && this.sizeDue.peekValue()! <= dueBy) {
-      const due = this.sizeDue.pop()!;
+    for (
+      let dueS = this.sizeDue.peekValue();
+      dueS !== undefined && dueS <= dueBy;
+      dueS = this.sizeDue.peekValue()
+    ) {
+      const due = this.sizeDue.pop();
+      if (due === undefined) break;
       // A tablet is queued again when its due time changes; only its latest entry counts.
       if (due.sizeDueS <= dueBy) checked.add(due);
     }

@@ -64,11 +64,14 @@ export function replayVerdict(designs: readonly DesignResult[]): ReplayVerdict {
     lines.push(`Keep ${current.design}: it meets the guidance under this traffic.`);
   } else {
     const fewest = candidates
-      .filter((design) => design.summary.guidance.nodesNeeded.total !== null)
-      .sort((a, b) => a.summary.guidance.nodesNeeded.total! - b.summary.guidance.nodesNeeded.total!)[0];
+      .flatMap((design) => {
+        const total = design.summary.guidance.nodesNeeded.total;
+        return total === null ? [] : [{ design: design.design, total }];
+      })
+      .sort((a, b) => a.total - b.total)[0];
     lines.push(
       fewest
-        ? `Nothing meets the guidance on ${nodes} nodes; ${fewest.design} would on ${fewest.summary.guidance.nodesNeeded.total}.`
+        ? `Nothing meets the guidance on ${nodes} nodes; ${fewest.design} would on ${fewest.total}.`
         : `Nothing meets the guidance on ${nodes} nodes, and more nodes would not fix any candidate.`,
     );
   }

@@ -76,7 +76,21 @@ describe("routePaths", () => {
 
   it("refuses when every cluster a profile allows is down", () => {
     const replication = twoRegions({ default: "any" });
-    expect(() => routePaths(replication, [], new Set(["east", "central"]))).toThrow(/every cluster/);
+    expect(() => routePaths(replication, [], new Set(["east", "central"]))).toThrow(
+      expect.objectContaining({ name: "NowhereToFailOverError", profile: undefined }),
+    );
+    const eastOnly = twoRegions(
+      { default: "east-only" },
+      {
+        appProfiles: [
+          { name: "any", routing: "multi-cluster" },
+          { name: "east-only", routing: "multi-cluster", clusters: ["east"] },
+        ],
+      },
+    );
+    expect(() => routePaths(eastOnly, [], new Set(["east"]))).toThrow(
+      expect.objectContaining({ name: "NowhereToFailOverError", profile: "east-only" }),
+    );
   });
 });
 

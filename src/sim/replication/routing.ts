@@ -41,6 +41,18 @@ function nearest(candidates: readonly ReplicaCluster[], region: string): Replica
   return local.length > 0 ? local : [...candidates];
 }
 
+/** Every cluster an app `profile` may route to is down (no profile: every cluster of the instance). */
+export class NowhereToFailOverError extends Error {
+  override readonly name = "NowhereToFailOverError";
+  constructor(readonly profile: string | undefined) {
+    super(
+      profile === undefined
+        ? "replication: every cluster is down at once; nothing serves the paths"
+        : `replication: every cluster app profile "${profile}" allows is down; it has nowhere to fail over`,
+    );
+  }
+}
+
 /** Each path's route with the clusters in `down` unavailable. */
 export function routePaths(
   replication: Replication,
@@ -48,8 +60,7 @@ export function routePaths(
   down: ReadonlySet<string> = new Set(),
 ): PathRoute[] {
   const healthy = replication.clusters.filter((cluster) => !down.has(cluster.name));
-  if (healthy.length === 0)
-    throw new Error("replication: every cluster is down at once; nothing serves the paths");
+  if (healthy.length === 0) throw new NowhereToFailOverError(undefined);
   const clients = clientRegions(replication);
   return [WRITES_PATH, ...readNames].map((path) => {
     const profile = profileOf(replication, path);
@@ -61,16 +72,17 @@ export function routePaths(
     };
     let manualFailover = false;
     if (profile.routing === "single-cluster") {
-      const home = replication.clusters.find((cluster) => cluster.name === profile.cluster)!;
+      const home = replication.clusters.find((cluster) => cluster.name === profile.cluster);
+      if (!home) {
+        throw new Error(
+          `replication: app profile "${profile.name}" routes to cluster "${profile.cluster}", which replication.clusters does not declare`,
+        );
+      }
       manualFailover = down.has(home.name);
       add(manualFailover ? nearest(healthy, home.region) : [home], 1);
     } else {
       const allowed = healthy.filter((cluster) => profile.clusters?.includes(cluster.name) ?? true);
-      if (allowed.length === 0) {
-        throw new Error(
-          `replication: every cluster app profile "${profile.name}" allows is down; it has nowhere to fail over`,
-        );
-      }
+      if (allowed.length === 0) throw new NowhereToFailOverError(profile.name);
       for (const [region, share] of Object.entries(clients)) add(nearest(allowed, region), share);
     }
     return { path, profile: profile.name, routing: profile.routing, shares, manualFailover };
@@ -96,8 +108,16 @@ export function pathConsistency(
   replication: Replication,
   lagS: number,
 ): PathConsistency[] {
-  const writes = routes.find((route) => route.path === WRITES_PATH)!;
-  const profile = (route: PathRoute) => replication.appProfiles.find((each) => each.name === route.profile)!;
+  const writes = routes.find((route) => route.path === WRITES_PATH);
+  if (!writes) throw new Error(`replication: no route for the "${WRITES_PATH}" path`);
+  const profile = (route: PathRoute) => {
+    const found = replication.appProfiles.find((each) => each.name === route.profile);
+    if (!found)
+      throw new Error(
+        `replication: path "${route.path}" routes through an undeclared app profile "${route.profile}"`,
+      );
+    return found;
+  };
   const writeHome =
     writes.routing === "single-cluster" && !writes.manualFailover ? profile(writes) : undefined;
   return routes

@@ -18,9 +18,10 @@
  * Stored bytes per node, when observed, fit the compression directly: the bytes the observed write
  * rate keeps over the retention, per node, over the bytes observed.
  */
-import { type ConstantName, MODEL_CONSTANTS } from "../cluster/model-constants.js";
+import { MODEL_CONSTANTS, type NumericConstantName } from "../cluster/model-constants.js";
 import { impliedRetention } from "../scenario/retention.js";
 import type { Observed, Scenario } from "../scenario/scenario.js";
+import { type NumericField, numericSetting, withNumericSetting } from "../scenario/scenario-field.js";
 import { type SimulationMode, simulateScenario } from "./simulate.js";
 
 /**
@@ -32,11 +33,11 @@ export const OBSERVATION_TOLERANCE = 0.025;
 const FIT_STEPS = 5;
 
 /** Constants whose value shapes CPU, per storage type (the other type's capacity does not apply). */
-const CPU_CONSTANTS: Record<"ssd" | "hdd", readonly ConstantName[]> = {
+const CPU_CONSTANTS: Record<"ssd" | "hdd", readonly NumericConstantName[]> = {
   ssd: ["ssdWritesPerS", "ssdReadsPerS", "ssdScanBytesPerS"],
   hdd: ["hddWritesPerS", "hddReadsPerS", "hddScanBytesPerS"],
 };
-const SHARED_CPU_CONSTANTS: readonly ConstantName[] = [
+const SHARED_CPU_CONSTANTS: readonly NumericConstantName[] = [
   "fixedCostShare",
   "splitOpsPerS",
   "splitCpuShare",
@@ -54,8 +55,8 @@ export type CalibratedMetric = "averageCpu" | "hottestCpu";
 
 /** One constant as the fit left it. */
 export interface MovedConstant {
-  name: ConstantName;
-  field: string;
+  name: NumericConstantName;
+  field: NumericField;
   from: number;
   to: number;
   /** Toward which end, and how far along the way there (0–1). */
@@ -120,12 +121,12 @@ export interface CalibrateOptions {
 /** The constants the path moves for this scenario, with their default and their two ends. */
 function pathConstants(
   scenario: Scenario,
-): { name: ConstantName; from: number; pessimistic: number; optimistic: number }[] {
+): { name: NumericConstantName; from: number; pessimistic: number; optimistic: number }[] {
   const names = [...CPU_CONSTANTS[scenario.cluster.storage], ...SHARED_CPU_CONSTANTS];
   const rowBytes = meanRowBytes(scenario);
   return names.flatMap((name) => {
     const constant = MODEL_CONSTANTS[name];
-    if (constant.low === constant.high || fieldValue(scenario, constant.field) !== undefined) return [];
+    if (constant.low === constant.high || numericSetting(scenario, constant.field) !== undefined) return [];
     // A row's fixed cost share costs more at its high end for rows under 1 KB and at its low end above.
     const worseIsLow = name === "fixedCostShare" ? rowBytes > 1024 : constant.worse === "low";
     return [
@@ -148,22 +149,6 @@ function meanRowBytes(scenario: Scenario): number {
   );
 }
 
-/** A scenario field such as `tablets.splitOpsPerS`, read from the parsed scenario. */
-function fieldValue(scenario: Scenario, field: string): unknown {
-  return field
-    .split(".")
-    .reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], scenario);
-}
-
-/** The scenario with `field` set to `value` (copies along the path; the rest is shared). */
-function withField(scenario: Scenario, field: string, value: number): Scenario {
-  const set = (object: Record<string, unknown>, [key, ...rest]: string[]): Record<string, unknown> => ({
-    ...object,
-    [key!]: rest.length === 0 ? value : set((object[key!] as Record<string, unknown>) ?? {}, rest),
-  });
-  return set(scenario as unknown as Record<string, unknown>, field.split(".")) as unknown as Scenario;
-}
-
 const along = (t: number, constant: { from: number; pessimistic: number; optimistic: number }) =>
   t >= 0
     ? constant.from + t * (constant.pessimistic - constant.from)
@@ -172,7 +157,7 @@ const along = (t: number, constant: { from: number; pessimistic: number; optimis
 /** The scenario with every path constant at its value at `t`. */
 export function scenarioAt(scenario: Scenario, t: number): Scenario {
   return pathConstants(scenario).reduce(
-    (each, constant) => withField(each, MODEL_CONSTANTS[constant.name].field, along(t, constant)),
+    (each, constant) => withNumericSetting(each, MODEL_CONSTANTS[constant.name].field, along(t, constant)),
     scenario,
   );
 }
@@ -245,7 +230,9 @@ export function calibrate(scenario: Scenario, options: CalibrateOptions = {}): C
   const figures = figuresAt(t);
   const fittedCompression = storage?.withinRange ? storage.compression : undefined;
   const withCompression = (each: Scenario): Scenario =>
-    fittedCompression === undefined ? each : withField(each, "workload.compression", fittedCompression);
+    fittedCompression === undefined
+      ? each
+      : withNumericSetting(each, "workload.compression", fittedCompression);
   const other: CalibratedMetric = metric === "averageCpu" ? "hottestCpu" : "averageCpu";
   const otherObserved = observed[other];
   return {

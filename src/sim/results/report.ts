@@ -104,9 +104,8 @@ export function guidanceLine(design: DesignResult): string {
 }
 
 /** Where a design's run sat in its cycle, its CPU at the peak and trough, and what an autoscaler would run. */
-function cycleLine(design: DesignResult): string {
-  const { cycle: known, steadyState: peak, guidance } = design.summary;
-  const cycle = known!;
+function cycleLine(design: DesignResult, cycle: NonNullable<DesignResult["summary"]["cycle"]>): string {
+  const { steadyState: peak, guidance } = design.summary;
   const { autoscaler } = cycle;
   const from = formatDuration(cycle.offsetS);
   return [
@@ -188,7 +187,9 @@ export function formatDesignComparison(
     .filter((design) => design.description)
     .map((design) => `  ${design.design}: ${design.description}`);
   const warmUp = first?.summary.steadyState;
-  const cycles = result.designs.filter((design) => design.summary.cycle !== null);
+  const cycles = result.designs.flatMap((design) =>
+    design.summary.cycle === null ? [] : [{ design, cycle: design.summary.cycle }],
+  );
   return [
     `${result.scenario} — ${formatDuration(result.durationS)} simulated (${first?.mode ?? "fast"} engine${sensitivity ? ", each figure a range over the model's pessimistic and optimistic constants" : ""})`,
     "",
@@ -211,7 +212,9 @@ export function formatDesignComparison(
           `This run is shorter than twice the model's warm-up at its ${unsettledEnds.join(" and ")} end${unsettledEnds.length > 1 ? "s" : ""}: there, a load still on a key range may yet spread ("run longer").`,
         ]
       : []),
-    ...(cycles.length > 0 ? ["", "Over the workload's cycle:", ...cycles.map(cycleLine)] : []),
+    ...(cycles.length > 0
+      ? ["", "Over the workload's cycle:", ...cycles.map(({ design, cycle }) => cycleLine(design, cycle))]
+      : []),
     ...(flipped.length > 0 ? ["", "Verdicts that depend on the model's assumptions:", ...flipped] : []),
     ...(described.length > 0 ? ["", ...described] : []),
   ].join("\n");

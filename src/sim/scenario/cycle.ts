@@ -83,13 +83,14 @@ export function planRun(
   const spans = runs.map((run) => judgedSpan(run, rows));
   const startS = startMs / 1000;
   // The run ends at the end of the first peak span it can hold whole, after the warm-up.
-  let best: { fromS: number; toS: number; lengthS: number } | undefined;
-  for (const span of spans) {
-    const lengthS = Math.max(durationS, warmUpS + (span.toS - span.fromS));
-    const ends = span.toS + periodS * Math.ceil((startS + lengthS - span.toS) / periodS);
-    if (!best || ends < best.toS) best = { fromS: ends - lengthS, toS: ends, lengthS };
-  }
-  const run = best!;
+  const run = spans
+    .map((span) => {
+      const lengthS = Math.max(durationS, warmUpS + (span.toS - span.fromS));
+      const ends = span.toS + periodS * Math.ceil((startS + lengthS - span.toS) / periodS);
+      return { fromS: ends - lengthS, toS: ends, lengthS };
+    })
+    // The earliest end; a load that left its peak has at least one peak span.
+    .reduce((best, each) => (each.toS < best.toS ? each : best));
   const judged: Span[] = [];
   for (const span of spans) {
     const length = span.toS - span.fromS;

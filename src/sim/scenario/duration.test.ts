@@ -13,7 +13,14 @@ describe("parseDuration", () => {
     expect(() => parseDuration("3 hours", "--duration")).toThrow(
       /--duration: "3 hours" is not a duration; use e\.g\./,
     );
-    expect(() => parseDuration(0, "step")).toThrow(/step: 0 is not a positive number of seconds/);
+    expect(() => parseDuration(0, "step")).toThrow(
+      expect.objectContaining({
+        name: "DurationError",
+        field: "step",
+        value: 0,
+        allowed: "a positive number of seconds",
+      }),
+    );
   });
 
   it("formats whole seconds back to what it parses", () => {

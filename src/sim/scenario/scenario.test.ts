@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { simulateScenario } from "../results/simulate.js";
 import { MINIMAL_SCENARIO } from "./minimal.fixture.js";
-import { parseScenario, validateScenario } from "./scenario.js";
+import { parseScenario, type ScenarioProblem, validateScenario } from "./scenario.js";
 
 const minimal = MINIMAL_SCENARIO;
 
@@ -64,9 +64,15 @@ describe("validateScenario", () => {
         expect(withShard({ from, to: from + span })).toEqual(withShard(listed));
       }),
     );
-    expect(() => withShard({ from: 5, to: 4 })).toThrow(/oneOf\.to must be ≥ oneOf\.from/);
-    expect(() => withShard({ from: 0, to: 1.5 })).toThrow(/oneOf\.to must be a whole number/);
-    expect(() => withShard({ from: 0, to: 70_000 })).toThrow(/at most 65,536 values/);
+    const refused = (oneOf: unknown, problem: Partial<ScenarioProblem>) =>
+      expect(() => withShard(oneOf)).toThrow(
+        expect.objectContaining({ name: "ScenarioError", problems: [expect.objectContaining(problem)] }),
+      );
+    const shard = "workload.groups.0.fields.shard.oneOf";
+    refused({ from: 5, to: 4 }, { field: `${shard}.to`, kind: "check", value: { from: 5, to: 4 } });
+    refused({ from: 0, to: 1.5 }, { field: `${shard}.to`, kind: "integer", value: 1.5 });
+    // At most 65,536 values.
+    refused({ from: 0, to: 70_000 }, { field: shard, kind: "check", value: { from: 0, to: 70_000 } });
   });
 
   it("reads durations in scenario fields", () => {
@@ -100,7 +106,14 @@ describe("validateScenario", () => {
           reads: [{ name: "r", kind: "latest", group: "nope", perS: 1, limit: 1 }],
         },
       }),
-    ).toThrow(/reads "r" names group "nope"; groups are g/);
+    ).toThrow(
+      expect.objectContaining({
+        name: "ScenarioError",
+        problems: [
+          expect.objectContaining({ field: "workload.reads.0.group", kind: "unknown-group", value: "nope" }),
+        ],
+      }),
+    );
     expect(() => validateScenario({ ...minimal, designs: [minimal.designs[0], minimal.designs[0]] })).toThrow(
       /design name "d" is used twice/,
     );

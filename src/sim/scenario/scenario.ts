@@ -42,7 +42,10 @@ const IntegerRangeSchema = v.pipe(
     from: v.pipe(v.number("oneOf.from must be a number"), v.integer("oneOf.from must be a whole number")),
     to: v.pipe(v.number("oneOf.to must be a number"), v.integer("oneOf.to must be a whole number")),
   }),
-  v.check(({ from, to }) => to >= from, "oneOf.to must be ≥ oneOf.from"),
+  v.forward(
+    v.check(({ from, to }) => to >= from, "oneOf.to must be ≥ oneOf.from"),
+    ["to"],
+  ),
   v.check(
     ({ from, to }) => to - from < MAX_PICKED_VALUES,
     `oneOf { from, to } may span at most ${MAX_PICKED_VALUES.toLocaleString("en-US")} values`,
@@ -388,15 +391,43 @@ type ScenarioIssue = v.InferIssue<typeof ScenarioSchema>;
 
 /**
  * A union's own message lists the shapes allowed; when the value had one of those shapes and failed
- * a check of it (a range whose end comes before its start), that check says more.
+ * a check of it (a range whose end comes before its start), that check says more. The issues
+ * inside a union carry paths from it, so each gets the path through every union above it.
  */
 function specificIssues(issue: ScenarioIssue): ScenarioIssue[] {
-  const within = (each: ScenarioIssue): ScenarioIssue[] =>
-    each.type === "union" && each.issues ? each.issues.flatMap(within) : [each];
-  const checks = within(issue).filter((each) => each.kind === "validation");
-  return checks.length === 0
-    ? [issue]
-    : checks.map((check) => ({ ...check, path: check.path ?? issue.path }));
+  type PathItem = NonNullable<ScenarioIssue["path"]>[number];
+  const within = (each: ScenarioIssue, above: readonly PathItem[]): ScenarioIssue[] => {
+    const [first, ...rest] = [...above, ...(each.path ?? [])];
+    const path: ScenarioIssue["path"] = first === undefined ? undefined : [first, ...rest];
+    return each.type === "union" && each.issues
+      ? each.issues.flatMap((inner) => within(inner, path ?? []))
+      : [{ ...each, path }];
+  };
+  const checks = within(issue, []).filter((each) => each.kind === "validation");
+  return checks.length === 0 ? [issue] : checks;
+}
+
+/** One thing wrong with a scenario: the `field` (dotted path), the `kind` of rule it breaks, the `value` given. */
+export interface ScenarioProblem {
+  field: string;
+  kind: string;
+  value: unknown;
+  message: string;
+}
+
+/** A scenario that is not valid, with each problem as data; the message lists them. */
+export class ScenarioError extends Error {
+  override readonly name = "ScenarioError";
+  constructor(
+    readonly problems: readonly ScenarioProblem[],
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function problemOf(issue: ScenarioIssue): ScenarioProblem {
+  return { field: v.getDotPath(issue) ?? "", kind: issue.type, value: issue.input, message: issue.message };
 }
 
 /** Validates a scenario object; errors name the field and what is allowed. */
@@ -410,7 +441,10 @@ export function validateScenario(input: unknown): Scenario {
           ? { ...issue, message: unknownKeyMessage(allowedKeys(ScenarioSchema, issue)) }
           : issue,
       );
-    throw new Error(`invalid scenario:\n${v.summarize(issues as typeof result.issues)}`);
+    throw new ScenarioError(
+      issues.map(problemOf),
+      `invalid scenario:\n${v.summarize(issues as typeof result.issues)}`,
+    );
   }
   const scenario = result.output;
   const names = new Set<string>();
@@ -420,11 +454,16 @@ export function validateScenario(input: unknown): Scenario {
     names.add(design.name);
   }
   const groups = new Set(scenario.workload.groups.map((group) => group.name));
-  for (const read of scenario.workload.reads) {
+  for (const [index, read] of scenario.workload.reads.entries()) {
     if (!groups.has(read.group)) {
-      throw new Error(
-        `invalid scenario: reads "${read.name}" names group "${read.group}"; groups are ${[...groups].join(", ")}`,
-      );
+      const message = `invalid scenario: reads "${read.name}" names group "${read.group}"; groups are ${[...groups].join(", ")}`;
+      const problem = {
+        field: `workload.reads.${index}.group`,
+        kind: "unknown-group",
+        value: read.group,
+        message,
+      };
+      throw new ScenarioError([problem], message);
     }
   }
   checkClusterOptions(scenario);

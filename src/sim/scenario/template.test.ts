@@ -21,7 +21,11 @@ describe("compileTemplate", () => {
     expect(() => compileTemplate("x{j}", "deviceID")).toThrow(
       /field "deviceID": cannot read template "x\{j\}"/,
     );
-    expect(() => compileTemplate("{i/0}", "f")).toThrow(/divides by zero/);
-    expect(() => compileTemplate("{hex9:i}", "f")).toThrow(/1 to 8 hex digits/);
+    expect(() => compileTemplate("{i/0}", "f")).toThrow(
+      expect.objectContaining({ name: "TemplatePlaceholderError", field: "f", placeholder: "{i/0}" }),
+    );
+    expect(() => compileTemplate("{hex9:i}", "f")).toThrow(
+      expect.objectContaining({ field: "f", placeholder: "{hex9:i}", allowed: "1 to 8 hex digits" }),
+    );
   });
 });

@@ -7,6 +7,19 @@
 
 const PLACEHOLDER = /\{(?:hex(\d+):)?i(?:([/%])(\d+))?(?::0?(\d+))?\}/g;
 
+/** A placeholder of a field's template that cannot be computed: the `field`, the `placeholder` and what is `allowed`. */
+export class TemplatePlaceholderError extends Error {
+  override readonly name = "TemplatePlaceholderError";
+  constructor(
+    readonly field: string,
+    readonly placeholder: string,
+    readonly allowed: string,
+    problem: string,
+  ) {
+    super(`field "${field}": ${placeholder} ${problem}`);
+  }
+}
+
 /** Turns `template` into a function of the entity index; throws on braces it cannot read. */
 export function compileTemplate(template: string, field: string): (index: number) => string {
   const parts: ((index: number) => string)[] = [];
@@ -31,12 +44,14 @@ export function compileTemplate(template: string, field: string): (index: number
 function placeholder(match: RegExpMatchArray, field: string): (index: number) => string {
   const [, hexDigits, op, operand, width] = match;
   const divisor = operand === undefined ? 1 : Number(operand);
-  if (divisor === 0) throw new Error(`field "${field}": ${match[0]} divides by zero`);
+  if (divisor === 0) throw new TemplatePlaceholderError(field, match[0], "a divisor ≥ 1", "divides by zero");
   const value = (index: number) =>
     op === "/" ? Math.floor(index / divisor) : op === "%" ? index % divisor : index;
   if (hexDigits !== undefined) {
     const digits = Number(hexDigits);
-    if (digits < 1 || digits > 8) throw new Error(`field "${field}": ${match[0]} takes 1 to 8 hex digits`);
+    if (digits < 1 || digits > 8) {
+      throw new TemplatePlaceholderError(field, match[0], "1 to 8 hex digits", "takes 1 to 8 hex digits");
+    }
     return (index) =>
       scramble(value(index))
         .toString(16)

@@ -26,7 +26,7 @@ export function multiRangeReadTests(
       start: bucketKey(bucket, 1),
       end: bucketKey(bucket, 3),
     }));
-    const expected = keys.flatMap(([, one, two]) => [one!, two!].map((key) => key.toString("hex")));
+    const expected = keys.flatMap((bucket) => bucket.slice(1).map((key) => key.toString("hex")));
     expect(await keysOf(store.read(ranges))).toEqual(expected);
     expect(await keysOf(store.read(ranges, { limit: 201 }))).toEqual(expected.slice(0, 201));
     expect(await keysOf(store.read(ranges, { limit: 1 }))).toEqual(expected.slice(0, 1));

@@ -161,7 +161,8 @@ class ReadRowsStream implements AsyncIterableIterator<StoreRow> {
   private outcome: { error?: unknown } | undefined;
   /** Ends the wait before a retry when the read ends first (made only for a retry: most reads have none). */
   private backoff: AbortController | undefined;
-  private readonly onAbort = () => this.fail(this.options.signal!.reason);
+  /** Listens on the signal only: `fail` ends an aborted read with the signal's reason. */
+  private readonly onAbort = () => this.fail(this.options.signal?.reason);
 
   constructor(
     private readonly start: StartReadRows,
@@ -301,7 +302,11 @@ class ReadRowsStream implements AsyncIterableIterator<StoreRow> {
       this.rows = rows;
       this.taken = 0;
     } else for (const row of rows) this.rows.push(row);
-    while (this.waiters.length > 0 && this.buffered > 0) this.waiters.shift()!.resolve(this.take());
+    while (this.buffered > 0) {
+      const waiter = this.waiters.shift();
+      if (waiter === undefined) break;
+      waiter.resolve(this.take());
+    }
     if (this.buffered >= BUFFERED_ROWS && !this.paused) {
       this.paused = true;
       this.call?.pause();
@@ -432,6 +437,7 @@ export function readRowsOn(client: Bigtable, DataClient: typeof v2.BigtableClien
   let stub: GrpcStub | undefined;
   const ready = data.initialize().then((created) => {
     stub = created as GrpcStub;
+    return stub;
   });
   // Caught here, thrown by the first call: opening a store makes no call.
   ready.catch(() => {});
@@ -454,6 +460,6 @@ export function readRowsOn(client: Bigtable, DataClient: typeof v2.BigtableClien
         Error.stackTraceLimit = stackTraceLimit;
       }
     };
-    return stub === undefined ? ready.then(() => call(stub!)) : call(stub);
+    return stub === undefined ? ready.then(call) : call(stub);
   };
 }

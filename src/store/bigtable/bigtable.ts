@@ -10,30 +10,24 @@
  */
 import type { Bigtable, BigtableOptions, Table } from "@google-cloud/bigtable";
 import { importOptionalPackage } from "../../io/optional-package.js";
-import { checkSampleCount, evenlySpaced } from "../sample.js";
+import {
+  AbstractStore,
+  type CheckedReadOptions,
+  type CheckedRoutingOptions,
+  type CheckedWriteOptions,
+} from "../abstract-store.js";
+import { evenlySpaced } from "../sample.js";
 import {
   type CellCondition,
   type FlowControlSignal,
   type KeyRange,
   RetryableStoreError,
-  type RoutingOptions,
-  type Store,
+  StoreArgumentError,
   type StoreMutation,
-  type StoreReadOptions,
   type StoreRow,
-  type StoreWriteOptions,
   type StoreWriteResult,
 } from "../store.js";
-import {
-  BIGTABLE_MAX_KEY_BYTES,
-  checkAppProfile,
-  checkCondition,
-  checkKey,
-  checkLimit,
-  checkMutations,
-  checkRanges,
-  MAX_INITIAL_SPLITS,
-} from "../validate.js";
+import { BIGTABLE_MAX_KEY_BYTES, checkKey, MAX_INITIAL_SPLITS } from "../validate.js";
 import {
   latestCellsOf,
   type ReadRowsRequest,
@@ -117,7 +111,7 @@ export interface ResolvedConfig {
 
 const DEFAULT_READ_RETRIES = 10;
 
-export class BigtableStore implements Store {
+export class BigtableStore extends AbstractStore {
   readonly name: string;
 
   /** Every read's cell filter (built once: the client encodes it per call). */
@@ -133,6 +127,7 @@ export class BigtableStore implements Store {
     private readonly readRetries: number,
     private readonly startReadRows: StartReadRows,
   ) {
+    super();
     this.name = `bigtable:${config.projectId}/${config.instanceId}/${config.tableId}`;
     this.cellFilter = latestCellsOf(config.family);
   }
@@ -203,24 +198,22 @@ export class BigtableStore implements Store {
       }
     } catch (error) {
       await store.close();
-      const exists = (error as { code?: unknown }).code === 6;
-      throw new Error(
-        `cannot create ${store.name}: ${describeError(error)}${exists ? " (to use the existing table, open it; the CLI: table create --adopt)" : ""}`,
-        { cause: error },
-      );
+      throw new CreateTableError(store.name, error);
     }
     return store;
   }
 
-  async write(mutations: readonly StoreMutation[], options?: StoreWriteOptions): Promise<StoreWriteResult> {
-    checkMutations(mutations, BIGTABLE_MAX_KEY_BYTES);
-    const appProfileId = checkAppProfile(options) ?? this.config.appProfileId;
+  protected async _write(
+    mutations: readonly StoreMutation[],
+    options: CheckedWriteOptions,
+  ): Promise<StoreWriteResult> {
+    const appProfileId = options.appProfile ?? this.config.appProfileId;
     // One timestamp per batch makes retries idempotent (a re-sent cell overwrites itself).
     const timestampMicros = this.nextTimestampMicros();
     return mutateRows(
       mutations,
       (mutation) => ({ rowKey: mutation.key, mutations: this.mutationsOf(mutation, timestampMicros) }),
-      (entries) => this.sendMutateRows(entries, appProfileId, options?.batchWriteFlowControl === true),
+      (entries) => this.sendMutateRows(entries, appProfileId, options.batchWriteFlowControl),
       this.limits,
     );
   }
@@ -230,14 +223,12 @@ export class BigtableStore implements Store {
    * a value is expected) only if its value is exactly that (a value range closed at both ends: bytes
    * compared, no regular expression to escape). The mutation goes in the branch that means "holds".
    */
-  async checkAndMutate(
+  protected async _checkAndMutate(
     mutation: StoreMutation,
     condition: CellCondition,
-    options?: RoutingOptions,
+    options: CheckedRoutingOptions,
   ): Promise<boolean> {
-    checkMutations([mutation], BIGTABLE_MAX_KEY_BYTES);
-    checkCondition(condition);
-    const appProfileId = checkAppProfile(options) ?? this.config.appProfileId;
+    const appProfileId = options.appProfile ?? this.config.appProfileId;
     const familyName = this.config.family;
     const qualifier = Buffer.from(condition.qualifier);
     const cell = [
@@ -278,26 +269,23 @@ export class BigtableStore implements Store {
     return response.predicateMatched === true ? equals !== null : equals === null;
   }
 
-  async get(key: Buffer, options?: RoutingOptions): Promise<StoreRow | undefined> {
-    checkKey(key, "key", BIGTABLE_MAX_KEY_BYTES);
+  protected async _get(key: Buffer, options: CheckedRoutingOptions): Promise<StoreRow | undefined> {
     // Read to the end rather than return at the row: an early return cancels the call.
     let found: StoreRow | undefined;
-    for await (const row of this.stream({ rowKeys: [key] }, checkAppProfile(options), {})) found = row;
+    for await (const row of this.stream({ rowKeys: [key] }, options.appProfile, {})) found = row;
     return found;
   }
 
-  read(ranges: readonly KeyRange[], options?: StoreReadOptions): AsyncIterable<StoreRow> {
-    checkRanges(ranges, BIGTABLE_MAX_KEY_BYTES);
-    const limit = checkLimit(options);
-    const appProfile = checkAppProfile(options);
+  protected _read(ranges: readonly KeyRange[], options: CheckedReadOptions): AsyncIterable<StoreRow> {
+    const { limit, appProfile } = options;
     // The API reads the whole table for an empty row set and treats limit 0 as "none".
     if (ranges.length === 0 || limit === 0) return (async function* () {})();
     const chunks = rowSetChunks(ranges);
     const streamOf = (chunk: readonly KeyRange[], rowsLimit: number) =>
       this.stream({ rowRanges: chunk.map(rowRange) }, appProfile, {
         ...(Number.isFinite(rowsLimit) ? { rowsLimit } : {}),
-        signal: options?.signal,
-        cellTimestamps: options?.cellTimestamps,
+        signal: options.signal,
+        cellTimestamps: options.cellTimestamps,
       });
     if (chunks.length === 1) return streamOf(ranges, limit);
     // More ranges than one request should carry: consecutive requests, the limit spanning them all.
@@ -313,8 +301,7 @@ export class BigtableStore implements Store {
     })();
   }
 
-  async sampleKeys(count: number): Promise<Buffer[]> {
-    checkSampleCount(count);
+  protected async _sampleKeys(count: number): Promise<Buffer[]> {
     const [samples] = await this.table.sampleRowKeys().catch((error: unknown) => {
       throw this.storeError("sampleRowKeys", error);
     });
@@ -429,10 +416,44 @@ export class BigtableStore implements Store {
 
   private storeError(operation: string, error: unknown): Error {
     const code = (error as { code?: unknown }).code;
-    const message = `${this.name}: ${operation} failed: ${describeError(error)}`;
     return typeof code === "number" && RETRYABLE_CODES.has(code)
-      ? new RetryableStoreError(message, { cause: error })
-      : new Error(message, { cause: error });
+      ? new RetryableStoreError(`${this.name}: ${operation} failed: ${describeError(error)}`, {
+          cause: error,
+        })
+      : new BigtableCallError(this.name, operation, error);
+  }
+}
+
+/** A Bigtable call failed for good (not a status worth retrying): which store, which operation. */
+export class BigtableCallError extends Error {
+  override readonly name = "BigtableCallError";
+  constructor(
+    readonly store: string,
+    readonly operation: string,
+    cause: unknown,
+  ) {
+    super(`${store}: ${operation} failed: ${describeError(cause)}`, { cause });
+  }
+}
+
+/** CreateTable failed; `exists` when the table is already there (open it, or adopt it from the CLI). */
+export class CreateTableError extends Error {
+  override readonly name = "CreateTableError";
+  /** The gRPC status code, when the call got one. */
+  readonly code: number | undefined;
+  readonly exists: boolean;
+  constructor(
+    readonly store: string,
+    cause: unknown,
+  ) {
+    const code = (cause as { code?: unknown }).code;
+    const exists = code === 6;
+    super(
+      `cannot create ${store}: ${describeError(cause)}${exists ? " (to use the existing table, open it; the CLI: table create --adopt)" : ""}`,
+      { cause },
+    );
+    this.code = typeof code === "number" ? code : undefined;
+    this.exists = exists;
   }
 }
 
@@ -469,12 +490,23 @@ export function resolveConfig(options: BigtableStoreOptions): ResolvedConfig {
 /** Split keys must be row keys in ascending order, no more than MAX_INITIAL_SPLITS. */
 function checkSplits(splits: readonly Buffer[]): void {
   if (splits.length > MAX_INITIAL_SPLITS) {
-    throw new RangeError(`splits has ${splits.length} keys; allowed: at most ${MAX_INITIAL_SPLITS}`);
+    const allowed = `at most ${MAX_INITIAL_SPLITS} keys`;
+    throw new StoreArgumentError(
+      "splits",
+      splits.length,
+      allowed,
+      `splits has ${splits.length} keys; allowed: ${allowed}`,
+    );
   }
   splits.forEach((split, i) => {
     checkKey(split, `splits[${i}]`, BIGTABLE_MAX_KEY_BYTES);
     if (i > 0 && Buffer.compare(splits[i - 1]!, split) >= 0) {
-      throw new RangeError(`splits[${i}] is not after splits[${i - 1}]; split keys must ascend`);
+      throw new StoreArgumentError(
+        `splits[${i}]`,
+        split,
+        "split keys in ascending order",
+        `splits[${i}] is not after splits[${i - 1}]; split keys must ascend`,
+      );
     }
   });
 }

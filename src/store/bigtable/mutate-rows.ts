@@ -109,11 +109,14 @@ export async function mutateRows(
   // Bigtable may apply the entries of one request in any order, so the mutations of a key are
   // sent as one entry (its mutations apply in order, atomically); they share its outcome.
   const indexesOfKey = new Map<string, number[]>();
+  /** Per mutation, the first index of its key: the entry that carries it. */
+  const entryIndexes: number[] = [];
   for (const [index, mutation] of mutations.entries()) {
     const id = mutation.key.toString("latin1");
     const indexes = indexesOfKey.get(id);
     if (indexes === undefined) indexesOfKey.set(id, [index]);
     else indexes.push(index);
+    entryIndexes.push(indexes?.[0] ?? index);
   }
   const planned: Planned[] = [...indexesOfKey.values()].map((indexes) => {
     const entries = indexes.map((index) => toEntry(mutations[index]!));
@@ -148,7 +151,7 @@ export async function mutateRows(
 
   const failed: FailedMutation[] = [];
   mutations.forEach((mutation, index) => {
-    const reason = reasons.get(indexesOfKey.get(mutation.key.toString("latin1"))![0]!);
+    const reason = reasons.get(entryIndexes[index]!);
     if (reason !== undefined) failed.push({ index, key: mutation.key, reason });
   });
   return flowControl === undefined ? { failed } : { failed, flowControl };

@@ -52,9 +52,9 @@ export class ReadRowsDecoder {
   private timestamps: Map<string, number> | undefined;
   private family: string | undefined;
   private qualifier: string | undefined;
-  /** Parts of a value split over chunks, and whether the cell is kept (first version, our family). */
+  /** Parts of a value split over chunks, and the cell's qualifier when it is kept (first version, our family). */
   private valueParts: Buffer[] = [];
-  private keepCell = false;
+  private keptQualifier: string | undefined;
 
   constructor(
     private readonly keptFamily: string,
@@ -110,7 +110,9 @@ export class ReadRowsDecoder {
       return undefined;
     }
     this.endCell();
-    return chunk.commitRow ? this.commit() : undefined;
+    if (!chunk.commitRow) return undefined;
+    if (this.rowKey === undefined) throw this.violation("commit_row outside a row");
+    return this.commit(this.rowKey);
   }
 
   private beginCell(chunk: CellChunk): void {
@@ -136,8 +138,9 @@ export class ReadRowsDecoder {
       throw this.violation("a row's first cell has no family or qualifier");
     }
     // Versions of a column arrive newest first: keep the first.
-    this.keepCell = this.family === this.keptFamily && !this.cells.has(this.qualifier);
-    if (this.keepCell && this.timestamps !== undefined)
+    const kept = this.family === this.keptFamily && !this.cells.has(this.qualifier);
+    this.keptQualifier = kept ? this.qualifier : undefined;
+    if (kept && this.timestamps !== undefined)
       this.timestamps.set(this.qualifier, Number(chunk.timestampMicros ?? 0));
     this.valueParts.push(asBuffer(chunk.value));
   }
@@ -150,19 +153,19 @@ export class ReadRowsDecoder {
   }
 
   private endCell(): void {
-    if (this.keepCell) {
+    if (this.keptQualifier !== undefined) {
       const parts = this.valueParts;
-      this.cells.set(this.qualifier!, parts.length === 1 ? parts[0]! : Buffer.concat(parts));
+      this.cells.set(this.keptQualifier, parts.length === 1 ? parts[0]! : Buffer.concat(parts));
     }
     this.valueParts = [];
   }
 
-  private commit(): StoreRow {
+  private commit(key: Buffer): StoreRow {
     const row: StoreRow =
       this.timestamps === undefined
-        ? { key: this.rowKey!, cells: this.cells }
-        : { key: this.rowKey!, cells: this.cells, timestamps: this.timestamps };
-    this.resumeAfter = this.rowKey;
+        ? { key, cells: this.cells }
+        : { key, cells: this.cells, timestamps: this.timestamps };
+    this.resumeAfter = key;
     this.startRow(undefined);
     return row;
   }

@@ -32,7 +32,9 @@ describe("EmbeddedStore", () => {
     const store = await EmbeddedStore.open({ directory, table: "named" });
     expect(store.name).toBe(`embedded:${join(directory, "named")}`);
     await store.close();
-    await expect(EmbeddedStore.open({ directory, table: "../escape" })).rejects.toThrow(/not a valid name/);
+    await expect(EmbeddedStore.open({ directory, table: "../escape" })).rejects.toThrow(
+      expect.objectContaining({ name: "StoreArgumentError", field: "table", value: "../escape" }),
+    );
   });
 
   it("refuses a missing table when it must exist, creating nothing", async () => {
@@ -45,7 +47,9 @@ describe("EmbeddedStore", () => {
 
   it("says clearly when the table is already open", async () => {
     const store = await EmbeddedStore.open({ directory, table: "locked" });
-    await expect(EmbeddedStore.open({ directory, table: "locked" })).rejects.toThrow(/open elsewhere/);
+    await expect(EmbeddedStore.open({ directory, table: "locked" })).rejects.toThrow(
+      expect.objectContaining({ name: "EmbeddedOpenError", location: store.location, locked: true }),
+    );
     await store.close();
   });
 
@@ -60,7 +64,10 @@ describe("EmbeddedStore", () => {
     }));
     const { failed } = await store.write(batch);
     expect(failed.map((failure) => failure.index)).toEqual([0, 1, 2]);
-    expect(failed[0]?.reason).toMatch(/embedded:.*not open/i);
+    // The store's name, then LevelDB's own reason.
+    expect(new Set(failed.map((failure) => failure.reason))).toEqual(
+      new Set([`${store.name}: Database is not open`]),
+    );
   });
 
   it("syncs LevelDB's log for a durable write, and only then", async () => {

@@ -9,6 +9,7 @@ import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { ClassicLevel, type KeyIterator } from "classic-level";
+import { AbstractStore, type CheckedReadOptions, type CheckedWriteOptions } from "../abstract-store.js";
 import {
   cellKey,
   escapeRowKey,
@@ -18,28 +19,16 @@ import {
   splitCellKey,
 } from "../cell-keys.js";
 import { sampleSorted } from "../sample.js";
-import type {
-  CellCondition,
-  FailedMutation,
-  KeyRange,
-  RoutingOptions,
-  Store,
-  StoreMutation,
-  StoreReadOptions,
-  StoreRow,
-  StoreWriteOptions,
-  StoreWriteResult,
-} from "../store.js";
 import {
-  BIGTABLE_MAX_KEY_BYTES,
-  checkAppProfile,
-  checkCondition,
-  checkKey,
-  checkLimit,
-  checkMutations,
-  checkRanges,
-  conditionHolds,
-} from "../validate.js";
+  type CellCondition,
+  type FailedMutation,
+  type KeyRange,
+  StoreArgumentError,
+  type StoreMutation,
+  type StoreRow,
+  type StoreWriteResult,
+} from "../store.js";
+import { conditionHolds } from "../validate.js";
 import { DEFAULT_EMBEDDED_DIRECTORY } from "./embedded-location.js";
 
 export { DEFAULT_EMBEDDED_DIRECTORY };
@@ -63,7 +52,22 @@ const FORMAT = "cells-1";
 
 type Level = ClassicLevel<Buffer, Buffer>;
 
-export class EmbeddedStore implements Store {
+/** LevelDB would not open the directory; `locked` when another process holds it (LevelDB allows one). */
+export class EmbeddedOpenError extends Error {
+  override readonly name = "EmbeddedOpenError";
+  readonly locked: boolean;
+  constructor(
+    readonly location: string,
+    cause: unknown,
+  ) {
+    const locked = (cause as { cause?: { code?: string } }).cause?.code === "LEVEL_LOCKED";
+    const why = locked ? "it is open elsewhere (LevelDB allows one process)" : String(cause);
+    super(`cannot open embedded store at ${location}: ${why}`, { cause });
+    this.locked = locked;
+  }
+}
+
+export class EmbeddedStore extends AbstractStore {
   readonly name: string;
   /** Writes run one at a time: a row replace or delete reads the row's cells, then deletes them. */
   private writing: Promise<unknown> = Promise.resolve();
@@ -79,13 +83,18 @@ export class EmbeddedStore implements Store {
     private readonly db: Level,
     readonly location: string,
   ) {
+    super();
     this.name = `embedded:${location}`;
   }
 
   static async open(options: EmbeddedStoreOptions): Promise<EmbeddedStore> {
     if (!/^[A-Za-z0-9_-][A-Za-z0-9._-]*$/.test(options.table)) {
-      throw new TypeError(
-        `table ${JSON.stringify(options.table)} is not a valid name; allowed: letters, digits, ".", "_", "-"`,
+      const allowed = 'letters, digits, ".", "_", "-" (not starting with ".")';
+      throw new StoreArgumentError(
+        "table",
+        options.table,
+        allowed,
+        `table ${JSON.stringify(options.table)} is not a valid name; allowed: ${allowed}`,
       );
     }
     const location = join(options.directory ?? DEFAULT_EMBEDDED_DIRECTORY, options.table);
@@ -97,10 +106,7 @@ export class EmbeddedStore implements Store {
     try {
       await db.open();
     } catch (error) {
-      const cause = (error as { cause?: { code?: string } }).cause;
-      const why =
-        cause?.code === "LEVEL_LOCKED" ? "it is open elsewhere (LevelDB allows one process)" : String(error);
-      throw new Error(`cannot open embedded store at ${location}: ${why}`, { cause: error });
+      throw new EmbeddedOpenError(location, error);
     }
     try {
       await checkFormat(db, location);
@@ -111,27 +117,25 @@ export class EmbeddedStore implements Store {
     return new EmbeddedStore(db, location);
   }
 
-  async write(mutations: readonly StoreMutation[], options?: StoreWriteOptions): Promise<StoreWriteResult> {
-    checkMutations(mutations, BIGTABLE_MAX_KEY_BYTES);
-    checkAppProfile(options);
-    const run = this.writing.then(() => this.apply(mutations, options?.durable === true));
+  protected async _write(
+    mutations: readonly StoreMutation[],
+    options: CheckedWriteOptions,
+  ): Promise<StoreWriteResult> {
+    const run = this.writing.then(() => this.apply(mutations, options.durable));
     this.writing = run.catch(() => {});
     return run;
   }
 
   /** Atomic within the process that holds the directory (LevelDB admits one): it joins the write queue. */
-  async checkAndMutate(
+  protected async _checkAndMutate(
     mutation: StoreMutation,
     condition: CellCondition,
-    options?: StoreWriteOptions,
+    options: CheckedWriteOptions,
   ): Promise<boolean> {
-    checkMutations([mutation], BIGTABLE_MAX_KEY_BYTES);
-    checkCondition(condition);
-    checkAppProfile(options);
     const run = this.writing.then(async () => {
       if (this.untrusted) await this.reopen();
-      if (!conditionHolds((await this.get(mutation.key))?.cells, condition)) return false;
-      const { failed } = await this.apply([mutation], options?.durable === true);
+      if (!conditionHolds((await this._get(mutation.key))?.cells, condition)) return false;
+      const { failed } = await this.apply([mutation], options.durable);
       if (failed.length > 0) throw new Error(`${this.name}: checkAndMutate failed: ${failed[0]!.reason}`);
       return true;
     });
@@ -139,9 +143,7 @@ export class EmbeddedStore implements Store {
     return run;
   }
 
-  async get(key: Buffer, options?: RoutingOptions): Promise<StoreRow | undefined> {
-    checkKey(key, "key", BIGTABLE_MAX_KEY_BYTES);
-    checkAppProfile(options);
+  protected async _get(key: Buffer): Promise<StoreRow | undefined> {
     const prefix = rowPrefix(key);
     const entries = await this.db.iterator({ gte: prefix, lt: rowPrefixEnd(prefix) }).all();
     if (entries.length === 0) return undefined;
@@ -150,13 +152,11 @@ export class EmbeddedStore implements Store {
     return { key: Buffer.from(key), cells };
   }
 
-  read(ranges: readonly KeyRange[], options?: StoreReadOptions): AsyncIterable<StoreRow> {
-    checkRanges(ranges, BIGTABLE_MAX_KEY_BYTES);
-    checkAppProfile(options);
-    return this.stream(ranges, checkLimit(options), options?.signal);
+  protected _read(ranges: readonly KeyRange[], options: CheckedReadOptions): AsyncIterable<StoreRow> {
+    return this.stream(ranges, options.limit, options.signal);
   }
 
-  async sampleKeys(count: number): Promise<Buffer[]> {
+  protected async _sampleKeys(count: number): Promise<Buffer[]> {
     const keys = this.db.keys({ gt: FIRST_CELL_KEY });
     try {
       return await sampleSorted(rowKeysOf(keys), count);
@@ -209,8 +209,9 @@ export class EmbeddedStore implements Store {
     const batch = this.db.batch();
     const clearsRow = (mutation: StoreMutation) =>
       mutation.type === "put" ? mutation.replace === true : mutation.qualifiers === undefined;
-    // Row key (latin1) → cells put earlier in this batch; only needed when a row is cleared.
-    const putInBatch = chunk.some(clearsRow) ? new Map<string, Set<string>>() : undefined;
+    // Row key (latin1) → cells put earlier in this batch; tracked only when a row is cleared.
+    const tracksPuts = chunk.some(clearsRow);
+    const putInBatch = new Map<string, Set<string>>();
     for (const mutation of chunk) {
       const { key } = mutation;
       if (clearsRow(mutation)) {
@@ -218,15 +219,15 @@ export class EmbeddedStore implements Store {
         const stored = await this.db.keys({ gte: prefix, lt: rowPrefixEnd(prefix) }).all();
         for (const entry of stored) batch.del(entry);
         const id = key.toString("latin1");
-        for (const qualifier of putInBatch!.get(id) ?? []) batch.del(cellKey(key, qualifier));
-        putInBatch!.delete(id);
+        for (const qualifier of putInBatch.get(id) ?? []) batch.del(cellKey(key, qualifier));
+        putInBatch.delete(id);
       }
       if (mutation.type === "delete") {
         for (const qualifier of mutation.qualifiers ?? []) batch.del(cellKey(key, qualifier));
         continue;
       }
       for (const [qualifier, value] of mutation.cells) batch.put(cellKey(key, qualifier), value);
-      if (putInBatch !== undefined) {
+      if (tracksPuts) {
         const id = key.toString("latin1");
         putInBatch.set(id, new Set([...(putInBatch.get(id) ?? []), ...mutation.cells.keys()]));
       }
@@ -249,8 +250,7 @@ export class EmbeddedStore implements Store {
         ...(range.end === null ? {} : { lt: escapeRowKey(range.end) }),
       });
       // Cells arrive in key order; a row is complete when the next row's first cell shows up.
-      let row: StoreRow | undefined;
-      let prefix: Buffer | undefined;
+      let current: { row: StoreRow; prefix: Buffer } | undefined;
       try {
         for (;;) {
           signal?.throwIfAborted();
@@ -259,22 +259,24 @@ export class EmbeddedStore implements Store {
           if (entries.length === 0) break;
           for (const [key, value] of entries) {
             signal?.throwIfAborted();
-            if (prefix === undefined || !startsWith(key, prefix)) {
-              if (row !== undefined) {
+            if (current === undefined || !startsWith(key, current.prefix)) {
+              if (current !== undefined) {
                 returned++;
-                yield row;
+                yield current.row;
                 if (returned >= limit) return;
               }
               const cell = splitCellKey(key);
-              prefix = key.subarray(0, cell.prefixLength);
-              row = { key: cell.row, cells: new Map() };
+              current = {
+                row: { key: cell.row, cells: new Map() },
+                prefix: key.subarray(0, cell.prefixLength),
+              };
             }
-            row!.cells.set(key.toString("utf8", prefix.length), value);
+            current.row.cells.set(key.toString("utf8", current.prefix.length), value);
           }
         }
-        if (row !== undefined) {
+        if (current !== undefined) {
           returned++;
-          yield row;
+          yield current.row;
         }
       } finally {
         await iterator.close();

@@ -47,6 +47,8 @@ describe("MemoryStore faults", () => {
   it("refuses use after close", async () => {
     const store = new MemoryStore();
     await store.close();
-    await expect(store.get(Buffer.from("a"))).rejects.toThrow(/closed/);
+    await expect(store.get(Buffer.from("a"))).rejects.toThrow(
+      expect.objectContaining({ name: "StoreClosedError", store: store.name }),
+    );
   });
 });

@@ -3,30 +3,19 @@
  * faults (failing rows, read streams that break mid-way) so the layers above can prove they lose
  * nothing.
  */
-import { checkSampleCount, evenlySpaced } from "../sample.js";
+import { AbstractStore, type CheckedReadOptions } from "../abstract-store.js";
+import { evenlySpaced } from "../sample.js";
 import {
   type CellCondition,
   type FailedMutation,
   type KeyRange,
   RetryableStoreError,
-  type RoutingOptions,
-  type Store,
+  StoreClosedError,
   type StoreMutation,
-  type StoreReadOptions,
   type StoreRow,
   type StoreWriteResult,
 } from "../store.js";
-import {
-  BIGTABLE_MAX_KEY_BYTES,
-  checkAppProfile,
-  checkCondition,
-  checkKey,
-  checkLimit,
-  checkMutations,
-  checkRanges,
-  conditionHolds,
-  isBeforeEnd,
-} from "../validate.js";
+import { conditionHolds, isBeforeEnd } from "../validate.js";
 
 export interface MemoryStoreFaults {
   /**
@@ -47,7 +36,7 @@ export interface MemoryStoreOptions {
   faults?: MemoryStoreFaults;
 }
 
-export class MemoryStore implements Store {
+export class MemoryStore extends AbstractStore {
   readonly name: string;
   /** Faults injected from now on; replace or clear at any time. */
   faults: MemoryStoreFaults;
@@ -55,6 +44,7 @@ export class MemoryStore implements Store {
   private closed = false;
 
   constructor(options: MemoryStoreOptions = {}) {
+    super();
     this.name = `memory:${options.name ?? "default"}`;
     this.faults = options.faults ?? {};
   }
@@ -64,10 +54,8 @@ export class MemoryStore implements Store {
     return this.rows.length;
   }
 
-  async write(mutations: readonly StoreMutation[], options?: RoutingOptions): Promise<StoreWriteResult> {
+  protected async _write(mutations: readonly StoreMutation[]): Promise<StoreWriteResult> {
     this.checkOpen();
-    checkMutations(mutations, BIGTABLE_MAX_KEY_BYTES);
-    checkAppProfile(options);
     const failed: FailedMutation[] = [];
     mutations.forEach((mutation, index) => {
       const reason = this.faults.failWrite?.(mutation.key, index);
@@ -86,43 +74,30 @@ export class MemoryStore implements Store {
     return { failed };
   }
 
-  async checkAndMutate(
-    mutation: StoreMutation,
-    condition: CellCondition,
-    options?: RoutingOptions,
-  ): Promise<boolean> {
+  protected async _checkAndMutate(mutation: StoreMutation, condition: CellCondition): Promise<boolean> {
     this.checkOpen();
-    checkMutations([mutation], BIGTABLE_MAX_KEY_BYTES);
-    checkCondition(condition);
-    checkAppProfile(options);
     const at = this.lowerBound(mutation.key);
     const row = this.rows[at]?.key.equals(mutation.key) ? this.rows[at] : undefined;
     if (!conditionHolds(row?.cells, condition)) return false;
-    const { failed } = await this.write([mutation]);
+    const { failed } = await this._write([mutation]);
     if (failed.length > 0) throw new Error(`${this.name}: checkAndMutate failed: ${failed[0]!.reason}`);
     return true;
   }
 
-  async get(key: Buffer, options?: RoutingOptions): Promise<StoreRow | undefined> {
+  protected async _get(key: Buffer): Promise<StoreRow | undefined> {
     this.checkOpen();
-    checkKey(key, "key", BIGTABLE_MAX_KEY_BYTES);
-    checkAppProfile(options);
     const at = this.lowerBound(key);
     const row = this.rows[at];
     return row?.key.equals(key) ? copyRow(row) : undefined;
   }
 
-  read(ranges: readonly KeyRange[], options?: StoreReadOptions): AsyncIterable<StoreRow> {
+  protected _read(ranges: readonly KeyRange[], options: CheckedReadOptions): AsyncIterable<StoreRow> {
     this.checkOpen();
-    checkRanges(ranges, BIGTABLE_MAX_KEY_BYTES);
-    checkAppProfile(options);
-    const limit = checkLimit(options);
-    return this.stream(ranges, limit, options?.signal, this.takeReadFault());
+    return this.stream(ranges, options.limit, options.signal, this.takeReadFault());
   }
 
-  async sampleKeys(count: number): Promise<Buffer[]> {
+  protected async _sampleKeys(count: number): Promise<Buffer[]> {
     this.checkOpen();
-    checkSampleCount(count);
     return evenlySpaced(this.rows.length, count).map((i) => Buffer.from(this.rows[i]!.key));
   }
 
@@ -187,7 +162,7 @@ export class MemoryStore implements Store {
   }
 
   private checkOpen(): void {
-    if (this.closed) throw new Error(`${this.name} is closed`);
+    if (this.closed) throw new StoreClosedError(this.name);
   }
 }
 
