@@ -5,6 +5,7 @@
  */
 import { type Advice, candidateLabel } from "../judge/advise.js";
 import { type EvaluatedCandidate, meetsTargets, meetsTargetsWithHeadroom } from "../judge/recommend.js";
+import { beyondTheKeyText } from "./beyond-the-key-text.js";
 import { realSchema } from "./schema-file.js";
 import { verdictHeadline } from "./verdict-headline.js";
 
@@ -65,7 +66,8 @@ export function adviceToJson(advice: Advice): string {
       analytical: advice.analytical ?? null,
       pricesUsed: advice.pricesUsed,
       decision: advice.decision,
-      beyondTheKey: advice.beyondTheKey,
+      // The kind and its sentence (the measured fields are in the scores and sizing above).
+      beyondTheKey: advice.beyondTheKey.map((note) => ({ kind: note.kind, text: beyondTheKeyText(note) })),
       multiCluster: advice.multiCluster ?? null,
       clusterOptions: advice.clusterOptions ?? null,
       notSimulated: advice.notSimulated,
