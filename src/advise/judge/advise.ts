@@ -742,15 +742,12 @@ function keyFailures(
   /** The nodes the writes need (writingNodes). */
   nodes: number,
 ): TargetFailure[] {
-  const failures: TargetFailure[] = reads
-    .filter((read) => read.status === "cannot-serve")
-    .map((read) => ({ target: "read", text: `${read.name}: ${read.reason}` }));
+  const failures: TargetFailure[] = reads.flatMap((read): TargetFailure[] =>
+    read.status === "cannot-serve" ? [{ target: "read", read: read.name, reason: read.reason }] : [],
+  );
   for (const change of candidate.changes) {
     if (change.kind === "salt" && change.buckets < nodes)
-      failures.push({
-        target: "buckets",
-        text: `${change.buckets} buckets for the ${nodes} nodes the writes need: fewer buckets than nodes leave nodes without writes (the salting guide: the buckets should match or exceed the nodes)`,
-      });
+      failures.push({ target: "buckets", buckets: change.buckets, nodes });
   }
   return failures;
 }

@@ -81,7 +81,7 @@ describe("beyond the key", () => {
           },
         ],
       },
-      [{ target: "averageCpu", text: "average node 80% > 70%" }],
+      [{ target: "averageCpu", cpu: 0.8, limit: 0.7 }],
     );
     const notes = beyondTheKey(scenario, evaluated, undefined, DEFAULT_ADVICE_TARGETS);
     expect(notes).toEqual([
@@ -93,7 +93,7 @@ describe("beyond the key", () => {
 
   it("says more nodes will not cool a hot range", () => {
     const evaluated = asIs({ hottestCpu: 3, maxOverMedian: 12, nodesNeeded: null }, [
-      { target: "hottestCpu", text: "hottest node 300% > 90%" },
+      { target: "hottestCpu", cpu: 3, limit: 0.9 },
     ]);
     expect(beyondTheKey(scenario, evaluated, undefined, DEFAULT_ADVICE_TARGETS)[0]).toEqual({
       kind: "more-nodes-do-not-help",

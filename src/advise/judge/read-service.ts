@@ -12,16 +12,17 @@ import { type ReadPattern, type Scenario, type ScenarioDesign, sampleRows } from
 import { type KeyFieldInfo, keyRoles } from "../infer/field-roles.js";
 import { timeShape } from "../infer/time-shapes.js";
 
-export interface ReadService {
+export type ReadService = {
   name: string;
   kind: ReadPattern["kind"];
   perS: number;
-  status: "simulated" | "not-simulated" | "cannot-serve";
   /** Ranges one read touches under the design (its fan-out). */
   fanout?: number;
-  /** Why the read is not simulated or cannot be served, in the key's terms. */
-  reason?: string;
-}
+} & (
+  | { status: "simulated" }
+  /** `reason`: why the read is not simulated or cannot be served, in the key's terms. */
+  | { status: "not-simulated" | "cannot-serve"; reason: string }
+);
 
 /** A read whose group the scenario does not write, or of which the sample holds no row. */
 export class ReadGroupError extends Error {

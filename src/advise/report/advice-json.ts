@@ -5,6 +5,7 @@
  */
 import { type Advice, candidateLabel } from "../judge/advise.js";
 import { type EvaluatedCandidate, meetsTargets, meetsTargetsWithHeadroom } from "../judge/recommend.js";
+import { targetFailureText } from "../judge/target-failure-text.js";
 import { beyondTheKeyText } from "./beyond-the-key-text.js";
 import { realSchema } from "./schema-file.js";
 import { verdictHeadline } from "./verdict-headline.js";
@@ -33,13 +34,13 @@ function candidateJson(advice: Advice, evaluated: EvaluatedCandidate) {
             meetsTargets: meetsTargetsWithHeadroom(evaluated),
             hottestCpu: headroom.scores.hottestCpu,
             averageCpu: headroom.scores.averageCpu,
-            failures: headroom.failures.map((failure) => failure.text),
+            failures: headroom.failures.map(targetFailureText),
             breaksAt: headroom.breaksAt,
           },
         }
       : {}),
     // A design that could not be simulated missed no target: it was not measured (its error says why).
-    failures: judged ? judged.failures.map((failure) => failure.text) : [],
+    failures: judged ? judged.failures.map(targetFailureText) : [],
     ...(evaluated.kind === "failed" ? { error: evaluated.error } : {}),
   };
 }
