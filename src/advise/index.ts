@@ -27,8 +27,9 @@ export type { CandidateDesign } from "./judge/candidates.js";
 export type { DecisionLeaning, DecisionRow } from "./judge/decision-table.js";
 export type { KeyChange } from "./judge/design-name.js";
 export { DEFAULT_GROWTH, type HeadroomCheck } from "./judge/headroom.js";
-export type { LossCode, LossReason } from "./judge/loss-reason.js";
-export type { ReadService } from "./judge/read-service.js";
+export type { LossCode, LossFacts, LossReason } from "./judge/loss-reason.js";
+export { lossReasonText } from "./judge/loss-reason-text.js";
+export { ReadGroupError, type ReadService } from "./judge/read-service.js";
 export {
   type EvaluatedCandidate,
   type FailedCandidate,
@@ -41,8 +42,11 @@ export {
   DEFAULT_ADVICE_TARGETS,
   type DesignScores,
   type TargetFailure,
+  type TargetName,
 } from "./judge/score.js";
+export { targetFailureText } from "./judge/target-failure-text.js";
 export { adviceToJson } from "./report/advice-json.js";
+export { beyondTheKeyText } from "./report/beyond-the-key-text.js";
 export { type AdviceHtmlOptions, adviceHtml } from "./report/report-html.js";
 export { type AdviceMarkdownOptions, adviceMarkdown } from "./report/report-markdown.js";
 export { recommendedSchemaFile } from "./report/schema-file.js";

@@ -4,8 +4,8 @@ import type { TargetFailure } from "../advise/judge/score.js";
 import type { DesignSensitivity } from "../sim/results/sensitivity.js";
 import { marginalMiss } from "./lab-report.js";
 
-const average: TargetFailure = { target: "averageCpu", text: "average node 71% > 70%" };
-const unservable: TargetFailure = { target: "read", text: "latest: not a key range" };
+const average: TargetFailure = { target: "averageCpu", cpu: 0.71, limit: 0.7 };
+const unservable: TargetFailure = { target: "read", read: "latest", reason: "not a key range" };
 
 function design(failures: TargetFailure[], nodesNeeded: number | null): EvaluatedCandidate {
   return {

@@ -6,6 +6,7 @@
 import { candidateLabel } from "../advise/judge/advise.js";
 import { capacityBound, type EvaluatedCandidate, meetsTargets } from "../advise/judge/recommend.js";
 import { percent } from "../advise/judge/score.js";
+import { beyondTheKeyText } from "../advise/report/beyond-the-key-text.js";
 import { clusterOptionLines } from "../advise/report/cluster-options-report.js";
 import { multiClusterReport } from "../advise/report/multi-cluster-report.js";
 import { autoscaledText, monthlyCostCell, sizingLines } from "../advise/report/report-sizing.js";
@@ -184,7 +185,10 @@ function verdictBlock(verdict: LabVerdict): string[] {
       wrap(loser.name ? `${loser.name}: ${loser.reason}` : loser.reason, "  - ", "    "),
     ),
     ...(advice.beyondTheKey.length > 0
-      ? ["Beyond the key:", ...advice.beyondTheKey.flatMap((note) => wrap(note.text, "  - ", "    "))]
+      ? [
+          "Beyond the key:",
+          ...advice.beyondTheKey.flatMap((note) => wrap(beyondTheKeyText(note), "  - ", "    ")),
+        ]
       : []),
     ...(advice.clusterOptions
       ? [

@@ -505,6 +505,13 @@ const nodesOf = (candidate: CandidateDesign, onNodes: number) => candidate.desig
 const nodesAtGrowth = (evaluated: EvaluatedCandidate) =>
   evaluated.kind === "judged" ? evaluated.sizing.atGrowth.total : null;
 
+/** The nodes at the stated growth of the capacity-bound designs that more nodes help. */
+const capacityNodesAtGrowth = (evaluated: readonly EvaluatedCandidate[]): number[] =>
+  evaluated.flatMap((each) => {
+    const needed = nodesAtGrowth(each);
+    return capacityBound(each) && needed !== null ? [needed] : [];
+  });
+
 /**
  * When nothing meets the targets at the stated growth on the planned nodes: more nodes help designs
  * whose load is spread, so their kinds are tried on the fewest nodes the sizing rules give them,
@@ -527,7 +534,7 @@ function searchMoreNodes(
     ...spread.map((each) => (each.kind === "judged" ? (each.sizing.atGrowth.cpu ?? nodes) : nodes)),
   );
   const tried: EvaluatedCandidate[] = [];
-  let onNodes = Math.max(nodes + 1, Math.min(...spread.map((each) => nodesAtGrowth(each)!)));
+  let onNodes = Math.max(nodes + 1, Math.min(...capacityNodesAtGrowth(spread)));
   for (let attempt = 0; kinds.size > 0 && attempt <= MORE_NODES_ATTEMPTS && onNodes <= MAX_NODES; attempt++) {
     const triedHere: EvaluatedCandidate[] = [];
     // Per kind, its fewest buckets for these nodes: more buckets add fan-out, not capacity.
@@ -542,8 +549,9 @@ function searchMoreNodes(
     )
       .filter((candidate) => {
         const kind = kindOf(candidate);
-        perKind.set(kind, (perKind.get(kind) ?? 0) + 1);
-        return kinds.has(kind) && perKind.get(kind)! <= BUCKET_CHOICES_ON_MORE_NODES;
+        const count = (perKind.get(kind) ?? 0) + 1;
+        perKind.set(kind, count);
+        return kinds.has(kind) && count <= BUCKET_CHOICES_ON_MORE_NODES;
       })
       .sort((a, b) => a.complexity - b.complexity || bucketsOf(a) - bucketsOf(b));
     for (const candidate of sorted) {
@@ -556,9 +564,7 @@ function searchMoreNodes(
       // A simpler design short only of nodes at the growth is tried on more, before any bigger change.
       if (needsNodesAtGrowth(each)) break;
     }
-    const needed = triedHere
-      .filter((each) => capacityBound(each) && nodesAtGrowth(each) !== null)
-      .map((each) => nodesAtGrowth(each)!);
+    const needed = capacityNodesAtGrowth(triedHere);
     // Nothing tried here could carry the load on more nodes: stop rather than grow without a lead.
     if (needed.length === 0) break;
     onNodes = Math.max(Math.ceil(onNodes * MORE_NODES_GROWTH), Math.min(...needed));
@@ -736,15 +742,12 @@ function keyFailures(
   /** The nodes the writes need (writingNodes). */
   nodes: number,
 ): TargetFailure[] {
-  const failures: TargetFailure[] = reads
-    .filter((read) => read.status === "cannot-serve")
-    .map((read) => ({ target: "read", text: `${read.name}: ${read.reason}` }));
+  const failures: TargetFailure[] = reads.flatMap((read): TargetFailure[] =>
+    read.status === "cannot-serve" ? [{ target: "read", read: read.name, reason: read.reason }] : [],
+  );
   for (const change of candidate.changes) {
     if (change.kind === "salt" && change.buckets < nodes)
-      failures.push({
-        target: "buckets",
-        text: `${change.buckets} buckets for the ${nodes} nodes the writes need: fewer buckets than nodes leave nodes without writes (the salting guide: the buckets should match or exceed the nodes)`,
-      });
+      failures.push({ target: "buckets", buckets: change.buckets, nodes });
   }
   return failures;
 }

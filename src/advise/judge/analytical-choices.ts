@@ -113,6 +113,7 @@ export function analyticalChoices(
   plan: SizingPlan,
 ): AnalyticalChoices | undefined {
   if (evaluated.kind === "failed" || evaluated.sizing.atGrowth.cpu === null) return undefined;
+  const cpuAtGrowth = evaluated.sizing.atGrowth.cpu;
   const retention = plan.storagePlan.retention;
   const scans = analyticalScans(scenario, evaluated);
   if (scans.length === 0 || !retention) return undefined;
@@ -127,7 +128,7 @@ export function analyticalChoices(
     keptInBigtable(scenario, (read) => moved.has(read.name)),
   );
   const keptBytes = storedBytes(bytesPerS, keepS, plan.storagePlan, growth);
-  const cpuWithout = cpuNodesWithout(evaluated, scans, plan);
+  const cpuWithout = cpuNodesWithout(evaluated, cpuAtGrowth, scans, plan);
   const keptNodes = Math.max(cpuWithout, storageNodes(keptBytes, plan.storagePlan));
   const keptBigtable = monthlyCost(scenario, keptNodes, storage, keptBytes);
   const logicalGiB = (bytesPerS * retention.seconds * growth) / GIB;
@@ -157,7 +158,7 @@ export function analyticalChoices(
     costPerMonth: dataflowJobCost === null ? null : pricedPerMonth + dataflowJobCost,
     pricedPerMonth,
   };
-  const dataBoost = dataBoostChoice(scenario, evaluated, scans, plan, changeStreams);
+  const dataBoost = dataBoostChoice(scenario, evaluated, cpuAtGrowth, scans, plan, changeStreams);
   return {
     scans,
     retentionS: retention.seconds,
@@ -173,13 +174,14 @@ export function analyticalChoices(
 function dataBoostChoice(
   scenario: Scenario,
   evaluated: JudgedCandidate,
+  cpuAtGrowth: number,
   scans: AnalyticalScan[],
   plan: SizingPlan,
   changeStreams: Pick<AnalyticalChoices["changeStreams"], "costPerMonth" | "pricedPerMonth">,
 ): AnalyticalChoices["dataBoost"] {
   const allowed = scans.filter((scan) => scan.dataBoostAllowed);
   if (allowed.length === 0) return undefined;
-  const cpu = cpuNodesWithout(evaluated, allowed, plan);
+  const cpu = cpuNodesWithout(evaluated, cpuAtGrowth, allowed, plan);
   const { storage: storageNodesNeeded, storedBytes: bytes } = evaluated.sizing.atGrowth;
   const nodes = Math.max(cpu, storageNodesNeeded);
   const bigtable = monthlyCost(scenario, nodes, plan.storagePlan.storage, bytes);
@@ -268,21 +270,23 @@ const onCluster = (scans: readonly AnalyticalScan[]) =>
 
 /**
  * CPU nodes once `scans` no longer run on the cluster: their node-seconds taken off the average,
- * the hottest node lowered in the same proportion (a scan's ranges spread like the rest of the load).
+ * the hottest node lowered in the same proportion (a scan's ranges spread like the rest of the load);
+ * `cpuAtGrowth` (its CPU nodes with the scans) when nothing is freed.
  */
 function cpuNodesWithout(
   evaluated: JudgedCandidate,
+  cpuAtGrowth: number,
   scans: readonly AnalyticalScan[],
   plan: SizingPlan,
 ): number {
-  const { scores, sizing } = evaluated;
+  const { scores } = evaluated;
   const freed = onCluster(scans) / scores.nodes;
-  if (freed <= 0 || scores.averageCpu <= 0) return sizing.atGrowth.cpu!;
+  if (freed <= 0 || scores.averageCpu <= 0) return cpuAtGrowth;
   const share = Math.max(0, scores.averageCpu - freed) / scores.averageCpu;
   const nodes = cpuNodes(
     { ...scores, averageCpu: scores.averageCpu * share, hottestCpu: scores.hottestCpu * share },
     plan.targets,
     plan.growth,
   );
-  return nodes ?? sizing.atGrowth.cpu!;
+  return nodes ?? cpuAtGrowth;
 }

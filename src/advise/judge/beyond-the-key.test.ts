@@ -81,22 +81,26 @@ describe("beyond the key", () => {
           },
         ],
       },
-      [{ target: "averageCpu", text: "average node 80% > 70%" }],
+      [{ target: "averageCpu", cpu: 0.8, limit: 0.7 }],
     );
     const notes = beyondTheKey(scenario, evaluated, undefined, DEFAULT_ADVICE_TARGETS);
-    expect(notes.map((note) => note.kind)).toEqual(["capacity", "analytical-store", "dominant-tenant"]);
-    expect(notes[0]!.text).toMatch(/short of capacity, not of spread\. It needs about 5 nodes/);
-    expect(notes[1]!.text).toMatch(/"dashboard-30d" scans 30d of an entity \(about 777,600 rows per scan\)/);
-    expect(notes[2]!.text).toMatch(/"big" makes 75% of all writes from 1% of the entities/);
+    expect(notes).toEqual([
+      { kind: "capacity", bound: "cpu", maxOverMedian: 1.1, nodesNeeded: 5 },
+      { kind: "analytical-store", read: "dashboard-30d", windowS: 30 * 86400, rowsPerScan: 777_600 },
+      { kind: "dominant-tenant", group: "big", writeShare: 0.75, entityShare: 100 / 10_100 },
+    ]);
   });
 
   it("says more nodes will not cool a hot range", () => {
     const evaluated = asIs({ hottestCpu: 3, maxOverMedian: 12, nodesNeeded: null }, [
-      { target: "hottestCpu", text: "hottest node 300% > 90%" },
+      { target: "hottestCpu", cpu: 3, limit: 0.9 },
     ]);
-    expect(beyondTheKey(scenario, evaluated, undefined, DEFAULT_ADVICE_TARGETS)[0]!.kind).toBe(
-      "more-nodes-do-not-help",
-    );
+    expect(beyondTheKey(scenario, evaluated, undefined, DEFAULT_ADVICE_TARGETS)[0]).toEqual({
+      kind: "more-nodes-do-not-help",
+      maxOverMedian: 12,
+      hottestCpu: 3,
+      hottestTarget: DEFAULT_ADVICE_TARGETS.hottestCpu,
+    });
     const rows = decisionTable(scenario, evaluated, [evaluated]);
     expect(rows.map((row) => [row.factor, row.pointsTo])).toEqual([
       ["Write pattern", "salting"],

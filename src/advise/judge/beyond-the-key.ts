@@ -3,15 +3,24 @@
  * store, a cluster short of capacity rather than of spread, a hot range more nodes cannot cool,
  * and one tenant dominating the writes (the fleet incident).
  */
-import { formatDuration } from "../../sim/scenario/duration.js";
 import type { Scenario } from "../../sim/scenario/scenario.js";
 import type { EvaluatedCandidate, JudgedCandidate } from "./recommend.js";
-import { type AdviceTargets, percent } from "./score.js";
+import type { AdviceTargets } from "./score.js";
 
-export interface BeyondTheKey {
-  kind: "no-change" | "analytical-store" | "capacity" | "more-nodes-do-not-help" | "dominant-tenant";
-  text: string;
-}
+/** A note beyond the key, with what was measured; report/beyond-the-key-text.ts says it in a sentence. */
+export type BeyondTheKey =
+  /** The current key meets the targets. */
+  | { kind: "no-change" }
+  /** Storage sizes the cluster: the bytes kept need more nodes than the CPU does (null: more nodes do not help the CPU). */
+  | { kind: "capacity"; bound: "storage"; storageNodes: number; cpuNodes: number | null }
+  /** The current key spreads its load (hottest node `maxOverMedian`× the median) but needs more nodes. */
+  | { kind: "capacity"; bound: "cpu"; maxOverMedian: number; nodesNeeded: number }
+  /** The current key's hottest node carries one key range: more nodes do not cool it. */
+  | { kind: "more-nodes-do-not-help"; maxOverMedian: number; hottestCpu: number; hottestTarget: number }
+  /** A scan over `windowS` of an entity, reading about `rowsPerScan` rows: an analytical query. */
+  | { kind: "analytical-store"; read: string; windowS: number; rowsPerScan: number }
+  /** One group writes `writeShare` of all writes from `entityShare` of the entities. */
+  | { kind: "dominant-tenant"; group: string; writeShare: number; entityShare: number };
 
 /** Scans longer than this are dashboards over history: analytical queries (the fleet incident's 30-day scans). */
 const ANALYTICAL_WINDOW_S = 7 * 86400;
@@ -38,10 +47,7 @@ export function beyondTheKey(
     if (read.kind !== "scan") continue;
     const rows = simulatedReads.find((each) => each.name === read.name)?.rowsReadPerRead ?? 0;
     if (!isAnalytical(read.window, rows)) continue;
-    notes.push({
-      kind: "analytical-store",
-      text: `"${read.name}" scans ${formatDuration(read.window)} of an entity (about ${Math.round(rows).toLocaleString("en-US")} rows per scan): that is an analytical query. Read it through Data Boost (no copy, no cluster CPU), or move it to BigQuery (change streams) or Parquet files and keep Bigtable for point lookups and recent windows; the sizing prices the three. No key design makes it cheap.`,
-    });
+    notes.push({ kind: "analytical-store", read: read.name, windowS: read.window, rowsPerScan: rows });
   }
   const groups = scenario.workload.groups;
   const writes = groups.reduce((sum, group) => sum + group.writesPerS, 0);
@@ -50,10 +56,7 @@ export function beyondTheKey(
     const share = group.writesPerS / writes;
     const entityShare = group.entities / entities;
     if (groups.length < 2 || share < DOMINANT_SHARE || share < HOT_TENANT_RATIO * entityShare) continue;
-    notes.push({
-      kind: "dominant-tenant",
-      text: `Group "${group.name}" makes ${percent(share)} of all writes from ${percent(entityShare)} of the entities: show its ingest rate on a dashboard and consider admission control or a table of its own, so one tenant cannot take the shared cluster's write budget.`,
-    });
+    notes.push({ kind: "dominant-tenant", group: group.name, writeShare: share, entityShare });
   }
   return notes;
 }
@@ -61,29 +64,27 @@ export function beyondTheKey(
 /** What the current key's own run says beyond a key change: none needed, capacity, or a range more nodes cannot cool. */
 function currentKeyNotes(asIs: JudgedCandidate, targets: AdviceTargets): BeyondTheKey[] {
   const { scores, sizing } = asIs;
-  if (asIs.failures.length === 0)
-    return [{ kind: "no-change", text: "The current key meets the targets: no key change is needed." }];
-  if (sizing.today.bound === "storage" && sizing.today.storage > asIs.nodes) {
-    const { cpu, storage } = sizing.today;
+  if (asIs.failures.length === 0) return [{ kind: "no-change" }];
+  if (sizing.today.bound === "storage" && sizing.today.storage > asIs.nodes)
     return [
-      {
-        kind: "capacity",
-        text: `The data the current key keeps needs ${storage} nodes for storage, ${cpu} for CPU: storage, not CPU, sizes the cluster. Neither a key change nor batching shrinks the bytes kept; a shorter retention (exporting the rest) or HDD does — see the sizing.`,
-      },
+      { kind: "capacity", bound: "storage", storageNodes: sizing.today.storage, cpuNodes: sizing.today.cpu },
     ];
-  }
   if (scores.nodesNeeded !== null && scores.nodesNeeded > asIs.nodes)
     return [
       {
         kind: "capacity",
-        text: `The current key spreads its load (hottest node ${scores.maxOverMedian.toFixed(1)}× the median): the cluster is short of capacity, not of spread. It needs about ${scores.nodesNeeded} nodes; a key change moves work, it cannot remove it (batching can).`,
+        bound: "cpu",
+        maxOverMedian: scores.maxOverMedian,
+        nodesNeeded: scores.nodesNeeded,
       },
     ];
   if (scores.nodesNeeded === null)
     return [
       {
         kind: "more-nodes-do-not-help",
-        text: `More nodes will not fix the current key: its hottest node carries one key range (${scores.maxOverMedian.toFixed(1)}× the median node, ${percent(scores.hottestCpu)} against a ${percent(targets.hottestCpu)} target); adding nodes adds cost to ranges that are already cool.`,
+        maxOverMedian: scores.maxOverMedian,
+        hottestCpu: scores.hottestCpu,
+        hottestTarget: targets.hottestCpu,
       },
     ];
   return [];

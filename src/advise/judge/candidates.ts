@@ -202,7 +202,8 @@ export function candidateFrom(
  */
 export function saltFields(roles: KeyRoles): string[] {
   const key = roles.fields.filter((field) => field.inKey);
-  const through = roles.entityPrefix.at(-1) ?? key.at(-1)!;
+  const through = roles.entityPrefix.at(-1) ?? key.at(-1);
+  if (through === undefined) return [];
   return key.slice(0, key.indexOf(through) + 1).map((field) => field.name);
 }
 

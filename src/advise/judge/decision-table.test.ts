@@ -39,7 +39,7 @@ function asIs(
     result: result as unknown as DesignResult,
     sizing: {} as DesignSizing,
     reads: [],
-    failures: [{ target: "hottestCpu", text: "hottest node 300% > 90%" }],
+    failures: [{ target: "hottestCpu", cpu: 3, limit: 0.9 }],
   };
 }
 

@@ -9,6 +9,7 @@
  * at which the hottest or the average node reaches its target lies on the line through the two runs.
  */
 import type { AdviceTargets, DesignScores, TargetFailure } from "./score.js";
+import { targetFailuresText } from "./target-failure-text.js";
 
 type BreakingTarget = "hottestCpu" | "averageCpu" | "warmUpCpu";
 
@@ -79,7 +80,7 @@ export function headroomText(headroom: HeadroomCheck, writesPerS: number): strin
   const verdict =
     headroom.failures.length === 0
       ? `still meets the targets ${at}: hottest node ${Math.round(headroom.scores.hottestCpu * 100)}%, average ${Math.round(headroom.scores.averageCpu * 100)}%`
-      : `misses the targets ${at}: ${headroom.failures.map((failure) => failure.text).join("; ")}`;
+      : `misses the targets ${at}: ${targetFailuresText(headroom.failures)}`;
   const breaks = headroom.breaksAt;
   const where =
     breaks === null

@@ -2,7 +2,7 @@
  * Why a candidate is not the recommendation: a code for programs and tests, the targets it misses,
  * and one sentence for the reports, by the rules of recommend.ts.
  */
-import { roughRate } from "./headroom.js";
+import { lossReasonText } from "./loss-reason-text.js";
 import {
   CAPACITY_TARGETS,
   clientCoresOf,
@@ -12,7 +12,7 @@ import {
   meetsTargets,
   worstFanout,
 } from "./recommend.js";
-import type { TargetFailure } from "./score.js";
+import type { TargetFailure, TargetName } from "./score.js";
 
 /**
  * Why a candidate is not the recommendation, as a code:
@@ -40,74 +40,88 @@ export type LossCode =
   | "more-nodes"
   | "later-in-order";
 
-export interface LossReason {
-  code: LossCode;
-  /** The targets it misses (at the stated growth for `misses-at-growth`); empty for the other codes. */
-  missed: TargetFailure["target"][];
-  /** The same in one sentence, for the reports. */
-  reason: string;
-}
+/** What a design missed, or what it was compared on, as measured. */
+export type LossFacts =
+  /** `error`: why the simulator could not replay the workload under it. */
+  | { code: "not-simulated"; missed: []; error: string }
+  | { code: "misses-targets" | "more-nodes-do-not-help"; missed: TargetName[]; failures: TargetFailure[] }
+  /** `nodesNeeded`: the nodes on which it would meet the targets at today's rate. */
+  | { code: "needs-more-nodes"; missed: TargetName[]; failures: TargetFailure[]; nodesNeeded: number }
+  /** The check at `growth`× today (`writesPerS`), and where it breaks when a straight line says so. */
+  | {
+      code: "misses-at-growth";
+      missed: TargetName[];
+      failures: TargetFailure[];
+      growth: number;
+      writesPerS: number;
+      breaksAtWritesPerS: number | null;
+    }
+  | { code: "meets-targets" | "later-in-order"; missed: [] }
+  /** What it is compared on, its figure against the recommendation's (application cores, complexity, buckets, fan-out, nodes). */
+  | {
+      code: "more-client-cores" | "bigger-change" | "more-buckets" | "wider-fan-out" | "more-nodes";
+      missed: [];
+      loser: number;
+      chosen: number;
+    };
+
+/** The facts, and the same in one sentence for the reports (loss-reason-text.ts). */
+export type LossReason = LossFacts & { reason: string };
 
 const targetsOf = (failures: readonly TargetFailure[]) => failures.map((failure) => failure.target);
-const textOf = (failures: readonly TargetFailure[]) => failures.map((failure) => failure.text).join("; ");
 
 /** Why `loser` is not the recommendation. */
 export function lossReason(loser: EvaluatedCandidate, chosen: JudgedCandidate | undefined): LossReason {
-  if (loser.kind === "failed")
-    return { code: "not-simulated", missed: [], reason: `could not be simulated: ${loser.error}` };
+  const facts = lossFacts(loser, chosen);
+  return { ...facts, reason: lossReasonText(facts) };
+}
+
+function lossFacts(loser: EvaluatedCandidate, chosen: JudgedCandidate | undefined): LossFacts {
+  if (loser.kind === "failed") return { code: "not-simulated", missed: [], error: loser.error };
   if (!meetsTargets(loser)) return targetsMissed(loser);
   if (loser.headroom && loser.headroom.failures.length > 0) {
     const { growth, writesPerS, failures, breaksAt } = loser.headroom;
     return {
       code: "misses-at-growth",
       missed: targetsOf(failures),
-      reason: `meets the targets today but not at the stated growth, ${growth}× (${roughRate(writesPerS)} writes/s): ${textOf(failures)}${breaksAt ? `; it breaks at about ${roughRate(breaksAt.writesPerS)} writes/s` : ""}`,
+      failures,
+      growth,
+      writesPerS,
+      breaksAtWritesPerS: breaksAt ? breaksAt.writesPerS : null,
     };
   }
-  const meets = (code: LossCode, reason: string): LossReason => ({ code, missed: [], reason });
-  if (!chosen) return meets("meets-targets", "meets the targets");
-  const a = loser.candidate;
-  const b = chosen.candidate;
+  if (!chosen) return { code: "meets-targets", missed: [] };
+  const compared = (
+    code: Extract<LossFacts, { loser: number }>["code"],
+    a: number,
+    b: number,
+  ): LossFacts => ({
+    code,
+    missed: [],
+    loser: a,
+    chosen: b,
+  });
   const [loserCores, chosenCores] = [clientCoresOf(loser), clientCoresOf(chosen)];
   if (clientCoresTier(loserCores) !== clientCoresTier(chosenCores))
-    return meets(
-      "more-client-cores",
-      `meets the targets but its reads need ${Math.round(loserCores)} application cores on the client against ${Math.round(chosenCores)}`,
-    );
-  if (a.complexity !== b.complexity)
-    return meets(
-      "bigger-change",
-      `meets the targets but is a bigger change (complexity ${a.complexity} vs ${b.complexity})`,
-    );
+    return compared("more-client-cores", loserCores, chosenCores);
+  const [a, b] = [loser.candidate, chosen.candidate];
+  if (a.complexity !== b.complexity) return compared("bigger-change", a.complexity, b.complexity);
   if (loser.scores.buckets !== chosen.scores.buckets)
-    return meets(
-      "more-buckets",
-      `meets the targets with more salt buckets (${loser.scores.buckets} vs ${chosen.scores.buckets}): more read fan-out risk and key bytes for no gain`,
-    );
+    return compared("more-buckets", loser.scores.buckets, chosen.scores.buckets);
   if (worstFanout(loser) !== worstFanout(chosen))
-    return meets(
-      "wider-fan-out",
-      `meets the targets but reads fan out wider (×${worstFanout(loser)} vs ×${worstFanout(chosen)})`,
-    );
-  if (loser.nodes !== chosen.nodes)
-    return meets(
-      "more-nodes",
-      `meets the targets on ${loser.nodes} nodes; the recommendation needs ${chosen.nodes}`,
-    );
-  return meets("later-in-order", "meets the targets but costs more or ties later in the simplicity order");
+    return compared("wider-fan-out", worstFanout(loser), worstFanout(chosen));
+  if (loser.nodes !== chosen.nodes) return compared("more-nodes", loser.nodes, chosen.nodes);
+  return { code: "later-in-order", missed: [] };
 }
 
 /** A judged design missing targets today: which, and whether more nodes would fix them. */
-function targetsMissed(loser: JudgedCandidate): LossReason {
-  const missed = targetsOf(loser.failures);
+function targetsMissed(loser: JudgedCandidate): LossFacts {
+  const { failures } = loser;
+  const missed = targetsOf(failures);
   const nodesNeeded = loser.scores.nodesNeeded;
   const capacityOnly = missed.every((target) => CAPACITY_TARGETS.has(target));
-  const [code, more]: [LossCode, string] = !capacityOnly
-    ? ["misses-targets", ""]
-    : nodesNeeded == null
-      ? ["more-nodes-do-not-help", "more nodes would not fix it (the load sits on a key range)"]
-      : nodesNeeded > loser.nodes
-        ? ["needs-more-nodes", `would need ${nodesNeeded} nodes at today's rate`]
-        : ["misses-targets", ""];
-  return { code, missed, reason: [textOf(loser.failures), more].filter(Boolean).join("; ") };
+  if (capacityOnly && nodesNeeded === null) return { code: "more-nodes-do-not-help", missed, failures };
+  if (capacityOnly && nodesNeeded !== null && nodesNeeded > loser.nodes)
+    return { code: "needs-more-nodes", missed, failures, nodesNeeded };
+  return { code: "misses-targets", missed, failures };
 }

@@ -18,7 +18,11 @@ import { clusterScenario } from "../../sim/replication/cluster-scenario.js";
 import { type PathRoute, pathConsistency, routePaths } from "../../sim/replication/routing.js";
 import type { DesignResult } from "../../sim/results/results.js";
 import { type SimulationMode, simulateScenario } from "../../sim/results/simulate.js";
-import { type Replication, WRITES_PATH } from "../../sim/scenario/replication-topology.js";
+import {
+  type ReplicaCluster,
+  type Replication,
+  WRITES_PATH,
+} from "../../sim/scenario/replication-topology.js";
 import type { Scenario } from "../../sim/scenario/scenario.js";
 import { type MonthlyCost, monthlyCost } from "../size/cost.js";
 import { type CpuTargets, type NodesNeeded, nodesNeeded, storagePlan } from "../size/sizing.js";
@@ -83,18 +87,24 @@ export interface ClusterPlan {
   nodes: number;
 }
 
-export interface FailoverCase {
-  /** The cluster lost, and when and for how long (from the scenario's failures, else each cluster in turn). */
-  down: string;
-  atS: number | null;
-  forS: number | null;
+/** The cluster lost, and when and for how long (from the scenario's failures; none when each cluster is lost in turn). */
+export type ClusterLoss = { down: string } & ({ atS: number; forS: number } | { atS: null; forS: null });
+
+export type FailoverCase = ClusterLoss & {
   /** The survivors on their planned nodes, carrying the lost cluster's traffic. */
   survivors: ClusterRun[];
   /** Single-cluster paths that stop until failed over by hand (Google, "Failovers"). */
   manualFailover: string[];
   /** Survivors meet Google's single-cluster targets and shed nothing. */
   meets: boolean;
-}
+};
+
+/** A path's route; a read's also says what it can see of recent writes and which routing suits it. */
+export type PathAnswer = PathRoute &
+  (
+    | { readYourWrites: null; stalenessS: null; suits: null }
+    | { readYourWrites: boolean; stalenessS: number; suits: RoutingAdvice }
+  );
 
 export interface MultiClusterAnswer {
   design: string;
@@ -102,11 +112,7 @@ export interface MultiClusterAnswer {
   autoscaling: boolean;
   clusters: ClusterPlan[];
   /** Each path's route; reads also say what they can see of recent writes and which routing suits them (null for the writes). */
-  paths: (PathRoute & {
-    readYourWrites: boolean | null;
-    stalenessS: number | null;
-    suits: RoutingAdvice | null;
-  })[];
+  paths: PathAnswer[];
   failovers: FailoverCase[];
   /** Per month: every cluster's nodes and its copy of the data. */
   cost: MonthlyCost;
@@ -146,16 +152,11 @@ export function multiClusterAnswer(
   const targets = routingTargets(replication, autoscaled);
   const storedBytes = evaluated.sizing.atGrowth.storedBytes;
   const lagS = constantAt("replicationLagS", "default", replication.lag);
-  const planned = new Map(
-    replication.clusters.map((cluster) => [cluster.name, cluster.nodes ?? evaluated.nodes]),
-  );
-
-  const run = (down: ReadonlySet<string>, name: string, nodes: number): ClusterRun => {
-    const cluster = replication.clusters.find((each) => each.name === name)!;
+  const run = (down: ReadonlySet<string>, cluster: ReplicaCluster, nodes: number): ClusterRun => {
     const routes = routePaths(replication, readNames, down);
-    const single = clusterScenario(scenario, design, { name, nodes }, routes);
+    const single = clusterScenario(scenario, design, { name: cluster.name, nodes }, routes);
     const result = simulateScenario(single, { durationS: options.durationS, mode: options.mode }).designs[0]!;
-    return clusterRun(result, cluster.region, name, routes, scenario);
+    return clusterRun(result, cluster.region, cluster.name, routes, scenario);
   };
   const sized = (load: ClusterRun, cpuTargets: CpuTargets) =>
     nodesNeeded(
@@ -171,29 +172,30 @@ export function multiClusterAnswer(
       options.growth,
     );
 
+  // Each cluster on its planned nodes; `nodes` grows where a survivor needs more to carry a lost cluster.
   const normal = replication.clusters.map((cluster) => {
-    const simulatedNodes = planned.get(cluster.name)!;
-    const load = run(new Set(), cluster.name, simulatedNodes);
-    return { cluster, simulatedNodes, load, needed: sized(load, targets) };
+    const simulatedNodes = cluster.nodes ?? evaluated.nodes;
+    const load = run(new Set(), cluster, simulatedNodes);
+    const needed = sized(load, targets);
+    return { cluster, simulatedNodes, load, needed, nodes: needed.total ?? simulatedNodes };
   });
-  const nodes = new Map(normal.map((each) => [each.cluster.name, each.needed.total ?? each.simulatedNodes]));
 
-  const losses =
+  const losses: ClusterLoss[] =
     replication.failures.length > 0
       ? replication.failures.map((failure) => ({ down: failure.cluster, atS: failure.at, forS: failure.for }))
       : replication.clusters.map((cluster) => ({ down: cluster.name, atS: null, forS: null }));
   const failovers = losses.map((loss): FailoverCase => {
     const down = new Set([loss.down]);
-    const survivors = replication.clusters
-      .filter((cluster) => cluster.name !== loss.down)
-      .map((cluster) => {
-        let load = run(down, cluster.name, nodes.get(cluster.name)!);
+    const survivors = normal
+      .filter((each) => each.cluster.name !== loss.down)
+      .map((survivor) => {
+        let load = run(down, survivor.cluster, survivor.nodes);
         // A survivor that cannot carry the lost cluster's share on its planned nodes gets the nodes it needs for it.
         for (let attempt = 0; attempt < FAILOVER_RESIZES && !carries(load); attempt++) {
           const more = sized(load, SINGLE_CLUSTER_TARGETS).total;
           if (more === null || more <= load.nodes) break;
-          nodes.set(cluster.name, more);
-          load = run(down, cluster.name, more);
+          survivor.nodes = more;
+          load = run(down, survivor.cluster, more);
         }
         return load;
       });
@@ -205,13 +207,13 @@ export function multiClusterAnswer(
       meets: survivors.every(carries),
     };
   });
-  const clusters: ClusterPlan[] = normal.map(({ cluster, simulatedNodes, load, needed }) => ({
+  const clusters: ClusterPlan[] = normal.map(({ cluster, simulatedNodes, load, needed, nodes }) => ({
     cluster: cluster.name,
     region: cluster.region,
     simulatedNodes,
     normal: load,
     needed,
-    nodes: nodes.get(cluster.name)!,
+    nodes,
   }));
 
   const routes = routePaths(replication, readNames);
@@ -228,14 +230,16 @@ export function multiClusterAnswer(
     targets,
     autoscaling: autoscaled,
     clusters,
-    paths: routes.map((route) => {
+    paths: routes.map((route): PathAnswer => {
       const seen = consistency.find((each) => each.path === route.path);
       const read = scenario.workload.reads.find((each) => each.name === route.path);
+      // Only the reads have a consistency (the writes path has none).
+      if (!read || !seen) return { ...route, readYourWrites: null, stalenessS: null, suits: null };
       return {
         ...route,
-        readYourWrites: seen?.readYourWrites ?? null,
-        stalenessS: seen?.stalenessS ?? null,
-        suits: read && seen ? routingAdvice(read, route, seen.readYourWrites, lagS) : null,
+        readYourWrites: seen.readYourWrites,
+        stalenessS: seen.stalenessS,
+        suits: routingAdvice(read, route, seen.readYourWrites, lagS),
       };
     }),
     failovers,
@@ -255,13 +259,14 @@ export function multiClusterAnswer(
  * a read over a window (scan, get) can be a replication lag behind — a lag is a sliver of its
  * window — so it reads the nearest cluster and fails over by itself (multi-cluster routing).
  */
-export interface RoutingAdvice {
-  wants: "pinned-with-writes" | "nearest-cluster";
+export type RoutingAdvice = {
   /** The declared profile gives what the read wants (a pinned read may still read the nearest: it then only gives up failover). */
   met: boolean;
-  /** The read's window over the lag, for a windowed read. */
-  windowOverLag: number | null;
-}
+} & (
+  | { wants: "pinned-with-writes"; windowOverLag: null }
+  /** `windowOverLag`: the read's window over the lag. */
+  | { wants: "nearest-cluster"; windowOverLag: number }
+);
 
 export function routingAdvice(
   read: Scenario["workload"]["reads"][number],

@@ -12,16 +12,31 @@ import { type ReadPattern, type Scenario, type ScenarioDesign, sampleRows } from
 import { type KeyFieldInfo, keyRoles } from "../infer/field-roles.js";
 import { timeShape } from "../infer/time-shapes.js";
 
-export interface ReadService {
+export type ReadService = {
   name: string;
   kind: ReadPattern["kind"];
   perS: number;
-  status: "simulated" | "not-simulated" | "cannot-serve";
   /** Ranges one read touches under the design (its fan-out). */
   fanout?: number;
-  /** Why the read is not simulated or cannot be served, in the key's terms. */
-  reason?: string;
+} & (
+  | { status: "simulated" }
+  /** `reason`: why the read is not simulated or cannot be served, in the key's terms. */
+  | { status: "not-simulated" | "cannot-serve"; reason: string }
+);
+
+/** A read whose group the scenario does not write, or of which the sample holds no row. */
+export class ReadGroupError extends Error {
+  override readonly name = "ReadGroupError";
+  constructor(
+    readonly group: string,
+    readonly groups: readonly string[],
+    problem: string,
+  ) {
+    super(`group "${group}" ${problem}; groups: ${groups.join(", ")}`);
+  }
 }
+
+const groupNames = (scenario: Scenario) => scenario.workload.groups.map((each) => each.name);
 
 /** `writer`: one writer's rows; `table`: a window of the whole table. */
 export type ReadScope = "writer" | "table";
@@ -45,7 +60,9 @@ function keyFieldsOf(scenario: Scenario, design: ScenarioDesign): KeyFieldInfo[]
 
 /** Key fields the group fills from a template: the fields that identify one of its writers. */
 function writerFields(scenario: Scenario, keyFields: readonly KeyFieldInfo[], group: string): string[] {
-  const fields = scenario.workload.groups.find((each) => each.name === group)!.fields;
+  const found = scenario.workload.groups.find((each) => each.name === group);
+  if (!found) throw new ReadGroupError(group, groupNames(scenario), "is not in the scenario");
+  const fields = found.fields;
   return keyFields.filter((field) => typeof fields[field.name] === "string").map((field) => field.name);
 }
 
@@ -77,7 +94,8 @@ export function readServices(
   const leading = keyFields.find((field) => field.role.kind !== "pick");
   return reads.map((read): ReadService => {
     const base = { name: read.name, kind: read.kind, perS: read.perS };
-    const row = rows.find((each) => each.group === read.group)!;
+    const row = rows.find((each) => each.group === read.group);
+    if (!row) throw new ReadGroupError(read.group, groupNames(scenario), "has no row in the sample");
     const unreadable = "unreadable" in row.entityQueries;
     const writers = writerFields(scenario, keyFields, read.group);
     // A get names the whole key, so the simulator places it on the tablet holding the row whatever leads the key.

@@ -76,7 +76,7 @@ function evaluated(
   };
 }
 
-const hot: TargetFailure = { target: "hottestCpu", text: "hottest node 150% > 90%" };
+const hot: TargetFailure = { target: "hottestCpu", cpu: 1.5, limit: 0.9 };
 
 describe("client cores in the simplicity order", () => {
   it("passes over a smaller change whose reads need a doubling more application cores past the floor", () => {
@@ -84,8 +84,12 @@ describe("client cores in the simplicity order", () => {
     const fanOut = evaluated("salt-64-unbound", 1, { buckets: 64, clientCores: 150 });
     const bound = evaluated("promote-and-salt", 2, { buckets: 64, clientCores: 40 });
     expect(simplestMeeting([fanOut, bound])?.candidate.name).toBe("promote-and-salt");
-    expect(lossReason(fanOut, bound)).toMatchObject({ code: "more-client-cores", missed: [] });
-    expect(lossReason(fanOut, bound).reason).toContain("150 application cores on the client against 40");
+    expect(lossReason(fanOut, bound)).toMatchObject({
+      code: "more-client-cores",
+      missed: [],
+      loser: 150,
+      chosen: 40,
+    });
   });
 
   it("leaves the order to the key change while both fit the floor or sit within a doubling", () => {
@@ -154,7 +158,9 @@ describe("the recommendation", () => {
             ...spec,
             failures: [
               ...(spec.hottestCpu > 0.9 ? [hot] : []),
-              ...(spec.unservable ? [{ target: "read" as const, text: "latest: not a key range" }] : []),
+              ...(spec.unservable
+                ? [{ target: "read" as const, read: "latest", reason: "not a key range" }]
+                : []),
             ],
           });
           return spec.monthly === undefined
@@ -184,38 +190,40 @@ describe("the recommendation", () => {
       "salt-16-wide",
       "salt-64",
     ]);
-    expect(lossReason(salt64, salt16)).toMatchObject({ code: "more-buckets", missed: [] });
-    expect(lossReason(salt16, asIs)).toMatchObject({ code: "bigger-change", missed: [] });
-    expect(lossReason(wide, salt16)).toMatchObject({ code: "wider-fan-out", missed: [] });
+    expect(lossReason(salt64, salt16)).toMatchObject({ code: "more-buckets", loser: 64, chosen: 16 });
+    expect(lossReason(salt16, asIs)).toMatchObject({ code: "bigger-change", loser: 3, chosen: 0 });
+    expect(lossReason(wide, salt16)).toMatchObject({ code: "wider-fan-out", loser: 16, chosen: 1 });
   });
 
   it("knows which designs more nodes can fix: spread load, missing only CPU targets", () => {
     const rangeHot = evaluated("as-is", 0, { failures: [hot], nodesNeeded: null });
     const unservable = evaluated("promote-x", 2, {
-      failures: [{ target: "read", text: "latest: not a key range" }],
+      failures: [{ target: "read", read: "latest", reason: "not a key range" }],
     });
     const average = evaluated("salt-24", 3, {
       buckets: 24,
       nodesNeeded: 14,
       failures: [
-        { target: "averageCpu", text: "average 80% > 70%" },
-        { target: "shed", text: "3% of writes shed" },
+        { target: "averageCpu", cpu: 0.8, limit: 0.7 },
+        { target: "shed", share: 0.03, limit: 0.01 },
       ],
     });
     expect([rangeHot, unservable, average].map(capacityBound)).toEqual([false, false, true]);
     expect(lossReason(rangeHot, average)).toMatchObject({
       code: "more-nodes-do-not-help",
       missed: ["hottestCpu"],
+      failures: [hot],
     });
-    expect(lossReason(average, undefined)).toEqual({
+    expect(lossReason(average, undefined)).toMatchObject({
       code: "needs-more-nodes",
       missed: ["averageCpu", "shed"],
-      reason: "average 80% > 70%; 3% of writes shed; would need 14 nodes at today's rate",
+      failures: average.failures,
+      nodesNeeded: 14,
     });
-    expect(lossReason(unservable, average)).toEqual({
+    expect(lossReason(unservable, average)).toMatchObject({
       code: "misses-targets",
       missed: ["read"],
-      reason: "latest: not a key range",
+      failures: [{ target: "read", read: "latest", reason: "not a key range" }],
     });
   });
 
@@ -231,11 +239,13 @@ describe("the recommendation", () => {
         breaksAt: { writesPerS: 26_100, target: "hottestCpu" },
       },
     };
-    expect(lossReason(salt2, undefined)).toEqual({
+    expect(lossReason(salt2, undefined)).toMatchObject({
       code: "misses-at-growth",
       missed: ["hottestCpu"],
-      reason:
-        "meets the targets today but not at the stated growth, 2× (40,000 writes/s): hottest node 150% > 90%; it breaks at about 26,000 writes/s",
+      failures: [hot],
+      growth: 2,
+      writesPerS: 40_000,
+      breaksAtWritesPerS: 26_100,
     });
   });
 });

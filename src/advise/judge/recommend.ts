@@ -11,7 +11,7 @@ import type { DesignSizing } from "../size/sizing.js";
 import type { CandidateDesign } from "./candidates.js";
 import type { HeadroomCheck } from "./headroom.js";
 import type { ReadService } from "./read-service.js";
-import type { DesignScores, TargetFailure } from "./score.js";
+import type { DesignScores, TargetFailure, TargetName } from "./score.js";
 
 /** A candidate as run on a node count, and how it serves each declared read. */
 interface CandidateRun {
@@ -123,7 +123,7 @@ export function cheapestOf(
 }
 
 /** Targets more nodes help with when the load is spread (unservable reads and too few buckets are the key's doing). */
-export const CAPACITY_TARGETS: ReadonlySet<TargetFailure["target"]> = new Set([
+export const CAPACITY_TARGETS: ReadonlySet<TargetName> = new Set<TargetName>([
   "hottestCpu",
   "averageCpu",
   "warmUpCpu",

@@ -9,7 +9,6 @@
 import type { ClientCores } from "../../sim/client/client-cores.js";
 import type { ReadSummary } from "../../sim/engine/measurements.js";
 import type { DesignResult } from "../../sim/results/results.js";
-import { rowMiss } from "../../sim/results/sensitivity.js";
 import { SETTLED_RATIO } from "../../sim/results/summary.js";
 import type { LargestRow } from "../../sim/workload/row-size.js";
 import type { KeyFootprint } from "../size/key-size.js";
@@ -145,15 +144,27 @@ export function scoreDesign(
 
 export const percent = (share: number) => `${Math.round(share * 100)}%`;
 
-export interface TargetFailure {
-  /**
-   * `shed`: writes shed in the steady state; `storage`: more bytes per node than planned; `headroom`: misses a target at twice the write rate;
-   * `buckets`: fewer salt buckets than nodes; `read`: a declared read is not a key range;
-   * `row`: one row holds more than Google's recommended 100 MB.
-   */
-  target: keyof AdviceTargets | "shed" | "storage" | "headroom" | "buckets" | "read" | "row";
-  text: string;
-}
+/**
+ * A target: `shed`: writes shed in the steady state; `storage`: more bytes per node than planned; `headroom`: misses a target at twice the write rate;
+ * `buckets`: fewer salt buckets than nodes; `read`: a declared read is not a key range;
+ * `row`: one row holds more than Google's recommended 100 MB.
+ */
+export type TargetName = keyof AdviceTargets | "shed" | "storage" | "headroom" | "buckets" | "read" | "row";
+
+/** A target a design misses, with what was measured and the limit; target-failure-text.ts says it in words. */
+export type TargetFailure =
+  /** A new salted table's hottest node while it warms up, over `buckets` buckets on `nodes` nodes. */
+  | { target: "warmUpCpu"; cpu: number; limit: number; buckets: number; nodes: number }
+  | { target: "hottestCpu" | "averageCpu"; cpu: number; limit: number }
+  /** The share of writes shed in the steady state. */
+  | { target: "shed"; share: number; limit: number }
+  /** The bytes per node as a share of the planned storage per node. */
+  | { target: "storage"; share: number }
+  | { target: "row"; largestRow: LargestRow }
+  /** A declared read no key range serves, and why. */
+  | { target: "read"; read: string; reason: string }
+  /** Fewer salt buckets than the nodes the writes need. */
+  | { target: "buckets"; buckets: number; nodes: number };
 
 /** The targets a design misses; empty when it meets them all. */
 export function failedTargets(scores: DesignScores, targets: AdviceTargets): TargetFailure[] {
@@ -161,30 +172,18 @@ export function failedTargets(scores: DesignScores, targets: AdviceTargets): Tar
   if (scores.buckets > 1 && scores.peakHottestCpu > targets.warmUpCpu)
     failures.push({
       target: "warmUpCpu",
-      text: `the new salted table warms up at ${percent(scores.peakHottestCpu)} on its hottest node (${scores.buckets} buckets on ${scores.nodes} nodes)`,
+      cpu: scores.peakHottestCpu,
+      limit: targets.warmUpCpu,
+      buckets: scores.buckets,
+      nodes: scores.nodes,
     });
   if (scores.hottestCpu > targets.hottestCpu)
-    failures.push({
-      target: "hottestCpu",
-      text: `hottest node ${percent(scores.hottestCpu)} > ${percent(targets.hottestCpu)}`,
-    });
+    failures.push({ target: "hottestCpu", cpu: scores.hottestCpu, limit: targets.hottestCpu });
   if (scores.averageCpu > targets.averageCpu)
-    failures.push({
-      target: "averageCpu",
-      text: `average node ${percent(scores.averageCpu)} > ${percent(targets.averageCpu)}`,
-    });
+    failures.push({ target: "averageCpu", cpu: scores.averageCpu, limit: targets.averageCpu });
   if (scores.writeShedShare > MAX_SHED_SHARE)
-    failures.push({ target: "shed", text: `${percent(scores.writeShedShare)} of writes shed` });
-  if (scores.storagePerNode > 1)
-    failures.push({
-      target: "storage",
-      text: `stores ${percent(scores.storagePerNode)} of the planned storage per node`,
-    });
-  if (scores.largestRow?.ok === false)
-    failures.push({
-      target: "row",
-      // Neither nodes nor a salt split a row: only a key that changes over time (or keeping less) does.
-      text: `${rowMiss(scores.largestRow)}: no node count or salt splits a row; a time in the key or a shorter retention does`,
-    });
+    failures.push({ target: "shed", share: scores.writeShedShare, limit: MAX_SHED_SHARE });
+  if (scores.storagePerNode > 1) failures.push({ target: "storage", share: scores.storagePerNode });
+  if (scores.largestRow?.ok === false) failures.push({ target: "row", largestRow: scores.largestRow });
   return failures;
 }

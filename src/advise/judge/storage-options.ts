@@ -34,18 +34,22 @@ export interface StorageOptions {
   /** The design's own storage, at the stated growth: nodes and $/month. */
   current: { storage: Storage; nodes: number; cost: MonthlyCost };
   /** The same design on HDD (absent when it already is on HDD). */
-  hdd?: {
-    /** Null when the load sits on a key range no HDD node count cools. */
-    cpuNodes: number | null;
-    storageNodes: number;
-    /** Storage still sizes the cluster on HDD: the declared reads tolerate it. */
-    readsTolerate: boolean;
-    nodes: number | null;
-    cost?: MonthlyCost;
-  };
+  hdd?: HddOption;
   /** Keep `keepS` in Bigtable and export the rest (absent when the retention is no longer than that). */
   keepFewerDays?: { keepS: number; retentionS: number; nodes: number; cost: MonthlyCost };
 }
+
+/** The same design on HDD: its nodes and cost, or none when its load sits on a key range no HDD node count cools. */
+export type HddOption =
+  | {
+      cpuNodes: number;
+      storageNodes: number;
+      /** Storage still sizes the cluster on HDD: the declared reads tolerate it. */
+      readsTolerate: boolean;
+      nodes: number;
+      cost: MonthlyCost;
+    }
+  | { cpuNodes: null; storageNodes: number; readsTolerate: false; nodes: null; cost?: undefined };
 
 interface SizingPlan {
   targets: CpuTargets;
@@ -65,13 +69,13 @@ export function storageOptions(
   if (!cost || sizing.atGrowth.bound !== "storage" || !retention) return undefined;
   const { growth } = plan;
   const storage = plan.storagePlan.storage;
-  const current = { storage, nodes: sizing.atGrowth.total!, cost };
+  const current = { storage, nodes: sizing.atGrowth.total, cost };
   const rows = new Map(evaluated.scores.reads.map((read) => [read.name, read.rowsReadPerRead]));
   const keepS = keptInBigtable(
     scenario,
     (read) => read.kind === "scan" && isAnalytical(read.window, rows.get(read.name) ?? 0),
   );
-  const cpu = sizing.atGrowth.cpu!;
+  const cpu = sizing.atGrowth.cpu;
   const keepFewerDays =
     keepS < retention.seconds
       ? (() => {
@@ -92,11 +96,7 @@ export function storageOptions(
   };
 }
 
-function onHdd(
-  scenario: Scenario,
-  evaluated: JudgedCandidate,
-  plan: SizingPlan,
-): NonNullable<StorageOptions["hdd"]> {
+function onHdd(scenario: Scenario, evaluated: JudgedCandidate, plan: SizingPlan): HddOption {
   const scores = evaluated.scores;
   const hddPlan = storagePlan(scenario, "hdd");
   const ratio = operationsCost(scenario, evaluated, "hdd") / operationsCost(scenario, evaluated, "ssd");
@@ -112,13 +112,14 @@ function onHdd(
   );
   const bytes = scores.storedBytes * plan.growth;
   const storage = storageNodes(bytes, hddPlan);
-  const nodes = cpu === null ? null : Math.max(cpu, storage);
+  if (cpu === null) return { cpuNodes: cpu, storageNodes: storage, readsTolerate: false, nodes: null };
+  const nodes = Math.max(cpu, storage);
   return {
     cpuNodes: cpu,
     storageNodes: storage,
-    readsTolerate: cpu !== null && cpu <= storage,
+    readsTolerate: cpu <= storage,
     nodes,
-    ...(nodes === null ? {} : { cost: monthlyCost(scenario, nodes, "hdd", bytes) }),
+    cost: monthlyCost(scenario, nodes, "hdd", bytes),
   };
 }
 

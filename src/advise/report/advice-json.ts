@@ -5,6 +5,8 @@
  */
 import { type Advice, candidateLabel } from "../judge/advise.js";
 import { type EvaluatedCandidate, meetsTargets, meetsTargetsWithHeadroom } from "../judge/recommend.js";
+import { targetFailureText } from "../judge/target-failure-text.js";
+import { beyondTheKeyText } from "./beyond-the-key-text.js";
 import { realSchema } from "./schema-file.js";
 import { verdictHeadline } from "./verdict-headline.js";
 
@@ -32,13 +34,13 @@ function candidateJson(advice: Advice, evaluated: EvaluatedCandidate) {
             meetsTargets: meetsTargetsWithHeadroom(evaluated),
             hottestCpu: headroom.scores.hottestCpu,
             averageCpu: headroom.scores.averageCpu,
-            failures: headroom.failures.map((failure) => failure.text),
+            failures: headroom.failures.map(targetFailureText),
             breaksAt: headroom.breaksAt,
           },
         }
       : {}),
     // A design that could not be simulated missed no target: it was not measured (its error says why).
-    failures: judged ? judged.failures.map((failure) => failure.text) : [],
+    failures: judged ? judged.failures.map(targetFailureText) : [],
     ...(evaluated.kind === "failed" ? { error: evaluated.error } : {}),
   };
 }
@@ -65,7 +67,8 @@ export function adviceToJson(advice: Advice): string {
       analytical: advice.analytical ?? null,
       pricesUsed: advice.pricesUsed,
       decision: advice.decision,
-      beyondTheKey: advice.beyondTheKey,
+      // The kind and its sentence (the measured fields are in the scores and sizing above).
+      beyondTheKey: advice.beyondTheKey.map((note) => ({ kind: note.kind, text: beyondTheKeyText(note) })),
       multiCluster: advice.multiCluster ?? null,
       clusterOptions: advice.clusterOptions ?? null,
       notSimulated: advice.notSimulated,

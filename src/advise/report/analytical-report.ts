@@ -31,10 +31,13 @@ export function analyticalLines(advice: Advice): string[] {
 
 function dataBoostLines(choices: AnalyticalChoices, storage: string, prices: readonly PriceUsed[]): string[] {
   const boost = choices.dataBoost;
-  const refused = choices.scans.filter((scan) => !scan.dataBoostAllowed);
-  const refusal = refused.map(
-    (scan) =>
-      `Data Boost is not offered for "${scan.name}": its staleness ${formatDuration(scan.stalenessS!)} is under the ~35 minutes Data Boost may not see.`,
+  // Only a stated staleness under Data Boost's ~35 minutes refuses it.
+  const refusal = choices.scans.flatMap((scan) =>
+    scan.dataBoostAllowed || scan.stalenessS === undefined
+      ? []
+      : [
+          `Data Boost is not offered for "${scan.name}": its staleness ${formatDuration(scan.stalenessS)} is under the ~35 minutes Data Boost may not see.`,
+        ],
   );
   if (!boost) return refusal;
   const spu = prices.find((each) => each.id === "bigtable.dataBoostSpuHour")!;

@@ -41,13 +41,15 @@ function nodeScalingLine(option: NodeScalingOption): string {
 }
 
 function tieredLine(option: TieredStorageOption): string | undefined {
+  // No retention (the reason "no retention"): nothing grows old enough to move, and nothing to say.
+  if (option.retentionS === null) return undefined;
   const threshold = formatDuration(option.coldAfterS);
   switch (option.reason) {
     case "no retention":
     case "HDD":
       return undefined;
     case "retention within threshold":
-      return `Tiered storage (Preview) cannot help: a ${formatDuration(option.retentionS!)} retention keeps nothing older than its ${threshold} minimum threshold.`;
+      return `Tiered storage (Preview) cannot help: a ${formatDuration(option.retentionS)} retention keeps nothing older than its ${threshold} minimum threshold.`;
     case "cold reads exceed the tier":
       return `Tiered storage (Preview) not offered: the reads of cells older than ${threshold} (${Math.round(option.coldRowsPerS)} rows/s, ${formatBytes(option.coldScanBytesPerS)}/s scanned) exceed the infrequent tier's 100 rows/s and 36 MB/s per node on ${nodes(option.nodes)}.`;
     case "no fewer nodes":

@@ -26,7 +26,7 @@ function suitsText(suits: RoutingAdvice): string {
     return suits.met
       ? "suits it: the newest points must show what was just written"
       : "does NOT suit it: the newest points must show what was just written (pin it with the writes to one cluster)";
-  const window = `its window is ${Math.round(suits.windowOverLag!).toLocaleString("en-US")}× the lag`;
+  const window = `its window is ${Math.round(suits.windowOverLag).toLocaleString("en-US")}× the lag`;
   return suits.met
     ? `suits it: ${window}`
     : `works, though multi-cluster routing would spread it and fail over by itself (${window})`;
@@ -60,14 +60,14 @@ export function multiClusterReport(answer: MultiClusterAnswer): ReportPart[] {
     if (route.readYourWrites === null) return `${route.path} → ${where}.`;
     const sees = route.readYourWrites
       ? "reads its writes"
-      : `can miss writes for up to ${formatDuration(route.stalenessS!)}`;
-    return `${route.path} → ${where}: ${sees}; ${suitsText(route.suits!)}.`;
+      : `can miss writes for up to ${formatDuration(route.stalenessS)}`;
+    return `${route.path} → ${where}: ${sees}; ${suitsText(route.suits)}.`;
   });
   const failoverLines = answer.failovers.map((failover) => {
     const when =
       failover.atS === null
         ? ""
-        : ` (at ${formatDuration(failover.atS)} for ${formatDuration(failover.forS!)})`;
+        : ` (at ${formatDuration(failover.atS)} for ${formatDuration(failover.forS)})`;
     const survivors = failover.survivors
       .map(
         (run) =>

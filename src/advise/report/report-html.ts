@@ -10,6 +10,7 @@ import { escapeHtml } from "../../viz/render/escape-html.js";
 import { renderHeatmapHtml } from "../../viz/render/html.js";
 import type { KeyStructure } from "../infer/key-structure.js";
 import { type Advice, candidateLabel } from "../judge/advise.js";
+import { beyondTheKeyText } from "./beyond-the-key-text.js";
 import { sizingLines } from "./report-sizing.js";
 import {
   CANDIDATE_COLUMNS,
@@ -105,7 +106,7 @@ export function adviceHtml(advice: Advice, options: AdviceHtmlOptions = {}): str
     ...(advice.beyondTheKey.length > 0
       ? [
           "<h2>Beyond the key</h2>",
-          `<ul>${advice.beyondTheKey.map((note) => `<li>${escapeHtml(note.text)}</li>`).join("")}</ul>`,
+          `<ul>${advice.beyondTheKey.map((note) => `<li>${escapeHtml(beyondTheKeyText(note))}</li>`).join("")}</ul>`,
         ]
       : []),
     "<h2>Why the others lose</h2>",

@@ -3,6 +3,7 @@
 import type { KeyStructure } from "../infer/key-structure.js";
 import type { Advice } from "../judge/advise.js";
 import { KEY_CHANGE_COMPLEXITY } from "../judge/candidates.js";
+import { beyondTheKeyText } from "./beyond-the-key-text.js";
 import { clusterOptionLines } from "./cluster-options-report.js";
 import { multiClusterReport } from "./multi-cluster-report.js";
 import { sizingLines } from "./report-sizing.js";
@@ -111,7 +112,12 @@ export function adviceMarkdown(advice: Advice, options: AdviceMarkdownOptions = 
     );
   }
   if (advice.beyondTheKey.length > 0) {
-    out.push("## Beyond the key", "", ...advice.beyondTheKey.map((note) => `- ${note.text}`), "");
+    out.push(
+      "## Beyond the key",
+      "",
+      ...advice.beyondTheKey.map((note) => `- ${beyondTheKeyText(note)}`),
+      "",
+    );
   }
   out.push(
     "## Why the others lose",

@@ -53,7 +53,11 @@ export function designSizingText(advice: Advice, evaluated: EvaluatedCandidate):
     advice.growth === 1
       ? ""
       : ` At the stated growth (${advice.growth}×): ${atGrowth.total === null ? "no node count meets the targets" : `${nodesText(atGrowth.total)} (${atGrowth.cpu ?? "–"} for CPU, ${atGrowth.storage} for ${formatBytes(atGrowth.storedBytes)})`}.`;
-  const cost = evaluated.cost ? ` On ${nodesText(atGrowth.total!)}: ${costText(evaluated.cost)}.` : "";
+  // A cost is priced only for a node count (advise.ts): none when no count meets the targets.
+  const cost =
+    evaluated.cost && atGrowth.total !== null
+      ? ` On ${nodesText(atGrowth.total)}: ${costText(evaluated.cost)}.`
+      : "";
   return `${candidateLabel(evaluated, advice.nodes)} needs ${cpu} and ${nodesText(today.storage)} for storage (${formatBytes(today.storedBytes)} kept) today.${growth}${cost}${autoscaledText(evaluated)}`;
 }
 
@@ -65,9 +69,10 @@ export function sizingLines(advice: Advice): string[] {
     `Sizing (Google's targets: average CPU ≤ 70 %, hottest node ≤ 90 %, storage ≤ 70 % of a node's limit; Google Cloud, "Monitoring"): ${designSizingText(advice, chosen)}`,
   ];
   const cheapest = advice.cheapest;
-  if (cheapest?.cost && chosen.cost)
+  const cheapestNodes = cheapest?.sizing.atGrowth.total ?? null;
+  if (cheapest?.cost && chosen.cost && cheapestNodes !== null)
     lines.push(
-      `Cheapest that meets the targets: ${candidateLabel(cheapest, advice.nodes)} on ${nodesText(cheapest.sizing.atGrowth.total!)}, ${dollars(cheapest.cost.total)}/month — ${dollars(chosen.cost.total - cheapest.cost.total)}/month less than ${chosen.candidate.name}, which is the simpler change.`,
+      `Cheapest that meets the targets: ${candidateLabel(cheapest, advice.nodes)} on ${nodesText(cheapestNodes)}, ${dollars(cheapest.cost.total)}/month — ${dollars(chosen.cost.total - cheapest.cost.total)}/month less than ${chosen.candidate.name}, which is the simpler change.`,
     );
   else if (chosen.cost)
     lines.push(`${chosen.candidate.name} is also the cheapest design that meets the targets.`);
@@ -86,7 +91,7 @@ function storageLines(advice: Advice): string[] {
     const cpu = hdd.cpuNodes === null ? "no node count" : nodesText(hdd.cpuNodes);
     lines.push(
       hdd.readsTolerate && hdd.cost
-        ? `On HDD (16 TB a node): ${nodesText(hdd.nodes!)}, ${costText(hdd.cost)}; the declared reads tolerate HDD (their rows per second need ${cpu}, the data ${nodesText(hdd.storageNodes)}), though each read is slower.`
+        ? `On HDD (16 TB a node): ${nodesText(hdd.nodes)}, ${costText(hdd.cost)}; the declared reads tolerate HDD (their rows per second need ${cpu}, the data ${nodesText(hdd.storageNodes)}), though each read is slower.`
         : `HDD is not an option: the data would need ${nodesText(hdd.storageNodes)} on HDD, but the declared reads and writes need ${cpu} for CPU at HDD's per-node costs (Google, "Understand performance": 500 point reads/s and 180 MB/s of scans per HDD node, against 17,000 and 220 MB/s on SSD).`,
     );
   }

@@ -157,8 +157,12 @@ const atGrowth = (advice: Advice) => (advice.growth > 1 ? ` at the stated growth
 /** Why nothing is recommended, from what the candidates miss. */
 function whyNothing(advice: Advice): string {
   const candidates = advice.candidates;
-  const unservable = advice.candidates[0]!.reads.filter((read) =>
-    candidates.every((each) => each.reads.some((r) => r.name === read.name && r.status === "cannot-serve")),
+  // The current key's reads that no candidate (the current key included) serves as key ranges.
+  const unservable = advice.candidates[0]!.reads.flatMap((read) =>
+    read.status === "cannot-serve" &&
+    candidates.every((each) => each.reads.some((r) => r.name === read.name && r.status === "cannot-serve"))
+      ? [read]
+      : [],
   );
   if (unservable.length > 0)
     return `no candidate serves ${unservable.map((read) => read.name).join(", ")} as key ranges (${unservable[0]!.reason}); change the read or describe the workload in a scenario file.`;

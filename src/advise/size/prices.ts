@@ -39,8 +39,9 @@ const BIGTABLE_PRICING = "https://cloud.google.com/bigtable/pricing";
 const BIGQUERY_PRICING = "https://cloud.google.com/bigquery/pricing";
 const READ = "2026-12-03";
 
-export const PRICES: readonly Price[] = [
-  {
+/** Every price by its id: each id has its record. */
+const PRICE_BY_ID: { readonly [Id in PriceId]: Price & { id: Id } } = {
+  "bigtable.nodeHour": {
     id: "bigtable.nodeHour",
     value: BIGTABLE_LIST_PRICES.nodeHour,
     unit: "USD per node-hour",
@@ -49,7 +50,7 @@ export const PRICES: readonly Price[] = [
     scenarioField: "cluster.pricePerNodeHour",
     note: "us-central1 list price; billed each hour at the hour's most nodes",
   },
-  {
+  "bigtable.ssdGiBMonth": {
     id: "bigtable.ssdGiBMonth",
     value: BIGTABLE_LIST_PRICES.ssdGiBMonth,
     unit: "USD per GiB-month (SSD)",
@@ -58,7 +59,7 @@ export const PRICES: readonly Price[] = [
     scenarioField: "cluster.pricePerSsdGbMonth",
     note: "us-central1; storage billed on the monthly average of compressed bytes, GB meaning GiB",
   },
-  {
+  "bigtable.hddGiBMonth": {
     id: "bigtable.hddGiBMonth",
     value: BIGTABLE_LIST_PRICES.hddGiBMonth,
     unit: "USD per GiB-month (HDD)",
@@ -67,7 +68,7 @@ export const PRICES: readonly Price[] = [
     scenarioField: "cluster.pricePerHddGbMonth",
     note: "us-central1",
   },
-  {
+  "bigtable.infrequentGiBMonth": {
     id: "bigtable.infrequentGiBMonth",
     value: BIGTABLE_LIST_PRICES.hddGiBMonth,
     unit: "USD per GiB-month (tiered storage, infrequent-access tier)",
@@ -80,7 +81,7 @@ export const PRICES: readonly Price[] = [
       why: "the copy of Google's page read names the tier (Preview) but renders no figure; the default is the HDD rate, the cold tier's own medium, as its upper bound",
     },
   },
-  {
+  "bigtable.dataBoostSpuHour": {
     id: "bigtable.dataBoostSpuHour",
     value: 0.00065,
     unit: "USD per SPU-hour",
@@ -93,7 +94,7 @@ export const PRICES: readonly Price[] = [
       why: "the page renders the rate per region and the copy read gives none (Data Boost was free in its Preview); 1,000 SPUs perform like a node (Bigtable Data Boost overview), so a node-hour's $0.65 is $0.00065 an SPU-hour at par, up to twice that for serverless compute",
     },
   },
-  {
+  "bigquery.activeLogicalGiBMonth": {
     id: "bigquery.activeLogicalGiBMonth",
     value: 0.02,
     unit: "USD per GiB-month (active logical storage)",
@@ -102,7 +103,7 @@ export const PRICES: readonly Price[] = [
     scenarioField: "prices.bigQueryStorageGiBMonth",
     note: "an earlier copy of Google's page: storage $0.020 per GB a month; logical (uncompressed) bytes, long-term storage half that after 90 days unmodified",
   },
-  {
+  "bigquery.onDemandTiB": {
     id: "bigquery.onDemandTiB",
     value: 6.25,
     unit: "USD per TiB scanned (on-demand)",
@@ -111,7 +112,7 @@ export const PRICES: readonly Price[] = [
     scenarioField: "prices.bigQueryScanTiB",
     note: "on-demand compute is billed per TiB of bytes processed, at least 10 MB per table a query reads; the copy of Google's page read renders the rate per region, $6.25 is the US rate summarised from it (2025); the first TiB a month is free and not counted here",
   },
-  {
+  "dataflow.changeStreamJobMonth": {
     id: "dataflow.changeStreamJobMonth",
     value: null,
     unit: "USD per month for the change-streams-to-BigQuery Dataflow job",
@@ -120,7 +121,9 @@ export const PRICES: readonly Price[] = [
     scenarioField: "prices.dataflowJobMonth",
     note: "billed per second of worker vCPU, memory and Streaming Engine data; what a job needs depends on its throughput, which Google advises measuring on a small load (Google Cloud blog, 'Predicting the cost of a Dataflow job'): set your measured monthly cost",
   },
-];
+};
+
+export const PRICES: readonly Price[] = Object.values(PRICE_BY_ID);
 
 /** What a scenario sets for each price, if it does. */
 const SCENARIO_VALUE: Record<PriceId, (scenario: Scenario) => number | undefined> = {
@@ -148,7 +151,7 @@ export interface PriceUsed {
 }
 
 export function priceRecord(id: PriceId): Price {
-  return PRICES.find((price) => price.id === id)!;
+  return PRICE_BY_ID[id];
 }
 
 export function priceUsed(scenario: Scenario, id: PriceId): PriceUsed {

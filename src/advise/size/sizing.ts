@@ -110,16 +110,28 @@ export function cpuNodes(load: CpuLoad, targets: CpuTargets, growth = 1): number
 }
 
 /** The nodes one design needs at one workload level, and which resource sets the count. */
-export interface NodesNeeded {
-  /** Null when the load sits on a key range more nodes would not cool. */
-  cpu: number | null;
+export type NodesNeeded = SizedNodes | UnsizedNodes;
+
+interface StorageNeed {
   storage: number;
-  /** max(cpu, storage); null with cpu. */
-  total: number | null;
   /** Bytes kept over the retention. */
   storedBytes: number;
+}
+
+/** A load more nodes carry: its CPU nodes, and the larger of those and the storage nodes. */
+export interface SizedNodes extends StorageNeed {
+  cpu: number;
+  /** max(cpu, storage). */
+  total: number;
   /** `storage` when storage needs at least as many nodes as CPU. */
   bound: "cpu" | "storage";
+}
+
+/** A load sitting on a key range more nodes would not cool: no node count carries it. */
+export interface UnsizedNodes extends StorageNeed {
+  cpu: null;
+  total: null;
+  bound: "cpu";
 }
 
 export function nodesNeeded(
@@ -131,13 +143,14 @@ export function nodesNeeded(
 ): NodesNeeded {
   const cpu = cpuNodes(load, targets, growth);
   const storage = storageNodes(bytes, plan, load.nodeScalingFactor ?? 1);
+  if (cpu === null) return { cpu, storage, total: null, storedBytes: bytes, bound: "cpu" };
   return {
     cpu,
     storage,
-    total: cpu === null ? null : Math.max(cpu, storage),
+    total: Math.max(cpu, storage),
     storedBytes: bytes,
     // A tie goes to storage: the bytes need those nodes whatever the CPU (and a key range's CPU count is only the nodes simulated).
-    bound: cpu !== null && storage >= cpu ? "storage" : "cpu",
+    bound: storage >= cpu ? "storage" : "cpu",
   };
 }
 

@@ -75,6 +75,7 @@ async function readText(file: string, what: string): Promise<string> {
 }
 
 async function scenarioFromKeyFile(
+  keysFile: string,
   options: AdviseCliOptions,
   durationS: number,
 ): Promise<{ scenario: Scenario; structure: KeyStructure; realKey: RealKey }> {
@@ -83,7 +84,7 @@ async function scenarioFromKeyFile(
   const nodes = options.nodes;
   if (nodes === undefined) throw new Error("--keys needs --nodes N (the cluster's node count)");
   const sample = splitKeySample(
-    parseKeyLines(await readText(options.keys!, "key sample"), options.keyFormat),
+    parseKeyLines(await readText(keysFile, "key sample"), options.keyFormat),
     options.separator,
   );
   const structure = inferKeyStructure(sample);
@@ -169,8 +170,7 @@ export function registerAdviseCommands(program: Command): void {
 const optionalScenario = (scenario: string | undefined) => (scenario === undefined ? {} : { scenario });
 
 async function adviseCommand(options: AdviseCliOptions): Promise<void> {
-  if ((options.scenario === undefined) === (options.keys === undefined))
-    throw new Error("give exactly one of a scenario FILE or --keys FILE");
+  const source = adviseSource(options);
   if (options.emit && options.json) throw new Error("give one of --emit and --json: both print to stdout");
   const durationS =
     options.duration === undefined ? undefined : parseDuration(options.duration, "--duration");
@@ -185,9 +185,9 @@ async function adviseCommand(options: AdviseCliOptions): Promise<void> {
   let advice: Advice;
   let scenario: Scenario;
   let structure: KeyStructure | undefined;
-  if (options.keys === undefined) {
+  if (source.kind === "scenario") {
     // The lab's judgement without its reruns at the model's ends: the same verdict as `lab`.
-    scenario = await readScenarioFile(options.scenario!);
+    scenario = await readScenarioFile(source.file);
     advice = judgeWithProgress(scenario, {
       ...choices,
       sensitivity: false,
@@ -195,7 +195,11 @@ async function adviseCommand(options: AdviseCliOptions): Promise<void> {
       ...(options.baseline === undefined ? {} : { baseline: options.baseline }),
     }).advice;
   } else {
-    const fromKeys = await scenarioFromKeyFile(options, durationS ?? parseDuration(DEFAULT_DURATION));
+    const fromKeys = await scenarioFromKeyFile(
+      source.file,
+      options,
+      durationS ?? parseDuration(DEFAULT_DURATION),
+    );
     scenario = fromKeys.scenario;
     structure = fromKeys.structure;
     advice = adviseWithProgress(fromKeys.scenario, { ...choices, realKey: fromKeys.realKey });
@@ -221,6 +225,14 @@ async function adviseCommand(options: AdviseCliOptions): Promise<void> {
       ? `${adviceToJson(advice)}\n`
       : `${[...headlineLines(advice), "", headline(advice)].join("\n")}\n\nwrote:\n${written.map((path) => `  ${path}\n`).join("")}`,
   );
+}
+
+/** What to advise on: a scenario file or a key sample, exactly one. */
+function adviseSource(options: AdviseCliOptions): { kind: "scenario" | "keys"; file: string } {
+  const { scenario, keys } = options;
+  if (scenario !== undefined && keys === undefined) return { kind: "scenario", file: scenario };
+  if (keys !== undefined && scenario === undefined) return { kind: "keys", file: keys };
+  throw new Error("give exactly one of a scenario FILE or --keys FILE");
 }
 
 function adviseWithProgress(scenario: Scenario, options: Omit<AdviseOptions, "onProgress">): Advice {

@@ -72,7 +72,12 @@ describe("keyspread examples", () => {
     const to = mkdtempSync(join(tmpdir(), "keyspread-examples-"));
     const unknown = examples("fleet-hotspt", "--to", to);
     expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toMatch(/no example "fleet-hotspt"; examples: .*fleet-hotspot/);
+    // The message names the value and every example it could have been.
+    const names = (JSON.parse(examples("--json").stdout) as { name: string }[]).map((each) => each.name);
+    expect(names).toContain("fleet-hotspot");
+    expect(unknown.stderr).toBe(
+      `keyspread: examples: no example "fleet-hotspt"; examples: ${names.join(", ")}\n`,
+    );
     expect(examples("fleet-hotspot", "--to", to).code).toBe(0);
     const again = examples("fleet-hotspot", "--to", to);
     expect(again.code).toBe(1);

@@ -67,7 +67,7 @@ export function registerLabCommands(program: Command): void {
     .action(
       guarded(async (file: string | undefined, options: LabOptions) => {
         const scenario = await readScenarioFile(
-          scenarioFileOf("lab", file, options.scenario, FLEET_SCENARIO)!,
+          scenarioFileOf("lab", file, options.scenario) ?? FLEET_SCENARIO,
         );
         const durationS =
           options.duration === undefined ? undefined : parseDuration(options.duration, "--duration");

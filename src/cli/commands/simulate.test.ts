@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { expectGolden } from "../../../test/golden.js";
 
 // End-to-end: the built bin (the test script builds before vitest runs).
 function keyspread(args: string[]) {
@@ -39,9 +40,8 @@ describe("keyspread simulate", () => {
   it("prints the comparison table, quietly off a TTY", () => {
     const run = keyspread([scenario, "--duration", "5m"]);
     expect(run).toMatchObject({ code: 0, stderr: "" });
-    expect(run.stdout).toMatch(/^small — 5m simulated \(fast engine\)/);
-    expect(run.stdout).toMatch(/\nunsalted +4 +\$2\.60 /);
-    expect(run.stdout).toMatch(/\nsalted-8 .* ×8 /);
+    // The title, then a row per design (unsalted on 4 nodes at $2.60, salted-8 over 8 buckets).
+    expectGolden(import.meta.url, "simulate-small.txt", run.stdout);
   });
 
   it("prints JSON summaries for one design and writes results and heatmaps with --out", () => {
@@ -94,6 +94,18 @@ describe("keyspread simulate", () => {
     );
     const bad = join(dir, "bad.yaml");
     writeFileSync(bad, "name: bad\ncluster: { nodes: 0 }\nworkload: { groups: [] }\ndesigns: []\n");
-    expect(keyspread([bad]).stderr).toMatch(/invalid scenario:[\s\S]*cluster\.nodes must be at least 1/);
+    // Every problem, each with its path.
+    expect(keyspread([bad]).stderr).toBe(
+      [
+        `keyspread: scenario file ${bad}: invalid scenario:`,
+        "× cluster.nodes must be at least 1",
+        "  → at cluster.nodes",
+        "× workload.groups needs at least one group",
+        "  → at workload.groups",
+        "× designs needs at least one design",
+        "  → at designs",
+        "",
+      ].join("\n"),
+    );
   });
 });
