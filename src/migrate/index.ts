@@ -24,7 +24,6 @@ export {
   DualWriteTable,
   type MigrationSide,
 } from "./dual-write.js";
-export * from "./live/index.js";
 export { MigrateOptionError } from "./migrate-option-error.js";
 export { type MigrationPlanInput, migrationPlan, type ShardedRun } from "./plan.js";
 export { SameTableError } from "./same-table-error.js";

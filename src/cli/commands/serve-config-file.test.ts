@@ -82,8 +82,8 @@ describe("keyspread serve --config", () => {
         (doc) => doc.kind === "StatefulSet",
       );
       const args = statefulSet?.spec.template.spec.containers[0]?.args ?? [];
-      const valueOf = (flag: string) => args[args.indexOf(flag) + 1];
-      return { status: run.status, buckets: valueOf("--buckets"), interval: valueOf("--interval") };
+      const flagValue = (flag: string) => args[args.indexOf(flag) + 1];
+      return { status: run.status, buckets: flagValue("--buckets"), interval: flagValue("--interval") };
     };
     expect(replicaFlags()).toEqual({ status: 0, buckets: "8", interval: "500ms" });
     expect(replicaFlags("--interval", "3s")).toEqual({ status: 0, buckets: "8", interval: "3s" });
