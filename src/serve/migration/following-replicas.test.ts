@@ -61,7 +61,13 @@ describe("a migration record held in the table, followed by three replicas", () 
           reported: report !== undefined,
         })),
       ).toEqual([{ replica: "r3", reported: false }]);
-      await expect(advance()).rejects.toBeInstanceOf(Error);
+      await expect(advance()).rejects.toMatchObject({
+        name: "LiveMigrationError",
+        problem: {
+          code: "refused",
+          refusal: { reason: "replicas-behind", behind: [expect.objectContaining({ replica: "r3" })] },
+        },
+      });
       expect((await readTableRecord(store))?.phase).toBe("single");
 
       await writeReplicaReport(store, report("r3", 0));

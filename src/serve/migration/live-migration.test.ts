@@ -238,7 +238,10 @@ describe("a service following a live migration, step by step", () => {
     // Refused: writes left the old table (the service says from which segment), and no validation
     // of a reverse copy proves it whole.
     expect(resumed.service?.oldMissesFrom).toBeGreaterThan(0);
-    await expect(move(file, "reads-on-new", "dual-write")).rejects.toBeInstanceOf(Error);
+    await expect(move(file, "reads-on-new", "dual-write")).rejects.toMatchObject({
+      name: "LiveMigrationError",
+      problem: { code: "refused", refusal: { reason: "old-table-incomplete" } },
+    });
     expect(await readMigrationRecord(file)).toMatchObject({
       phase: "reads-on-new",
       revision: resumed.revision,
