@@ -54,6 +54,7 @@ export function planQuery(schema: CompiledSchema, query: Query): QueryPlan {
     if (!Number.isSafeInteger(query.limit) || query.limit < 0) {
       throw new QueryError(
         `limit: ${JSON.stringify(query.limit)} is not allowed; use a non-negative integer`,
+        { problem: "bad-limit" },
       );
     }
     plan.limit = query.limit;
@@ -81,7 +82,7 @@ function boundPrefixLength(names: readonly string[], eq: FieldValues): number {
     if (names.indexOf(name) >= bound) {
       throw new QueryError(
         `eq binds "${name}" but not "${names[bound]}", which comes before it; a query binds a prefix of the fields (${names.join(", ")})`,
-        { field: name, expected: names[bound] },
+        { problem: "unbound-prefix", field: name, expected: names[bound] },
       );
     }
   }
@@ -90,7 +91,8 @@ function boundPrefixLength(names: readonly string[], eq: FieldValues): number {
 
 /** The lower (inclusive) and upper (exclusive) edges of the query within any one bucket. */
 function edges(schema: CompiledSchema, query: Query, eq: FieldValues, bound: number): [Edge, Edge] {
-  if (query.range && query.prefix) throw new QueryError("a query takes either range or prefix, not both");
+  if (query.range && query.prefix)
+    throw new QueryError("a query takes either range or prefix, not both", { problem: "range-and-prefix" });
   const all = tupleEdges(schema, eq, bound);
   const next = query.range ?? query.prefix;
   if (!next) return all;
@@ -103,13 +105,18 @@ function edges(schema: CompiledSchema, query: Query, eq: FieldValues, bound: num
       : next.field === undefined
         ? `name the field it applies to: { field: "${field.name}", … } (the field after the ones eq binds)`
         : `"${next.field}" is not the next field after the ones eq binds; it must be "${field.name}"`;
-    throw new QueryError(`${kind}: ${why}`, { field: next.field, expected: field?.name });
+    throw new QueryError(`${kind}: ${why}`, {
+      problem: "not-the-next-field",
+      field: next.field,
+      expected: field?.name,
+    });
   }
 
   if (query.prefix) {
     if (!field.coder.prefixable || typeof query.prefix.value !== "string") {
       throw new QueryError(
         `prefix: field "${field.name}" is a ${field.codec.type}; prefix queries need a string field and a string value`,
+        { problem: "prefix-needs-string", field: field.name },
       );
     }
     const w = schema.scratch();
@@ -126,14 +133,20 @@ function edges(schema: CompiledSchema, query: Query, eq: FieldValues, bound: num
   if (!field.coder.ordered) {
     throw new QueryError(
       `range: field "${field.name}" is a ${field.codec.type}, whose byte order is not its values' order, so a range of its values is no key range; read the rows by their whole key, or scan the table and filter`,
-      { field: field.name },
+      { problem: "unordered-field", field: field.name },
     );
   }
   const range = wholeSecondBounds(field.codec, query.range!);
   if (range.gte !== undefined && range.gt !== undefined)
-    throw new QueryError("range: use gte or gt, not both");
+    throw new QueryError("range: use gte or gt, not both", {
+      problem: "conflicting-bounds",
+      field: field.name,
+    });
   if (range.lte !== undefined && range.lt !== undefined)
-    throw new QueryError("range: use lte or lt, not both");
+    throw new QueryError("range: use lte or lt, not both", {
+      problem: "conflicting-bounds",
+      field: field.name,
+    });
   const at = (value: FieldValue) => tupleEdges(schema, { ...eq, [field.name]: value }, bound + 1);
   // For a reversed field the larger logical values come first, so logical bounds swap ends.
   const low = field.coder.descending ? [range.lte, range.lt] : [range.gte, range.gt];

@@ -52,7 +52,10 @@ export function parseSchema(text: string, format: "json" | "yaml" = "yaml"): Key
   try {
     spec = format === "json" ? JSON.parse(text) : parseYaml(text);
   } catch (error) {
-    throw new SchemaError("", `not valid ${format.toUpperCase()}: ${(error as Error).message}`);
+    throw new SchemaError("", `not valid ${format.toUpperCase()}: ${(error as Error).message}`, {
+      problem: "syntax",
+      value: format,
+    });
   }
   return new CompiledSchema(normalizeSpec(spec));
 }
@@ -219,7 +222,9 @@ export class CompiledSchema implements KeySchema {
       if (field.before.length > 0) w.bytes(field.before);
       const value = values[field.name];
       if (value === undefined)
-        throw new FieldValueError(field.name, `missing; the schema needs ${this.fieldList()}`);
+        throw new FieldValueError(field.name, `missing; the schema needs ${this.fieldList()}`, {
+          problem: "missing",
+        });
       if (i < spans) this.saltFieldStarts[i] = w.pos;
       field.coder.write(w, value);
       if (i < spans) this.saltFieldEnds[i] = w.pos;
@@ -267,7 +272,11 @@ export class CompiledSchema implements KeySchema {
     let bucket = 0;
     let pos = this.saltPrefixLength;
     if (this.salt) {
-      if (key.length < pos) throw new KeyDecodeError(`key is shorter than the ${pos}-byte salt`);
+      if (key.length < pos)
+        throw new KeyDecodeError(`key is shorter than the ${pos}-byte salt`, {
+          problem: "truncated",
+          at: key.length,
+        });
       bucket = this.salt.read(key);
     }
     const values: Record<string, FieldValue> = {};
@@ -285,13 +294,17 @@ export class CompiledSchema implements KeySchema {
     pos = expectBytes(key, pos, this.after, "after the last field");
     const shard = this.shards?.covers(key, pos, true) ? this.shards.read(key, pos) : undefined;
     if (shard === undefined && pos !== key.length) {
-      throw new KeyDecodeError(`${key.length - pos} unexpected byte(s) at byte ${pos}`);
+      throw new KeyDecodeError(`${key.length - pos} unexpected byte(s) at byte ${pos}`, {
+        problem: "unexpected-bytes",
+        at: pos,
+      });
     }
     if (this.salt) {
       const expected = this.hashBucket(key, hashEnd);
       if (expected !== bucket) {
         throw new KeyDecodeError(
           `salt says bucket ${bucket} but the fields hash to ${expected} (a key of another schema, or corrupted)`,
+          { problem: "salt-mismatch", bucket, expectedBucket: expected },
         );
       }
     }
@@ -317,6 +330,7 @@ function expectBytes(key: Uint8Array, pos: number, expected: Uint8Array, where: 
     if (key[pos + i] !== expected[i]) {
       throw new KeyDecodeError(
         `expected ${JSON.stringify(Buffer.from(expected).toString("latin1"))} ${where} at byte ${pos}`,
+        { problem: "unexpected-bytes", at: pos },
       );
     }
   }
