@@ -11,6 +11,7 @@ import type { Store, StoreMutation, StoreRow } from "../store/store.js";
 import { checkAppProfile } from "../store/validate.js";
 import type { RetryPolicy } from "./bucket-reader.js";
 import { checkLatestQuery } from "./latest-query.js";
+import { checkCount, checkShare } from "./option-error.js";
 import { emitTableWarning, RowDecoder, type TableRow, type TableWarning } from "./row-decoder.js";
 import { keysForWrite } from "./row-keys.js";
 import { outsideBucketsWarning } from "./salt-out-of-range.js";
@@ -159,10 +160,10 @@ export class SaltedTable<V extends FieldValues = FieldValues, D extends Decoded 
   ): Promise<SaltedTable<V, D>> {
     for (const name of ["concurrency", "pageSize"] as const) {
       const value = options[name];
-      if (value !== undefined && !(Number.isInteger(value) && value >= 1)) {
-        throw new RangeError(`${name} is ${value}; allowed: a whole number ≥ 1`);
-      }
+      if (value !== undefined) checkCount(name, value);
     }
+    const sampleRate = options.accessLog?.sampleRate;
+    if (sampleRate !== undefined) checkShare("accessLog.sampleRate", sampleRate);
     for (const [path, appProfile] of Object.entries(options.appProfiles ?? {})) {
       try {
         checkAppProfile({ appProfile });
