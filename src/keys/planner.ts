@@ -21,8 +21,8 @@ interface Edge {
   bytes: Buffer;
   /** `at`: the bytes; `after-key`: bytes + 00 (past one key); `after-prefix`: past every key they prefix. */
   kind: "at" | "after-key" | "after-prefix";
-  /** `after-key` of a write-sharded row: past its shards too, the keys `bytes` + the shard suffix. */
-  sharded?: boolean;
+  /** `after-key` of a write-sharded row: the bytes before its shard number, to reach past its shards too. */
+  shardLead?: Buffer;
 }
 
 export function planQuery(schema: CompiledSchema, query: Query): QueryPlan {
@@ -94,10 +94,13 @@ function edges(schema: CompiledSchema, query: Query, eq: FieldValues, bound: num
   if (query.range && query.prefix)
     throw new QueryError("a query takes either range or prefix, not both", { problem: "range-and-prefix" });
   const all = tupleEdges(schema, eq, bound);
-  const next = query.range ?? query.prefix;
+  // Which of the two the query holds (it holds at most one), told apart by `kind`.
+  const next = query.range
+    ? { kind: "range" as const, ...query.range }
+    : query.prefix && { kind: "prefix" as const, ...query.prefix };
   if (!next) return all;
 
-  const kind = query.range ? "range" : "prefix";
+  const { kind } = next;
   const field = schema.fields[bound];
   if (next.field !== field?.name) {
     const why = !field
@@ -112,8 +115,8 @@ function edges(schema: CompiledSchema, query: Query, eq: FieldValues, bound: num
     });
   }
 
-  if (query.prefix) {
-    if (!field.coder.prefixable || typeof query.prefix.value !== "string") {
+  if (next.kind === "prefix") {
+    if (!field.coder.prefixable || typeof next.value !== "string") {
       throw new QueryError(
         `prefix: field "${field.name}" is a ${field.codec.type}; prefix queries need a string field and a string value`,
         { problem: "prefix-needs-string", field: field.name },
@@ -122,7 +125,7 @@ function edges(schema: CompiledSchema, query: Query, eq: FieldValues, bound: num
     const w = schema.scratch();
     schema.writeFields(w, eq, bound);
     w.bytes(field.before);
-    field.coder.writePrefix(w, query.prefix.value);
+    field.coder.writePrefix(w, next.value);
     const bytes = w.take();
     return [
       { bytes, kind: "at" },
@@ -136,7 +139,7 @@ function edges(schema: CompiledSchema, query: Query, eq: FieldValues, bound: num
       { problem: "unordered-field", field: field.name },
     );
   }
-  const range = wholeSecondBounds(field.codec, query.range!);
+  const range = wholeSecondBounds(field.codec, next);
   if (range.gte !== undefined && range.gt !== undefined)
     throw new QueryError("range: use gte or gt, not both", {
       problem: "conflicting-bounds",
@@ -188,11 +191,12 @@ function tupleEdges(schema: CompiledSchema, values: FieldValues, count: number):
   schema.writeFields(w, values, count);
   const complete = count === schema.fields.length;
   w.bytes(complete ? schema.after : schema.fields[count]!.before);
-  const sharded = complete && schema.shards?.covers(w.buf, w.pos, true) === true;
+  const shards = complete ? schema.shards : undefined;
+  const shardLead = shards?.covers(w.buf, w.pos, true) ? shards.lead : undefined;
   const bytes = w.take();
   return [
     { bytes, kind: "at" },
-    complete ? { bytes, kind: "after-key", sharded } : { bytes, kind: "after-prefix" },
+    complete ? { bytes, kind: "after-key", shardLead } : { bytes, kind: "after-prefix" },
   ];
 }
 
@@ -202,6 +206,6 @@ function materialize(schema: CompiledSchema, edge: Edge, bucket: number): Buffer
   schema.salt?.write(bytes, bucket);
   if (edge.kind === "at") return bytes;
   // A sharded row's shards are its key and a suffix: the range runs past all of them.
-  if (edge.sharded) return prefixSuccessor(Buffer.concat([bytes, schema.shards!.lead]));
+  if (edge.shardLead) return prefixSuccessor(Buffer.concat([bytes, edge.shardLead]));
   return edge.kind === "after-key" ? keySuccessor(bytes) : prefixSuccessor(bytes);
 }

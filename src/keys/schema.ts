@@ -96,7 +96,8 @@ export class CompiledSchema implements KeySchema {
   /** Constant bytes after the last field (trailing literals). */
   readonly after: Uint8Array;
   readonly salt: SaltPrefix | undefined;
-  readonly bucketFunction: BucketFunction | undefined;
+  /** The salt's hash; without a salt every key is in bucket 0. */
+  readonly bucketFunction: BucketFunction = () => 0;
   private readonly writer = new KeyWriter();
   /** `salt.input`: literal bytes and salt field indexes, in template order; undefined when the key is hashed in place. */
   private readonly saltInput: readonly (Uint8Array | number)[] | undefined;
@@ -114,7 +115,7 @@ export class CompiledSchema implements KeySchema {
   constructor(readonly spec: NormalizedSpec) {
     this.fingerprint = fingerprintOf(spec);
     const text = spec.layout === "text";
-    const separator = text ? spec.separator!.charCodeAt(0) : 0;
+    const separator = spec.layout === "text" ? spec.separator.charCodeAt(0) : 0;
     this.layout = spec.layout;
     this.separator = separator;
     const fields: CompiledField[] = [];
@@ -235,7 +236,7 @@ export class CompiledSchema implements KeySchema {
 
   /** The bucket of a partially written key (`writeFields` returned `hashEnd`). */
   bucketAt(w: KeyWriter, hashEnd: number): number {
-    return this.bucketFunction ? this.hashBucket(w.buf, hashEnd) : 0;
+    return this.hashBucket(w.buf, hashEnd);
   }
 
   /**
@@ -245,7 +246,7 @@ export class CompiledSchema implements KeySchema {
    */
   private hashBucket(bytes: Uint8Array, hashEnd: number): number {
     if (this.saltInput === undefined)
-      return this.bucketFunction!(bytes, this.saltPrefixLength, hashEnd, this.bucketCount);
+      return this.bucketFunction(bytes, this.saltPrefixLength, hashEnd, this.bucketCount);
     const input = this.inputWriter;
     input.pos = 0;
     for (const part of this.saltInput) {
@@ -255,7 +256,7 @@ export class CompiledSchema implements KeySchema {
           : part,
       );
     }
-    return this.bucketFunction!(input.buf, 0, input.pos, this.bucketCount);
+    return this.bucketFunction(input.buf, 0, input.pos, this.bucketCount);
   }
 
   bucketOfKey(key: Buffer): number {

@@ -74,10 +74,10 @@ const SpecSchema = v.strictObject({
   writeShards: v.optional(WriteShardsSchema),
 });
 
-/** A spec with every default filled in (the compiled schema's `spec`). */
-export type NormalizedSpec = SchemaSpec & {
+/** A spec with every default filled in (the compiled schema's `spec`): a text layout has its separator. */
+export type NormalizedSpec = Omit<SchemaSpec, "layout" | "separator" | "salt"> & {
   salt?: Required<Pick<SaltSpec, "buckets" | "fields" | "hash">> & SaltSpec;
-};
+} & ({ layout: "text"; separator: string } | { layout: "binary"; separator?: undefined });
 
 const DEFAULT_SEPARATOR = "#";
 
@@ -108,10 +108,11 @@ export function normalizeSpec(input: unknown): NormalizedSpec {
 
   let separator: string | undefined;
   if (spec.layout === "text") {
-    separator = spec.separator ?? DEFAULT_SEPARATOR;
-    checkSeparator(separator);
+    const textSeparator = spec.separator ?? DEFAULT_SEPARATOR;
+    checkSeparator(textSeparator);
+    separator = textSeparator;
     segments.forEach((segment, i) => {
-      if ("literal" in segment && segment.literal.includes(separator!)) {
+      if ("literal" in segment && segment.literal.includes(textSeparator)) {
         throw new SchemaError(`segments[${i}].literal`, `contains the separator "${separator}"`, {
           problem: "separator-in-literal",
           value: segment.literal,
@@ -133,8 +134,10 @@ export function normalizeSpec(input: unknown): NormalizedSpec {
     }
   });
 
-  const normalized: NormalizedSpec = { version: 1, name: spec.name, layout: spec.layout, segments };
-  if (separator !== undefined) normalized.separator = separator;
+  const normalized: NormalizedSpec =
+    separator === undefined
+      ? { version: 1, name: spec.name, layout: "binary", segments }
+      : { version: 1, name: spec.name, layout: "text", segments, separator };
   if (spec.salt) {
     const last: unknown = spec.segments.at(-1);
     const endsInLiteral = typeof last === "object" && last !== null && "literal" in last;
@@ -154,8 +157,14 @@ function normalizeWriteShards(
   fields: readonly Extract<SegmentSpec, { field: string }>[],
 ): WriteShardsSpec {
   const names = fields.map((f) => f.field);
-  const last = spec.segments.at(-1)!;
-  if (spec.layout === "binary" && "codec" in last && last.codec.type === "string" && last.codec.raw) {
+  const last = spec.segments.at(-1);
+  if (
+    spec.layout === "binary" &&
+    last !== undefined &&
+    "codec" in last &&
+    last.codec.type === "string" &&
+    last.codec.raw
+  ) {
     throw new SchemaError(
       "writeShards",
       `the last segment, raw string "${last.field}", runs to the end of a binary key, so a shard byte after it would read as part of the string; make it an escaped string (drop raw), or end the key with another segment`,
