@@ -272,8 +272,9 @@ export class SaltedTable<V extends FieldValues = FieldValues, D extends Decoded 
     if (isReserved(key)) return undefined;
     const started = performance.now();
     const row = await this.store.get(key, this.routing("get", options.appProfile));
-    if (this.sampled()) {
-      this.options.accessLog!.sink.write({
+    const sink = this.options.accessLog?.sink;
+    if (sink && this.sampled()) {
+      sink.write({
         tsMs: Date.now(),
         key,
         op: "read",
@@ -306,15 +307,17 @@ export class SaltedTable<V extends FieldValues = FieldValues, D extends Decoded 
   ): Promise<TableRow<D>[]> {
     checkLatestQuery(this.schema, query);
     // Only complete answers are cached: a partial one must never reach a caller who did not ask for it.
-    const cacheKey =
-      this.latestCache && !options.allowPartial ? JSON.stringify([query, n], jsonReplacer) : undefined;
-    const cached = cacheKey === undefined ? undefined : this.latestCache!.get(cacheKey);
+    const cache =
+      this.latestCache && !options.allowPartial
+        ? { rows: this.latestCache, key: JSON.stringify([query, n], jsonReplacer) }
+        : undefined;
+    const cached = cache?.rows.get(cache.key);
     if (cached) return [...cached];
     const rows = await this.scanWith(
       { ...query, limit: n },
       { ...options, appProfile: this.appProfileFor("latest", options.appProfile) },
     ).toArray();
-    if (cacheKey !== undefined) this.latestCache!.set(cacheKey, [...rows]);
+    cache?.rows.set(cache.key, [...rows]);
     return rows;
   }
 

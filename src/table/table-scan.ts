@@ -317,8 +317,11 @@ export class TableScan<D extends Decoded = Decoded> implements AsyncIterable<Tab
     const warning = decoder.warning();
     if (warning) (this.settings.onWarning ?? emitTableWarning)(warning);
     const latencyMs = performance.now() - started.at;
+    // Ranges are tallied only for a sampled read, which has its sink.
+    const sink = this.settings.accessLog;
+    if (sink === undefined) return;
     for (const { range, rows, bytes } of scanned) {
-      this.settings.accessLog!.write({
+      sink.write({
         tsMs: started.tsMs,
         key: range.start,
         end: range.end,
