@@ -78,9 +78,10 @@ export function bigQueryArtifacts(schema: KeySchema, options: BigQueryArtifactOp
   if ("refused" in reader) refused["entity.sql"] = reader.refused;
   else {
     files["entity.sql"] = `${reader.sql};\n`;
-    if (reader.salt === "every-bucket") {
+    const salt = schema.spec.salt;
+    if (reader.salt === "every-bucket" && salt) {
       notes.push(
-        `entity reader: salt hash "${schema.spec.salt!.hash}" has no SQL function (BigQuery has no xxHash32), so it reads the entity's prefix in each of the ${schema.bucketCount} buckets`,
+        `entity reader: salt hash "${salt.hash}" has no SQL function (BigQuery has no xxHash32), so it reads the entity's prefix in each of the ${schema.bucketCount} buckets`,
       );
     }
   }

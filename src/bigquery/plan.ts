@@ -7,6 +7,7 @@
  * What SQL cannot decode exactly is refused here, naming the codec, never printed half right.
  */
 import type { CellColumn } from "../export/columns.js";
+import { uintBytes, uintWidth } from "../keys/codec.js";
 import { SALT_HASHES } from "../keys/salt.js";
 import type { NormalizedSpec } from "../keys/spec.js";
 import type { CodecSpec, KeySchema, TimeUnit } from "../keys/types.js";
@@ -24,14 +25,12 @@ export type FieldDecoder =
   /** Hex of UTF-8 bytes; `escapedNul`: 00 is written 00 FF (binary layout's escaped strings). */
   | { kind: "hex-utf8"; escapedNul: boolean; reverseDomain: boolean }
   /** Decimal digits (complemented when `complement`) or big-endian hex of `bytes` bytes. */
-  | {
+  | ({
       kind: "unsigned";
-      digits?: number;
-      bytes?: number;
       complement: boolean;
       /** An int64 field: the value is the unsigned one minus 2^63. */
       offset: boolean;
-    }
+    } & ({ digits: number; bytes?: undefined } | { bytes: number; digits?: undefined }))
   | { kind: "timestamp"; unit: TimeUnit; digits?: number; bytes?: number; complement: boolean }
   | { kind: "enum"; values: readonly string[]; digits?: number; bytes?: number };
 
@@ -48,14 +47,18 @@ export interface PlanField {
   type: "int64" | "big" | "string" | "timestamp";
 }
 
-export interface DecodingPlan {
+/**
+ * How the engine should hold the row key (text for text layouts, bytes otherwise), the text
+ * layout's separator, and the salt: digits in part 0 (text) or `bytes` hex bytes at the front (binary).
+ */
+export type DecodingPlan = PlanShape &
+  (
+    | { layout: "text"; rowKey: "string"; separator: string; salt: { width: number } | undefined }
+    | { layout: "binary"; rowKey: "bytes"; separator: undefined; salt: { bytes: number } | undefined }
+  );
+
+interface PlanShape {
   name: string;
-  layout: "text" | "binary";
-  /** How the engine should hold the row key: text for text layouts, bytes otherwise. */
-  rowKey: "string" | "bytes";
-  separator: string | undefined;
-  /** The salt: digits in part 0 (text) or `bytes` hex bytes at the front (binary). */
-  salt: { width: number } | { bytes: number } | undefined;
   fields: readonly PlanField[];
   /** Text: one anchored pattern the whole key must match. Binary: the same over its hex. */
   shape: string;
@@ -92,20 +95,23 @@ export function decodingPlan(
 }
 
 function textPlan(
-  spec: NormalizedSpec,
+  spec: Extract<NormalizedSpec, { layout: "text" }>,
   cells: readonly CellColumn[],
   dayField: string | undefined,
 ): DecodingPlan {
-  const separator = spec.separator!;
-  const salt = spec.salt;
-  if (salt && salt.width === undefined) {
-    throw new SqlDecodeError(
-      `salt hash "${salt.hash}" writes one raw byte in front of a text key, which a STRING row key cannot hold; the views decode text keys with a decimal salt (xxh32, md5-hex4)`,
-    );
+  const { separator, salt } = spec;
+  let saltWidth: number | undefined;
+  if (salt) {
+    if (salt.width === undefined) {
+      throw new SqlDecodeError(
+        `salt hash "${salt.hash}" writes one raw byte in front of a text key, which a STRING row key cannot hold; the views decode text keys with a decimal salt (xxh32, md5-hex4)`,
+      );
+    }
+    saltWidth = salt.width;
   }
   const sep = regexChar(separator.charCodeAt(0));
   const escapeChar = String.fromCharCode(separator.charCodeAt(0) + 1);
-  const parts: string[] = salt ? [`[0-9]{${salt.width}}`] : [];
+  const parts: string[] = saltWidth === undefined ? [] : [`[0-9]{${saltWidth}}`];
   const fields: PlanField[] = [];
   for (const segment of spec.segments) {
     if ("literal" in segment) {
@@ -130,7 +136,7 @@ function textPlan(
     layout: "text",
     rowKey: "string",
     separator,
-    salt: salt ? { width: salt.width! } : undefined,
+    salt: saltWidth === undefined ? undefined : { width: saltWidth },
     fields,
     shape: `^${parts.join(sep)}$`,
     dayField,
@@ -145,7 +151,7 @@ function textDecoder(codec: CodecSpec, escapeChar: string): FieldDecoder {
     case "reverse-domain":
       return { kind: "unescape", escapeChar, reverseDomain: true };
     case "uint":
-      return { kind: "unsigned", digits: codec.width!, complement: false, offset: false };
+      return { kind: "unsigned", digits: uintWidth(codec), complement: false, offset: false };
     case "reversed-uint":
       throw new SqlDecodeError("reversed-uint fields are not decoded in SQL");
     case "int64":
@@ -254,8 +260,8 @@ function binaryField(
       throw new SqlDecodeError("reversed-uint fields are not decoded in SQL");
     case "uint":
       return {
-        decoder: { kind: "unsigned", bytes: codec.bytes!, complement: false, offset: false },
-        pattern: hexBytes(codec.bytes!),
+        decoder: { kind: "unsigned", bytes: uintBytes(codec), complement: false, offset: false },
+        pattern: hexBytes(uintBytes(codec)),
         suffix: "",
       };
     case "int64":
@@ -290,7 +296,7 @@ function sqlType(codec: CodecSpec, decoder: FieldDecoder): PlanField["type"] {
   if (codec.type === "timestamp") return "timestamp";
   if (decoder.kind !== "unsigned") return "string";
   if (decoder.offset) return "int64";
-  const fitsInt64 = decoder.digits !== undefined ? decoder.digits <= INT64_DIGITS : decoder.bytes! < 8;
+  const fitsInt64 = decoder.digits !== undefined ? decoder.digits <= INT64_DIGITS : decoder.bytes < 8;
   return fitsInt64 ? "int64" : "big";
 }
 

@@ -36,7 +36,7 @@ export function rowKeySchemaFor(schema: KeySchema, family: string): RowKeySchema
       ],
     };
   }
-  const separator = spec.separator!;
+  const { separator } = spec;
   const delimiter = separator.charCodeAt(0);
   const reasons: string[] = [];
   const notes: string[] = [];
