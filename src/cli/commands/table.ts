@@ -380,9 +380,11 @@ async function batchedLines<T extends { values: FieldValues }>(
       });
       if (result instanceof RowKeyError) {
         // A key the table refuses (a reserved one) fails its line; the batch is written without it.
-        const [row] = batch.splice(result.index, 1);
-        const [line] = batchLines.splice(result.index, 1);
-        failed.push({ line: line!, key: valuesToJson(row!.values), reason: result.reason });
+        const row = batch[result.index]!;
+        const line = batchLines[result.index]!;
+        batch.splice(result.index, 1);
+        batchLines.splice(result.index, 1);
+        failed.push({ line, key: valuesToJson(row.values), reason: result.reason });
         continue;
       }
       for (const failure of result.failed) {
