@@ -17,6 +17,12 @@ import type { DecodingPlan } from "./plan.js";
 /** Above this many buckets, reading every bucket's prefix is no longer a few rows. */
 export const MAX_ENUMERATED_BUCKETS = 256;
 
+/** Why an artifact was not written: what stood in the way (one problem per reason) and the sentence printed. */
+export interface Refusal {
+  problems: string[];
+  message: string;
+}
+
 export interface EntityReader {
   /** The entity's fields, which the function takes as parameters `entity_<field>`, in key order. */
   fields: string[];
@@ -33,12 +39,15 @@ export function entityReader(
   d: SqlDialect,
   source: RowSource,
   name: string,
-): EntityReader | { refused: string } {
+): EntityReader | { refused: Refusal } {
   const spec = schema.spec as NormalizedSpec;
   if (plan.layout !== "text" || spec.layout !== "text") {
     return {
-      refused:
-        "binary keys: the row-key ranges would need byte arithmetic on BYTES; filter the view on rowkey instead",
+      refused: {
+        problems: ["binary-layout"],
+        message:
+          "binary keys: the row-key ranges would need byte arithmetic on BYTES; filter the view on rowkey instead",
+      },
     };
   }
   const fields = spec.salt ? [...schema.saltFields] : [schema.fields[0]!.name];
@@ -95,7 +104,10 @@ export function entityReader(
   } else {
     if (salt.buckets > MAX_ENUMERATED_BUCKETS) {
       return {
-        refused: `salt hash "${salt.hash}" has no SQL function, and reading all ${salt.buckets} buckets' prefixes is more than ${MAX_ENUMERATED_BUCKETS} ranges`,
+        refused: {
+          problems: ["too-many-buckets"],
+          message: `salt hash "${salt.hash}" has no SQL function, and reading all ${salt.buckets} buckets' prefixes is more than ${MAX_ENUMERATED_BUCKETS} ranges`,
+        },
       };
     }
     where = Array.from(
@@ -124,7 +136,7 @@ function encodeParameter(
   codec: CodecSpec,
   separator: string,
   d: SqlDialect,
-): string | { refused: string } {
+): string | { refused: Refusal } {
   const parameter = `entity_${field}`;
   const sep = separator.charCodeAt(0);
   switch (codec.type) {
@@ -134,7 +146,10 @@ function encodeParameter(
       if (escapeByte >= 0x30) {
         // The escapes' own hex digits would be escaped again by a later REPLACE.
         return {
-          refused: `field "${field}" is an escaped string under separator "${separator}", whose escapes cover the hex digits themselves; SQL cannot spell it with REPLACE`,
+          refused: {
+            problems: ["unspellable-escape"],
+            message: `field "${field}" is an escaped string under separator "${separator}", whose escapes cover the hex digits themselves; SQL cannot spell it with REPLACE`,
+          },
         };
       }
       const hex = (byte: number) => byte.toString(16).toUpperCase().padStart(2, "0");
@@ -162,7 +177,10 @@ function encodeParameter(
     }
     default:
       return {
-        refused: `field "${field}" is ${codec.type}: the entity reader binds strings, uints, enums and timestamps`,
+        refused: {
+          problems: ["unsupported-codec"],
+          message: `field "${field}" is ${codec.type}: the entity reader binds strings, uints, enums and timestamps`,
+        },
       };
   }
 }

@@ -12,8 +12,24 @@ import { SALT_HASHES } from "../keys/salt.js";
 import type { NormalizedSpec } from "../keys/spec.js";
 import type { CodecSpec, KeySchema, TimeUnit } from "../keys/types.js";
 
+/** What SQL cannot decode; `name` is the field, cell or hash concerned, where there is one. */
+export type SqlDecodeProblem =
+  | "write-shards"
+  | "reversed-uint"
+  | "raw-byte-salt"
+  | "not-a-timestamp"
+  | "bad-column-name"
+  | "column-clash";
+
 export class SqlDecodeError extends Error {
   override name = "SqlDecodeError";
+  constructor(
+    message: string,
+    readonly problem: SqlDecodeProblem,
+    readonly subject?: string,
+  ) {
+    super(message);
+  }
 }
 
 /** How one field's text (a split part) or hex (a regex capture) becomes its value. */
@@ -78,6 +94,7 @@ export function decodingPlan(
   if (spec.writeShards) {
     throw new SqlDecodeError(
       `schema "${spec.name}" has writeShards: a sharded row's key ends in a shard suffix only some rows carry, which the views do not decode; remove writeShards or decode those rows with keyspread`,
+      "write-shards",
     );
   }
   const reversed = spec.segments.find(
@@ -86,6 +103,8 @@ export function decodingPlan(
   if (reversed) {
     throw new SqlDecodeError(
       `schema "${spec.name}": field "${reversed.field}" is a reversed-uint, which the views do not decode yet; decode those keys with keyspread (keys decode, export)`,
+      "reversed-uint",
+      reversed.field,
     );
   }
   const cells = options.cells ?? [];
@@ -105,6 +124,8 @@ function textPlan(
     if (salt.width === undefined) {
       throw new SqlDecodeError(
         `salt hash "${salt.hash}" writes one raw byte in front of a text key, which a STRING row key cannot hold; the views decode text keys with a decimal salt (xxh32, md5-hex4)`,
+        "raw-byte-salt",
+        salt.hash,
       );
     }
     saltWidth = salt.width;
@@ -153,7 +174,7 @@ function textDecoder(codec: CodecSpec, escapeChar: string): FieldDecoder {
     case "uint":
       return { kind: "unsigned", digits: uintWidth(codec), complement: false, offset: false };
     case "reversed-uint":
-      throw new SqlDecodeError("reversed-uint fields are not decoded in SQL");
+      throw new SqlDecodeError("reversed-uint fields are not decoded in SQL", "reversed-uint");
     case "int64":
       return { kind: "unsigned", digits: 20, complement: false, offset: true };
     case "timestamp":
@@ -257,7 +278,7 @@ function binaryField(
     case "reverse-domain":
       return escapedBinary(true);
     case "reversed-uint":
-      throw new SqlDecodeError("reversed-uint fields are not decoded in SQL");
+      throw new SqlDecodeError("reversed-uint fields are not decoded in SQL", "reversed-uint");
     case "uint":
       return {
         decoder: { kind: "unsigned", bytes: uintBytes(codec), complement: false, offset: false },
@@ -306,6 +327,8 @@ function dayFieldOf(schema: KeySchema, requested: string | undefined): string | 
   if (!timestamps.includes(requested)) {
     throw new SqlDecodeError(
       `day field "${requested}" is not a timestamp field of "${schema.spec.name}"; allowed: ${timestamps.join(", ") || "(none)"}`,
+      "not-a-timestamp",
+      requested,
     );
   }
   return requested;
@@ -324,10 +347,16 @@ function checkCells(schema: KeySchema, cells: readonly CellColumn[]): void {
     if (!IDENTIFIER.test(cell.name)) {
       throw new SqlDecodeError(
         `cell "${cell.name}" is not a column name SQL accepts unquoted (letters, digits and _, not starting with a digit)`,
+        "bad-column-name",
+        cell.name,
       );
     }
     if (taken.has(cell.name)) {
-      throw new SqlDecodeError(`cell "${cell.name}" clashes with a key field or a view column; rename it`);
+      throw new SqlDecodeError(
+        `cell "${cell.name}" clashes with a key field or a view column; rename it`,
+        "column-clash",
+        cell.name,
+      );
     }
     taken.add(cell.name);
   }
