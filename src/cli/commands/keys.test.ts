@@ -68,24 +68,26 @@ describe("keyspread keys encode/decode", () => {
   it.each([
     [
       '{"deviceId":"d","metric":"cpu","tss":1}',
-      /line 3: field "tss": unknown field; the schema has deviceId, metric, ts/,
+      {
+        name: "FieldValueError",
+        field: "tss",
+        problem: "unknown-field",
+        allowed: ["deviceId", "metric", "ts"],
+      },
     ],
-    [
-      '{"deviceId":"d","metric":"cpu","ts":"soon"}',
-      /line 3: field "ts": "soon" is not an integer or ISO-8601 time/,
-    ],
-    ['{"deviceId":7,"metric":"cpu","ts":1}', /line 3: field "deviceId": 7 is not a string/],
-    ['{"deviceId":"d","metric":"cpu"}', /line 3: field "ts": missing/],
+    ['{"deviceId":"d","metric":"cpu","ts":"soon"}', { field: "ts", problem: "wrong-type", value: "soon" }],
+    ['{"deviceId":7,"metric":"cpu","ts":1}', { field: "deviceId", problem: "wrong-type", value: 7 }],
+    ['{"deviceId":"d","metric":"cpu"}', { field: "ts", problem: "missing" }],
     [
       `{"deviceId":"${"x".repeat(5000)}","metric":"cpu","ts":1}`,
-      /line 3: key of schema "fleet" is 5021 bytes; Bigtable row keys are at most 4096 bytes/,
+      { name: "KeyTooLongError", schemaName: "fleet", length: 5021 },
     ],
-    ["{not json", /line 3: not valid JSON/],
-  ])("stops at a bad line %#, after printing the good ones", (bad, message) => {
+    // Not JSON at all: a plain error, named by its line.
+    ["{not json", { message: expect.stringMatching(/^keys encode: line 3: not valid JSON/) }],
+  ])("stops at a bad line %#, after printing the good ones", (bad, fields) => {
     const good = lines({ deviceId: "d1", metric: "cpu", ts: 1 });
-    const result = keyspread(["encode", "--schema", FLEET], `${good}\n${bad}\n${good}`);
-    expect(result.code).not.toBe(0);
-    expect(result.stderr).toMatch(message);
+    const result = reportedError(["encode", "--schema", FLEET], `${good}\n${bad}\n${good}`);
+    expect(result.error).toMatchObject({ line: 3, ...fields });
     expect(result.stdout.trim().split("\n")).toHaveLength(1);
     expect(result.stdout).toMatch(/^\d\d#d1#cpu#9999999999998\n$/);
   });
