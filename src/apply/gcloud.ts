@@ -81,8 +81,8 @@ const printable = (text: string) => [...text].every((char) => char >= " " && cha
  */
 function splitsFlag(keys: readonly Buffer[]): string | undefined {
   const texts = keys.map(textKey);
-  if (texts.some((text) => text === undefined || !printable(text))) return undefined;
-  const delimiter = [",", ";", "|", "~", "!"].find((each) => texts.every((text) => !text!.includes(each)));
+  if (!texts.every((text): text is string => text !== undefined && printable(text))) return undefined;
+  const delimiter = [",", ";", "|", "~", "!"].find((each) => texts.every((text) => !text.includes(each)));
   if (delimiter === undefined) return undefined;
   const list = texts.join(delimiter);
   return shellWord(`--splits=${delimiter === "," ? "" : `^${delimiter}^`}${list}`);

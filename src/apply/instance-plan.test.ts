@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { expectGolden } from "../../test/golden.js";
 import type { Scenario } from "../sim/scenario/scenario.js";
 import { InstancePlanError, instanceIdFor } from "./bigtable-ids.js";
 import { instancePlan, MAX_OVER_MIN_NODES, type PlanSource, STORAGE_TARGET_GIB } from "./instance-plan.js";
@@ -111,7 +112,7 @@ describe("instancePlan", () => {
       schema: { ...source.schema, name: "post-ts-salt-12-by-ts+author" },
     });
     expect(plan.table.id).toBe("post-ts-salt-12-by-ts_author");
-    expect(plan.notes.join("\n")).toMatch(/--table post-ts-salt-12-by-ts_author/);
+    expectGolden(import.meta.url, "notes-table-id.txt", `${plan.notes.join("\n")}\n`);
   });
 
   it("a scenario without retention gets no GC max-age, and says so", () => {
@@ -119,7 +120,7 @@ describe("instancePlan", () => {
     const { retention: _none, ...workload } = source.scenario.workload;
     const plan = instancePlan({ ...source, scenario: { ...source.scenario, workload } });
     expect(plan.gcPolicy.maxAgeS).toBeUndefined();
-    expect(plan.notes.join("\n")).toMatch(/no GC max-age/);
+    expectGolden(import.meta.url, "notes-no-retention.txt", `${plan.notes.join("\n")}\n`);
   });
 
   it("names Bigtable rejects fail naming the field", () => {
@@ -246,7 +247,7 @@ describe("instancePlan's physics", () => {
   it("a declared maximum below the verdict's nodes is kept, and said", () => {
     const plan = instancePlan(withCluster(oneCluster(), { autoscaling: { minNodes: 10, maxNodes: 20 } }));
     expect(plan.clusters[0]!.autoscaling).toMatchObject({ minNodes: 10, maxNodes: 20 });
-    expect(plan.notes.join("\n")).toMatch(/maximum, 20, is below the 32 nodes/);
+    expectGolden(import.meta.url, "notes-declared-maximum.txt", `${plan.notes.join("\n")}\n`);
   });
 
   it("a peak shorter than the autoscaler's reaction is provisioned for, not autoscaled", () => {

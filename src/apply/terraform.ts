@@ -109,7 +109,7 @@ export function instancePlanToTerraform(plan: InstancePlan): string {
   const instance = "google_bigtable_instance.instance";
   const { table, gcPolicy } = plan;
   const keys = table.splitKeys.map(textKey);
-  const splitKeys = keys.every((key) => key !== undefined) ? keys : undefined;
+  const splitKeys = keys.every((key): key is string => key !== undefined) ? keys : undefined;
   const gcRules = JSON.stringify(
     gcPolicy.maxAgeS === undefined
       ? { rules: [{ max_version: gcPolicy.maxVersions }] }
@@ -162,7 +162,7 @@ export function instancePlanToTerraform(plan: InstancePlan): string {
       ["instance_name", `${instance}.name`],
       ["deletion_protection", hclString("PROTECTED")],
       ...(splitKeys && splitKeys.length > 0 && !table.exists
-        ? [["split_keys", `[${splitKeys.map((key) => hclString(key!)).join(", ")}]`] as const]
+        ? [["split_keys", `[${splitKeys.map((key) => hclString(key)).join(", ")}]`] as const]
         : []),
     ]),
     ...(splitKeys === undefined

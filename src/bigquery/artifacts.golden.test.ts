@@ -6,7 +6,7 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { bigQueryArtifacts } from "./artifacts.js";
+import { bigQueryArtifacts, refusalMessages } from "./artifacts.js";
 import { exampleSchemas } from "./sql-schemas.fixture.js";
 
 const GOLDEN = join(import.meta.dirname, "fixtures");
@@ -31,7 +31,7 @@ describe("BigQuery golden files", () => {
     });
     const files: Record<string, string> = {
       ...artifacts.files,
-      "summary.json": `${JSON.stringify({ refused: artifacts.refused, notes: artifacts.notes, commands: artifacts.commands }, null, 2)}\n`,
+      "summary.json": `${JSON.stringify({ refused: refusalMessages(artifacts.refused), notes: artifacts.notes, commands: artifacts.commands }, null, 2)}\n`,
     };
     const dir = join(GOLDEN, name);
     if (update) {

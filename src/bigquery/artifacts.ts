@@ -16,7 +16,7 @@ import {
 } from "./change-streams.js";
 import { decodeQuery, type RowSource } from "./decode-query.js";
 import { duckDb } from "./duckdb-dialect.js";
-import { entityReader } from "./entity-reader.js";
+import { entityReader, type Refusal } from "./entity-reader.js";
 import {
   type BigtableTableRef,
   externalTableDdl,
@@ -40,11 +40,16 @@ export interface BigQueryArtifactOptions {
   dayField?: string;
 }
 
+/** The refusals as printed: file → why, in words. */
+export function refusalMessages(refused: Record<string, Refusal>): Record<string, string> {
+  return Object.fromEntries(Object.entries(refused).map(([file, why]) => [file, why.message]));
+}
+
 export interface BigQueryArtifacts {
   /** File name → content. */
   files: Record<string, string>;
   /** Parts not written, each with why. */
-  refused: Record<string, string>;
+  refused: Record<string, Refusal>;
   /** What a reader of the row key schema or the views should know. */
   notes: string[];
   /** The commands that put the files to use, in order. */
@@ -66,7 +71,7 @@ export function bigQueryArtifacts(schema: KeySchema, options: BigQueryArtifactOp
   const path = (name: string) => bigQuery.id(`${options.dataset}.${name}`);
   const external = path(`${ref.table}_bigtable`);
   const files: Record<string, string> = {};
-  const refused: Record<string, string> = {};
+  const refused: Record<string, Refusal> = {};
   const notes: string[] = [];
 
   files["external-table.json"] = json(externalTableDefinition(plan, ref, appProfile));
@@ -78,9 +83,10 @@ export function bigQueryArtifacts(schema: KeySchema, options: BigQueryArtifactOp
   if ("refused" in reader) refused["entity.sql"] = reader.refused;
   else {
     files["entity.sql"] = `${reader.sql};\n`;
-    if (reader.salt === "every-bucket") {
+    const salt = schema.spec.salt;
+    if (reader.salt === "every-bucket" && salt) {
       notes.push(
-        `entity reader: salt hash "${schema.spec.salt!.hash}" has no SQL function (BigQuery has no xxHash32), so it reads the entity's prefix in each of the ${schema.bucketCount} buckets`,
+        `entity reader: salt hash "${salt.hash}" has no SQL function (BigQuery has no xxHash32), so it reads the entity's prefix in each of the ${schema.bucketCount} buckets`,
       );
     }
   }
@@ -101,7 +107,11 @@ export function bigQueryArtifacts(schema: KeySchema, options: BigQueryArtifactOp
     files["row-key-schema.json"] = json(rowKeySchemaJson(fit.struct));
     files["row-key-schema.gcloud.json"] = json(rowKeySchemaGcloud(fit.struct));
     notes.push(...fit.notes.map((note) => `row key schema: ${note}`));
-  } else refused["row-key-schema.json"] = fit.reasons.join("; ");
+  } else
+    refused["row-key-schema.json"] = {
+      problems: fit.reasons.map((reason) => reason.problem),
+      message: fit.reasons.map((reason) => reason.message).join("; "),
+    };
 
   files["duckdb.sql"] = duckDbFile(schema, plan);
 

@@ -59,7 +59,7 @@ describe("table create with a row key schema (official client, in-process admin 
   it("sends the fleet's row key schema with the family, its age-or-versions GC rule and the splits", async () => {
     const fleet = exampleSchemas().find((s) => s.spec.name === "fleet")!;
     const fit = rowKeySchemaFor(fleet, "m");
-    if (!fit.fits) throw new Error(fit.reasons.join("; "));
+    if (!fit.fits) throw new Error(fit.reasons.map((reason) => reason.message).join("; "));
     const store = await BigtableStore.createTable({
       projectId: "acme",
       instanceId: "metrics",

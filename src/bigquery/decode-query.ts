@@ -30,12 +30,12 @@ export function decodeQuery(
   where?: string,
 ): string {
   const d = dialect;
-  const keyed = plan.layout === "text" ? d.split(source.rowKey, plan.separator!) : d.hex(source.rowKey);
+  const keyed = plan.layout === "text" ? d.split(source.rowKey, plan.separator) : d.hex(source.rowKey);
   const shapeOn = plan.layout === "text" ? source.rowKey : d.hex(source.rowKey);
   const filters = [d.matches(shapeOn, plan.shape), ...(where ? [`(${where})`] : [])];
   const columns = [
     `${source.rowKey} AS rowkey`,
-    ...(plan.salt ? [`${bucketSql(plan, d)} AS bucket`] : []),
+    ...(plan.salt ? [`${bucketSql(plan.salt, d)} AS bucket`] : []),
     ...plan.fields.map((field) => `${fieldSql(plan, field, d)} AS ${d.id(field.name)}`),
     ...plan.cells.map((cell) => `${source.cell(cell.name, cell.type)} AS ${d.id(cell.name)}`),
     ...(source.keep ?? []),
@@ -53,8 +53,7 @@ export function decodeQuery(
   ].join("\n");
 }
 
-function bucketSql(plan: DecodingPlan, d: SqlDialect): string {
-  const salt = plan.salt!;
+function bucketSql(salt: NonNullable<DecodingPlan["salt"]>, d: SqlDialect): string {
   return "width" in salt ? d.digitsToInt(d.at(KEY, 0)) : d.hexToInt(`SUBSTR(${KEY}, 1, ${2 * salt.bytes})`);
 }
 

@@ -37,7 +37,7 @@ describe("entity reader on DuckDB", () => {
         cell: (name: string) => `TRY_CAST("${name}" AS DOUBLE)`,
       };
       const reader = entityReader(schema, plan, duckDb, source, "entity");
-      if ("refused" in reader) throw new Error(reader.refused);
+      if ("refused" in reader) throw new Error(reader.refused.message);
 
       // A few entities, each written under many other field values.
       const separator = schema.spec.separator ?? "#";

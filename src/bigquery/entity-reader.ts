@@ -6,6 +6,7 @@
  * prefix is read (xxHash32 and the Java-hash presets have no SQL function): N short ranges
  * instead of the whole table.
  */
+import { uintWidth } from "../keys/codec.js";
 import { parseSaltInput } from "../keys/salt.js";
 import type { NormalizedSpec } from "../keys/spec.js";
 import type { CodecSpec, KeySchema } from "../keys/types.js";
@@ -15,6 +16,12 @@ import type { DecodingPlan } from "./plan.js";
 
 /** Above this many buckets, reading every bucket's prefix is no longer a few rows. */
 export const MAX_ENUMERATED_BUCKETS = 256;
+
+/** Why an artifact was not written: what stood in the way (one problem per reason) and the sentence printed. */
+export interface Refusal {
+  problems: string[];
+  message: string;
+}
 
 export interface EntityReader {
   /** The entity's fields, which the function takes as parameters `entity_<field>`, in key order. */
@@ -32,28 +39,39 @@ export function entityReader(
   d: SqlDialect,
   source: RowSource,
   name: string,
-): EntityReader | { refused: string } {
+): EntityReader | { refused: Refusal } {
   const spec = schema.spec as NormalizedSpec;
-  if (plan.layout !== "text") {
+  if (plan.layout !== "text" || spec.layout !== "text") {
     return {
-      refused:
-        "binary keys: the row-key ranges would need byte arithmetic on BYTES; filter the view on rowkey instead",
+      refused: {
+        problems: ["binary-layout"],
+        message:
+          "binary keys: the row-key ranges would need byte arithmetic on BYTES; filter the view on rowkey instead",
+      },
     };
   }
   const fields = spec.salt ? [...schema.saltFields] : [schema.fields[0]!.name];
-  const separator = spec.separator!;
+  const { separator } = spec;
+  // The entity's fields in key order (the salt fields lead the key), each as its key text in SQL.
+  const entityFields = schema.fields.filter((f) => fields.includes(f.name));
   const encoded = new Map<string, string>();
-  for (const field of schema.fields.filter((f) => fields.includes(f.name))) {
+  for (const field of entityFields) {
     const sql = encodeParameter(field.name, field.codec, separator, d);
     if (typeof sql !== "string") return sql;
     encoded.set(field.name, sql);
   }
+  const encodedField = (name: string): string => {
+    const sql = encoded.get(name);
+    // Segments up to the last entity field, and salt.input, read only salt (entity) fields.
+    if (sql === undefined) throw new Error(`field "${name}" is not one of the entity's fields`);
+    return sql;
+  };
   // The key's text from after the salt through the last entity field: its segments and separators.
   const lastIndex = spec.segments.findIndex((s) => "field" in s && s.field === fields.at(-1));
   const body: string[] = [];
   spec.segments.slice(0, lastIndex + 1).forEach((segment, i) => {
     if (i > 0) body.push(d.str(separator));
-    body.push("literal" in segment ? d.str(segment.literal) : encoded.get(segment.field)!);
+    body.push("literal" in segment ? d.str(segment.literal) : encodedField(segment.field));
   });
   const complete = lastIndex === spec.segments.length - 1;
   const range = (salt: string | undefined) => {
@@ -67,7 +85,8 @@ export function entityReader(
 
   let where: string;
   let saltKind: EntityReader["salt"];
-  const salt = spec.salt;
+  // A text plan's salt is decimal digits: its width is the plan's.
+  const salt = spec.salt && plan.salt && { ...spec.salt, width: plan.salt.width };
   if (!salt) {
     where = range(undefined);
     saltKind = "none";
@@ -77,28 +96,30 @@ export function entityReader(
         ? d.concat(body)
         : d.concat(
             parseSaltInput(salt.input).map((part) =>
-              "field" in part ? encoded.get(part.field)! : d.str(part.literal),
+              "field" in part ? encodedField(part.field) : d.str(part.literal),
             ),
           );
-    where = range(d.padDigits(d.md5Hex4Bucket(input, salt.buckets), salt.width!));
+    where = range(d.padDigits(d.md5Hex4Bucket(input, salt.buckets), salt.width));
     saltKind = "computed";
   } else {
     if (salt.buckets > MAX_ENUMERATED_BUCKETS) {
       return {
-        refused: `salt hash "${salt.hash}" has no SQL function, and reading all ${salt.buckets} buckets' prefixes is more than ${MAX_ENUMERATED_BUCKETS} ranges`,
+        refused: {
+          problems: ["too-many-buckets"],
+          message: `salt hash "${salt.hash}" has no SQL function, and reading all ${salt.buckets} buckets' prefixes is more than ${MAX_ENUMERATED_BUCKETS} ranges`,
+        },
       };
     }
     where = Array.from(
       { length: salt.buckets },
-      (_, bucket) => `(${range(d.str(String(bucket).padStart(salt.width!, "0")))})`,
+      (_, bucket) => `(${range(d.str(String(bucket).padStart(salt.width, "0")))})`,
     ).join("\n    OR ");
     saltKind = "every-bucket";
   }
   const query = decodeQuery(plan, d, source, where);
-  const parameters = fields.map((field) => {
-    const codec = schema.fields.find((f) => f.name === field)!.codec;
+  const parameters = entityFields.map(({ name, codec }) => {
     return {
-      name: `entity_${field}`,
+      name: `entity_${name}`,
       type: codec.type === "uint" || codec.type === "timestamp" ? "INT64" : "STRING",
     };
   });
@@ -115,7 +136,7 @@ function encodeParameter(
   codec: CodecSpec,
   separator: string,
   d: SqlDialect,
-): string | { refused: string } {
+): string | { refused: Refusal } {
   const parameter = `entity_${field}`;
   const sep = separator.charCodeAt(0);
   switch (codec.type) {
@@ -125,7 +146,10 @@ function encodeParameter(
       if (escapeByte >= 0x30) {
         // The escapes' own hex digits would be escaped again by a later REPLACE.
         return {
-          refused: `field "${field}" is an escaped string under separator "${separator}", whose escapes cover the hex digits themselves; SQL cannot spell it with REPLACE`,
+          refused: {
+            problems: ["unspellable-escape"],
+            message: `field "${field}" is an escaped string under separator "${separator}", whose escapes cover the hex digits themselves; SQL cannot spell it with REPLACE`,
+          },
         };
       }
       const hex = (byte: number) => byte.toString(16).toUpperCase().padStart(2, "0");
@@ -138,7 +162,7 @@ function encodeParameter(
       );
     }
     case "uint":
-      return d.padDigits(parameter, codec.width!);
+      return d.padDigits(parameter, uintWidth(codec));
     case "timestamp": {
       const digits = { s: 10, ms: 13, us: 16 }[codec.unit];
       const padded = d.padDigits(parameter, digits);
@@ -153,7 +177,10 @@ function encodeParameter(
     }
     default:
       return {
-        refused: `field "${field}" is ${codec.type}: the entity reader binds strings, uints, enums and timestamps`,
+        refused: {
+          problems: ["unsupported-codec"],
+          message: `field "${field}" is ${codec.type}: the entity reader binds strings, uints, enums and timestamps`,
+        },
       };
   }
 }

@@ -7,12 +7,29 @@
  * What SQL cannot decode exactly is refused here, naming the codec, never printed half right.
  */
 import type { CellColumn } from "../export/columns.js";
+import { uintBytes, uintWidth } from "../keys/codec.js";
 import { SALT_HASHES } from "../keys/salt.js";
 import type { NormalizedSpec } from "../keys/spec.js";
 import type { CodecSpec, KeySchema, TimeUnit } from "../keys/types.js";
 
+/** What SQL cannot decode; `name` is the field, cell or hash concerned, where there is one. */
+export type SqlDecodeProblem =
+  | "write-shards"
+  | "reversed-uint"
+  | "raw-byte-salt"
+  | "not-a-timestamp"
+  | "bad-column-name"
+  | "column-clash";
+
 export class SqlDecodeError extends Error {
   override name = "SqlDecodeError";
+  constructor(
+    message: string,
+    readonly problem: SqlDecodeProblem,
+    readonly subject?: string,
+  ) {
+    super(message);
+  }
 }
 
 /** How one field's text (a split part) or hex (a regex capture) becomes its value. */
@@ -24,14 +41,12 @@ export type FieldDecoder =
   /** Hex of UTF-8 bytes; `escapedNul`: 00 is written 00 FF (binary layout's escaped strings). */
   | { kind: "hex-utf8"; escapedNul: boolean; reverseDomain: boolean }
   /** Decimal digits (complemented when `complement`) or big-endian hex of `bytes` bytes. */
-  | {
+  | ({
       kind: "unsigned";
-      digits?: number;
-      bytes?: number;
       complement: boolean;
       /** An int64 field: the value is the unsigned one minus 2^63. */
       offset: boolean;
-    }
+    } & ({ digits: number; bytes?: undefined } | { bytes: number; digits?: undefined }))
   | { kind: "timestamp"; unit: TimeUnit; digits?: number; bytes?: number; complement: boolean }
   | { kind: "enum"; values: readonly string[]; digits?: number; bytes?: number };
 
@@ -48,14 +63,18 @@ export interface PlanField {
   type: "int64" | "big" | "string" | "timestamp";
 }
 
-export interface DecodingPlan {
+/**
+ * How the engine should hold the row key (text for text layouts, bytes otherwise), the text
+ * layout's separator, and the salt: digits in part 0 (text) or `bytes` hex bytes at the front (binary).
+ */
+export type DecodingPlan = PlanShape &
+  (
+    | { layout: "text"; rowKey: "string"; separator: string; salt: { width: number } | undefined }
+    | { layout: "binary"; rowKey: "bytes"; separator: undefined; salt: { bytes: number } | undefined }
+  );
+
+interface PlanShape {
   name: string;
-  layout: "text" | "binary";
-  /** How the engine should hold the row key: text for text layouts, bytes otherwise. */
-  rowKey: "string" | "bytes";
-  separator: string | undefined;
-  /** The salt: digits in part 0 (text) or `bytes` hex bytes at the front (binary). */
-  salt: { width: number } | { bytes: number } | undefined;
   fields: readonly PlanField[];
   /** Text: one anchored pattern the whole key must match. Binary: the same over its hex. */
   shape: string;
@@ -75,6 +94,7 @@ export function decodingPlan(
   if (spec.writeShards) {
     throw new SqlDecodeError(
       `schema "${spec.name}" has writeShards: a sharded row's key ends in a shard suffix only some rows carry, which the views do not decode; remove writeShards or decode those rows with keyspread`,
+      "write-shards",
     );
   }
   const reversed = spec.segments.find(
@@ -83,6 +103,8 @@ export function decodingPlan(
   if (reversed) {
     throw new SqlDecodeError(
       `schema "${spec.name}": field "${reversed.field}" is a reversed-uint, which the views do not decode yet; decode those keys with keyspread (keys decode, export)`,
+      "reversed-uint",
+      reversed.field,
     );
   }
   const cells = options.cells ?? [];
@@ -92,20 +114,25 @@ export function decodingPlan(
 }
 
 function textPlan(
-  spec: NormalizedSpec,
+  spec: Extract<NormalizedSpec, { layout: "text" }>,
   cells: readonly CellColumn[],
   dayField: string | undefined,
 ): DecodingPlan {
-  const separator = spec.separator!;
-  const salt = spec.salt;
-  if (salt && salt.width === undefined) {
-    throw new SqlDecodeError(
-      `salt hash "${salt.hash}" writes one raw byte in front of a text key, which a STRING row key cannot hold; the views decode text keys with a decimal salt (xxh32, md5-hex4)`,
-    );
+  const { separator, salt } = spec;
+  let saltWidth: number | undefined;
+  if (salt) {
+    if (salt.width === undefined) {
+      throw new SqlDecodeError(
+        `salt hash "${salt.hash}" writes one raw byte in front of a text key, which a STRING row key cannot hold; the views decode text keys with a decimal salt (xxh32, md5-hex4)`,
+        "raw-byte-salt",
+        salt.hash,
+      );
+    }
+    saltWidth = salt.width;
   }
   const sep = regexChar(separator.charCodeAt(0));
   const escapeChar = String.fromCharCode(separator.charCodeAt(0) + 1);
-  const parts: string[] = salt ? [`[0-9]{${salt.width}}`] : [];
+  const parts: string[] = saltWidth === undefined ? [] : [`[0-9]{${saltWidth}}`];
   const fields: PlanField[] = [];
   for (const segment of spec.segments) {
     if ("literal" in segment) {
@@ -130,7 +157,7 @@ function textPlan(
     layout: "text",
     rowKey: "string",
     separator,
-    salt: salt ? { width: salt.width! } : undefined,
+    salt: saltWidth === undefined ? undefined : { width: saltWidth },
     fields,
     shape: `^${parts.join(sep)}$`,
     dayField,
@@ -145,9 +172,9 @@ function textDecoder(codec: CodecSpec, escapeChar: string): FieldDecoder {
     case "reverse-domain":
       return { kind: "unescape", escapeChar, reverseDomain: true };
     case "uint":
-      return { kind: "unsigned", digits: codec.width!, complement: false, offset: false };
+      return { kind: "unsigned", digits: uintWidth(codec), complement: false, offset: false };
     case "reversed-uint":
-      throw new SqlDecodeError("reversed-uint fields are not decoded in SQL");
+      throw new SqlDecodeError("reversed-uint fields are not decoded in SQL", "reversed-uint");
     case "int64":
       return { kind: "unsigned", digits: 20, complement: false, offset: true };
     case "timestamp":
@@ -251,11 +278,11 @@ function binaryField(
     case "reverse-domain":
       return escapedBinary(true);
     case "reversed-uint":
-      throw new SqlDecodeError("reversed-uint fields are not decoded in SQL");
+      throw new SqlDecodeError("reversed-uint fields are not decoded in SQL", "reversed-uint");
     case "uint":
       return {
-        decoder: { kind: "unsigned", bytes: codec.bytes!, complement: false, offset: false },
-        pattern: hexBytes(codec.bytes!),
+        decoder: { kind: "unsigned", bytes: uintBytes(codec), complement: false, offset: false },
+        pattern: hexBytes(uintBytes(codec)),
         suffix: "",
       };
     case "int64":
@@ -290,7 +317,7 @@ function sqlType(codec: CodecSpec, decoder: FieldDecoder): PlanField["type"] {
   if (codec.type === "timestamp") return "timestamp";
   if (decoder.kind !== "unsigned") return "string";
   if (decoder.offset) return "int64";
-  const fitsInt64 = decoder.digits !== undefined ? decoder.digits <= INT64_DIGITS : decoder.bytes! < 8;
+  const fitsInt64 = decoder.digits !== undefined ? decoder.digits <= INT64_DIGITS : decoder.bytes < 8;
   return fitsInt64 ? "int64" : "big";
 }
 
@@ -300,6 +327,8 @@ function dayFieldOf(schema: KeySchema, requested: string | undefined): string | 
   if (!timestamps.includes(requested)) {
     throw new SqlDecodeError(
       `day field "${requested}" is not a timestamp field of "${schema.spec.name}"; allowed: ${timestamps.join(", ") || "(none)"}`,
+      "not-a-timestamp",
+      requested,
     );
   }
   return requested;
@@ -318,10 +347,16 @@ function checkCells(schema: KeySchema, cells: readonly CellColumn[]): void {
     if (!IDENTIFIER.test(cell.name)) {
       throw new SqlDecodeError(
         `cell "${cell.name}" is not a column name SQL accepts unquoted (letters, digits and _, not starting with a digit)`,
+        "bad-column-name",
+        cell.name,
       );
     }
     if (taken.has(cell.name)) {
-      throw new SqlDecodeError(`cell "${cell.name}" clashes with a key field or a view column; rename it`);
+      throw new SqlDecodeError(
+        `cell "${cell.name}" clashes with a key field or a view column; rename it`,
+        "column-clash",
+        cell.name,
+      );
     }
     taken.add(cell.name);
   }

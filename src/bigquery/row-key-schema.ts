@@ -22,7 +22,21 @@ export type RowKeySchemaFit =
       /** What SQL reads in a field that is not the value keyspread decodes (escaped text, complemented digits). */
       notes: string[];
     }
-  | { fits: false; reasons: string[] };
+  | { fits: false; reasons: RowKeyMisfit[] };
+
+/** Why a key does not fit a row key schema: what does not fit, the field where there is one, and the sentence. */
+export interface RowKeyMisfit {
+  problem:
+    | "binary-layout"
+    | "write-shards"
+    | "raw-byte-salt"
+    | "digits-below-delimiter"
+    | "literal-below-delimiter"
+    | "raw-string"
+    | "name-collision";
+  field?: string;
+  message: string;
+}
 
 const UTF8 = { stringType: { encoding: { utf8Bytes: {} } } } as const;
 
@@ -32,25 +46,37 @@ export function rowKeySchemaFor(schema: KeySchema, family: string): RowKeySchema
     return {
       fits: false,
       reasons: [
-        "binary layout: keyspread joins fixed-width fields without a delimiter and writes int64 sign-flipped, while OrderedCodeBytes puts 00 01 between fields and Int64's encodings are two's-complement big-endian or ordered-code varints",
+        {
+          problem: "binary-layout",
+          message:
+            "binary layout: keyspread joins fixed-width fields without a delimiter and writes int64 sign-flipped, while OrderedCodeBytes puts 00 01 between fields and Int64's encodings are two's-complement big-endian or ordered-code varints",
+        },
       ],
     };
   }
-  const separator = spec.separator!;
+  const { separator } = spec;
   const delimiter = separator.charCodeAt(0);
-  const reasons: string[] = [];
+  const reasons: RowKeyMisfit[] = [];
   const notes: string[] = [];
   const fields: RowKeyStruct["fields"] = [];
   if (spec.writeShards)
-    reasons.push(
-      "writeShards: sharded rows end in one more part than the others, so no one STRUCT describes every key",
-    );
+    reasons.push({
+      problem: "write-shards",
+      message:
+        "writeShards: sharded rows end in one more part than the others, so no one STRUCT describes every key",
+    });
   const digitsFit = delimiter < 0x30;
-  const digitsReason = (what: string) =>
-    `${what} is decimal digits, which sort below the delimiter "${separator}" (sorted mode needs every byte above it; a delimiter below "0" such as "#" or "!" fits)`;
+  const digitsReason = (what: string, field?: string): RowKeyMisfit => ({
+    problem: "digits-below-delimiter",
+    ...(field === undefined ? {} : { field }),
+    message: `${what} is decimal digits, which sort below the delimiter "${separator}" (sorted mode needs every byte above it; a delimiter below "0" such as "#" or "!" fits)`,
+  });
   if (spec.salt) {
     if (spec.salt.width === undefined)
-      reasons.push(`salt hash "${spec.salt.hash}" writes one raw byte, not a delimited part`);
+      reasons.push({
+        problem: "raw-byte-salt",
+        message: `salt hash "${spec.salt.hash}" writes one raw byte, not a delimited part`,
+      });
     else if (!digitsFit) reasons.push(digitsReason("the salt"));
     else {
       fields.push({ fieldName: "bucket", type: UTF8 });
@@ -61,7 +87,10 @@ export function rowKeySchemaFor(schema: KeySchema, family: string): RowKeySchema
     if ("literal" in segment) {
       const below = [...Buffer.from(segment.literal)].some((byte) => byte <= delimiter);
       if (below)
-        reasons.push(`literal "${segment.literal}" holds bytes at or below the delimiter "${separator}"`);
+        reasons.push({
+          problem: "literal-below-delimiter",
+          message: `literal "${segment.literal}" holds bytes at or below the delimiter "${separator}"`,
+        });
       else fields.push({ fieldName: `literal_${i}`, type: UTF8 });
       return;
     }
@@ -70,13 +99,15 @@ export function rowKeySchemaFor(schema: KeySchema, family: string): RowKeySchema
       case "string":
       case "reverse-domain":
         if (codec.type === "string" && codec.raw) {
-          reasons.push(
-            `field "${field}" is a raw string: it may hold bytes at or below the delimiter "${separator}" (a space, punctuation${delimiter > 0x30 ? ", digits, capitals" : ""}), which DelimitedBytes cannot read`,
-          );
+          reasons.push({
+            problem: "raw-string",
+            field,
+            message: `field "${field}" is a raw string: it may hold bytes at or below the delimiter "${separator}" (a space, punctuation${delimiter > 0x30 ? ", digits, capitals" : ""}), which DelimitedBytes cannot read`,
+          });
           return;
         }
         if (!digitsFit) {
-          reasons.push(digitsReason(`field "${field}"'s escapes (escape byte and two hex digits)`));
+          reasons.push(digitsReason(`field "${field}"'s escapes (escape byte and two hex digits)`, field));
           return;
         }
         notes.push(
@@ -85,11 +116,11 @@ export function rowKeySchemaFor(schema: KeySchema, family: string): RowKeySchema
         break;
       default:
         if (!digitsFit) {
-          reasons.push(digitsReason(`field "${field}" (${codec.type})`));
+          reasons.push(digitsReason(`field "${field}" (${codec.type})`, field));
           return;
         }
         if (!digitsFit) {
-          reasons.push(digitsReason(`field "${field}"'s escapes (escape byte and two hex digits)`));
+          reasons.push(digitsReason(`field "${field}"'s escapes (escape byte and two hex digits)`, field));
           return;
         }
         notes.push(
@@ -100,9 +131,11 @@ export function rowKeySchemaFor(schema: KeySchema, family: string): RowKeySchema
   });
   for (const name of fields.map((f) => f.fieldName)) {
     if (name === family || name === "_key" || name === "_timestamp") {
-      reasons.push(
-        `field "${name}" collides with the column family or a reserved column; Bigtable requires distinct names`,
-      );
+      reasons.push({
+        problem: "name-collision",
+        field: name,
+        message: `field "${name}" collides with the column family or a reserved column; Bigtable requires distinct names`,
+      });
     }
   }
   if (reasons.length > 0) return { fits: false, reasons };

@@ -72,7 +72,12 @@ describe("exportTable", () => {
         duckdbFile: join(mkdtempSync(join(tmpdir(), "keyspread-export-")), "f.duckdb"),
         strict: true,
       }),
-    ).rejects.toThrow(/memory:fleet: row "\d#d1#not-a-number" does not decode under schema "fleet"/);
+    ).rejects.toMatchObject({
+      name: "UndecodableRowError",
+      table: "memory:fleet",
+      key: expect.toSatisfy((key: Buffer) => /^\d#d1#not-a-number$/.test(key.toString())),
+      schema: "fleet",
+    });
   });
 
   it("writes Parquet partitioned by day with typed key columns, typed and JSON cells", async () => {
@@ -168,7 +173,10 @@ describe("exportTable", () => {
         schema: other,
         parquetDir: mkdtempSync(join(tmpdir(), "ks-x-")),
       }),
-    ).rejects.toThrow(/different key schema.*salt\.buckets: table has 8, schema has 4/s);
+    ).rejects.toMatchObject({
+      name: "SchemaMismatchError",
+      differences: [{ path: "salt.buckets", table: 8, schema: 4 }],
+    });
   });
 
   it("refuses a Parquet directory that already holds files, so old partitions never mix in", async () => {
@@ -193,6 +201,6 @@ describe("exportTable", () => {
     );
     await expect(
       exportTable({ store: new MemoryStore(), schema: fleet, parquetDir: "x", partitionField: "seq" }),
-    ).rejects.toThrow(/partition field "seq" is not a timestamp field of "fleet"; allowed: ts/);
+    ).rejects.toMatchObject({ name: "PartitionFieldError", field: "seq", schema: "fleet", allowed: ["ts"] });
   });
 });

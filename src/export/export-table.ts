@@ -136,14 +136,26 @@ export async function exportTable(options: ExportOptions): Promise<ExportResult>
   }
 }
 
+/** A partition field that is not one of the schema's timestamp fields (`allowed`). */
+export class PartitionFieldError extends Error {
+  override readonly name = "PartitionFieldError";
+  constructor(
+    readonly field: string,
+    readonly schema: string,
+    readonly allowed: readonly string[],
+  ) {
+    super(
+      `partition field "${field}" is not a timestamp field of "${schema}"; allowed: ${allowed.join(", ") || "(none)"}`,
+    );
+  }
+}
+
 function partitionFieldOf(schema: KeySchema, requested: string | undefined): string | undefined {
   if (requested === undefined) return schema.fields.find((f) => f.codec.type === "timestamp")?.name;
   const field = schema.fields.find((f) => f.name === requested);
   if (field?.codec.type !== "timestamp") {
     const timestamps = schema.fields.filter((f) => f.codec.type === "timestamp").map((f) => f.name);
-    throw new Error(
-      `partition field "${requested}" is not a timestamp field of "${schema.spec.name}"; allowed: ${timestamps.join(", ") || "(none)"}`,
-    );
+    throw new PartitionFieldError(requested, schema.spec.name, timestamps);
   }
   return requested;
 }

@@ -1,4 +1,5 @@
 /** Byte helpers for row keys: Bigtable orders keys as unsigned bytes. */
+import { KeyTextError } from "./errors.js";
 
 /**
  * The smallest byte string greater than every string that starts with `prefix`: increment the last
@@ -33,6 +34,6 @@ export function isPrintableAscii(bytes: Uint8Array): boolean {
 /** Bytes from hex text, or an error naming the text (an even number of 0-9a-f). */
 export function parseHex(text: string): Buffer {
   if (!/^(?:[0-9a-fA-F]{2})*$/.test(text))
-    throw new Error(`${JSON.stringify(text)} is not hex (an even number of 0-9a-f)`);
+    throw new KeyTextError(text, `${JSON.stringify(text)} is not hex (an even number of 0-9a-f)`);
   return Buffer.from(text, "hex");
 }

@@ -158,7 +158,9 @@ function escapedFormat(ctx: CodecContext): StringFormat {
           if (next !== 0xff) break;
           out.push(0);
         }
-        throw new KeyDecodeError(`field "${ctx.field}": string is not terminated by 00 01`);
+        throw new KeyDecodeError(`field "${ctx.field}": string is not terminated by 00 01`, {
+          problem: "bad-field",
+        });
       },
     };
   }
@@ -187,7 +189,10 @@ function escapedFormat(ctx: CodecContext): StringFormat {
           continue;
         }
         if (byte !== escapeByte)
-          throw new KeyDecodeError(`field "${ctx.field}": unescaped byte ${byte} at byte ${i}`);
+          throw new KeyDecodeError(`field "${ctx.field}": unescaped byte ${byte} at byte ${i}`, {
+            problem: "bad-field",
+            at: i,
+          });
         const escaped = Number.parseInt(String.fromCharCode(key[i + 1] ?? 0, key[i + 2] ?? 0), 16);
         // Only the encoder's own spelling: an escapable byte, in uppercase hex.
         if (
@@ -195,7 +200,10 @@ function escapedFormat(ctx: CodecContext): StringFormat {
           HEX_DIGITS[escaped >> 4] !== key[i + 1] ||
           HEX_DIGITS[escaped & 15] !== key[i + 2]
         ) {
-          throw new KeyDecodeError(`field "${ctx.field}": bad escape at byte ${i}`);
+          throw new KeyDecodeError(`field "${ctx.field}": bad escape at byte ${i}`, {
+            problem: "bad-field",
+            at: i,
+          });
         }
         out.push(escaped);
         i += 2;
@@ -226,7 +234,9 @@ function rawFormat(ctx: CodecContext): StringFormat {
       let end = pos;
       while (end < key.length && key[end] !== terminator) end++;
       if (terminated && end === key.length) {
-        throw new KeyDecodeError(`field "${ctx.field}": raw string is not terminated by 00`);
+        throw new KeyDecodeError(`field "${ctx.field}": raw string is not terminated by 00`, {
+          problem: "bad-field",
+        });
       }
       return { bytes: key.slice(pos, end), end: terminated ? end + 1 : end };
     },
@@ -261,7 +271,11 @@ function writeString(
     const act = action[code];
     if (act === PASS) buf[pos++] = code;
     else if (act === ESCAPE) pos = format.escape(buf, pos, code);
-    else throw new FieldValueError(field, `${JSON.stringify(text)} ${format.rejectReason}`);
+    else
+      throw new FieldValueError(field, `${JSON.stringify(text)} ${format.rejectReason}`, {
+        problem: "forbidden-character",
+        value: text,
+      });
   }
   if (terminate) for (const byte of format.terminator) buf[pos++] = byte;
   w.pos = pos;
@@ -275,14 +289,23 @@ function writeStringBytes(w: KeyWriter, bytes: Uint8Array, format: StringFormat,
     const act = byte < 0x80 ? format.action[byte] : PASS;
     if (act === PASS) buf[pos++] = byte;
     else if (act === ESCAPE) pos = format.escape(buf, pos, byte);
-    else throw new FieldValueError(field, `${JSON.stringify(UTF8.decode(bytes))} ${format.rejectReason}`);
+    else {
+      const text = UTF8.decode(bytes);
+      throw new FieldValueError(field, `${JSON.stringify(text)} ${format.rejectReason}`, {
+        problem: "forbidden-character",
+        value: text,
+      });
+    }
   }
   return pos;
 }
 
 function utf8Bytes(text: string, field: string): Buffer {
   if (LONE_SURROGATE.test(text)) {
-    throw new FieldValueError(field, `${JSON.stringify(text)} is not well-formed Unicode (lone surrogate)`);
+    throw new FieldValueError(field, `${JSON.stringify(text)} is not well-formed Unicode (lone surrogate)`, {
+      problem: "malformed-unicode",
+      value: text,
+    });
   }
   return Buffer.from(text, "utf8");
 }
@@ -291,13 +314,16 @@ function decodeUtf8(bytes: Uint8Array, field: string): string {
   try {
     return UTF8.decode(bytes);
   } catch {
-    throw new KeyDecodeError(`field "${field}": bytes are not valid UTF-8`);
+    throw new KeyDecodeError(`field "${field}": bytes are not valid UTF-8`, { problem: "bad-field" });
   }
 }
 
 function requireString(value: FieldValue | undefined, field: string, what: string): string {
   if (typeof value === "string") return value;
-  throw new FieldValueError(field, `${describe(value)} is not ${what}; expected a string`);
+  throw new FieldValueError(field, `${describe(value)} is not ${what}; expected a string`, {
+    problem: "wrong-type",
+    value,
+  });
 }
 
 function stringCodec(format: StringFormat, field: string): FieldCodec {
@@ -409,7 +435,10 @@ function decimalFormat(width: number, complement: boolean, big: boolean, max: bi
       for (let i = pos; i < pos + width; i++) {
         const digit = (key[i] ?? 0) - DIGIT_0;
         if (!(digit >= 0 && digit <= 9)) {
-          throw new KeyDecodeError(`field "${field}": expected ${width} decimal digits at byte ${pos}`);
+          throw new KeyDecodeError(`field "${field}": expected ${width} decimal digits at byte ${pos}`, {
+            problem: "bad-field",
+            at: pos,
+          });
         }
         if (big) text += String(Math.abs(flip - digit));
         else value = value * 10 + Math.abs(flip - digit);
@@ -447,7 +476,10 @@ function binaryFormat(bytes: number, complement: boolean, big: boolean, max: big
     },
     read(key, pos, field) {
       if (pos + bytes > key.length)
-        throw new KeyDecodeError(`field "${field}": expected ${bytes} bytes at byte ${pos}`);
+        throw new KeyDecodeError(`field "${field}": expected ${bytes} bytes at byte ${pos}`, {
+          problem: "bad-field",
+          at: pos,
+        });
       let u = 0n;
       for (let i = pos; i < pos + bytes; i++) u = (u << 8n) | BigInt(key[i]! ^ mask);
       return big ? u : Number(u);
@@ -501,7 +533,11 @@ function integerIn(
       return big ? BigInt(value) : value;
     }
     if (typeof value === "bigint" && value >= min && value <= max) return big ? value : Number(value);
-    throw new FieldValueError(field, `${describe(value)} is not ${what}; allowed: integers ${min}..${max}`);
+    const integer = typeof value === "bigint" || Number.isInteger(value);
+    throw new FieldValueError(field, `${describe(value)} is not ${what}; allowed: integers ${min}..${max}`, {
+      problem: integer ? "out-of-range" : "wrong-type",
+      value,
+    });
   };
 }
 
@@ -563,7 +599,8 @@ function int64Codec(ctx: CodecContext): FieldCodec {
     (v) => (signed(v) as bigint) + INT64_OFFSET,
     (u) => {
       const value = (u as bigint) - INT64_OFFSET;
-      if (value >= INT64_OFFSET) throw new KeyDecodeError(`field "${ctx.field}": int64 out of range`);
+      if (value >= INT64_OFFSET)
+        throw new KeyDecodeError(`field "${ctx.field}": int64 out of range`, { problem: "bad-field" });
       return value;
     },
     ctx.field,
@@ -589,14 +626,17 @@ function timestampCodec(unit: TimeUnit, reverse: boolean, ctx: CodecContext): Fi
     (value) => {
       if (value instanceof Date) {
         const ms = value.getTime();
-        if (Number.isNaN(ms)) throw new FieldValueError(ctx.field, "Invalid Date");
+        if (Number.isNaN(ms))
+          throw new FieldValueError(ctx.field, "Invalid Date", { problem: "wrong-type", value });
         value = unit === "s" ? Math.floor(ms / 1000) : unit === "ms" ? ms : BigInt(ms) * 1000n;
       }
       return inRange(value);
     },
     (u) => {
       if (!big && (u as number) > Number.MAX_SAFE_INTEGER) {
-        throw new KeyDecodeError(`field "${ctx.field}": timestamp beyond 2^53 − 1 ${unit}`);
+        throw new KeyDecodeError(`field "${ctx.field}": timestamp beyond 2^53 − 1 ${unit}`, {
+          problem: "bad-field",
+        });
       }
       return big ? BigInt(u) : u;
     },
@@ -619,12 +659,19 @@ function enumCodec(values: readonly string[], ctx: CodecContext): FieldCodec {
     (value) => {
       const index = typeof value === "string" ? indexOf.get(value) : undefined;
       if (index === undefined)
-        throw new FieldValueError(ctx.field, `${describe(value)} is not one of: ${shown}`);
+        throw new FieldValueError(ctx.field, `${describe(value)} is not one of: ${shown}`, {
+          problem: "not-allowed",
+          value,
+          allowed: values,
+        });
       return index;
     },
     (u) => {
       const value = values[u as number];
-      if (value === undefined) throw new KeyDecodeError(`field "${ctx.field}": enum index ${u} out of range`);
+      if (value === undefined)
+        throw new KeyDecodeError(`field "${ctx.field}": enum index ${u} out of range`, {
+          problem: "bad-field",
+        });
       return value;
     },
     ctx.field,

@@ -12,10 +12,15 @@ export {
 export {
   BIGTABLE_MAX_KEY_BYTES,
   FieldValueError,
+  type FieldValueProblem,
   KeyDecodeError,
+  type KeyDecodeProblem,
+  KeyTextError,
   KeyTooLongError,
   QueryError,
+  type QueryProblem,
   SchemaError,
+  type SchemaProblem,
 } from "./errors.js";
 export { queryFromJson, valuesFromJson, valuesToJson } from "./json.js";
 export { pickFields } from "./pick-fields.js";

@@ -38,16 +38,21 @@ function fromJson(codec: CodecSpec, value: unknown, field: string): FieldValue {
     throw new FieldValueError(
       field,
       `${describe(value)} is not an integer${codec.type === "timestamp" ? " or ISO-8601 time" : ""}`,
+      { problem: "wrong-type", value },
     );
   }
   if (integerLike && typeof value === "number" && Number.isInteger(value) && !Number.isSafeInteger(value)) {
     throw new FieldValueError(
       field,
       `${value} is beyond 2^53 − 1 and lost precision as a JSON number; write it as a string`,
+      { problem: "out-of-range", value },
     );
   }
   if (typeof value === "string" || typeof value === "number") return value;
-  throw new FieldValueError(field, `${describe(value)} is not allowed; expected a string or number`);
+  throw new FieldValueError(field, `${describe(value)} is not allowed; expected a string or number`, {
+    problem: "wrong-type",
+    value,
+  });
 }
 
 /** Decoded values as JSON-safe values: bigints become decimal strings. */
@@ -67,12 +72,17 @@ function fieldNames(schema: KeySchema): string {
 /** A query as JSON: `eq` values, range bounds and prefix converted like field values. */
 export function queryFromJson(schema: KeySchema, input: unknown): Query {
   if (typeof input !== "object" || input === null || Array.isArray(input)) {
-    throw new QueryError('the query must be a JSON object like {"eq": {…}, "range": {…}, "limit": 100}');
+    throw new QueryError('the query must be a JSON object like {"eq": {…}, "range": {…}, "limit": 100}', {
+      problem: "not-an-object",
+    });
   }
   const { eq, range, prefix, limit, ...rest } = input as Record<string, unknown>;
   const unknown = Object.keys(rest)[0];
   if (unknown !== undefined)
-    throw new QueryError(`unknown query key "${unknown}"; allowed: eq, range, prefix, limit`);
+    throw new QueryError(`unknown query key "${unknown}"; allowed: eq, range, prefix, limit`, {
+      problem: "unknown-key",
+      field: unknown,
+    });
   const query: Query = {};
   if (eq !== undefined) query.eq = valuesFromJson(schema, eq);
   if (range !== undefined) {
@@ -81,7 +91,10 @@ export function queryFromJson(schema: KeySchema, input: unknown): Query {
     query.range = { field };
     for (const [op, value] of Object.entries(bounds)) {
       if (!["gte", "gt", "lte", "lt"].includes(op))
-        throw new QueryError(`range: unknown bound "${op}"; allowed: gte, gt, lte, lt`);
+        throw new QueryError(`range: unknown bound "${op}"; allowed: gte, gt, lte, lt`, {
+          problem: "unknown-key",
+          field,
+        });
       (query.range as Record<string, FieldValue>)[op] = codec
         ? fromJson(codec, value, field)
         : (value as FieldValue);

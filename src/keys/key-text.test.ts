@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { KeyTextError } from "./errors.js";
 import { displayKey, parseKeyText } from "./key-text.js";
 
 describe("key text", () => {
@@ -19,6 +20,9 @@ describe("key text", () => {
   });
 
   it("names the bad hex", () => {
-    expect(() => parseKeyText("hex:abc")).toThrow(/hex:abc.*even number of hex digits/);
+    expect(() => parseKeyText("hex:abc")).toThrow(
+      expect.objectContaining({ name: "KeyTextError", text: "hex:abc" }),
+    );
+    expect(() => parseKeyText("hex:abc")).toThrow(KeyTextError);
   });
 });

@@ -4,6 +4,7 @@
  */
 
 import { isPrintableAscii } from "./bytes.js";
+import { KeyTextError } from "./errors.js";
 
 const HEX_PREFIX = "hex:";
 
@@ -18,7 +19,7 @@ export function parseKeyText(text: string): Buffer {
   if (!text.startsWith(HEX_PREFIX)) return Buffer.from(text, "utf8");
   const hex = text.slice(HEX_PREFIX.length);
   if (hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex)) {
-    throw new Error(`key "${text}": after "hex:" expected an even number of hex digits`);
+    throw new KeyTextError(text, `key "${text}": after "hex:" expected an even number of hex digits`);
   }
   return Buffer.from(hex, "hex");
 }

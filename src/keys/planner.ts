@@ -21,8 +21,8 @@ interface Edge {
   bytes: Buffer;
   /** `at`: the bytes; `after-key`: bytes + 00 (past one key); `after-prefix`: past every key they prefix. */
   kind: "at" | "after-key" | "after-prefix";
-  /** `after-key` of a write-sharded row: past its shards too, the keys `bytes` + the shard suffix. */
-  sharded?: boolean;
+  /** `after-key` of a write-sharded row: the bytes before its shard number, to reach past its shards too. */
+  shardLead?: Buffer;
 }
 
 export function planQuery(schema: CompiledSchema, query: Query): QueryPlan {
@@ -54,6 +54,7 @@ export function planQuery(schema: CompiledSchema, query: Query): QueryPlan {
     if (!Number.isSafeInteger(query.limit) || query.limit < 0) {
       throw new QueryError(
         `limit: ${JSON.stringify(query.limit)} is not allowed; use a non-negative integer`,
+        { problem: "bad-limit" },
       );
     }
     plan.limit = query.limit;
@@ -81,7 +82,7 @@ function boundPrefixLength(names: readonly string[], eq: FieldValues): number {
     if (names.indexOf(name) >= bound) {
       throw new QueryError(
         `eq binds "${name}" but not "${names[bound]}", which comes before it; a query binds a prefix of the fields (${names.join(", ")})`,
-        { field: name, expected: names[bound] },
+        { problem: "unbound-prefix", field: name, expected: names[bound] },
       );
     }
   }
@@ -90,12 +91,16 @@ function boundPrefixLength(names: readonly string[], eq: FieldValues): number {
 
 /** The lower (inclusive) and upper (exclusive) edges of the query within any one bucket. */
 function edges(schema: CompiledSchema, query: Query, eq: FieldValues, bound: number): [Edge, Edge] {
-  if (query.range && query.prefix) throw new QueryError("a query takes either range or prefix, not both");
+  if (query.range && query.prefix)
+    throw new QueryError("a query takes either range or prefix, not both", { problem: "range-and-prefix" });
   const all = tupleEdges(schema, eq, bound);
-  const next = query.range ?? query.prefix;
+  // Which of the two the query holds (it holds at most one), told apart by `kind`.
+  const next = query.range
+    ? { kind: "range" as const, ...query.range }
+    : query.prefix && { kind: "prefix" as const, ...query.prefix };
   if (!next) return all;
 
-  const kind = query.range ? "range" : "prefix";
+  const { kind } = next;
   const field = schema.fields[bound];
   if (next.field !== field?.name) {
     const why = !field
@@ -103,19 +108,24 @@ function edges(schema: CompiledSchema, query: Query, eq: FieldValues, bound: num
       : next.field === undefined
         ? `name the field it applies to: { field: "${field.name}", … } (the field after the ones eq binds)`
         : `"${next.field}" is not the next field after the ones eq binds; it must be "${field.name}"`;
-    throw new QueryError(`${kind}: ${why}`, { field: next.field, expected: field?.name });
+    throw new QueryError(`${kind}: ${why}`, {
+      problem: "not-the-next-field",
+      field: next.field,
+      expected: field?.name,
+    });
   }
 
-  if (query.prefix) {
-    if (!field.coder.prefixable || typeof query.prefix.value !== "string") {
+  if (next.kind === "prefix") {
+    if (!field.coder.prefixable || typeof next.value !== "string") {
       throw new QueryError(
         `prefix: field "${field.name}" is a ${field.codec.type}; prefix queries need a string field and a string value`,
+        { problem: "prefix-needs-string", field: field.name },
       );
     }
     const w = schema.scratch();
     schema.writeFields(w, eq, bound);
     w.bytes(field.before);
-    field.coder.writePrefix(w, query.prefix.value);
+    field.coder.writePrefix(w, next.value);
     const bytes = w.take();
     return [
       { bytes, kind: "at" },
@@ -126,14 +136,20 @@ function edges(schema: CompiledSchema, query: Query, eq: FieldValues, bound: num
   if (!field.coder.ordered) {
     throw new QueryError(
       `range: field "${field.name}" is a ${field.codec.type}, whose byte order is not its values' order, so a range of its values is no key range; read the rows by their whole key, or scan the table and filter`,
-      { field: field.name },
+      { problem: "unordered-field", field: field.name },
     );
   }
-  const range = wholeSecondBounds(field.codec, query.range!);
+  const range = wholeSecondBounds(field.codec, next);
   if (range.gte !== undefined && range.gt !== undefined)
-    throw new QueryError("range: use gte or gt, not both");
+    throw new QueryError("range: use gte or gt, not both", {
+      problem: "conflicting-bounds",
+      field: field.name,
+    });
   if (range.lte !== undefined && range.lt !== undefined)
-    throw new QueryError("range: use lte or lt, not both");
+    throw new QueryError("range: use lte or lt, not both", {
+      problem: "conflicting-bounds",
+      field: field.name,
+    });
   const at = (value: FieldValue) => tupleEdges(schema, { ...eq, [field.name]: value }, bound + 1);
   // For a reversed field the larger logical values come first, so logical bounds swap ends.
   const low = field.coder.descending ? [range.lte, range.lt] : [range.gte, range.gt];
@@ -175,11 +191,12 @@ function tupleEdges(schema: CompiledSchema, values: FieldValues, count: number):
   schema.writeFields(w, values, count);
   const complete = count === schema.fields.length;
   w.bytes(complete ? schema.after : schema.fields[count]!.before);
-  const sharded = complete && schema.shards?.covers(w.buf, w.pos, true) === true;
+  const shards = complete ? schema.shards : undefined;
+  const shardLead = shards?.covers(w.buf, w.pos, true) ? shards.lead : undefined;
   const bytes = w.take();
   return [
     { bytes, kind: "at" },
-    complete ? { bytes, kind: "after-key", sharded } : { bytes, kind: "after-prefix" },
+    complete ? { bytes, kind: "after-key", shardLead } : { bytes, kind: "after-prefix" },
   ];
 }
 
@@ -189,6 +206,6 @@ function materialize(schema: CompiledSchema, edge: Edge, bucket: number): Buffer
   schema.salt?.write(bytes, bucket);
   if (edge.kind === "at") return bytes;
   // A sharded row's shards are its key and a suffix: the range runs past all of them.
-  if (edge.sharded) return prefixSuccessor(Buffer.concat([bytes, schema.shards!.lead]));
+  if (edge.shardLead) return prefixSuccessor(Buffer.concat([bytes, edge.shardLead]));
   return edge.kind === "after-key" ? keySuccessor(bytes) : prefixSuccessor(bytes);
 }

@@ -3,7 +3,7 @@
  * template, and the fixed-length salt prefix. Every hash reads the already-encoded key bytes
  * after the salt prefix, from the first segment through the last salt field.
  */
-import { KeyDecodeError } from "./errors.js";
+import { KeyDecodeError, SchemaError } from "./errors.js";
 import {
   type BucketFunction,
   hbasewdBucket,
@@ -50,18 +50,31 @@ export function parseSaltInput(template: string): SaltInputPart[] {
       const close = template.indexOf("}", i);
       const name = close < 0 ? "" : template.slice(i + 1, close);
       if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
-        throw new Error(`"{" at ${i} does not start a field: write {field_name}, or {{ for a literal brace`);
+        throw new SchemaError(
+          "salt.input",
+          `"{" at ${i} does not start a field: write {field_name}, or {{ for a literal brace`,
+          { problem: "salt-input", value: template, at: i },
+        );
       }
       if (literal) parts.push({ literal });
       literal = "";
       parts.push({ field: name });
       i = close;
     } else if (char === "}") {
-      throw new Error(`"}" at ${i} closes nothing: write }} for a literal brace`);
+      throw new SchemaError("salt.input", `"}" at ${i} closes nothing: write }} for a literal brace`, {
+        problem: "salt-input",
+        value: template,
+        at: i,
+      });
     } else literal += char;
   }
   if (literal) parts.push({ literal });
-  if (!parts.some((part) => "field" in part)) throw new Error("names no field; write e.g. {device_id}");
+  if (!parts.some((part) => "field" in part)) {
+    throw new SchemaError("salt.input", "names no field; write e.g. {device_id}", {
+      problem: "salt-input",
+      value: template,
+    });
+  }
   return parts;
 }
 
@@ -90,11 +103,18 @@ export function decimalSaltPrefix(width: number, separator: number): SaltPrefix 
       let bucket = 0;
       for (let i = 0; i < width; i++) {
         const digit = key[i]! - DIGIT_0;
-        if (!(digit >= 0 && digit <= 9)) throw new KeyDecodeError(`salt: expected ${width} decimal digits`);
+        if (!(digit >= 0 && digit <= 9))
+          throw new KeyDecodeError(`salt: expected ${width} decimal digits`, { problem: "bad-salt", at: i });
         bucket = bucket * 10 + digit;
       }
       if (key[width] !== separator) {
-        throw new KeyDecodeError(`salt: expected the separator "${String.fromCharCode(separator)}" after it`);
+        throw new KeyDecodeError(
+          `salt: expected the separator "${String.fromCharCode(separator)}" after it`,
+          {
+            problem: "bad-salt",
+            at: width,
+          },
+        );
       }
       return bucket;
     },
@@ -110,7 +130,8 @@ export function binarySaltPrefix(bytes: 1 | 2): SaltPrefix {
       key[bytes - 1] = bucket & 0xff;
     },
     read(key) {
-      if (key.length < bytes) throw new KeyDecodeError(`salt: expected ${bytes} byte(s)`);
+      if (key.length < bytes)
+        throw new KeyDecodeError(`salt: expected ${bytes} byte(s)`, { problem: "truncated", at: key.length });
       return bytes === 2 ? (key[0]! << 8) | key[1]! : key[0]!;
     },
   };

@@ -52,7 +52,10 @@ export function parseSchema(text: string, format: "json" | "yaml" = "yaml"): Key
   try {
     spec = format === "json" ? JSON.parse(text) : parseYaml(text);
   } catch (error) {
-    throw new SchemaError("", `not valid ${format.toUpperCase()}: ${(error as Error).message}`);
+    throw new SchemaError("", `not valid ${format.toUpperCase()}: ${(error as Error).message}`, {
+      problem: "syntax",
+      value: format,
+    });
   }
   return new CompiledSchema(normalizeSpec(spec));
 }
@@ -93,7 +96,8 @@ export class CompiledSchema implements KeySchema {
   /** Constant bytes after the last field (trailing literals). */
   readonly after: Uint8Array;
   readonly salt: SaltPrefix | undefined;
-  readonly bucketFunction: BucketFunction | undefined;
+  /** The salt's hash; without a salt every key is in bucket 0. */
+  readonly bucketFunction: BucketFunction = () => 0;
   private readonly writer = new KeyWriter();
   /** `salt.input`: literal bytes and salt field indexes, in template order; undefined when the key is hashed in place. */
   private readonly saltInput: readonly (Uint8Array | number)[] | undefined;
@@ -111,7 +115,7 @@ export class CompiledSchema implements KeySchema {
   constructor(readonly spec: NormalizedSpec) {
     this.fingerprint = fingerprintOf(spec);
     const text = spec.layout === "text";
-    const separator = text ? spec.separator!.charCodeAt(0) : 0;
+    const separator = spec.layout === "text" ? spec.separator.charCodeAt(0) : 0;
     this.layout = spec.layout;
     this.separator = separator;
     const fields: CompiledField[] = [];
@@ -219,7 +223,9 @@ export class CompiledSchema implements KeySchema {
       if (field.before.length > 0) w.bytes(field.before);
       const value = values[field.name];
       if (value === undefined)
-        throw new FieldValueError(field.name, `missing; the schema needs ${this.fieldList()}`);
+        throw new FieldValueError(field.name, `missing; the schema needs ${this.fieldList()}`, {
+          problem: "missing",
+        });
       if (i < spans) this.saltFieldStarts[i] = w.pos;
       field.coder.write(w, value);
       if (i < spans) this.saltFieldEnds[i] = w.pos;
@@ -230,7 +236,7 @@ export class CompiledSchema implements KeySchema {
 
   /** The bucket of a partially written key (`writeFields` returned `hashEnd`). */
   bucketAt(w: KeyWriter, hashEnd: number): number {
-    return this.bucketFunction ? this.hashBucket(w.buf, hashEnd) : 0;
+    return this.hashBucket(w.buf, hashEnd);
   }
 
   /**
@@ -240,7 +246,7 @@ export class CompiledSchema implements KeySchema {
    */
   private hashBucket(bytes: Uint8Array, hashEnd: number): number {
     if (this.saltInput === undefined)
-      return this.bucketFunction!(bytes, this.saltPrefixLength, hashEnd, this.bucketCount);
+      return this.bucketFunction(bytes, this.saltPrefixLength, hashEnd, this.bucketCount);
     const input = this.inputWriter;
     input.pos = 0;
     for (const part of this.saltInput) {
@@ -250,7 +256,7 @@ export class CompiledSchema implements KeySchema {
           : part,
       );
     }
-    return this.bucketFunction!(input.buf, 0, input.pos, this.bucketCount);
+    return this.bucketFunction(input.buf, 0, input.pos, this.bucketCount);
   }
 
   bucketOfKey(key: Buffer): number {
@@ -267,7 +273,11 @@ export class CompiledSchema implements KeySchema {
     let bucket = 0;
     let pos = this.saltPrefixLength;
     if (this.salt) {
-      if (key.length < pos) throw new KeyDecodeError(`key is shorter than the ${pos}-byte salt`);
+      if (key.length < pos)
+        throw new KeyDecodeError(`key is shorter than the ${pos}-byte salt`, {
+          problem: "truncated",
+          at: key.length,
+        });
       bucket = this.salt.read(key);
     }
     const values: Record<string, FieldValue> = {};
@@ -285,13 +295,17 @@ export class CompiledSchema implements KeySchema {
     pos = expectBytes(key, pos, this.after, "after the last field");
     const shard = this.shards?.covers(key, pos, true) ? this.shards.read(key, pos) : undefined;
     if (shard === undefined && pos !== key.length) {
-      throw new KeyDecodeError(`${key.length - pos} unexpected byte(s) at byte ${pos}`);
+      throw new KeyDecodeError(`${key.length - pos} unexpected byte(s) at byte ${pos}`, {
+        problem: "unexpected-bytes",
+        at: pos,
+      });
     }
     if (this.salt) {
       const expected = this.hashBucket(key, hashEnd);
       if (expected !== bucket) {
         throw new KeyDecodeError(
           `salt says bucket ${bucket} but the fields hash to ${expected} (a key of another schema, or corrupted)`,
+          { problem: "salt-mismatch", bucket, expectedBucket: expected },
         );
       }
     }
@@ -317,6 +331,7 @@ function expectBytes(key: Uint8Array, pos: number, expected: Uint8Array, where: 
     if (key[pos + i] !== expected[i]) {
       throw new KeyDecodeError(
         `expected ${JSON.stringify(Buffer.from(expected).toString("latin1"))} ${where} at byte ${pos}`,
+        { problem: "unexpected-bytes", at: pos },
       );
     }
   }

@@ -74,10 +74,10 @@ const SpecSchema = v.strictObject({
   writeShards: v.optional(WriteShardsSchema),
 });
 
-/** A spec with every default filled in (the compiled schema's `spec`). */
-export type NormalizedSpec = SchemaSpec & {
+/** A spec with every default filled in (the compiled schema's `spec`): a text layout has its separator. */
+export type NormalizedSpec = Omit<SchemaSpec, "layout" | "separator" | "salt"> & {
   salt?: Required<Pick<SaltSpec, "buckets" | "fields" | "hash">> & SaltSpec;
-};
+} & ({ layout: "text"; separator: string } | { layout: "binary"; separator?: undefined });
 
 const DEFAULT_SEPARATOR = "#";
 
@@ -87,40 +87,57 @@ export function normalizeSpec(input: unknown): NormalizedSpec {
     normalizeSegment(segment, `segments[${i}]`, spec.layout),
   );
   const fields = segments.filter((s): s is Extract<SegmentSpec, { field: string }> => "field" in s);
-  if (fields.length === 0) throw new SchemaError("segments", "needs at least one field segment");
+  if (fields.length === 0)
+    throw new SchemaError("segments", "needs at least one field segment", { problem: "no-field" });
 
   const seen = new Set<string>();
   fields.forEach((field) => {
     const path = `segments[${segments.indexOf(field)}].field`;
     if (field.field === "bucket")
-      throw new SchemaError(path, `"bucket" is reserved (decoded keys report it)`);
-    if (seen.has(field.field)) throw new SchemaError(path, `duplicate field name "${field.field}"`);
+      throw new SchemaError(path, `"bucket" is reserved (decoded keys report it)`, {
+        problem: "reserved-field",
+        value: "bucket",
+      });
+    if (seen.has(field.field))
+      throw new SchemaError(path, `duplicate field name "${field.field}"`, {
+        problem: "duplicate-field",
+        value: field.field,
+      });
     seen.add(field.field);
   });
 
   let separator: string | undefined;
   if (spec.layout === "text") {
-    separator = spec.separator ?? DEFAULT_SEPARATOR;
-    checkSeparator(separator);
+    const textSeparator = spec.separator ?? DEFAULT_SEPARATOR;
+    checkSeparator(textSeparator);
+    separator = textSeparator;
     segments.forEach((segment, i) => {
-      if ("literal" in segment && segment.literal.includes(separator!)) {
-        throw new SchemaError(`segments[${i}].literal`, `contains the separator "${separator}"`);
+      if ("literal" in segment && segment.literal.includes(textSeparator)) {
+        throw new SchemaError(`segments[${i}].literal`, `contains the separator "${separator}"`, {
+          problem: "separator-in-literal",
+          value: segment.literal,
+        });
       }
     });
   } else if (spec.separator !== undefined) {
-    throw new SchemaError("separator", "only the text layout has a separator; remove it for layout: binary");
+    throw new SchemaError("separator", "only the text layout has a separator; remove it for layout: binary", {
+      problem: "separator",
+    });
   }
   segments.forEach((segment, i) => {
     if ("literal" in segment && Buffer.byteLength(segment.literal) > BIGTABLE_MAX_KEY_BYTES) {
       throw new SchemaError(
         `segments[${i}].literal`,
         `longer than the ${BIGTABLE_MAX_KEY_BYTES}-byte key limit`,
+        { problem: "too-long", value: segment.literal },
       );
     }
   });
 
-  const normalized: NormalizedSpec = { version: 1, name: spec.name, layout: spec.layout, segments };
-  if (separator !== undefined) normalized.separator = separator;
+  const normalized: NormalizedSpec =
+    separator === undefined
+      ? { version: 1, name: spec.name, layout: "binary", segments }
+      : { version: 1, name: spec.name, layout: "text", segments, separator };
   if (spec.salt) {
     const last: unknown = spec.segments.at(-1);
     const endsInLiteral = typeof last === "object" && last !== null && "literal" in last;
@@ -140,11 +157,18 @@ function normalizeWriteShards(
   fields: readonly Extract<SegmentSpec, { field: string }>[],
 ): WriteShardsSpec {
   const names = fields.map((f) => f.field);
-  const last = spec.segments.at(-1)!;
-  if (spec.layout === "binary" && "codec" in last && last.codec.type === "string" && last.codec.raw) {
+  const last = spec.segments.at(-1);
+  if (
+    spec.layout === "binary" &&
+    last !== undefined &&
+    "codec" in last &&
+    last.codec.type === "string" &&
+    last.codec.raw
+  ) {
     throw new SchemaError(
       "writeShards",
       `the last segment, raw string "${last.field}", runs to the end of a binary key, so a shard byte after it would read as part of the string; make it an escaped string (drop raw), or end the key with another segment`,
+      { problem: "write-shards" },
     );
   }
   const salt = spec.salt;
@@ -152,16 +176,19 @@ function normalizeWriteShards(
     throw new SchemaError(
       "writeShards",
       `hash "${salt.hash}" hashes the whole key after the salt, so those tools would salt each shard differently; salt fewer fields (salt.fields) or use hash xxh32`,
+      { problem: "write-shards" },
     );
   }
   shards.entities?.forEach((entity, i) => {
     const bound = Object.keys(entity);
-    if (bound.length === 0) throw new SchemaError(`writeShards.entities[${i}]`, "binds no field");
+    if (bound.length === 0)
+      throw new SchemaError(`writeShards.entities[${i}]`, "binds no field", { problem: "write-shards" });
     for (const name of bound) {
       if (!names.includes(name)) {
         throw new SchemaError(
           `writeShards.entities[${i}].${name}`,
           `unknown field; fields: ${names.join(", ")}`,
+          { problem: "unknown-field", value: name, allowed: names },
         );
       }
     }
@@ -170,6 +197,7 @@ function normalizeWriteShards(
       throw new SchemaError(
         `writeShards.entities[${i}]`,
         `binds ${bound.join(", ")} but not "${missing}", which comes before; an entity binds leading fields in key order (${names.join(", ")})`,
+        { problem: "write-shards", value: missing },
       );
     }
   });
@@ -203,7 +231,11 @@ function normalizeCodec(codec: CodecSpec, path: string, layout: SchemaSpec["layo
       return { type: "timestamp", unit: codec.unit, reverse: codec.reverse ?? false };
     case "enum": {
       const duplicate = codec.values.find((value, i) => codec.values.indexOf(value) !== i);
-      if (duplicate !== undefined) throw new SchemaError(`${path}.values`, `duplicate value "${duplicate}"`);
+      if (duplicate !== undefined)
+        throw new SchemaError(`${path}.values`, `duplicate value "${duplicate}"`, {
+          problem: "duplicate-value",
+          value: duplicate,
+        });
       return { type: "enum", values: [...codec.values] };
     }
     default:
@@ -217,6 +249,7 @@ function checkSeparator(separator: string): void {
     throw new SchemaError(
       "separator",
       `${JSON.stringify(separator)} is not allowed; use one printable ASCII punctuation character from "!" to "}" (e.g. "#", "_", "|")`,
+      { problem: "separator", value: separator },
     );
   }
 }
@@ -233,6 +266,7 @@ function normalizeSalt(
     throw new SchemaError(
       "salt.buckets",
       `${salt.buckets} is too many for hash "${hash}"; allowed: 1..${info.maxBuckets}`,
+      { problem: "out-of-range" },
     );
   }
   const names = fields.map((f) => f.field);
@@ -247,6 +281,7 @@ function normalizeSalt(
     throw new SchemaError(
       "segments",
       `hash "${hash}" hashes the whole key after the salt, so it cannot end in a literal; move the literal before a field or drop it`,
+      { problem: "hash-ends-in-literal", value: hash },
     );
   }
 
@@ -263,6 +298,7 @@ function normalizeSalt(
       throw new SchemaError(
         "salt.width",
         `${width} digits cannot hold bucket ${salt.buckets - 1}; allowed: ${minWidth}..10`,
+        { problem: "out-of-range" },
       );
     }
     normalized.width = width;
@@ -270,6 +306,7 @@ function normalizeSalt(
     throw new SchemaError(
       "salt.width",
       `only decimal salts have a width; "${hash}" in ${layout} layout writes raw bytes`,
+      { problem: "invalid" },
     );
   }
   return normalized;
@@ -289,6 +326,7 @@ function saltFieldsOf(
       throw new SchemaError(
         "salt.fields",
         `must be the fields salt.input reads ([${read.join(", ")}]), or left out`,
+        { problem: "salt-fields" },
       );
     }
     saltFields = read;
@@ -300,21 +338,28 @@ function saltFieldsOf(
       throw new SchemaError(
         "salt.fields",
         "the first field is a timestamp; list the fields that feed the salt",
+        { problem: "salt-fields" },
       );
     }
   }
   saltFields.forEach((name, i) => {
     if (!names.includes(name)) {
-      throw new SchemaError(`salt.fields[${i}]`, `unknown field "${name}"; fields: ${names.join(", ")}`);
+      throw new SchemaError(`salt.fields[${i}]`, `unknown field "${name}"; fields: ${names.join(", ")}`, {
+        problem: "unknown-field",
+        value: name,
+        allowed: names,
+      });
     }
     if (names[i] !== name) {
       throw new SchemaError(
         "salt.fields",
         `must be the leading fields in key order (the hash covers the key from its start through the last salt field): expected [${names.slice(0, saltFields.length).join(", ")}], got [${saltFields.join(", ")}]`,
+        { problem: "salt-fields" },
       );
     }
   });
-  if (saltFields.length === 0) throw new SchemaError("salt.fields", "needs at least one field");
+  if (saltFields.length === 0)
+    throw new SchemaError("salt.fields", "needs at least one field", { problem: "salt-fields" });
   return saltFields;
 }
 
@@ -323,17 +368,16 @@ function saltFieldsOf(
  * do, so a query binding them knows the bucket.
  */
 function inputFields(template: string, names: readonly string[]): string[] {
-  let parts: ReturnType<typeof parseSaltInput>;
-  try {
-    parts = parseSaltInput(template);
-  } catch (error) {
-    throw new SchemaError("salt.input", (error as Error).message);
-  }
+  const parts = parseSaltInput(template);
   const read = new Set<string>();
   for (const part of parts) {
     if (!("field" in part)) continue;
     if (!names.includes(part.field)) {
-      throw new SchemaError("salt.input", `unknown field "${part.field}"; fields: ${names.join(", ")}`);
+      throw new SchemaError("salt.input", `unknown field "${part.field}"; fields: ${names.join(", ")}`, {
+        problem: "unknown-field",
+        value: part.field,
+        allowed: names,
+      });
     }
     read.add(part.field);
   }
@@ -342,6 +386,7 @@ function inputFields(template: string, names: readonly string[]): string[] {
     throw new SchemaError(
       "salt.input",
       `reads ${inKeyOrder.join(", ")}, but the fields the salt reads must lead the key (so a query binding them knows its bucket): expected [${names.slice(0, inKeyOrder.length).join(", ")}]`,
+      { problem: "salt-fields" },
     );
   }
   return inKeyOrder;
@@ -357,14 +402,17 @@ function parseWith<T extends v.GenericSchema>(schema: T, input: unknown, basePat
   const keys = (issue.path ?? []).map((item) => item.key as string | number);
   if (unknownKey) {
     const allowed = allowedKeys(schema, unknownKey);
-    throw new SchemaError(formatPath(basePath, keys), unknownKeyMessage(allowed), allowed);
+    throw new SchemaError(formatPath(basePath, keys), unknownKeyMessage(allowed), {
+      problem: "unknown-key",
+      allowed,
+    });
   }
   let message = issue.message;
   if (issue.received === "undefined") {
     message =
       issue.type === "strict_object" || !issue.expected ? "required" : `required; allowed: ${issue.expected}`;
   }
-  throw new SchemaError(formatPath(basePath, keys), message);
+  throw new SchemaError(formatPath(basePath, keys), message, { problem: "invalid" });
 }
 
 function formatPath(basePath: string, keys: readonly (string | number)[]): string {

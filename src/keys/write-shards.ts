@@ -65,7 +65,9 @@ export class WriteShards {
       this.key.writeFields(w, entity, bound);
     } catch (error) {
       const field = error instanceof FieldValueError ? `.${error.field}` : "";
-      throw new SchemaError(`writeShards.entities[${index}]${field}`, (error as Error).message);
+      throw new SchemaError(`writeShards.entities[${index}]${field}`, (error as Error).message, {
+        problem: "write-shards",
+      });
     }
     const complete = bound === this.key.fields.length;
     w.bytes(complete ? this.key.after : this.key.fields[bound]!.before);
@@ -113,18 +115,25 @@ export class WriteShards {
     if (key.length - pos !== this.suffixLength) {
       throw new KeyDecodeError(
         `expected a ${this.suffixLength}-byte shard suffix at byte ${pos}, found ${key.length - pos} byte(s)`,
+        { problem: "bad-shard", at: pos },
       );
     }
     let shard: number;
     if (this.digits === 0) shard = key[pos]!;
     else {
       if (key[pos] !== this.lead[0])
-        throw new KeyDecodeError(`expected the separator before the shard at byte ${pos}`);
+        throw new KeyDecodeError(`expected the separator before the shard at byte ${pos}`, {
+          problem: "bad-shard",
+          at: pos,
+        });
       const text = Buffer.from(key.subarray(pos + 1)).toString("latin1");
       shard = /^[0-9]+$/.test(text) ? Number(text) : Number.NaN;
     }
     if (!(shard < this.count)) {
-      throw new KeyDecodeError(`shard suffix at byte ${pos} is not a shard 0..${this.count - 1}`);
+      throw new KeyDecodeError(`shard suffix at byte ${pos} is not a shard 0..${this.count - 1}`, {
+        problem: "bad-shard",
+        at: pos,
+      });
     }
     return shard;
   }

@@ -6,6 +6,7 @@
 import pLimit from "p-limit";
 import type { KeySchema } from "../keys/types.js";
 import type { Store } from "../store/store.js";
+import { checkCount, checkShare } from "./option-error.js";
 import { describeKey, RowDecoder, type UndecodableRow } from "./row-decoder.js";
 import { guardSchema, RESERVED_PREFIX, recordSchema, SCHEMA_ROW_KEY } from "./schema-guard.js";
 
@@ -50,12 +51,8 @@ export async function adoptTable(
 ): Promise<AdoptReport> {
   const sampleRows = options.sampleRows ?? 1000;
   const maxShare = options.maxUndecodableShare ?? 0.01;
-  if (!(Number.isSafeInteger(sampleRows) && sampleRows >= 1)) {
-    throw new RangeError(`sampleRows is ${sampleRows}; allowed: a whole number ≥ 1`);
-  }
-  if (!(maxShare >= 0 && maxShare <= 1)) {
-    throw new RangeError(`maxUndecodableShare is ${maxShare}; allowed: 0 to 1`);
-  }
+  checkCount("sampleRows", sampleRows);
+  checkShare("maxUndecodableShare", maxShare);
   const report: AdoptReport = {
     table: store.name,
     fingerprint: schema.fingerprint,

@@ -89,7 +89,9 @@ describe("bucketShare", () => {
   });
 
   it("refuses a limit or bucket count that is not a whole number ≥ 1, naming it", () => {
-    expect(() => bucketShare(0, 4)).toThrow(/limit is 0; allowed: a whole number ≥ 1/);
-    expect(() => bucketShare(10, 1.5)).toThrow(/buckets is 1.5; allowed: a whole number ≥ 1/);
+    expect(() => bucketShare(0, 4)).toThrow(
+      expect.objectContaining({ option: "limit", value: 0, allowed: "a whole number ≥ 1" }),
+    );
+    expect(() => bucketShare(10, 1.5)).toThrow(expect.objectContaining({ option: "buckets", value: 1.5 }));
   });
 });

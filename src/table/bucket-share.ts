@@ -1,3 +1,5 @@
+import { checkCount } from "./option-error.js";
+
 /**
  * The first read's size per bucket for a limit-bound read (latest-N) over several buckets, sized
  * so that a read ends in one round of parallel reads but once in a hundred.
@@ -14,11 +16,8 @@
  * rows a bucket expects (latest-100 over 64 buckets: 1 in 3).
  */
 export function bucketShare(limit: number, buckets: number): number {
-  if (!(Number.isInteger(limit) && limit >= 1))
-    throw new RangeError(`limit is ${limit}; allowed: a whole number ≥ 1`);
-  if (!(Number.isInteger(buckets) && buckets >= 1)) {
-    throw new RangeError(`buckets is ${buckets}; allowed: a whole number ≥ 1`);
-  }
+  checkCount("limit", limit);
+  checkCount("buckets", buckets);
   if (buckets === 1) return limit;
   const atLeast = binomialTails(limit, 1 / buckets);
   let share = Math.ceil(limit / buckets);

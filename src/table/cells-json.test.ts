@@ -34,12 +34,14 @@ describe("cells as JSON", () => {
   });
 
   it("names the cell and the allowed forms", () => {
-    expect(() => cellsFromJson({ a: true })).toThrow(
-      /cell "a" is true; allowed: a string, a number, or \{"hex"/,
-    );
-    expect(() => cellsFromJson({ a: { hex: "abc" } })).toThrow(/cell "a"/);
-    expect(() => cellsFromJson({ a: { hex: "ab", extra: 1 } })).toThrow(/cell "a"/);
-    expect(() => cellsFromJson([])).toThrow(/cells must be an object/);
-    expect(() => cellsFromJson({ "": "x" })).toThrow(/cell name is empty/);
+    const refused = (input: unknown, cell: string | undefined, value: unknown) =>
+      expect(() => cellsFromJson(input)).toThrow(
+        expect.objectContaining({ name: "CellsJsonError", cell, value }),
+      );
+    refused({ a: true }, "a", true);
+    refused({ a: { hex: "abc" } }, "a", { hex: "abc" });
+    refused({ a: { hex: "ab", extra: 1 } }, "a", { hex: "ab", extra: 1 });
+    refused([], undefined, []);
+    refused({ "": "x" }, "", "x");
   });
 });

@@ -21,14 +21,33 @@ export function cellsToJson(cells: ReadonlyMap<string, Buffer>): Record<string, 
   return out;
 }
 
+/**
+ * Cells that are not `{name: text | number | {"hex": "…"}}`: `cell` is the cell's name (undefined
+ * when the cells are not an object at all), `value` what was given.
+ */
+export class CellsJsonError extends Error {
+  override readonly name = "CellsJsonError";
+  constructor(
+    readonly cell: string | undefined,
+    readonly value: unknown,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /** Cells from `{name: text | number | {"hex": "…"}}`; errors name the cell and the allowed forms. */
 export function cellsFromJson(input: unknown): Map<string, Buffer> {
   if (typeof input !== "object" || input === null || Array.isArray(input)) {
-    throw new Error('cells must be an object of name → text, number or {"hex": "…"}');
+    throw new CellsJsonError(
+      undefined,
+      input,
+      'cells must be an object of name → text, number or {"hex": "…"}',
+    );
   }
   const cells = new Map<string, Buffer>();
   for (const [name, value] of Object.entries(input)) {
-    if (name === "") throw new Error("a cell name is empty");
+    if (name === "") throw new CellsJsonError(name, value, "a cell name is empty");
     cells.set(name, cellValue(name, value));
   }
   return cells;
@@ -41,7 +60,9 @@ function cellValue(name: string, value: unknown): Buffer {
     const hex = (value as { hex: unknown }).hex;
     if (typeof hex === "string" && /^(?:[0-9a-fA-F]{2})*$/.test(hex)) return Buffer.from(hex, "hex");
   }
-  throw new Error(
+  throw new CellsJsonError(
+    name,
+    value,
     `cell "${name}" is ${JSON.stringify(value)}; allowed: a string, a number, or {"hex": "…"} (an even number of 0-9a-f)`,
   );
 }

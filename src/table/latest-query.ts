@@ -16,7 +16,7 @@ export class LatestQueryError extends QueryError {
     readonly codec: string | undefined,
     message: string,
   ) {
-    super(message, { field, expected: "a reverse timestamp" });
+    super(message, { problem: "not-newest-first", field, expected: "a reverse timestamp" });
   }
 }
 

@@ -50,8 +50,7 @@ export async function* mergeSortedPages<T>(
       else heap.push({ head: page[0]!, page, index: 0, source });
     });
     let out: T[] = [];
-    while (heap.size > 0) {
-      const top = heap.peek()!;
+    for (let top = heap.peek(); top !== undefined; top = heap.peek()) {
       out.push(top.head);
       top.index++;
       if (top.index < top.page.length) {

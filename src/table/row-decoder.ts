@@ -24,11 +24,21 @@ export interface UndecodableRow {
 
 /** Something a caller should hear about though the operation went on. */
 export type TableWarning =
-  | { kind: "undecodable-rows"; table: string; count: number; first: UndecodableRow[]; message: string }
+  | {
+      kind: "undecodable-rows";
+      table: string;
+      /** The schema the rows do not decode under. */
+      schema: string;
+      count: number;
+      first: UndecodableRow[];
+      message: string;
+    }
   | {
       kind: "salt-out-of-range";
       table: string;
       count: number;
+      /** The schema's bucket count: salts from 0 to buckets − 1 are inside. */
+      buckets: number;
       first: { index: number; key: string; bucket: number }[];
       message: string;
     };
@@ -45,10 +55,10 @@ export class UndecodableRowError extends Error {
     readonly table: string,
     readonly key: Buffer,
     readonly reason: string,
-    schemaName: string,
+    readonly schema: string,
   ) {
     super(
-      `${table}: row ${describeKey(key)} does not decode under schema "${schemaName}": ${reason} (a strict read stops here; without strict such rows are skipped and counted)`,
+      `${table}: row ${describeKey(key)} does not decode under schema "${schema}": ${reason} (a strict read stops here; without strict such rows are skipped and counted)`,
     );
   }
 }
@@ -92,6 +102,7 @@ export class RowDecoder<D extends Record<string, FieldValue> = Record<string, Fi
     return {
       kind: "undecodable-rows",
       table: this.table,
+      schema: this.schema.spec.name,
       count: this.count,
       first: [...this.first],
       message: `${this.table}: skipped ${this.count} row(s) in the read's ranges that schema "${this.schema.spec.name}" cannot decode (written by other code?); first: ${listed}. Read with strict to fail instead.`,

@@ -26,6 +26,7 @@ export function outsideBucketsWarning(
     kind: "salt-out-of-range",
     table,
     count,
+    buckets: bucketCount,
     first: outside,
     message:
       `${table}: ${count} row(s) written with a salt outside buckets [0, ${bucketCount}) — hash "${schema.spec.salt?.hash}" ` +

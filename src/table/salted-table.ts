@@ -11,6 +11,7 @@ import type { Store, StoreMutation, StoreRow } from "../store/store.js";
 import { checkAppProfile } from "../store/validate.js";
 import type { RetryPolicy } from "./bucket-reader.js";
 import { checkLatestQuery } from "./latest-query.js";
+import { checkCount, checkShare } from "./option-error.js";
 import { emitTableWarning, RowDecoder, type TableRow, type TableWarning } from "./row-decoder.js";
 import { keysForWrite } from "./row-keys.js";
 import { outsideBucketsWarning } from "./salt-out-of-range.js";
@@ -159,10 +160,10 @@ export class SaltedTable<V extends FieldValues = FieldValues, D extends Decoded 
   ): Promise<SaltedTable<V, D>> {
     for (const name of ["concurrency", "pageSize"] as const) {
       const value = options[name];
-      if (value !== undefined && !(Number.isInteger(value) && value >= 1)) {
-        throw new RangeError(`${name} is ${value}; allowed: a whole number ≥ 1`);
-      }
+      if (value !== undefined) checkCount(name, value);
     }
+    const sampleRate = options.accessLog?.sampleRate;
+    if (sampleRate !== undefined) checkShare("accessLog.sampleRate", sampleRate);
     for (const [path, appProfile] of Object.entries(options.appProfiles ?? {})) {
       try {
         checkAppProfile({ appProfile });
@@ -271,8 +272,9 @@ export class SaltedTable<V extends FieldValues = FieldValues, D extends Decoded 
     if (isReserved(key)) return undefined;
     const started = performance.now();
     const row = await this.store.get(key, this.routing("get", options.appProfile));
-    if (this.sampled()) {
-      this.options.accessLog!.sink.write({
+    const sink = this.options.accessLog?.sink;
+    if (sink && this.sampled()) {
+      sink.write({
         tsMs: Date.now(),
         key,
         op: "read",
@@ -305,15 +307,17 @@ export class SaltedTable<V extends FieldValues = FieldValues, D extends Decoded 
   ): Promise<TableRow<D>[]> {
     checkLatestQuery(this.schema, query);
     // Only complete answers are cached: a partial one must never reach a caller who did not ask for it.
-    const cacheKey =
-      this.latestCache && !options.allowPartial ? JSON.stringify([query, n], jsonReplacer) : undefined;
-    const cached = cacheKey === undefined ? undefined : this.latestCache!.get(cacheKey);
+    const cache =
+      this.latestCache && !options.allowPartial
+        ? { rows: this.latestCache, key: JSON.stringify([query, n], jsonReplacer) }
+        : undefined;
+    const cached = cache?.rows.get(cache.key);
     if (cached) return [...cached];
     const rows = await this.scanWith(
       { ...query, limit: n },
       { ...options, appProfile: this.appProfileFor("latest", options.appProfile) },
     ).toArray();
-    if (cacheKey !== undefined) this.latestCache!.set(cacheKey, [...rows]);
+    cache?.rows.set(cache.key, [...rows]);
     return rows;
   }
 

@@ -36,10 +36,10 @@ export class SchemaMismatchError extends Error {
   override readonly name = "SchemaMismatchError";
   constructor(
     readonly store: string,
-    readonly differences: string[],
+    readonly differences: SpecDifference[],
   ) {
     super(
-      `${store} was written with a different key schema; refusing to mix schemas on one table:\n  ${differences.join("\n  ")}`,
+      `${store} was written with a different key schema; refusing to mix schemas on one table:\n  ${differences.map(describeDifference).join("\n  ")}`,
     );
   }
 }
@@ -107,24 +107,28 @@ export async function guardSchema(
   const fingerprint = row.cells.get("fingerprint")?.toString();
   if (fingerprint === schema.fingerprint) return;
   const stored = row.cells.get("spec")?.toString();
-  const differences =
-    stored === undefined
-      ? [`fingerprint: table has ${fingerprint}, schema has ${schema.fingerprint}`]
-      : diffJson(JSON.parse(stored), schema.spec, "");
+  const differences = stored === undefined ? [] : specDifferences(JSON.parse(stored), schema.spec, "");
   throw new SchemaMismatchError(
     store.name,
     differences.length > 0
       ? differences
-      : [`fingerprint: table has ${fingerprint}, schema has ${schema.fingerprint}`],
+      : [{ path: "fingerprint", table: fingerprint, schema: schema.fingerprint }],
   );
 }
 
-/** Paths where two JSON values differ, e.g. `salt.buckets: table has 100, schema has 50`. */
-export function diffJson(table: unknown, schema: unknown, path: string): string[] {
+/** A path where the table's recorded spec and the schema's differ, with each side's value there. */
+export interface SpecDifference {
+  path: string;
+  table: unknown;
+  schema: unknown;
+}
+
+/** Where two JSON values differ, path by path (`salt.buckets`, `segments[1].codec`). */
+export function specDifferences(table: unknown, schema: unknown, path: string): SpecDifference[] {
   if (isObject(table) && isObject(schema)) {
     const keys = new Set([...Object.keys(table), ...Object.keys(schema)]);
     return [...keys].flatMap((key) =>
-      diffJson(
+      specDifferences(
         table[key],
         schema[key],
         Array.isArray(table) ? `${path}[${key}]` : path ? `${path}.${key}` : key,
@@ -132,7 +136,17 @@ export function diffJson(table: unknown, schema: unknown, path: string): string[
     );
   }
   if (JSON.stringify(table) === JSON.stringify(schema)) return [];
-  return [`${path || "(schema)"}: table has ${JSON.stringify(table)}, schema has ${JSON.stringify(schema)}`];
+  return [{ path: path || "(schema)", table, schema }];
+}
+
+/** `salt.buckets: table has 100, schema has 50`. */
+function describeDifference({ path, table, schema }: SpecDifference): string {
+  return `${path}: table has ${JSON.stringify(table)}, schema has ${JSON.stringify(schema)}`;
+}
+
+/** Paths where two JSON values differ, e.g. `salt.buckets: table has 100, schema has 50`. */
+export function diffJson(table: unknown, schema: unknown, path: string): string[] {
+  return specDifferences(table, schema, path).map(describeDifference);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

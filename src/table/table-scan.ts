@@ -75,6 +75,11 @@ export class ReadDeadlineError extends Error {
   override readonly name = "ReadDeadlineError";
 }
 
+/** A TableScan iterated a second time: it reads once (table.scan() again for another pass). */
+export class ScanReusedError extends Error {
+  override readonly name = "ScanReusedError";
+}
+
 export interface ScanSettings extends TableReadOptions {
   concurrency: number;
   pageSize: number;
@@ -127,7 +132,8 @@ export class TableScan<D extends Decoded = Decoded> implements AsyncIterable<Tab
 
   async *[Symbol.asyncIterator](): AsyncGenerator<TableRow<D>, void, undefined> {
     // The report describes one read; a second pass would mix two reads' counts and limits.
-    if (this.started) throw new Error("a TableScan reads once; call table.scan() again for another pass");
+    if (this.started)
+      throw new ScanReusedError("a TableScan reads once; call table.scan() again for another pass");
     this.started = true;
     const { plan } = this.report;
     const limit = plan.limit ?? Number.POSITIVE_INFINITY;
@@ -311,8 +317,11 @@ export class TableScan<D extends Decoded = Decoded> implements AsyncIterable<Tab
     const warning = decoder.warning();
     if (warning) (this.settings.onWarning ?? emitTableWarning)(warning);
     const latencyMs = performance.now() - started.at;
+    // Ranges are tallied only for a sampled read, which has its sink.
+    const sink = this.settings.accessLog;
+    if (sink === undefined) return;
     for (const { range, rows, bytes } of scanned) {
-      this.settings.accessLog!.write({
+      sink.write({
         tsMs: started.tsMs,
         key: range.start,
         end: range.end,

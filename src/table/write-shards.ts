@@ -58,6 +58,17 @@ export function sameCells(table: string): (key: Buffer) => ShardCellMerge {
   };
 }
 
+/** A shard's cell that is not an 8-byte big-endian integer: `column` names it, `bytes` is its length. */
+export class Int64CellError extends TypeError {
+  override readonly name = "Int64CellError";
+  constructor(
+    readonly column: string,
+    readonly bytes: number,
+  ) {
+    super(`column "${column}": ${bytes}-byte value is not an 8-byte big-endian integer`);
+  }
+}
+
 /**
  * Sums 8-byte big-endian signed integers: the cell format of Bigtable's increment
  * (ReadModifyWriteRule.increment_amount), so each shard of a counter holds its part of the count.
@@ -65,11 +76,7 @@ export function sameCells(table: string): (key: Buffer) => ShardCellMerge {
 export const sumInt64Cells: ShardCellMerge = (column, values) => {
   let sum = 0n;
   for (const value of values) {
-    if (value.length !== 8) {
-      throw new TypeError(
-        `column "${column}": ${value.length}-byte value is not an 8-byte big-endian integer`,
-      );
-    }
+    if (value.length !== 8) throw new Int64CellError(column, value.length);
     sum += value.readBigInt64BE();
   }
   const out = Buffer.alloc(8);

@@ -5,10 +5,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
-const run = (...args: string[]) => {
-  const result = spawnSync("node", ["dist/cli/main.js", ...args], { encoding: "utf8" });
+const runWith = (env: NodeJS.ProcessEnv, ...args: string[]) => {
+  const result = spawnSync("node", ["dist/cli/main.js", ...args], {
+    encoding: "utf8",
+    env: { ...process.env, ...env },
+  });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 };
+const run = (...args: string[]) => runWith({}, ...args);
 
 const GOLDEN = "src/bigquery/fixtures/fleet";
 
@@ -61,8 +65,20 @@ describe("table create --row-key-schema", () => {
   it("applies to Bigtable only, and refuses a key that does not fit with the reasons", () => {
     const embedded = run("table", "create", "--schema", "examples/schemas/fleet.yaml", "--row-key-schema");
     expect(embedded.code).not.toBe(0);
-    expect(embedded.stderr).toMatch(/--row-key-schema applies to --store bigtable/);
-    const game = run(
+    expect(
+      JSON.parse(
+        runWith(
+          { KEYSPREAD_ERRORS: "json" },
+          "table",
+          "create",
+          "--schema",
+          "examples/schemas/fleet.yaml",
+          "--row-key-schema",
+        ).stderr,
+      ),
+    ).toMatchObject({ flag: "--row-key-schema", appliesTo: "--store bigtable" });
+    const game = runWith(
+      { KEYSPREAD_ERRORS: "json" },
       "table",
       "create",
       "--schema",
@@ -72,6 +88,8 @@ describe("table create --row-key-schema", () => {
       "--row-key-schema",
     );
     expect(game.code).not.toBe(0);
-    expect(game.stderr).toMatch(/does not fit.*raw string/);
+    expect(JSON.parse(game.stderr).reasons).toContainEqual(
+      expect.objectContaining({ problem: "raw-string" }),
+    );
   });
 });

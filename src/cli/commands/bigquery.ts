@@ -7,7 +7,7 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { Command } from "commander";
-import { bigQueryArtifacts } from "../../bigquery/artifacts.js";
+import { bigQueryArtifacts, refusalMessages } from "../../bigquery/artifacts.js";
 import { type CellColumn, parseCellColumn } from "../../export/columns.js";
 import { writeFileAtomically } from "../../io/write-file-atomically.js";
 import { argumentOf, guarded, readSchemaFile, write } from "../shared/io.js";
@@ -106,7 +106,8 @@ async function runBigQueryCommand(options: BigQueryCliOptions): Promise<void> {
   for (const [file, content] of Object.entries(artifacts.files)) {
     await writeFileAtomically(join(options.out, file), content);
   }
-  const { refused, notes, commands } = artifacts;
+  const { notes, commands } = artifacts;
+  const refused = refusalMessages(artifacts.refused);
   await write(
     `${JSON.stringify({ out: options.out, files: Object.keys(artifacts.files), refused, notes, commands })}\n`,
   );

@@ -129,7 +129,9 @@ async function eachLine(command: string, handle: (line: string) => string): Prom
       pending += handle(line);
     } catch (error) {
       await write(pending);
-      fail(`keys ${command}: line ${lineNumber}: ${(error as Error).message}`, false);
+      fail(`keys ${command}: line ${lineNumber}: ${(error as Error).message}`, false, error, {
+        line: lineNumber,
+      });
       return false;
     }
     if (pending.length >= 1 << 16) {
@@ -145,7 +147,7 @@ async function run(command: string, body: () => void): Promise<void> {
   try {
     body();
   } catch (error) {
-    fail(`keys ${command}: ${(error as Error).message}`, false);
+    fail(`keys ${command}: ${(error as Error).message}`, false, error);
   }
 }
 

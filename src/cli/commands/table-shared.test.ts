@@ -120,6 +120,10 @@ describe("keyspread table on a Bigtable table other code shares", () => {
     const admin = new Bigtable({ projectId: "keyspread", metricsEnabled: false });
     const instance = admin.instance("keyspread");
     const table = tableCommand(SENSORS, ["--store", "bigtable", "--table", tableId], env);
+    const tableJsonErrors = tableCommand(SENSORS, ["--store", "bigtable", "--table", tableId], {
+      ...env,
+      KEYSPREAD_ERRORS: "json",
+    });
     // Rows as the farm-sensor recipe writes them, a cell of another family, and one foreign row.
     const recipe = readFileSync("src/keys/fixtures/farm-sensor-keys.jsonl", "utf8")
       .split("\n")
@@ -148,7 +152,10 @@ describe("keyspread table on a Bigtable table other code shares", () => {
     afterAll(() => admin.close());
 
     step("refuses to write to or create over it before it is adopted, naming --adopt", async () => {
-      expect(table("put", [], "").stderr).toMatch(/has no keyspread schema row.*--adopt/);
+      expect(JSON.parse(tableJsonErrors("put", [], "").stderr)).toMatchObject({
+        name: "MissingSchemaRowError",
+        table: `bigtable:keyspread/keyspread/${tableId}`,
+      });
       expect(table("create").stderr).toMatch(/ALREADY_EXISTS.*table create --adopt/);
     });
 
@@ -194,7 +201,11 @@ describe("keyspread table on a Bigtable table other code shares", () => {
           `keyspread: warning: bigtable:keyspread/keyspread/${tableId}: skipped 1 row\\(s\\) .*"42_farm_0042_bad"`,
         ),
       );
-      expect(all.stderr).toMatch(/"rowsUndecodable":1/);
+      const report = all.stderr
+        .split("\n")
+        .filter((line) => line.startsWith("{"))
+        .map((line) => JSON.parse(line));
+      expect(report).toEqual([expect.objectContaining({ rowsUndecodable: 1 })]);
       const strict = table("scan", ["--strict"]);
       expect(strict.code).toBe(1);
       expect(strict.stderr).toMatch(
@@ -252,12 +263,17 @@ describe("keyspread table on a Bigtable table other code shares", () => {
   it("refuses Bigtable-only options on the embedded store", () => {
     const dir = mkdtempSync(join(tmpdir(), "keyspread-cli-"));
     const embedded = tableCommand(FLEET, ["--dir", dir]);
+    const refusal = (args: string[]) =>
+      JSON.parse(
+        tableCommand(FLEET, ["--dir", dir], { ...process.env, KEYSPREAD_ERRORS: "json" })("create", args)
+          .stderr,
+      );
     expect(embedded("create", ["--max-versions", "2"]).stderr).toMatch(
       /--max-versions applies to --store bigtable/,
     );
     expect(embedded("create", ["--app-profile", "x"]).stderr).toMatch(
       /--app-profile applies to --store bigtable/,
     );
-    expect(embedded("create", ["--force"]).stderr).toMatch(/--force applies to --adopt/);
+    expect(refusal(["--force"])).toMatchObject({ flag: "--force", appliesTo: "--adopt" });
   });
 });

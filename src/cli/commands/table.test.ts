@@ -116,11 +116,14 @@ describe("keyspread table explain", () => {
       spawnSync(
         "node",
         ["dist/cli/main.js", "table", command, "--schema", schema, "--dir", dir, "--table", "shared"],
-        { encoding: "utf8", input: "" },
+        { encoding: "utf8", input: "", env: { ...process.env, KEYSPREAD_ERRORS: "json" } },
       );
     expect(run(FLEET, "create").status).toBe(0);
     const other = run("examples/schemas/game-studio-md5.yaml", "put");
     expect(other.status).toBe(1);
-    expect(other.stderr).toMatch(/different key schema/);
+    expect(JSON.parse(other.stderr)).toMatchObject({
+      name: "SchemaMismatchError",
+      differences: expect.arrayContaining([expect.objectContaining({ path: "name" })]),
+    });
   });
 });

@@ -253,13 +253,13 @@ async function createCommand(options: CreateOptions): Promise<void> {
   const bigtableOnly = { maxAge: "--max-age", maxVersions: "--max-versions" } as const;
   for (const [key, flag] of Object.entries(bigtableOnly)) {
     if (options[key as keyof typeof bigtableOnly] !== undefined && options.store !== "bigtable") {
-      fail(`table create: ${flag} applies to --store bigtable (a Bigtable garbage-collection rule)`);
+      refuseFlag("table create", flag, "--store bigtable", " (a Bigtable garbage-collection rule)");
     }
     if (options.adopt && options[key as keyof typeof bigtableOnly] !== undefined) {
       fail(`table create: ${flag} is set when a table is created; an adopted table keeps its rules`);
     }
   }
-  if (options.force && !options.adopt) fail("table create: --force applies to --adopt");
+  if (options.force && !options.adopt) refuseFlag("table create", "--force", "--adopt");
   const rowKeySchema = options.rowKeySchema ? await rowKeySchemaOption(schema, options) : undefined;
   const splits = options.adopt ? [] : bucketSplits(schema);
   const store = await openStore(options.store, {
@@ -273,7 +273,7 @@ async function createCommand(options: CreateOptions): Promise<void> {
     maxVersions: options.maxVersions,
     splits,
     ...(rowKeySchema ? { rowKeySchema } : {}),
-  }).catch((error: unknown) => fail(`table ${name}: ${(error as Error).message}`));
+  }).catch((error: unknown) => fail(`table ${name}: ${(error as Error).message}`, true, error));
   try {
     const summary = {
       table: store.name,
@@ -301,14 +301,17 @@ async function createCommand(options: CreateOptions): Promise<void> {
 
 /** The row key schema `--row-key-schema` sets, or a failure saying why the key does not fit. */
 async function rowKeySchemaOption(schema: KeySchema, options: CreateOptions) {
-  if (options.store !== "bigtable") fail("table create: --row-key-schema applies to --store bigtable");
+  if (options.store !== "bigtable") refuseFlag("table create", "--row-key-schema", "--store bigtable");
   if (options.adopt) fail("table create: --row-key-schema is set when a table is created, not with --adopt");
   const { DEFAULT_BIGTABLE_FAMILY } = await import("../../store/bigtable/bigtable.js");
   const family = options.family ?? (process.env.KEYSPREAD_BIGTABLE_FAMILY || DEFAULT_BIGTABLE_FAMILY);
   const fit = rowKeySchemaFor(schema, family);
   if (!fit.fits)
     fail(
-      `table create: --row-key-schema: the key does not fit Bigtable's row key schema: ${fit.reasons.join("; ")}`,
+      `table create: --row-key-schema: the key does not fit Bigtable's row key schema: ${fit.reasons.map((reason) => reason.message).join("; ")}`,
+      true,
+      undefined,
+      { reasons: fit.reasons },
     );
   return fit.struct;
 }
@@ -334,8 +337,13 @@ async function open(options: TableOptions): Promise<OpenedTable> {
     });
     return { salted, format: options.format ?? defaultFormat(schema) };
   } catch (error) {
-    fail(`table ${name}: ${(error as Error).message}`);
+    fail(`table ${name}: ${(error as Error).message}`, true, error);
   }
+}
+
+/** A flag given without the option it applies to; KEYSPREAD_ERRORS=json names both. */
+function refuseFlag(command: string, flag: string, appliesTo: string, why = ""): never {
+  fail(`${command}: ${flag} applies to ${appliesTo}${why}`, true, undefined, { flag, appliesTo });
 }
 
 /** `--family` and `--app-profile` route Bigtable requests; other stores have neither. */
@@ -343,7 +351,7 @@ function bigtableOptions(options: TableOptions): { family?: string; appProfileId
   const flags = { family: "--family", appProfile: "--app-profile" } as const;
   for (const [key, flag] of Object.entries(flags)) {
     if (options[key as keyof typeof flags] !== undefined && options.store !== "bigtable") {
-      fail(`table: ${flag} applies to --store bigtable`);
+      refuseFlag("table", flag, "--store bigtable");
     }
   }
   return {
@@ -380,9 +388,11 @@ async function batchedLines<T extends { values: FieldValues }>(
       });
       if (result instanceof RowKeyError) {
         // A key the table refuses (a reserved one) fails its line; the batch is written without it.
-        const [row] = batch.splice(result.index, 1);
-        const [line] = batchLines.splice(result.index, 1);
-        failed.push({ line: line!, key: valuesToJson(row!.values), reason: result.reason });
+        const row = batch[result.index]!;
+        const line = batchLines[result.index]!;
+        batch.splice(result.index, 1);
+        batchLines.splice(result.index, 1);
+        failed.push({ line, key: valuesToJson(row.values), reason: result.reason });
         continue;
       }
       for (const failure of result.failed) {

@@ -77,13 +77,35 @@ export function write(text: string): Promise<void> {
   });
 }
 
-/** Prints `keyspread: message` on stderr and sets exit code 1; exits at once unless `exit` is false. */
-export function fail(message: string, exit?: true): never;
-export function fail(message: string, exit: false): void;
-export function fail(message: string, exit = true): void {
-  process.stderr.write(`keyspread: ${message}\n`);
+/**
+ * Prints `keyspread: message` on stderr and sets exit code 1; exits at once unless `exit` is false.
+ * With KEYSPREAD_ERRORS=json in the environment the line is one JSON object instead, for scripts
+ * and tests: `message`, then `where` (such as the input line), then the error's name and typed
+ * fields (a SchemaError's path and problem, a FieldValueError's field and value, …).
+ */
+export function fail(message: string, exit?: true, error?: unknown, where?: object): never;
+export function fail(message: string, exit: false, error?: unknown, where?: object): void;
+export function fail(message: string, exit = true, error?: unknown, where: object = {}): void {
+  process.stderr.write(
+    process.env.KEYSPREAD_ERRORS === "json"
+      ? `${JSON.stringify({ message, ...where, ...errorFields(error) }, (_key, value) =>
+          typeof value === "bigint" ? value.toString() : value,
+        )}\n`
+      : `keyspread: ${message}\n`,
+  );
   process.exitCode = 1;
   if (exit) process.exit(1);
+}
+
+/** An error's name and own fields (a Buffer as hex); nothing for anything but an Error. */
+function errorFields(error: unknown): Record<string, unknown> {
+  if (!(error instanceof Error)) return {};
+  const fields: Record<string, unknown> = { name: error.name };
+  for (const [key, value] of Object.entries(error)) {
+    if (key !== "message" && key !== "stack" && key !== "cause")
+      fields[key] = Buffer.isBuffer(value) ? value.toString("hex") : value;
+  }
+  return fields;
 }
 
 /** Wraps a command's action so any error ends the command with its message, not a stack trace. */
@@ -94,7 +116,7 @@ export function guarded<A extends unknown[]>(
     try {
       await action(...args);
     } catch (error) {
-      fail(error instanceof Error ? error.message : String(error));
+      fail(error instanceof Error ? error.message : String(error), true, error);
     }
   };
 }
