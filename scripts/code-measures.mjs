@@ -27,7 +27,7 @@ for (const file of tracked("src/**.ts")) {
 }
 
 const sentences = [];
-const assertion = /\.(?:toMatch|toThrow|toThrowError)\(\s*\/((?:\\.|[^/\n])+)\/[a-z]*\s*\)/g;
+const assertion = /\.(?:toMatch|toThrow|toThrowError)\(\s*\/((?:\\.|[^/\n])+)\/[a-z]*\s*,?\s*\)/g;
 for (const file of tracked("*.test.ts")) {
   const text = readFileSync(root + file, "utf8");
   for (const match of text.matchAll(assertion)) {
