@@ -122,6 +122,8 @@ export interface MultiClusterOptions {
   durationS: number;
   mode: SimulationMode;
   growth: number;
+  /** The simulator; default simulateScenario. */
+  simulate?: typeof simulateScenario;
 }
 
 /** Simulations more per survivor when its planned nodes do not carry a lost cluster's traffic. */
@@ -154,7 +156,10 @@ export function multiClusterAnswer(
     const cluster = replication.clusters.find((each) => each.name === name)!;
     const routes = routePaths(replication, readNames, down);
     const single = clusterScenario(scenario, design, { name, nodes }, routes);
-    const result = simulateScenario(single, { durationS: options.durationS, mode: options.mode }).designs[0]!;
+    const result = (options.simulate ?? simulateScenario)(single, {
+      durationS: options.durationS,
+      mode: options.mode,
+    }).designs[0]!;
     return clusterRun(result, cluster.region, name, routes, scenario);
   };
   const sized = (load: ClusterRun, cpuTargets: CpuTargets) =>
