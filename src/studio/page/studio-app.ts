@@ -6,6 +6,7 @@
  * affects. The URL's fragment always carries the current request, so a copied link reproduces the run.
  */
 
+import type { SimulationMemoStats } from "../../lab/simulation-memo.js";
 import type { ControlValues, StudioControls } from "../controls.js";
 import type { ScenarioProblem } from "../scenario-problems.js";
 import { requestOfFragment, shareFragment } from "../share-link.js";
@@ -34,6 +35,8 @@ const state: {
   worker?: Worker;
   /** Whether the worker is in the middle of a run (a change then replaces it). */
   busy: boolean;
+  /** The request the worker runs or last ran, as JSON: the same request again re-runs nothing. */
+  ran?: string;
   runId: number;
   judged?: StudioJudged;
   compared?: [string, string];
@@ -50,6 +53,7 @@ function stopWorker(): void {
   state.worker?.terminate();
   state.worker = undefined;
   state.busy = false;
+  state.ran = undefined;
 }
 
 /** The worker for the next run: the idle one (its memo kept), or a fresh one when a run is in flight. */
@@ -70,7 +74,12 @@ function workerForRun(): Worker {
 }
 
 function run(): void {
+  // A change event that changes nothing (an edited input losing focus as the form is drawn again)
+  // keeps the run in flight, or the result on show.
+  const ran = JSON.stringify(state.request);
+  if (state.worker && state.ran === ran) return;
   const worker = workerForRun();
+  state.ran = ran;
   const id = ++state.runId;
   state.busy = true;
   progress.value = 0;
@@ -95,15 +104,20 @@ function received(message: WorkerMessage): void {
     }
     case "failed":
       state.busy = false;
+      state.ran = undefined;
       setState("failed", `The run failed: ${message.message}`);
       return;
     case "done":
       state.busy = false;
-      finished(message.outcome, message.ms);
+      finished(message.outcome, message.ms, message.runs);
   }
 }
 
-function finished(outcome: StudioOutcome, ms: number): void {
+function finished(outcome: StudioOutcome, ms: number, runs: SimulationMemoStats): void {
+  // For the bench and the curious: how much of the judgement this change re-ran.
+  document.body.dataset.workerMs = String(Math.round(ms));
+  document.body.dataset.simulated = String(runs.runs);
+  document.body.dataset.remembered = String(runs.hits);
   progress.value = 1;
   if (outcome.kind === "invalid") {
     showProblems(outcome.problems);
@@ -117,7 +131,10 @@ function finished(outcome: StudioOutcome, ms: number): void {
   state.judged = outcome;
   showJudged(outcome, state.compared);
   offerExports(outcome.files);
-  setState("done", `judged in ${(ms / 1000).toFixed(1)} s`);
+  setState(
+    "done",
+    `judged in ${(ms / 1000).toFixed(1)} s (${runs.runs} simulation${runs.runs === 1 ? "" : "s"} run, ${runs.hits} remembered)`,
+  );
 }
 
 function showProblems(list: readonly ScenarioProblem[]): void {

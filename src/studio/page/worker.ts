@@ -21,6 +21,7 @@ const post = (message: WorkerMessage) => (self as unknown as Worker).postMessage
 self.onmessage = (event: MessageEvent<RunMessage>) => {
   const { id, request } = event.data;
   const started = performance.now();
+  const before = { ...memo.stats };
   try {
     try {
       post({ type: "controls", id, controls: controlsOf(loadScenarioDocument(request.yaml)) });
@@ -37,7 +38,8 @@ self.onmessage = (event: MessageEvent<RunMessage>) => {
         post({ type: "progress", id, progress });
       },
     });
-    post({ type: "done", id, outcome, ms: performance.now() - started });
+    const runs = { hits: memo.stats.hits - before.hits, runs: memo.stats.runs - before.runs };
+    post({ type: "done", id, outcome, ms: performance.now() - started, runs });
   } catch (error) {
     post({ type: "failed", id, message: (error as Error).message });
   }
