@@ -11,5 +11,6 @@ export {
   judgeScenario,
   type LabVerdict,
 } from "../lab/judge.js";
+export { SimulationMemo, type SimulationMemoStats } from "../lab/simulation-memo.js";
 export * from "../sim/index.js";
 export * from "../viz/index.js";

@@ -29,11 +29,12 @@ function observedText(calibration: Calibration): string {
 /** What the observed bytes per node say about the compression, or about the scenario's retention. */
 function storageLine(calibration: Calibration): string[] {
   const storage = calibration.storage;
-  if (!storage) return [];
+  const observedBytes = calibration.observed.storageBytesPerNode;
+  if (!storage || observedBytes === undefined) return [];
   return [
     storage.withinRange
-      ? `The observed ${formatBytes(calibration.observed.storageBytesPerNode!)} per node is the kept data compressed ${number(storage.compression)}:1 (workload.compression), within its documented range${calibration.fit.status === "fitted" ? "; storage is sized with it" : ""}.`
-      : `The observed ${formatBytes(calibration.observed.storageBytesPerNode!)} per node would need a compression of ${number(storage.compression)}:1, outside its documented range (${MODEL_CONSTANTS.compression.low}–${MODEL_CONSTANTS.compression.high}): the cluster keeps ${storage.compression < 1 ? "more" : "less"} than the stated rows over the stated retention — check the retention and the row size.`,
+      ? `The observed ${formatBytes(observedBytes)} per node is the kept data compressed ${number(storage.compression)}:1 (workload.compression), within its documented range${calibration.fit.status === "fitted" ? "; storage is sized with it" : ""}.`
+      : `The observed ${formatBytes(observedBytes)} per node would need a compression of ${number(storage.compression)}:1, outside its documented range (${MODEL_CONSTANTS.compression.low}–${MODEL_CONSTANTS.compression.high}): the cluster keeps ${storage.compression < 1 ? "more" : "less"} than the stated rows over the stated retention — check the retention and the row size.`,
   ];
 }
 

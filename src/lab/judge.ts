@@ -17,7 +17,7 @@ import {
 import type { EvaluatedCandidate, JudgedCandidate } from "../advise/judge/recommend.js";
 import { type Calibration, calibrate } from "../sim/results/calibrate.js";
 import { compareEnds, type DesignSensitivity } from "../sim/results/sensitivity.js";
-import type { SimulationMode } from "../sim/results/simulate.js";
+import type { SimulationMode, simulateScenario } from "../sim/results/simulate.js";
 import type { Scenario } from "../sim/scenario/scenario.js";
 
 export interface LabVerdict {
@@ -51,6 +51,8 @@ export interface JudgeScenarioOptions extends AdvisorChoices {
   /** Multiple of today's workload to plan for; default the scenario's `growth`, else 1. */
   growth?: number;
   onProgress?: (progress: JudgeScenarioProgress) => void;
+  /** The simulator every run goes through; default simulateScenario (the studio passes a SimulationMemo's). */
+  simulate?: typeof simulateScenario;
 }
 
 export function judgeScenario(scenario: Scenario, options: JudgeScenarioOptions = {}): LabVerdict {
@@ -58,9 +60,10 @@ export function judgeScenario(scenario: Scenario, options: JudgeScenarioOptions 
     ...(options.durationS === undefined ? {} : { durationS: options.durationS }),
     ...(options.mode === undefined ? {} : { mode: options.mode }),
   };
+  const simulate = options.simulate === undefined ? {} : { simulate: options.simulate };
   if (scenario.observed)
     options.onProgress?.({ phase: "calibration", name: "fit", index: 0, count: 1, doneS: 0, totalS: 1 });
-  const calibration = scenario.observed ? calibrate(scenario, run) : undefined;
+  const calibration = scenario.observed ? calibrate(scenario, { ...run, ...simulate }) : undefined;
   const fit = calibration?.fit.status === "fitted" ? calibration.fit : undefined;
   const judged = fit?.scenario ?? scenario;
   const { baseline, nodes, buckets, batching } = options;
@@ -73,6 +76,7 @@ export function judgeScenario(scenario: Scenario, options: JudgeScenarioOptions 
     ...(nodes === undefined ? {} : { nodes }),
     ...(buckets === undefined ? {} : { buckets }),
     ...(batching === undefined ? {} : { batching }),
+    ...simulate,
     onProgress: (progress) =>
       options.onProgress?.({ ...progress, phase: "designs", name: progress.candidate }),
   });
@@ -103,6 +107,7 @@ export function judgeScenario(scenario: Scenario, options: JudgeScenarioOptions 
             doneS: progress.doneS,
             totalS: progress.totalS,
           }),
+        options.simulate,
       );
     ends.set(evaluated, compareEnds(evaluated.result, at("pessimistic", 0), at("optimistic", 1)));
   }

@@ -237,7 +237,10 @@ function multiClusterBlock(verdict: LabVerdict): string[] {
       if (part.kind === "table") return part.lines;
       if (part.kind === "text") return part.lines.flatMap((line) => wrap(line));
       const [heading, ...items] = part.lines;
-      return [...wrap(heading!), ...items.flatMap((item) => wrap(item, "  - ", "    "))];
+      return [
+        ...(heading === undefined ? [] : wrap(heading)),
+        ...items.flatMap((item) => wrap(item, "  - ", "    ")),
+      ];
     }),
   ];
 }

@@ -18,9 +18,9 @@ export function scenarioProblems(error: string, yaml: string): ScenarioProblem[]
   const summary = /^invalid scenario:\n([\s\S]*)$/.exec(error);
   if (!summary || !summary[1]!.startsWith("×")) return [{ message: error }];
   return summary[1]!.split(/\n(?=×)/).map((entry) => {
-    const [first, ...rest] = entry.split("\n");
+    const [first = "", ...rest] = entry.split("\n");
     const at = rest.map((line) => /^\s*→ at (.+)$/.exec(line)?.[1]).find((path) => path !== undefined);
-    const message = first!.replace(/^×\s*/, "");
+    const message = first.replace(/^×\s*/, "");
     if (at === undefined) return { message };
     const line = lineOfPath(yaml, at.split("."));
     return { message, path: at, ...(line === undefined ? {} : { line }) };
@@ -51,10 +51,11 @@ export function lineOfPath(yaml: string, path: readonly string[]): number | unde
         column ??= indentOf(i);
         if (indentOf(i) === column && remaining-- === 0) hit = i;
       }
-      if (hit === undefined) break;
+      // The column is set with the first entry, so with any hit.
+      if (hit === undefined || column === undefined) break;
       // The item runs to the next line at or left of its dash; its first key is on its own line.
       let end = hit + 1;
-      while (end < to && (!meaningful(end) || indentOf(end) > column!)) end++;
+      while (end < to && (!meaningful(end) || indentOf(end) > column)) end++;
       [from, to] = [hit, end];
     } else {
       for (let i = from; i < to && hit === undefined; i++) {
@@ -64,12 +65,12 @@ export function lineOfPath(yaml: string, path: readonly string[]): number | unde
         column ??= entry[1]!.length;
         if (entry[1]!.length === column && entry[2]!.replace(/^["']|["']$/g, "") === segment) hit = i;
       }
-      if (hit === undefined) break;
+      if (hit === undefined || column === undefined) break;
       // The value's block: deeper lines, and a sequence written at the key's own column.
       let end = hit + 1;
       while (
         end < to &&
-        (!meaningful(end) || indentOf(end) > column! || (isItem(end) && indentOf(end) === column!))
+        (!meaningful(end) || indentOf(end) > column || (isItem(end) && indentOf(end) === column))
       )
         end++;
       [from, to] = [hit + 1, end];

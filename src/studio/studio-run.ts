@@ -15,10 +15,17 @@ import { sizingLines } from "../advise/report/report-sizing.js";
 import { candidateVerdict } from "../advise/report/report-table.js";
 import { recommendedSchemaFile } from "../advise/report/schema-file.js";
 import { headlineLines, type VerdictHeadline, verdictHeadline } from "../advise/report/verdict-headline.js";
-import { type JudgeScenarioProgress, judgeScenario } from "../lab/judge.js";
-import { labCpuChart, labHeatmapDesigns, labHeatmapHeading, labResultsJson } from "../lab/lab-files.js";
+import { type JudgeScenarioOptions, type JudgeScenarioProgress, judgeScenario } from "../lab/judge.js";
+import {
+  type LabHeatmapDesign,
+  labCpuChart,
+  labHeatmapDesigns,
+  labHeatmapHeading,
+  labResultsJson,
+} from "../lab/lab-files.js";
 import { rekeySizing } from "../lab/rekey-sizing.js";
 import { loadScenarioDocument, validateScenario } from "../sim/scenario/scenario.js";
+import type { HeatMatrix } from "../viz/matrix/heat-matrix.js";
 import { matrixFromSteps } from "../viz/matrix/steps-matrix.js";
 import { renderHeatmapHtml } from "../viz/render/html.js";
 import { renderLineChart } from "../viz/render/line-chart.js";
@@ -82,10 +89,13 @@ export function scenarioAsRun(yaml: string, controls: StudioControls): string {
   return dump(document, { lineWidth: 120 });
 }
 
-export function runStudio(
-  request: StudioRequest,
-  onProgress?: (progress: JudgeScenarioProgress) => void,
-): StudioOutcome {
+/** How a run reports and what it runs on: the worker passes its SimulationMemo's simulate, kept from change to change. */
+export interface StudioHooks {
+  onProgress?: (progress: JudgeScenarioProgress) => void;
+  simulate?: JudgeScenarioOptions["simulate"];
+}
+
+export function runStudio(request: StudioRequest, hooks: StudioHooks = {}): StudioOutcome {
   let yaml: string;
   let scenario: ReturnType<typeof validateScenario>;
   try {
@@ -97,7 +107,8 @@ export function runStudio(
   const verdict = judgeScenario(scenario, {
     sensitivity: request.sensitivity ?? true,
     ...(request.durationS === undefined ? {} : { durationS: request.durationS }),
-    ...(onProgress ? { onProgress } : {}),
+    ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
+    ...(hooks.simulate ? { simulate: hooks.simulate } : {}),
   });
   const { advice } = verdict;
   const designs = labHeatmapDesigns(verdict);
@@ -105,7 +116,7 @@ export function runStudio(
   const heatmapsHtml = renderHeatmapHtml(
     designs.map((design) => ({
       name: design.name,
-      matrix: matrixFromSteps(design.steps, { naming: design.naming }),
+      matrix: matrixOf(design),
       notes: design.notes,
     })),
     heading,
@@ -137,6 +148,21 @@ export function runStudio(
     cpuChartSvg: renderLineChart(labCpuChart(verdict)),
     files,
   };
+}
+
+/**
+ * Each run's heatmap matrix, by its load steps: with the worker's memo an unchanged design's run is
+ * the same object from change to change, so its matrix is not built again. The steps come from a
+ * run of the design's schema, which its naming is compiled from, so the steps determine the matrix.
+ */
+const matrices = new WeakMap<LabHeatmapDesign["steps"], HeatMatrix>();
+
+function matrixOf(design: LabHeatmapDesign): HeatMatrix {
+  const known = matrices.get(design.steps);
+  if (known) return known;
+  const matrix = matrixFromSteps(design.steps, { naming: design.naming });
+  matrices.set(design.steps, matrix);
+  return matrix;
 }
 
 function studioDesign(advice: Parameters<typeof candidateVerdict>[0], each: JudgedCandidate): StudioDesign {

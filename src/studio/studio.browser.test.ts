@@ -1,9 +1,10 @@
 /**
  * The studio in real headless Chromium (Debian's `chromium`, driven by playwright-core), served by
  * the built `keyspread studio`: it opens the fleet, shows the verdict the lab gives (the page's
- * advice.json and results.json equal the Node run's), moves to the CLI's verdict when the nodes go
- * from 12 to 32, reproduces that from the shared link after a reload, shows a broken YAML's error
- * at its line with the CLI's message, and cancels a run. The fleet runs for one simulated minute
+ * advice.json and results.json equal the files the built bin's `lab --out` writes, run beside it),
+ * moves to the CLI's verdict when the nodes go from 12 to 32, reproduces that from the shared link
+ * after a reload (the picker showing the fleet), shows a broken YAML's error at its line with the
+ * CLI's message, and cancels a run. The fleet runs for one simulated minute
  * without the model-end reruns (the link carries those options, as `lab --duration 1m
  * --no-sensitivity` takes them), so the test stays small; the screenshot goes to docs/.
  */
@@ -13,11 +14,13 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { drawnPanels, launchChromium, watchedPage } from "../../test/chromium.js";
 import { parseScenario } from "../sim/scenario/scenario.js";
+import { LAB_RUN, labOut } from "./lab-out.fixture.js";
 import { shareFragment } from "./share-link.js";
 import { runStudio, type StudioJudged, type StudioRequest } from "./studio-run.js";
 
 const FLEET = readFileSync(new URL("../../examples/fleet-hotspot.yaml", import.meta.url), "utf8");
-const RUN = { durationS: 60, sensitivity: false } as const;
+const FLEET_FILE = new URL("../../examples/fleet-hotspot.yaml", import.meta.url).pathname;
+const RUN = LAB_RUN;
 /** A fleet run in the page on a busy 2-core machine: generous. */
 const RUN_TIMEOUT = 600_000;
 
@@ -113,23 +116,23 @@ describe("the studio in Chromium", () => {
   it(
     "opens the fleet with the lab's verdict, numbers and heatmaps",
     async () => {
+      const lab = labOut(FLEET_FILE);
       await page.goto(base + (await shareFragment(request)));
       expect(await settled()).toBe("done");
-      const expected = nodeRun(request);
-      expect(await pageVerdict()).toEqual({
-        recommended: expected.headline.recommended?.design ?? "",
-        lines: expected.headlineLines,
-      });
-      expect(await exported("advice.json")).toBe(expected.files["advice.json"]);
+      const written = await lab;
+      const advice = JSON.parse(written["advice.json"] ?? "null");
+      const results = JSON.parse(written["results.json"] ?? "null");
+      expect(await pageVerdict()).toMatchObject({ recommended: advice.recommended.name });
+      expect(await exported("advice.json")).toBe(written["advice.json"]);
+      expect(await exported("recommended-schema.yaml")).toBe(written["recommended-schema.yaml"]);
       // Chromium's V8 and Node's may round a transcendental function's last bit differently (one
       // latency figure differed in its 16th digit): the figures agree to 12 significant digits.
-      expectSameFigures(
-        JSON.parse(await exported("results.json")),
-        JSON.parse(expected.files["results.json"]!),
-      );
+      expectSameFigures(JSON.parse(await exported("results.json")), results);
       const frame = (await (await page.locator("iframe#heatmaps").elementHandle())!.contentFrame())!;
       const panels = await drawnPanels(frame);
-      expect(panels.map((panel) => panel.design)).toEqual(expected.designs.map((design) => design.label));
+      expect(panels.map((panel) => panel.design)).toEqual(
+        results.designs.map((design: { design: string }) => design.design),
+      );
       expect(await page.locator("#cpu-chart svg").count()).toBe(1);
       expect(await page.locator("#compare table").count()).toBe(1);
       await page.screenshot({
@@ -160,6 +163,7 @@ describe("the studio in Chromium", () => {
       await page.reload();
       expect(await settled()).toBe("done");
       expect(await pageVerdict()).toEqual(after);
+      expect(await page.locator("#example").inputValue()).toBe("fleet-hotspot");
       expect(await page.locator("#c-nodes").inputValue()).toBe("32");
       expect(problems).toEqual([]);
     },

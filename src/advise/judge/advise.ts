@@ -84,6 +84,8 @@ export interface AdviseOptions {
    */
   candidates?: "generated" | "scenario" | "all";
   onProgress?: (progress: AdviceProgress) => void;
+  /** The simulator the candidates run on; default simulateScenario (the lab passes a memo of it, src/lab/simulation-memo.ts). */
+  simulate?: typeof simulateScenario;
 }
 
 export interface AdviceProgress {
@@ -221,6 +223,7 @@ interface AdvicePlan {
   growth: number;
   /** How storage is sized on the planned storage type. */
   storagePlan: StoragePlan;
+  simulate: typeof simulateScenario;
 }
 
 function planAdvice(scenario: Scenario, options: AdviseOptions): AdvicePlan {
@@ -258,6 +261,7 @@ function planAdvice(scenario: Scenario, options: AdviseOptions): AdvicePlan {
     writesPerS: planned.workload.groups.reduce((sum, group) => sum + group.writesPerS, 0),
     growth,
     storagePlan: storagePlan(planned, storage),
+    simulate: options.simulate ?? simulateScenario,
   };
 }
 
@@ -435,8 +439,8 @@ class CandidateJudge {
     nodes: number,
     label: string,
   ): DesignResult {
-    const { durationS, mode } = this.plan;
-    return simulateScenario(candidateScenario(scenario, design, reads, nodes), {
+    const { durationS, mode, simulate } = this.plan;
+    return simulate(candidateScenario(scenario, design, reads, nodes), {
       durationS,
       mode,
       onProgress: this.progressOf(label),
@@ -652,6 +656,7 @@ function multiClusterOf(
     durationS: plan.durationS,
     mode: plan.mode,
     growth: plan.growth,
+    simulate: plan.simulate,
   });
   return answer ? { multiCluster: answer } : {};
 }
@@ -707,17 +712,15 @@ export function simulateCandidateAt(
   evaluated: EvaluatedCandidate,
   modelEnd: ModelEnd,
   onProgress?: (progress: SimulationProgress) => void,
+  simulate: typeof simulateScenario = simulateScenario,
 ): DesignResult {
   const planned = { ...scenario, cluster: { ...scenario.cluster, storage: advice.storage } };
-  return simulateScenario(
-    candidateScenario(planned, evaluated.candidate.design, evaluated.reads, evaluated.nodes),
-    {
-      durationS: advice.durationS,
-      mode: advice.mode,
-      modelEnd,
-      ...(onProgress ? { onProgress } : {}),
-    },
-  ).designs[0]!;
+  return simulate(candidateScenario(planned, evaluated.candidate.design, evaluated.reads, evaluated.nodes), {
+    durationS: advice.durationS,
+    mode: advice.mode,
+    modelEnd,
+    ...(onProgress ? { onProgress } : {}),
+  }).designs[0]!;
 }
 
 /** A candidate's name, with its node count when it differs from the planned one. */

@@ -128,6 +128,8 @@ export interface MultiClusterOptions {
   durationS: number;
   mode: SimulationMode;
   growth: number;
+  /** The simulator; default simulateScenario. */
+  simulate?: typeof simulateScenario;
 }
 
 /** Simulations more per survivor when its planned nodes do not carry a lost cluster's traffic. */
@@ -155,7 +157,10 @@ export function multiClusterAnswer(
   const run = (down: ReadonlySet<string>, cluster: ReplicaCluster, nodes: number): ClusterRun => {
     const routes = routePaths(replication, readNames, down);
     const single = clusterScenario(scenario, design, { name: cluster.name, nodes }, routes);
-    const result = simulateScenario(single, { durationS: options.durationS, mode: options.mode }).designs[0]!;
+    const result = (options.simulate ?? simulateScenario)(single, {
+      durationS: options.durationS,
+      mode: options.mode,
+    }).designs[0]!;
     return clusterRun(result, cluster.region, cluster.name, routes, scenario);
   };
   const sized = (load: ClusterRun, cpuTargets: CpuTargets) =>

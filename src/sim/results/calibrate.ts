@@ -116,6 +116,8 @@ export interface Calibration {
 export interface CalibrateOptions {
   durationS?: number;
   mode?: SimulationMode;
+  /** The simulator; default simulateScenario (the studio passes a memo of it, src/lab/simulation-memo.ts). */
+  simulate?: typeof simulateScenario;
 }
 
 /** The constants the path moves for this scenario, with their default and their two ends. */
@@ -192,7 +194,7 @@ export function calibrate(scenario: Scenario, options: CalibrateOptions = {}): C
   const figuresAt = (t: number): ObservedFigures => {
     const known = cache.get(t);
     if (known) return known;
-    const steady = simulateScenario(scenarioAt(current, t), {
+    const steady = (options.simulate ?? simulateScenario)(scenarioAt(current, t), {
       durationS: options.durationS ?? scenario.duration,
       mode: options.mode ?? "fast",
     }).designs[0]!.summary.steadyState;

@@ -7,8 +7,11 @@
 import { escapeHtml } from "../../viz/render/escape-html.js";
 import type { ControlValues, Routing, Storage, StudioControls } from "../controls.js";
 
-const field = (label: string, input: string) =>
-  `<label for="${input.match(/id="([^"]+)"/)![1]}">${label}</label>${input}`;
+/** A label and its input; the label is `for` the input's id. */
+const field = (label: string, input: string) => {
+  const id = /id="([^"]+)"/.exec(input)?.[1];
+  return `<label${id === undefined ? "" : ` for="${id}"`}>${label}</label>${input}`;
+};
 
 /** Builds the form for the scenario's values, with the user's changes shown over them. */
 export function renderControls(form: HTMLFormElement, values: ControlValues, changed: StudioControls): void {
@@ -125,7 +128,8 @@ export function changedControls(form: HTMLFormElement, values: ControlValues): S
   if (clusters !== undefined && clusters !== values.clusters) changes.clusters = clusters;
   const routing: Record<string, Routing> = {};
   for (const select of form.querySelectorAll<HTMLSelectElement>("[data-routing]")) {
-    const profile = select.dataset.routing!;
+    const profile = select.dataset.routing;
+    if (profile === undefined) continue;
     if (select.value !== values.routing?.[profile]) routing[profile] = select.value as Routing;
   }
   if (Object.keys(routing).length > 0) changes.routing = routing;

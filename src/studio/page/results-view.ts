@@ -11,7 +11,11 @@ import type { StudioDesign, StudioJudged } from "../studio-run.js";
 const dollars = (usd: number | null) => (usd === null ? "–" : `$${Math.round(usd).toLocaleString("en")}`);
 const percent = (share: number) => `${Math.round(share * 100)} %`;
 
-const byId = (id: string) => document.getElementById(id)!;
+function byId(id: string): HTMLElement {
+  const element = document.getElementById(id);
+  if (!element) throw new Error(`the page has no #${id}: index.html and results-view.ts disagree`);
+  return element;
+}
 
 export function showJudged(judged: StudioJudged, compared: [string, string] | undefined): void {
   const verdict = byId("verdict");

@@ -1,5 +1,6 @@
 /** The messages between the page and its Web Worker (one run per id; a newer id replaces an older run). */
 import type { JudgeScenarioProgress } from "../../lab/judge.js";
+import type { SimulationMemoStats } from "../../lab/simulation-memo.js";
 import type { ControlValues } from "../controls.js";
 import type { StudioOutcome, StudioRequest } from "../studio-run.js";
 
@@ -12,5 +13,12 @@ export interface RunMessage {
 export type WorkerMessage =
   | { type: "controls"; id: number; controls: ControlValues }
   | { type: "progress"; id: number; progress: JudgeScenarioProgress }
-  | { type: "done"; id: number; outcome: StudioOutcome; ms: number }
+  | {
+      type: "done";
+      id: number;
+      outcome: StudioOutcome;
+      ms: number;
+      /** This run's simulations: those simulated, and those the worker's memo answered. */
+      runs: SimulationMemoStats;
+    }
   | { type: "failed"; id: number; message: string };
