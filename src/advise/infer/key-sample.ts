@@ -58,6 +58,7 @@ export function parseKeyLines(text: string, format: KeySampleFormat): string[] {
           "unreadable",
           `key sample line ${index + 1}: character ${unreadable + 1} is not printable text (binary keys go one per line in hex, with --key-format hex)`,
           index + 1,
+          unreadable + 1,
         );
       }
       keys.push(line);

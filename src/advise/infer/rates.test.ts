@@ -23,7 +23,7 @@ describe("--rates", () => {
       expect.objectContaining({ name: "AdviseOptionError", option: "--rates", value: "writes=0" }),
     );
     expect(() => parseWorkloadRates("writes=1,top-5=3")).toThrow(
-      /unknown "top-5"; use writes=N, latest-<count>=N/,
+      expect.objectContaining({ name: "AdviseOptionError", option: "--rates", value: "top-5" }),
     );
     expect(() => parseWorkloadRates("writes=1,latest-x=3")).toThrow(/unknown "latest-x"/);
   });

@@ -258,19 +258,36 @@ function keptSalt(
   };
 }
 
+/**
+ * A sampled counter the model gives more digits than the sample shows: the key `field`, its
+ * `sampleDigits` and `modelDigits`, and `passesAfterS`, the seconds at the stated write rate until
+ * it outgrows the sample's digits.
+ */
+export interface SequenceOverflow {
+  field: string;
+  sampleDigits: number;
+  modelDigits: number;
+  passesAfterS: number;
+}
+
+/** The sampled counters that outgrow their digits in the simulated time (snowflake ids do not). */
+export function sequenceOverflows(structure: KeyStructure, workload: SampleWorkload): SequenceOverflow[] {
+  return structure.components.flatMap((component) => {
+    if (component.kind !== "sequence" || component.sequence.snowflake) return [];
+    const { start, width, sampleWidth } = sequenceModel(component.sequence, workload);
+    if (width === sampleWidth) return [];
+    const passesAfterS = (10 ** sampleWidth - start) / workload.rates.writesPerS;
+    return [{ field: component.name, sampleDigits: sampleWidth, modelDigits: width, passesAfterS }];
+  });
+}
+
 /** What the model changes about the sampled key, in words (a counter that outgrows its digits). */
 function modelNotes(structure: KeyStructure, workload: SampleWorkload): string[] {
-  const notes: string[] = [];
-  for (const component of structure.components) {
-    if (component.kind !== "sequence" || component.sequence.snowflake) continue;
-    const { start, width, sampleWidth } = sequenceModel(component.sequence, workload);
-    if (width === sampleWidth) continue;
-    const seconds = (10 ** sampleWidth - start) / workload.rates.writesPerS;
-    notes.push(
-      `${component.name} has ${sampleWidth} digits in the sample; at ${workload.rates.writesPerS.toLocaleString("en-US")} writes/s it passes ${"9".repeat(sampleWidth)} ${seconds < 1 ? "within a second" : `in ${formatDuration(Math.max(1, Math.round(seconds)))}`}, and from then on keys are a digit longer (modelled as ${width} digits: each new id still lands next to the last one).`,
-    );
-  }
-  return notes;
+  const rate = workload.rates.writesPerS.toLocaleString("en-US");
+  return sequenceOverflows(structure, workload).map(
+    ({ field, sampleDigits, modelDigits, passesAfterS: seconds }) =>
+      `${field} has ${sampleDigits} digits in the sample; at ${rate} writes/s it passes ${"9".repeat(sampleDigits)} ${seconds < 1 ? "within a second" : `in ${formatDuration(Math.max(1, Math.round(seconds)))}`}, and from then on keys are a digit longer (modelled as ${modelDigits} digits: each new id still lands next to the last one).`,
+  );
 }
 
 /** The most entities a sampled group gets: what an 8-hex-digit id template can tell apart. */

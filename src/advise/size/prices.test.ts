@@ -49,13 +49,20 @@ describe("the price registry", () => {
     const scenario = validateScenario(MINIMAL_SCENARIO);
     expect(priceOrNull(scenario, "dataflow.changeStreamJobMonth")).toBeNull();
     expect(() => price(scenario, "dataflow.changeStreamJobMonth")).toThrow(
-      /no price for dataflow\.changeStreamJobMonth .*set prices\.dataflowJobMonth/,
+      expect.objectContaining({
+        name: "MissingPriceError",
+        id: "dataflow.changeStreamJobMonth",
+        scenarioField: "prices.dataflowJobMonth",
+      }),
     );
   });
 
   it("refuses a price that is not positive, naming it", () => {
     expect(() => validateScenario({ ...MINIMAL_SCENARIO, prices: { bigQueryScanTiB: 0 } })).toThrow(
-      /prices\.bigQueryScanTiB must be greater than 0/,
+      expect.objectContaining({
+        name: "ScenarioError",
+        problems: [expect.objectContaining({ field: "prices.bigQueryScanTiB", kind: "gt_value", value: 0 })],
+      }),
     );
   });
 });

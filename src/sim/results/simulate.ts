@@ -16,7 +16,7 @@ import { FastLoad } from "../load/fast-load.js";
 import type { LoadGenerator } from "../load/load.js";
 import { findSplitPoints } from "../load/split-point.js";
 import { planRun, type RunPlan } from "../scenario/cycle.js";
-import { formatDuration } from "../scenario/duration.js";
+import { DurationError, formatDuration } from "../scenario/duration.js";
 import { impliedRetention } from "../scenario/retention.js";
 import {
   BIGTABLE_LIST_PRICES,
@@ -30,6 +30,7 @@ import { tableFor } from "../scenario/table-that-exists.js";
 import { CompiledRead } from "../workload/reads.js";
 import { largestRow } from "../workload/row-size.js";
 import { CompiledGroup } from "../workload/workload.js";
+import { DesignError } from "./design-error.js";
 import type { DesignResult, SimulationResult } from "./results.js";
 import { AUTOSCALER_CPU_TARGET, summarize, warmUp } from "./summary.js";
 
@@ -61,7 +62,10 @@ export function simulateScenario(scenario: Scenario, options: SimulateOptions = 
   const durationS = options.durationS ?? scenario.duration;
   if (!(durationS > 0)) throw new Error(`duration: ${durationS} is not a positive number of seconds`);
   if (durationS < scenario.step) {
-    throw new Error(
+    throw new DurationError(
+      "duration",
+      durationS,
+      `at least one step (${formatDuration(scenario.step)})`,
       `duration: ${formatDuration(durationS)} is shorter than one step (${formatDuration(scenario.step)}); simulate at least one step`,
     );
   }
@@ -204,7 +208,7 @@ function compileDesign(
   try {
     schema = compileSchema(design.schema);
   } catch (error) {
-    throw new Error(`design "${design.name}": ${(error as Error).message}`);
+    throw new DesignError(design.name, error as Error);
   }
   const startMs = Date.parse(scenario.start) + offsetS * 1000;
   const groups = scenario.workload.groups.map(
@@ -217,7 +221,7 @@ function compileDesign(
         groups[scenario.workload.groups.findIndex((g) => g.name === read.group)]!,
       );
     } catch (error) {
-      throw new Error(`design "${design.name}": ${(error as Error).message}`);
+      throw new DesignError(design.name, error as Error);
     }
   });
   return { schema, groups, reads };

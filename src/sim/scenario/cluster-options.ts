@@ -21,6 +21,7 @@
  */
 import * as v from "valibot";
 import { durationField } from "./duration-field.js";
+import { scenarioProblem } from "./scenario-error.js";
 
 const DAY_S = 86_400;
 /** The shortest age a cell may move to the infrequent-access tier at. */
@@ -119,14 +120,21 @@ interface OptionsToCheck {
  * Throws naming the field and what is allowed.
  */
 export function checkClusterOptions(scenario: OptionsToCheck): void {
-  const fail = (message: string): never => {
-    throw new Error(`invalid scenario: ${message}`);
+  const fail = (field: string, kind: string, value: unknown, detail: string): never => {
+    throw scenarioProblem({ field, kind, value }, detail);
   };
   const { cluster } = scenario;
   const where = [
-    { label: "cluster", nodes: cluster.nodes, storage: cluster.storage, factor: cluster.nodeScalingFactor },
-    ...scenario.designs.map((design) => ({
+    {
+      label: "cluster",
+      field: "cluster",
+      nodes: cluster.nodes,
+      storage: cluster.storage,
+      factor: cluster.nodeScalingFactor,
+    },
+    ...scenario.designs.map((design, index) => ({
       label: `design "${design.name}"`,
+      field: `designs.${index}`,
       nodes: design.nodes ?? cluster.nodes,
       storage: design.storage ?? cluster.storage,
       factor: design.nodeScalingFactor ?? cluster.nodeScalingFactor,
@@ -136,10 +144,16 @@ export function checkClusterOptions(scenario: OptionsToCheck): void {
     if (each.factor !== 2) continue;
     if (each.storage === "hdd")
       fail(
+        `${each.field}.nodeScalingFactor`,
+        "needs-ssd",
+        each.factor,
         `${each.label}: nodeScalingFactor 2 is not available on HDD clusters (Google, "Scaling"); use SSD or nodeScalingFactor 1`,
       );
     if (each.nodes % 2 !== 0)
       fail(
+        `${each.field}.nodes`,
+        "even-nodes",
+        each.nodes,
         `${each.label}: ${each.nodes} nodes under nodeScalingFactor 2; node counts must be even (two standard nodes per compute node)`,
       );
   }
@@ -149,6 +163,9 @@ export function checkClusterOptions(scenario: OptionsToCheck): void {
     const target = autoscaling.storageTargetGiBPerNode;
     if (target < range.min || target > range.max)
       fail(
+        "cluster.autoscaling.storageTargetGiBPerNode",
+        "range",
+        target,
         `cluster.autoscaling.storageTargetGiBPerNode ${target} is outside ${range.min}–${range.max} GiB, Bigtable's range for ${cluster.storage.toUpperCase()} nodes`,
       );
   }
@@ -156,13 +173,21 @@ export function checkClusterOptions(scenario: OptionsToCheck): void {
     for (const field of ["minNodes", "maxNodes"] as const) {
       const nodes = autoscaling[field];
       if (nodes !== undefined && nodes % 2 !== 0)
-        fail(`cluster.autoscaling.${field} ${nodes} must be even under nodeScalingFactor 2`);
+        fail(
+          `cluster.autoscaling.${field}`,
+          "even-nodes",
+          nodes,
+          `cluster.autoscaling.${field} ${nodes} must be even under nodeScalingFactor 2`,
+        );
     }
   }
   if (cluster.tieredStorage) {
     const hdd = where.find((each) => each.storage === "hdd");
     if (hdd)
       fail(
+        "cluster.tieredStorage",
+        "needs-ssd",
+        hdd.storage,
         `${hdd.label}: cluster.tieredStorage needs SSD storage (the infrequent-access tier is for SSD instances only)`,
       );
   }

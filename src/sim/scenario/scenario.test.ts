@@ -7,6 +7,15 @@ import { parseScenario, type ScenarioProblem, validateScenario } from "./scenari
 
 const minimal = MINIMAL_SCENARIO;
 
+/** The ScenarioError `run` throws, with `problems` as given (each matched by the fields it names). */
+const refusedWith = (run: () => unknown, ...problems: Partial<ScenarioProblem>[]) =>
+  expect(run).toThrow(
+    expect.objectContaining({
+      name: "ScenarioError",
+      problems: problems.map((problem) => expect.objectContaining(problem)),
+    }),
+  );
+
 describe("validateScenario", () => {
   it("fills in the documented defaults and leaves the model's constants to the model", () => {
     const scenario = validateScenario(minimal);
@@ -26,12 +35,14 @@ describe("validateScenario", () => {
     });
     expect(scenario.cluster.capacity).toEqual({ writesPerS: 9000 });
     expect(scenario.tablets).toMatchObject({ rebalanceTime: 1200, splitBytes: 1e9 });
-    expect(() => validateScenario({ ...minimal, tablets: { movesPerPeriod: 4 } })).toThrow(
-      /movesPerPeriod is gone: the balancer now moves load.*rebalanceTime/,
-    );
-    expect(() => validateScenario({ ...minimal, tablets: { initial: 4 } })).toThrow(
-      /tablets\.initial is gone: .*set tablets\.splits/,
-    );
+    refusedWith(() => validateScenario({ ...minimal, tablets: { movesPerPeriod: 4 } }), {
+      field: "tablets.movesPerPeriod",
+      kind: "check",
+    });
+    refusedWith(() => validateScenario({ ...minimal, tablets: { initial: 4 } }), {
+      field: "tablets.initial",
+      kind: "check",
+    });
   });
 
   it("says how a new table was created: split points or the salt's buckets, per scenario or per design", () => {
@@ -43,13 +54,15 @@ describe("validateScenario", () => {
     expect(scenario.tablets.splits).toBe(47);
     expect(scenario.designs[0]!.splits).toBe("salt-buckets");
     for (const splits of [-1, 1.5, "48", "salt", 70000]) {
-      expect(() => validateScenario({ ...minimal, tablets: { splits } })).toThrow(
-        /tablets\.splits must be a whole number of split points from 0 to 65535, or "salt-buckets"/,
-      );
+      refusedWith(() => validateScenario({ ...minimal, tablets: { splits } }), {
+        field: "tablets.splits",
+        value: splits,
+      });
     }
-    expect(() => validateScenario({ ...minimal, designs: [{ ...minimal.designs[0], splits: -2 }] })).toThrow(
-      /splits must be a whole number of split points/,
-    );
+    refusedWith(() => validateScenario({ ...minimal, designs: [{ ...minimal.designs[0], splits: -2 }] }), {
+      field: "designs.0.splits",
+      value: -2,
+    });
   });
 
   it("reads a oneOf range of whole numbers as the list it stands for, and refuses a bad range by name", () => {
@@ -78,26 +91,33 @@ describe("validateScenario", () => {
   it("reads durations in scenario fields", () => {
     const scenario = validateScenario({ ...minimal, duration: "1h30m", step: "2s" });
     expect([scenario.duration, scenario.step]).toEqual([5400, 2]);
-    expect(() => validateScenario({ ...minimal, duration: "soon" })).toThrow(
-      /duration: "soon" is not a duration/,
-    );
+    refusedWith(() => validateScenario({ ...minimal, duration: "soon" }), {
+      field: "duration",
+      value: "soon",
+    });
   });
 
   it("takes an observed cluster that serves no reads, and refuses a negative rate", () => {
     const observed = { nodes: 2, averageCpu: 0.4, writesPerS: 5, readsPerS: 0 };
     expect(validateScenario({ ...minimal, observed }).observed?.readsPerS).toBe(0);
-    expect(() => validateScenario({ ...minimal, observed: { ...observed, readsPerS: -1 } })).toThrow(
-      /observed\.readsPerS must be ≥ 0/,
-    );
+    refusedWith(() => validateScenario({ ...minimal, observed: { ...observed, readsPerS: -1 } }), {
+      field: "observed.readsPerS",
+      kind: "min_value",
+      value: -1,
+    });
   });
 
   it("names the field and what is allowed", () => {
-    expect(() => validateScenario({ ...minimal, cluster: { nodes: 0 } })).toThrow(
-      /cluster\.nodes must be at least 1/,
-    );
-    expect(() => validateScenario({ ...minimal, cluster: { nodes: 2, storage: "nvme" } })).toThrow(
-      /storage must be "ssd" or "hdd"/,
-    );
+    refusedWith(() => validateScenario({ ...minimal, cluster: { nodes: 0 } }), {
+      field: "cluster.nodes",
+      kind: "min_value",
+      value: 0,
+    });
+    refusedWith(() => validateScenario({ ...minimal, cluster: { nodes: 2, storage: "nvme" } }), {
+      field: "cluster.storage",
+      kind: "picklist",
+      value: "nvme",
+    });
     expect(() =>
       validateScenario({
         ...minimal,
@@ -114,9 +134,11 @@ describe("validateScenario", () => {
         ],
       }),
     );
-    expect(() => validateScenario({ ...minimal, designs: [minimal.designs[0], minimal.designs[0]] })).toThrow(
-      /design name "d" is used twice/,
-    );
+    refusedWith(() => validateScenario({ ...minimal, designs: [minimal.designs[0], minimal.designs[0]] }), {
+      field: "designs.1.name",
+      kind: "duplicate",
+      value: "d",
+    });
   });
 
   it("names an unknown key and the keys allowed beside it", () => {
@@ -179,7 +201,7 @@ describe("validateScenario", () => {
       ],
     });
     expect(() => simulateScenario(scenario, { durationS: 1 })).toThrow(
-      /design "d": group "g" has no value for key field "tenant"/,
+      expect.objectContaining({ name: "MissingKeyFieldError", design: "d", group: "g", field: "tenant" }),
     );
   });
 });
@@ -202,15 +224,19 @@ describe("reads on Data Boost", () => {
       { kind: "get", window: "1d" },
       { kind: "latest", limit: 10 },
     ])
-      expect(() => withRead({ ...kind, dataBoost: true })).toThrow(
-        /reads\[\]\.dataBoost is only for kind "scan".*not point reads/,
-      );
+      refusedWith(() => withRead({ ...kind, dataBoost: true }), {
+        field: "workload.reads.0.dataBoost",
+        kind: "literal",
+        value: true,
+      });
   });
 
   it("need a staleness of at least Data Boost's ~35 minutes when one is stated", () => {
-    expect(() => withRead({ kind: "scan", window: "1d", dataBoost: true, staleness: "5m" })).toThrow(
-      /reads "r" has dataBoost: true but staleness 5m; .*at least 35m/,
-    );
+    refusedWith(() => withRead({ kind: "scan", window: "1d", dataBoost: true, staleness: "5m" }), {
+      field: "workload.reads.0.staleness",
+      kind: "data-boost-staleness",
+      value: 300,
+    });
     expect(
       withRead({ kind: "scan", window: "1d", dataBoost: true, staleness: "1h" }).workload.reads[0],
     ).toMatchObject({ staleness: 3600 });
@@ -241,7 +267,16 @@ describe("reads a design cannot plan", () => {
       ],
     });
     expect(() => simulateScenario(scenario, { durationS: 1 })).toThrow(
-      /design "time-first": read "recent": schema "k" puts ts before the fields that identify one "g" entity/,
+      expect.objectContaining({
+        name: "DesignError",
+        design: "time-first",
+        cause: expect.objectContaining({
+          name: "UnplannableReadError",
+          read: "recent",
+          group: "g",
+          schema: "k",
+        }),
+      }),
     );
   });
 });

@@ -17,6 +17,14 @@ import { DATA_BOOST_STALENESS_S } from "./data-boost-limits.js";
 import { formatDuration } from "./duration.js";
 import { durationField } from "./duration-field.js";
 import { checkReplication, ReplicationSchema } from "./replication-topology.js";
+import {
+  ScenarioError,
+  type ScenarioProblem,
+  scenarioProblem,
+  UnknownDesignError,
+} from "./scenario-error.js";
+
+export { ScenarioError, type ScenarioProblem, UnknownDesignError } from "./scenario-error.js";
 
 /** How far back a point get reads when its window is not given: a day. */
 export const DEFAULT_GET_WINDOW_S = 86400;
@@ -241,13 +249,20 @@ const splits = (field: string) => {
 /** Tablet splitting, merging and balancing; defaults, ranges and sources in model-constants.ts. */
 const TabletsSchema = v.pipe(
   v.looseObject({}),
-  v.check(
-    (tablets) => !("movesPerPeriod" in tablets),
-    "tablets.movesPerPeriod is gone: the balancer now moves load, not a count of tablets; set tablets.rebalanceTime (e.g. 10m) instead",
+  // Forwarded to the key, so the problem's field names the setting that is gone.
+  v.forward(
+    v.check(
+      (tablets) => !("movesPerPeriod" in tablets),
+      "tablets.movesPerPeriod is gone: the balancer now moves load, not a count of tablets; set tablets.rebalanceTime (e.g. 10m) instead",
+    ),
+    ["movesPerPeriod"],
   ),
-  v.check(
-    (tablets) => !("initial" in tablets),
-    'tablets.initial is gone: a new table is now pre-split as it was created and its tablets are dealt over the nodes; set tablets.splits (split points: initial − 1, 0 for one tablet) or "salt-buckets"',
+  v.forward(
+    v.check(
+      (tablets) => !("initial" in tablets),
+      'tablets.initial is gone: a new table is now pre-split as it was created and its tablets are dealt over the nodes; set tablets.splits (split points: initial − 1, 0 for one tablet) or "salt-buckets"',
+    ),
+    ["initial"],
   ),
   v.strictObject({
     splits: v.optional(splits("tablets.splits"), SALT_BUCKET_SPLITS),
@@ -407,25 +422,6 @@ function specificIssues(issue: ScenarioIssue): ScenarioIssue[] {
   return checks.length === 0 ? [issue] : checks;
 }
 
-/** One thing wrong with a scenario: the `field` (dotted path), the `kind` of rule it breaks, the `value` given. */
-export interface ScenarioProblem {
-  field: string;
-  kind: string;
-  value: unknown;
-  message: string;
-}
-
-/** A scenario that is not valid, with each problem as data; the message lists them. */
-export class ScenarioError extends Error {
-  override readonly name = "ScenarioError";
-  constructor(
-    readonly problems: readonly ScenarioProblem[],
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 function problemOf(issue: ScenarioIssue): ScenarioProblem {
   return { field: v.getDotPath(issue) ?? "", kind: issue.type, value: issue.input, message: issue.message };
 }
@@ -448,9 +444,12 @@ export function validateScenario(input: unknown): Scenario {
   }
   const scenario = result.output;
   const names = new Set<string>();
-  for (const design of scenario.designs) {
+  for (const [index, design] of scenario.designs.entries()) {
     if (names.has(design.name))
-      throw new Error(`invalid scenario: design name "${design.name}" is used twice`);
+      throw scenarioProblem(
+        { field: `designs.${index}.name`, kind: "duplicate", value: design.name },
+        `design name "${design.name}" is used twice`,
+      );
     names.add(design.name);
   }
   const groups = new Set(scenario.workload.groups.map((group) => group.name));
@@ -467,7 +466,7 @@ export function validateScenario(input: unknown): Scenario {
     }
   }
   checkClusterOptions(scenario);
-  for (const read of scenario.workload.reads) checkDataBoostStaleness(read);
+  for (const [index, read] of scenario.workload.reads.entries()) checkDataBoostStaleness(read, index);
   if (scenario.replication) {
     checkReplication(
       scenario.replication,
@@ -478,22 +477,24 @@ export function validateScenario(input: unknown): Scenario {
 }
 
 /** A scan on Data Boost may miss what was written in its last ~35 minutes: a stated staleness must allow that. */
-function checkDataBoostStaleness(read: ReadPattern): void {
+function checkDataBoostStaleness(read: ReadPattern, index: number): void {
   if (read.kind !== "scan" || !read.dataBoost || read.staleness === undefined) return;
   if (read.staleness < DATA_BOOST_STALENESS_S)
-    throw new Error(
-      `invalid scenario: reads "${read.name}" has dataBoost: true but staleness ${formatDuration(read.staleness)}; Data Boost may not see data written in the last ~35 minutes (Bigtable Data Boost overview), so staleness must be at least 35m, or drop dataBoost`,
+    throw scenarioProblem(
+      { field: `workload.reads.${index}.staleness`, kind: "data-boost-staleness", value: read.staleness },
+      `reads "${read.name}" has dataBoost: true but staleness ${formatDuration(read.staleness)}; Data Boost may not see data written in the last ~35 minutes (Bigtable Data Boost overview), so staleness must be at least 35m, or drop dataBoost`,
     );
 }
 
 /** The design called `name`; throws listing the scenario's designs when there is none. */
 export function findScenarioDesign(scenario: Scenario, name: string): ScenarioDesign {
   const design = scenario.designs.find((candidate) => candidate.name === name);
-  if (!design) {
-    throw new Error(
-      `design "${name}" is not in scenario "${scenario.name}"; designs: ${scenario.designs.map((d) => d.name).join(", ")}`,
+  if (!design)
+    throw new UnknownDesignError(
+      name,
+      scenario.name,
+      scenario.designs.map((each) => each.name),
     );
-  }
   return design;
 }
 

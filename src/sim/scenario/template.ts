@@ -20,6 +20,20 @@ export class TemplatePlaceholderError extends Error {
   }
 }
 
+const PLACEHOLDERS = "{i}, {i:06}, {i/50}, {i%50:02}, {hex8:i}";
+
+/** A field's `template` whose braces cannot be read: the `field`, the `template` and the placeholders `allowed`. */
+export class TemplateSyntaxError extends Error {
+  override readonly name = "TemplateSyntaxError";
+  readonly allowed = PLACEHOLDERS;
+  constructor(
+    readonly field: string,
+    readonly template: string,
+  ) {
+    super(`field "${field}": cannot read template "${template}"; placeholders are ${PLACEHOLDERS}`);
+  }
+}
+
 /** Turns `template` into a function of the entity index; throws on braces it cannot read. */
 export function compileTemplate(template: string, field: string): (index: number) => string {
   const parts: ((index: number) => string)[] = [];
@@ -33,9 +47,7 @@ export function compileTemplate(template: string, field: string): (index: number
   }
   const tail = template.slice(last);
   if (tail.includes("{") || tail.includes("}")) {
-    throw new Error(
-      `field "${field}": cannot read template "${template}"; placeholders are {i}, {i:06}, {i/50}, {i%50:02}, {hex8:i}`,
-    );
+    throw new TemplateSyntaxError(field, template);
   }
   parts.push(() => tail);
   return (index) => parts.map((part) => part(index)).join("");

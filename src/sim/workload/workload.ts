@@ -7,6 +7,7 @@ import type { CodecSpec, FieldValue, FieldValues, KeySchema, Query } from "../..
 import { meanMultiplier, peakMultiplier } from "../scenario/arrival.js";
 import type { FieldGenerator, ReadPattern, ScenarioDesign, WorkloadGroup } from "../scenario/scenario.js";
 import { compileTemplate, scramble } from "../scenario/template.js";
+import { MissingKeyFieldError, UnplannableReadError } from "./workload-errors.js";
 import { shardFootprint } from "./write-shard-keys.js";
 
 /** How one schema field gets its value in this group. */
@@ -149,7 +150,8 @@ export class CompiledGroup {
   /** Checks that a read for one entity can be planned: its entity fields must lead the key. */
   assertReadable(read: ReadPattern): void {
     const reason = this.unreadableReason();
-    if (reason !== undefined) throw new Error(`read "${read.name}": ${reason}`);
+    if (reason !== undefined)
+      throw new UnplannableReadError(read.name, this.name, this.schema.spec.name, reason);
   }
 
   /** Why one entity's rows cannot be read as key ranges, or undefined when they can. */
@@ -190,9 +192,7 @@ function fieldSource(name: string, codec: CodecSpec, group: WorkloadGroup, desig
   const generator: FieldGenerator | undefined = group.fields[name];
   if (generator === undefined) {
     if (codec.type === "timestamp") return { kind: "time", name };
-    throw new Error(
-      `design "${design}": group "${group.name}" has no value for key field "${name}"; add it under the group's fields (a template, oneOf or sequence)`,
-    );
+    throw new MissingKeyFieldError(design, group.name, name);
   }
   const numeric = codec.type === "uint" || codec.type === "int64";
   const convert = (value: string | number): FieldValue => {
