@@ -20,7 +20,13 @@ export {
 export { MemoryStore, type MemoryStoreFaults, type MemoryStoreOptions } from "./store/memory/memory.js";
 export type * from "./store/store.js";
 export { RetryableStoreError, StoreArgumentError, StoreClosedError } from "./store/store.js";
-export { type AdoptOptions, AdoptRefusedError, type AdoptReport, adoptTable } from "./table/adopt.js";
+export {
+  type AdoptOptions,
+  type AdoptRefusal,
+  AdoptRefusedError,
+  type AdoptReport,
+  adoptTable,
+} from "./table/adopt.js";
 export { BucketReadError, type RetryPolicy } from "./table/bucket-reader.js";
 export { LatestQueryError } from "./table/latest-query.js";
 export {

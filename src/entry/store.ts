@@ -6,12 +6,15 @@ export {
   type CreateBigtableTableOptions,
   CreateTableError,
   DEFAULT_BIGTABLE_FAMILY,
+  MissingBigtableSettingError,
 } from "../store/bigtable/bigtable.js";
 export { DEFAULT_MUTATE_ROWS_LIMITS, type MutateRowsLimits } from "../store/bigtable/mutate-rows.js";
 export {
   DEFAULT_EMBEDDED_DIRECTORY,
+  EmbeddedFormatError,
   EmbeddedOpenError,
   EmbeddedStore,
   type EmbeddedStoreOptions,
+  MissingEmbeddedTableError,
 } from "../store/embedded/embedded.js";
 export { type OpenStoreOptions, openStore, STORE_KINDS, type StoreKind } from "../store/open/open.js";

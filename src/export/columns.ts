@@ -22,15 +22,50 @@ export interface Column {
   finalSql: string;
 }
 
+/**
+ * A cell column text that is not NAME or NAME:TYPE: `problem` says which part is wrong; `allowed`
+ * lists the types.
+ */
+export class CellColumnError extends Error {
+  override readonly name = "CellColumnError";
+  readonly allowed: readonly CellType[] = CELL_TYPES;
+  constructor(
+    readonly value: string,
+    readonly problem: "empty-name" | "unknown-type",
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A cell whose text does not parse as its column's type: the cell, its text and the type. */
+export class CellValueError extends Error {
+  override readonly name = "CellValueError";
+  constructor(
+    readonly cell: string,
+    readonly value: string,
+    readonly type: CellType,
+    message = `cell "${cell}" is ${JSON.stringify(value)}, not a ${type}`,
+  ) {
+    super(message);
+  }
+}
+
 /** `value:DOUBLE` → a cell column; names the allowed types otherwise. */
 export function parseCellColumn(text: string): CellColumn {
   const colon = text.lastIndexOf(":");
   const name = colon < 0 ? text : text.slice(0, colon);
   const type = (colon < 0 ? "VARCHAR" : text.slice(colon + 1).toUpperCase()) as CellType;
   if (name === "")
-    throw new Error(`cell column "${text}": the cell name is empty; expected NAME or NAME:TYPE`);
+    throw new CellColumnError(
+      text,
+      "empty-name",
+      `cell column "${text}": the cell name is empty; expected NAME or NAME:TYPE`,
+    );
   if (!CELL_TYPES.includes(type))
-    throw new Error(
+    throw new CellColumnError(
+      text,
+      "unknown-type",
       `cell column "${text}": type "${type}" is not allowed; allowed: ${CELL_TYPES.join(", ")}`,
     );
   return { name, type };
@@ -103,17 +138,20 @@ function parseCell(column: CellColumn, value: Buffer | undefined): string | numb
       return text;
     case "DOUBLE": {
       const number = Number(text);
-      if (text.trim() === "" || Number.isNaN(number))
-        throw new Error(`cell "${column.name}" is ${JSON.stringify(text)}, not a DOUBLE`);
+      if (text.trim() === "" || Number.isNaN(number)) throw new CellValueError(column.name, text, "DOUBLE");
       return number;
     }
     case "BIGINT":
-      if (!/^-?\d+$/.test(text))
-        throw new Error(`cell "${column.name}" is ${JSON.stringify(text)}, not a BIGINT`);
+      if (!/^-?\d+$/.test(text)) throw new CellValueError(column.name, text, "BIGINT");
       return BigInt(text);
     case "BOOLEAN":
       if (text !== "true" && text !== "false")
-        throw new Error(`cell "${column.name}" is ${JSON.stringify(text)}, not a BOOLEAN (true/false)`);
+        throw new CellValueError(
+          column.name,
+          text,
+          "BOOLEAN",
+          `cell "${column.name}" is ${JSON.stringify(text)}, not a BOOLEAN (true/false)`,
+        );
       return text === "true";
   }
 }

@@ -8,7 +8,7 @@ import { MemoryStore } from "../store/memory/memory.js";
 import { openStore } from "../store/open/open.js";
 import { SaltedTable } from "../table/salted-table.js";
 import { parseCellColumn } from "./columns.js";
-import { exportTable } from "./export-table.js";
+import { ExportRowError, exportTable } from "./export-table.js";
 
 const fleet = compileSchema({
   version: 1,
@@ -182,22 +182,36 @@ describe("exportTable", () => {
   it("refuses a Parquet directory that already holds files, so old partitions never mix in", async () => {
     const parquetDir = mkdtempSync(join(tmpdir(), "ks-full-"));
     await exportTable({ store: await fleetTable(), schema: fleet, parquetDir });
-    await expect(exportTable({ store: await fleetTable(), schema: fleet, parquetDir })).rejects.toThrow(
-      /is not empty; export into a new or empty directory/,
+    await expect(exportTable({ store: await fleetTable(), schema: fleet, parquetDir })).rejects.toMatchObject(
+      {
+        name: "ExportDirectoryError",
+        directory: parquetDir,
+      },
     );
   });
 
   it("names the cell and the row when a typed cell does not parse", async () => {
-    await expect(
-      exportTable({
-        store: await fleetTable(),
-        schema: fleet,
-        duckdbFile: join(mkdtempSync(join(tmpdir(), "keyspread-export-")), "x.duckdb"),
-        cellColumns: [parseCellColumn("unit:DOUBLE")],
-      }),
-    ).rejects.toThrow(/row [0-9a-f]+: cell "unit" is "%", not a DOUBLE/);
+    const refused = await exportTable({
+      store: await fleetTable(),
+      schema: fleet,
+      duckdbFile: join(mkdtempSync(join(tmpdir(), "keyspread-export-")), "x.duckdb"),
+      cellColumns: [parseCellColumn("unit:DOUBLE")],
+    }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ExportRowError);
+    expect((refused as ExportRowError).key).toMatch(/^[0-9a-f]+$/);
+    expect((refused as ExportRowError).cause).toMatchObject({
+      name: "CellValueError",
+      cell: "unit",
+      value: "%",
+      type: "DOUBLE",
+    });
     expect(() => parseCellColumn("value:FLOAT")).toThrow(
-      /type "FLOAT" is not allowed; allowed: DOUBLE, BIGINT, VARCHAR, BOOLEAN/,
+      expect.objectContaining({
+        name: "CellColumnError",
+        value: "value:FLOAT",
+        problem: "unknown-type",
+        allowed: ["DOUBLE", "BIGINT", "VARCHAR", "BOOLEAN"],
+      }),
     );
     await expect(
       exportTable({ store: new MemoryStore(), schema: fleet, parquetDir: "x", partitionField: "seq" }),

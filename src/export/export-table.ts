@@ -54,9 +54,7 @@ export async function exportTable(options: ExportOptions): Promise<ExportResult>
     throw new Error("export needs a Parquet directory, a DuckDB file, or both");
   if (options.parquetDir && (await readdir(options.parquetDir).catch(() => [])).length > 0) {
     // Partitions left from an earlier export would be read back as part of this one.
-    throw new Error(
-      `Parquet directory ${options.parquetDir} is not empty; export into a new or empty directory`,
-    );
+    throw new ExportDirectoryError(options.parquetDir);
   }
   const cellColumns = options.cellColumns ?? [];
   const columns = columnsFor(schema, cellColumns);
@@ -87,7 +85,7 @@ export async function exportTable(options: ExportOptions): Promise<ExportResult>
       try {
         writer.appendRow(stagingRow(schema, cellColumns, decoded.values, row.cells));
       } catch (error) {
-        throw new Error(`row ${row.key.toString("hex")}: ${(error as Error).message}`, { cause: error });
+        throw new ExportRowError(row.key.toString("hex"), error);
       }
       if (++rows % FLUSH_ROWS === 0) {
         writer.flush();
@@ -133,6 +131,26 @@ export async function exportTable(options: ExportOptions): Promise<ExportResult>
   } finally {
     connection.closeSync();
     instance.closeSync();
+  }
+}
+
+/** A Parquet directory that already holds files (old partitions would be read back with the new). */
+export class ExportDirectoryError extends Error {
+  override readonly name = "ExportDirectoryError";
+  readonly allowed = "a new or empty directory";
+  constructor(readonly directory: string) {
+    super(`Parquet directory ${directory} is not empty; export into a new or empty directory`);
+  }
+}
+
+/** A row that could not be exported: its key (hex); the cause says why (a {@link CellValueError}…). */
+export class ExportRowError extends Error {
+  override readonly name = "ExportRowError";
+  constructor(
+    readonly key: string,
+    cause: unknown,
+  ) {
+    super(`row ${key}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
   }
 }
 

@@ -20,11 +20,17 @@ export interface DistributionReport {
   pValue: number;
 }
 
+/**
+ * A sample whose buckets are not even enough: `problem` says which check failed and `limit` is that
+ * check's bound (`maxSkew` or `minPValue`); `report` holds the figures.
+ */
 export class DistributionError extends Error {
   override readonly name = "DistributionError";
   constructor(
     message: string,
     readonly report: DistributionReport,
+    readonly problem: "no-samples" | "skew" | "p-value",
+    readonly limit?: number,
   ) {
     super(message);
   }
@@ -80,17 +86,21 @@ export function assertEvenDistribution(
   const report = distributionReport(schema, sampleValues);
   const hottest = report.counts.indexOf(report.max);
   const summary = `${report.samples} samples over ${report.counts.length} buckets of schema "${schema.spec.name}": max/mean ${report.skew.toFixed(3)} (bucket ${hottest} has ${report.max}, mean ${report.mean.toFixed(1)}), chi-square ${report.chiSquare.toFixed(1)}, p = ${report.pValue.toPrecision(3)}`;
-  if (report.samples === 0) throw new DistributionError("no samples to check", report);
+  if (report.samples === 0) throw new DistributionError("no samples to check", report, "no-samples");
   if (report.skew > options.maxSkew) {
     throw new DistributionError(
       `uneven salt: max/mean ${report.skew.toFixed(3)} > maxSkew ${options.maxSkew}; ${summary}`,
       report,
+      "skew",
+      options.maxSkew,
     );
   }
   if (options.minPValue !== undefined && report.pValue < options.minPValue) {
     throw new DistributionError(
       `uneven salt: p = ${report.pValue.toPrecision(3)} < minPValue ${options.minPValue}; ${summary}`,
       report,
+      "p-value",
+      options.minPValue,
     );
   }
   return report;

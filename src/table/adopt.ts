@@ -30,12 +30,21 @@ export interface AdoptReport {
   undecodable: UndecodableRow[];
 }
 
-/** The sample shows more undecodable rows than allowed; nothing was written. */
+/**
+ * Why adoption was refused: a row in keyspread's reserved range (its key in hex), or a sampled
+ * share of undecodable rows above the allowed share.
+ */
+export type AdoptRefusal =
+  | { problem: "reserved-key"; key: string }
+  | { problem: "undecodable-share"; share: number; allowed: number };
+
+/** The table cannot be adopted as it is (`refusal` says why); nothing was written. */
 export class AdoptRefusedError extends Error {
   override readonly name = "AdoptRefusedError";
   constructor(
     message: string,
     readonly report: AdoptReport,
+    readonly refusal: AdoptRefusal,
   ) {
     super(message);
   }
@@ -69,6 +78,7 @@ export async function adoptTable(
     throw new AdoptRefusedError(
       `${store.name} has row ${describeKey(row.key)} starting with eight 0xFF bytes, which keyspread reserves for its schema row (reads never reach such rows); it cannot be adopted`,
       report,
+      { problem: "reserved-key", key: row.key.toString("hex") },
     );
   }
 
@@ -88,6 +98,7 @@ export async function adoptTable(
     throw new AdoptRefusedError(
       `${store.name}: ${report.undecodableRows} of ${report.sampledRows} sampled rows (${percent(share)}) do not decode under schema "${schema.spec.name}", more than the ${percent(maxShare)} allowed; first: ${first}. Check the schema (bucket count, hash, separator, salt.input), or adopt anyway with force (--force): reads then skip such rows and report them`,
       report,
+      { problem: "undecodable-share", share, allowed: maxShare },
     );
   }
   await recordSchema(store, schema);

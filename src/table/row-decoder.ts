@@ -5,6 +5,7 @@
  * read naming the table, the key and the reason. Never a silent skip, never an anonymous failure.
  */
 import { isPrintableAscii } from "../keys/bytes.js";
+import { KeyDecodeError, type KeyDecodeProblem } from "../keys/errors.js";
 import type { DecodedKey, FieldValue, FieldValues, KeySchema } from "../keys/types.js";
 import type { StoreRow } from "../store/store.js";
 
@@ -16,10 +17,15 @@ export interface TableRow<D extends Record<string, FieldValue> = Record<string, 
   cells: Map<string, Buffer>;
 }
 
-/** A row the schema cannot decode: its key (hex) and why. */
+/**
+ * A row the schema cannot decode: its key (hex) and why; `problem` and `at` (the byte where reading
+ * failed) when the key decoder named them.
+ */
 export interface UndecodableRow {
   key: string;
   reason: string;
+  problem?: KeyDecodeProblem;
+  at?: number;
 }
 
 /** Something a caller should hear about though the operation went on. */
@@ -48,18 +54,23 @@ export function emitTableWarning(warning: TableWarning): void {
   process.emitWarning(warning.message, { type: "KeyspreadWarning", code: warning.kind });
 }
 
-/** A strict read met a row it cannot decode. */
+/** A strict read met a row it cannot decode; `problem` and `at` as in {@link UndecodableRow}. */
 export class UndecodableRowError extends Error {
   override readonly name = "UndecodableRowError";
+  readonly problem: KeyDecodeProblem | undefined;
+  readonly at: number | undefined;
   constructor(
     readonly table: string,
     readonly key: Buffer,
     readonly reason: string,
     readonly schema: string,
+    cause?: unknown,
   ) {
     super(
       `${table}: row ${describeKey(key)} does not decode under schema "${schema}": ${reason} (a strict read stops here; without strict such rows are skipped and counted)`,
     );
+    this.problem = cause instanceof KeyDecodeError ? cause.problem : undefined;
+    this.at = cause instanceof KeyDecodeError ? cause.at : undefined;
   }
 }
 
@@ -84,9 +95,11 @@ export class RowDecoder<D extends Record<string, FieldValue> = Record<string, Fi
       decoded = this.schema.decode(row.key);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      if (this.strict) throw new UndecodableRowError(this.table, row.key, reason, this.schema.spec.name);
+      if (this.strict)
+        throw new UndecodableRowError(this.table, row.key, reason, this.schema.spec.name, error);
       this.count++;
-      if (this.first.length < LISTED) this.first.push({ key: row.key.toString("hex"), reason });
+      if (this.first.length < LISTED)
+        this.first.push({ key: row.key.toString("hex"), reason, ...decodeProblem(error) });
       return undefined;
     }
     return { key: row.key, bucket: decoded.bucket, values: decoded.values, cells: row.cells };
@@ -108,6 +121,11 @@ export class RowDecoder<D extends Record<string, FieldValue> = Record<string, Fi
       message: `${this.table}: skipped ${this.count} row(s) in the read's ranges that schema "${this.schema.spec.name}" cannot decode (written by other code?); first: ${listed}. Read with strict to fail instead.`,
     };
   }
+}
+
+function decodeProblem(error: unknown): Pick<UndecodableRow, "problem" | "at"> {
+  if (!(error instanceof KeyDecodeError)) return {};
+  return error.at === undefined ? { problem: error.problem } : { problem: error.problem, at: error.at };
 }
 
 /** A key for messages: quoted text when printable ASCII, else `hex …`. */

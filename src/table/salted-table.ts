@@ -7,7 +7,7 @@
 import { LRUCache } from "lru-cache";
 import { type AccessLogSampling, sampler } from "../access-log/sink.js";
 import type { FieldValues, KeySchema, Query, QueryPlan } from "../keys/types.js";
-import type { Store, StoreMutation, StoreRow } from "../store/store.js";
+import { type Store, StoreArgumentError, type StoreMutation, type StoreRow } from "../store/store.js";
 import { checkAppProfile } from "../store/validate.js";
 import type { RetryPolicy } from "./bucket-reader.js";
 import { checkLatestQuery } from "./latest-query.js";
@@ -168,7 +168,13 @@ export class SaltedTable<V extends FieldValues = FieldValues, D extends Decoded 
       try {
         checkAppProfile({ appProfile });
       } catch (error) {
-        throw new TypeError(`appProfiles.${path}: ${(error as Error).message}`);
+        if (!(error instanceof StoreArgumentError)) throw error;
+        throw new StoreArgumentError(
+          `appProfiles.${path}`,
+          appProfile,
+          error.allowed,
+          `appProfiles.${path}: ${error.message}`,
+        );
       }
     }
     await guardSchema(store, schema, options.create ?? false, options.appProfiles?.write);

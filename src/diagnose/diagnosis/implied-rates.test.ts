@@ -56,7 +56,12 @@ describe("checkCarried", () => {
     const sixteen = Array.from({ length: 16 }, (_, i) => hotTablet(key(`s${i}`), key(`s${i}z`), 82));
     const peak = peakHeat(sixteen)!;
     expect(() => checkCarried(peak, 3)).toThrow(
-      /16 hot tablets add up to 1312 %.*more than 3 nodes can carry \(3 × 100 % = 300 %\)/,
+      expect.objectContaining({
+        name: "DiagnoseRefusal",
+        code: "peak-exceeds-nodes",
+        details: { at: peak.at.toISOString(), hotTablets: 16, totalCpuPercent: 1312, nodes: 3 },
+        forcible: false,
+      }),
     );
     expect(() => checkCarried(peak, 14)).not.toThrow();
   });

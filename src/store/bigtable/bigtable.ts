@@ -144,7 +144,12 @@ export class BigtableStore extends AbstractStore {
     checkMutateRowsLimits(limits);
     const { readRetries = DEFAULT_READ_RETRIES } = options;
     if (!(Number.isSafeInteger(readRetries) && readRetries >= 0)) {
-      throw new RangeError(`readRetries is ${readRetries}; allowed: an integer ≥ 0`);
+      throw new StoreArgumentError(
+        "readRetries",
+        readRetries,
+        "an integer ≥ 0",
+        `readRetries is ${readRetries}; allowed: an integer ≥ 0`,
+      );
     }
     // The emulator needs no credentials; without this, Google's auth library probes for a GCE
     // metadata server and prints a MetadataLookupWarning on every command.
@@ -176,10 +181,20 @@ export class BigtableStore extends AbstractStore {
   static async createTable(options: CreateBigtableTableOptions = {}): Promise<BigtableStore> {
     const { maxAgeSeconds, maxVersions = 1, splits = [] } = options;
     if (maxAgeSeconds !== undefined && !(Number.isSafeInteger(maxAgeSeconds) && maxAgeSeconds > 0)) {
-      throw new RangeError(`maxAgeSeconds is ${maxAgeSeconds}; allowed: a positive integer`);
+      throw new StoreArgumentError(
+        "maxAgeSeconds",
+        maxAgeSeconds,
+        "a positive integer",
+        `maxAgeSeconds is ${maxAgeSeconds}; allowed: a positive integer`,
+      );
     }
     if (!(Number.isSafeInteger(maxVersions) && maxVersions > 0)) {
-      throw new RangeError(`maxVersions is ${maxVersions}; allowed: a positive integer`);
+      throw new StoreArgumentError(
+        "maxVersions",
+        maxVersions,
+        "a positive integer",
+        `maxVersions is ${maxVersions}; allowed: a positive integer`,
+      );
     }
     checkSplits(splits);
     const store = await BigtableStore.open(options);
@@ -424,15 +439,32 @@ export class BigtableStore extends AbstractStore {
   }
 }
 
-/** A Bigtable call failed for good (not a status worth retrying): which store, which operation. */
+/**
+ * A Bigtable call failed for good (not a status worth retrying): which store, which operation, and
+ * the gRPC status name (`NOT_FOUND`…) when the call got one.
+ */
 export class BigtableCallError extends Error {
   override readonly name = "BigtableCallError";
+  readonly status: string | undefined;
   constructor(
     readonly store: string,
     readonly operation: string,
     cause: unknown,
   ) {
     super(`${store}: ${operation} failed: ${describeError(cause)}`, { cause });
+    const code = (cause as { code?: unknown } | undefined)?.code;
+    this.status = typeof code === "number" ? codeName(code) : undefined;
+  }
+}
+
+/** A connection setting given neither as an option (`field`) nor in the environment (`variable`). */
+export class MissingBigtableSettingError extends Error {
+  override readonly name = "MissingBigtableSettingError";
+  constructor(
+    readonly field: string,
+    readonly variable: string,
+  ) {
+    super(`Bigtable ${field} is missing: pass ${field} or set ${variable}`);
   }
 }
 
@@ -469,7 +501,7 @@ export function resolveConfig(options: BigtableStoreOptions): ResolvedConfig {
   ) => {
     const chosen = value ?? env[variable] ?? (onEmulator ? emulatorDefault : undefined);
     if (chosen === undefined || chosen === "") {
-      throw new TypeError(`Bigtable ${field} is missing: pass ${field} or set ${variable}`);
+      throw new MissingBigtableSettingError(field, variable);
     }
     return chosen;
   };

@@ -67,6 +67,30 @@ export class EmbeddedOpenError extends Error {
   }
 }
 
+/** `mustExist` was asked and there is no table at `location`. */
+export class MissingEmbeddedTableError extends Error {
+  override readonly name = "MissingEmbeddedTableError";
+  constructor(readonly location: string) {
+    super(`no such table: embedded store ${location} does not exist`);
+  }
+}
+
+/**
+ * A directory in a layout this keyspread does not read: `found` is its format marker, or null for
+ * keyspread 0.1's unmarked one-entry-per-row layout; `expected` is the format this keyspread reads.
+ */
+export class EmbeddedFormatError extends Error {
+  override readonly name = "EmbeddedFormatError";
+  readonly expected = FORMAT;
+  constructor(
+    readonly location: string,
+    readonly found: string | null,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 export class EmbeddedStore extends AbstractStore {
   readonly name: string;
   /** Writes run one at a time: a row replace or delete reads the row's cells, then deletes them. */
@@ -99,7 +123,7 @@ export class EmbeddedStore extends AbstractStore {
     }
     const location = join(options.directory ?? DEFAULT_EMBEDDED_DIRECTORY, options.table);
     if (options.mustExist && !existsSync(location)) {
-      throw new Error(`no such table: embedded store ${location} does not exist`);
+      throw new MissingEmbeddedTableError(location);
     }
     await mkdir(dirname(location), { recursive: true });
     const db: Level = new ClassicLevel(location, { keyEncoding: "buffer", valueEncoding: "buffer" });
@@ -293,13 +317,17 @@ async function checkFormat(db: Level, location: string): Promise<void> {
   const format = await db.get(FORMAT_KEY);
   if (format?.toString() === FORMAT) return;
   if (format !== undefined) {
-    throw new Error(
+    throw new EmbeddedFormatError(
+      location,
+      format.toString(),
       `embedded store ${location} has format ${JSON.stringify(format.toString())}; this keyspread reads ${JSON.stringify(FORMAT)}`,
     );
   }
   const [anyKey] = await db.keys({ limit: 1 }).all();
   if (anyKey !== undefined) {
-    throw new Error(
+    throw new EmbeddedFormatError(
+      location,
+      null,
       `embedded store ${location} was written by keyspread 0.1 (one entry per row); this keyspread keeps one entry per cell and will not misread it: write its rows into a new table`,
     );
   }

@@ -5,6 +5,7 @@
 
 import { displayKey } from "../../keys/key-text.js";
 import type { KeySchema } from "../../keys/types.js";
+import { VizArgumentError } from "../input/viz-argument-error.js";
 
 export interface KeyPrefixer {
   /** How many prefix levels there are, outermost first. */
@@ -45,7 +46,12 @@ export function keyPrefixer(options: KeyPrefixOptions = {}): KeyPrefixer {
   const schema = options.schema;
   const separatorText = options.separator ?? schema?.spec.separator ?? "#";
   if (separatorText.length !== 1 || separatorText.charCodeAt(0) > 0x7f) {
-    throw new Error(`separator "${separatorText}": expected exactly one ASCII character`);
+    throw new VizArgumentError(
+      "separator",
+      separatorText,
+      "exactly one ASCII character",
+      `separator "${separatorText}": expected exactly one ASCII character`,
+    );
   }
   const separator = separatorText.charCodeAt(0);
   const saltLength = schema?.saltPrefixLength ?? 0;
