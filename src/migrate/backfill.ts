@@ -88,6 +88,19 @@ export class BackfillWriteError extends Error {
   }
 }
 
+/** A source row the target schema cannot key (`sourceKey` in hex, and the `reason`); `skipBadRows` records such rows instead. */
+export class BackfillRowError extends Error {
+  override readonly name = "BackfillRowError";
+  constructor(
+    readonly sourceKey: string,
+    readonly reason: string,
+  ) {
+    super(
+      `source row ${sourceKey} cannot be re-keyed: ${reason} (rerun with skipBadRows / --skip-bad-rows to record such rows and go on)`,
+    );
+  }
+}
+
 const MAX_LISTED_SKIPS = 100;
 
 export async function backfillTable(options: BackfillOptions): Promise<BackfillResult> {
@@ -217,11 +230,7 @@ function rekeyPage(
   for (const row of page) {
     const converted = rekey(row, sourceSchema, targetSchema);
     if (typeof converted === "string") {
-      if (!skipBadRows) {
-        throw new Error(
-          `source row ${row.key.toString("hex")} cannot be re-keyed: ${converted} (rerun with skipBadRows / --skip-bad-rows to record such rows and go on)`,
-        );
-      }
+      if (!skipBadRows) throw new BackfillRowError(row.key.toString("hex"), converted);
       state.rowsSkipped++;
       if (state.skipped.length < MAX_LISTED_SKIPS)
         state.skipped.push({ key: row.key.toString("hex"), reason: converted });

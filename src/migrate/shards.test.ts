@@ -78,12 +78,18 @@ describe("shards", () => {
     const plans = await Promise.all(Array.from({ length: 4 }, () => shardPlanFor(file, store, 4)));
     expect(new Set(plans.map((plan) => JSON.stringify(plan))).size).toBe(1);
     expect(JSON.parse(readFileSync(file, "utf8"))).toEqual(plans[0]);
-    await expect(shardPlanFor(file, store, 8)).rejects.toThrow(
-      /splits memory:p into 4 shards; this run needs memory:p in 8/,
-    );
-    await expect(shardPlanFor(file, new MemoryStore({ name: "q" }), 4)).rejects.toThrow(
-      /this run needs memory:q/,
-    );
+    const planned = { table: "memory:p", shards: 4 };
+    await expect(shardPlanFor(file, store, 8)).rejects.toMatchObject({
+      name: "ShardPlanMismatch",
+      file,
+      planned,
+      run: { table: "memory:p", shards: 8 },
+    });
+    await expect(shardPlanFor(file, new MemoryStore({ name: "q" }), 4)).rejects.toMatchObject({
+      name: "ShardPlanMismatch",
+      planned,
+      run: { table: "memory:q", shards: 4 },
+    });
     expect(() => shardRange(plans[0]!, { index: 1, count: 2 })).toThrow(/has 4 shards/);
   });
 

@@ -125,10 +125,26 @@ export async function readShardPlan(file: string): Promise<ShardPlan | undefined
   return plan as ShardPlan;
 }
 
+/** The shard plan in `file` was written for another table or shard count than this run's. */
+export class ShardPlanMismatch extends Error {
+  override readonly name = "ShardPlanMismatch";
+  constructor(
+    readonly file: string,
+    readonly planned: { table: string; shards: number },
+    readonly run: { table: string; shards: number },
+  ) {
+    super(
+      `shard plan ${file} splits ${planned.table} into ${planned.shards} shards; this run needs ${run.table} in ${run.shards}: use another --shards-file, or delete this one (only if no shard has started)`,
+    );
+  }
+}
+
 function checkPlan(plan: ShardPlan, file: string, store: Store, shards: number): ShardPlan {
   if (plan.table !== store.name || plan.shards !== shards) {
-    throw new Error(
-      `shard plan ${file} splits ${plan.table} into ${plan.shards} shards; this run needs ${store.name} in ${shards}: use another --shards-file, or delete this one (only if no shard has started)`,
+    throw new ShardPlanMismatch(
+      file,
+      { table: plan.table, shards: plan.shards },
+      { table: store.name, shards },
     );
   }
   return plan;

@@ -92,8 +92,11 @@ describe("validate", () => {
     const { source, target } = await migrated(5);
     await expect(
       validateMigration({ source, sourceSchema: from, target, targetSchema: to, entityFields: ["ts"] }),
-    ).rejects.toThrow(
-      /entity fields ts must be the leading fields of both schemas; "metrics" starts with deviceId, ts/,
-    );
+    ).rejects.toMatchObject({
+      name: "MigrateOptionError",
+      field: "entityFields",
+      value: ["ts"],
+      allowed: `leading fields of both schemas ("metrics" starts with ${from.fields.map((f) => f.name).join(", ")})`,
+    });
   });
 });

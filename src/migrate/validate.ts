@@ -267,7 +267,10 @@ function entityFieldsFor(from: KeySchema, to: KeySchema, requested: string[] | u
   if (requested) {
     for (const schema of [from, to]) {
       if (!leads(schema, requested)) {
-        throw new Error(
+        throw new MigrateOptionError(
+          "entityFields",
+          requested,
+          `leading fields of both schemas ("${schema.spec.name}" starts with ${names(schema).join(", ")})`,
           `entity fields ${requested.join(", ")} must be the leading fields of both schemas; "${schema.spec.name}" starts with ${names(schema).join(", ")}`,
         );
       }

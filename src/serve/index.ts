@@ -22,4 +22,5 @@ export {
 export type { MetricPoint } from "./ingest/points/point.js";
 export { type IngestService, type IngestServiceOptions, startIngestService } from "./ingest-service.js";
 export { UnreadableMigrationRecord } from "./migration/migration-follower.js";
+export { ServeOptionError } from "./serve-option-error.js";
 export { WalDirectoryInUse, WalOfAnotherTable } from "./wal/write-ahead-log.js";

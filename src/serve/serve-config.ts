@@ -15,6 +15,7 @@ import { DEFAULT_DEAD_LETTER_AFTER_ATTEMPTS } from "./ingest/retry-queue.js";
 import { DEFAULT_MAX_PENDING_POINTS } from "./ingest/write-admission.js";
 import { DEFAULT_PREFIX_LENGTH } from "./observe/hotspot-monitor.js";
 import { DEFAULT_HEARTBEAT_MS, DEFAULT_LEASE_MS } from "./replicas/replica-registry.js";
+import { ServeOptionError } from "./serve-option-error.js";
 
 export interface IngestServiceOptions {
   /**
@@ -174,7 +175,10 @@ export function serveConfig(options: IngestServiceOptions): ServeConfig {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const host = options.host ?? SERVE_DEFAULTS.host;
   if (options.authFile === undefined && !options.insecure && !isLoopback(host)) {
-    throw new Error(
+    throw new ServeOptionError(
+      "host",
+      host,
+      "a loopback address, unless --auth FILE or --insecure is given",
       `refusing to listen on ${host} without --auth: anyone who can reach it could write and read every tenant's points; ` +
         "give --auth FILE (keys from `keyspread serve keys add`), or --insecure to accept that",
     );

@@ -80,7 +80,12 @@ describe("keyspread serve --print-k8s", () => {
         drainDeadlineSeconds: 25,
       }),
     ).toThrow(
-      /preStop sleep 5 s \+ drain deadline 25 s \+ 3 s margin exceed terminationGracePeriodSeconds 30/,
+      expect.objectContaining({
+        name: "ServeOptionError",
+        field: "terminationGracePeriodSeconds",
+        value: 30,
+        allowed: "at least preStop sleep 5 s + drain deadline 25 s + 3 s margin (33 s)",
+      }),
     );
   });
 });

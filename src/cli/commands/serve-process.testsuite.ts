@@ -7,9 +7,21 @@ import { createInterface } from "node:readline";
 
 export const T0 = 1_764_484_000_000;
 
+/** The service exited before it listened: its exit `code` and all it wrote to `stderr`. */
+export class ServeExited extends Error {
+  override readonly name = "ServeExited";
+  constructor(
+    readonly code: number | null,
+    readonly stderr: string,
+  ) {
+    super(`serve exited with ${code} before listening: ${stderr}`);
+  }
+}
+
 export function startServe(
   dir: string,
   extra: string[] = [],
+  env: NodeJS.ProcessEnv = {},
 ): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
   const child = spawn(
     process.execPath,
@@ -26,7 +38,7 @@ export function startServe(
       "0s",
       ...extra,
     ],
-    { stdio: ["ignore", "pipe", "pipe"] },
+    { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } },
   );
   let stderr = "";
   child.stderr!.on("data", (chunk) => {
@@ -37,7 +49,7 @@ export function startServe(
     lines.once("line", (line) =>
       resolve({ child, url: (JSON.parse(line) as { url: string }).url, stderr: () => stderr }),
     );
-    child.once("exit", (code) => reject(new Error(`serve exited with ${code} before listening: ${stderr}`)));
+    child.once("exit", (code) => reject(new ServeExited(code, stderr)));
   });
 }
 

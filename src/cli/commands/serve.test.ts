@@ -8,7 +8,7 @@ import { mkdtemp, readdir, readFile, stat, utimes, writeFile } from "node:fs/pro
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { exited, readAll, startServe, T0 } from "./serve-process.testsuite.js";
+import { exited, lastJson, readAll, type ServeExited, startServe, T0 } from "./serve-process.testsuite.js";
 
 const DEVICES = 12;
 
@@ -113,15 +113,17 @@ describe("keyspread serve (built bin)", () => {
   it("lets one of two services started at the same instant on one log run; the other exits naming it", async () => {
     const dir = await mkdtemp(join(tmpdir(), "serve-race-"));
     const both = ["--store", "memory", "--wal", join(dir, "wal")];
-    const results = await Promise.allSettled([startServe(dir, both), startServe(dir, both)]);
+    const json = { KEYSPREAD_ERRORS: "json" };
+    const results = await Promise.allSettled([startServe(dir, both, json), startServe(dir, both, json)]);
     const running = results.filter((result) => result.status === "fulfilled");
     expect(running).toHaveLength(1);
-    expect(
-      String((results.find((result) => result.status === "rejected") as PromiseRejectedResult).reason),
-    ).toMatch(
-      /exited with 1 before listening: keyspread: write-ahead log .* is in use by (process \d+|another service)/,
-    );
     const { child } = (running[0] as PromiseFulfilledResult<Awaited<ReturnType<typeof startServe>>>).value;
+    const refused = (results.find((result) => result.status === "rejected") as PromiseRejectedResult).reason;
+    expect(refused).toMatchObject({ name: "ServeExited", code: 1 });
+    const error = lastJson((refused as ServeExited).stderr);
+    expect(error).toMatchObject({ name: "WalDirectoryInUse", directory: join(dir, "wal") });
+    // The owner file names the running service's process, unless the claim was read before it was written.
+    expect([undefined, child.pid]).toContain(error.ownerPid);
     child.kill("SIGTERM");
     expect(await exited(child)).toBe(0);
   });

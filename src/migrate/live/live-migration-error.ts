@@ -93,6 +93,7 @@ export type LiveMigrationProblem =
       phase: MigrationPhase;
     }
   | { code: "record-not-in-old-table"; migration: string; from: string }
+  | { code: "serves-another-table"; migration: string; old: string; new: string; serves: string }
   | { code: "changes-more-than-salt"; oldFingerprint: string; newFingerprint: string }
   | { code: "salt-splits-device"; salted: readonly string[] };
 
@@ -175,6 +176,11 @@ export function describeProblem(problem: LiveMigrationProblem): string {
       return `the new table's schema ${problem.newFingerprint} must be the service's row key (${problem.oldFingerprint}) with another salt, same interval: keyspread serve schema --buckets N --interval DURATION`;
     case "salt-splits-device":
       return `the new table salts over ${problem.salted.join(", ")}; a device's rows must stay in one bucket (salt over tenant and deviceId)`;
+    case "serves-another-table":
+      return (
+        `migration ${problem.migration} moves ${problem.old} → ${problem.new}, but this service serves ${problem.serves}; ` +
+        "give this service its own --migration file"
+      );
     case "record-not-in-old-table":
       return `--migration ${problem.migration}: a record held in a table lives in the table the replicas write, --from ${problem.from}`;
   }

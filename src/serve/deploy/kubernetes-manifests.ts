@@ -12,6 +12,7 @@
  * Readiness is GET /readyz: the service listens only once its log is replayed, and answers 503
  * while draining. A startup probe gives a long replay time before liveness counts.
  */
+import { ServeOptionError } from "../serve-option-error.js";
 
 export interface KubernetesDeployment {
   /** Name of the StatefulSet, its Services and labels (default keyspread-ingest). */
@@ -46,7 +47,10 @@ export function kubernetesManifests(deployment: KubernetesDeployment): Record<st
     throw new RangeError(`replicas ${deployment.replicas}: expected a whole number ≥ 1`);
   }
   if (preStop + deadline + STOP_MARGIN_SECONDS > grace) {
-    throw new RangeError(
+    throw new ServeOptionError(
+      "terminationGracePeriodSeconds",
+      grace,
+      `at least preStop sleep ${preStop} s + drain deadline ${deadline} s + ${STOP_MARGIN_SECONDS} s margin (${preStop + deadline + STOP_MARGIN_SECONDS} s)`,
       `preStop sleep ${preStop} s + drain deadline ${deadline} s + ${STOP_MARGIN_SECONDS} s margin exceed terminationGracePeriodSeconds ${grace}: the kubelet would SIGKILL a draining replica`,
     );
   }

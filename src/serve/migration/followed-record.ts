@@ -6,6 +6,7 @@
 import { hostname } from "node:os";
 import { isAlive } from "../../io/file-lock.js";
 import type { KeySchema } from "../../keys/types.js";
+import { LiveMigrationError } from "../../migrate/live/live-migration-error.js";
 import { type MigrationRecord, schemaOf } from "../../migrate/live/migration-record.js";
 import { checkServiceRekeying } from "../../migrate/live/service-rekeying.js";
 import { isStoreAt, parseStoreAddress } from "../../store/open/store-address.js";
@@ -37,10 +38,13 @@ export function checkFollowedRecord(
     }
   }
   if (!isStoreAt(homeStore.name, parseStoreAddress(record.old.address))) {
-    throw new Error(
-      `migration ${file} moves ${record.old.address} → ${record.new.address}, but this service serves ${homeStore.name}; ` +
-        "give this service its own --migration file",
-    );
+    throw new LiveMigrationError({
+      code: "serves-another-table",
+      migration: file,
+      old: record.old.address,
+      new: record.new.address,
+      serves: homeStore.name,
+    });
   }
   if (record.old.fingerprint !== homeSchema.fingerprint) {
     throw new Error(

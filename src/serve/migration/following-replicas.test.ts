@@ -93,9 +93,25 @@ describe("a migration record held in the table, followed by three replicas", () 
               replicas,
             }).record,
         ),
-      ).rejects.toThrow(
-        /2 of 3 live replica\(s\).*replica r1 .*revision 0.*replica r3 .*applying dual-write/,
-      );
+      ).rejects.toMatchObject({
+        name: "LiveMigrationError",
+        problem: {
+          code: "refused",
+          refusal: {
+            reason: "replicas-behind",
+            phase: "dual-write",
+            revision: 1,
+            live: 3,
+            behind: [
+              expect.objectContaining({ replica: "r1", report: expect.objectContaining({ revision: 0 }) }),
+              expect.objectContaining({
+                replica: "r3",
+                report: expect.objectContaining({ revision: 1, applied: false }),
+              }),
+            ],
+          },
+        },
+      });
 
       // A replica that left gracefully is not waited for.
       await registries[0]!.leave();

@@ -330,6 +330,7 @@ describe("a service following a live migration", () => {
     const oldAddress = `embedded:${directory}/old`;
     const { store: newStore } = memoryAt(`embedded:${directory}/new`);
     let created = false;
+    const missing = "no such table: embedded store …/new does not exist";
     const service = await startIngestService({
       store: memoryAt(oldAddress).store,
       buckets: 1,
@@ -338,7 +339,7 @@ describe("a service following a live migration", () => {
       migration: {
         file,
         openStore: async () => {
-          if (!created) throw new Error("no such table: embedded store …/new does not exist");
+          if (!created) throw new Error(missing);
           return newStore;
         },
       },
@@ -354,7 +355,17 @@ describe("a service following a live migration", () => {
       const failed = await applied(file, { error: /no such table/ });
       expect(failed.service).toMatchObject({ phase: "single", applied: false });
       expect(() => advanceMigration(failed, "dual-write", "reads-on-new", { file })).toThrow(
-        /has not applied dual-write yet: no such table/,
+        expect.objectContaining({
+          name: "LiveMigrationError",
+          problem: expect.objectContaining({
+            code: "refused",
+            refusal: expect.objectContaining({
+              reason: "service-not-applied",
+              phase: "dual-write",
+              error: missing,
+            }),
+          }),
+        }),
       );
       await ingest(service, "d", T0 + 1);
 
@@ -420,9 +431,16 @@ describe("a service following a live migration", () => {
     };
     await expect(
       startIngestService({ ...options, store: memoryAt(`embedded:${directory}/old`).store }),
-    ).rejects.toThrow(
-      /moves .*other → .*new, but this service serves embedded:.*old; give this service its own --migration file/,
-    );
+    ).rejects.toMatchObject({
+      name: "LiveMigrationError",
+      problem: {
+        code: "serves-another-table",
+        migration: file,
+        old: `embedded:${directory}/other`,
+        new: `embedded:${directory}/new`,
+        serves: `embedded:${directory}/old`,
+      },
+    });
 
     const laterFile = join(directory, "later.json");
     const service = await startIngestService({

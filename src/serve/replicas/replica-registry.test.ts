@@ -1,5 +1,5 @@
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { MemoryStore } from "../../store/memory/memory.js";
@@ -39,9 +39,11 @@ describe("ReplicaRegistry", () => {
     // A copied log directory: same id, another directory (or host).
     const copy = ReplicaRegistry.join(store, "aaaaaaaaaa", { ...clock, walDirectory: "/var/wal-2" });
     await expect(copy).rejects.toBeInstanceOf(ReplicaIdInUse);
-    await expect(copy).rejects.toThrow(
-      /held by another live replica: host .*, process \d+, log \/var\/wal-1/,
-    );
+    await expect(copy).rejects.toMatchObject({
+      replica: "aaaaaaaaaa",
+      walDirectory: "/var/wal-2",
+      holder: { replica: "aaaaaaaaaa", host: hostname(), pid: process.pid, wal: "/var/wal-1" },
+    });
     now += 10_001;
     const second = await ReplicaRegistry.join(store, "aaaaaaaaaa", { ...clock, walDirectory: "/var/wal-2" });
     // The first one's next heartbeat finds its lease taken: it knows it is no longer the holder.

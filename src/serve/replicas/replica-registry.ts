@@ -60,9 +60,21 @@ export interface ReplicaRegistryOptions {
   log: (line: string) => void;
 }
 
-/** A replica id held by another live process. */
+/** A replica id held by another live process: the id, the log directory it was read from, and the live `holder`'s lease. */
 export class ReplicaIdInUse extends Error {
   override readonly name = "ReplicaIdInUse";
+
+  constructor(
+    readonly replica: string,
+    readonly walDirectory: string,
+    readonly holder: ReplicaLease,
+    nowMs: number,
+  ) {
+    super(
+      `replica id ${replica} (from ${walDirectory}/replica-id) is held by another live replica: ${describeHolder(holder, nowMs)}. ` +
+        "Two replicas must never share a log directory: give this one its own (an empty directory makes a new id)",
+    );
+  }
 }
 
 const rowKey = (replica: string) => Buffer.concat([REPLICA_ROW_PREFIX, Buffer.from(replica)]);
@@ -115,10 +127,7 @@ export class ReplicaRegistry {
         const held = JSON.parse(cell.toString()) as ReplicaLease;
         const ownEarlier = held.host === mine.host && held.wal === mine.wal;
         if (!ownEarlier && held.heartbeatMs + leaseMs > now()) {
-          throw new ReplicaIdInUse(
-            `replica id ${replica} (from ${options.walDirectory}/replica-id) is held by another live replica: ${describeHolder(held, now())}. ` +
-              "Two replicas must never share a log directory: give this one its own (an empty directory makes a new id)",
-          );
+          throw new ReplicaIdInUse(replica, options.walDirectory, held, now());
         }
       }
       mine.heartbeatMs = now();

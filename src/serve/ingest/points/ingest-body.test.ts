@@ -46,7 +46,7 @@ describe("parseIngestBody", () => {
       { line: 3, field: "ts", message: expect.stringMatching(/^-1: expected epoch milliseconds/) },
       { line: 4, field: "extra", message: expect.stringMatching(/unknown field/) },
       { line: 4, field: "metrics.cpu", message: '"high": expected a finite number' },
-      { line: 5, field: "(line)", message: expect.stringMatching(/expected an object/) },
+      { line: 5, field: "(line)", message: expect.stringMatching(/expected an object/), got: "array" },
     ]);
   });
 
@@ -120,9 +120,9 @@ describe("parseIngestBody", () => {
     const deep = (depth: number) => `${"[".repeat(depth)}${"]".repeat(depth)}`;
     const deepObject = (depth: number) => `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
     for (const format of ["ndjson", "json"] as const) {
-      expect(rejectionOf(() => parseIngestBody(deep(100_000), format)).problems[0]!.message).toMatch(
-        /expected an object .*got an array of 1/,
-      );
+      expect(rejectionOf(() => parseIngestBody(deep(100_000), format)).problems).toEqual([
+        { line: 1, field: "(line)", message: expect.any(String), got: "array" },
+      ]);
       expect(rejectionOf(() => parseIngestBody(deepObject(100_000), format)).problemCount).toBeGreaterThan(0);
       const nested = `{"tenant":"a","deviceId":${deep(50_000)},"ts":1,"metrics":{"m":${deepObject(50_000)}}}`;
       expect(rejectionOf(() => parseIngestBody(nested, format)).problems.map((p) => p.field)).toEqual([

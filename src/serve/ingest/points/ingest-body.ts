@@ -31,7 +31,12 @@ export interface IngestBodyProblem {
   /** The offending field (`metrics.temp`), or `(line)` for the line as a whole. */
   field: string;
   message: string;
+  /** A line that is not a point object: the JSON type it holds instead. */
+  got?: JsonType;
 }
+
+/** The type of a JSON value, as a problem names what a line held. */
+export type JsonType = "array" | "object" | "string" | "number" | "boolean" | "null";
 
 export class IngestBodyRejected extends Error {
   override readonly name = "IngestBodyRejected";
@@ -173,9 +178,10 @@ class Problems {
   forbidden = false;
   readonly listed: IngestBodyProblem[] = [];
 
-  add(line: number, field: string, message: string): void {
+  add(line: number, field: string, message: string, got?: JsonType): void {
     this.count++;
-    if (this.listed.length < MAX_PROBLEMS) this.listed.push({ line, field, message });
+    if (this.listed.length < MAX_PROBLEMS)
+      this.listed.push(got === undefined ? { line, field, message } : { line, field, message, got });
   }
 }
 
@@ -191,6 +197,7 @@ function checkPoint(
       line,
       "(line)",
       `expected an object {tenant, deviceId, ts, metrics}, got ${describe(value)}`,
+      value === null ? "null" : Array.isArray(value) ? "array" : (typeof value as JsonType),
     );
     return false;
   }
