@@ -6,7 +6,7 @@
  */
 import { basename, dirname, resolve } from "node:path";
 import { DEFAULT_EMBEDDED_DIRECTORY } from "../embedded/embedded-location.js";
-import type { Store } from "../store.js";
+import { type Store, StoreArgumentError } from "../store.js";
 import { openStore } from "./open.js";
 
 export type StoreAddress =
@@ -14,12 +14,19 @@ export type StoreAddress =
   | { kind: "bigtable"; table: string; projectId?: string; instanceId?: string };
 
 const FORMS = "embedded:DIR/TABLE, embedded:TABLE, bigtable:TABLE or bigtable:PROJECT/INSTANCE/TABLE";
+const BIGTABLE_FORMS = "bigtable:TABLE, bigtable:PROJECT/INSTANCE/TABLE";
 
 export function parseStoreAddress(text: string): StoreAddress {
   const colon = text.indexOf(":");
   const kind = text.slice(0, colon);
   const rest = text.slice(colon + 1);
-  if (colon < 0 || rest === "") throw new Error(`store "${text}" is not an address; allowed: ${FORMS}`);
+  if (colon < 0 || rest === "")
+    throw new StoreArgumentError(
+      "store",
+      text,
+      FORMS,
+      `store "${text}" is not an address; allowed: ${FORMS}`,
+    );
   if (kind === "embedded") {
     const table = basename(rest);
     return { kind, table, directory: rest.includes("/") ? dirname(rest) : DEFAULT_EMBEDDED_DIRECTORY };
@@ -29,9 +36,19 @@ export function parseStoreAddress(text: string): StoreAddress {
     if (parts.length === 1) return { kind, table: rest };
     if (parts.length === 3 && parts.every(Boolean))
       return { kind, projectId: parts[0]!, instanceId: parts[1]!, table: parts[2]! };
-    throw new Error(`store "${text}": expected bigtable:TABLE or bigtable:PROJECT/INSTANCE/TABLE`);
+    throw new StoreArgumentError(
+      "store",
+      text,
+      BIGTABLE_FORMS,
+      `store "${text}": expected ${BIGTABLE_FORMS.replace(", ", " or ")}`,
+    );
   }
-  throw new Error(`store "${text}": unknown kind "${kind}"; allowed: ${FORMS}`);
+  throw new StoreArgumentError(
+    "store",
+    text,
+    FORMS,
+    `store "${text}": unknown kind "${kind}"; allowed: ${FORMS}`,
+  );
 }
 
 export function formatStoreAddress(address: StoreAddress): string {
