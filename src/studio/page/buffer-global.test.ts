@@ -42,6 +42,19 @@ describe("the worker's Buffer compares as Node's does", () => {
     );
   });
 
+  it("Buffer.from copies a Uint8Array or a Buffer into a Buffer of its own", () => {
+    fc.assert(
+      fc.property(bytes, (array) => {
+        for (const source of [array, page(array)]) {
+          const copy = PageBuffer.from(source);
+          expect(PageBuffer.isBuffer(copy) && [...copy]).toEqual([...array]);
+          copy.fill(9);
+          expect([...source]).toEqual([...array]);
+        }
+      }),
+    );
+  });
+
   it("refuses what Node refuses: a range out of bounds, a target that is not bytes", () => {
     expect(() => page(Uint8Array.of(1)).compare(Uint8Array.of(1, 2), 0, 3)).toThrow(RangeError);
     expect(() => PageBuffer.compare(Uint8Array.of(1), "1" as unknown as Uint8Array)).toThrow(TypeError);
