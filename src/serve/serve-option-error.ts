@@ -1,17 +1,9 @@
 /**
- * An option of the ingest service (or of its deployment) outside what it allows, as data: the
- * option (`field`), its `value` and what is `allowed`. The message names all three.
+ * An option of the ingest service (or of its deployment) outside what it allows: its `field`,
+ * `value` and what is `allowed`.
  */
-export class ServeOptionError extends RangeError {
-  override readonly name = "ServeOptionError";
+import { AllowedValueError } from "../format/allowed-value-error.js";
 
-  constructor(
-    readonly field: string,
-    readonly value: unknown,
-    readonly allowed: string,
-    /** The sentence, where the option's own wording reads better than `field is value; allowed: …`. */
-    message = `${field} is ${String(value)}; allowed: ${allowed}`,
-  ) {
-    super(message);
-  }
+export class ServeOptionError extends AllowedValueError {
+  override readonly name = "ServeOptionError";
 }
