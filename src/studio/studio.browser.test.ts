@@ -4,7 +4,7 @@
  * advice.json and results.json equal the files the built bin's `lab --out` writes, run beside it),
  * moves to the CLI's verdict when the nodes go from 12 to 32, reproduces that from the shared link
  * after a reload (the picker showing the fleet), shows a broken YAML's error at its line with the
- * CLI's message, and cancels a run. The fleet runs for one simulated minute
+ * CLI's message, and cancels a run, keeping what it had simulated. The fleet runs for one simulated minute
  * without the model-end reruns (the link carries those options, as `lab --duration 1m
  * --no-sensitivity` takes them), so the test stays small; the screenshot goes to docs/.
  */
@@ -194,14 +194,28 @@ describe("the studio in Chromium", () => {
     expect(await page.locator("#gutter .bad").allTextContents()).toContain(String(line));
   });
 
-  it("cancels a run: the page stays responsive and no stale result lands", async () => {
-    await page.locator("#yaml").fill(FLEET);
-    await page.waitForFunction(`document.body.dataset.state === "running"`);
+  it("cancels a run: the page stays responsive, no stale result lands, and the runs it finished are kept", {
+    timeout: RUN_TIMEOUT * 2,
+  }, async () => {
+    await page.goto("about:blank");
+    await page.goto(base + (await shareFragment(request)));
+    // `keyspread studio` isolates the page, so it shares a WantedRun with its worker.
+    expect(await page.evaluate("crossOriginIsolated")).toBe(true);
+    await page.waitForFunction(
+      `document.getElementById("progress").dataset.phase === "designs" && Number(document.getElementById("progress").dataset.index) >= 2`,
+      null,
+      { timeout: RUN_TIMEOUT, polling: 50 },
+    );
     await page.locator("#cancel").click();
     expect(await settled()).toBe("cancelled");
-    // The page answers while nothing runs, and the cancelled run's worker is gone (no late result).
+    // The page answers while nothing runs, and the cancelled run's result never lands.
     expect(await state()).toBe("cancelled");
     expect(await page.locator("#cancel").isDisabled()).toBe(true);
+    // The same scenario again: the worker kept the designs it had simulated before the cancel.
+    await page.locator("#yaml").fill(FLEET);
+    await page.waitForFunction(`document.body.dataset.state === "running"`);
+    expect(await settled()).toBe("done");
+    expect(Number(await page.evaluate<string>("document.body.dataset.remembered"))).toBeGreaterThanOrEqual(2);
     expect(problems).toEqual([]);
   });
 });

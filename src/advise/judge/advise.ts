@@ -14,6 +14,7 @@ import {
   type SimulationProgress,
   simulateScenario,
 } from "../../sim/results/simulate.js";
+import { SimulationCancelled } from "../../sim/results/simulation-cancelled.js";
 import type { Retention } from "../../sim/scenario/retention.js";
 import type { Scenario, ScenarioDesign } from "../../sim/scenario/scenario.js";
 import { AdviseOptionError } from "../infer/advise-errors.js";
@@ -366,6 +367,7 @@ class CandidateJudge {
         ],
       };
     } catch (error) {
+      if (error instanceof SimulationCancelled) throw error;
       return { kind: "failed", candidate, nodes: onNodes, reads, error: (error as Error).message };
     }
   }

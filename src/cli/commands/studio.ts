@@ -23,6 +23,15 @@ const TYPES: Record<string, string> = {
   ".png": "image/png",
 };
 
+/**
+ * Cross-origin isolation: the page may then share memory with its worker (see src/studio/page/wanted-run.ts),
+ * so a cancel stops the run and keeps the worker's memo. The page loads nothing from elsewhere.
+ */
+const CROSS_ORIGIN_ISOLATED = {
+  "cross-origin-opener-policy": "same-origin",
+  "cross-origin-embedder-policy": "require-corp",
+};
+
 interface StudioOptions {
   port: number;
   host: string;
@@ -84,6 +93,7 @@ export async function serveStudio(host: string, port: number): Promise<Server> {
         .writeHead(200, {
           "content-type": TYPES[extname(file)] ?? "application/octet-stream",
           "cache-control": "no-cache",
+          ...CROSS_ORIGIN_ISOLATED,
         })
         .end(request.method === "HEAD" ? undefined : body);
     } catch {

@@ -1,9 +1,10 @@
 /**
  * The studio page: the YAML and the controls in, a run in a Web Worker, the verdict, comparison,
- * CPU chart and heatmaps out. A change while a run is in flight cancels it (the worker is terminated
- * and a fresh one started), so the page never waits on a stale run; a change after a run ended goes
- * to the same worker, whose memo of the simulator's runs makes it re-run only what the change
- * affects. The URL's fragment always carries the current request, so a copied link reproduces the run.
+ * CPU chart and heatmaps out. Every change goes to the same worker, whose memo of the simulator's
+ * runs makes it re-run only what the change affects. A change or a cancel while a run is in flight
+ * stops that run: through the shared WantedRun when the page is cross-origin isolated (the worker
+ * stops at its next step and keeps its memo), else by terminating the worker and starting a fresh
+ * one. The URL's fragment always carries the current request, so a copied link reproduces the run.
  */
 
 import type { SimulationMemoStats } from "../../lab/simulation-memo.js";
@@ -11,10 +12,11 @@ import type { ControlValues, StudioControls } from "../controls.js";
 import type { ScenarioProblem } from "../scenario-problems.js";
 import { requestOfFragment, shareFragment } from "../share-link.js";
 import type { StudioJudged, StudioOutcome, StudioRequest } from "../studio-run.js";
+import { WantedRun } from "./wanted-run.js";
 import { changedControls, renderControls } from "./controls-panel.js";
 import { DEFAULT_EXAMPLE, EXAMPLES } from "./examples.js";
 import { showComparison, showJudged } from "./results-view.js";
-import type { RunMessage, WorkerMessage } from "./studio-messages.js";
+import type { PageMessage, WorkerMessage } from "./studio-messages.js";
 
 /** Typing pauses this long before a run starts. */
 const EDIT_PAUSE_MS = 400;
@@ -29,19 +31,22 @@ const progress = byId<HTMLProgressElement>("progress");
 const cancel = byId<HTMLButtonElement>("cancel");
 const exportsBar = byId<HTMLSpanElement>("exports");
 
+/** Which run the page wants, shared with the worker; none where the browser shares no memory (not cross-origin isolated). */
+const wanted = globalThis.crossOriginIsolated ? new WantedRun() : undefined;
+
 const state: {
   request: StudioRequest;
   values?: ControlValues;
   worker?: Worker;
-  /** Whether the worker is in the middle of a run (a change then replaces it). */
-  busy: boolean;
+  /** Runs sent to the worker that have not ended (done, failed or cancelled). */
+  inFlight: number;
   /** The request the worker runs or last ran, as JSON: the same request again re-runs nothing. */
   ran?: string;
   runId: number;
   judged?: StudioJudged;
   compared?: [string, string];
   downloads: string[];
-} = { request: { yaml: "", controls: {} }, busy: false, runId: 0, downloads: [] };
+} = { request: { yaml: "", controls: {} }, inFlight: 0, runId: 0, downloads: [] };
 
 function setState(name: "running" | "done" | "invalid" | "cancelled" | "failed", text: string): void {
   document.body.dataset.state = name;
@@ -52,18 +57,25 @@ function setState(name: "running" | "done" | "invalid" | "cancelled" | "failed",
 function stopWorker(): void {
   state.worker?.terminate();
   state.worker = undefined;
-  state.busy = false;
+  state.inFlight = 0;
   state.ran = undefined;
 }
 
-/** The worker for the next run: the idle one (its memo kept), or a fresh one when a run is in flight. */
+/**
+ * The worker for the next run: the one there is (its memo kept) when it is idle or the page can ask
+ * its run to stop, else a fresh one.
+ */
 function workerForRun(): Worker {
-  if (state.worker && !state.busy) return state.worker;
+  if (state.worker && (state.inFlight === 0 || wanted)) return state.worker;
   stopWorker();
   const worker = new Worker(new URL("./worker.ts", import.meta.url), { type: "module" });
+  if (wanted) worker.postMessage({ type: "share", wanted: wanted.buffer } satisfies PageMessage);
   worker.onmessage = (event: MessageEvent<WorkerMessage>) => {
-    if (event.data.id !== state.runId) return;
-    received(event.data);
+    const message = event.data;
+    if (message.type === "done" || message.type === "failed" || message.type === "cancelled")
+      state.inFlight--;
+    if (message.id !== state.runId) return;
+    received(message);
   };
   worker.onerror = (event) => {
     stopWorker();
@@ -81,10 +93,12 @@ function run(): void {
   const worker = workerForRun();
   state.ran = ran;
   const id = ++state.runId;
-  state.busy = true;
+  // Before the message: the run in flight, if any, stops at its next step.
+  wanted?.want(id);
+  state.inFlight++;
   progress.value = 0;
   setState("running", "running…");
-  worker.postMessage({ type: "run", id, request: state.request } satisfies RunMessage);
+  worker.postMessage({ type: "run", id, request: state.request } satisfies PageMessage);
   void shareFragment(state.request).then((fragment) => {
     if (id === state.runId) history.replaceState(null, "", fragment);
   });
@@ -99,16 +113,20 @@ function received(message: WorkerMessage): void {
     case "progress": {
       const { phase, name, index, count, doneS, totalS } = message.progress;
       progress.value = (index + (totalS > 0 ? doneS / totalS : 0)) / Math.max(count, 1);
+      // For the tests: where the run is (runs before `index` in this phase have finished).
+      progress.dataset.phase = phase;
+      progress.dataset.index = String(index);
       status.textContent = `${phase}: ${name} (${index + 1} of ${count})`;
       return;
     }
+    case "cancelled":
+      // Only a run the page no longer wants stops, and its messages are not this run's.
+      return;
     case "failed":
-      state.busy = false;
       state.ran = undefined;
       setState("failed", `The run failed: ${message.message}`);
       return;
     case "done":
-      state.busy = false;
       finished(message.outcome, message.ms, message.runs);
   }
 }
@@ -239,7 +257,10 @@ byId("compare").addEventListener("change", () => {
 });
 
 cancel.addEventListener("click", () => {
-  stopWorker();
+  if (wanted) {
+    wanted.wantNone();
+    state.ran = undefined;
+  } else stopWorker();
   state.runId++;
   setState("cancelled", "cancelled: change the scenario or a control to run again");
 });

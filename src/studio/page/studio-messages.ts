@@ -10,6 +10,14 @@ export interface RunMessage {
   request: StudioRequest;
 }
 
+/** Sent once, first, when the page can share memory: the cell of a WantedRun (src/studio/page/wanted-run.ts). */
+export interface ShareMessage {
+  type: "share";
+  wanted: SharedArrayBuffer;
+}
+
+export type PageMessage = ShareMessage | RunMessage;
+
 export type WorkerMessage =
   | { type: "controls"; id: number; controls: ControlValues }
   | { type: "progress"; id: number; progress: JudgeScenarioProgress }
@@ -21,4 +29,6 @@ export type WorkerMessage =
       /** This run's simulations: those simulated, and those the worker's memo answered. */
       runs: SimulationMemoStats;
     }
-  | { type: "failed"; id: number; message: string };
+  | { type: "failed"; id: number; message: string }
+  /** The run stopped because the page wanted another (its finished simulations stay in the memo). */
+  | { type: "cancelled"; id: number };
