@@ -1,7 +1,8 @@
 /**
  * The studio in real headless Chromium (Debian's `chromium`, driven by playwright-core), served by
  * the built `keyspread studio`: it opens the fleet, shows the verdict the lab gives (the page's
- * advice.json and results.json equal the files the built bin's `lab --out` writes, run beside it),
+ * advice.json and results.json equal the files the built bin's `lab --out` writes, run beside it,
+ * and so for every other bundled scenario),
  * moves to the CLI's verdict when the nodes go from 12 to 32, reproduces that from the shared link
  * after a reload (the picker showing the fleet), shows a broken YAML's error at its line with the
  * CLI's message, and cancels a run, keeping what it had simulated. The fleet runs for one simulated minute
@@ -9,17 +10,22 @@
  * --no-sensitivity` takes them), so the test stays small; the screenshot goes to docs/.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { drawnPanels, launchChromium, watchedPage } from "../../test/chromium.js";
 import { parseScenario } from "../sim/scenario/scenario.js";
-import { LAB_RUN, labOut } from "./lab-out.fixture.js";
+import { COMPARED_FILES, LAB_RUN, labOut } from "./lab-out.fixture.js";
 import { shareFragment } from "./share-link.js";
 import { runStudio, type StudioJudged, type StudioRequest } from "./studio-run.js";
 
-const FLEET = readFileSync(new URL("../../examples/fleet-hotspot.yaml", import.meta.url), "utf8");
-const FLEET_FILE = new URL("../../examples/fleet-hotspot.yaml", import.meta.url).pathname;
+const EXAMPLES = new URL("../../examples/", import.meta.url);
+const FLEET = readFileSync(new URL("fleet-hotspot.yaml", EXAMPLES), "utf8");
+const FLEET_FILE = new URL("fleet-hotspot.yaml", EXAMPLES).pathname;
+/** The bundled scenarios besides the fleet, which the first test opens. */
+const BUNDLED = readdirSync(EXAMPLES).filter(
+  (name) => name.endsWith(".yaml") && name !== "fleet-hotspot.yaml",
+);
 const RUN = LAB_RUN;
 /** A fleet run in the page on a busy 2-core machine: generous. */
 const RUN_TIMEOUT = 600_000;
@@ -74,6 +80,30 @@ async function exported(name: string): Promise<string> {
   });
 }
 
+/** The names of the files the page offers for export. */
+function offered(): Promise<string[]> {
+  return page
+    .locator("#exports a[download]")
+    .evaluateAll((links) => links.map((link) => (link as unknown as { download: string }).download));
+}
+
+/**
+ * The page's files are those `lab --out` wrote: the same set of compared files, byte for byte, but
+ * results.json's figures to 12 significant digits (Chromium's V8 and Node's may round a
+ * transcendental function's last bit differently: one latency figure differed in its 16th digit).
+ */
+async function expectLabFiles(written: Record<string, string>): Promise<void> {
+  const names = await offered();
+  const compared = COMPARED_FILES.filter((name) => name in written || names.includes(name));
+  expect(compared).toContain("advice.json");
+  for (const name of compared) {
+    expect(names, name).toContain(name);
+    if (name === "results.json")
+      expectSameFigures(JSON.parse(await exported(name)), JSON.parse(written[name] ?? "null"));
+    else expect(await exported(name), name).toBe(written[name]);
+  }
+}
+
 /** The same JSON, numbers equal to 12 significant digits. */
 function expectSameFigures(actual: unknown, expected: unknown, path = "$"): void {
   if (typeof expected === "number" && typeof actual === "number") {
@@ -123,11 +153,7 @@ describe("the studio in Chromium", () => {
       const advice = JSON.parse(written["advice.json"] ?? "null");
       const results = JSON.parse(written["results.json"] ?? "null");
       expect(await pageVerdict()).toMatchObject({ recommended: advice.recommended.name });
-      expect(await exported("advice.json")).toBe(written["advice.json"]);
-      expect(await exported("recommended-schema.yaml")).toBe(written["recommended-schema.yaml"]);
-      // Chromium's V8 and Node's may round a transcendental function's last bit differently (one
-      // latency figure differed in its 16th digit): the figures agree to 12 significant digits.
-      expectSameFigures(JSON.parse(await exported("results.json")), results);
+      await expectLabFiles(written);
       const frame = (await (await page.locator("iframe#heatmaps").elementHandle())!.contentFrame())!;
       const panels = await drawnPanels(frame);
       expect(panels.map((panel) => panel.design)).toEqual(
@@ -168,6 +194,25 @@ describe("the studio in Chromium", () => {
       expect(problems).toEqual([]);
     },
     RUN_TIMEOUT * 3,
+  );
+
+  it.each(BUNDLED)(
+    "%s: the page's verdict and files are those `lab --out` writes",
+    async (name) => {
+      const file = new URL(name, EXAMPLES).pathname;
+      const lab = labOut(file);
+      await page.goto("about:blank");
+      await page.goto(
+        base + (await shareFragment({ yaml: readFileSync(file, "utf8"), controls: {}, ...RUN })),
+      );
+      expect(await settled()).toBe("done");
+      const written = await lab;
+      const advice = JSON.parse(written["advice.json"] ?? "null");
+      expect(await pageVerdict()).toMatchObject({ recommended: advice.recommended?.name ?? "" });
+      await expectLabFiles(written);
+      expect(problems).toEqual([]);
+    },
+    RUN_TIMEOUT,
   );
 
   it("shows a broken YAML's error at its line, with the CLI's message", {

@@ -12,11 +12,11 @@ import type { ControlValues, StudioControls } from "../controls.js";
 import type { ScenarioProblem } from "../scenario-problems.js";
 import { requestOfFragment, shareFragment } from "../share-link.js";
 import type { StudioJudged, StudioOutcome, StudioRequest } from "../studio-run.js";
-import { WantedRun } from "./wanted-run.js";
 import { changedControls, renderControls } from "./controls-panel.js";
 import { DEFAULT_EXAMPLE, EXAMPLES } from "./examples.js";
 import { showComparison, showJudged } from "./results-view.js";
 import type { PageMessage, WorkerMessage } from "./studio-messages.js";
+import { WantedRun } from "./wanted-run.js";
 
 /** Typing pauses this long before a run starts. */
 const EDIT_PAUSE_MS = 400;

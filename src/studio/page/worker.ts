@@ -12,8 +12,8 @@ import { SimulationCancelled } from "../../sim/results/simulation-cancelled.js";
 import { loadScenarioDocument } from "../../sim/scenario/scenario.js";
 import { controlsOf } from "../controls.js";
 import { runStudio } from "../studio-run.js";
-import { WantedRun } from "./wanted-run.js";
 import type { PageMessage, WorkerMessage } from "./studio-messages.js";
+import { WantedRun } from "./wanted-run.js";
 
 /** At most one progress message per this many ms: enough for a smooth bar, few enough to stay cheap. */
 const PROGRESS_EVERY_MS = 100;
