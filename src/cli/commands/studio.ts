@@ -25,9 +25,10 @@ const TYPES: Record<string, string> = {
 
 /**
  * Cross-origin isolation: the page may then share memory with its worker (see src/studio/page/wanted-run.ts),
- * so a cancel stops the run and keeps the worker's memo. The page loads nothing from elsewhere.
+ * so a cancel stops the run and keeps the worker's memo. The page loads nothing from elsewhere. The
+ * static build declares the same for hosts that read src/studio/page/public/_headers.
  */
-const CROSS_ORIGIN_ISOLATED = {
+export const CROSS_ORIGIN_ISOLATED = {
   "cross-origin-opener-policy": "same-origin",
   "cross-origin-embedder-policy": "require-corp",
 };
