@@ -2,9 +2,10 @@
  * packed-data.ts for the browser: the same format (raw DEFLATE, base64) without `node:zlib`. The
  * page's data is JSON whose values repeat a few levels over thousands of cells, so LZ77 matches (a
  * hash chain over the 32 KiB window) in one block of DEFLATE's fixed Huffman codes (RFC 1951
- * §3.2.6) pack it to about a tenth, near zlib's. Stored (uncompressed) blocks made the studio's
- * pages ten times larger: the report escapes its heatmap page into an attribute, the worker clones
- * both to the page and the page parses them, so size cost seconds at the fleet's hour.
+ * §3.2.6) pack the fleet's to a thirteenth (zlib -9: a seventeenth). Stored (uncompressed) blocks
+ * made the studio's pages ten times larger than the CLI's: the report escapes its heatmap page into
+ * an attribute, the worker clones both to the page and the page parses them, which cost seconds of
+ * a change at the fleet's hour.
  */
 const WINDOW = 1 << 15;
 const MIN_MATCH = 3;
