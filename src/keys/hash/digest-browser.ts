@@ -27,27 +27,52 @@ function padded(bytes: Uint8Array, littleEndian: boolean): DataView {
 
 export function md5(bytes: Uint8Array): Uint8Array {
   const view = padded(bytes, true);
-  let [a0, b0, c0, d0] = [0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476];
+  // Plain locals, no array destructuring: the salt hashes every key, and a swap through an array
+  // literal costs an allocation per round until the optimizing compiler gets to it.
+  let a0 = 0x67452301;
+  let b0 = 0xefcdab89;
+  let c0 = 0x98badcfe;
+  let d0 = 0x10325476;
   for (let offset = 0; offset < view.byteLength; offset += 64) {
-    let [a, b, c, d] = [a0, b0, c0, d0];
+    let a = a0;
+    let b = b0;
+    let c = c0;
+    let d = d0;
     for (let i = 0; i < 64; i++) {
       const round = i >> 4;
       let f: number;
       let g: number;
-      if (round === 0) [f, g] = [(b & c) | (~b & d), i];
-      else if (round === 1) [f, g] = [(d & b) | (~d & c), (5 * i + 1) % 16];
-      else if (round === 2) [f, g] = [b ^ c ^ d, (3 * i + 5) % 16];
-      else [f, g] = [c ^ (b | ~d), (7 * i) % 16];
+      if (round === 0) {
+        f = (b & c) | (~b & d);
+        g = i;
+      } else if (round === 1) {
+        f = (d & b) | (~d & c);
+        g = (5 * i + 1) % 16;
+      } else if (round === 2) {
+        f = b ^ c ^ d;
+        g = (3 * i + 5) % 16;
+      } else {
+        f = c ^ (b | ~d);
+        g = (7 * i) % 16;
+      }
       const sum = (a + f + MD5_K[i]! + view.getUint32(offset + 4 * g, true)) | 0;
       const shift = MD5_SHIFTS[4 * round + (i % 4)]!;
-      [a, d, c] = [d, c, b];
+      a = d;
+      d = c;
+      c = b;
       b = (b + ((sum << shift) | (sum >>> (32 - shift)))) | 0;
     }
-    [a0, b0, c0, d0] = [(a0 + a) | 0, (b0 + b) | 0, (c0 + c) | 0, (d0 + d) | 0];
+    a0 = (a0 + a) | 0;
+    b0 = (b0 + b) | 0;
+    c0 = (c0 + c) | 0;
+    d0 = (d0 + d) | 0;
   }
   const digest = new Uint8Array(16);
   const out = new DataView(digest.buffer);
-  for (const [i, word] of [a0, b0, c0, d0].entries()) out.setUint32(4 * i, word, true);
+  out.setUint32(0, a0, true);
+  out.setUint32(4, b0, true);
+  out.setUint32(8, c0, true);
+  out.setUint32(12, d0, true);
   return digest;
 }
 
@@ -77,24 +102,39 @@ export function sha256Hex(text: string): string {
       const s1 = rotate(w[i - 2]!, 17) ^ rotate(w[i - 2]!, 19) ^ (w[i - 2]! >>> 10);
       w[i] = w[i - 16]! + s0 + w[i - 7]! + s1;
     }
-    let [a, b, c, d, e, f, g, h] = hash as unknown as number[] as [
-      number,
-      number,
-      number,
-      number,
-      number,
-      number,
-      number,
-      number,
-    ];
+    // Plain locals, as in md5: every compiled schema hashes its spec for its fingerprint.
+    let a = hash[0]!;
+    let b = hash[1]!;
+    let c = hash[2]!;
+    let d = hash[3]!;
+    let e = hash[4]!;
+    let f = hash[5]!;
+    let g = hash[6]!;
+    let h = hash[7]!;
     for (let i = 0; i < 64; i++) {
       const t1 =
         (h + (rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)) + ((e & f) ^ (~e & g)) + SHA256_K[i]! + w[i]!) |
         0;
       const t2 = ((rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) | 0;
-      [h, g, f, e, d, c, b, a] = [g, f, e, (d + t1) | 0, c, b, a, (t1 + t2) | 0];
+      h = g;
+      g = f;
+      f = e;
+      e = (d + t1) | 0;
+      d = c;
+      c = b;
+      b = a;
+      a = (t1 + t2) | 0;
     }
-    for (const [i, word] of [a, b, c, d, e, f, g, h].entries()) hash[i] = hash[i]! + word;
+    hash[0]! += a;
+    hash[1]! += b;
+    hash[2]! += c;
+    hash[3]! += d;
+    hash[4]! += e;
+    hash[5]! += f;
+    hash[6]! += g;
+    hash[7]! += h;
   }
-  return Array.from(hash, (word) => word.toString(16).padStart(8, "0")).join("");
+  let hex = "";
+  for (const word of hash) hex += word.toString(16).padStart(8, "0");
+  return hex;
 }

@@ -45,6 +45,21 @@ export function recordLatency(
 }
 
 /**
+ * The logs of a CDF cdfAtEdges cached, kept as long as it is. Each step asks for the same few, and a
+ * new typed array per node and step cost the studio's worker: Chromium allocates one of 241 doubles
+ * (off the V8 heap) at several times Node's cost.
+ */
+const LOG_CDFS = new WeakMap<Float64Array, Float64Array>();
+function logsOf(cdf: Float64Array): Float64Array {
+  let logs = LOG_CDFS.get(cdf);
+  if (!logs) {
+    logs = cdf.map(Math.log);
+    LOG_CDFS.set(cdf, logs);
+  }
+  return logs;
+}
+
+/**
  * A read waits for its slowest range: P(read ≤ x) = Π over its ranges of P(range ≤ x), computed
  * in logs per node so a 256-range read costs one multiply-add per node and latency bucket.
  */
@@ -59,12 +74,13 @@ function recordReadLatency(
     const id = `${node}:${serviceMs}`;
     let cached = logCdfs.get(id);
     if (!cached) {
-      cached = cdfAtEdges(nodeCost[node]!, latency.serviceMs + serviceMs, latency).map(Math.log);
+      cached = logsOf(cdfAtEdges(nodeCost[node]!, latency.serviceMs + serviceMs, latency));
       logCdfs.set(id, cached);
     }
     return cached;
   };
   const combined = new Float64Array(LATENCY_EDGES_MS.length);
+  const cdf = new Float64Array(LATENCY_EDGES_MS.length);
   for (const sample of load.readSamples()) {
     const perNode = new Map<number, number>();
     for (const index of sample.tablets) {
@@ -78,7 +94,7 @@ function recordReadLatency(
       for (let k = 0; k < combined.length; k++) combined[k]! += ranges * logs[k]!;
       shedRanges += ranges * shedShare(nodeCost[node]!);
     }
-    const cdf = combined.map(Math.exp);
+    for (let k = 0; k < cdf.length; k++) cdf[k] = Math.exp(combined[k]!);
     for (const { phase, weightS } of targets) {
       const weight = sample.weightPerS * weightS;
       phase.reads[sample.pattern]!.add(weight, cdf);

@@ -10,23 +10,49 @@
  * The package's `Buffer.compare` and `buf.compare` copy both sides (the target) that way before
  * comparing, though they only read them: with the split checks' millions of key comparisons, that
  * made a run four to six times slower than in Node. They compare in place here, as Node does.
+ * The package makes every Buffer a Uint8Array and then swaps its prototype (`Object.setPrototypeOf`,
+ * a runtime call per key), and its `subarray` (through the species constructor) goes through the
+ * whole `Buffer(arg, offset, length)` dispatch to get there. Node instead constructs a subclass of
+ * Uint8Array whose prototype leads to Buffer's (`FastBuffer`); so does this file, for `alloc`,
+ * `allocUnsafe`, `from(bytes)` and `subarray`, which the key planner calls for every range edge.
  */
-import { Buffer } from "buffer";
+import { Buffer } from "buffer/index.js";
 
 const equals = Buffer.prototype.equals;
 Buffer.prototype.equals = function (other: Uint8Array) {
   return equals.call(
     this,
-    Buffer.isBuffer(other) ? other : Buffer.from(other.buffer, other.byteOffset, other.byteLength),
+    Buffer.isBuffer(other)
+      ? other
+      : Buffer.from(other.buffer as ArrayBuffer, other.byteOffset, other.byteLength),
   );
 };
+
+/** A Buffer from birth: a Uint8Array subclass whose prototype chain runs through Buffer.prototype. */
+class FastBuffer extends Uint8Array {}
+Object.setPrototypeOf(FastBuffer.prototype, Buffer.prototype);
+// `subarray` (and every typed-array method that makes an array) builds through the species.
+Object.defineProperty(Buffer, Symbol.species, { value: FastBuffer, configurable: true });
+
+const isSize = (size: unknown): size is number =>
+  typeof size === "number" && Number.isInteger(size) && size >= 0 && size <= 0x7fffffff;
+
+const allocUnsafe = Buffer.allocUnsafe;
+Buffer.allocUnsafe = (size: number) =>
+  (isSize(size) ? new FastBuffer(size) : allocUnsafe.call(Buffer, size)) as Buffer;
+
+const alloc = Buffer.alloc;
+Buffer.alloc = ((size: number, fill?: unknown, encoding?: BufferEncoding) =>
+  isSize(size) && fill === undefined
+    ? new FastBuffer(size)
+    : alloc.call(Buffer, size, fill as string, encoding)) as typeof Buffer.alloc;
 
 const from = Buffer.from as (value: unknown, offsetOrEncoding?: unknown, length?: number) => Buffer;
 Buffer.from = ((value: unknown, offsetOrEncoding?: unknown, length?: number) => {
   if (value instanceof Uint8Array && offsetOrEncoding === undefined) {
-    const copy = Buffer.allocUnsafe(value.length);
+    const copy = new FastBuffer(value.length);
     copy.set(value);
-    return copy;
+    return copy as Buffer;
   }
   return from.call(Buffer, value, offsetOrEncoding, length);
 }) as typeof Buffer.from;
