@@ -81,14 +81,8 @@ function scaleOfCells<Cells extends ArrayLike<number>>(
     throw new Error(`clipPercentile ${clipPercentile}: expected a number in (0, 100]`);
   }
   const kind = options.scale ?? (metric === "cpu" ? "linear" : "log");
-  if (metric === "cpu") {
-    return {
-      kind,
-      low: 0,
-      high: 1,
-      clipped: cells.some((values) => Array.prototype.some.call(values, (value: number) => value > 1)),
-    };
-  }
+  if (metric === "cpu")
+    return { kind, low: 0, high: 1, clipped: cells.some((values) => someAbove(values, 1)) };
   const positives = cells.map(sorted).filter((list) => list.length > 0);
   const count = positives.reduce((sum, list) => sum + list.length, 0);
   const max = Math.max(0, ...positives.map((list) => list[list.length - 1]!));
@@ -98,6 +92,11 @@ function scaleOfCells<Cells extends ArrayLike<number>>(
   const low =
     kind === "log" ? Math.max(count ? Math.min(...positives.map((list) => list[0]!)) : high, high / 1e4) : 0;
   return { kind, low, high, clipped: max > high };
+}
+
+function someAbove(values: ArrayLike<number>, limit: number): boolean {
+  for (let index = 0; index < values.length; index++) if (values[index]! > limit) return true;
+  return false;
 }
 
 /** Position of `value` on the scale, 0..1 (0 for zero or no data). Self-contained: the HTML page inlines it. */

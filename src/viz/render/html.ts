@@ -5,13 +5,13 @@
  */
 import { HEAT_METRIC_UNITS, HEAT_METRICS, type HeatMetric } from "../matrix/heat-matrix.js";
 import { type ColorScaleKind, type ColorScaleOptions, PALETTE, sharedScale } from "./color-scale.js";
-import { designJson, type HeatmapDesign } from "./design-json.js";
 import { escapeHtml } from "./escape-html.js";
 import { HEATMAP_CLIENT_JS } from "./html-client.js";
 import { type LineChart, renderLineChart } from "./line-chart.js";
 import { packData } from "./packed-data.js";
+import { type HeatmapDesign, pageDataJson } from "./page-data.js";
 
-export type { HeatmapDesign } from "./design-json.js";
+export type { HeatmapDesign } from "./page-data.js";
 
 export interface HeatmapHtmlOptions extends ColorScaleOptions {
   title?: string;
@@ -47,17 +47,10 @@ export function renderHeatmapHtml(
   );
   const scale: ColorScaleKind = options.scale ?? (metric === "cpu" ? "linear" : "log");
   const height = options.height ?? 560;
-  const settings = JSON.stringify({
-    metric,
-    scale,
-    height,
-    metrics,
-    units: HEAT_METRIC_UNITS,
-    scales,
-    palette: PALETTE,
-  });
-  // The designs go last, each written by designJson, which remembers what it wrote for a matrix.
-  const data = `${settings.slice(0, -1)},"designs":[${designs.map(designJson).join(",")}]}`;
+  const data = pageDataJson(
+    { metric, scale, height, metrics, units: HEAT_METRIC_UNITS, scales, palette: PALETTE },
+    designs,
+  );
   const title = options.title ?? `keyspread heatmap: ${designs.map((design) => design.name).join(" vs ")}`;
   // Deflated: the designs' values repeat a few levels over thousands of cells, so the page is a tenth
   // of the JSON's size. Base64 has no `<`, so no key text can close the script element.

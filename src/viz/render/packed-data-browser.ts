@@ -6,8 +6,9 @@
  */
 const STORED_BLOCK = 0xffff;
 
-export function packData(json: string): string {
-  const bytes = new TextEncoder().encode(json);
+/** `json` as text, or as its UTF-8 bytes. */
+export function packData(json: string | Uint8Array): string {
+  const bytes = typeof json === "string" ? new TextEncoder().encode(json) : json;
   const blocks = Math.max(1, Math.ceil(bytes.length / STORED_BLOCK));
   const out = new Uint8Array(bytes.length + 5 * blocks);
   let at = 0;

@@ -1,9 +1,10 @@
 /**
- * One design's part of the HTML heatmap page's data, as JSON text. What comes from the matrix
- * alone (its axes, rows, compacted values, hot cells, and its patterns when none are given) is
- * written once per matrix and remembered: the studio shows an unchanged design's matrix again at
- * every change, and its report.html shows the matrices heatmaps.html shows, so only a changed
- * design is written again.
+ * The HTML heatmap page's data as UTF-8 JSON: the page's settings, then each design. What comes
+ * from a design's matrix alone (its axes, rows, compacted values, hot cells, and its patterns when
+ * none are given) is written and encoded once per matrix and remembered: the studio shows an
+ * unchanged design's matrix again at every change, and its report.html shows the matrices
+ * heatmaps.html shows, so only a changed design is written again, and the page's data is put
+ * together from bytes, without making and encoding one string of all the designs.
  */
 import { displayKey } from "../../keys/key-text.js";
 import { availableHeatMetrics, type HeatMatrix, hotCpuCells } from "../matrix/heat-matrix.js";
@@ -22,10 +23,13 @@ export interface HeatmapDesign {
 
 interface MatrixJson {
   /** The members `time`, `labelSeparator`, `rows`, `values` and `hot`, without braces. */
-  members: string;
+  members: Uint8Array;
   /** `detectPatterns(matrix)` as the page lists them, once asked for. */
   patterns?: string;
 }
+
+const encoder = new TextEncoder();
+const COMMA = encoder.encode(",");
 
 /** By the matrix: a matrix is not changed once built. */
 const remembered = new WeakMap<HeatMatrix, MatrixJson>();
@@ -51,7 +55,7 @@ function matrixJson(matrix: HeatMatrix): MatrixJson {
     // Cells on nodes at ≥ 90 % CPU, for the lanes and the tooltip (simulations only).
     `"hot":${matrix.values.cpu ? JSON.stringify(hotCpuCells(matrix).join("")) : "null"}`,
   ].join(",");
-  const written: MatrixJson = { members };
+  const written: MatrixJson = { members: encoder.encode(members) };
   remembered.set(matrix, written);
   return written;
 }
@@ -87,7 +91,7 @@ function patternsJson(findings: readonly PatternFinding[]): string {
 }
 
 /** The design as the page's script reads it: name, time, labelSeparator, rows, values, hot, notes, patterns. */
-export function designJson(design: HeatmapDesign): string {
+function designJson(design: HeatmapDesign): Uint8Array[] {
   const matrix = matrixJson(design.matrix);
   let patterns: string;
   if (design.patterns) patterns = patternsJson(design.patterns);
@@ -95,5 +99,26 @@ export function designJson(design: HeatmapDesign): string {
     matrix.patterns ??= patternsJson(detectPatterns(design.matrix));
     patterns = matrix.patterns;
   }
-  return `{"name":${JSON.stringify(design.name)},${matrix.members},"notes":${JSON.stringify(design.notes ?? [])},"patterns":${patterns}}`;
+  return [
+    encoder.encode(`{"name":${JSON.stringify(design.name)},`),
+    matrix.members,
+    encoder.encode(`,"notes":${JSON.stringify(design.notes ?? [])},"patterns":${patterns}}`),
+  ];
+}
+
+/** `JSON.stringify({ ...settings, designs })` as UTF-8, with each design as the page's script reads it. */
+export function pageDataJson(settings: object, designs: readonly HeatmapDesign[]): Uint8Array {
+  const head = JSON.stringify(settings);
+  const parts = [
+    encoder.encode(`${head.slice(0, -1)}${head === "{}" ? "" : ","}"designs":[`),
+    ...designs.flatMap((design, index) => [...(index === 0 ? [] : [COMMA]), ...designJson(design)]),
+    encoder.encode("]}"),
+  ];
+  const json = new Uint8Array(parts.reduce((length, part) => length + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    json.set(part, at);
+    at += part.length;
+  }
+  return json;
 }

@@ -8,7 +8,7 @@ import { matrixFromRecords } from "../matrix/records-matrix.js";
 import { matrixFromSteps } from "../matrix/steps-matrix.js";
 import { detectPatterns } from "../patterns/detect-patterns.js";
 import { findingRule, findingSummary } from "../patterns/finding-text.js";
-import { designJson, type HeatmapDesign } from "./design-json.js";
+import { type HeatmapDesign, pageDataJson } from "./page-data.js";
 import { fixtureMatrix, fixtureRun } from "./render.fixture.js";
 
 /** The page's design data as plain objects: what designJson must write, as JSON.stringify writes it. */
@@ -41,8 +41,14 @@ function plainDesignData(design: HeatmapDesign) {
   };
 }
 
-const expectPlain = (design: HeatmapDesign) =>
-  expect(designJson(design)).toBe(JSON.stringify(plainDesignData(design)));
+const decoder = new TextDecoder();
+const SETTINGS = { metric: "ops", height: 560, units: { ops: "ops/s" } };
+
+/** The page's data for these designs, as JSON.stringify writes the plain objects. */
+const expectPlain = (...designs: HeatmapDesign[]) =>
+  expect(decoder.decode(pageDataJson(SETTINGS, designs))).toBe(
+    JSON.stringify({ ...SETTINGS, designs: designs.map(plainDesignData) }),
+  );
 
 /** One row of cells for one metric, as a hand-made matrix. */
 const rowMatrix = (values: Float64Array, metric: "ops" | "cpu"): HeatMatrix => ({
@@ -53,7 +59,7 @@ const rowMatrix = (values: Float64Array, metric: "ops" | "cpu"): HeatMatrix => (
   labelSeparator: "#",
 });
 
-describe("a design's page data", () => {
+describe("the heatmap page's data", () => {
   it("is the plain objects' JSON: a simulated run, a log with latency, rows named through a schema", () => {
     const deviceKey = compileSchema({
       version: 1,
@@ -80,22 +86,33 @@ describe("a design's page data", () => {
     ];
     expect(designs[1]!.matrix.values.latency).toBeDefined();
     expect(designs[2]!.matrix.rows.some((row) => row.name !== undefined)).toBe(true);
+    expectPlain(...designs);
     for (const design of designs) expectPlain(design);
   });
 
   it("writes a matrix's part once, whatever name, notes and patterns each design shows it with", () => {
     const matrix = fixtureMatrix();
-    const first = designJson({ name: "as-is", matrix });
-    expect(designJson({ name: "as-is", matrix })).toBe(first);
     const found = detectPatterns(matrix);
-    for (const design of [
-      { name: "as-is on 24 nodes", matrix, notes: ["recommended", "meets Google's guidance"] },
+    const shown = [
+      {
+        name: "as-is on 24 nodes · hottest ≥ 90 %",
+        matrix,
+        notes: ["recommended", "meets Google's guidance"],
+      },
       { name: "no patterns", matrix, patterns: [] },
       { name: "one pattern", matrix, patterns: found.slice(0, 1) },
       { name: "as-is", matrix },
-    ]) {
-      expectPlain(design);
-    }
+    ];
+    expectPlain(...shown);
+    expectPlain(...shown.reverse());
+  });
+
+  it("is the plain objects' JSON with no settings and with no designs", () => {
+    const design = { name: "as-is", matrix: fixtureMatrix() };
+    expect(decoder.decode(pageDataJson({}, [design]))).toBe(
+      JSON.stringify({ designs: [plainDesignData(design)] }),
+    );
+    expect(decoder.decode(pageDataJson(SETTINGS, []))).toBe(JSON.stringify({ ...SETTINGS, designs: [] }));
   });
 
   it("rounds every cell to four significant digits, as Number(toPrecision(4)) and JSON do", () => {
