@@ -16,17 +16,10 @@ import { candidateVerdict } from "../advise/report/report-table.js";
 import { recommendedSchemaFile } from "../advise/report/schema-file.js";
 import { headlineLines, type VerdictHeadline, verdictHeadline } from "../advise/report/verdict-headline.js";
 import { type JudgeScenarioOptions, type JudgeScenarioProgress, judgeScenario } from "../lab/judge.js";
-import {
-  type LabHeatmapDesign,
-  labCpuChart,
-  labHeatmapDesigns,
-  labHeatmapHeading,
-  labResultsJson,
-} from "../lab/lab-files.js";
+import { labCpuChart, labHeatmapDesigns, labHeatmapHeading, labResultsJson } from "../lab/lab-files.js";
 import { rekeySizing } from "../lab/rekey-sizing.js";
 import { loadScenarioDocument, validateScenario } from "../sim/scenario/scenario.js";
-import type { HeatMatrix } from "../viz/matrix/heat-matrix.js";
-import { matrixFromSteps } from "../viz/matrix/steps-matrix.js";
+import { rememberedStepsMatrix } from "../viz/matrix/remembered-steps-matrix.js";
 import { renderHeatmapHtml } from "../viz/render/html.js";
 import { renderLineChart } from "../viz/render/line-chart.js";
 import { applyControls, type StudioControls } from "./controls.js";
@@ -116,7 +109,7 @@ export function runStudio(request: StudioRequest, hooks: StudioHooks = {}): Stud
   const heatmapsHtml = renderHeatmapHtml(
     designs.map((design) => ({
       name: design.name,
-      matrix: matrixOf(design),
+      matrix: rememberedStepsMatrix(design.steps, design.naming),
       notes: design.notes,
     })),
     heading,
@@ -148,21 +141,6 @@ export function runStudio(request: StudioRequest, hooks: StudioHooks = {}): Stud
     cpuChartSvg: renderLineChart(labCpuChart(verdict)),
     files,
   };
-}
-
-/**
- * Each run's heatmap matrix, by its load steps: with the worker's memo an unchanged design's run is
- * the same object from change to change, so its matrix is not built again. The steps come from a
- * run of the design's schema, which its naming is compiled from, so the steps determine the matrix.
- */
-const matrices = new WeakMap<LabHeatmapDesign["steps"], HeatMatrix>();
-
-function matrixOf(design: LabHeatmapDesign): HeatMatrix {
-  const known = matrices.get(design.steps);
-  if (known) return known;
-  const matrix = matrixFromSteps(design.steps, { naming: design.naming });
-  matrices.set(design.steps, matrix);
-  return matrix;
 }
 
 function studioDesign(advice: Parameters<typeof candidateVerdict>[0], each: JudgedCandidate): StudioDesign {

@@ -5,7 +5,7 @@
  */
 
 import { compileSchema } from "../../keys/schema.js";
-import { matrixFromSteps } from "../../viz/matrix/steps-matrix.js";
+import { rememberedStepsMatrix } from "../../viz/matrix/remembered-steps-matrix.js";
 import { escapeHtml } from "../../viz/render/escape-html.js";
 import { renderHeatmapHtml } from "../../viz/render/html.js";
 import type { KeyStructure } from "../infer/key-structure.js";
@@ -66,9 +66,7 @@ function heatmapFrame(advice: Advice): string {
   const page = renderHeatmapHtml(
     shown.map((each) => ({
       name: candidateLabel(each, advice.nodes),
-      matrix: matrixFromSteps(each.result.loadSteps, {
-        naming: compileSchema(each.candidate.design.schema),
-      }),
+      matrix: rememberedStepsMatrix(each.result.loadSteps, compileSchema(each.candidate.design.schema)),
     })),
     { title: `${advice.scenario}: key-space load`, height: HEATMAP_CANVAS_HEIGHT },
   );

@@ -52,6 +52,10 @@ export interface HeatRow {
   keyShare: number;
 }
 
+/**
+ * Not changed once built: renderers remember what they derive from a matrix (its page data, its
+ * sorted cells) by the matrix's and its values' identity.
+ */
 export interface HeatMatrix {
   time: TimeAxis;
   rows: HeatRow[];

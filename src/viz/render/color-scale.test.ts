@@ -1,4 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import type { HeatMatrix, HeatMetric } from "../matrix/heat-matrix.js";
 import { matrixFromSteps } from "../matrix/steps-matrix.js";
 import { colorScale, formatValue, PALETTE, scaleTicks, scaleUnit, sharedScale } from "./color-scale.js";
 
@@ -69,5 +71,34 @@ describe("colour scale", () => {
     expect(scaleUnit(shared, 2_000)).toBeLessThan(1);
     // Alone, each design's busiest cell is white: the fix would look as hot as the incident.
     expect(scaleUnit(sharedScale([fix], "writes", { clipPercentile: 100 }), 2_000)).toBe(1);
+  });
+
+  it("shares the scale the designs' cells give when put in one list", () => {
+    const matrixOf = (values: Float64Array, metric: HeatMetric): HeatMatrix => ({
+      time: { startS: 0, columnS: 1, columns: values.length, epoch: false },
+      rows: [{ start: Buffer.alloc(0), end: null, labels: [], keyShare: 1 }],
+      values: { [metric]: values },
+      barrierLevel: -1,
+      labelSeparator: "#",
+    });
+    const cell = fc.oneof(
+      fc.constantFrom(0, 1, 3, 0.93, 1.2, 1e4),
+      fc.double({ min: 0, max: 1e9, noNaN: true }),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(cell, { maxLength: 40 }), { minLength: 1, maxLength: 5 }),
+        fc.constantFrom<HeatMetric>("ops", "writes", "cpu"),
+        fc.constantFrom("log" as const, "linear" as const),
+        fc.oneof(fc.constant(99), fc.double({ min: 0.5, max: 100, noNaN: true })),
+        (designs, metric, scale, clipPercentile) => {
+          const matrices = designs.map((cells) => matrixOf(Float64Array.from(cells), metric));
+          const options = { scale, clipPercentile };
+          expect(sharedScale(matrices, metric, options)).toEqual(colorScale(designs.flat(), metric, options));
+          // Again: the second time reads the sorted cells it remembered.
+          expect(sharedScale(matrices, metric, options)).toEqual(colorScale(designs.flat(), metric, options));
+        },
+      ),
+    );
   });
 });

@@ -4,6 +4,7 @@
  * darken the whole map. CPU is absolute: 0..100 % always, whatever the data.
  */
 import type { HeatMatrix, HeatMetric } from "../matrix/heat-matrix.js";
+import { rememberedSortedPositives, sortedPositives, valueAtRank } from "./positive-cells.js";
 
 export type ColorScaleKind = "log" | "linear";
 
@@ -51,22 +52,7 @@ export function colorScale(
   metric: HeatMetric,
   options: ColorScaleOptions = {},
 ): ColorScale {
-  const clipPercentile = options.clipPercentile ?? 99;
-  if (!(clipPercentile > 0 && clipPercentile <= 100)) {
-    throw new Error(`clipPercentile ${clipPercentile}: expected a number in (0, 100]`);
-  }
-  const kind = options.scale ?? (metric === "cpu" ? "linear" : "log");
-  const positive = Float64Array.from(
-    Array.prototype.filter.call(values, (value: number) => value > 0) as number[],
-  );
-  positive.sort();
-  const max = positive.length ? positive[positive.length - 1]! : 0;
-  if (metric === "cpu") return { kind, low: 0, high: 1, clipped: max > 1 };
-  const high = positive.length
-    ? positive[Math.min(positive.length - 1, Math.ceil((clipPercentile / 100) * positive.length) - 1)]!
-    : 1;
-  const low = kind === "log" ? Math.max(positive[0] ?? high, high / 1e4) : 0;
-  return { kind, low, high, clipped: max > high };
+  return scaleOfCells([values], metric, options, sortedPositives);
 }
 
 /** One scale for `metric` over the cells of several matrices (the designs of a run, side by side). */
@@ -75,17 +61,42 @@ export function sharedScale(
   metric: HeatMetric,
   options: ColorScaleOptions = {},
 ): ColorScale {
-  const cells = new Float64Array(
-    matrices.reduce((sum, matrix) => sum + (matrix.values[metric]?.length ?? 0), 0),
-  );
-  let offset = 0;
+  const cells: Float64Array[] = [];
   for (const matrix of matrices) {
     const values = matrix.values[metric];
-    if (!values) continue;
-    cells.set(values, offset);
-    offset += values.length;
+    if (values) cells.push(values);
   }
-  return colorScale(cells, metric, options);
+  return scaleOfCells(cells, metric, options, rememberedSortedPositives);
+}
+
+/** The scale over all the lists' cells together; `sorted` gives one list's positive cells, ascending. */
+function scaleOfCells<Cells extends ArrayLike<number>>(
+  cells: readonly Cells[],
+  metric: HeatMetric,
+  options: ColorScaleOptions,
+  sorted: (values: Cells) => Float64Array,
+): ColorScale {
+  const clipPercentile = options.clipPercentile ?? 99;
+  if (!(clipPercentile > 0 && clipPercentile <= 100)) {
+    throw new Error(`clipPercentile ${clipPercentile}: expected a number in (0, 100]`);
+  }
+  const kind = options.scale ?? (metric === "cpu" ? "linear" : "log");
+  if (metric === "cpu")
+    return { kind, low: 0, high: 1, clipped: cells.some((values) => someAbove(values, 1)) };
+  const positives = cells.map(sorted).filter((list) => list.length > 0);
+  const count = positives.reduce((sum, list) => sum + list.length, 0);
+  const max = Math.max(0, ...positives.map((list) => list[list.length - 1]!));
+  const high = count
+    ? valueAtRank(positives, Math.min(count - 1, Math.ceil((clipPercentile / 100) * count) - 1))
+    : 1;
+  const low =
+    kind === "log" ? Math.max(count ? Math.min(...positives.map((list) => list[0]!)) : high, high / 1e4) : 0;
+  return { kind, low, high, clipped: max > high };
+}
+
+function someAbove(values: ArrayLike<number>, limit: number): boolean {
+  for (let index = 0; index < values.length; index++) if (values[index]! > limit) return true;
+  return false;
 }
 
 /** Position of `value` on the scale, 0..1 (0 for zero or no data). Self-contained: the HTML page inlines it. */

@@ -3,32 +3,15 @@
  * by side on the same colour scale: canvas heatmaps, metric and scale switch, drag-to-zoom, hover
  * tooltip with key range, time and values, and each design's detected patterns in words.
  */
-import { displayKey } from "../../keys/key-text.js";
-import {
-  availableHeatMetrics,
-  HEAT_METRIC_UNITS,
-  HEAT_METRICS,
-  type HeatMatrix,
-  type HeatMetric,
-  hotCpuCells,
-} from "../matrix/heat-matrix.js";
-import { detectPatterns } from "../patterns/detect-patterns.js";
-import type { PatternFinding } from "../patterns/finding.js";
-import { findingRule, findingSummary } from "../patterns/finding-text.js";
+import { HEAT_METRIC_UNITS, HEAT_METRICS, type HeatMetric } from "../matrix/heat-matrix.js";
 import { type ColorScaleKind, type ColorScaleOptions, PALETTE, sharedScale } from "./color-scale.js";
 import { escapeHtml } from "./escape-html.js";
 import { HEATMAP_CLIENT_JS } from "./html-client.js";
 import { type LineChart, renderLineChart } from "./line-chart.js";
 import { packData } from "./packed-data.js";
+import { type HeatmapDesign, pageDataJson } from "./page-data.js";
 
-export interface HeatmapDesign {
-  name: string;
-  matrix: HeatMatrix;
-  /** Default: `detectPatterns(matrix)`. */
-  patterns?: PatternFinding[];
-  /** Lines shown under the design's name (e.g. the simulator's verdict against Google's guidance). */
-  notes?: readonly string[];
-}
+export type { HeatmapDesign } from "./page-data.js";
 
 export interface HeatmapHtmlOptions extends ColorScaleOptions {
   title?: string;
@@ -40,38 +23,6 @@ export interface HeatmapHtmlOptions extends ColorScaleOptions {
   metric?: HeatMetric;
   /** Canvas height in px; default 560. */
   height?: number;
-}
-
-/** Four significant digits are plenty for colour and tooltip, and keep the page small. */
-function compact(values: Float64Array): number[] {
-  return Array.from(values, (value) => (value === 0 ? 0 : Number(value.toPrecision(4))));
-}
-
-function designData(design: HeatmapDesign) {
-  const { matrix } = design;
-  return {
-    name: design.name,
-    time: matrix.time,
-    labelSeparator: matrix.labelSeparator,
-    rows: matrix.rows.map((row) => ({
-      start: displayKey(row.start),
-      end: row.end === null ? null : displayKey(row.end),
-      labels: row.labels,
-      ...(row.name === undefined ? {} : { name: row.name }),
-      keyShare: Number(row.keyShare.toPrecision(4)),
-    })),
-    values: Object.fromEntries(
-      availableHeatMetrics(matrix).map((metric) => [metric, compact(matrix.values[metric]!)]),
-    ),
-    // Cells on nodes at ≥ 90 % CPU, for the lanes and the tooltip (simulations only).
-    hot: matrix.values.cpu ? hotCpuCells(matrix).join("") : null,
-    notes: design.notes ?? [],
-    patterns: (design.patterns ?? detectPatterns(matrix)).map((finding) => ({
-      kind: finding.kind,
-      summary: findingSummary(finding),
-      rule: findingRule(finding),
-    })),
-  };
 }
 
 export function renderHeatmapHtml(
@@ -96,20 +47,14 @@ export function renderHeatmapHtml(
   );
   const scale: ColorScaleKind = options.scale ?? (metric === "cpu" ? "linear" : "log");
   const height = options.height ?? 560;
-  const data = {
-    metric,
-    scale,
-    height,
-    metrics,
-    units: HEAT_METRIC_UNITS,
-    scales,
-    palette: PALETTE,
-    designs: designs.map(designData),
-  };
+  const data = pageDataJson(
+    { metric, scale, height, metrics, units: HEAT_METRIC_UNITS, scales, palette: PALETTE },
+    designs,
+  );
   const title = options.title ?? `keyspread heatmap: ${designs.map((design) => design.name).join(" vs ")}`;
   // Deflated: the designs' values repeat a few levels over thousands of cells, so the page is a tenth
   // of the JSON's size. Base64 has no `<`, so no key text can close the script element.
-  const packed = packData(JSON.stringify(data));
+  const packed = packData(data);
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -176,6 +176,7 @@ function utf8(text: string): Uint8Array {
   return room.subarray(0, encoder.encodeInto(text, room).written);
 }
 
-export function packData(json: string): string {
-  return base64(deflateFixed(utf8(json)));
+/** `json` as text, or as its UTF-8 bytes. */
+export function packData(json: string | Uint8Array): string {
+  return base64(deflateFixed(typeof json === "string" ? utf8(json) : json));
 }

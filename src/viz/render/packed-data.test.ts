@@ -16,11 +16,18 @@ const repetitive = (maxLength: number) =>
     .map(([pieces, picks]) => picks.map((pick) => pieces[pick % pieces.length]).join(""));
 
 describe("the heatmap page's packed data", () => {
-  it("inflates back to the JSON, packed by Node or by the browser's encoder", () => {
+  it("inflates back to the JSON, packed by Node or by the browser's encoder, from text or its UTF-8 bytes", () => {
     fc.assert(
       fc.property(fc.string({ unit: "grapheme", maxLength: 300 }), (json) => {
         expect(unpack(packData(json))).toBe(json);
         expect(unpack(packForBrowser(json))).toBe(json);
+      }),
+    );
+    fc.assert(
+      fc.property(fc.string({ unit: "grapheme", maxLength: 300 }), (json) => {
+        const bytes = new TextEncoder().encode(json);
+        expect(packData(bytes)).toBe(packData(json));
+        expect(packForBrowser(bytes)).toBe(packForBrowser(json));
       }),
     );
     expect(unpack(packForBrowser(""))).toBe("");

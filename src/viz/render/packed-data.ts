@@ -4,6 +4,7 @@
  */
 import { deflateRawSync } from "node:zlib";
 
-export function packData(json: string): string {
+/** `json` as text, or as its UTF-8 bytes. */
+export function packData(json: string | Uint8Array): string {
   return deflateRawSync(json, { level: 9 }).toString("base64");
 }
