@@ -6,7 +6,8 @@
  */
 
 import { escapeHtml } from "../../viz/render/escape-html.js";
-import type { StudioDesign, StudioJudged } from "../studio-run.js";
+import type { StudioDesign } from "../studio-run.js";
+import type { PostedJudged } from "./posted-outcome.js";
 
 const dollars = (usd: number | null) => (usd === null ? "–" : `$${Math.round(usd).toLocaleString("en")}`);
 const percent = (share: number) => `${Math.round(share * 100)} %`;
@@ -17,7 +18,12 @@ function byId(id: string): HTMLElement {
   return element;
 }
 
-export function showJudged(judged: StudioJudged, compared: [string, string] | undefined): void {
+/** Shows a judged run; the heatmap frame loads the run's heatmaps.html from `heatmapsUrl`. */
+export function showJudged(
+  judged: PostedJudged,
+  compared: [string, string] | undefined,
+  heatmapsUrl: string | undefined,
+): void {
   const verdict = byId("verdict");
   const { headline } = judged;
   verdict.dataset.recommended = headline.recommended?.design ?? "";
@@ -40,7 +46,9 @@ export function showJudged(judged: StudioJudged, compared: [string, string] | un
       : `<h2>Clusters</h2><div class="multi">${escapeHtml(judged.multiClusterLines.join("\n"))}</div>`;
   showComparison(judged.designs, compared);
   byId("cpu-chart").innerHTML = judged.cpuChartSvg;
-  (byId("heatmaps") as HTMLIFrameElement).srcdoc = judged.heatmapsHtml;
+  const frame = byId("heatmaps") as HTMLIFrameElement;
+  if (heatmapsUrl === undefined) frame.removeAttribute("src");
+  else frame.src = heatmapsUrl;
 }
 
 /** Two designs side by side: the recommendation and the first other one, unless the user picked. */

@@ -2,7 +2,8 @@
 import type { JudgeScenarioProgress } from "../../lab/judge.js";
 import type { SimulationMemoStats } from "../../lab/simulation-memo.js";
 import type { ControlValues } from "../controls.js";
-import type { StudioOutcome, StudioRequest } from "../studio-run.js";
+import type { StudioRequest } from "../studio-run.js";
+import type { PostedOutcome } from "./posted-outcome.js";
 
 export interface RunMessage {
   type: "run";
@@ -16,7 +17,7 @@ export type WorkerMessage =
   | {
       type: "done";
       id: number;
-      outcome: StudioOutcome;
+      outcome: PostedOutcome;
       ms: number;
       /** This run's simulations: those simulated, and those the worker's memo answered. */
       runs: SimulationMemoStats;
