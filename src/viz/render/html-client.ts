@@ -21,11 +21,17 @@ export const HEATMAP_CLIENT_JS = String.raw`
 
   // The page carries its data deflated and base64-encoded (a tenth of the JSON's size); the browser inflates it.
   function readData() {
-    var packed = atob(document.getElementById("heatmap-data").textContent.trim());
-    var bytes = new Uint8Array(packed.length);
-    for (var i = 0; i < packed.length; i++) bytes[i] = packed.charCodeAt(i);
+    var text = document.getElementById("heatmap-data").textContent.trim();
+    var bytes = Uint8Array.fromBase64 ? Uint8Array.fromBase64(text) : bytesOf(atob(text));
     var json = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
     return new Response(json).json();
+  }
+
+  // For browsers without Uint8Array.fromBase64 (a character per byte, copied one by one).
+  function bytesOf(binary) {
+    var bytes = new Uint8Array(binary.length);
+    for (var i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    return bytes;
   }
 
   readData().then(show).catch(function (error) {
