@@ -76,8 +76,8 @@ try {
   await page.goto(base + (await shareFragment(request)));
   await page.waitForFunction(DONE, null, { timeout: 0, polling: 250 });
   await page.locator("#c-design").selectOption(CHANGED.design);
-  // Every frame's start and length, and when the run's result was on show (the state goes to
-  // "done" once the verdict, chart, heatmap frame and exports are in place).
+  // Every frame's start and length, and when the run's verdict was on show (the state goes to
+  // "done" with it; the files and the heatmap page follow).
   await page.evaluate(`window.__frames = []; (function frame(last) { requestAnimationFrame((now) => {
     window.__frames.push([last, now - last]); frame(now); }); })(performance.now());
     new MutationObserver(() => { if (${DONE}) window.__shownAt ??= performance.now(); })
@@ -113,7 +113,7 @@ try {
   const nodeMs = Date.now() - nodeStarted;
 
   const s = (ms: number) => (ms / 1000).toFixed(2);
-  /** From the worker's end (its own timing includes posting the files) to the verdict on show. */
+  /** From the worker's verdict (its own timing ends there) to the verdict on show. */
   const afterWorkerMs = changeMs - Number(workerMs);
   console.log(
     `studio: page ${(pageBytes / 1e6).toFixed(2)} MB; first paint ${firstPaintMs.toFixed(0)} ms; a one-design change on the fleet (${durationS} s simulated, no model-end reruns): ${s(changeMs)} s in the page, ${s(nodeMs)} s in Node (the first run: ${s(firstRunMs)} s in Node); longest frame during the run ${longestFrameMs.toFixed(0)} ms, after it ${longestFrameAfterMs.toFixed(0)} ms; ${afterWorkerMs.toFixed(0)} ms from the worker's end to the verdict; heatmaps drawn ${s(heatmapsDrawnMs)} s after the verdict`,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { StudioInvalid, StudioJudged } from "../studio-run.js";
-import { mediaType, postedOutcome } from "./posted-outcome.js";
+import { fileBlobs, mediaType, shownOutcome } from "./posted-outcome.js";
 
 const judged: StudioJudged = {
   kind: "judged",
@@ -19,17 +19,22 @@ const judged: StudioJudged = {
   },
 };
 
-describe("postedOutcome", () => {
-  it("posts each file as a Blob of its UTF-8 text, typed by its extension, and the heatmap page only as its file", async () => {
-    const posted = postedOutcome(judged);
-    if (posted.kind !== "judged") throw new Error("expected a judged outcome");
-    expect(posted).not.toHaveProperty("heatmapsHtml");
-    const { files, ...shown } = posted;
+describe("the outcome the worker posts", () => {
+  it("shows all of a judged run but its files, the heatmap page among them", () => {
     const { files: _, heatmapsHtml: _page, ...expected } = judged;
-    expect(shown).toEqual(expected);
+    expect(shownOutcome(judged)).toEqual(expected);
+  });
+
+  it("passes an invalid scenario's problems as they are", () => {
+    const invalid: StudioInvalid = { kind: "invalid", problems: [{ message: "bad", line: 3 }] };
+    expect(shownOutcome(invalid)).toBe(invalid);
+  });
+
+  it("posts each file as a Blob of its UTF-8 text, typed by its extension", async () => {
+    const blobs = fileBlobs(judged.files);
     const texts = Object.fromEntries(
       await Promise.all(
-        Object.entries(files).map(async ([name, blob]) => [
+        Object.entries(blobs).map(async ([name, blob]) => [
           name,
           { text: await blob.text(), type: blob.type },
         ]),
@@ -40,11 +45,6 @@ describe("postedOutcome", () => {
       "heatmaps.html": { text: judged.heatmapsHtml, type: "text/html" },
       "scenario.yaml": { text: judged.files["scenario.yaml"], type: "text/plain" },
     });
-  });
-
-  it("passes an invalid scenario's problems as they are", () => {
-    const invalid: StudioInvalid = { kind: "invalid", problems: [{ message: "bad", line: 3 }] };
-    expect(postedOutcome(invalid)).toBe(invalid);
   });
 
   it("types a file by its extension", () => {

@@ -7,7 +7,7 @@
 
 import { escapeHtml } from "../../viz/render/escape-html.js";
 import type { StudioDesign } from "../studio-run.js";
-import type { PostedJudged } from "./posted-outcome.js";
+import type { ShownJudged } from "./posted-outcome.js";
 
 const dollars = (usd: number | null) => (usd === null ? "–" : `$${Math.round(usd).toLocaleString("en")}`);
 const percent = (share: number) => `${Math.round(share * 100)} %`;
@@ -18,12 +18,7 @@ function byId(id: string): HTMLElement {
   return element;
 }
 
-/** Shows a judged run; the heatmap frame loads the run's heatmaps.html from `heatmapsUrl`. */
-export function showJudged(
-  judged: PostedJudged,
-  compared: [string, string] | undefined,
-  heatmapsUrl: string | undefined,
-): void {
+export function showJudged(judged: ShownJudged, compared: [string, string] | undefined): void {
   const verdict = byId("verdict");
   const { headline } = judged;
   verdict.dataset.recommended = headline.recommended?.design ?? "";
@@ -46,9 +41,16 @@ export function showJudged(
       : `<h2>Clusters</h2><div class="multi">${escapeHtml(judged.multiClusterLines.join("\n"))}</div>`;
   showComparison(judged.designs, compared);
   byId("cpu-chart").innerHTML = judged.cpuChartSvg;
+}
+
+/**
+ * The heatmap frame loads a run's heatmaps.html from its URL; without one (a new verdict whose files
+ * have not come yet) it keeps the last run's page, marked as old.
+ */
+export function showHeatmaps(url: string | undefined): void {
   const frame = byId("heatmaps") as HTMLIFrameElement;
-  if (heatmapsUrl === undefined) frame.removeAttribute("src");
-  else frame.src = heatmapsUrl;
+  frame.classList.toggle("stale", url === undefined);
+  if (url !== undefined) frame.src = url;
 }
 
 /** Two designs side by side: the recommendation and the first other one, unless the user picked. */

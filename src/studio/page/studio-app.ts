@@ -13,8 +13,8 @@ import { requestOfFragment, shareFragment } from "../share-link.js";
 import type { StudioRequest } from "../studio-run.js";
 import { changedControls, renderControls } from "./controls-panel.js";
 import { DEFAULT_EXAMPLE, EXAMPLES } from "./examples.js";
-import type { PostedJudged, PostedOutcome } from "./posted-outcome.js";
-import { showComparison, showJudged } from "./results-view.js";
+import type { ShownJudged, ShownOutcome } from "./posted-outcome.js";
+import { showComparison, showHeatmaps, showJudged } from "./results-view.js";
 import type { RunMessage, WorkerMessage } from "./studio-messages.js";
 
 /** Typing pauses this long before a run starts. */
@@ -39,7 +39,7 @@ const state: {
   /** The request the worker runs or last ran, as JSON: the same request again re-runs nothing. */
   ran?: string;
   runId: number;
-  judged?: PostedJudged;
+  judged?: ShownJudged;
   compared?: [string, string];
   downloads: string[];
 } = { request: { yaml: "", controls: {} }, busy: false, runId: 0, downloads: [] };
@@ -111,10 +111,13 @@ function received(message: WorkerMessage): void {
     case "done":
       state.busy = false;
       finished(message.outcome, message.ms, message.runs);
+      return;
+    case "files":
+      showHeatmaps(offerExports(message.files)["heatmaps.html"]);
   }
 }
 
-function finished(outcome: PostedOutcome, ms: number, runs: SimulationMemoStats): void {
+function finished(outcome: ShownOutcome, ms: number, runs: SimulationMemoStats): void {
   // For the bench and the curious: how much of the judgement this change re-ran.
   document.body.dataset.workerMs = String(Math.round(ms));
   document.body.dataset.simulated = String(runs.runs);
@@ -130,8 +133,10 @@ function finished(outcome: PostedOutcome, ms: number, runs: SimulationMemoStats)
   }
   showProblems([]);
   state.judged = outcome;
-  const urls = offerExports(outcome.files);
-  showJudged(outcome, state.compared, urls["heatmaps.html"]);
+  showJudged(outcome, state.compared);
+  // The files follow: until they come, the last run's are withdrawn and its heatmaps marked as old.
+  offerExports({});
+  showHeatmaps(undefined);
   setState(
     "done",
     `judged in ${(ms / 1000).toFixed(1)} s (${runs.runs} simulation${runs.runs === 1 ? "" : "s"} run, ${runs.hits} remembered)`,

@@ -3,7 +3,7 @@ import type { JudgeScenarioProgress } from "../../lab/judge.js";
 import type { SimulationMemoStats } from "../../lab/simulation-memo.js";
 import type { ControlValues } from "../controls.js";
 import type { StudioRequest } from "../studio-run.js";
-import type { PostedOutcome } from "./posted-outcome.js";
+import type { ShownOutcome } from "./posted-outcome.js";
 
 export interface RunMessage {
   type: "run";
@@ -17,9 +17,11 @@ export type WorkerMessage =
   | {
       type: "done";
       id: number;
-      outcome: PostedOutcome;
+      outcome: ShownOutcome;
       ms: number;
       /** This run's simulations: those simulated, and those the worker's memo answered. */
       runs: SimulationMemoStats;
     }
+  /** A judged run's files, after its "done": what `lab --out` writes, plus the scenario as run. */
+  | { type: "files"; id: number; files: Record<string, Blob> }
   | { type: "failed"; id: number; message: string };

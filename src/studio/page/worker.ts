@@ -9,7 +9,7 @@ import { SimulationMemo } from "../../lab/simulation-memo.js";
 import { loadScenarioDocument } from "../../sim/scenario/scenario.js";
 import { controlsOf } from "../controls.js";
 import { runStudio } from "../studio-run.js";
-import { postedOutcome } from "./posted-outcome.js";
+import { fileBlobs, shownOutcome } from "./posted-outcome.js";
 import type { RunMessage, WorkerMessage } from "./studio-messages.js";
 
 /** At most one progress message per this many ms: enough for a smooth bar, few enough to stay cheap. */
@@ -40,7 +40,8 @@ self.onmessage = (event: MessageEvent<RunMessage>) => {
       },
     });
     const runs = { hits: memo.stats.hits - before.hits, runs: memo.stats.runs - before.runs };
-    post({ type: "done", id, outcome: postedOutcome(outcome), ms: performance.now() - started, runs });
+    post({ type: "done", id, outcome: shownOutcome(outcome), ms: performance.now() - started, runs });
+    if (outcome.kind === "judged") post({ type: "files", id, files: fileBlobs(outcome.files) });
   } catch (error) {
     post({ type: "failed", id, message: (error as Error).message });
   }
