@@ -6,7 +6,8 @@
  */
 
 import { escapeHtml } from "../../viz/render/escape-html.js";
-import type { StudioDesign, StudioJudged } from "../studio-run.js";
+import type { StudioDesign } from "../studio-run.js";
+import type { ShownJudged } from "./posted-outcome.js";
 
 const dollars = (usd: number | null) => (usd === null ? "–" : `$${Math.round(usd).toLocaleString("en")}`);
 const percent = (share: number) => `${Math.round(share * 100)} %`;
@@ -17,7 +18,7 @@ function byId(id: string): HTMLElement {
   return element;
 }
 
-export function showJudged(judged: StudioJudged, compared: [string, string] | undefined): void {
+export function showJudged(judged: ShownJudged, compared: [string, string] | undefined): void {
   const verdict = byId("verdict");
   const { headline } = judged;
   verdict.dataset.recommended = headline.recommended?.design ?? "";
@@ -40,7 +41,16 @@ export function showJudged(judged: StudioJudged, compared: [string, string] | un
       : `<h2>Clusters</h2><div class="multi">${escapeHtml(judged.multiClusterLines.join("\n"))}</div>`;
   showComparison(judged.designs, compared);
   byId("cpu-chart").innerHTML = judged.cpuChartSvg;
-  (byId("heatmaps") as HTMLIFrameElement).srcdoc = judged.heatmapsHtml;
+}
+
+/**
+ * The heatmap frame loads a run's heatmaps.html from its URL; without one (a new verdict whose files
+ * have not come yet) it keeps the last run's page, marked as old.
+ */
+export function showHeatmaps(url: string | undefined): void {
+  const frame = byId("heatmaps") as HTMLIFrameElement;
+  frame.classList.toggle("stale", url === undefined);
+  if (url !== undefined) frame.src = url;
 }
 
 /** Two designs side by side: the recommendation and the first other one, unless the user picked. */

@@ -11,10 +11,11 @@ import type { SimulationMemoStats } from "../../lab/simulation-memo.js";
 import type { ControlValues, StudioControls } from "../controls.js";
 import type { ScenarioProblem } from "../scenario-problems.js";
 import { requestOfFragment, shareFragment } from "../share-link.js";
-import type { StudioJudged, StudioOutcome, StudioRequest } from "../studio-run.js";
+import type { StudioRequest } from "../studio-run.js";
 import { changedControls, renderControls } from "./controls-panel.js";
 import { DEFAULT_EXAMPLE, EXAMPLES } from "./examples.js";
-import { showComparison, showJudged } from "./results-view.js";
+import type { ShownJudged, ShownOutcome } from "./posted-outcome.js";
+import { showComparison, showHeatmaps, showJudged } from "./results-view.js";
 import type { PageMessage, WorkerMessage } from "./studio-messages.js";
 import { WantedRun } from "./wanted-run.js";
 
@@ -43,7 +44,7 @@ const state: {
   /** The request the worker runs or last ran, as JSON: the same request again re-runs nothing. */
   ran?: string;
   runId: number;
-  judged?: StudioJudged;
+  judged?: ShownJudged;
   compared?: [string, string];
   downloads: string[];
 } = { request: { yaml: "", controls: {} }, inFlight: 0, runId: 0, downloads: [] };
@@ -128,10 +129,13 @@ function received(message: WorkerMessage): void {
       return;
     case "done":
       finished(message.outcome, message.ms, message.runs);
+      return;
+    case "files":
+      showHeatmaps(offerExports(message.files)["heatmaps.html"]);
   }
 }
 
-function finished(outcome: StudioOutcome, ms: number, runs: SimulationMemoStats): void {
+function finished(outcome: ShownOutcome, ms: number, runs: SimulationMemoStats): void {
   // For the bench and the curious: how much of the judgement this change re-ran.
   document.body.dataset.workerMs = String(Math.round(ms));
   document.body.dataset.simulated = String(runs.runs);
@@ -148,7 +152,9 @@ function finished(outcome: StudioOutcome, ms: number, runs: SimulationMemoStats)
   showProblems([]);
   state.judged = outcome;
   showJudged(outcome, state.compared);
-  offerExports(outcome.files);
+  // The files follow: until they come, the last run's are withdrawn and its heatmaps marked as old.
+  offerExports({});
+  showHeatmaps(undefined);
   setState(
     "done",
     `judged in ${(ms / 1000).toFixed(1)} s (${runs.runs} simulation${runs.runs === 1 ? "" : "s"} run, ${runs.hits} remembered)`,
@@ -186,25 +192,24 @@ function selectLine(line: number | undefined): void {
   yaml.setSelectionRange(start, start + lines[line - 1]!.length);
 }
 
-function offerExports(files: Record<string, string>): void {
+/** Download links for the files, by name; the previous run's URLs are let go. */
+function offerExports(files: Record<string, Blob>): Record<string, string> {
   for (const url of state.downloads) URL.revokeObjectURL(url);
-  state.downloads = [];
+  const urls = Object.fromEntries(
+    Object.entries(files).map(([name, blob]) => [name, URL.createObjectURL(blob)]),
+  );
+  state.downloads = Object.values(urls);
   exportsBar.replaceChildren(
     "export:",
-    ...Object.entries(files).map(([name, content]) => {
+    ...Object.entries(urls).map(([name, url]) => {
       const link = document.createElement("a");
-      const type = name.endsWith(".json")
-        ? "application/json"
-        : name.endsWith(".html")
-          ? "text/html"
-          : "text/plain";
-      link.href = URL.createObjectURL(new Blob([content], { type }));
-      state.downloads.push(link.href);
+      link.href = url;
       link.download = name;
       link.textContent = name;
       return link;
     }),
   );
+  return urls;
 }
 
 function sizeEditor(): void {

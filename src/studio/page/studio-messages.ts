@@ -2,7 +2,8 @@
 import type { JudgeScenarioProgress } from "../../lab/judge.js";
 import type { SimulationMemoStats } from "../../lab/simulation-memo.js";
 import type { ControlValues } from "../controls.js";
-import type { StudioOutcome, StudioRequest } from "../studio-run.js";
+import type { StudioRequest } from "../studio-run.js";
+import type { ShownOutcome } from "./posted-outcome.js";
 
 export interface RunMessage {
   type: "run";
@@ -24,11 +25,13 @@ export type WorkerMessage =
   | {
       type: "done";
       id: number;
-      outcome: StudioOutcome;
+      outcome: ShownOutcome;
       ms: number;
       /** This run's simulations: those simulated, and those the worker's memo answered. */
       runs: SimulationMemoStats;
     }
+  /** A judged run's files, after its "done": what `lab --out` writes, plus the scenario as run. */
+  | { type: "files"; id: number; files: Record<string, Blob> }
   | { type: "failed"; id: number; message: string }
   /** The run stopped because the page wanted another (its finished simulations stay in the memo). */
   | { type: "cancelled"; id: number };

@@ -12,6 +12,7 @@ import { SimulationCancelled } from "../../sim/results/simulation-cancelled.js";
 import { loadScenarioDocument } from "../../sim/scenario/scenario.js";
 import { controlsOf } from "../controls.js";
 import { runStudio } from "../studio-run.js";
+import { fileBlobs, shownOutcome } from "./posted-outcome.js";
 import type { PageMessage, WorkerMessage } from "./studio-messages.js";
 import { WantedRun } from "./wanted-run.js";
 
@@ -48,7 +49,8 @@ self.onmessage = (event: MessageEvent<PageMessage>) => {
       },
     });
     const runs = { hits: memo.stats.hits - before.hits, runs: memo.stats.runs - before.runs };
-    post({ type: "done", id, outcome, ms: performance.now() - started, runs });
+    post({ type: "done", id, outcome: shownOutcome(outcome), ms: performance.now() - started, runs });
+    if (outcome.kind === "judged") post({ type: "files", id, files: fileBlobs(outcome.files) });
   } catch (error) {
     post(
       error instanceof SimulationCancelled

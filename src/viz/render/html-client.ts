@@ -21,11 +21,17 @@ export const HEATMAP_CLIENT_JS = String.raw`
 
   // The page carries its data deflated and base64-encoded (a tenth of the JSON's size); the browser inflates it.
   function readData() {
-    var packed = atob(document.getElementById("heatmap-data").textContent.trim());
-    var bytes = new Uint8Array(packed.length);
-    for (var i = 0; i < packed.length; i++) bytes[i] = packed.charCodeAt(i);
+    var text = document.getElementById("heatmap-data").textContent.trim();
+    var bytes = Uint8Array.fromBase64 ? Uint8Array.fromBase64(text) : bytesOf(atob(text));
     var json = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
     return new Response(json).json();
+  }
+
+  // For browsers without Uint8Array.fromBase64 (a character per byte, copied one by one).
+  function bytesOf(binary) {
+    var bytes = new Uint8Array(binary.length);
+    for (var i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    return bytes;
   }
 
   readData().then(show).catch(function (error) {
@@ -108,17 +114,26 @@ export const HEATMAP_CLIENT_JS = String.raw`
       var scale = currentScale();
       ctx.fillStyle = "#18181c";
       ctx.fillRect(0, 0, canvas.width, canvas.height);
-      var image = ctx.createImageData(p.w, p.h);
+      var image = ctx.createImageData(p.w, p.h), pixels = image.data, line = p.w * 4;
       var rowOf = new Int32Array(p.h), colOf = new Int32Array(p.w);
       for (var y = 0; y < p.h; y++) rowOf[y] = v.r0 + Math.floor((y * (v.r1 - v.r0)) / p.h);
       for (var x = 0; x < p.w; x++) colOf[x] = v.c0 + Math.floor((x * (v.c1 - v.c0)) / p.w);
+      // A cell spans whole pixel lines and runs of pixels: its colour is worked out once, and a
+      // line showing the same row as the line above is a copy of it.
       for (y = 0; y < p.h; y++) {
-        for (x = 0; x < p.w; x++) {
-          var cell = rowOf[y] * columns + colOf[x];
-          var offset = (y * p.w + x) * 4;
-          var color = DATA.palette[Math.round(scaleUnit(scale, values ? values[cell] : 0) * 100)];
-          image.data[offset] = color[0]; image.data[offset + 1] = color[1]; image.data[offset + 2] = color[2];
-          image.data[offset + 3] = 255;
+        var offset = y * line;
+        if (y > 0 && rowOf[y] === rowOf[y - 1]) {
+          pixels.copyWithin(offset, offset - line, offset);
+          continue;
+        }
+        var color = null;
+        for (x = 0; x < p.w; x++, offset += 4) {
+          if (x === 0 || colOf[x] !== colOf[x - 1]) {
+            var cell = rowOf[y] * columns + colOf[x];
+            color = DATA.palette[Math.round(scaleUnit(scale, values ? values[cell] : 0) * 100)];
+          }
+          pixels[offset] = color[0]; pixels[offset + 1] = color[1]; pixels[offset + 2] = color[2];
+          pixels[offset + 3] = 255;
         }
       }
       ctx.putImageData(image, p.x, p.y);
