@@ -80,8 +80,9 @@ async function exported(name: string): Promise<string> {
   });
 }
 
-/** The names of the files the page offers for export. */
-function offered(): Promise<string[]> {
+/** The names of the files the page offers for export (they come just after the verdict). */
+async function offered(): Promise<string[]> {
+  await page.locator('#exports a[download="advice.json"]').waitFor();
   return page
     .locator("#exports a[download]")
     .evaluateAll((links) => links.map((link) => (link as unknown as { download: string }).download));
