@@ -5,6 +5,7 @@
  * unsigned bytes (Bigtable's order). Every implementation passes the shared behavioural suite
  * in `behaviour/suite.ts` (published as `keyspread/store/testing`).
  */
+import { AllowedValueError } from "../format/allowed-value-error.js";
 
 /** A half-open byte range `[start, end)`; `end: null` means "to the end of the table". */
 export interface KeyRange {
@@ -160,16 +161,8 @@ export class StoreClosedError extends Error {
  * An argument a store refuses: the `field` at fault (`count`, `splits`, `mutations[3].timestamps`),
  * the `value` given and what is `allowed`.
  */
-export class StoreArgumentError extends Error {
+export class StoreArgumentError extends AllowedValueError {
   override readonly name = "StoreArgumentError";
-  constructor(
-    readonly field: string,
-    readonly value: unknown,
-    readonly allowed: string,
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 /** Errors a reader may retry (resuming after the last key it saw). */
