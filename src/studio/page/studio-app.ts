@@ -75,6 +75,7 @@ function workerForRun(): Worker {
     const message = event.data;
     if (message.type === "done" || message.type === "failed" || message.type === "cancelled")
       state.inFlight--;
+    // Only a run the page no longer wants stops (cancelled), and no longer wanted means not this id.
     if (message.id !== state.runId) return;
     received(message);
   };
@@ -120,9 +121,6 @@ function received(message: WorkerMessage): void {
       status.textContent = `${phase}: ${name} (${index + 1} of ${count})`;
       return;
     }
-    case "cancelled":
-      // Only a run the page no longer wants stops, and its messages are not this run's.
-      return;
     case "failed":
       state.ran = undefined;
       setState("failed", `The run failed: ${message.message}`);
