@@ -31,7 +31,11 @@ function utf8(text: string): Uint8Array {
   return room.subarray(0, encoder.encodeInto(text, room).written);
 }
 
-/** `json` as text, or as its UTF-8 bytes. */
+/**
+ * `json` as text, or as its UTF-8 bytes, at fflate's default level (6): on the fleet's 14.6 MB of
+ * heatmap JSON 0.16 s and 318 kB, where the hand-written encoder it replaced took 0.16 s for 476 kB;
+ * its faster levels pack a heatmap's repeated values to over twice zlib's size.
+ */
 export function packData(json: string | Uint8Array): string {
-  return base64(deflateSync(typeof json === "string" ? utf8(json) : json, { level: 6 }));
+  return base64(deflateSync(typeof json === "string" ? utf8(json) : json));
 }
