@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MODEL_ENDS } from "../cluster/model-constants.js";
-import { type ClientRead, callsPerRead, clientCores } from "./client-cores.js";
+import { type ClientRead, callsPerRead, clientCores, clientRowsPerRead } from "./client-cores.js";
 
 const kind = fc.constantFrom<ClientRead["kind"]>("latest", "scan", "get");
 const read = fc.record({
@@ -14,7 +14,7 @@ const read = fc.record({
 });
 
 describe("clientCores", () => {
-  it("grows, never shrinks, with the fan-out (rows read held or growing), at every end of the model", () => {
+  it("grows, never shrinks, with the fan-out (rows read held or growing), at every end of the model, unless the rows received shrink", () => {
     fc.assert(
       fc.property(
         read,
@@ -27,10 +27,29 @@ describe("clientCores", () => {
             fanout: base.fanout + more,
             rowsReadPerRead: base.rowsReadPerRead + moreRows,
           };
-          expect(clientCores([wider], end).cores).toBeGreaterThanOrEqual(clientCores([base], end).cores);
+          const [narrowCost, widerCost] = [clientCores([base], end), clientCores([wider], end)];
+          expect(widerCost.reads[0]!.callsPerRead).toBeGreaterThanOrEqual(narrowCost.reads[0]!.callsPerRead);
+          if (clientRowsPerRead(wider) >= clientRowsPerRead(base))
+            expect(widerCost.cores).toBeGreaterThanOrEqual(narrowCost.cores);
         },
       ),
     );
+  });
+
+  it("can cost less with one more bucket when each bucket's first-round share steps down (latest-5: 30 buckets × 4 rows, 31 × 3)", () => {
+    const latest5 = {
+      name: "r",
+      kind: "latest",
+      perS: 1,
+      rowsReadPerRead: 0,
+      rowsReturnedPerRead: 5,
+    } as const;
+    const [on30, on31] = [
+      { ...latest5, fanout: 30 },
+      { ...latest5, fanout: 31 },
+    ];
+    expect([clientRowsPerRead(on30), clientRowsPerRead(on31)]).toEqual([120, 93]);
+    expect(clientCores([on31]).cores).toBeLessThan(clientCores([on30]).cores);
   });
 
   it("costs a limit-bound read a call per range and a bounded read one call per 128 ranges", () => {
