@@ -52,9 +52,12 @@ describe("2× node scaling", () => {
         fc.integer({ min: 1, max: 4 }).map((half) => 2 * half),
         (hotPerS, restPerS, nodes) => {
           const [standard, twoX] = simulateScenario(hotRow(hotPerS, restPerS, nodes)).designs;
-          // The hot row's writes served: never fewer on the compute node of two standard nodes.
+          // The hot row's writes served: never fewer on the compute node of two standard nodes. The
+          // two are separate simulations whose tablets split at different moments, so they may differ
+          // by a hair (0.1 of 51,764 writes/s, 2e-6, at 11,944 hot and 39,990 other writes/s on 4
+          // nodes); a lowered ceiling would cost thousands.
           expect(twoX!.summary.steadyState.servedWritesPerS).toBeGreaterThanOrEqual(
-            standard!.summary.steadyState.servedWritesPerS * (1 - 1e-6),
+            standard!.summary.steadyState.servedWritesPerS * (1 - 1e-4),
           );
           expect(twoX!.nodeScalingFactor).toBe(2);
           const needed = twoX!.summary.guidance.nodesNeeded;
